@@ -1,0 +1,107 @@
+// Lint: TypeScript rules, DESIGN.md's layer rules (each with the fix in its message) and no import cycles.
+import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
+import tseslint from "typescript-eslint";
+
+/** Layers under src/ and the layers each may import (DESIGN.md §2). */
+const LAYERS = {
+  shared: [],
+  protocol: ["shared"],
+  storage: ["protocol", "shared"],
+  sandbox: ["storage", "protocol", "shared"],
+  models: ["protocol", "shared"],
+  mcp: ["models", "protocol", "shared"],
+  agent: ["sandbox", "storage", "models", "mcp", "protocol", "shared"],
+  bundles: ["storage", "protocol", "shared"],
+  gateway: ["agent", "bundles", "mcp", "models", "sandbox", "storage", "protocol", "shared"],
+  ui: ["protocol", "shared"],
+};
+
+const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
+  Object.keys(LAYERS)
+    .filter((other) => other !== layer && !allowed.includes(other))
+    .map((other) => ({
+      target: `./src/${layer}`,
+      from: `./src/${other}`,
+      message:
+        layer === "ui"
+          ? "ui/ imports only protocol/ and shared/: reach the worker through the gateway client (ui/gateway-client.ts)."
+          : `${layer}/ may import only ${allowed.join(", ") || "nothing in src/"} (DESIGN.md §2); move the shared piece down a layer or call it from gateway/.`,
+    })),
+);
+
+export default tseslint.config(
+  { ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "docs/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { "import-x": importX },
+    settings: {
+      // Lets import-x parse the TypeScript files it follows; without it no-cycle sees no dependencies.
+      ...importX.flatConfigs.typescript.settings,
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({
+          project: ["tsconfig.app.json", "tsconfig.worker.json", "tsconfig.node.json"],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-self-import": "error",
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            ...layerZones,
+            { target: "./src", from: "./workers", message: "workers/ are entry points: nothing imports them." },
+            {
+              target: "./proxy",
+              from: "./src",
+              message: "proxy/ is standalone Node code and imports nothing from src/.",
+            },
+          ],
+        },
+      ],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+    },
+  },
+  {
+    files: ["src/**", "workers/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "src/ and workers/ run in browsers: no node: modules (DESIGN.md §2)." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Solid assigns `ref` variables through JSX, which this rule cannot see.
+    files: ["**/*.tsx"],
+    rules: { "no-unassigned-vars": "off" },
+  },
+  {
+    files: ["src/ui/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["node:*"], message: "The UI runs in the browser: no node: modules." },
+            {
+              group: ["langchain", "langchain/*", "@langchain/*", "idb"],
+              message:
+                "The UI must stay light: LangChain and IndexedDB live in the agent worker; call the gateway client.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

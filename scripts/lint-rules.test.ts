@@ -1,0 +1,58 @@
+// The layer rules of DESIGN.md §2 are enforced by lint: these cases must be refused (and the allowed ones pass).
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function ruleIds(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+describe("layer rules", () => {
+  it("refuses LangChain and IndexedDB in the UI", async () => {
+    expect(
+      await ruleIds("src/ui/x.ts", 'import { createAgent } from "langchain";\nexport const a = createAgent;\n'),
+    ).toContain("no-restricted-imports");
+    expect(await ruleIds("src/ui/x.ts", 'import { openDB } from "idb";\nexport const a = openDB;\n')).toContain(
+      "no-restricted-imports",
+    );
+  });
+
+  it("refuses a UI import of a worker-side layer", async () => {
+    const code = 'import { Gateway } from "../gateway/index.ts";\nexport const a = Gateway;\n';
+    expect(await ruleIds("src/ui/x.ts", code)).toContain("import-x/no-restricted-paths");
+  });
+
+  it("refuses an upward import, such as storage importing the agent", async () => {
+    const code = 'import { createLeadAgent } from "../agent/index.ts";\nexport const a = createLeadAgent;\n';
+    expect(await ruleIds("src/storage/x.ts", code)).toContain("import-x/no-restricted-paths");
+  });
+
+  it("refuses node: modules in browser code", async () => {
+    expect(
+      await ruleIds("src/shared/x.ts", 'import { readFile } from "node:fs";\nexport const a = readFile;\n'),
+    ).toContain("no-restricted-imports");
+  });
+
+  it("allows the gateway to import the layers below it", async () => {
+    const code = 'import { createLeadAgent } from "../agent/index.ts";\nexport const a = createLeadAgent;\n';
+    expect(await ruleIds("src/gateway/x.ts", code)).toEqual([]);
+  });
+});
+
+describe("import cycles", () => {
+  it("refuses two modules that import each other", async () => {
+    const dir = mkdtempSync(join(process.cwd(), "src/shared/cycle-fixture-"));
+    try {
+      writeFileSync(join(dir, "a.ts"), 'import { b } from "./b.ts";\nexport const a = () => b;\n');
+      writeFileSync(join(dir, "b.ts"), 'import { a } from "./a.ts";\nexport const b = () => a;\n');
+      const [result] = await eslint.lintFiles([join(dir, "a.ts")]);
+      expect(result?.messages.map((message) => message.ruleId)).toContain("import-x/no-cycle");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,132 @@
+// DeerFlow's Gateway as an in-worker service: the typed methods the UI calls over comlink (DESIGN.md D5).
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import {
+  createChatModel,
+  describeModelError,
+  EMPTY_MODEL_SETTINGS,
+  fetchModelIds,
+  parseModelSettings,
+} from "../models/index.ts";
+import {
+  PROTOCOL_VERSION,
+  type GatewayApi,
+  type ModelSettings,
+  type RunEvent,
+  type RunEventListener,
+  type RunRequest,
+  type ThreadDetail,
+  type ThreadSummary,
+} from "../protocol/index.ts";
+import { openFawnDb, SettingsRepository, ThreadRepository, type FawnDb } from "../storage/index.ts";
+import { executeRun } from "./run-executor.ts";
+
+const MODEL_SETTINGS_KEY = "models.endpoint";
+
+/** An error whose message is meant for the user; comlink carries `message` across to the UI. */
+export class GatewayError extends Error {
+  override name = "GatewayError";
+}
+
+export interface GatewayOptions {
+  createModel?: (settings: ModelSettings) => BaseChatModel;
+  fetch?: typeof fetch;
+}
+
+export class Gateway implements GatewayApi {
+  private readonly threads: ThreadRepository;
+  private readonly settings: SettingsRepository;
+  private readonly runs = new Map<string, AbortController>();
+  private readonly runningThreads = new Set<string>();
+  private readonly createModel: (settings: ModelSettings) => BaseChatModel;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(db: FawnDb, options: GatewayOptions = {}) {
+    this.threads = new ThreadRepository(db);
+    this.settings = new SettingsRepository(db);
+    this.createModel = options.createModel ?? createChatModel;
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  static async open(dbName: string, options: GatewayOptions = {}): Promise<Gateway> {
+    return new Gateway(await openFawnDb(dbName), options);
+  }
+
+  async protocolVersion(): Promise<number> {
+    return PROTOCOL_VERSION;
+  }
+
+  listThreads(): Promise<ThreadSummary[]> {
+    return this.threads.list();
+  }
+
+  createThread(): Promise<ThreadSummary> {
+    return this.threads.create();
+  }
+
+  getThread(threadId: string): Promise<ThreadDetail | undefined> {
+    return this.threads.detail(threadId);
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    if (this.runningThreads.has(threadId)) throw new GatewayError("Stop the running reply before deleting the thread.");
+    await this.threads.delete(threadId);
+  }
+
+  async getModelSettings(): Promise<ModelSettings> {
+    const parsed = parseModelSettings(await this.settings.get(MODEL_SETTINGS_KEY));
+    return parsed.ok ? parsed.value : { ...EMPTY_MODEL_SETTINGS };
+  }
+
+  async saveModelSettings(settings: ModelSettings): Promise<ModelSettings> {
+    const parsed = parseModelSettings(settings);
+    if (!parsed.ok) throw new GatewayError(parsed.message);
+    await this.settings.put(MODEL_SETTINGS_KEY, parsed.value);
+    return parsed.value;
+  }
+
+  async listModels(endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">): Promise<string[]> {
+    const parsed = parseModelSettings({ ...endpoint, model: "any" });
+    if (!parsed.ok) throw new GatewayError(parsed.message);
+    try {
+      return await fetchModelIds(parsed.value, this.fetchImpl);
+    } catch (error) {
+      throw new GatewayError(describeModelError(error, parsed.value.baseUrl).message);
+    }
+  }
+
+  async runStream(request: RunRequest, onEvent: RunEventListener): Promise<void> {
+    const controller = new AbortController();
+    this.runs.set(request.run_id, controller);
+    // Listener failures (a closed page) must not break the run: its history is still saved.
+    const emit = (event: RunEvent): void => {
+      try {
+        void Promise.resolve(onEvent(event)).catch(() => undefined);
+      } catch {
+        // ignored, see above
+      }
+    };
+    try {
+      if (this.runningThreads.has(request.thread_id)) {
+        emit({ event: "metadata", data: { run_id: request.run_id, thread_id: request.thread_id } });
+        emit({ event: "error", data: { error: "busy", message: "This thread is already running a reply." } });
+        emit({ event: "end", data: { status: "error" } });
+        return;
+      }
+      this.runningThreads.add(request.thread_id);
+      const settings = await this.getModelSettings();
+      await executeRun(
+        { threads: this.threads, settings, createModel: this.createModel },
+        request,
+        emit,
+        controller.signal,
+      );
+    } finally {
+      this.runningThreads.delete(request.thread_id);
+      this.runs.delete(request.run_id);
+    }
+  }
+
+  async cancelRun(runId: string): Promise<void> {
+    this.runs.get(runId)?.abort();
+  }
+}

@@ -1,0 +1,41 @@
+// The chat-model factory: any OpenAI-compatible endpoint through @langchain/openai (DESIGN.md D6).
+import { ChatOpenAI } from "@langchain/openai";
+import type { ModelSettings } from "../protocol/index.ts";
+
+/** A key for endpoints that need none (Ollama, LM Studio, the mock); the OpenAI client refuses an empty one. */
+const NO_KEY = "no-key";
+
+export function createChatModel(settings: ModelSettings): ChatOpenAI {
+  return new ChatOpenAI({
+    model: settings.model,
+    apiKey: settings.apiKey || NO_KEY,
+    configuration: { baseURL: settings.baseUrl, dangerouslyAllowBrowser: true },
+    streaming: true,
+    streamUsage: true,
+    useResponsesApi: false,
+    // Retrying with backoff belongs to the model-error middleware; one quick retry covers a dropped connection.
+    maxRetries: 1,
+  });
+}
+
+/** Model ids from `GET {baseUrl}/models` (OpenAI list shape). */
+export async function fetchModelIds(
+  endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">,
+  fetchImpl: typeof fetch = fetch,
+): Promise<string[]> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
+  const response = await fetchImpl(`${endpoint.baseUrl.replace(/\/+$/, "")}/models`, { headers });
+  if (!response.ok) {
+    const error = new Error(`GET /models answered ${response.status} ${response.statusText}`.trim());
+    Object.assign(error, { status: response.status });
+    throw error;
+  }
+  const body: unknown = await response.json();
+  const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
+  if (!Array.isArray(data)) return [];
+  return data
+    .map((item: unknown) => (typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined))
+    .filter((id): id is string => typeof id === "string")
+    .sort();
+}

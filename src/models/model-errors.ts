@@ -1,0 +1,61 @@
+// Turns provider and network failures into one clear sentence and a code the UI can act on.
+import type { RunError } from "../protocol/index.ts";
+
+function field(error: unknown, key: string): unknown {
+  return typeof error === "object" && error !== null && key in error
+    ? (error as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/** The provider's own message without LangChain's appended troubleshooting link. */
+function providerMessage(error: unknown): string {
+  const message = field(error, "message");
+  if (typeof message !== "string") return String(error);
+  return message.split("\n\nTroubleshooting URL:")[0]!.trim();
+}
+
+export function isAbortError(error: unknown): boolean {
+  const name = field(error, "name");
+  return name === "AbortError" || (error instanceof Error && /aborted|abort/i.test(error.message) && name !== "Error");
+}
+
+function isConnectionError(error: unknown, message: string): boolean {
+  if (field(error, "status") !== undefined) return false;
+  return /connection error|failed to fetch|fetch failed|networkerror|load failed|econnrefused/i.test(message);
+}
+
+/** Describes why a call to the model endpoint at `baseUrl` failed, in words a user can act on. */
+export function describeModelError(error: unknown, baseUrl: string): RunError {
+  const status = field(error, "status");
+  const message = providerMessage(error);
+  if (status === 401 || status === 403) {
+    return {
+      error: "authentication",
+      message: `The model endpoint refused the API key (${status}): ${message} Check the API key in Settings → Models.`,
+    };
+  }
+  if (status === 404) {
+    return {
+      error: "not_found",
+      message: `The model endpoint answered 404: ${message} Check the Base URL and the Model name in Settings → Models.`,
+    };
+  }
+  if (status === 429) {
+    return { error: "rate_limited", message: `The model endpoint is rate limiting requests (429): ${message}` };
+  }
+  if (typeof status === "number" && status >= 500) {
+    return { error: "server_error", message: `The model endpoint had a server error (${status}): ${message}` };
+  }
+  if (typeof status === "number" && status >= 400) {
+    return { error: "bad_request", message: `The model endpoint rejected the request (${status}): ${message}` };
+  }
+  if (isConnectionError(error, message)) {
+    return {
+      error: "unreachable",
+      message:
+        `Could not reach the model endpoint at ${baseUrl}. Check the Base URL, that the server is running, ` +
+        "and that it allows requests from this page (CORS); a provider that blocks browsers works through Fawn's proxy.",
+    };
+  }
+  return { error: "unknown", message: `The run failed: ${message}` };
+}

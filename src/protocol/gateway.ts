@@ -1,0 +1,62 @@
+// The UI ⇄ agent-worker contract: typed Gateway methods over comlink, versioned, plain data only.
+import type { MessageContent, WireMessage } from "./messages.ts";
+import type { RunError, RunEvent } from "./run-events.ts";
+
+/** Bump when a method or a data shape changes incompatibly. */
+export const PROTOCOL_VERSION = 1;
+
+export type ThreadStatus = "idle" | "busy" | "error";
+
+export interface ThreadSummary {
+  thread_id: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  status: ThreadStatus;
+}
+
+/** One item of a thread's history as the user sees it. */
+export type ThreadEntry =
+  | { kind: "message"; message: WireMessage; stopped?: boolean }
+  | { kind: "error"; id: string; error: RunError; at: number };
+
+export interface ThreadDetail extends ThreadSummary {
+  entries: ThreadEntry[];
+}
+
+/** The endpoint the agent talks to (Settings → Models). */
+export interface ModelSettings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+}
+
+export interface RunRequest {
+  /** Chosen by the caller so it can cancel before the first event arrives. */
+  run_id: string;
+  thread_id: string;
+  input: { messages: { type: "human"; content: MessageContent }[] };
+}
+
+export type RunEventListener = (event: RunEvent) => void;
+
+/** Thrown (as a rejected promise) when a call's input is invalid; nothing was written. */
+export interface GatewayErrorShape {
+  name: "GatewayError";
+  message: string;
+}
+
+export interface GatewayApi {
+  protocolVersion(): Promise<number>;
+  listThreads(): Promise<ThreadSummary[]>;
+  createThread(): Promise<ThreadSummary>;
+  getThread(threadId: string): Promise<ThreadDetail | undefined>;
+  deleteThread(threadId: string): Promise<void>;
+  getModelSettings(): Promise<ModelSettings>;
+  saveModelSettings(settings: ModelSettings): Promise<ModelSettings>;
+  /** Model ids the endpoint offers (`GET {baseUrl}/models`); rejects with a readable message. */
+  listModels(endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">): Promise<string[]>;
+  /** Streams the run's events to `onEvent`, `end` always last; resolves after `end`. */
+  runStream(request: RunRequest, onEvent: RunEventListener): Promise<void>;
+  cancelRun(runId: string): Promise<void>;
+}

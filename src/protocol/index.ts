@@ -1,0 +1,4 @@
+// The protocol layer's public surface.
+export * from "./messages.ts";
+export * from "./run-events.ts";
+export * from "./gateway.ts";

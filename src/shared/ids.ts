@@ -1,0 +1,5 @@
+// Identifiers: random UUIDs from the platform's crypto (browser, worker and Node alike).
+
+export function newId(): string {
+  return crypto.randomUUID();
+}

@@ -1,0 +1,4 @@
+// The storage layer's public surface.
+export { openFawnDb, DB_VERSION, type FawnDb, type FawnDbSchema } from "./fawn-db.ts";
+export { ThreadRepository, type ThreadPatch } from "./thread-repository.ts";
+export { SettingsRepository } from "./settings-repository.ts";

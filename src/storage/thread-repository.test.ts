@@ -1,0 +1,54 @@
+import "fake-indexeddb/auto";
+import { describe, expect, it } from "vitest";
+import type { ThreadEntry } from "../protocol/index.ts";
+import { openFawnDb } from "./fawn-db.ts";
+import { ThreadRepository } from "./thread-repository.ts";
+
+let dbCount = 0;
+async function repository(): Promise<ThreadRepository> {
+  return new ThreadRepository(await openFawnDb(`thread-repository-test-${dbCount++}`));
+}
+
+function human(id: string, content: string): ThreadEntry {
+  return { kind: "message", message: { type: "human", id, content } };
+}
+
+describe("ThreadRepository", () => {
+  it("lists threads most recently active first", async () => {
+    const threads = await repository();
+    const first = await threads.create();
+    const second = await threads.create();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await threads.append(first.thread_id, [human("m1", "hi")]);
+    const listed = await threads.list();
+    expect(listed.map((thread) => thread.thread_id)).toEqual([first.thread_id, second.thread_id]);
+  });
+
+  it("keeps entries in the order they were appended, across appends", async () => {
+    const threads = await repository();
+    const { thread_id } = await threads.create();
+    await threads.append(thread_id, [human("a", "one"), human("b", "two")]);
+    await threads.append(thread_id, [human("c", "three")], { title: "one" });
+    const detail = await threads.detail(thread_id);
+    expect(detail?.title).toBe("one");
+    expect(detail?.entries.map((entry) => (entry.kind === "message" ? entry.message.id : ""))).toEqual(["a", "b", "c"]);
+  });
+
+  it("writes nothing when appending to a thread that does not exist", async () => {
+    const threads = await repository();
+    await expect(threads.append("missing", [human("x", "lost")])).rejects.toThrow(/No thread/);
+    expect(await threads.entries("missing")).toEqual([]);
+  });
+
+  it("deletes a thread with all of its entries and leaves other threads alone", async () => {
+    const threads = await repository();
+    const doomed = await threads.create();
+    const kept = await threads.create();
+    await threads.append(doomed.thread_id, [human("a", "bye")]);
+    await threads.append(kept.thread_id, [human("b", "stay")]);
+    await threads.delete(doomed.thread_id);
+    expect(await threads.get(doomed.thread_id)).toBeUndefined();
+    expect(await threads.entries(doomed.thread_id)).toEqual([]);
+    expect(await threads.entries(kept.thread_id)).toHaveLength(1);
+  });
+});

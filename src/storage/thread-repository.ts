@@ -1,0 +1,93 @@
+// Threads and their history entries; every multi-record change is one transaction.
+import type { ThreadDetail, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
+import { newId } from "../shared/ids.ts";
+import type { FawnDb } from "./fawn-db.ts";
+
+export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status">>;
+
+function threadRange(threadId: string): IDBKeyRange {
+  return IDBKeyRange.bound([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER]);
+}
+
+export class ThreadRepository {
+  constructor(private readonly db: FawnDb) {}
+
+  /** All threads, most recently active first. */
+  async list(): Promise<ThreadSummary[]> {
+    const threads = await this.db.getAllFromIndex("threads", "by-updated");
+    return threads.reverse();
+  }
+
+  async create(title = "New thread"): Promise<ThreadSummary> {
+    const now = Date.now();
+    const thread: ThreadSummary = { thread_id: newId(), title, created_at: now, updated_at: now, status: "idle" };
+    await this.db.add("threads", thread);
+    return thread;
+  }
+
+  get(threadId: string): Promise<ThreadSummary | undefined> {
+    return this.db.get("threads", threadId);
+  }
+
+  async entries(threadId: string): Promise<ThreadEntry[]> {
+    const records = await this.db.getAll("entries", threadRange(threadId));
+    return records.map((record) => record.entry);
+  }
+
+  async detail(threadId: string): Promise<ThreadDetail | undefined> {
+    const tx = this.db.transaction(["threads", "entries"], "readonly");
+    const [thread, records] = await Promise.all([
+      tx.objectStore("threads").get(threadId),
+      tx.objectStore("entries").getAll(threadRange(threadId)),
+      tx.done,
+    ]);
+    if (!thread) return undefined;
+    return { ...thread, entries: records.map((record) => record.entry) };
+  }
+
+  /**
+   * Appends entries after the thread's last one and applies `patch`, in one transaction: either all of it
+   * is stored or none. Rejects when the thread does not exist.
+   */
+  async append(threadId: string, entries: readonly ThreadEntry[], patch: ThreadPatch = {}): Promise<ThreadSummary> {
+    const tx = this.db.transaction(["threads", "entries"], "readwrite");
+    const threads = tx.objectStore("threads");
+    const store = tx.objectStore("entries");
+    const thread = await threads.get(threadId);
+    if (!thread) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      throw new Error(`No thread with id ${threadId}.`);
+    }
+    const last = await store.openCursor(threadRange(threadId), "prev");
+    let seq = last ? last.value.seq + 1 : 0;
+    for (const entry of entries) await store.add({ thread_id: threadId, seq: seq++, entry });
+    const updated: ThreadSummary = { ...thread, ...patch, updated_at: Date.now() };
+    await threads.put(updated);
+    await tx.done;
+    return updated;
+  }
+
+  async update(threadId: string, patch: ThreadPatch): Promise<ThreadSummary | undefined> {
+    const tx = this.db.transaction("threads", "readwrite");
+    const thread = await tx.store.get(threadId);
+    if (!thread) {
+      await tx.done;
+      return undefined;
+    }
+    const updated = { ...thread, ...patch };
+    await tx.store.put(updated);
+    await tx.done;
+    return updated;
+  }
+
+  /** Removes the thread and every entry that belongs to it, in one transaction. */
+  async delete(threadId: string): Promise<void> {
+    const tx = this.db.transaction(["threads", "entries"], "readwrite");
+    await Promise.all([
+      tx.objectStore("threads").delete(threadId),
+      tx.objectStore("entries").delete(threadRange(threadId)),
+      tx.done,
+    ]);
+  }
+}

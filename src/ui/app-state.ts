@@ -1,0 +1,117 @@
+// The UI's state: threads, the open thread, the live run, settings; all data comes from the Gateway.
+import { batch, createSignal } from "solid-js";
+import type { ModelSettings, RunEvent, ThreadDetail, ThreadSummary } from "../protocol/index.ts";
+import { PROTOCOL_VERSION } from "../protocol/index.ts";
+import { newId } from "../shared/ids.ts";
+import { errorMessage, streamRun, type GatewayClient } from "./gateway-client.ts";
+import { applyRunEvent, startRunView, type RunView } from "./run-view.ts";
+
+function threadIdFromHash(): string | undefined {
+  const match = /^#\/t\/([\w-]+)$/.exec(location.hash);
+  return match?.[1];
+}
+
+export function createAppState(client: GatewayClient) {
+  const [threads, setThreads] = createSignal<ThreadSummary[]>([]);
+  const [thread, setThread] = createSignal<ThreadDetail | undefined>();
+  const [run, setRun] = createSignal<RunView | undefined>();
+  const [settings, setSettings] = createSignal<ModelSettings | undefined>();
+  const [notice, setNotice] = createSignal<string | undefined>();
+  const [settingsOpen, setSettingsOpen] = createSignal(false);
+
+  async function refreshThreads(): Promise<void> {
+    setThreads(await client.listThreads());
+  }
+
+  async function openThread(threadId: string | undefined): Promise<void> {
+    if (!threadId) {
+      setThread(undefined);
+      if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+      return;
+    }
+    const detail = await client.getThread(threadId);
+    setThread(detail);
+    if (!detail) setNotice("That thread no longer exists.");
+    const hash = detail ? `#/t/${detail.thread_id}` : "";
+    if (location.hash !== hash) history.pushState(null, "", hash || location.pathname + location.search);
+  }
+
+  async function init(): Promise<void> {
+    const version = await client.protocolVersion();
+    if (version !== PROTOCOL_VERSION) setNotice("Fawn was updated. Reload the page to use the new version.");
+    const [, loaded] = await Promise.all([refreshThreads(), client.getModelSettings()]);
+    setSettings(loaded);
+    await openThread(threadIdFromHash());
+    window.addEventListener("popstate", () => void openThread(threadIdFromHash()));
+  }
+
+  /** Sends `text` to the open thread (creating one when none is open) and streams the reply. */
+  async function send(text: string): Promise<void> {
+    if (text.trim().length === 0 || run()) return;
+    let current = thread();
+    if (!current) {
+      const created = await client.createThread();
+      current = { ...created, entries: [] };
+      setThread(current);
+      history.pushState(null, "", `#/t/${created.thread_id}`);
+    }
+    const threadId = current.thread_id;
+    const historyLength = current.entries.filter((entry) => entry.kind === "message").length;
+    const runId = newId();
+    setRun(startRunView(runId, threadId, text, historyLength));
+    void refreshThreads();
+    const onEvent = (event: RunEvent): void => {
+      setRun((view) => (view && view.runId === runId ? applyRunEvent(view, event) : view));
+    };
+    try {
+      await streamRun(
+        client,
+        { run_id: runId, thread_id: threadId, input: { messages: [{ type: "human", content: text }] } },
+        onEvent,
+      );
+    } catch (error) {
+      setNotice(`The run could not start: ${errorMessage(error)}`);
+    }
+    const detail = await client.getThread(threadId);
+    batch(() => {
+      if (thread()?.thread_id === threadId) setThread(detail);
+      setRun(undefined);
+    });
+    await refreshThreads();
+  }
+
+  async function stop(): Promise<void> {
+    const view = run();
+    if (view) await client.cancelRun(view.runId);
+  }
+
+  async function newThread(): Promise<void> {
+    await openThread(undefined);
+  }
+
+  async function saveSettings(next: ModelSettings): Promise<ModelSettings> {
+    const saved = await client.saveModelSettings(next);
+    setSettings(saved);
+    return saved;
+  }
+
+  return {
+    threads,
+    thread,
+    run,
+    settings,
+    notice,
+    setNotice,
+    settingsOpen,
+    setSettingsOpen,
+    init,
+    send,
+    stop,
+    newThread,
+    openThread,
+    saveSettings,
+    listModels: (endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">) => client.listModels(endpoint),
+  };
+}
+
+export type AppState = ReturnType<typeof createAppState>;

@@ -1,0 +1,107 @@
+// The conversation log: saved entries, then the live run (the user's message, streamed replies, its error).
+import { createEffect, For, Index, Show, type JSX } from "solid-js";
+import type { RunError, ThreadEntry } from "../../protocol/index.ts";
+import type { AppState } from "../app-state.ts";
+import { liveMessages } from "../run-view.ts";
+import { MessageView } from "./message-view.tsx";
+
+function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
+  const fixable = () => ["not_configured", "authentication", "not_found", "unreachable"].includes(props.error.error);
+  return (
+    <div class="run-error" role="alert">
+      <p>{props.error.message}</p>
+      <Show when={fixable()}>
+        <button type="button" class="link-button" onClick={() => props.onOpenSettings()}>
+          Open Settings
+        </button>
+      </Show>
+    </div>
+  );
+}
+
+function EntryView(props: { entry: ThreadEntry; onOpenSettings: () => void }): JSX.Element {
+  const entry = props.entry;
+  return entry.kind === "message" ? (
+    <MessageView message={entry.message} stopped={entry.stopped} />
+  ) : (
+    <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} />
+  );
+}
+
+function Welcome(props: { state: AppState }) {
+  const configured = () => Boolean(props.state.settings()?.baseUrl && props.state.settings()?.model);
+  return (
+    <div class="welcome">
+      <h1>What can I do for you?</h1>
+      <Show
+        when={configured()}
+        fallback={
+          <p>
+            Fawn talks to any OpenAI-compatible model with your own key, straight from this browser.{" "}
+            <button type="button" class="link-button" onClick={() => props.state.setSettingsOpen(true)}>
+              Set up a model
+            </button>{" "}
+            to begin.
+          </p>
+        }
+      >
+        <p>
+          Using <strong>{props.state.settings()?.model}</strong>. Your threads stay in this browser.
+        </p>
+      </Show>
+    </div>
+  );
+}
+
+export function Conversation(props: { state: AppState }) {
+  let log!: HTMLDivElement;
+  const state = props.state;
+  const liveRun = () => {
+    const view = state.run();
+    return view && view.threadId === state.thread()?.thread_id ? view : undefined;
+  };
+  const openSettings = () => state.setSettingsOpen(true);
+  const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
+
+  // Follow the reply as it grows, unless the user scrolled up to read.
+  let pinned = true;
+  const onScroll = () => {
+    pinned = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
+  };
+  createEffect(() => {
+    state.thread();
+    const view = liveRun();
+    if (view) liveMessages(view);
+    if (pinned) queueMicrotask(() => log.scrollTo({ top: log.scrollHeight }));
+  });
+
+  return (
+    <div class="conversation" role="log" aria-label="Conversation" aria-live="polite" ref={log} onScroll={onScroll}>
+      <div class="conversation-inner">
+        <Show when={!empty()} fallback={<Welcome state={state} />}>
+          <For each={state.thread()?.entries ?? []}>
+            {(entry) => <EntryView entry={entry} onOpenSettings={openSettings} />}
+          </For>
+          <Show when={liveRun()}>
+            {(view) => (
+              <>
+                <MessageView message={{ type: "human", id: `pending-${view().runId}`, content: view().userText }} />
+                <Index each={liveMessages(view())}>
+                  {(message) => <MessageView message={message()} streaming={!view().ended} />}
+                </Index>
+                <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
+                  <article class="message assistant" aria-label="Assistant message" aria-busy="true">
+                    <span class="typing" aria-label="Thinking" />
+                  </article>
+                </Show>
+                <Show when={view().error}>
+                  {(error) => <RunErrorView error={error()} onOpenSettings={openSettings} />}
+                </Show>
+              </>
+            )}
+          </Show>
+        </Show>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+// Settings: the Models tab stores the endpoint (Base URL, API key, Model) in this browser only.
+import { createEffect, createSignal, For, Show } from "solid-js";
+import type { ModelSettings } from "../../protocol/index.ts";
+import type { AppState } from "../app-state.ts";
+import { errorMessage } from "../gateway-client.ts";
+
+const PRESETS: { name: string; baseUrl: string }[] = [
+  { name: "OpenAI", baseUrl: "https://api.openai.com/v1" },
+  { name: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1" },
+  { name: "Ollama", baseUrl: "http://localhost:11434/v1" },
+  { name: "LM Studio", baseUrl: "http://localhost:1234/v1" },
+  { name: "Mock (npm run mock-llm)", baseUrl: "http://127.0.0.1:11435/v1" },
+];
+
+function ModelsTab(props: { state: AppState }) {
+  const initial = props.state.settings() ?? { baseUrl: "", apiKey: "", model: "" };
+  const [form, setForm] = createSignal<ModelSettings>({ ...initial });
+  const [showKey, setShowKey] = createSignal(false);
+  const [models, setModels] = createSignal<string[]>([]);
+  const [status, setStatus] = createSignal<{ kind: "ok" | "error" | "busy"; text: string } | undefined>();
+
+  const update = (key: keyof ModelSettings) => (event: { currentTarget: HTMLInputElement }) =>
+    setForm({ ...form(), [key]: event.currentTarget.value });
+
+  const loadModels = async () => {
+    setStatus({ kind: "busy", text: "Asking the endpoint for its models…" });
+    try {
+      const ids = await props.state.listModels({ baseUrl: form().baseUrl, apiKey: form().apiKey });
+      setModels(ids);
+      setStatus({
+        kind: "ok",
+        text: ids.length ? `The endpoint offers ${ids.length} models.` : "The endpoint listed no models.",
+      });
+    } catch (error) {
+      setStatus({ kind: "error", text: errorMessage(error) });
+    }
+  };
+
+  const save = async (event: SubmitEvent) => {
+    event.preventDefault();
+    try {
+      const saved = await props.state.saveSettings(form());
+      setForm({ ...saved });
+      setStatus({ kind: "ok", text: "Saved." });
+    } catch (error) {
+      setStatus({ kind: "error", text: errorMessage(error) });
+    }
+  };
+
+  return (
+    <form class="settings-form" onSubmit={(event) => void save(event)}>
+      <p class="hint">
+        Any OpenAI-compatible endpoint works. Your key stays in this browser and is sent only to this endpoint.
+      </p>
+      <div class="presets" role="group" aria-label="Endpoint presets">
+        <For each={PRESETS}>
+          {(preset) => (
+            <button type="button" class="chip" onClick={() => setForm({ ...form(), baseUrl: preset.baseUrl })}>
+              {preset.name}
+            </button>
+          )}
+        </For>
+      </div>
+      <label>
+        <span>Base URL</span>
+        <input
+          type="url"
+          name="baseUrl"
+          autocomplete="off"
+          spellcheck={false}
+          placeholder="https://api.openai.com/v1"
+          value={form().baseUrl}
+          onInput={update("baseUrl")}
+        />
+      </label>
+      <label>
+        <span>API key</span>
+        <div class="inline">
+          <input
+            type="text"
+            name="apiKey"
+            class={showKey() ? "" : "masked"}
+            autocomplete="off"
+            spellcheck={false}
+            placeholder="Leave empty for local servers"
+            value={form().apiKey}
+            onInput={update("apiKey")}
+          />
+          <button type="button" class="ghost" aria-pressed={showKey()} onClick={() => setShowKey(!showKey())}>
+            {showKey() ? "Hide" : "Show"}
+          </button>
+        </div>
+      </label>
+      <label>
+        <span>Model</span>
+        <div class="inline">
+          <input
+            type="text"
+            name="model"
+            list="model-options"
+            autocomplete="off"
+            spellcheck={false}
+            placeholder="gpt-4o-mini"
+            value={form().model}
+            onInput={update("model")}
+          />
+          <button type="button" class="ghost" onClick={() => void loadModels()}>
+            List models
+          </button>
+        </div>
+        <datalist id="model-options">
+          <For each={models()}>{(id) => <option value={id} />}</For>
+        </datalist>
+      </label>
+      <Show when={status()}>
+        {(current) => (
+          <p class={`status ${current().kind}`} role={current().kind === "error" ? "alert" : "status"}>
+            {current().text}
+          </p>
+        )}
+      </Show>
+      <div class="actions">
+        <button type="submit" class="primary">
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function SettingsDialog(props: { state: AppState }) {
+  let dialog!: HTMLDialogElement;
+  createEffect(() => {
+    if (props.state.settingsOpen()) {
+      if (!dialog.open) dialog.showModal();
+    } else if (dialog.open) dialog.close();
+  });
+  return (
+    <dialog
+      ref={dialog}
+      class="settings"
+      aria-labelledby="settings-title"
+      onClose={() => props.state.setSettingsOpen(false)}
+    >
+      <header>
+        <h2 id="settings-title">Settings</h2>
+        <button
+          type="button"
+          class="ghost icon"
+          aria-label="Close settings"
+          onClick={() => props.state.setSettingsOpen(false)}
+        >
+          ×
+        </button>
+      </header>
+      <div role="tablist" aria-label="Settings sections">
+        <button type="button" role="tab" id="tab-models" aria-selected="true" aria-controls="panel-models">
+          Models
+        </button>
+      </div>
+      <section role="tabpanel" id="panel-models" aria-labelledby="tab-models">
+        <Show when={props.state.settingsOpen()}>
+          <ModelsTab state={props.state} />
+        </Show>
+      </section>
+    </dialog>
+  );
+}

@@ -1,0 +1,11 @@
+// Page entry point: connects to the agent worker and mounts the UI. Keep it light: it is what loads first.
+import { render } from "solid-js/web";
+import { App } from "./app.tsx";
+import { createAppState } from "./app-state.ts";
+import { connectGateway } from "./gateway-client.ts";
+import "./styles.css";
+
+const root = document.getElementById("root");
+if (!root) throw new Error("index.html has no #root element");
+const state = createAppState(connectGateway());
+render(() => <App state={state} />, root);

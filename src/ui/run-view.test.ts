@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import type { RunEvent, WireMessage } from "../protocol/index.ts";
+import { applyRunEvent, liveMessages, startRunView } from "./run-view.ts";
+
+const chunk = (id: string, content: string, reasoning?: string): RunEvent => ({
+  event: "messages",
+  data: [
+    { type: "AIMessageChunk", id, content, ...(reasoning ? { reasoning } : {}) },
+    { langgraph_node: "model_request" },
+  ],
+});
+
+describe("applyRunEvent", () => {
+  it("grows a draft as tokens arrive, keeping reasoning apart from the answer", () => {
+    let view = startRunView("r1", "t1", "hello", 0);
+    for (const event of [chunk("a", "", "Think"), chunk("a", "Hel"), chunk("a", "lo", "ing"), chunk("a", "!")]) {
+      view = applyRunEvent(view, event);
+    }
+    expect(liveMessages(view)).toEqual([{ type: "ai", id: "a", content: "Hello!", reasoning: "Thinking" }]);
+  });
+
+  it("replaces a draft by the completed message from values, skipping the history and the user's message", () => {
+    const history: WireMessage[] = [
+      { type: "human", id: "h0", content: "earlier" },
+      { type: "ai", id: "a0", content: "before" },
+    ];
+    let view = startRunView("r1", "t1", "again", history.length);
+    view = applyRunEvent(view, chunk("a1", "Par"));
+    view = applyRunEvent(view, {
+      event: "values",
+      data: {
+        messages: [
+          ...history,
+          { type: "human", id: "h1", content: "again" },
+          { type: "ai", id: "a1", content: "Partly" },
+        ],
+      },
+    });
+    expect(liveMessages(view)).toEqual([{ type: "ai", id: "a1", content: "Partly" }]);
+    // A late delta of a completed message does not bring a duplicate back.
+    expect(liveMessages(applyRunEvent(view, chunk("a1", "ly")))).toHaveLength(1);
+  });
+
+  it("records the error and the end", () => {
+    let view = startRunView("r1", "t1", "hi", 0);
+    view = applyRunEvent(view, { event: "error", data: { error: "authentication", message: "Bad key" } });
+    view = applyRunEvent(view, { event: "end", data: { status: "error" } });
+    expect(view.error?.message).toBe("Bad key");
+    expect(view.ended).toBe(true);
+  });
+});

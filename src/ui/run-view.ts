@@ -1,0 +1,60 @@
+// Folds a run's stream events into what the conversation shows while the run is live.
+import type { AiWireMessage, RunError, RunEvent, WireMessage } from "../protocol/index.ts";
+
+export interface RunView {
+  runId: string;
+  threadId: string;
+  /** The text the user sent, shown at once. */
+  userText: string;
+  /** How many messages the thread had before this run (values carry the whole history). */
+  historyLength: number;
+  /** Messages the agent completed in this run, from the latest `values`. */
+  produced: WireMessage[];
+  /** Messages still streaming, by id, in arrival order. */
+  drafts: AiWireMessage[];
+  error?: RunError;
+  ended: boolean;
+}
+
+export function startRunView(runId: string, threadId: string, userText: string, historyLength: number): RunView {
+  return { runId, threadId, userText, historyLength, produced: [], drafts: [], ended: false };
+}
+
+/** The next view after `event`; pure, so it is easy to test and cheap to diff. */
+export function applyRunEvent(view: RunView, event: RunEvent): RunView {
+  switch (event.event) {
+    case "values": {
+      // +1: the user's own message, which the values include.
+      const produced = event.data.messages.slice(view.historyLength + 1);
+      const done = new Set(produced.map((message) => message.id));
+      return { ...view, produced, drafts: view.drafts.filter((draft) => !done.has(draft.id)) };
+    }
+    case "messages": {
+      const [chunk] = event.data;
+      if (view.produced.some((message) => message.id === chunk.id)) return view;
+      const index = view.drafts.findIndex((draft) => draft.id === chunk.id);
+      const previous: AiWireMessage = index >= 0 ? view.drafts[index]! : { type: "ai", id: chunk.id, content: "" };
+      const next: AiWireMessage = {
+        ...previous,
+        content: `${typeof previous.content === "string" ? previous.content : ""}${chunk.content}`,
+      };
+      const reasoning = (previous.reasoning ?? "") + (chunk.reasoning ?? "");
+      if (reasoning) next.reasoning = reasoning;
+      const drafts = index >= 0 ? view.drafts.with(index, next) : [...view.drafts, next];
+      return { ...view, drafts };
+    }
+    case "error":
+      return { ...view, error: event.data };
+    case "end":
+      return { ...view, ended: true };
+    case "metadata":
+    case "updates":
+    case "custom":
+      return view;
+  }
+}
+
+/** Everything the agent has said so far in this run, completed messages first. */
+export function liveMessages(view: RunView): WireMessage[] {
+  return [...view.produced, ...view.drafts];
+}

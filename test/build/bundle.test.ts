@@ -1,0 +1,36 @@
+// Checks on the built app (dist/), run after `npm run build`: the runtime boundaries of DESIGN.md §2 hold.
+import { describe, expect, it } from "vitest";
+import { allScripts, fileText, importSpecifiers, initialFiles, workerFiles } from "../../scripts/dist-graph.ts";
+
+/** node: modules a chunk imports, statically or dynamically. */
+function nodeImports(file: string): string[] {
+  return importSpecifiers(file)
+    .map((entry) => entry.specifier)
+    .filter((specifier) => specifier.startsWith("node:"));
+}
+
+describe("built bundle", () => {
+  it("has an agent worker chunk, and no worker chunk imports node: modules", () => {
+    const files = workerFiles();
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(nodeImports(file), file).toEqual([]);
+  });
+
+  it("has no node: import in any script at all", () => {
+    for (const file of allScripts()) expect(nodeImports(file), file).toEqual([]);
+  });
+
+  it("keeps LangGraph and LangChain out of what the page loads first", () => {
+    const scripts = initialFiles().filter((file) => file.endsWith(".js"));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const file of scripts) {
+      const code = fileText(file);
+      expect(/langgraph|@langchain|__pregel/i.test(code), `${file} contains LangGraph`).toBe(false);
+    }
+  });
+
+  it("puts LangGraph in the worker", () => {
+    const worker = workerFiles().map(fileText).join("\n");
+    expect(/langgraph/i.test(worker)).toBe(true);
+  });
+});

@@ -1,0 +1,278 @@
+// Scenario table of the mock LLM: pure functions from a normalized chat request to a scripted reply.
+
+export const MODEL_IDS = ["mock-model", "mock-thinking", "mock-vision"] as const;
+export const DEFAULT_MODEL = "mock-model";
+export const THINKING_MODEL = "mock-thinking";
+
+export interface ChatMessage {
+  role: string;
+  /** String content, or the text parts of array content joined by newlines. */
+  text: string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  toolNames: string[];
+  stream: boolean;
+  includeUsage: boolean;
+}
+
+export interface OpenAiError {
+  message: string;
+  type: string;
+  param: string | null;
+  code: string | null;
+}
+
+export interface ToolCallScript {
+  name: string;
+  /** JSON text, sent verbatim as `function.arguments`. */
+  arguments: string;
+}
+
+export type Script =
+  | { kind: "text"; chunks: string[]; delayMs: number }
+  | { kind: "tool_calls"; calls: ToolCallScript[]; delayMs: number }
+  | { kind: "error"; status: number; error: OpenAiError; headers?: Record<string, string> };
+
+export interface ScenarioContext {
+  /** True the first time `key` is seen since the last reset (for "fail once, then succeed" scripts). */
+  firstTime(key: string): boolean;
+}
+
+export interface Scenario {
+  name: string;
+  /** What to type to get this scenario (shown by the CLI and the README). */
+  trigger: string;
+  /** What the mock answers. */
+  reply: string;
+  matches(request: ChatRequest): boolean;
+  respond(request: ChatRequest, context: ScenarioContext): Script;
+}
+
+export const HELLO_TEXT = "Hello! I am Fawn's mock model. Ask me anything — I will answer from a script.";
+export const TITLE_TEXT = "Mock conversation title";
+export const RATE_LIMIT_RECOVERED_TEXT = "Recovered after a rate limit.";
+export const LONG_TEXT = Array.from({ length: 50 }, (_, i) => `Sentence ${i + 1} of a long reply.`).join(" ");
+export const REASONING_CHUNKS = [
+  "Let me think about this step by step. ",
+  "The user sent a message, ",
+  "and my script already knows the answer. ",
+  "I will reply now.",
+];
+
+export const MARKDOWN_TEXT = [
+  "## Mock markdown reply",
+  "",
+  "A list:",
+  "",
+  "- **bold** item",
+  "- *italic* item",
+  "- `inline code` item",
+  "",
+  "| Name | Value |",
+  "| ---- | ----: |",
+  "| alpha | 1 |",
+  "| beta | 2 |",
+  "",
+  "```ts",
+  "export function greet(name: string): string {",
+  "  return `Hello, ${name}!`;",
+  "}",
+  "```",
+  "",
+  "Raw HTML that must be sanitized: <img src=x onerror=alert(1)> (if an alert pops up, sanitizing failed).",
+].join("\n");
+
+const TITLE_REQUEST =
+  /\b(generate|create|write|suggest)\b[^.\n]{0,40}\btitle\b|\btitle for (this|the) (conversation|chat)\b/i;
+const CALL_TOOL = /call tools?\b/i;
+
+/** Splits text into word-sized chunks, each word keeping its trailing whitespace, so the chunks join back exactly. */
+export function words(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? [text];
+}
+
+function lastMessage(request: ChatRequest): ChatMessage {
+  return request.messages.at(-1) ?? { role: "user", text: "" };
+}
+
+function lastText(request: ChatRequest): string {
+  return lastMessage(request).text.toLowerCase();
+}
+
+function says(phrase: string): (request: ChatRequest) => boolean {
+  return (request) => lastMessage(request).role !== "tool" && lastText(request).includes(phrase);
+}
+
+function text(reply: string, delayMs: number): Script {
+  return { kind: "text", chunks: words(reply), delayMs };
+}
+
+function asksForTitle(request: ChatRequest): boolean {
+  const prompts = request.messages.filter((m) => m.role === "system" || m.role === "developer");
+  return [...prompts, lastMessage(request)].some((m) => TITLE_REQUEST.test(m.text));
+}
+
+/** Index just past the brace that closes the `{` at `source[0]`, skipping braces inside JSON strings. */
+function endOfObject(source: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (inString) {
+      if (char === "\\") i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === "{") depth++;
+    else if (char === "}" && --depth === 0) return i + 1;
+  }
+  return source.length;
+}
+
+/** Valid JSON is re-serialized compactly; anything else is passed through so apps can be tested on broken args. */
+function normalizeArguments(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw));
+  } catch {
+    return raw;
+  }
+}
+
+function readCallSpec(source: string): { call: ToolCallScript; rest: string } {
+  const nameMatch = /^\s*([A-Za-z_][\w.-]*)?\s*/.exec(source);
+  let rest = source.slice(nameMatch?.[0].length ?? 0);
+  let args = "{}";
+  if (rest.startsWith("{")) {
+    const end = endOfObject(rest);
+    args = normalizeArguments(rest.slice(0, end));
+    rest = rest.slice(end);
+  }
+  return { call: { name: nameMatch?.[1] ?? "", arguments: args }, rest };
+}
+
+function resolveToolName(name: string, toolNames: string[]): string {
+  const wanted = name.toLowerCase();
+  return toolNames.find((tool) => tool === name) ?? toolNames.find((tool) => tool.toLowerCase() === wanted) ?? "";
+}
+
+/** Parses `call tool NAME {json}` or `call tools A {..}; B {..}`; unknown or missing names fall back to the first tool. */
+export function parseToolCalls(message: string, toolNames: string[]): ToolCallScript[] {
+  const match = CALL_TOOL.exec(message);
+  const firstTool = toolNames[0];
+  if (!match || firstTool === undefined) return [];
+  const calls: ToolCallScript[] = [];
+  let rest = message.slice(match.index + match[0].length);
+  for (;;) {
+    const spec = readCallSpec(rest);
+    calls.push({ ...spec.call, name: resolveToolName(spec.call.name, toolNames) || firstTool });
+    rest = spec.rest.trimStart();
+    if (!rest.startsWith(";")) return calls;
+    rest = rest.slice(1);
+  }
+}
+
+/** Checked in order; the first match wins, and the last entry matches everything. */
+export const scenarios: readonly Scenario[] = [
+  {
+    name: "tool-result",
+    trigger: 'last message has role "tool"',
+    reply: '"The tool returned: <first 200 chars of the tool output>"',
+    matches: (request) => lastMessage(request).role === "tool",
+    respond: (request) => text(`The tool returned: ${lastMessage(request).text.slice(0, 200)}`, 20),
+  },
+  {
+    name: "title",
+    trigger: '"generate a title" / "title for this conversation" (system prompt or last message)',
+    reply: `"${TITLE_TEXT}"`,
+    matches: asksForTitle,
+    respond: () => text(TITLE_TEXT, 10),
+  },
+  {
+    name: "tool-call",
+    trigger: "call tool NAME {json}  |  call tools A {json}; B {json}  (request must have tools)",
+    reply: 'tool_calls (unknown NAME → first tool, no json → "{}"), finish_reason "tool_calls"',
+    matches: (request) => says("call tool")(request) && request.toolNames.length > 0,
+    respond: (request) => ({
+      kind: "tool_calls",
+      calls: parseToolCalls(lastMessage(request).text, request.toolNames),
+      delayMs: 30,
+    }),
+  },
+  {
+    name: "error-500",
+    trigger: '"error 500"',
+    reply: "HTTP 500 with an OpenAI error body",
+    matches: says("error 500"),
+    respond: () => ({
+      kind: "error",
+      status: 500,
+      error: {
+        message: "The mock server had an internal error (scripted).",
+        type: "server_error",
+        param: null,
+        code: null,
+      },
+    }),
+  },
+  {
+    name: "rate-limit",
+    trigger: '"rate limit"',
+    reply: `HTTP 429 + retry-after: 1 the first time per message text, then "${RATE_LIMIT_RECOVERED_TEXT}"`,
+    matches: says("rate limit"),
+    respond: (request, context) =>
+      context.firstTime(`rate-limit:${lastMessage(request).text}`)
+        ? {
+            kind: "error",
+            status: 429,
+            headers: { "retry-after": "1" },
+            error: {
+              message: "Rate limit reached for the mock model (scripted). Please try again in 1s.",
+              type: "rate_limit_exceeded",
+              param: null,
+              code: "rate_limit_exceeded",
+            },
+          }
+        : text(RATE_LIMIT_RECOVERED_TEXT, 20),
+  },
+  {
+    name: "markdown",
+    trigger: '"markdown"',
+    reply: "heading, list, GFM table, ```ts block and a raw <img onerror> to test sanitizing",
+    matches: says("markdown"),
+    respond: () => text(MARKDOWN_TEXT, 15),
+  },
+  {
+    name: "long",
+    trigger: '"long"',
+    reply: "~300 words, one word every 60 ms (~18 s; for testing Stop)",
+    matches: says("long"),
+    respond: () => text(LONG_TEXT, 60),
+  },
+  {
+    name: "hello",
+    trigger: '"hello"',
+    reply: `"${HELLO_TEXT}" word by word, 40 ms apart`,
+    matches: says("hello"),
+    respond: () => text(HELLO_TEXT, 40),
+  },
+  {
+    name: "echo",
+    trigger: "anything else",
+    reply: '"You said: <your text, first 200 chars>" word by word, 20 ms apart',
+    matches: () => true,
+    respond: (request) => text(`You said: ${lastMessage(request).text.trim().slice(0, 200)}`, 20),
+  },
+];
+
+export function pickScenario(request: ChatRequest): Scenario {
+  const found = scenarios.find((scenario) => scenario.matches(request));
+  if (!found) throw new Error("The scenario table must end with a catch-all entry");
+  return found;
+}
+
+/** Reasoning chunks streamed before the answer; only the thinking model reasons. */
+export function reasoningFor(request: ChatRequest): string[] {
+  return request.model === THINKING_MODEL ? REASONING_CHUNKS : [];
+}

@@ -1,0 +1,327 @@
+// HTTP server of the mock LLM: OpenAI-compatible routes, CORS, fake auth, request log and SSE streaming.
+
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  chunkBody,
+  completionBody,
+  errorBody,
+  framesFor,
+  invalidRequest,
+  parseChatRequest,
+  usageChunkBody,
+  usageFor,
+  type ReplyMeta,
+  type ReplyScript,
+} from "./openai.ts";
+import { MODEL_IDS, pickScenario, reasoningFor, type ChatRequest, type OpenAiError } from "./scenarios.ts";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** Request headers; credentials (authorization, api-key, ...) are masked. */
+  headers: Record<string, string>;
+  /** Parsed JSON body, or the raw text when it was not valid JSON. */
+  body: unknown;
+  /** Scenario that answered, or null when the request failed before one was picked. */
+  scenario: string | null;
+  /** True when the client hung up before the stream finished (e.g. a Stop button). */
+  disconnected: boolean;
+  receivedAt: number;
+}
+
+export interface MockLlm {
+  /** Base URL ending in /v1, e.g. http://127.0.0.1:11435/v1. */
+  url: string;
+  port: number;
+  /** Chat completion requests in arrival order; cleared in place by reset(). */
+  requests: RecordedRequest[];
+  /** Streams still being written; drops to 0 once every client got its reply or hung up. */
+  activeStreams(): number;
+  /** Forgets recorded requests and "fail once" state (rate limits). */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface MockLlmOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Defaults to 127.0.0.1. */
+  host?: string;
+}
+
+interface State {
+  requests: RecordedRequest[];
+  seen: Set<string>;
+  streams: Set<AbortController>;
+  completions: number;
+  toolCalls: number;
+}
+
+interface Reply {
+  meta: ReplyMeta;
+  script: ReplyScript;
+  reasoning: string[];
+  callIds: string[];
+}
+
+const MAX_BODY_BYTES = 50 * 1024 * 1024;
+const MODELS_CREATED = 1_700_000_000;
+const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "api-key", "x-api-key"]);
+
+/** Shows a few characters so a key can be recognized, never enough to be reused. */
+export function maskKey(key: string): string {
+  return key.length < 12 ? "***" : `${key.slice(0, 3)}***${key.slice(-4)}`;
+}
+
+function maskCredential(value: string): string {
+  const match = /^(Bearer|Basic)\s+(.*)$/i.exec(value);
+  return match ? `${match[1]} ${maskKey(match[2] ?? "")}` : maskKey(value);
+}
+
+function recordedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const joined = Array.isArray(value) ? value.join(", ") : value;
+    result[name] = SECRET_HEADERS.has(name) ? maskCredential(joined) : joined;
+  }
+  return result;
+}
+
+function setCorsHeaders(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+  // The `*` wildcard does not cover Authorization, so it is listed explicitly when nothing is reflected.
+  res.setHeader("Access-Control-Allow-Headers", req.headers["access-control-request-headers"] ?? "*, Authorization");
+  res.setHeader("Access-Control-Expose-Headers", "Retry-After, X-Mock-Scenario");
+}
+
+function sendPreflight(res: ServerResponse): void {
+  res.writeHead(204, {
+    "Access-Control-Allow-Private-Network": "true",
+    "Access-Control-Max-Age": "600",
+    Vary: "Access-Control-Request-Headers",
+  });
+  res.end();
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, "Content-Type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, status: number, error: OpenAiError, headers?: Record<string, string>): void {
+  sendJson(res, status, errorBody(error), headers);
+}
+
+function authError(req: IncomingMessage): OpenAiError | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const key = /^Bearer\s+(.*)$/i.exec(header)?.[1]?.trim() ?? header;
+  if (!/bad|wrong/i.test(key)) return null;
+  return invalidRequest(`Incorrect API key provided: ${maskKey(key)}. (mock)`, null, "invalid_api_key");
+}
+
+/** Resolves to null when the body is larger than MAX_BODY_BYTES (the rest is drained, not kept). */
+async function readBody(req: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+  }
+  return size <= MAX_BODY_BYTES ? Buffer.concat(chunks).toString("utf8") : null;
+}
+
+function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function firstTime(state: State, key: string): boolean {
+  if (state.seen.has(key)) return false;
+  state.seen.add(key);
+  return true;
+}
+
+function resetState(state: State): void {
+  state.requests.length = 0;
+  state.seen.clear();
+}
+
+function sendModels(req: IncomingMessage, res: ServerResponse): void {
+  const auth = authError(req);
+  if (auth) return sendError(res, 401, auth);
+  const data = MODEL_IDS.map((id) => ({ id, object: "model", created: MODELS_CREATED, owned_by: "fawn-mock" }));
+  sendJson(res, 200, { object: "list", data });
+}
+
+function newReply(state: State, request: ChatRequest, script: ReplyScript): Reply {
+  const calls = script.kind === "tool_calls" ? script.calls : [];
+  return {
+    meta: { id: `chatcmpl-mock-${++state.completions}`, created: Math.floor(Date.now() / 1000), model: request.model },
+    script,
+    reasoning: reasoningFor(request),
+    callIds: calls.map(() => `call_${++state.toolCalls}`),
+  };
+}
+
+function writeEvent(res: ServerResponse, body: unknown): void {
+  res.write(`data: ${JSON.stringify(body)}\n\n`);
+}
+
+async function streamReply(
+  state: State,
+  res: ServerResponse,
+  record: RecordedRequest,
+  request: ChatRequest,
+  reply: Reply,
+): Promise<void> {
+  const controller = new AbortController();
+  state.streams.add(controller);
+  // Without this, a client that hangs up (Stop button) would keep the timers of an ~18 s reply running.
+  res.on("close", () => {
+    if (!res.writableFinished) record.disconnected = true;
+    controller.abort();
+  });
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache",
+    Connection: "keep-alive",
+    "X-Accel-Buffering": "no",
+  });
+  res.flushHeaders();
+  try {
+    for (const frame of framesFor(reply.script, reply.reasoning, reply.callIds)) {
+      if (frame.delayMs > 0) await sleep(frame.delayMs, undefined, { signal: controller.signal });
+      writeEvent(res, chunkBody(reply.meta, frame, request.includeUsage));
+    }
+    if (request.includeUsage)
+      writeEvent(res, usageChunkBody(reply.meta, usageFor(request, reply.script, reply.reasoning)));
+    res.end("data: [DONE]\n\n");
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+  } finally {
+    state.streams.delete(controller);
+  }
+}
+
+async function handleChat(state: State, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const raw = await readBody(req);
+  const json = raw === null ? null : parseJson(raw);
+  const record: RecordedRequest = {
+    method: "POST",
+    path,
+    headers: recordedHeaders(req.headers),
+    body: json?.ok ? json.value : raw,
+    scenario: null,
+    disconnected: false,
+    receivedAt: Date.now(),
+  };
+  state.requests.push(record);
+  const auth = authError(req);
+  if (auth) return sendError(res, 401, auth);
+  if (json === null) return sendError(res, 413, invalidRequest("The request body is too large. (mock)"));
+  if (!json.ok)
+    return sendError(res, 400, invalidRequest(`The request body is not valid JSON: ${json.message} (mock)`));
+  const parsed = parseChatRequest(json.value);
+  if (!parsed.ok) return sendError(res, 400, parsed.error);
+  const request = parsed.request;
+  const scenario = pickScenario(request);
+  record.scenario = scenario.name;
+  res.setHeader("X-Mock-Scenario", scenario.name);
+  const script = scenario.respond(request, { firstTime: (key) => firstTime(state, key) });
+  if (script.kind === "error") return sendError(res, script.status, script.error, script.headers);
+  const reply = newReply(state, request, script);
+  if (request.stream) return streamReply(state, res, record, request, reply);
+  const usage = usageFor(request, script, reply.reasoning);
+  sendJson(res, 200, completionBody(reply.meta, script, reply.reasoning, reply.callIds, usage));
+}
+
+async function route(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  setCorsHeaders(req, res);
+  const method = req.method ?? "GET";
+  const path = new URL(req.url ?? "/", "http://mock.invalid").pathname;
+  if (method === "OPTIONS") return sendPreflight(res);
+  switch (`${method} ${path}`) {
+    case "GET /v1/models":
+      return sendModels(req, res);
+    case "POST /v1/chat/completions":
+      return handleChat(state, req, res, path);
+    case "GET /__mock/requests":
+      return sendJson(res, 200, state.requests);
+    case "POST /__mock/reset":
+      resetState(state);
+      return sendJson(res, 200, { ok: true });
+    default:
+      return sendError(res, 404, invalidRequest(`Invalid URL (${method} ${path}) (mock)`, null, "unknown_url"));
+  }
+}
+
+function failRequest(res: ServerResponse, error: unknown): void {
+  console.error("mock-llm: request failed:", error);
+  if (res.headersSent) return void res.destroy();
+  sendError(res, 500, {
+    message: "The mock server crashed (not scripted).",
+    type: "server_error",
+    param: null,
+    code: null,
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()));
+    server.closeAllConnections();
+  });
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLlm> {
+  const host = options.host ?? "127.0.0.1";
+  const state: State = { requests: [], seen: new Set(), streams: new Set(), completions: 0, toolCalls: 0 };
+  const server = createServer({ noDelay: true }, (req, res) => {
+    route(state, req, res).catch((error: unknown) => failRequest(res, error));
+  });
+  await listen(server, options.port ?? 0, host);
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("mock-llm: expected a TCP address");
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost(host)}:${address.port}/v1`,
+    port: address.port,
+    requests: state.requests,
+    activeStreams: () => state.streams.size,
+    reset: () => resetState(state),
+    close: () => {
+      for (const stream of state.streams) stream.abort();
+      closing ??= closeServer(server);
+      return closing;
+    },
+  };
+}
