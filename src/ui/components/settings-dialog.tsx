@@ -48,7 +48,7 @@ function ModelsTab(props: { state: AppState }) {
   };
 
   return (
-    <form class="settings-form" onSubmit={(event) => void save(event)}>
+    <form class="settings-form" noValidate onSubmit={(event) => void save(event)}>
       <p class="hint">
         Any OpenAI-compatible endpoint works. Your key stays in this browser and is sent only to this endpoint.
       </p>
@@ -61,9 +61,10 @@ function ModelsTab(props: { state: AppState }) {
           )}
         </For>
       </div>
-      <label>
-        <span>Base URL</span>
+      <div class="field">
+        <label for="settings-base-url">Base URL</label>
         <input
+          id="settings-base-url"
           type="url"
           name="baseUrl"
           autocomplete="off"
@@ -72,11 +73,12 @@ function ModelsTab(props: { state: AppState }) {
           value={form().baseUrl}
           onInput={update("baseUrl")}
         />
-      </label>
-      <label>
-        <span>API key</span>
+      </div>
+      <div class="field">
+        <label for="settings-api-key">API key</label>
         <div class="inline">
           <input
+            id="settings-api-key"
             type="text"
             name="apiKey"
             class={showKey() ? "" : "masked"}
@@ -87,14 +89,15 @@ function ModelsTab(props: { state: AppState }) {
             onInput={update("apiKey")}
           />
           <button type="button" class="ghost" aria-pressed={showKey()} onClick={() => setShowKey(!showKey())}>
-            {showKey() ? "Hide" : "Show"}
+            {showKey() ? "Hide key" : "Show key"}
           </button>
         </div>
-      </label>
-      <label>
-        <span>Model</span>
+      </div>
+      <div class="field">
+        <label for="settings-model">Model</label>
         <div class="inline">
           <input
+            id="settings-model"
             type="text"
             name="model"
             list="model-options"
@@ -111,7 +114,7 @@ function ModelsTab(props: { state: AppState }) {
         <datalist id="model-options">
           <For each={models()}>{(id) => <option value={id} />}</For>
         </datalist>
-      </label>
+      </div>
       <Show when={status()}>
         {(current) => (
           <p class={`status ${current().kind}`} role={current().kind === "error" ? "alert" : "status"}>

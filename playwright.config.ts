@@ -1,0 +1,56 @@
+import { existsSync } from "node:fs";
+import { defineConfig } from "@playwright/test";
+
+// End-to-end tests: the built app (vite preview) and the scripted mock model, in Debian's Chromium.
+// Never downloads a browser: CHROME_PATH, or /usr/bin/chromium.
+const chromePath = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+if (!existsSync(chromePath)) {
+  throw new Error(
+    `No Chromium at ${chromePath}. Install it (Debian: apt-get install -y chromium) or set CHROME_PATH to a Chrome/Chromium binary.`,
+  );
+}
+
+const APP_PORT = Number(process.env.E2E_APP_PORT ?? 4173);
+export const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 11436);
+
+export default defineConfig({
+  testDir: "test/e2e",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${APP_PORT}`,
+    browserName: "chromium",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: chromePath,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: `npx vite preview --host 127.0.0.1 --port ${APP_PORT} --strictPort`,
+      url: `http://127.0.0.1:${APP_PORT}`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+    {
+      command: "npx tsx test/mock-llm/cli.ts",
+      url: `http://127.0.0.1:${MOCK_PORT}/v1/models`,
+      env: { MOCK_LLM_PORT: String(MOCK_PORT), MOCK_LLM_HOST: "127.0.0.1" },
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+    },
+  ],
+});

@@ -1,0 +1,51 @@
+// Prints one closing line over every test report of `npm test`: "tests: N passed, N failed, N skipped".
+import { existsSync, readFileSync } from "node:fs";
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function vitestCounts(path: string): Counts {
+  const report = JSON.parse(readFileSync(path, "utf8")) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+  };
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    skipped: report.numPendingTests + report.numTodoTests,
+  };
+}
+
+function playwrightCounts(path: string): Counts {
+  const report = JSON.parse(readFileSync(path, "utf8")) as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  };
+  const { expected, unexpected, flaky, skipped } = report.stats;
+  return { passed: expected + flaky, failed: unexpected, skipped };
+}
+
+const reports: [string, (path: string) => Counts][] = [
+  ["reports/unit.json", vitestCounts],
+  ["reports/build.json", vitestCounts],
+  ["reports/e2e.json", playwrightCounts],
+];
+
+const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+for (const [path, read] of reports) {
+  if (!existsSync(path)) {
+    console.error(`Missing test report ${path}: that suite did not run.`);
+    process.exit(1);
+  }
+  const counts = read(path);
+  console.log(`${path}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  total.passed += counts.passed;
+  total.failed += counts.failed;
+  total.skipped += counts.skipped;
+}
+console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+if (total.failed > 0 || total.passed === 0) process.exit(1);

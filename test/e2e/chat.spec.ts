@@ -1,0 +1,126 @@
+// Chatting with a model through the agent worker: streaming, Stop, reload, and clear errors.
+import { expect, test } from "@playwright/test";
+import { assistantMessages, configureEndpoint, conversation, MOCK_URL, send } from "./fixtures.ts";
+
+const HELLO_REPLY = "Hello! I am Fawn's mock model. Ask me anything — I will answer from a script.";
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "New thread" })).toBeVisible();
+});
+
+test("a reply streams in over several renders", async ({ page }) => {
+  await configureEndpoint(page);
+  // Record each distinct text the assistant message shows, from the first render to the last.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __renders: string[] }).__renders = seen;
+    new MutationObserver(() => {
+      const article = document.querySelector('[aria-label="Assistant message"]');
+      const text = article?.textContent ?? "";
+      if (text && seen.at(-1) !== text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await send(page, "hello");
+  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveText("hello");
+  await expect(assistantMessages(page)).toHaveText(HELLO_REPLY);
+  const renders = (await page.evaluate(() => (window as unknown as { __renders: string[] }).__renders)).map((text) =>
+    text.trim(),
+  );
+  const partial = renders.filter((text) => text.length > 0 && HELLO_REPLY.startsWith(text) && text !== HELLO_REPLY);
+  expect(partial.length).toBeGreaterThan(2);
+  await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: "hello" })).toBeVisible();
+});
+
+test("Stop ends a long reply, keeps what came, and the next message works", async ({ page }) => {
+  await configureEndpoint(page);
+  await send(page, "please write something long");
+  const stop = page.getByRole("button", { name: "Stop" });
+  await expect(stop).toBeVisible();
+  await expect(assistantMessages(page)).toContainText("Sentence 2");
+  await stop.click();
+  await expect(page.getByRole("button", { name: "Stop" })).toBeHidden();
+  await expect(conversation(page).getByText("Stopped")).toBeVisible();
+  const kept = (await assistantMessages(page).first().textContent()) ?? "";
+  expect(kept).toContain("Sentence 1");
+  expect(kept).not.toContain("Sentence 60 ");
+
+  await send(page, "hello");
+  await expect(assistantMessages(page).last()).toHaveText(HELLO_REPLY);
+  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveCount(2);
+});
+
+test("threads and their messages survive a reload", async ({ page }) => {
+  await configureEndpoint(page);
+  await send(page, "hello");
+  await expect(assistantMessages(page)).toHaveText(HELLO_REPLY);
+  await page.getByRole("button", { name: "New thread" }).click();
+  await expect(conversation(page).getByRole("article")).toHaveCount(0);
+  await send(page, "remember this second thread");
+  await expect(assistantMessages(page)).toHaveText("You said: remember this second thread");
+
+  await page.reload();
+  const threads = page.getByRole("navigation", { name: "Threads" });
+  await expect(threads.getByRole("link")).toHaveCount(2);
+  // The open thread comes back after the reload, then the other one opens from the list.
+  await expect(assistantMessages(page)).toHaveText("You said: remember this second thread");
+  await threads.getByRole("link", { name: "hello" }).click();
+  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveText("hello");
+  await expect(assistantMessages(page)).toHaveText(HELLO_REPLY);
+  // Settings survive too.
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  await expect(page.getByRole("textbox", { name: "Base URL", exact: true })).toHaveValue(MOCK_URL);
+});
+
+test("a wrong API key shows a clear error in the conversation", async ({ page }) => {
+  await configureEndpoint(page, { apiKey: "sk-wrong-key-123456" });
+  await send(page, "hello");
+  const alert = conversation(page).getByRole("alert");
+  await expect(alert).toContainText("refused the API key (401)");
+  await expect(alert.getByRole("button", { name: "Open Settings" })).toBeVisible();
+  // The thread stays usable: fix the key and send again.
+  await configureEndpoint(page, { apiKey: "sk-good-key" });
+  await send(page, "hello");
+  await expect(assistantMessages(page)).toHaveText(HELLO_REPLY);
+});
+
+test("an unreachable endpoint shows a clear error in the conversation", async ({ page }) => {
+  await configureEndpoint(page, { baseUrl: "http://127.0.0.1:9/v1" });
+  await send(page, "hello");
+  await expect(conversation(page).getByRole("alert")).toContainText(
+    "Could not reach the model endpoint at http://127.0.0.1:9/v1",
+  );
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+});
+
+test("sending before any model is set up says what to do", async ({ page }) => {
+  await send(page, "hello");
+  await expect(conversation(page).getByRole("alert")).toContainText("Open Settings → Models");
+});
+
+test("model output is sanitized: no script runs from a reply", async ({ page }) => {
+  await configureEndpoint(page);
+  let dialogs = 0;
+  page.on("dialog", (dialog) => {
+    dialogs++;
+    void dialog.dismiss();
+  });
+  await send(page, "show me markdown");
+  await expect(assistantMessages(page).getByRole("table")).toBeVisible();
+  await expect(assistantMessages(page).locator("pre code")).toBeVisible();
+  expect(await assistantMessages(page).locator("[onerror]").count()).toBe(0);
+  expect(dialogs).toBe(0);
+});
+
+test("Settings refuses an invalid Base URL and lists the endpoint's models", async ({ page }) => {
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill("not a url");
+  await dialog.getByRole("combobox", { name: "Model", exact: true }).fill("m");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("Base URL must be an http:// or https:// address");
+
+  await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill(MOCK_URL);
+  await dialog.getByRole("button", { name: "List models" }).click();
+  await expect(dialog.getByText("The endpoint offers 3 models.")).toBeVisible();
+});
