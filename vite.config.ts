@@ -1,9 +1,43 @@
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import solid from "vite-plugin-solid";
 
 // The page (SolidJS UI) and the agent worker are separate bundles; the worker is an ES module so it can split.
 export default defineConfig({
-  plugins: [solid()],
+  plugins: [
+    solid(),
+    // Our own service worker (DESIGN.md D9): precache the shell and the worker chunks, offline navigation.
+    VitePWA({
+      strategies: "injectManifest",
+      srcDir: "workers",
+      filename: "service-worker.ts",
+      registerType: "prompt",
+      injectRegister: null,
+      injectManifest: {
+        globPatterns: ["**/*.{js,css,html,svg,png,webmanifest,wasm}"],
+        // The agent worker is large (LangChain, later Pyodide glue); the default 2 MiB limit would skip it silently.
+        maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
+        rollupFormat: "iife",
+      },
+      devOptions: { enabled: false },
+      manifest: {
+        name: "Fawn",
+        short_name: "Fawn",
+        description: "A super agent that runs in your browser. Bring your own model key.",
+        theme_color: "#b5651d",
+        background_color: "#fbf8f4",
+        display: "standalone",
+        start_url: "/",
+        scope: "/",
+        icons: [
+          { src: "icon-192.png", sizes: "192x192", type: "image/png" },
+          { src: "icon-512.png", sizes: "512x512", type: "image/png" },
+          { src: "icon-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+          { src: "favicon.svg", sizes: "any", type: "image/svg+xml" },
+        ],
+      },
+    }),
+  ],
   worker: { format: "es" },
   build: {
     target: "es2022",

@@ -5,6 +5,7 @@ import { Composer } from "./components/composer.tsx";
 import { Conversation } from "./components/conversation.tsx";
 import { SettingsDialog } from "./components/settings-dialog.tsx";
 import { Sidebar } from "./components/sidebar.tsx";
+import { UpdatePrompt } from "./components/update-prompt.tsx";
 
 export function App(props: { state: AppState }) {
   onMount(() => {
@@ -32,6 +33,7 @@ export function App(props: { state: AppState }) {
         <Composer state={props.state} />
       </main>
       <SettingsDialog state={props.state} />
+      <UpdatePrompt />
     </div>
   );
 }

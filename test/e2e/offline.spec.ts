@@ -1,0 +1,29 @@
+// The installable PWA: a manifest, a service worker that precaches the app, and the app working offline.
+import { expect, test } from "@playwright/test";
+import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+
+test("after the first visit Fawn opens offline with its threads", async ({ page, context }) => {
+  await page.goto("/");
+  const manifest = await page.request.get("/manifest.webmanifest");
+  expect(manifest.ok()).toBe(true);
+  expect(await manifest.json()).toMatchObject({ name: "Fawn", display: "standalone" });
+
+  // The service worker installs, precaches, and takes control of this page.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+  await expect(page.getByRole("status")).toContainText("works offline");
+
+  await configureEndpoint(page);
+  await send(page, "hello");
+  await expect(assistantMessages(page)).toContainText("answer from a script.");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: "hello" })).toBeVisible();
+  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveText("hello");
+  await expect(assistantMessages(page)).toContainText("Hello! I am Fawn's mock model.");
+  // The agent worker itself came from the precache: the page can still talk to it.
+  await page.getByRole("button", { name: "New thread" }).click();
+  await expect(page.getByRole("heading", { name: "What can I do for you?" })).toBeVisible();
+  await context.setOffline(false);
+});
