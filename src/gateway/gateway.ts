@@ -22,9 +22,20 @@ import { executeRun } from "./run-executor.ts";
 
 const MODEL_SETTINGS_KEY = "models.endpoint";
 
+/** DeerFlow's thread-id rule. */
+export const THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** An error whose message is meant for the user; comlink carries `message` across to the UI. */
 export class GatewayError extends Error {
   override name = "GatewayError";
+
+  /** The HTTP status the route handler answers with: 422 for invalid input, 409 for a conflict with state. */
+  constructor(
+    message: string,
+    readonly status: 409 | 422 = 422,
+  ) {
+    super(message);
+  }
 }
 
 export interface GatewayOptions {
@@ -48,7 +59,9 @@ export class Gateway implements GatewayApi {
   }
 
   static async open(dbName: string, options: GatewayOptions = {}): Promise<Gateway> {
-    return new Gateway(await openFawnDb(dbName), options);
+    const gateway = new Gateway(await openFawnDb(dbName), options);
+    await gateway.threads.settleInterrupted();
+    return gateway;
   }
 
   async protocolVersion(): Promise<number> {
@@ -59,8 +72,15 @@ export class Gateway implements GatewayApi {
     return this.threads.list();
   }
 
-  createThread(): Promise<ThreadSummary> {
-    return this.threads.create();
+  async createThread(options: { thread_id?: string } = {}): Promise<ThreadSummary> {
+    const threadId = options.thread_id;
+    if (threadId !== undefined && !THREAD_ID.test(threadId)) {
+      throw new GatewayError("A thread id is 1 to 64 letters, digits, '-' or '_'.");
+    }
+    if (threadId !== undefined && (await this.threads.get(threadId))) {
+      throw new GatewayError(`A thread with id ${threadId} already exists.`, 409);
+    }
+    return this.threads.create(threadId === undefined ? {} : { threadId });
   }
 
   getThread(threadId: string): Promise<ThreadDetail | undefined> {
@@ -68,7 +88,8 @@ export class Gateway implements GatewayApi {
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    if (this.runningThreads.has(threadId)) throw new GatewayError("Stop the running reply before deleting the thread.");
+    if (this.runningThreads.has(threadId))
+      throw new GatewayError("Stop the running reply before deleting the thread.", 409);
     await this.threads.delete(threadId);
   }
 

@@ -1,2 +1,3 @@
 // The gateway layer's public surface.
-export { Gateway, GatewayError, type GatewayOptions } from "./gateway.ts";
+export { Gateway, GatewayError, THREAD_ID, type GatewayOptions } from "./gateway.ts";
+export { createGatewayFetch } from "./http-routes.ts";

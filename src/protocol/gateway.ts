@@ -49,7 +49,8 @@ export interface GatewayErrorShape {
 export interface GatewayApi {
   protocolVersion(): Promise<number>;
   listThreads(): Promise<ThreadSummary[]>;
-  createThread(): Promise<ThreadSummary>;
+  /** Creates a thread, with the given id when there is one (DeerFlow's rule: 1–64 of `A-Za-z0-9_-`). */
+  createThread(options?: { thread_id?: string }): Promise<ThreadSummary>;
   getThread(threadId: string): Promise<ThreadDetail | undefined>;
   deleteThread(threadId: string): Promise<void>;
   getModelSettings(): Promise<ModelSettings>;

@@ -51,4 +51,20 @@ describe("ThreadRepository", () => {
     expect(await threads.entries(doomed.thread_id)).toEqual([]);
     expect(await threads.entries(kept.thread_id)).toHaveLength(1);
   });
+
+  it("creates a thread with a chosen id and refuses the same id twice", async () => {
+    const threads = await repository();
+    await threads.create({ threadId: "chosen", title: "Mine" });
+    expect(await threads.get("chosen")).toMatchObject({ thread_id: "chosen", title: "Mine", status: "idle" });
+    await expect(threads.create({ threadId: "chosen" })).rejects.toThrow();
+  });
+
+  it("settles threads a closed page left busy, keeping their history", async () => {
+    const threads = await repository();
+    const { thread_id } = await threads.create();
+    await threads.append(thread_id, [human("a", "half way")], { status: "busy" });
+    await threads.settleInterrupted();
+    expect((await threads.get(thread_id))?.status).toBe("idle");
+    expect(await threads.entries(thread_id)).toHaveLength(1);
+  });
 });

@@ -18,11 +18,27 @@ export class ThreadRepository {
     return threads.reverse();
   }
 
-  async create(title = "New thread"): Promise<ThreadSummary> {
+  /** Creates a thread; rejects (ConstraintError) when `threadId` is taken. */
+  async create(options: { threadId?: string; title?: string } = {}): Promise<ThreadSummary> {
     const now = Date.now();
-    const thread: ThreadSummary = { thread_id: newId(), title, created_at: now, updated_at: now, status: "idle" };
+    const thread: ThreadSummary = {
+      thread_id: options.threadId ?? newId(),
+      title: options.title ?? "New thread",
+      created_at: now,
+      updated_at: now,
+      status: "idle",
+    };
     await this.db.add("threads", thread);
     return thread;
+  }
+
+  /** Marks threads left "busy" by a page that closed mid-run as idle again. */
+  async settleInterrupted(): Promise<void> {
+    const tx = this.db.transaction("threads", "readwrite");
+    for await (const cursor of tx.store) {
+      if (cursor.value.status === "busy") await cursor.update({ ...cursor.value, status: "idle" });
+    }
+    await tx.done;
   }
 
   get(threadId: string): Promise<ThreadSummary | undefined> {

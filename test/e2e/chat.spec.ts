@@ -56,14 +56,21 @@ test("threads and their messages survive a reload", async ({ page }) => {
   await expect(assistantMessages(page)).toHaveText(HELLO_REPLY);
   await page.getByRole("button", { name: "New thread" }).click();
   await expect(conversation(page).getByRole("article")).toHaveCount(0);
-  await send(page, "remember this second thread");
-  await expect(assistantMessages(page)).toHaveText("You said: remember this second thread");
+  // Shift+Enter adds a line; Enter sends.
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("remember this");
+  await box.press("Shift+Enter");
+  await box.pressSequentially("second thread");
+  await expect(box).toHaveValue("remember this\nsecond thread");
+  await box.press("Enter");
+  await expect(box).toHaveValue("");
+  await expect(assistantMessages(page)).toHaveText("You said: remember this\nsecond thread");
 
   await page.reload();
   const threads = page.getByRole("navigation", { name: "Threads" });
   await expect(threads.getByRole("link")).toHaveCount(2);
   // The open thread comes back after the reload, then the other one opens from the list.
-  await expect(assistantMessages(page)).toHaveText("You said: remember this second thread");
+  await expect(assistantMessages(page)).toHaveText("You said: remember this\nsecond thread");
   await threads.getByRole("link", { name: "hello" }).click();
   await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveText("hello");
   await expect(assistantMessages(page)).toHaveText(HELLO_REPLY);

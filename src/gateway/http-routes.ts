@@ -1,0 +1,240 @@
+// DeerFlow's Gateway routes as a web-standard `fetch(Request) → Response` handler over the typed Gateway (D5),
+// so the service worker can serve `/api/*` and `@langchain/langgraph-sdk`'s Client can drive a thread.
+import { z } from "zod";
+import type { RunEvent, ThreadDetail, ThreadSummary, WireMessage } from "../protocol/index.ts";
+import { newId } from "../shared/ids.ts";
+import { GatewayError, type Gateway } from "./gateway.ts";
+
+/** The stream modes a run can be asked for; the SDK's `messages-tuple` is sent as the `messages` event. */
+const STREAM_MODES = ["values", "messages-tuple", "updates", "custom"] as const;
+
+const messageInput = z
+  .object({
+    type: z.enum(["human", "user"]).optional(),
+    role: z.enum(["human", "user"]).optional(),
+    content: z.union([z.string(), z.array(z.object({ type: z.literal("text"), text: z.string() }))]),
+  })
+  .refine((message) => message.type !== undefined || message.role !== undefined, {
+    message: "each input message needs type 'human' (or role 'user')",
+  });
+
+const runBody = z.object({
+  assistant_id: z.string().optional(),
+  input: z.object({ messages: z.array(messageInput).min(1, "input.messages is empty") }),
+  stream_mode: z.union([z.enum(STREAM_MODES), z.array(z.enum(STREAM_MODES))]).optional(),
+  stream_subgraphs: z.literal(false).optional(),
+  on_disconnect: z.enum(["cancel", "continue"]).optional(),
+  multitask_strategy: z.literal("reject").optional(),
+});
+
+const createThreadBody = z.object({
+  thread_id: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+const searchBody = z.object({
+  limit: z.number().int().min(1).max(1000).default(100),
+  offset: z.number().int().min(0).default(0),
+  status: z.enum(["idle", "busy", "error"]).optional(),
+});
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+function problem(status: number, detail: string): Response {
+  return json({ detail }, status);
+}
+
+async function readJson<T>(request: Request, schema: z.ZodType<T>): Promise<T | Response> {
+  let body: unknown = {};
+  const text = await request.text();
+  if (text.trim().length > 0) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return problem(400, "The request body is not valid JSON.");
+    }
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    return problem(
+      422,
+      parsed.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; "),
+    );
+  }
+  return parsed.data;
+}
+
+function threadResponse(thread: ThreadSummary) {
+  return {
+    thread_id: thread.thread_id,
+    status: thread.status,
+    created_at: new Date(thread.created_at).toISOString(),
+    updated_at: new Date(thread.updated_at).toISOString(),
+    metadata: {},
+    values: { title: thread.title },
+    interrupts: {},
+  };
+}
+
+function stateResponse(thread: ThreadDetail) {
+  const messages: WireMessage[] = thread.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
+  return {
+    values: { title: thread.title, messages },
+    next: [],
+    tasks: [],
+    metadata: {},
+    checkpoint: null,
+    created_at: new Date(thread.updated_at).toISOString(),
+  };
+}
+
+function wantedEvents(streamMode: z.infer<typeof runBody>["stream_mode"]): Set<RunEvent["event"]> {
+  const modes: (typeof STREAM_MODES)[number][] =
+    streamMode === undefined ? ["values"] : Array.isArray(streamMode) ? streamMode : [streamMode];
+  const events = new Set<RunEvent["event"]>(["metadata", "error", "end"]);
+  for (const mode of modes) events.add(mode === "messages-tuple" ? "messages" : mode);
+  return events;
+}
+
+function runStream(gateway: Gateway, request: Request, threadId: string, body: z.infer<typeof runBody>): Response {
+  const runId = newId();
+  const wanted = wantedEvents(body.stream_mode);
+  const encoder = new TextEncoder();
+  const cancelOnDisconnect = body.on_disconnect !== "continue";
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const write = (event: RunEvent) => {
+        if (!open || !wanted.has(event.event)) return;
+        controller.enqueue(encoder.encode(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`));
+      };
+      if (cancelOnDisconnect) request.signal.addEventListener("abort", () => void gateway.cancelRun(runId));
+      const messages = body.input.messages.map((message) => ({ type: "human" as const, content: message.content }));
+      void gateway.runStream({ run_id: runId, thread_id: threadId, input: { messages } }, write).finally(() => {
+        open = false;
+        controller.close();
+      });
+    },
+    cancel() {
+      if (cancelOnDisconnect) void gateway.cancelRun(runId);
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "content-location": `/api/threads/${threadId}/runs/${runId}`,
+    },
+  });
+}
+
+type Handler = (request: Request, params: string[]) => Promise<Response>;
+
+/** A `fetch`-shaped handler for the Gateway's routes under `/api`. Unknown routes answer 404, errors `{detail}`. */
+export function createGatewayFetch(gateway: Gateway): (request: Request) => Promise<Response> {
+  const routes: [string, RegExp, Handler][] = [
+    [
+      "GET",
+      /^\/api\/models$/,
+      async () => {
+        const settings = await gateway.getModelSettings();
+        const models = settings.model
+          ? [
+              {
+                name: settings.model,
+                model: settings.model,
+                display_name: settings.model,
+                supports_thinking: false,
+                supports_reasoning_effort: false,
+              },
+            ]
+          : [];
+        return json({ models, token_usage: { enabled: true } });
+      },
+    ],
+    [
+      "POST",
+      /^\/api\/threads$/,
+      async (request) => {
+        const body = await readJson(request, createThreadBody);
+        if (body instanceof Response) return body;
+        const thread = await gateway.createThread(body.thread_id === undefined ? {} : { thread_id: body.thread_id });
+        return json(threadResponse(thread));
+      },
+    ],
+    [
+      "POST",
+      /^\/api\/threads\/search$/,
+      async (request) => {
+        const body = await readJson(request, searchBody);
+        if (body instanceof Response) return body;
+        const threads = (await gateway.listThreads()).filter((thread) => !body.status || thread.status === body.status);
+        return json(threads.slice(body.offset, body.offset + body.limit).map(threadResponse));
+      },
+    ],
+    [
+      "GET",
+      /^\/api\/threads\/([^/]+)$/,
+      async (_request, [threadId]) => {
+        const thread = await gateway.getThread(threadId!);
+        return thread ? json(threadResponse(thread)) : problem(404, `Thread ${threadId} not found.`);
+      },
+    ],
+    [
+      "DELETE",
+      /^\/api\/threads\/([^/]+)$/,
+      async (_request, [threadId]) => {
+        if (!(await gateway.getThread(threadId!))) return problem(404, `Thread ${threadId} not found.`);
+        await gateway.deleteThread(threadId!);
+        return json({ success: true, message: `Deleted thread ${threadId}.` });
+      },
+    ],
+    [
+      "GET",
+      /^\/api\/threads\/([^/]+)\/state$/,
+      async (_request, [threadId]) => {
+        const thread = await gateway.getThread(threadId!);
+        return thread ? json(stateResponse(thread)) : problem(404, `Thread ${threadId} not found.`);
+      },
+    ],
+    [
+      "POST",
+      /^\/api\/threads\/([^/]+)\/runs\/stream$/,
+      async (request, [threadId]) => {
+        const body = await readJson(request, runBody);
+        if (body instanceof Response) return body;
+        if (!(await gateway.getThread(threadId!))) return problem(404, `Thread ${threadId} not found.`);
+        return runStream(gateway, request, threadId!, body);
+      },
+    ],
+    [
+      "POST",
+      /^\/api\/threads\/([^/]+)\/runs\/([^/]+)\/cancel$/,
+      async (_request, [, runId]) => {
+        await gateway.cancelRun(runId!);
+        return new Response(null, { status: 202 });
+      },
+    ],
+  ];
+
+  return async (request) => {
+    const path = new URL(request.url).pathname.replace(/\/+$/, "");
+    let pathMatched = false;
+    for (const [method, pattern, handler] of routes) {
+      const match = pattern.exec(path);
+      if (!match) continue;
+      pathMatched = true;
+      if (method !== request.method) continue;
+      try {
+        return await handler(request, match.slice(1).map(decodeURIComponent));
+      } catch (error) {
+        if (error instanceof GatewayError) return problem(error.status, error.message);
+        return problem(500, error instanceof Error ? error.message : String(error));
+      }
+    }
+    return pathMatched
+      ? problem(405, `${request.method} is not allowed on ${path}.`)
+      : problem(404, `No route ${path}.`);
+  };
+}

@@ -1,0 +1,140 @@
+// The Gateway's HTTP routes as Request → Response, and LangGraph's own SDK client driving a thread through them.
+import "fake-indexeddb/auto";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createGatewayFetch, Gateway } from "../../src/gateway/index.ts";
+import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
+
+let mock: MockLlm;
+let handle: (request: Request) => Promise<Response>;
+let dbCount = 0;
+
+beforeAll(async () => {
+  mock = await startMockLlm({ port: 0 });
+});
+afterAll(async () => {
+  await mock.close();
+});
+beforeEach(async () => {
+  const gateway = await Gateway.open(`gateway-routes-test-${dbCount++}`);
+  await gateway.saveModelSettings({ baseUrl: mock.url, apiKey: "sk-test", model: "mock-model" });
+  handle = createGatewayFetch(gateway);
+});
+
+const call = (method: string, path: string, body?: unknown) =>
+  handle(
+    new Request(`http://fawn.local${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+    }),
+  );
+
+/** SSE frames of a response body as [event, data] pairs. */
+async function frames(response: Response): Promise<[string, unknown][]> {
+  const text = await response.text();
+  return text
+    .split("\n\n")
+    .filter((frame) => frame.trim().length > 0)
+    .map((frame) => {
+      const event = /^event: (.*)$/m.exec(frame)?.[1] ?? "";
+      const data = /^data: (.*)$/m.exec(frame)?.[1] ?? "null";
+      return [event, JSON.parse(data) as unknown];
+    });
+}
+
+describe("Gateway routes", () => {
+  it("creates, finds, lists and deletes threads", async () => {
+    const created = await call("POST", "/api/threads", { thread_id: "my-thread_1" });
+    expect(created.status).toBe(200);
+    expect(await created.json()).toMatchObject({ thread_id: "my-thread_1", status: "idle" });
+
+    expect((await call("GET", "/api/threads/my-thread_1")).status).toBe(200);
+    const listed = (await (await call("POST", "/api/threads/search", { limit: 10 })).json()) as { thread_id: string }[];
+    expect(listed.map((thread) => thread.thread_id)).toEqual(["my-thread_1"]);
+
+    expect(await (await call("DELETE", "/api/threads/my-thread_1")).json()).toMatchObject({ success: true });
+    expect((await call("GET", "/api/threads/my-thread_1")).status).toBe(404);
+  });
+
+  it("refuses a bad thread id, a taken id, bad JSON and unknown routes with a {detail}", async () => {
+    const bad = await call("POST", "/api/threads", { thread_id: "no spaces/allowed" });
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { detail: string }).detail).toMatch(/1 to 64/);
+
+    await call("POST", "/api/threads", { thread_id: "taken" });
+    expect((await call("POST", "/api/threads", { thread_id: "taken" })).status).toBe(409);
+
+    const notJson = await handle(new Request("http://fawn.local/api/threads", { method: "POST", body: "{oops" }));
+    expect(notJson.status).toBe(400);
+    expect((await call("GET", "/api/nothing-here")).status).toBe(404);
+    expect((await call("PUT", "/api/threads/taken")).status).toBe(405);
+  });
+
+  it("streams a run as SSE, honouring the requested stream modes", async () => {
+    await call("POST", "/api/threads", { thread_id: "t1" });
+    const response = await call("POST", "/api/threads/t1/runs/stream", {
+      assistant_id: "lead_agent",
+      input: { messages: [{ role: "user", content: "hello" }] },
+      stream_mode: ["values", "messages-tuple"],
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("content-location")).toMatch(/^\/api\/threads\/t1\/runs\//);
+    const events = await frames(response);
+    const names = events.map(([name]) => name);
+    expect(names[0]).toBe("metadata");
+    expect(names.at(-1)).toBe("end");
+    expect(names).toContain("messages");
+    expect(names).toContain("values");
+    expect(names).not.toContain("updates");
+
+    const state = (await (await call("GET", "/api/threads/t1/state")).json()) as {
+      values: { title: string; messages: { type: string }[] };
+    };
+    expect(state.values.title).toBe("hello");
+    expect(state.values.messages.map((message) => message.type)).toEqual(["human", "ai"]);
+  });
+
+  it("rejects a run with unsupported stream modes or no messages", async () => {
+    await call("POST", "/api/threads", { thread_id: "t2" });
+    const events = await call("POST", "/api/threads/t2/runs/stream", {
+      input: { messages: [{ role: "user", content: "hi" }] },
+      stream_mode: ["events"],
+    });
+    expect(events.status).toBe(422);
+    const empty = await call("POST", "/api/threads/t2/runs/stream", { input: { messages: [] } });
+    expect(empty.status).toBe(422);
+  });
+
+  it("lists the configured model", async () => {
+    expect(await (await call("GET", "/api/models")).json()).toMatchObject({
+      models: [{ name: "mock-model", model: "mock-model" }],
+    });
+  });
+});
+
+describe("LangGraph SDK client against the Gateway", () => {
+  it("creates a thread and streams a run with messages-tuple, then reads the state", async () => {
+    const client = new Client({
+      apiUrl: "http://fawn.local/api",
+      callerOptions: { fetch: (input: RequestInfo | URL, init?: RequestInit) => handle(new Request(input, init)) },
+    });
+    const thread = await client.threads.create();
+    const seen: string[] = [];
+    let text = "";
+    for await (const part of client.runs.stream(thread.thread_id, "lead_agent", {
+      input: { messages: [{ type: "human", content: "hello" }] },
+      streamMode: ["values", "messages-tuple"],
+    })) {
+      seen.push(part.event);
+      if (part.event === "messages") {
+        const [chunk] = part.data as [{ content: string }, unknown];
+        text += chunk.content;
+      }
+    }
+    expect(seen[0]).toBe("metadata");
+    expect(seen).toContain("values");
+    expect(text).toBe("Hello! I am Fawn's mock model. Ask me anything — I will answer from a script.");
+    const state = await client.threads.getState<{ messages: { type: string }[] }>(thread.thread_id);
+    expect(state.values.messages.map((message) => message.type)).toEqual(["human", "ai"]);
+  });
+});
