@@ -14,7 +14,18 @@ function threadIdFromHash(): string | undefined {
 export function createAppState(client: GatewayClient) {
   const [threads, setThreads] = createSignal<ThreadSummary[]>([]);
   const [thread, setThread] = createSignal<ThreadDetail | undefined>();
-  const [run, setRun] = createSignal<RunView | undefined>();
+  /** Live runs by thread id: threads run side by side, one run per thread. */
+  const [runs, setRuns] = createSignal<Readonly<Record<string, RunView>>>({});
+  const run = () => runs()[thread()?.thread_id ?? ""];
+  const isRunning = (threadId: string) => threadId in runs();
+  const setRun = (threadId: string, update: (view: RunView | undefined) => RunView | undefined) =>
+    setRuns((all) => {
+      const next = { ...all };
+      const view = update(all[threadId]);
+      if (view) next[threadId] = view;
+      else delete next[threadId];
+      return next;
+    });
   const [settings, setSettings] = createSignal<ModelSettings | undefined>();
   const [notice, setNotice] = createSignal<string | undefined>();
   const [settingsOpen, setSettingsOpen] = createSignal(false);
@@ -41,7 +52,9 @@ export function createAppState(client: GatewayClient) {
     if (version !== PROTOCOL_VERSION) setNotice("Fawn was updated. Reload the page to use the new version.");
     const [, loaded] = await Promise.all([refreshThreads(), client.getModelSettings()]);
     setSettings(loaded);
-    await openThread(threadIdFromHash());
+    // The user may have started a thread while storage was opening: keep it rather than the address's.
+    const fromHash = threadIdFromHash();
+    if (fromHash && !thread()) await openThread(fromHash);
     window.addEventListener("popstate", () => void openThread(threadIdFromHash()));
   }
 
@@ -58,10 +71,10 @@ export function createAppState(client: GatewayClient) {
     const threadId = current.thread_id;
     const historyLength = current.entries.filter((entry) => entry.kind === "message").length;
     const runId = newId();
-    setRun(startRunView(runId, threadId, text, historyLength));
+    setRun(threadId, () => startRunView(runId, threadId, text, historyLength));
     void refreshThreads();
     const onEvent = (event: RunEvent): void => {
-      setRun((view) => (view && view.runId === runId ? applyRunEvent(view, event) : view));
+      setRun(threadId, (view) => (view && view.runId === runId ? applyRunEvent(view, event) : view));
     };
     try {
       await streamRun(
@@ -75,7 +88,7 @@ export function createAppState(client: GatewayClient) {
     const detail = await client.getThread(threadId);
     batch(() => {
       if (thread()?.thread_id === threadId) setThread(detail);
-      setRun(undefined);
+      setRun(threadId, () => undefined);
     });
     await refreshThreads();
   }
@@ -99,6 +112,7 @@ export function createAppState(client: GatewayClient) {
     threads,
     thread,
     run,
+    isRunning,
     settings,
     notice,
     setNotice,

@@ -131,3 +131,22 @@ test("Settings refuses an invalid Base URL and lists the endpoint's models", asy
   await dialog.getByRole("button", { name: "List models" }).click();
   await expect(dialog.getByText("The endpoint offers 3 models.")).toBeVisible();
 });
+
+test("two threads run side by side, each with its own Stop", async ({ page }) => {
+  await configureEndpoint(page);
+  await send(page, "a long answer please");
+  await expect(assistantMessages(page)).toContainText("Sentence 1");
+  const threads = page.getByRole("navigation", { name: "Threads" });
+  await expect(threads.getByRole("img", { name: "Running" })).toHaveCount(1);
+
+  await page.getByRole("button", { name: "New thread" }).click();
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await send(page, "hello");
+  await expect(assistantMessages(page)).toHaveText(HELLO_REPLY);
+  // The long reply is still running in the first thread; open it and stop it there.
+  await threads.getByRole("link", { name: "a long answer please" }).click();
+  await expect(assistantMessages(page)).toContainText("Sentence 3");
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(conversation(page).getByText("Stopped")).toBeVisible();
+  await expect(threads.getByRole("img", { name: "Running" })).toHaveCount(0);
+});

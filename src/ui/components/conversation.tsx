@@ -56,10 +56,7 @@ function Welcome(props: { state: AppState }) {
 export function Conversation(props: { state: AppState }) {
   let log!: HTMLDivElement;
   const state = props.state;
-  const liveRun = () => {
-    const view = state.run();
-    return view && view.threadId === state.thread()?.thread_id ? view : undefined;
-  };
+  const liveRun = () => state.run();
   const openSettings = () => state.setSettingsOpen(true);
   const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
 

@@ -29,8 +29,8 @@ export function Sidebar(props: { state: AppState }) {
                   >
                     {thread.title}
                   </a>
-                  <Show when={state.run()?.threadId === thread.thread_id}>
-                    <span class="running-dot" title="Running" />
+                  <Show when={state.isRunning(thread.thread_id)}>
+                    <span class="running-dot" role="img" aria-label="Running" title="Running" />
                   </Show>
                 </li>
               )}
