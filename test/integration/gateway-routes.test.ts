@@ -1,24 +1,14 @@
 // The Gateway's HTTP routes as Request → Response, and LangGraph's own SDK client driving a thread through them.
-import "fake-indexeddb/auto";
 import { Client } from "@langchain/langgraph-sdk";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createGatewayFetch, Gateway } from "../../src/gateway/index.ts";
-import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createGatewayFetch } from "../../src/gateway/index.ts";
+import { useGatewayHarness } from "./harness.ts";
 
-let mock: MockLlm;
+const harness = useGatewayHarness("gateway-routes-test");
 let handle: (request: Request) => Promise<Response>;
-let dbCount = 0;
 
-beforeAll(async () => {
-  mock = await startMockLlm({ port: 0 });
-});
-afterAll(async () => {
-  await mock.close();
-});
-beforeEach(async () => {
-  const gateway = await Gateway.open(`gateway-routes-test-${dbCount++}`);
-  await gateway.saveModelSettings({ baseUrl: mock.url, apiKey: "sk-test", model: "mock-model" });
-  handle = createGatewayFetch(gateway);
+beforeEach(() => {
+  handle = createGatewayFetch(harness.gateway);
 });
 
 const call = (method: string, path: string, body?: unknown) =>

@@ -1,29 +1,13 @@
 // The Gateway end to end in Node: real agent, real IndexedDB schema (fake-indexeddb), the scripted mock model.
-import "fake-indexeddb/auto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Gateway } from "../../src/gateway/index.ts";
+import { describe, expect, it } from "vitest";
 import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
-import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
+import { useGatewayHarness } from "./harness.ts";
 
-let mock: MockLlm;
-let gateway: Gateway;
-let dbCount = 0;
-
-beforeAll(async () => {
-  mock = await startMockLlm({ port: 0 });
-});
-afterAll(async () => {
-  await mock.close();
-});
-beforeEach(async () => {
-  mock.reset();
-  gateway = await Gateway.open(`gateway-test-${dbCount++}`);
-  await gateway.saveModelSettings({ baseUrl: mock.url, apiKey: "sk-test", model: "mock-model" });
-});
+const harness = useGatewayHarness("gateway-test");
 
 async function run(threadId: string, text: string, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
-  await gateway.runStream(
+  await harness.gateway.runStream(
     { run_id: crypto.randomUUID(), thread_id: threadId, input: { messages: [{ type: "human", content: text }] } },
     (event) => {
       events.push(event);
@@ -41,7 +25,7 @@ function texts(entries: ThreadEntry[]): string[] {
 
 describe("Gateway.runStream", () => {
   it("streams LangGraph's events, metadata first and end last, and saves the exchange", async () => {
-    const thread = await gateway.createThread();
+    const thread = await harness.gateway.createThread();
     const events = await run(thread.thread_id, "hello");
     const names = events.map((event) => event.event);
     expect(names[0]).toBe("metadata");
@@ -54,7 +38,7 @@ describe("Gateway.runStream", () => {
     const streamed = events.flatMap((event) => (event.event === "messages" ? [event.data[0].content] : [])).join("");
     expect(streamed).toContain("Hello! I am Fawn's mock model.");
 
-    const detail = await gateway.getThread(thread.thread_id);
+    const detail = await harness.gateway.getThread(thread.thread_id);
     expect(detail?.title).toBe("hello");
     expect(detail?.status).toBe("idle");
     expect(texts(detail?.entries ?? [])).toEqual([
@@ -64,28 +48,28 @@ describe("Gateway.runStream", () => {
   });
 
   it("sends the thread's history with the next message", async () => {
-    const thread = await gateway.createThread();
+    const thread = await harness.gateway.createThread();
     await run(thread.thread_id, "hello");
     await run(thread.thread_id, "and again");
-    const last = mock.requests.at(-1)?.body as { messages: { role: string; content: unknown }[] };
+    const last = harness.mock.requests.at(-1)?.body as { messages: { role: string; content: unknown }[] };
     expect(last.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "user"]);
-    const detail = await gateway.getThread(thread.thread_id);
+    const detail = await harness.gateway.getThread(thread.thread_id);
     expect(texts(detail?.entries ?? []).at(-1)).toBe("ai: You said: and again");
   });
 
   it("reports a wrong API key clearly, saves the error, and the thread still works with the right key", async () => {
-    const thread = await gateway.createThread();
-    await gateway.saveModelSettings({ baseUrl: mock.url, apiKey: "sk-wrong-key", model: "mock-model" });
+    const thread = await harness.gateway.createThread();
+    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-wrong-key", model: "mock-model" });
     const events = await run(thread.thread_id, "hello");
     const error = events.find((event) => event.event === "error");
     expect(error?.data).toMatchObject({ error: "authentication" });
     expect(error?.event === "error" && error.data.message).toMatch(/API key/);
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "error" } });
 
-    await gateway.saveModelSettings({ baseUrl: mock.url, apiKey: "sk-test", model: "mock-model" });
+    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" });
     const retry = await run(thread.thread_id, "hello");
     expect(retry.at(-1)).toEqual({ event: "end", data: { status: "success" } });
-    const detail = await gateway.getThread(thread.thread_id);
+    const detail = await harness.gateway.getThread(thread.thread_id);
     expect(texts(detail?.entries ?? [])).toEqual([
       "human: hello",
       "error: authentication",
@@ -95,8 +79,8 @@ describe("Gateway.runStream", () => {
   });
 
   it("reports an unreachable endpoint with its address", async () => {
-    await gateway.saveModelSettings({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "", model: "mock-model" });
-    const thread = await gateway.createThread();
+    await harness.gateway.saveModelSettings({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "", model: "mock-model" });
+    const thread = await harness.gateway.createThread();
     const events = await run(thread.thread_id, "hello");
     const error = events.find((event) => event.event === "error");
     expect(error?.data).toMatchObject({ error: "unreachable" });
@@ -104,7 +88,7 @@ describe("Gateway.runStream", () => {
   });
 
   it("asks for a model when none is configured", async () => {
-    const fresh = await Gateway.open(`gateway-test-${dbCount++}`);
+    const fresh = await harness.freshGateway();
     const thread = await fresh.createThread();
     const events: RunEvent[] = [];
     await fresh.runStream(
@@ -116,15 +100,15 @@ describe("Gateway.runStream", () => {
   });
 
   it("stops a long reply on cancel, keeps what was streamed, and the next message works", async () => {
-    const thread = await gateway.createThread();
+    const thread = await harness.gateway.createThread();
     let runId = "";
     let deltas = 0;
     const events = await run(thread.thread_id, "tell me something long", (event) => {
       if (event.event === "metadata") runId = event.data.run_id;
-      if (event.event === "messages" && ++deltas === 5) void gateway.cancelRun(runId);
+      if (event.event === "messages" && ++deltas === 5) void harness.gateway.cancelRun(runId);
     });
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "interrupted" } });
-    const stopped = (await gateway.getThread(thread.thread_id))?.entries.at(-1);
+    const stopped = (await harness.gateway.getThread(thread.thread_id))?.entries.at(-1);
     expect(stopped).toMatchObject({ kind: "message", stopped: true, message: { type: "ai" } });
     expect(stopped?.kind === "message" && String(stopped.message.content).length).toBeGreaterThan(0);
 
@@ -133,7 +117,7 @@ describe("Gateway.runStream", () => {
   });
 
   it("refuses a second run on a thread that is running", async () => {
-    const thread = await gateway.createThread();
+    const thread = await harness.gateway.createThread();
     let runId = "";
     const first = run(thread.thread_id, "long please", (event) => {
       if (event.event === "metadata") runId = event.data.run_id;
@@ -141,23 +125,27 @@ describe("Gateway.runStream", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const second = await run(thread.thread_id, "hello");
     expect(second.find((event) => event.event === "error")?.data).toMatchObject({ error: "busy" });
-    await gateway.cancelRun(runId);
+    await harness.gateway.cancelRun(runId);
     await first;
   });
 });
 
 describe("Gateway settings and threads", () => {
   it("refuses an invalid Base URL with a clear message and keeps the saved settings", async () => {
-    await expect(gateway.saveModelSettings({ baseUrl: "ftp://x", apiKey: "", model: "m" })).rejects.toThrow(
+    await expect(harness.gateway.saveModelSettings({ baseUrl: "ftp://x", apiKey: "", model: "m" })).rejects.toThrow(
       /http:\/\/ or https:\/\//,
     );
-    expect((await gateway.getModelSettings()).baseUrl).toBe(mock.url);
+    expect((await harness.gateway.getModelSettings()).baseUrl).toBe(harness.mock.url);
   });
 
   it("normalizes the Base URL and lists the endpoint's models", async () => {
-    const saved = await gateway.saveModelSettings({ baseUrl: ` ${mock.url}/ `, apiKey: "k", model: " mock-model " });
-    expect(saved).toEqual({ baseUrl: mock.url, apiKey: "k", model: "mock-model" });
-    expect(await gateway.listModels({ baseUrl: mock.url, apiKey: "k" })).toEqual([
+    const saved = await harness.gateway.saveModelSettings({
+      baseUrl: ` ${harness.mock.url}/ `,
+      apiKey: "k",
+      model: " mock-model ",
+    });
+    expect(saved).toEqual({ baseUrl: harness.mock.url, apiKey: "k", model: "mock-model" });
+    expect(await harness.gateway.listModels({ baseUrl: harness.mock.url, apiKey: "k" })).toEqual([
       "mock-model",
       "mock-thinking",
       "mock-vision",
@@ -165,10 +153,10 @@ describe("Gateway settings and threads", () => {
   });
 
   it("deletes a thread with its history", async () => {
-    const thread = await gateway.createThread();
+    const thread = await harness.gateway.createThread();
     await run(thread.thread_id, "hello");
-    await gateway.deleteThread(thread.thread_id);
-    expect(await gateway.getThread(thread.thread_id)).toBeUndefined();
-    expect((await gateway.listThreads()).map((t) => t.thread_id)).not.toContain(thread.thread_id);
+    await harness.gateway.deleteThread(thread.thread_id);
+    expect(await harness.gateway.getThread(thread.thread_id)).toBeUndefined();
+    expect((await harness.gateway.listThreads()).map((t) => t.thread_id)).not.toContain(thread.thread_id);
   });
 });

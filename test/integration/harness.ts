@@ -1,0 +1,32 @@
+// Shared setup for the Gateway integration tests: one mock model per file, a fresh configured Gateway per test.
+import "fake-indexeddb/auto";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { Gateway } from "../../src/gateway/index.ts";
+import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
+
+export interface Harness {
+  mock: MockLlm;
+  gateway: Gateway;
+  /** A new, unconfigured Gateway over its own empty database. */
+  freshGateway(): Promise<Gateway>;
+}
+
+/** Registers the hooks; read the fields inside tests (they are replaced before each one). */
+export function useGatewayHarness(name: string): Harness {
+  let dbCount = 0;
+  const harness = {
+    freshGateway: () => Gateway.open(`${name}-${dbCount++}`),
+  } as Harness;
+  beforeAll(async () => {
+    harness.mock = await startMockLlm({ port: 0 });
+  });
+  afterAll(async () => {
+    await harness.mock.close();
+  });
+  beforeEach(async () => {
+    harness.mock.reset();
+    harness.gateway = await harness.freshGateway();
+    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" });
+  });
+  return harness;
+}
