@@ -13,6 +13,8 @@ export default defineConfig({
       "scripts/**/*.test.ts",
     ],
     environment: "node",
+    // @langchain/langgraph-checkpoint-validation's spec files use the global describe/it/expect.
+    globals: true,
     testTimeout: 20_000,
   },
 });
