@@ -8,7 +8,9 @@ import {
   parseModelSettings,
 } from "../models/index.ts";
 import {
+  CHANGES_CHANNEL,
   PROTOCOL_VERSION,
+  type ChangeNotice,
   type GatewayApi,
   type ModelSettings,
   type RunEvent,
@@ -19,6 +21,7 @@ import {
 } from "../protocol/index.ts";
 import { openFawnDb, SettingsRepository, ThreadRepository, type FawnDb } from "../storage/index.ts";
 import { executeRun } from "./run-executor.ts";
+import { tryLockThread } from "./thread-locks.ts";
 
 const MODEL_SETTINGS_KEY = "models.endpoint";
 
@@ -41,6 +44,17 @@ export class GatewayError extends Error {
 export interface GatewayOptions {
   createModel?: (settings: ModelSettings) => BaseChatModel;
   fetch?: typeof fetch;
+  /** Tells other tabs what changed; defaults to posting on the `fawn-changes` BroadcastChannel. */
+  notify?: (notice: ChangeNotice) => void;
+}
+
+/** Posts change notices to every tab of this origin (the UI of this tab included). */
+function broadcastNotices(): (notice: ChangeNotice) => void {
+  if (typeof BroadcastChannel === "undefined") return () => undefined;
+  const channel = new BroadcastChannel(CHANGES_CHANNEL);
+  // In Node (tests) an open channel would keep the process alive.
+  (channel as { unref?: () => void }).unref?.();
+  return (notice) => channel.postMessage(notice);
 }
 
 export class Gateway implements GatewayApi {
@@ -50,12 +64,14 @@ export class Gateway implements GatewayApi {
   private readonly runningThreads = new Set<string>();
   private readonly createModel: (settings: ModelSettings) => BaseChatModel;
   private readonly fetchImpl: typeof fetch;
+  private readonly notify: (notice: ChangeNotice) => void;
 
   constructor(db: FawnDb, options: GatewayOptions = {}) {
     this.threads = new ThreadRepository(db);
     this.settings = new SettingsRepository(db);
     this.createModel = options.createModel ?? createChatModel;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.notify = options.notify ?? broadcastNotices();
   }
 
   static async open(dbName: string, options: GatewayOptions = {}): Promise<Gateway> {
@@ -80,7 +96,9 @@ export class Gateway implements GatewayApi {
     if (threadId !== undefined && (await this.threads.get(threadId))) {
       throw new GatewayError(`A thread with id ${threadId} already exists.`, 409);
     }
-    return this.threads.create(threadId === undefined ? {} : { threadId });
+    const thread = await this.threads.create(threadId === undefined ? {} : { threadId });
+    this.notify({ type: "thread-changed", thread_id: thread.thread_id });
+    return thread;
   }
 
   getThread(threadId: string): Promise<ThreadDetail | undefined> {
@@ -91,6 +109,7 @@ export class Gateway implements GatewayApi {
     if (this.runningThreads.has(threadId))
       throw new GatewayError("Stop the running reply before deleting the thread.", 409);
     await this.threads.delete(threadId);
+    this.notify({ type: "thread-deleted", thread_id: threadId });
   }
 
   async getModelSettings(): Promise<ModelSettings> {
@@ -102,6 +121,7 @@ export class Gateway implements GatewayApi {
     const parsed = parseModelSettings(settings);
     if (!parsed.ok) throw new GatewayError(parsed.message);
     await this.settings.put(MODEL_SETTINGS_KEY, parsed.value);
+    this.notify({ type: "settings-changed" });
     return parsed.value;
   }
 
@@ -126,23 +146,36 @@ export class Gateway implements GatewayApi {
         // ignored, see above
       }
     };
+    const refuse = (message: string): void => {
+      emit({ event: "metadata", data: { run_id: request.run_id, thread_id: request.thread_id } });
+      emit({ event: "error", data: { error: "busy", message } });
+      emit({ event: "end", data: { status: "error" } });
+    };
     try {
-      if (this.runningThreads.has(request.thread_id)) {
-        emit({ event: "metadata", data: { run_id: request.run_id, thread_id: request.thread_id } });
-        emit({ event: "error", data: { error: "busy", message: "This thread is already running a reply." } });
-        emit({ event: "end", data: { status: "error" } });
-        return;
+      if (this.runningThreads.has(request.thread_id)) return refuse("This thread is already running a reply.");
+      const release = await tryLockThread(request.thread_id);
+      if (!release) {
+        return refuse("This thread is running a reply in another tab. Wait for it to finish, or stop it there.");
       }
       this.runningThreads.add(request.thread_id);
-      const settings = await this.getModelSettings();
-      await executeRun(
-        { threads: this.threads, settings, createModel: this.createModel },
-        request,
-        emit,
-        controller.signal,
-      );
+      try {
+        const settings = await this.getModelSettings();
+        await executeRun(
+          {
+            threads: this.threads,
+            settings,
+            createModel: this.createModel,
+            onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),
+          },
+          request,
+          emit,
+          controller.signal,
+        );
+      } finally {
+        this.runningThreads.delete(request.thread_id);
+        release();
+      }
     } finally {
-      this.runningThreads.delete(request.thread_id);
       this.runs.delete(request.run_id);
     }
   }

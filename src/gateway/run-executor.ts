@@ -23,6 +23,8 @@ export interface RunDependencies {
   threads: ThreadRepository;
   settings: ModelSettings;
   createModel: (settings: ModelSettings) => BaseChatModel;
+  /** Called after each write to the thread's history, so other tabs can refresh. */
+  onThreadChanged?: (threadId: string) => void;
 }
 
 type Emit = (event: RunEvent) => void;
@@ -96,6 +98,7 @@ export async function executeRun(
     userMessages.map((message) => ({ kind: "message", message })),
     { status: "busy", ...(isFirstExchange ? { title: titleFromText(text) } : {}) },
   );
+  deps.onThreadChanged?.(threadId);
 
   if (!isConfigured(settings)) {
     const error: RunError = {
@@ -103,6 +106,7 @@ export async function executeRun(
       message: "No model is set up yet. Open Settings → Models and enter a Base URL and a Model.",
     };
     await threads.append(threadId, [{ kind: "error", id: newId(), error, at: Date.now() }], { status: "error" });
+    deps.onThreadChanged?.(threadId);
     return finish("error", error);
   }
 
@@ -154,5 +158,6 @@ export async function executeRun(
   if (status === "interrupted") entries.push(...partialMessages(partial, produced));
   if (runError) entries.push({ kind: "error", id: newId(), error: runError, at: Date.now() });
   await threads.append(threadId, entries, { status: status === "error" ? "error" : "idle" });
+  deps.onThreadChanged?.(threadId);
   finish(status, runError);
 }

@@ -2,3 +2,4 @@
 export * from "./messages.ts";
 export * from "./run-events.ts";
 export * from "./gateway.ts";
+export * from "./changes.ts";

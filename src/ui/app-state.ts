@@ -1,7 +1,7 @@
 // The UI's state: threads, the open thread, the live run, settings; all data comes from the Gateway.
 import { batch, createSignal } from "solid-js";
 import type { ModelSettings, RunEvent, ThreadDetail, ThreadSummary } from "../protocol/index.ts";
-import { PROTOCOL_VERSION } from "../protocol/index.ts";
+import { CHANGES_CHANNEL, isChangeNotice, PROTOCOL_VERSION, type ChangeNotice } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { errorMessage, streamRun, type GatewayClient } from "./gateway-client.ts";
 import { applyRunEvent, startRunView, type RunView } from "./run-view.ts";
@@ -56,6 +56,28 @@ export function createAppState(client: GatewayClient) {
     const fromHash = threadIdFromHash();
     if (fromHash && !thread()) await openThread(fromHash);
     window.addEventListener("popstate", () => void openThread(threadIdFromHash()));
+    const changes = new BroadcastChannel(CHANGES_CHANNEL);
+    changes.onmessage = (event: MessageEvent<unknown>) => {
+      if (isChangeNotice(event.data)) void applyChange(event.data);
+    };
+  }
+
+  /** Another tab (or this tab's worker) changed data: refresh what is shown, unless a run here is writing it. */
+  async function applyChange(notice: ChangeNotice): Promise<void> {
+    if (notice.type === "settings-changed") {
+      setSettings(await client.getModelSettings());
+      return;
+    }
+    await refreshThreads();
+    const open = thread();
+    if (!open || open.thread_id !== notice.thread_id) return;
+    if (notice.type === "thread-deleted") {
+      await openThread(undefined);
+      setNotice("This thread was deleted in another tab.");
+    } else if (!isRunning(open.thread_id)) {
+      const detail = await client.getThread(open.thread_id);
+      if (thread()?.thread_id === open.thread_id && !isRunning(open.thread_id)) setThread(detail);
+    }
   }
 
   /** Sends `text` to the open thread (creating one when none is open) and streams the reply. */
@@ -73,8 +95,13 @@ export function createAppState(client: GatewayClient) {
     const runId = newId();
     setRun(threadId, () => startRunView(runId, threadId, text, historyLength));
     void refreshThreads();
+    // Events come through their own message port, so the call can return before the last events arrive:
+    // the run is over for the UI when `end` has been applied.
+    let endApplied!: () => void;
+    const ended = new Promise<void>((resolve) => (endApplied = resolve));
     const onEvent = (event: RunEvent): void => {
       setRun(threadId, (view) => (view && view.runId === runId ? applyRunEvent(view, event) : view));
+      if (event.event === "end") endApplied();
     };
     try {
       await streamRun(
@@ -82,9 +109,13 @@ export function createAppState(client: GatewayClient) {
         { run_id: runId, thread_id: threadId, input: { messages: [{ type: "human", content: text }] } },
         onEvent,
       );
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 5000))]);
     } catch (error) {
       setNotice(`The run could not start: ${errorMessage(error)}`);
     }
+    const last = runs()[threadId];
+    // A refused run (busy in another tab) saved nothing: keep its reason on screen.
+    if (last?.runId === runId && last.error?.error === "busy") setNotice(last.error.message);
     const detail = await client.getThread(threadId);
     batch(() => {
       if (thread()?.thread_id === threadId) setThread(detail);

@@ -1,0 +1,15 @@
+// Cross-tab change notices on a BroadcastChannel: the worker that changed data says so, every tab's UI listens.
+
+export const CHANGES_CHANNEL = "fawn-changes";
+
+export type ChangeNotice =
+  | { type: "thread-changed"; thread_id: string }
+  | { type: "thread-deleted"; thread_id: string }
+  | { type: "settings-changed" };
+
+export function isChangeNotice(value: unknown): value is ChangeNotice {
+  if (typeof value !== "object" || value === null) return false;
+  const notice = value as { type?: unknown; thread_id?: unknown };
+  if (notice.type === "settings-changed") return true;
+  return (notice.type === "thread-changed" || notice.type === "thread-deleted") && typeof notice.thread_id === "string";
+}

@@ -1,0 +1,35 @@
+// Two tabs on one thread: one run at a time across tabs, and both show what the other wrote.
+import { expect, test } from "@playwright/test";
+import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+
+test("a second tab cannot run a thread the first is running, and both end with the same messages", async ({
+  context,
+}) => {
+  const first = await context.newPage();
+  await first.goto("/");
+  await configureEndpoint(first);
+  await send(first, "something long please");
+  await expect(assistantMessages(first)).toContainText("Sentence 1");
+  const threadUrl = first.url();
+  expect(threadUrl).toMatch(/#\/t\//);
+
+  const second = await context.newPage();
+  await second.goto(threadUrl);
+  await expect(conversation(second).getByRole("article", { name: "User message" })).toHaveText(
+    "something long please",
+  );
+  await send(second, "hello");
+  await expect(second.getByRole("alert")).toContainText("running a reply in another tab");
+
+  await first.getByRole("button", { name: "Stop" }).click();
+  await expect(conversation(first).getByText("Stopped")).toBeVisible();
+  // The second tab hears about the change and shows the same history, without a reload.
+  await expect(conversation(second).getByText("Stopped")).toBeVisible();
+  const firstText = await conversation(first).innerText();
+  expect(await conversation(second).innerText()).toBe(firstText);
+
+  // Now the second tab may run the thread, and the first one sees the result.
+  await send(second, "hello");
+  await expect(assistantMessages(second).last()).toContainText("answer from a script.");
+  await expect(assistantMessages(first).last()).toContainText("answer from a script.");
+});
