@@ -15,9 +15,7 @@ test("a second tab cannot run a thread the first is running, and both end with t
 
   const second = await context.newPage();
   await second.goto(threadUrl);
-  await expect(conversation(second).getByRole("article", { name: "User message" })).toHaveText(
-    "something long please",
-  );
+  await expect(conversation(second).getByRole("article", { name: "User message" })).toHaveText("something long please");
   await send(second, "hello");
   await expect(second.getByRole("alert")).toContainText("running a reply in another tab");
 
