@@ -2,6 +2,7 @@
 import { render } from "solid-js/web";
 import { App } from "./app.tsx";
 import { createAppState } from "./app-state.ts";
+import { requestPersistentStorage } from "./components/data-tab.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import "./styles.css";
 
@@ -9,3 +10,5 @@ const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 const state = createAppState(connectGateway());
 render(() => <App state={state} />, root);
+// Ask the browser not to evict threads under storage pressure (Chromium decides without a prompt).
+void requestPersistentStorage().catch(() => undefined);

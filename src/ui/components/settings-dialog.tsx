@@ -1,5 +1,6 @@
 // Settings: the Models tab stores the endpoint (Base URL, API key, Model) in this browser only.
 import { createEffect, createSignal, For, Show } from "solid-js";
+import { DataTab } from "./data-tab.tsx";
 import type { ModelSettings } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { errorMessage } from "../gateway-client.ts";
@@ -131,8 +132,14 @@ function ModelsTab(props: { state: AppState }) {
   );
 }
 
+const TABS = [
+  { id: "models", name: "Models" },
+  { id: "data", name: "Data" },
+] as const;
+
 export function SettingsDialog(props: { state: AppState }) {
   let dialog!: HTMLDialogElement;
+  const [selected, setSelected] = createSignal<(typeof TABS)[number]["id"]>("models");
   createEffect(() => {
     if (props.state.settingsOpen()) {
       if (!dialog.open) dialog.showModal();
@@ -157,15 +164,29 @@ export function SettingsDialog(props: { state: AppState }) {
         </button>
       </header>
       <div role="tablist" aria-label="Settings sections">
-        <button type="button" role="tab" id="tab-models" aria-selected="true" aria-controls="panel-models">
-          Models
-        </button>
+        <For each={TABS}>
+          {(tab) => (
+            <button
+              type="button"
+              role="tab"
+              id={`tab-${tab.id}`}
+              aria-selected={selected() === tab.id}
+              aria-controls={`panel-${tab.id}`}
+              tabIndex={selected() === tab.id ? 0 : -1}
+              onClick={() => setSelected(tab.id)}
+            >
+              {tab.name}
+            </button>
+          )}
+        </For>
       </div>
-      <section role="tabpanel" id="panel-models" aria-labelledby="tab-models">
-        <Show when={props.state.settingsOpen()}>
-          <ModelsTab state={props.state} />
-        </Show>
-      </section>
+      <Show when={props.state.settingsOpen()}>
+        <section role="tabpanel" id={`panel-${selected()}`} aria-labelledby={`tab-${selected()}`}>
+          <Show when={selected() === "models"} fallback={<DataTab />}>
+            <ModelsTab state={props.state} />
+          </Show>
+        </section>
+      </Show>
     </dialog>
   );
 }
