@@ -20,6 +20,7 @@ import {
   type ThreadSummary,
 } from "../protocol/index.ts";
 import { openFawnDb, SettingsRepository, ThreadRepository, type FawnDb } from "../storage/index.ts";
+import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 import { executeRun } from "./run-executor.ts";
 import { tryLockThread } from "./thread-locks.ts";
 
@@ -96,7 +97,7 @@ export class Gateway implements GatewayApi {
     if (threadId !== undefined && (await this.threads.get(threadId))) {
       throw new GatewayError(`A thread with id ${threadId} already exists.`, 409);
     }
-    const thread = await this.threads.create(threadId === undefined ? {} : { threadId });
+    const thread = await this.writing(() => this.threads.create(threadId === undefined ? {} : { threadId }));
     this.notify({ type: "thread-changed", thread_id: thread.thread_id });
     return thread;
   }
@@ -120,7 +121,7 @@ export class Gateway implements GatewayApi {
   async saveModelSettings(settings: ModelSettings): Promise<ModelSettings> {
     const parsed = parseModelSettings(settings);
     if (!parsed.ok) throw new GatewayError(parsed.message);
-    await this.settings.put(MODEL_SETTINGS_KEY, parsed.value);
+    await this.writing(() => this.settings.put(MODEL_SETTINGS_KEY, parsed.value));
     this.notify({ type: "settings-changed" });
     return parsed.value;
   }
@@ -171,12 +172,32 @@ export class Gateway implements GatewayApi {
           emit,
           controller.signal,
         );
+      } catch (error) {
+        // executeRun emits `end` as its very last step, so a throw means it has not been sent yet.
+        const data = isQuotaError(error)
+          ? { error: "storage_full" as const, message: STORAGE_FULL_MESSAGE }
+          : {
+              error: "unknown" as const,
+              message: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+            };
+        emit({ event: "error", data });
+        emit({ event: "end", data: { status: "error" } });
       } finally {
         this.runningThreads.delete(request.thread_id);
         release();
       }
     } finally {
       this.runs.delete(request.run_id);
+    }
+  }
+
+  /** Runs a write, turning a full-storage failure into a message for the user. */
+  private async writing<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isQuotaError(error)) throw new GatewayError(STORAGE_FULL_MESSAGE, 409);
+      throw error;
     }
   }
 

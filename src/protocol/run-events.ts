@@ -29,6 +29,7 @@ export type RunErrorCode =
   | "unreachable"
   | "server_error"
   | "busy"
+  | "storage_full"
   | "bad_request"
   | "unknown";
 

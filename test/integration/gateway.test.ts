@@ -1,5 +1,6 @@
 // The Gateway end to end in Node: real agent, real IndexedDB schema (fake-indexeddb), the scripted mock model.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { ThreadRepository } from "../../src/storage/index.ts";
 import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
 import { useGatewayHarness } from "./harness.ts";
 
@@ -127,6 +128,36 @@ describe("Gateway.runStream", () => {
     expect(second.find((event) => event.event === "error")?.data).toMatchObject({ error: "busy" });
     await harness.gateway.cancelRun(runId);
     await first;
+  });
+});
+
+describe("Gateway when storage is full", () => {
+  it("says so clearly, ends the run, and keeps the thread as it was before the failed write", async () => {
+    const thread = await harness.gateway.createThread();
+    const append = ThreadRepository.prototype.append;
+    let calls = 0;
+    const spy = vi.spyOn(ThreadRepository.prototype, "append").mockImplementation(function (
+      this: ThreadRepository,
+      ...args
+    ) {
+      // The user's message is saved; the reply's write hits the quota.
+      if (++calls === 2) return Promise.reject(new DOMException("The quota has been exceeded.", "QuotaExceededError"));
+      return append.apply(this, args);
+    });
+    try {
+      const events = await run(thread.thread_id, "hello");
+      const error = events.find((event) => event.event === "error");
+      expect(error?.data).toMatchObject({ error: "storage_full" });
+      expect(error?.event === "error" && error.data.message).toMatch(/storage for Fawn is full/);
+      expect(events.at(-1)).toEqual({ event: "end", data: { status: "error" } });
+    } finally {
+      spy.mockRestore();
+    }
+    const detail = await harness.gateway.getThread(thread.thread_id);
+    expect(texts(detail?.entries ?? [])).toEqual(["human: hello"]);
+    // Once space is back, the thread works again.
+    const retry = await run(thread.thread_id, "hello");
+    expect(retry.at(-1)).toEqual({ event: "end", data: { status: "success" } });
   });
 });
 

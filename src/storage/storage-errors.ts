@@ -1,0 +1,12 @@
+// Storage failures in words a user can act on; a failed transaction has already been rolled back by IndexedDB.
+
+/** True for the browser's "storage is full" error (QuotaExceededError, also when wrapped by an idb abort). */
+export function isQuotaError(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { name, cause } = error as { name?: unknown; cause?: unknown };
+  return name === "QuotaExceededError" || (cause !== undefined && isQuotaError(cause));
+}
+
+export const STORAGE_FULL_MESSAGE =
+  "This browser's storage for Fawn is full, so the last change was not saved (nothing was half-written). " +
+  "Delete threads you no longer need, or free space in the browser, then try again.";
