@@ -106,6 +106,15 @@ export class Gateway implements GatewayApi {
     return this.threads.detail(threadId);
   }
 
+  async renameThread(threadId: string, title: string): Promise<ThreadSummary> {
+    const clean = title.replace(/\s+/g, " ").trim();
+    if (clean.length === 0 || clean.length > 200) throw new GatewayError("A thread title is 1 to 200 characters.");
+    const updated = await this.writing(() => this.threads.update(threadId, { title: clean }));
+    if (!updated) throw new GatewayError(`There is no thread with id ${threadId}.`);
+    this.notify({ type: "thread-changed", thread_id: threadId });
+    return updated;
+  }
+
   async deleteThread(threadId: string): Promise<void> {
     if (this.runningThreads.has(threadId))
       throw new GatewayError("Stop the running reply before deleting the thread.", 409);

@@ -52,6 +52,8 @@ export interface GatewayApi {
   /** Creates a thread, with the given id when there is one (DeerFlow's rule: 1–64 of `A-Za-z0-9_-`). */
   createThread(options?: { thread_id?: string }): Promise<ThreadSummary>;
   getThread(threadId: string): Promise<ThreadDetail | undefined>;
+  /** Renames a thread; the title is trimmed, 1 to 200 characters. */
+  renameThread(threadId: string, title: string): Promise<ThreadSummary>;
   deleteThread(threadId: string): Promise<void>;
   getModelSettings(): Promise<ModelSettings>;
   saveModelSettings(settings: ModelSettings): Promise<ModelSettings>;

@@ -74,9 +74,8 @@ export function createAppState(client: GatewayClient) {
     if (notice.type === "thread-deleted") {
       await openThread(undefined);
       setNotice("This thread was deleted in another tab.");
-    } else if (!isRunning(open.thread_id)) {
-      const detail = await client.getThread(open.thread_id);
-      if (thread()?.thread_id === open.thread_id && !isRunning(open.thread_id)) setThread(detail);
+    } else {
+      await reloadIfOpen(open.thread_id);
     }
   }
 
@@ -133,6 +132,31 @@ export function createAppState(client: GatewayClient) {
     await openThread(undefined);
   }
 
+  async function renameThread(threadId: string, title: string): Promise<void> {
+    try {
+      await client.renameThread(threadId, title);
+      await Promise.all([refreshThreads(), reloadIfOpen(threadId)]);
+    } catch (error) {
+      setNotice(errorMessage(error));
+    }
+  }
+
+  async function deleteThread(threadId: string): Promise<void> {
+    try {
+      await client.deleteThread(threadId);
+      if (thread()?.thread_id === threadId) await openThread(undefined);
+      await refreshThreads();
+    } catch (error) {
+      setNotice(errorMessage(error));
+    }
+  }
+
+  async function reloadIfOpen(threadId: string): Promise<void> {
+    if (thread()?.thread_id !== threadId || isRunning(threadId)) return;
+    const detail = await client.getThread(threadId);
+    if (thread()?.thread_id === threadId && !isRunning(threadId)) setThread(detail);
+  }
+
   async function saveSettings(next: ModelSettings): Promise<ModelSettings> {
     const saved = await client.saveModelSettings(next);
     setSettings(saved);
@@ -154,6 +178,8 @@ export function createAppState(client: GatewayClient) {
     stop,
     newThread,
     openThread,
+    renameThread,
+    deleteThread,
     saveSettings,
     listModels: (endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">) => client.listModels(endpoint),
   };

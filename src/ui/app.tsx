@@ -5,6 +5,7 @@ import { Composer } from "./components/composer.tsx";
 import { Conversation } from "./components/conversation.tsx";
 import { SettingsDialog } from "./components/settings-dialog.tsx";
 import { Sidebar } from "./components/sidebar.tsx";
+import { ThreadHeader } from "./components/thread-header.tsx";
 import { UpdatePrompt } from "./components/update-prompt.tsx";
 
 export function App(props: { state: AppState }) {
@@ -29,6 +30,7 @@ export function App(props: { state: AppState }) {
             </div>
           )}
         </Show>
+        <ThreadHeader state={props.state} />
         <Conversation state={props.state} />
         <Composer state={props.state} />
       </main>

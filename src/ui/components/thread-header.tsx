@@ -1,0 +1,60 @@
+// The open thread's title bar, with its actions (Rename, Delete) in a menu.
+import { createSignal, onCleanup, Show } from "solid-js";
+import type { AppState } from "../app-state.ts";
+
+export function ThreadHeader(props: { state: AppState }) {
+  const [open, setOpen] = createSignal(false);
+  let menu: HTMLDivElement | undefined;
+  const close = (event: MouseEvent) => {
+    if (menu && !menu.contains(event.target as Node)) setOpen(false);
+  };
+  document.addEventListener("click", close);
+  onCleanup(() => document.removeEventListener("click", close));
+
+  const rename = () => {
+    setOpen(false);
+    const thread = props.state.thread();
+    if (!thread) return;
+    const title = window.prompt("Rename thread", thread.title);
+    if (title !== null) void props.state.renameThread(thread.thread_id, title);
+  };
+  const remove = () => {
+    setOpen(false);
+    const thread = props.state.thread();
+    if (!thread) return;
+    if (window.confirm(`Delete "${thread.title}" and everything in it? This cannot be undone.`)) {
+      void props.state.deleteThread(thread.thread_id);
+    }
+  };
+
+  return (
+    <Show when={props.state.thread()}>
+      {(thread) => (
+        <header class="thread-header">
+          <h1 class="thread-title">{thread().title}</h1>
+          <div class="menu-anchor" ref={menu}>
+            <button
+              type="button"
+              class="ghost"
+              aria-haspopup="menu"
+              aria-expanded={open()}
+              onClick={() => setOpen(!open())}
+            >
+              Thread actions
+            </button>
+            <Show when={open()}>
+              <div class="menu" role="menu" aria-label="Thread actions">
+                <button type="button" role="menuitem" onClick={rename}>
+                  Rename
+                </button>
+                <button type="button" role="menuitem" class="danger-text" onClick={remove}>
+                  Delete
+                </button>
+              </div>
+            </Show>
+          </div>
+        </header>
+      )}
+    </Show>
+  );
+}
