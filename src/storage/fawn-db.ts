@@ -2,7 +2,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from "idb";
 import type { ThreadEntry, ThreadSummary } from "../protocol/index.ts";
 
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export interface EntryRecord {
   thread_id: string;
@@ -88,6 +88,43 @@ export interface CheckpointMessageRecord {
   bytes: Uint8Array;
 }
 
+/**
+ * One long-term memory item (IndexedDbStore); the key is [namespace_path, key]. `namespace_path` encodes `namespace`
+ * so that a namespace's encoding starts with the encoding of each of its prefixes (see indexeddb-store.ts).
+ */
+export interface StoreItemRecord {
+  namespace_path: string;
+  key: string;
+  namespace: string[];
+  value: Record<string, unknown>;
+  /** Milliseconds since the epoch. */
+  created_at: number;
+  updated_at: number;
+}
+
+/** The bytes of one file of a thread; the key is [thread_id, path]. Its meta is in `thread_file_meta`. */
+export interface ThreadFileRecord {
+  thread_id: string;
+  path: string;
+  bytes: Uint8Array;
+}
+
+/** What is known about one file of a thread without reading its bytes. */
+export interface ThreadFileMeta {
+  /** Virtual absolute path, e.g. `/mnt/user-data/outputs/report.md`. */
+  path: string;
+  /** Length in bytes. */
+  size: number;
+  /** SHA-256 of the bytes, lowercase hex. */
+  sha256: string;
+  mimeType: string;
+  /** When it was written, in milliseconds since the epoch. */
+  mtime: number;
+}
+
+/** The meta of one file of a thread, written in the same transaction as its bytes; the key is [thread_id, path]. */
+export type ThreadFileMetaRecord = ThreadFileMeta & { thread_id: string };
+
 export interface FawnDbSchema extends DBSchema {
   threads: { key: string; value: ThreadSummary; indexes: { "by-updated": number } };
   entries: { key: [string, number]; value: EntryRecord; indexes: { "by-thread": string } };
@@ -96,6 +133,9 @@ export interface FawnDbSchema extends DBSchema {
   checkpoint_blobs: { key: [string, string, string, ChannelVersionKey]; value: ChannelBlobRecord };
   checkpoint_writes: { key: [string, string, string, string, number]; value: CheckpointWriteRecord };
   checkpoint_messages: { key: [string, string, string]; value: CheckpointMessageRecord };
+  store_items: { key: [string, string]; value: StoreItemRecord; indexes: { "by-namespace": string } };
+  thread_files: { key: [string, string]; value: ThreadFileRecord; indexes: { "by-thread": string } };
+  thread_file_meta: { key: [string, string]; value: ThreadFileMetaRecord; indexes: { "by-thread": string } };
 }
 
 /** The LangGraph checkpointer's stores; every key starts with the thread id. */
@@ -106,7 +146,18 @@ export const CHECKPOINT_STORES = [
   "checkpoint_messages",
 ] as const;
 
+/**
+ * Every store holding per-thread records: deleting a thread everywhere means deleting its records in each (their
+ * keys start with the thread id, except `threads`, whose key is the thread id).
+ */
+export const THREAD_STORES = ["threads", "entries", ...CHECKPOINT_STORES, "thread_files", "thread_file_meta"] as const;
+
 export type FawnDb = IDBPDatabase<FawnDbSchema>;
+
+/** Every array key that starts with `prefix` (an array element sorts below `[]`, the highest key type). */
+export function keyPrefixRange(...prefix: string[]): IDBKeyRange {
+  return IDBKeyRange.bound(prefix, [...prefix, []]);
+}
 
 /**
  * Opens (and creates or upgrades) the database. Another tab holding an older version is asked to close
@@ -135,6 +186,14 @@ export async function openFawnDb(name: string): Promise<FawnDb> {
         });
         database.createObjectStore("checkpoint_messages", { keyPath: ["thread_id", "message_id", "hash"] });
       }
+      if (oldVersion < 3) {
+        const items = database.createObjectStore("store_items", { keyPath: ["namespace_path", "key"] });
+        items.createIndex("by-namespace", "namespace_path");
+        const files = database.createObjectStore("thread_files", { keyPath: ["thread_id", "path"] });
+        files.createIndex("by-thread", "thread_id");
+        const meta = database.createObjectStore("thread_file_meta", { keyPath: ["thread_id", "path"] });
+        meta.createIndex("by-thread", "thread_id");
+      }
     },
     blocking() {
       // A newer version is waiting for us: step aside so the other tab can upgrade.
@@ -142,4 +201,37 @@ export async function openFawnDb(name: string): Promise<FawnDb> {
     },
   });
   return db;
+}
+
+/** Where a storage class gets its connection: a database name (opened on demand) or an open connection. */
+export type FawnDbSource = { dbName: string; db?: undefined } | { db: FawnDb; dbName?: undefined };
+
+/** A connection opened on first use, once (again after a failed open); closed only when it opened it itself. */
+export class LazyFawnDb {
+  private promise: Promise<FawnDb> | undefined;
+  private readonly dbName: string | undefined;
+
+  constructor(source: FawnDbSource) {
+    if (source.db) this.promise = Promise.resolve(source.db);
+    else this.dbName = source.dbName;
+  }
+
+  get(): Promise<FawnDb> {
+    if (!this.promise) {
+      const opening = openFawnDb(this.dbName as string);
+      this.promise = opening;
+      opening.catch(() => {
+        if (this.promise === opening) this.promise = undefined;
+      });
+    }
+    return this.promise;
+  }
+
+  /** Closes the connection if it was opened here (a `db` passed in belongs to the caller). */
+  async close(): Promise<void> {
+    if (this.dbName === undefined || !this.promise) return;
+    const db = await this.promise.catch(() => undefined);
+    this.promise = undefined;
+    db?.close();
+  }
 }

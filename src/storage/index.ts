@@ -1,5 +1,13 @@
 // The storage layer's public surface.
-export { openFawnDb, DB_VERSION, type FawnDb, type FawnDbSchema } from "./fawn-db.ts";
+export {
+  openFawnDb,
+  DB_VERSION,
+  CHECKPOINT_STORES,
+  THREAD_STORES,
+  type FawnDb,
+  type FawnDbSchema,
+  type ThreadFileMeta,
+} from "./fawn-db.ts";
 export { ThreadRepository, type ThreadPatch } from "./thread-repository.ts";
 export { SettingsRepository } from "./settings-repository.ts";
 export {
@@ -8,3 +16,15 @@ export {
   type CheckpointWriteStat,
   type CheckpointStoreName,
 } from "./indexeddb-checkpoint-saver.ts";
+export { IndexedDbStore, type IndexedDbStoreOptions } from "./indexeddb-store.ts";
+export {
+  ThreadFiles,
+  guessMimeType,
+  threadFilePathProblem,
+  assertThreadFilePath,
+  sha256Hex,
+  THREAD_FILES_ROOT,
+  THREAD_FILE_AREAS,
+  type ThreadFile,
+  type ThreadFileInput,
+} from "./thread-files.ts";

@@ -23,7 +23,8 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import {
   CHECKPOINT_STORES,
-  openFawnDb,
+  keyPrefixRange,
+  LazyFawnDb,
   type ChannelBlobRecord,
   type ChannelVersionKey,
   type CheckpointMessageRecord,
@@ -91,10 +92,6 @@ function assertStringKey(field: string, value: unknown, allowEmpty = false): ass
 }
 
 /** Every key of `store` that starts with `prefix` (keys are arrays; an empty array sorts after every other key). */
-function prefixRange(...prefix: string[]): IDBKeyRange {
-  return IDBKeyRange.bound(prefix, [...prefix, []]);
-}
-
 function jsonSize(value: unknown): number {
   return JSON.stringify(value).length;
 }
@@ -127,37 +124,24 @@ async function readChain(
 }
 
 export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
-  private readonly dbName?: string;
-  private dbPromise?: Promise<FawnDb>;
+  private readonly connection: LazyFawnDb;
   private readonly messageChannels: ReadonlySet<string>;
   private readonly onWrite?: (stat: CheckpointWriteStat) => void;
 
   constructor(options: IndexedDbCheckpointSaverOptions) {
     super(options.serde);
-    if (options.db) this.dbPromise = Promise.resolve(options.db);
-    else this.dbName = options.dbName;
+    this.connection = new LazyFawnDb(options);
     this.messageChannels = new Set(options.messageChannels ?? ["messages"]);
     this.onWrite = options.onWrite;
   }
 
-  /** Opens the database on first use, once. */
   private database(): Promise<FawnDb> {
-    if (!this.dbPromise) {
-      const opening = openFawnDb(this.dbName as string);
-      this.dbPromise = opening;
-      opening.catch(() => {
-        if (this.dbPromise === opening) this.dbPromise = undefined;
-      });
-    }
-    return this.dbPromise;
+    return this.connection.get();
   }
 
   /** Closes the connection when this saver opened it (a `db` passed in belongs to the caller). */
-  async close(): Promise<void> {
-    if (this.dbName === undefined || !this.dbPromise) return;
-    const db = await this.dbPromise.catch(() => undefined);
-    this.dbPromise = undefined;
-    db?.close();
+  close(): Promise<void> {
+    return this.connection.close();
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -172,7 +156,7 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
     if (checkpointId) {
       record = await db.get("checkpoints", [threadId, ns, checkpointId]);
     } else {
-      const cursor = await db.transaction("checkpoints").store.openCursor(prefixRange(threadId, ns), "prev");
+      const cursor = await db.transaction("checkpoints").store.openCursor(keyPrefixRange(threadId, ns), "prev");
       record = cursor?.value;
     }
     if (!record) return undefined;
@@ -190,7 +174,7 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
     if (threadId !== undefined) assertStringKey("thread_id", threadId, true);
     if (ns !== undefined) assertStringKey("checkpoint_ns", ns, true);
     const db = await this.database();
-    const range = threadId ? (ns !== undefined ? prefixRange(threadId, ns) : prefixRange(threadId)) : undefined;
+    const range = threadId ? (ns !== undefined ? keyPrefixRange(threadId, ns) : keyPrefixRange(threadId)) : undefined;
     const keys = (await db.getAllKeys("checkpoints", range)).filter(([, keyNs]) => ns === undefined || keyNs === ns);
     // Key order is (thread, namespace, id) ascending; MemorySaver yields each namespace's checkpoints newest first.
     const ordered: typeof keys = [];
@@ -373,7 +357,7 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
     const db = await this.database();
     const tx = db.transaction([...CHECKPOINT_STORES], "readwrite");
     await Promise.all([
-      ...CHECKPOINT_STORES.map((name) => tx.objectStore(name).delete(prefixRange(threadId))),
+      ...CHECKPOINT_STORES.map((name) => tx.objectStore(name).delete(keyPrefixRange(threadId))),
       tx.done,
     ]);
   }
@@ -423,8 +407,8 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
     };
     const [values, writes, parentWrites] = await Promise.all([
       Promise.all(Object.entries(record.channel_versions).map(readValue)),
-      writesStore.getAll(prefixRange(threadId, ns, id)),
-      record.v < 4 && parentId !== undefined ? writesStore.getAll(prefixRange(threadId, ns, parentId)) : undefined,
+      writesStore.getAll(keyPrefixRange(threadId, ns, id)),
+      record.v < 4 && parentId !== undefined ? writesStore.getAll(keyPrefixRange(threadId, ns, parentId)) : undefined,
       tx.done,
     ]);
     return {

@@ -1,7 +1,10 @@
 import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import type { ThreadEntry } from "../protocol/index.ts";
-import { openFawnDb } from "./fawn-db.ts";
+import { emptyCheckpoint } from "@langchain/langgraph-checkpoint";
+import { openFawnDb, THREAD_STORES, keyPrefixRange } from "./fawn-db.ts";
+import { IndexedDbCheckpointSaver } from "./indexeddb-checkpoint-saver.ts";
+import { ThreadFiles } from "./thread-files.ts";
 import { ThreadRepository } from "./thread-repository.ts";
 
 let dbCount = 0;
@@ -66,5 +69,36 @@ describe("ThreadRepository", () => {
     await threads.settleInterrupted();
     expect((await threads.get(thread_id))?.status).toBe("idle");
     expect(await threads.entries(thread_id)).toHaveLength(1);
+  });
+
+  it("deletes the thread's checkpoints and files too, in every store", async () => {
+    const db = await openFawnDb(`thread-repository-test-${dbCount++}`);
+    const threads = new ThreadRepository(db);
+    const doomed = await threads.create();
+    const kept = await threads.create();
+    const files = new ThreadFiles(db);
+    const saver = new IndexedDbCheckpointSaver({ db });
+    for (const { thread_id } of [doomed, kept]) {
+      await threads.append(thread_id, [human(`m-${thread_id}`, "hi")]);
+      await files.write(thread_id, [{ path: "/mnt/user-data/outputs/a.md", bytes: new TextEncoder().encode("# a") }]);
+      await saver.put(
+        { configurable: { thread_id, checkpoint_ns: "" } },
+        emptyCheckpoint(),
+        { source: "input", step: -1, parents: {} },
+        {},
+      );
+    }
+    const count = async (threadId: string) => {
+      let total = 0;
+      for (const name of THREAD_STORES) {
+        total += await db.count(name, name === "threads" ? threadId : keyPrefixRange(threadId));
+      }
+      return total;
+    };
+    const keptBefore = await count(kept.thread_id);
+    expect(await count(doomed.thread_id)).toBeGreaterThanOrEqual(5);
+    await threads.delete(doomed.thread_id);
+    expect(await count(doomed.thread_id)).toBe(0);
+    expect(await count(kept.thread_id)).toBe(keptBefore);
   });
 });

@@ -1,7 +1,7 @@
 // Threads and their history entries; every multi-record change is one transaction.
 import type { ThreadDetail, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
-import type { FawnDb } from "./fawn-db.ts";
+import { keyPrefixRange, THREAD_STORES, type FawnDb } from "./fawn-db.ts";
 
 export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status">>;
 
@@ -97,12 +97,15 @@ export class ThreadRepository {
     return updated;
   }
 
-  /** Removes the thread and every entry that belongs to it, in one transaction. */
+  /** Removes the thread and every record that belongs to it, in every store (THREAD_STORES), in one transaction. */
   async delete(threadId: string): Promise<void> {
-    const tx = this.db.transaction(["threads", "entries"], "readwrite");
+    const tx = this.db.transaction([...THREAD_STORES], "readwrite");
     await Promise.all([
-      tx.objectStore("threads").delete(threadId),
-      tx.objectStore("entries").delete(threadRange(threadId)),
+      ...THREAD_STORES.map((name) =>
+        name === "threads"
+          ? tx.objectStore(name).delete(threadId)
+          : tx.objectStore(name).delete(keyPrefixRange(threadId)),
+      ),
       tx.done,
     ]);
   }
