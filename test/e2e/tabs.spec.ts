@@ -31,3 +31,23 @@ test("a second tab cannot run a thread the first is running, and both end with t
   await expect(assistantMessages(second).last()).toContainText("answer from a script.");
   await expect(assistantMessages(first).last()).toContainText("answer from a script.");
 });
+
+test("closing the page mid-run keeps the thread, and a new message works after reopening", async ({ context }) => {
+  const page = await context.newPage();
+  await page.goto("/");
+  await configureEndpoint(page);
+  await send(page, "tell me something long");
+  await expect(assistantMessages(page)).toContainText("Sentence 2");
+  const threadUrl = page.url();
+  await page.close();
+
+  const reopened = await context.newPage();
+  await reopened.goto(threadUrl);
+  // What was saved before the page closed is there: the user's message. The run's lock died with the page.
+  await expect(conversation(reopened).getByRole("article", { name: "User message" })).toHaveText(
+    "tell me something long",
+  );
+  await send(reopened, "hello");
+  await expect(assistantMessages(reopened).last()).toContainText("answer from a script.");
+  await expect(conversation(reopened).getByRole("article", { name: "User message" })).toHaveCount(2);
+});
