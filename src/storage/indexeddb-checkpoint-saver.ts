@@ -144,6 +144,21 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
     return this.connection.close();
   }
 
+  /**
+   * Channel versions unique across forks: a zero-padded counter (so versions sort) and a random suffix. With plain
+   * integers, a run forked from an older checkpoint would reuse a version number and overwrite the value the newer
+   * checkpoints of the other branch read (channel values are keyed by version).
+   *
+   * LangGraph's runtime compares string versions (its base class asks savers to override this method "to use string
+   * versions"), but `compile({ checkpointer })` is typed for number versions only, hence the cast.
+   */
+  override getNextVersion(current: number | undefined): number {
+    const value: unknown = current;
+    const previous = typeof value === "string" ? Number.parseInt(value, 10) : typeof value === "number" ? value : 0;
+    const suffix = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, "0"));
+    return `${String(previous + 1).padStart(32, "0")}.${suffix.join("")}` as unknown as number;
+  }
+
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId: unknown = config.configurable?.thread_id;
     const ns: unknown = config.configurable?.checkpoint_ns ?? "";
