@@ -3,6 +3,7 @@
 // channels in `newVersions`, pending writes keyed by task and index. Message lists are stored one message per
 // record (message-delta.ts). Every put is one transaction; nothing is cached in memory, so tabs share the data.
 import type { RunnableConfig } from "@langchain/core/runnables";
+import type { IDBPTransaction, StoreNames } from "idb";
 import {
   BaseCheckpointSaver,
   TASKS,
@@ -31,6 +32,7 @@ import {
   type CheckpointRecord,
   type CheckpointWriteRecord,
   type FawnDb,
+  type FawnDbSchema,
   type MessageRef,
 } from "./fawn-db.ts";
 import { hashBytes, isIdentifiedMessageList, planMessageList, type MessageListLink } from "./message-delta.ts";
@@ -259,54 +261,49 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
       channel_versions: { ...prepared.channel_versions },
     };
 
-    const db = await this.database();
-    const tx = db.transaction(["checkpoints", "checkpoint_blobs", "checkpoint_messages"], "readwrite");
-    const done = tx.done;
-    done.catch(() => undefined); // awaited below; a failed request must not also surface as an unhandled rejection
-    const stats: CheckpointWriteStat[] = [];
-    const requests: Promise<unknown>[] = [];
-    const blobs = tx.objectStore("checkpoint_blobs");
-    const messages = tx.objectStore("checkpoint_messages");
-    try {
-      const parent = parentId ? await tx.objectStore("checkpoints").get([threadId, ns, parentId]) : undefined;
-      for (const value of channels) {
-        const key = { thread_id: threadId, checkpoint_ns: ns, channel: value.channel, version: value.version };
-        if (value.kind === "value") {
-          requests.push(blobs.put({ ...key, kind: "value", type: value.type, bytes: value.bytes }));
-          stats.push({ store: "checkpoint_blobs", bytes: value.bytes.byteLength });
-          continue;
+    await this.writeAtomically(
+      ["checkpoints", "checkpoint_blobs", "checkpoint_messages"],
+      async (tx, requests, stats) => {
+        const blobs = tx.objectStore("checkpoint_blobs");
+        const messages = tx.objectStore("checkpoint_messages");
+        const parent = parentId ? await tx.objectStore("checkpoints").get([threadId, ns, parentId]) : undefined;
+        for (const value of channels) {
+          const key = { thread_id: threadId, checkpoint_ns: ns, channel: value.channel, version: value.version };
+          if (value.kind === "value") {
+            requests.push(blobs.put({ ...key, kind: "value", type: value.type, bytes: value.bytes }));
+            stats.push({ store: "checkpoint_blobs", bytes: value.bytes.byteLength });
+            continue;
+          }
+          const parentVersion = parent?.channel_versions[value.channel];
+          const chain =
+            parentVersion === undefined
+              ? undefined
+              : await readChain(blobs, threadId, ns, value.channel, parentVersion);
+          const refs: MessageRef[] = value.messages.map((message) => [message.message_id, message.hash]);
+          const plan = planMessageList(refs, chain);
+          const byRef = new Map(
+            value.messages.map((message) => [`${message.message_id}\u0000${message.hash}`, message]),
+          );
+          const seen = new Set<string>();
+          for (const [id, hash] of plan.unstored) {
+            const refKey = `${id}\u0000${hash}`;
+            if (seen.has(refKey)) continue;
+            seen.add(refKey);
+            if ((await messages.getKey([threadId, id, hash])) !== undefined) continue;
+            const message = byRef.get(refKey) as CheckpointMessageRecord;
+            requests.push(messages.put(message));
+            stats.push({ store: "checkpoint_messages", bytes: message.bytes.byteLength });
+          }
+          requests.push(blobs.put({ ...key, ...plan.record }));
+          stats.push({ store: "checkpoint_blobs", bytes: jsonSize(plan.record) });
         }
-        const parentVersion = parent?.channel_versions[value.channel];
-        const chain =
-          parentVersion === undefined ? undefined : await readChain(blobs, threadId, ns, value.channel, parentVersion);
-        const refs: MessageRef[] = value.messages.map((message) => [message.message_id, message.hash]);
-        const plan = planMessageList(refs, chain);
-        const byRef = new Map(value.messages.map((message) => [`${message.message_id}\u0000${message.hash}`, message]));
-        const seen = new Set<string>();
-        for (const [id, hash] of plan.unstored) {
-          const refKey = `${id}\u0000${hash}`;
-          if (seen.has(refKey)) continue;
-          seen.add(refKey);
-          if ((await messages.getKey([threadId, id, hash])) !== undefined) continue;
-          const message = byRef.get(refKey) as CheckpointMessageRecord;
-          requests.push(messages.put(message));
-          stats.push({ store: "checkpoint_messages", bytes: message.bytes.byteLength });
-        }
-        requests.push(blobs.put({ ...key, ...plan.record }));
-        stats.push({ store: "checkpoint_blobs", bytes: jsonSize(plan.record) });
-      }
-      requests.push(tx.objectStore("checkpoints").put(record));
-      stats.push({
-        store: "checkpoints",
-        bytes: bytes.byteLength + metadataBytes.byteLength + jsonSize(record.channel_versions),
-      });
-      await Promise.all(requests);
-    } catch (error) {
-      if (!tx.error) tx.abort();
-      throw error;
-    }
-    await done;
-    for (const stat of stats) this.onWrite?.(stat);
+        requests.push(tx.objectStore("checkpoints").put(record));
+        stats.push({
+          store: "checkpoints",
+          bytes: bytes.byteLength + metadataBytes.byteLength + jsonSize(record.channel_versions),
+        });
+      },
+    );
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -340,23 +337,41 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
         };
       }),
     );
-    const db = await this.database();
-    const tx = db.transaction("checkpoint_writes", "readwrite");
-    const done = tx.done;
-    done.catch(() => undefined);
-    const stats: CheckpointWriteStat[] = [];
-    const requests: Promise<unknown>[] = [];
-    try {
+    await this.writeAtomically(["checkpoint_writes"], async (tx, requests, stats) => {
+      const store = tx.objectStore("checkpoint_writes");
       for (const record of records) {
         // A regular write already stored for this task and index stays; special channels (errors, interrupts, …)
         // have fixed negative indices and replace what was there — as in MemorySaver.
         if (record.idx >= 0) {
-          const existing = await tx.store.getKey([threadId, ns, checkpointId, taskId, record.idx]);
+          const existing = await store.getKey([threadId, ns, checkpointId, taskId, record.idx]);
           if (existing !== undefined) continue;
         }
-        requests.push(tx.store.put(record));
+        requests.push(store.put(record));
         stats.push({ store: "checkpoint_writes", bytes: record.bytes.byteLength });
       }
+    });
+  }
+
+  /**
+   * Runs `fill` in one readwrite transaction: it queues requests and records what it writes. Any failure aborts the
+   * transaction, so nothing is written; the write stats are reported after the commit.
+   */
+  private async writeAtomically<Names extends StoreNames<FawnDbSchema>[]>(
+    names: Names,
+    fill: (
+      tx: IDBPTransaction<FawnDbSchema, Names, "readwrite">,
+      requests: Promise<unknown>[],
+      stats: CheckpointWriteStat[],
+    ) => Promise<void>,
+  ): Promise<void> {
+    const db = await this.database();
+    const tx = db.transaction(names, "readwrite");
+    const done = tx.done;
+    done.catch(() => undefined); // awaited below; a failed request must not also surface as an unhandled rejection
+    const requests: Promise<unknown>[] = [];
+    const stats: CheckpointWriteStat[] = [];
+    try {
+      await fill(tx, requests, stats);
       await Promise.all(requests);
     } catch (error) {
       if (!tx.error) tx.abort();
