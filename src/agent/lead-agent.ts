@@ -1,11 +1,14 @@
 // The lead agent: `createAgent` from langchain's browser build, with Fawn's system prompt (DESIGN.md D3).
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createAgent } from "langchain";
 
 export interface LeadAgentOptions {
   model: BaseChatModel;
   /** Today's date as the user's clock says; injected so the model does not guess. */
   now?: Date;
+  /** Where the thread's state lives between runs; without one, each run starts from its input alone. */
+  checkpointer?: BaseCheckpointSaver;
 }
 
 export function leadAgentSystemPrompt(now: Date): string {
@@ -24,6 +27,7 @@ export function createLeadAgent(options: LeadAgentOptions) {
     model: options.model,
     tools: [],
     systemPrompt: leadAgentSystemPrompt(options.now ?? new Date()),
+    ...(options.checkpointer ? { checkpointer: options.checkpointer } : {}),
   });
 }
 

@@ -19,9 +19,16 @@ import {
   type ThreadDetail,
   type ThreadSummary,
 } from "../protocol/index.ts";
-import { openFawnDb, SettingsRepository, ThreadRepository, type FawnDb } from "../storage/index.ts";
+import {
+  IndexedDbCheckpointSaver,
+  openFawnDb,
+  SettingsRepository,
+  ThreadRepository,
+  type FawnDb,
+} from "../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
-import { executeRun } from "./run-executor.ts";
+import { checkpointMessages, executeRun } from "./run-executor.ts";
+import { composeHistory } from "./thread-history.ts";
 import { tryLockThread } from "./thread-locks.ts";
 
 const MODEL_SETTINGS_KEY = "models.endpoint";
@@ -60,6 +67,7 @@ function broadcastNotices(): (notice: ChangeNotice) => void {
 
 export class Gateway implements GatewayApi {
   private readonly threads: ThreadRepository;
+  private readonly checkpointer: IndexedDbCheckpointSaver;
   private readonly settings: SettingsRepository;
   private readonly runs = new Map<string, AbortController>();
   private readonly runningThreads = new Set<string>();
@@ -69,6 +77,7 @@ export class Gateway implements GatewayApi {
 
   constructor(db: FawnDb, options: GatewayOptions = {}) {
     this.threads = new ThreadRepository(db);
+    this.checkpointer = new IndexedDbCheckpointSaver({ db });
     this.settings = new SettingsRepository(db);
     this.createModel = options.createModel ?? createChatModel;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
@@ -102,8 +111,13 @@ export class Gateway implements GatewayApi {
     return thread;
   }
 
-  getThread(threadId: string): Promise<ThreadDetail | undefined> {
-    return this.threads.detail(threadId);
+  async getThread(threadId: string): Promise<ThreadDetail | undefined> {
+    const [detail, messages] = await Promise.all([
+      this.threads.detail(threadId),
+      checkpointMessages(this.checkpointer, threadId),
+    ]);
+    if (!detail) return undefined;
+    return { ...detail, entries: composeHistory(detail.entries, messages) };
   }
 
   async renameThread(threadId: string, title: string): Promise<ThreadSummary> {
@@ -173,6 +187,7 @@ export class Gateway implements GatewayApi {
         await executeRun(
           {
             threads: this.threads,
+            checkpointer: this.checkpointer,
             settings,
             createModel: this.createModel,
             onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),

@@ -1,8 +1,9 @@
-// One agent run: streams LangGraph's events, keeps the thread's history, and always ends with `end`.
+// One agent run: streams LangGraph's events, keeps the thread's state in the checkpointer, and always ends with `end`.
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createLeadAgent, fromWireMessage, toWireChunk, toWireMessage } from "../agent/index.ts";
-import { describeModelError, isConfigured } from "../models/index.ts";
+import { createChatModel, describeModelError, isConfigured } from "../models/index.ts";
 import type {
   AiWireMessage,
   HumanWireMessage,
@@ -11,16 +12,17 @@ import type {
   RunError,
   RunEvent,
   RunRequest,
-  ThreadEntry,
   WireMessage,
 } from "../protocol/index.ts";
+import { contentText } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { titleFromText } from "../shared/text.ts";
-import { contentText } from "../protocol/index.ts";
-import type { ThreadRepository } from "../storage/index.ts";
+import type { HistoryNote, ThreadRepository } from "../storage/index.ts";
+import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 
 export interface RunDependencies {
   threads: ThreadRepository;
+  checkpointer: BaseCheckpointSaver;
   settings: ModelSettings;
   createModel: (settings: ModelSettings) => BaseChatModel;
   /** Called after each write to the thread's history, so other tabs can refresh. */
@@ -48,21 +50,32 @@ function toWireValue(value: unknown): unknown {
   return value;
 }
 
-function partialMessages(partial: Partial, saved: readonly WireMessage[]): ThreadEntry[] {
+/** The messages of the thread's latest checkpoint, or undefined when it has none (a thread from before them). */
+export async function checkpointMessages(
+  checkpointer: BaseCheckpointSaver,
+  threadId: string,
+): Promise<WireMessage[] | undefined> {
+  const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+  if (!tuple) return undefined;
+  const messages = tuple.checkpoint.channel_values.messages;
+  return Array.isArray(messages) ? messages.filter(isMessage).map(toWireMessage) : [];
+}
+
+/** Streamed replies the completed state does not hold yet, as messages (tool calls dropped: no result follows). */
+function partialReplies(partial: Partial, saved: readonly WireMessage[]): AiWireMessage[] {
   const savedIds = new Set(saved.map((message) => message.id));
-  const entries: ThreadEntry[] = [];
+  const replies: AiWireMessage[] = [];
   for (const [id, { content, reasoning }] of partial) {
     if (savedIds.has(id) || (content.length === 0 && reasoning.length === 0)) continue;
-    // Tool calls of an unfinished message are dropped: a call without its result would make the next request invalid.
-    const message: AiWireMessage = { type: "ai", id, content, ...(reasoning ? { reasoning } : {}) };
-    entries.push({ kind: "message", message, stopped: true });
+    replies.push({ type: "ai", id, content, ...(reasoning ? { reasoning } : {}) });
   }
-  return entries;
+  return replies;
 }
 
 /**
- * Runs the lead agent on the thread with the request's new message. Persists the user's message first, then
- * the agent's messages (or what was streamed before a Stop, or the error), in one transaction at the end.
+ * Runs the lead agent on the thread with the request's new message. The thread's messages live in the
+ * checkpointer: the user's message is saved as the run starts, each step as it completes, and what was streamed
+ * before a Stop when the run is cancelled. Errors and stop marks are kept as notes beside the messages.
  */
 export async function executeRun(
   deps: RunDependencies,
@@ -70,7 +83,7 @@ export async function executeRun(
   emit: Emit,
   signal: AbortSignal,
 ): Promise<void> {
-  const { threads, settings } = deps;
+  const { threads, settings, checkpointer } = deps;
   const threadId = request.thread_id;
   emit({ event: "metadata", data: { run_id: request.run_id, thread_id: threadId } });
 
@@ -84,80 +97,93 @@ export async function executeRun(
   if (!thread) return finish("error", { error: "bad_request", message: `There is no thread with id ${threadId}.` });
   if (text.trim().length === 0) return finish("error", { error: "bad_request", message: "The message is empty." });
 
-  const history = (await threads.entries(threadId)).flatMap((entry) =>
-    entry.kind === "message" ? [entry.message] : [],
-  );
-  const isFirstExchange = !history.some((message) => message.type === "human");
+  const stored = await threads.entries(threadId);
+  const saved = await checkpointMessages(checkpointer, threadId);
+  // A thread from before checkpoints brings its stored messages into its first checkpoint.
+  const seed = saved === undefined ? stored.flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])) : [];
+  const history = saved ?? seed;
   const userMessages: HumanWireMessage[] = request.input.messages.map((message) => ({
     type: "human",
     id: newId(),
     content: message.content,
   }));
-  await threads.append(
-    threadId,
-    userMessages.map((message) => ({ kind: "message", message })),
-    { status: "busy", ...(isFirstExchange ? { title: titleFromText(text) } : {}) },
-  );
-  deps.onThreadChanged?.(threadId);
+  const input = [...seed, ...userMessages].map(fromWireMessage);
+  const isFirstExchange = !history.some((message) => message.type === "human");
+  await threads.update(threadId, { status: "busy", ...(isFirstExchange ? { title: titleFromText(text) } : {}) });
 
-  if (!isConfigured(settings)) {
-    const error: RunError = {
-      error: "not_configured",
-      message: "No model is set up yet. Open Settings → Models and enter a Base URL and a Model.",
-    };
-    await threads.append(threadId, [{ kind: "error", id: newId(), error, at: Date.now() }], { status: "error" });
-    deps.onThreadChanged?.(threadId);
-    return finish("error", error);
-  }
+  const config = { configurable: { thread_id: threadId } };
+  const configured = isConfigured(settings);
+  // Without a configured endpoint the agent never calls its model; it is built only to save the user's message.
+  const agent = createLeadAgent({
+    model: configured
+      ? deps.createModel(settings)
+      : createChatModel({ baseUrl: "http://unset.invalid", apiKey: "", model: "unset" }),
+    checkpointer,
+  });
 
-  const input = [...history, ...userMessages];
+  const notes: HistoryNote[] = [];
+  const noteError = async (error: RunError): Promise<void> => {
+    const count = (await checkpointMessages(checkpointer, threadId))?.length ?? 0;
+    notes.push({ kind: "run-error", id: newId(), error, at: Date.now(), after: count });
+  };
+
   const partial: Partial = new Map();
   let produced: WireMessage[] = [];
   let status: RunEndStatus = "success";
   let runError: RunError | undefined;
   try {
-    const agent = createLeadAgent({ model: deps.createModel(settings) });
-    const stream = await agent.stream(
-      { messages: input.map(fromWireMessage) },
-      {
-        streamMode: ["values", "messages", "updates", "custom"],
-        signal,
-        configurable: { thread_id: threadId },
-        recursionLimit: 100,
-      },
-    );
-    for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
-      if (mode === "messages") {
-        const [chunk, metadata] = payload as [BaseMessage, Record<string, unknown>];
-        const wire = toWireChunk(chunk, `run-${request.run_id}`);
-        const sofar = partial.get(wire.id) ?? { content: "", reasoning: "" };
-        partial.set(wire.id, {
-          content: sofar.content + wire.content,
-          reasoning: sofar.reasoning + (wire.reasoning ?? ""),
-        });
-        emit({ event: "messages", data: [wire, toWireValue(metadata) as Record<string, unknown>] });
-      } else if (mode === "values") {
-        const values = toWireValue(payload) as { messages: WireMessage[] };
-        produced = values.messages.slice(input.length);
-        emit({ event: "values", data: values });
-      } else if (mode === "updates") {
-        emit({ event: "updates", data: toWireValue(payload) as Record<string, unknown> });
-      } else if (mode === "custom") {
-        emit({ event: "custom", data: toWireValue(payload) });
+    if (!configured) {
+      await agent.updateState(config, { messages: input }, "model_request");
+      status = "error";
+      runError = {
+        error: "not_configured",
+        message: "No model is set up yet. Open Settings → Models and enter a Base URL and a Model.",
+      };
+    } else {
+      const stream = await agent.stream(
+        { messages: input },
+        { ...config, streamMode: ["values", "messages", "updates", "custom"], signal, recursionLimit: 100 },
+      );
+      for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
+        if (mode === "messages") {
+          const [chunk, metadata] = payload as [BaseMessage, Record<string, unknown>];
+          const wire = toWireChunk(chunk, `run-${request.run_id}`);
+          const sofar = partial.get(wire.id) ?? { content: "", reasoning: "" };
+          partial.set(wire.id, {
+            content: sofar.content + wire.content,
+            reasoning: sofar.reasoning + (wire.reasoning ?? ""),
+          });
+          emit({ event: "messages", data: [wire, toWireValue(metadata) as Record<string, unknown>] });
+        } else if (mode === "values") {
+          const values = toWireValue(payload) as { messages: WireMessage[] };
+          produced = values.messages.slice(history.length + userMessages.length);
+          emit({ event: "values", data: values });
+        } else if (mode === "updates") {
+          emit({ event: "updates", data: toWireValue(payload) as Record<string, unknown> });
+        } else if (mode === "custom") {
+          emit({ event: "custom", data: toWireValue(payload) });
+        }
       }
     }
   } catch (error) {
     if (signal.aborted) status = "interrupted";
     else {
       status = "error";
-      runError = describeModelError(error, settings.baseUrl);
+      runError = isQuotaError(error)
+        ? { error: "storage_full", message: STORAGE_FULL_MESSAGE }
+        : describeModelError(error, settings.baseUrl);
     }
   }
 
-  const entries: ThreadEntry[] = produced.map((message) => ({ kind: "message", message }));
-  if (status === "interrupted") entries.push(...partialMessages(partial, produced));
-  if (runError) entries.push({ kind: "error", id: newId(), error: runError, at: Date.now() });
-  await threads.append(threadId, entries, { status: status === "error" ? "error" : "idle" });
+  if (status === "interrupted") {
+    const replies = partialReplies(partial, produced);
+    if (replies.length > 0) {
+      await agent.updateState(config, { messages: replies.map(fromWireMessage) }, "model_request");
+      for (const reply of replies) notes.push({ kind: "stopped", id: newId(), message_id: reply.id });
+    }
+  }
+  if (runError) await noteError(runError);
+  await threads.append(threadId, notes, { status: status === "error" ? "error" : "idle" });
   deps.onThreadChanged?.(threadId);
   finish(status, runError);
 }

@@ -1,14 +1,28 @@
 // Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (DESIGN.md D2).
 import { openDB, type DBSchema, type IDBPDatabase } from "idb";
-import type { ThreadEntry, ThreadSummary } from "../protocol/index.ts";
+import type { RunError, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
 
 export const DB_VERSION = 3;
+
+/**
+ * What a checkpointed thread keeps beside its messages (which live in the checkpoints): a run's error, shown after
+ * the first `after` messages, and the mark on a reply the user stopped.
+ */
+export type HistoryNote =
+  | { kind: "run-error"; id: string; error: RunError; at: number; after: number }
+  | { kind: "stopped"; id: string; message_id: string };
+
+/**
+ * An item of the `entries` store: a note, or (threads from before checkpoints, store version 1) a whole message
+ * or error in order.
+ */
+export type StoredEntry = ThreadEntry | HistoryNote;
 
 export interface EntryRecord {
   thread_id: string;
   /** Position in the thread, from 0; the key is [thread_id, seq]. */
   seq: number;
-  entry: ThreadEntry;
+  entry: StoredEntry;
 }
 
 export interface SettingRecord {

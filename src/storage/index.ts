@@ -7,6 +7,8 @@ export {
   type FawnDb,
   type FawnDbSchema,
   type ThreadFileMeta,
+  type HistoryNote,
+  type StoredEntry,
 } from "./fawn-db.ts";
 export { ThreadRepository, type ThreadPatch } from "./thread-repository.ts";
 export { SettingsRepository } from "./settings-repository.ts";

@@ -1,7 +1,7 @@
 // Threads and their history entries; every multi-record change is one transaction.
-import type { ThreadDetail, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
+import type { ThreadSummary } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
-import { keyPrefixRange, THREAD_STORES, type FawnDb } from "./fawn-db.ts";
+import { keyPrefixRange, THREAD_STORES, type FawnDb, type StoredEntry } from "./fawn-db.ts";
 
 export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status">>;
 
@@ -45,12 +45,12 @@ export class ThreadRepository {
     return this.db.get("threads", threadId);
   }
 
-  async entries(threadId: string): Promise<ThreadEntry[]> {
+  async entries(threadId: string): Promise<StoredEntry[]> {
     const records = await this.db.getAll("entries", threadRange(threadId));
     return records.map((record) => record.entry);
   }
 
-  async detail(threadId: string): Promise<ThreadDetail | undefined> {
+  async detail(threadId: string): Promise<(ThreadSummary & { entries: StoredEntry[] }) | undefined> {
     const tx = this.db.transaction(["threads", "entries"], "readonly");
     const [thread, records] = await Promise.all([
       tx.objectStore("threads").get(threadId),
@@ -65,7 +65,7 @@ export class ThreadRepository {
    * Appends entries after the thread's last one and applies `patch`, in one transaction: either all of it
    * is stored or none. Rejects when the thread does not exist.
    */
-  async append(threadId: string, entries: readonly ThreadEntry[], patch: ThreadPatch = {}): Promise<ThreadSummary> {
+  async append(threadId: string, entries: readonly StoredEntry[], patch: ThreadPatch = {}): Promise<ThreadSummary> {
     const tx = this.db.transaction(["threads", "entries"], "readwrite");
     const threads = tx.objectStore("threads");
     const store = tx.objectStore("entries");

@@ -1,6 +1,7 @@
 // The Gateway end to end in Node: real agent, real IndexedDB schema (fake-indexeddb), the scripted mock model.
 import { describe, expect, it, vi } from "vitest";
-import { ThreadRepository } from "../../src/storage/index.ts";
+import { Gateway } from "../../src/gateway/index.ts";
+import { IndexedDbCheckpointSaver, openFawnDb, ThreadRepository } from "../../src/storage/index.ts";
 import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
 import { useGatewayHarness } from "./harness.ts";
 
@@ -131,18 +132,56 @@ describe("Gateway.runStream", () => {
   });
 });
 
+describe("Gateway with threads from before checkpoints", () => {
+  it("carries their stored messages and errors into the first checkpointed run", async () => {
+    // A thread as store version 1 kept it: every message and error an entry.
+    const dbName = "gateway-legacy-thread-test";
+    const db = await openFawnDb(dbName);
+    const threads = new ThreadRepository(db);
+    const legacy = await threads.create({ title: "old" });
+    await threads.append(legacy.thread_id, [
+      { kind: "message", message: { type: "human", id: "h0", content: "first question" } },
+      { kind: "error", id: "e0", error: { error: "server_error", message: "boom" }, at: 1 },
+      { kind: "message", message: { type: "human", id: "h1", content: "again" } },
+      { kind: "message", message: { type: "ai", id: "a1", content: "old answer" }, stopped: true },
+    ]);
+    db.close();
+    const fresh = await Gateway.open(dbName);
+    await fresh.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "k", model: "mock-model" });
+
+    const events: RunEvent[] = [];
+    await fresh.runStream(
+      { run_id: "r", thread_id: legacy.thread_id, input: { messages: [{ type: "human", content: "and now" }] } },
+      (event) => events.push(event),
+    );
+    expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+    const sent = harness.mock.requests.at(-1)?.body as { messages: { role: string }[] };
+    expect(sent.messages.map((message) => message.role)).toEqual(["system", "user", "user", "assistant", "user"]);
+    const detail = await fresh.getThread(legacy.thread_id);
+    expect(texts(detail?.entries ?? [])).toEqual([
+      "human: first question",
+      "error: server_error",
+      "human: again",
+      "ai: old answer",
+      "human: and now",
+      "ai: You said: and now",
+    ]);
+    expect(detail?.entries[3]).toMatchObject({ stopped: true });
+  });
+});
+
 describe("Gateway when storage is full", () => {
-  it("says so clearly, ends the run, and keeps the thread as it was before the failed write", async () => {
+  it("says so clearly, ends the run, and keeps the thread at its last saved step", async () => {
     const thread = await harness.gateway.createThread();
-    const append = ThreadRepository.prototype.append;
+    const put = IndexedDbCheckpointSaver.prototype.put;
     let calls = 0;
-    const spy = vi.spyOn(ThreadRepository.prototype, "append").mockImplementation(function (
-      this: ThreadRepository,
+    const spy = vi.spyOn(IndexedDbCheckpointSaver.prototype, "put").mockImplementation(function (
+      this: IndexedDbCheckpointSaver,
       ...args
     ) {
-      // The user's message is saved; the reply's write hits the quota.
-      if (++calls === 2) return Promise.reject(new DOMException("The quota has been exceeded.", "QuotaExceededError"));
-      return append.apply(this, args);
+      // Checkpoints 1 and 2 hold the input and the user's message; the step with the reply hits the quota.
+      if (++calls === 3) return Promise.reject(new DOMException("The quota has been exceeded.", "QuotaExceededError"));
+      return put.apply(this, args);
     });
     try {
       const events = await run(thread.thread_id, "hello");
@@ -154,7 +193,7 @@ describe("Gateway when storage is full", () => {
       spy.mockRestore();
     }
     const detail = await harness.gateway.getThread(thread.thread_id);
-    expect(texts(detail?.entries ?? [])).toEqual(["human: hello"]);
+    expect(texts(detail?.entries ?? [])).toEqual(["human: hello", "error: storage_full"]);
     // Once space is back, the thread works again.
     const retry = await run(thread.thread_id, "hello");
     expect(retry.at(-1)).toEqual({ event: "end", data: { status: "success" } });
