@@ -13,6 +13,7 @@ import {
   type ChangeNotice,
   type GatewayApi,
   type ModelSettings,
+  type RunError,
   type RunEvent,
   type RunEventListener,
   type RunRequest,
@@ -21,17 +22,17 @@ import {
 } from "../protocol/index.ts";
 import {
   IndexedDbCheckpointSaver,
+  MODEL_ENDPOINT_KEY,
   openFawnDb,
   SettingsRepository,
   ThreadRepository,
   type FawnDb,
+  type RunRecord,
 } from "../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 import { checkpointMessages, executeRun } from "./run-executor.ts";
 import { composeHistory } from "./thread-history.ts";
 import { tryLockThread } from "./thread-locks.ts";
-
-const MODEL_SETTINGS_KEY = "models.endpoint";
 
 /** DeerFlow's thread-id rule. */
 export const THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -137,14 +138,16 @@ export class Gateway implements GatewayApi {
   }
 
   async getModelSettings(): Promise<ModelSettings> {
-    const parsed = parseModelSettings(await this.settings.get(MODEL_SETTINGS_KEY));
+    const { value, apiKey } = await this.settings.getWithApiKey(MODEL_ENDPOINT_KEY);
+    const parsed = parseModelSettings({ ...(value as object | undefined), apiKey: apiKey ?? "" });
     return parsed.ok ? parsed.value : { ...EMPTY_MODEL_SETTINGS };
   }
 
   async saveModelSettings(settings: ModelSettings): Promise<ModelSettings> {
     const parsed = parseModelSettings(settings);
     if (!parsed.ok) throw new GatewayError(parsed.message);
-    await this.writing(() => this.settings.put(MODEL_SETTINGS_KEY, parsed.value));
+    const { apiKey, ...endpoint } = parsed.value;
+    await this.writing(() => this.settings.putWithApiKey(MODEL_ENDPOINT_KEY, endpoint, apiKey));
     this.notify({ type: "settings-changed" });
     return parsed.value;
   }
@@ -182,8 +185,30 @@ export class Gateway implements GatewayApi {
         return refuse("This thread is running a reply in another tab. Wait for it to finish, or stop it there.");
       }
       this.runningThreads.add(request.thread_id);
+      const startedAt = Date.now();
+      let known = false;
+      let model = "";
+      let status: RunRecord["status"] = "error";
+      let failure: RunError | undefined;
+      const track = (event: RunEvent): void => {
+        if (event.event === "end") status = event.data.status;
+        if (event.event === "error") failure = event.data;
+        emit(event);
+      };
+      const record = (): RunRecord => ({
+        thread_id: request.thread_id,
+        run_id: request.run_id,
+        status,
+        created_at: startedAt,
+        updated_at: Date.now(),
+        ...(model ? { model } : {}),
+        ...(failure ? { error: failure } : {}),
+      });
       try {
         const settings = await this.getModelSettings();
+        model = settings.model;
+        known = (await this.threads.get(request.thread_id)) !== undefined;
+        if (known) await this.threads.recordRun({ ...record(), status: "running" });
         await executeRun(
           {
             threads: this.threads,
@@ -193,7 +218,7 @@ export class Gateway implements GatewayApi {
             onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),
           },
           request,
-          emit,
+          track,
           controller.signal,
         );
       } catch (error) {
@@ -204,9 +229,10 @@ export class Gateway implements GatewayApi {
               error: "unknown" as const,
               message: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
             };
-        emit({ event: "error", data });
-        emit({ event: "end", data: { status: "error" } });
+        track({ event: "error", data });
+        track({ event: "end", data: { status: "error" } });
       } finally {
+        if (known) await this.threads.recordRun(record()).catch(() => undefined);
         this.runningThreads.delete(request.thread_id);
         release();
       }
@@ -223,6 +249,11 @@ export class Gateway implements GatewayApi {
       if (isQuotaError(error)) throw new GatewayError(STORAGE_FULL_MESSAGE, 409);
       throw error;
     }
+  }
+
+  /** The thread's runs, oldest first, with their status and error. */
+  listRuns(threadId: string): Promise<RunRecord[]> {
+    return this.threads.runs(threadId);
   }
 
   async cancelRun(runId: string): Promise<void> {

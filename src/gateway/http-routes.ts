@@ -199,6 +199,21 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
       },
     ],
     [
+      "GET",
+      /^\/api\/threads\/([^/]+)\/runs$/,
+      async (_request, [threadId]) => {
+        if (!(await gateway.getThread(threadId!))) return problem(404, `Thread ${threadId} not found.`);
+        const runs = await gateway.listRuns(threadId!);
+        return json(
+          runs.map((run) => ({
+            ...run,
+            created_at: new Date(run.created_at).toISOString(),
+            updated_at: new Date(run.updated_at).toISOString(),
+          })),
+        );
+      },
+    ],
+    [
       "POST",
       /^\/api\/threads\/([^/]+)\/runs\/stream$/,
       async (request, [threadId]) => {

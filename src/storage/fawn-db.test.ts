@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { openDB } from "idb";
 import { describe, expect, it } from "vitest";
-import { CHECKPOINT_STORES, DB_VERSION, THREAD_STORES, openFawnDb } from "./fawn-db.ts";
+import { CHECKPOINT_STORES, DB_VERSION, MODEL_ENDPOINT_KEY, THREAD_STORES, openFawnDb } from "./fawn-db.ts";
 import { IndexedDbStore } from "./indexeddb-store.ts";
 import { ThreadFiles } from "./thread-files.ts";
 
@@ -27,11 +27,11 @@ async function createVersion2(name: string) {
 }
 
 describe("openFawnDb", () => {
-  it("is at version 3", () => {
-    expect(DB_VERSION).toBe(3);
+  it("is at version 4", () => {
+    expect(DB_VERSION).toBe(4);
   });
 
-  it("upgrades a version 2 database with data to version 3, keeping the data", async () => {
+  it("upgrades a version 2 database with data to the current version, keeping the data", async () => {
     const name = `fawn-db-v2-${dbCount++}`;
     const v2 = await createVersion2(name);
     const thread = { thread_id: "t", title: "Kept", created_at: 1, updated_at: 2, status: "idle" };
@@ -89,9 +89,11 @@ describe("openFawnDb", () => {
     v2.close();
 
     const db = await openFawnDb(name);
-    expect(db.version).toBe(3);
+    expect(db.version).toBe(DB_VERSION);
     expect([...db.objectStoreNames].sort()).toEqual(
-      [...THREAD_STORES, "settings", "store_items"].sort((a, b) => a.localeCompare(b)),
+      [...THREAD_STORES, "settings", "store_items", "secrets", "skills", "mcp_servers"].sort((a, b) =>
+        a.localeCompare(b),
+      ),
     );
     expect(await db.get("threads", "t")).toEqual(thread);
     expect(await db.getAllFromIndex("threads", "by-updated")).toEqual([thread]);
@@ -121,6 +123,31 @@ describe("openFawnDb", () => {
   });
 
   it("names every per-thread store in THREAD_STORES", () => {
-    expect(THREAD_STORES).toEqual(["threads", "entries", ...CHECKPOINT_STORES, "thread_files", "thread_file_meta"]);
+    expect(THREAD_STORES).toEqual([
+      "threads",
+      "entries",
+      ...CHECKPOINT_STORES,
+      "thread_files",
+      "thread_file_meta",
+      "runs",
+    ]);
+  });
+
+  it("moves the model endpoint's API key from settings into secrets when upgrading to version 4", async () => {
+    const name = `fawn-db-key-${dbCount++}`;
+    const v2 = await createVersion2(name);
+    const endpoint = { baseUrl: "https://api.example.com/v1", apiKey: "sk-secret", model: "m" };
+    await v2.put("settings", { key: MODEL_ENDPOINT_KEY, value: endpoint });
+    v2.close();
+    const db = await openFawnDb(name);
+    expect(await db.get("settings", MODEL_ENDPOINT_KEY)).toEqual({
+      key: MODEL_ENDPOINT_KEY,
+      value: { baseUrl: "https://api.example.com/v1", model: "m" },
+    });
+    expect(await db.get("secrets", `${MODEL_ENDPOINT_KEY}.apiKey`)).toEqual({
+      key: `${MODEL_ENDPOINT_KEY}.apiKey`,
+      value: "sk-secret",
+    });
+    db.close();
   });
 });

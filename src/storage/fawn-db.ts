@@ -1,8 +1,11 @@
 // Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (DESIGN.md D2).
-import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
 import type { RunError, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
 
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
+
+/** The settings record of the model endpoint (Base URL, Model); its API key is the secret `<key>.apiKey`. */
+export const MODEL_ENDPOINT_KEY = "models.endpoint";
 
 /**
  * What a checkpointed thread keeps beside its messages (which live in the checkpoints): a run's error, shown after
@@ -139,6 +142,39 @@ export interface ThreadFileMeta {
 /** The meta of one file of a thread, written in the same transaction as its bytes; the key is [thread_id, path]. */
 export type ThreadFileMetaRecord = ThreadFileMeta & { thread_id: string };
 
+/** A secret (an API key): kept apart from settings so exports and logs can leave the whole store out. */
+export interface SecretRecord {
+  key: string;
+  value: string;
+}
+
+/** One run of the agent on a thread; the key is [thread_id, run_id]. */
+export interface RunRecord {
+  thread_id: string;
+  run_id: string;
+  status: "running" | "success" | "error" | "interrupted";
+  created_at: number;
+  updated_at: number;
+  model?: string;
+  error?: RunError;
+}
+
+/** An installed skill (its SKILL.md and files), by name; filled by the skills issue. */
+export interface SkillRecord {
+  name: string;
+  enabled: boolean;
+  files: Record<string, string>;
+  installed_at: number;
+}
+
+/** An MCP server's configuration, by name; filled by the MCP issue. Its credentials go to `secrets`. */
+export interface McpServerRecord {
+  name: string;
+  enabled: boolean;
+  transport: "streamable-http" | "sse" | "stdio-proxy";
+  url: string;
+}
+
 export interface FawnDbSchema extends DBSchema {
   threads: { key: string; value: ThreadSummary; indexes: { "by-updated": number } };
   entries: { key: [string, number]; value: EntryRecord; indexes: { "by-thread": string } };
@@ -150,6 +186,10 @@ export interface FawnDbSchema extends DBSchema {
   store_items: { key: [string, string]; value: StoreItemRecord; indexes: { "by-namespace": string } };
   thread_files: { key: [string, string]; value: ThreadFileRecord; indexes: { "by-thread": string } };
   thread_file_meta: { key: [string, string]; value: ThreadFileMetaRecord; indexes: { "by-thread": string } };
+  secrets: { key: string; value: SecretRecord };
+  runs: { key: [string, string]; value: RunRecord; indexes: { "by-thread": string } };
+  skills: { key: string; value: SkillRecord };
+  mcp_servers: { key: string; value: McpServerRecord };
 }
 
 /** The LangGraph checkpointer's stores; every key starts with the thread id. */
@@ -164,7 +204,14 @@ export const CHECKPOINT_STORES = [
  * Every store holding per-thread records: deleting a thread everywhere means deleting its records in each (their
  * keys start with the thread id, except `threads`, whose key is the thread id).
  */
-export const THREAD_STORES = ["threads", "entries", ...CHECKPOINT_STORES, "thread_files", "thread_file_meta"] as const;
+export const THREAD_STORES = [
+  "threads",
+  "entries",
+  ...CHECKPOINT_STORES,
+  "thread_files",
+  "thread_file_meta",
+  "runs",
+] as const;
 
 export type FawnDb = IDBPDatabase<FawnDbSchema>;
 
@@ -179,7 +226,7 @@ export function keyPrefixRange(...prefix: string[]): IDBKeyRange {
  */
 export async function openFawnDb(name: string): Promise<FawnDb> {
   const db = await openDB<FawnDbSchema>(name, DB_VERSION, {
-    upgrade(database, oldVersion) {
+    upgrade(database, oldVersion, _newVersion, transaction) {
       if (oldVersion < 1) {
         const threads = database.createObjectStore("threads", { keyPath: "thread_id" });
         threads.createIndex("by-updated", "updated_at");
@@ -208,6 +255,14 @@ export async function openFawnDb(name: string): Promise<FawnDb> {
         const meta = database.createObjectStore("thread_file_meta", { keyPath: ["thread_id", "path"] });
         meta.createIndex("by-thread", "thread_id");
       }
+      if (oldVersion < 4) {
+        database.createObjectStore("secrets", { keyPath: "key" });
+        const runs = database.createObjectStore("runs", { keyPath: ["thread_id", "run_id"] });
+        runs.createIndex("by-thread", "thread_id");
+        database.createObjectStore("skills", { keyPath: "name" });
+        database.createObjectStore("mcp_servers", { keyPath: "name" });
+        void moveApiKeyToSecrets(transaction);
+      }
     },
     blocking() {
       // A newer version is waiting for us: step aside so the other tab can upgrade.
@@ -215,6 +270,19 @@ export async function openFawnDb(name: string): Promise<FawnDb> {
     },
   });
   return db;
+}
+
+/** Store version 4 keeps API keys in `secrets`: move the model endpoint's key out of its settings record. */
+async function moveApiKeyToSecrets(
+  transaction: IDBPTransaction<FawnDbSchema, StoreNames<FawnDbSchema>[], "versionchange">,
+): Promise<void> {
+  const settings = transaction.objectStore("settings");
+  const record = await settings.get(MODEL_ENDPOINT_KEY);
+  const value = record?.value as { apiKey?: unknown } | undefined;
+  if (!value || typeof value.apiKey !== "string") return;
+  const { apiKey, ...rest } = value;
+  if (apiKey) await transaction.objectStore("secrets").put({ key: `${MODEL_ENDPOINT_KEY}.apiKey`, value: apiKey });
+  await settings.put({ key: MODEL_ENDPOINT_KEY, value: rest });
 }
 
 /** Where a storage class gets its connection: a database name (opened on demand) or an open connection. */

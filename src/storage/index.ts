@@ -4,11 +4,13 @@ export {
   DB_VERSION,
   CHECKPOINT_STORES,
   THREAD_STORES,
+  MODEL_ENDPOINT_KEY,
   type FawnDb,
   type FawnDbSchema,
   type ThreadFileMeta,
   type HistoryNote,
   type StoredEntry,
+  type RunRecord,
 } from "./fawn-db.ts";
 export { ThreadRepository, type ThreadPatch } from "./thread-repository.ts";
 export { SettingsRepository } from "./settings-repository.ts";

@@ -1,7 +1,7 @@
 // Threads and their history entries; every multi-record change is one transaction.
 import type { ThreadSummary } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
-import { keyPrefixRange, THREAD_STORES, type FawnDb, type StoredEntry } from "./fawn-db.ts";
+import { keyPrefixRange, THREAD_STORES, type FawnDb, type RunRecord, type StoredEntry } from "./fawn-db.ts";
 
 export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status">>;
 
@@ -95,6 +95,17 @@ export class ThreadRepository {
     await tx.store.put(updated);
     await tx.done;
     return updated;
+  }
+
+  /** Stores (or updates) the record of one run. */
+  async recordRun(record: RunRecord): Promise<void> {
+    await this.db.put("runs", record);
+  }
+
+  /** The thread's runs, oldest first. */
+  async runs(threadId: string): Promise<RunRecord[]> {
+    const records = await this.db.getAllFromIndex("runs", "by-thread", threadId);
+    return records.sort((a, b) => a.created_at - b.created_at);
   }
 
   /** Removes the thread and every record that belongs to it, in every store (THREAD_STORES), in one transaction. */

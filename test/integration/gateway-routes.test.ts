@@ -77,6 +77,9 @@ describe("Gateway routes", () => {
     expect(names).toContain("values");
     expect(names).not.toContain("updates");
 
+    const runs = (await (await call("GET", "/api/threads/t1/runs")).json()) as { status: string; model: string }[];
+    expect(runs).toEqual([expect.objectContaining({ status: "success", model: "mock-model" })]);
+
     const state = (await (await call("GET", "/api/threads/t1/state")).json()) as {
       values: { title: string; messages: { type: string }[] };
     };

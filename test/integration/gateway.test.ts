@@ -68,6 +68,11 @@ describe("Gateway.runStream", () => {
     expect(error?.event === "error" && error.data.message).toMatch(/API key/);
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "error" } });
 
+    const runs = await harness.gateway.listRuns(thread.thread_id);
+    expect(runs).toEqual([
+      expect.objectContaining({ status: "error", error: expect.objectContaining({ error: "authentication" }) }),
+    ]);
+
     await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" });
     const retry = await run(thread.thread_id, "hello");
     expect(retry.at(-1)).toEqual({ event: "end", data: { status: "success" } });
@@ -206,6 +211,19 @@ describe("Gateway settings and threads", () => {
       /http:\/\/ or https:\/\//,
     );
     expect((await harness.gateway.getModelSettings()).baseUrl).toBe(harness.mock.url);
+  });
+
+  it("keeps the API key in the secrets store, never in settings", async () => {
+    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-very-secret", model: "m" });
+    const db = await openFawnDb(harness.gatewayDbName());
+    const settings = await db.getAll("settings");
+    expect(JSON.stringify(settings)).not.toContain("sk-very-secret");
+    expect((await db.getAll("secrets")).map((secret) => secret.value)).toEqual(["sk-very-secret"]);
+    db.close();
+    expect((await harness.gateway.getModelSettings()).apiKey).toBe("sk-very-secret");
+    // An empty key removes the stored one.
+    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "", model: "m" });
+    expect((await harness.gateway.getModelSettings()).apiKey).toBe("");
   });
 
   it("normalizes the Base URL and lists the endpoint's models", async () => {

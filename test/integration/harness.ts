@@ -9,13 +9,17 @@ export interface Harness {
   gateway: Gateway;
   /** A new, unconfigured Gateway over its own empty database. */
   freshGateway(): Promise<Gateway>;
+  /** The database name of the current `gateway`. */
+  gatewayDbName(): string;
 }
 
 /** Registers the hooks; read the fields inside tests (they are replaced before each one). */
 export function useGatewayHarness(name: string): Harness {
   let dbCount = 0;
+  let current = "";
   const harness = {
     freshGateway: () => Gateway.open(`${name}-${dbCount++}`),
+    gatewayDbName: () => current,
   } as Harness;
   beforeAll(async () => {
     harness.mock = await startMockLlm({ port: 0 });
@@ -25,6 +29,7 @@ export function useGatewayHarness(name: string): Harness {
   });
   beforeEach(async () => {
     harness.mock.reset();
+    current = `${name}-${dbCount}`;
     harness.gateway = await harness.freshGateway();
     await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" });
   });
