@@ -130,6 +130,13 @@ export class Gateway implements GatewayApi {
     return updated;
   }
 
+  async pinThread(threadId: string, pinned: boolean): Promise<ThreadSummary> {
+    const updated = await this.writing(() => this.threads.update(threadId, { pinned }));
+    if (!updated) throw new GatewayError(`There is no thread with id ${threadId}.`);
+    this.notify({ type: "thread-changed", thread_id: threadId });
+    return updated;
+  }
+
   async deleteThread(threadId: string): Promise<void> {
     if (this.runningThreads.has(threadId))
       throw new GatewayError("Stop the running reply before deleting the thread.", 409);

@@ -13,6 +13,8 @@ export interface ThreadSummary {
   created_at: number;
   updated_at: number;
   status: ThreadStatus;
+  /** Pinned threads are listed first. */
+  pinned?: boolean;
 }
 
 /** One item of a thread's history as the user sees it. */
@@ -54,6 +56,8 @@ export interface GatewayApi {
   getThread(threadId: string): Promise<ThreadDetail | undefined>;
   /** Renames a thread; the title is trimmed, 1 to 200 characters. */
   renameThread(threadId: string, title: string): Promise<ThreadSummary>;
+  /** Pins or unpins a thread; pinned threads come first in the list. */
+  pinThread(threadId: string, pinned: boolean): Promise<ThreadSummary>;
   deleteThread(threadId: string): Promise<void>;
   getModelSettings(): Promise<ModelSettings>;
   saveModelSettings(settings: ModelSettings): Promise<ModelSettings>;

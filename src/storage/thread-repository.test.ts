@@ -27,6 +27,19 @@ describe("ThreadRepository", () => {
     expect(listed.map((thread) => thread.thread_id)).toEqual([first.thread_id, second.thread_id]);
   });
 
+  it("lists pinned threads first, each group by recent activity", async () => {
+    const threads = await repository();
+    const old = await threads.create({ title: "old" });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const recent = await threads.create({ title: "recent" });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const newest = await threads.create({ title: "newest" });
+    await threads.update(old.thread_id, { pinned: true });
+    expect((await threads.list()).map((thread) => thread.title)).toEqual(["old", "newest", "recent"]);
+    expect(recent.pinned).toBeUndefined();
+    expect(newest.title).toBe("newest");
+  });
+
   it("keeps entries in the order they were appended, across appends", async () => {
     const threads = await repository();
     const { thread_id } = await threads.create();

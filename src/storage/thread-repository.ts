@@ -3,7 +3,7 @@ import type { ThreadSummary } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { keyPrefixRange, THREAD_STORES, type FawnDb, type RunRecord, type StoredEntry } from "./fawn-db.ts";
 
-export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status">>;
+export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status" | "pinned">>;
 
 function threadRange(threadId: string): IDBKeyRange {
   return IDBKeyRange.bound([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER]);
@@ -12,10 +12,10 @@ function threadRange(threadId: string): IDBKeyRange {
 export class ThreadRepository {
   constructor(private readonly db: FawnDb) {}
 
-  /** All threads, most recently active first. */
+  /** All threads: pinned ones first, then by most recent activity. */
   async list(): Promise<ThreadSummary[]> {
-    const threads = await this.db.getAllFromIndex("threads", "by-updated");
-    return threads.reverse();
+    const threads = (await this.db.getAllFromIndex("threads", "by-updated")).reverse();
+    return [...threads.filter((thread) => thread.pinned), ...threads.filter((thread) => !thread.pinned)];
   }
 
   /** Creates a thread; rejects (ConstraintError) when `threadId` is taken. */

@@ -141,6 +141,15 @@ export function createAppState(client: GatewayClient) {
     }
   }
 
+  async function pinThread(threadId: string, pinned: boolean): Promise<void> {
+    try {
+      await client.pinThread(threadId, pinned);
+      await Promise.all([refreshThreads(), reloadIfOpen(threadId)]);
+    } catch (error) {
+      setNotice(errorMessage(error));
+    }
+  }
+
   async function deleteThread(threadId: string): Promise<void> {
     try {
       await client.deleteThread(threadId);
@@ -179,6 +188,7 @@ export function createAppState(client: GatewayClient) {
     newThread,
     openThread,
     renameThread,
+    pinThread,
     deleteThread,
     saveSettings,
     listModels: (endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">) => client.listModels(endpoint),

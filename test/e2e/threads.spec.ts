@@ -39,7 +39,7 @@ async function recordsMentioning(page: Page, text: string): Promise<number> {
   }, text);
 }
 
-test("rename and delete a thread; nothing of it stays stored", async ({ page }) => {
+test("rename, pin and delete a thread; nothing of it stays stored", async ({ page }) => {
   await page.goto("/");
   await configureEndpoint(page);
   await send(page, "hello");
@@ -57,6 +57,15 @@ test("rename and delete a thread; nothing of it stays stored", async ({ page }) 
   await page.getByRole("menuitem", { name: "Rename" }).click();
   await expect(threads.getByRole("link", { name: "Greetings" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Greetings" })).toBeVisible();
+
+  // Pinning puts the thread first, though the other one is more recent.
+  await expect(threads.getByRole("link")).toHaveText(["keep me", "Greetings"]);
+  await page.getByRole("button", { name: "Thread actions" }).click();
+  await page.getByRole("menuitem", { name: "Pin" }).click();
+  await expect(threads.getByRole("link")).toHaveText(["Greetings", "keep me"]);
+  await expect(threads.getByRole("img", { name: "Pinned" })).toHaveCount(1);
+  await page.reload();
+  await expect(threads.getByRole("link")).toHaveText(["Greetings", "keep me"]);
 
   expect(await recordsMentioning(page, threadId)).toBeGreaterThan(0);
   page.once("dialog", (dialog) => {

@@ -29,6 +29,11 @@ export function Sidebar(props: { state: AppState }) {
                   >
                     {thread.title}
                   </a>
+                  <Show when={thread.pinned}>
+                    <span class="pinned-mark" role="img" aria-label="Pinned" title="Pinned">
+                      ●
+                    </span>
+                  </Show>
                   <Show when={state.isRunning(thread.thread_id)}>
                     <span class="running-dot" role="img" aria-label="Running" title="Running" />
                   </Show>

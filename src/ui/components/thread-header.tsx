@@ -1,4 +1,4 @@
-// The open thread's title bar, with its actions (Rename, Delete) in a menu.
+// The open thread's title bar, with its actions (Rename, Pin, Delete) in a menu.
 import { createSignal, onCleanup, Show } from "solid-js";
 import type { AppState } from "../app-state.ts";
 
@@ -46,6 +46,16 @@ export function ThreadHeader(props: { state: AppState }) {
               <div class="menu" role="menu" aria-label="Thread actions">
                 <button type="button" role="menuitem" onClick={rename}>
                   Rename
+                </button>
+                <button
+                  type="button"
+                  role="menuitem"
+                  onClick={() => {
+                    setOpen(false);
+                    void props.state.pinThread(thread().thread_id, !thread().pinned);
+                  }}
+                >
+                  {thread().pinned ? "Unpin" : "Pin"}
                 </button>
                 <button type="button" role="menuitem" class="danger-text" onClick={remove}>
                   Delete
