@@ -1,7 +1,11 @@
 // Bytes and time per checkpoint step for a growing agent thread: IndexedDbCheckpointSaver (fake-indexeddb under
-// Node) beside what MemorySaver's serde writes per put (the whole checkpoint incl. channel values, plus metadata).
+// Node) beside what MemorySaver's serde writes per put (the whole checkpoint incl. channel values, plus metadata),
+// and LangGraph's SqliteSaver (file growth) when its optional dependency is installed.
 // Prints numbers only; nothing here is a timed assertion (DESIGN.md D10).
 import "fake-indexeddb/auto";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { MemorySaver, emptyCheckpoint, uuid6, type Checkpoint } from "@langchain/langgraph-checkpoint";
@@ -111,8 +115,60 @@ async function run(steps: number): Promise<Row> {
   };
 }
 
+/** The same thread through LangGraph's SqliteSaver (an optional dependency), measured by the file's growth. */
+async function runSqlite(steps: number): Promise<SqliteRow | undefined> {
+  let SqliteSaver: typeof import("@langchain/langgraph-checkpoint-sqlite").SqliteSaver;
+  try {
+    ({ SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite"));
+  } catch {
+    return undefined;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "fawn-bench-sqlite-"));
+  const file = join(dir, "checkpoints.db");
+  const saver = SqliteSaver.fromConnString(file);
+  let config: RunnableConfig = { configurable: { thread_id: "bench" } };
+  let messages: BaseMessage[] = [];
+  let ms = 0;
+  let before = 0;
+  let last = 0;
+  let first = -1;
+  for (let i = 0; i < steps; i++) {
+    messages = [...messages, message(i)];
+    const node = i % 4 === 2 ? "tools" : "model_request";
+    const checkpoint: Checkpoint = {
+      ...emptyCheckpoint(),
+      id: uuid6(-1),
+      channel_values: { messages, [`branch:to:${node}`]: null },
+      channel_versions: { messages: i + 1, [`branch:to:${node}`]: i + 1 },
+      versions_seen: { [node]: { messages: i } },
+    };
+    const start = performance.now();
+    config = await saver.put(config, checkpoint, { source: "loop", step: i, parents: {} });
+    ms += performance.now() - start;
+    const size = fileSize(file) + fileSize(`${file}-wal`);
+    if (first < 0) first = size;
+    last = size - before;
+    before = size;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return { steps, avg: (before - first) / Math.max(steps - 1, 1), last, ms: ms / steps };
+}
+
+function fileSize(path: string): number {
+  return existsSync(path) ? statSync(path).size : 0;
+}
+
+interface SqliteRow {
+  steps: number;
+  avg: number;
+  last: number;
+  ms: number;
+}
+
 const rows: Row[] = [];
 for (const steps of [10, 100, 1000]) rows.push(await run(steps));
+const sqliteRows: (SqliteRow | undefined)[] = [];
+for (const steps of [10, 100, 1000]) sqliteRows.push(await runSqlite(steps));
 
 const header = [
   "steps",
@@ -140,3 +196,17 @@ console.log(
   "Checkpoint writes per step, one message appended per step (human / AI tool call / tool result / AI answer)",
 );
 for (const line of table) console.log(line.map((cell, col) => cell.padStart(widths[col] as number)).join("  "));
+
+console.log(
+  "\nThe same thread through LangGraph's SqliteSaver (growth of the database and its WAL file; pages of 4 KB, so one step is coarse)",
+);
+if (sqliteRows.some((row) => row === undefined)) {
+  console.log("SqliteSaver is not installed here (optional dependency @langchain/langgraph-checkpoint-sqlite).");
+} else {
+  console.log("steps  sqlite bytes/step (avg)  sqlite bytes (last step)  sqlite ms/step");
+  for (const row of sqliteRows as SqliteRow[]) {
+    console.log(
+      `${String(row.steps).padStart(5)}  ${row.avg.toFixed(0).padStart(23)}  ${String(row.last).padStart(24)}  ${row.ms.toFixed(2).padStart(14)}`,
+    );
+  }
+}
