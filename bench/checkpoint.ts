@@ -11,6 +11,9 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { MemorySaver, emptyCheckpoint, uuid6, type Checkpoint } from "@langchain/langgraph-checkpoint";
 import { deleteDB } from "idb";
 import { IndexedDbCheckpointSaver } from "../src/storage/index.ts";
+import type { SqliteSaver as SqliteSaverType } from "@langchain/langgraph-checkpoint-sqlite";
+
+type SqliteSaverClass = typeof SqliteSaverType;
 
 const TOOL_OUTPUT = Array.from(
   { length: 8 },
@@ -117,7 +120,7 @@ async function run(steps: number): Promise<Row> {
 
 /** The same thread through LangGraph's SqliteSaver (an optional dependency), measured by the file's growth. */
 async function runSqlite(steps: number): Promise<SqliteRow | undefined> {
-  let SqliteSaver: typeof import("@langchain/langgraph-checkpoint-sqlite").SqliteSaver;
+  let SqliteSaver: SqliteSaverClass;
   try {
     ({ SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite"));
   } catch {
