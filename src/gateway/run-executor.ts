@@ -142,7 +142,14 @@ export async function executeRun(
     } else {
       const stream = await agent.stream(
         { messages: input },
-        { ...config, streamMode: ["values", "messages", "updates", "custom"], signal, recursionLimit: 100 },
+        {
+          ...config,
+          streamMode: ["values", "messages", "updates", "custom"],
+          signal,
+          recursionLimit: 100,
+          // Each step is saved before the next starts: a page closed mid-run loses at most the step in flight.
+          durability: "sync",
+        },
       );
       for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
         if (mode === "messages") {

@@ -54,6 +54,7 @@ test("threads and their messages survive a reload", async ({ page }) => {
   await configureEndpoint(page);
   await send(page, "hello");
   await expect(assistantMessages(page)).toHaveText(HELLO_REPLY);
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
   await page.getByRole("button", { name: "New thread" }).click();
   await expect(conversation(page).getByRole("article")).toHaveCount(0);
   // Shift+Enter adds a line; Enter sends.
@@ -65,6 +66,8 @@ test("threads and their messages survive a reload", async ({ page }) => {
   await box.press("Enter");
   await expect(box).toHaveValue("");
   await expect(assistantMessages(page)).toHaveText("You said: remember this\nsecond thread");
+  // The run has ended (and saved) when Send is back.
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 
   await page.reload();
   const threads = page.getByRole("navigation", { name: "Threads" });
