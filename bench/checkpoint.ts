@@ -8,7 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { MemorySaver, emptyCheckpoint, uuid6, type Checkpoint } from "@langchain/langgraph-checkpoint";
+import {
+  MemorySaver,
+  emptyCheckpoint,
+  uuid6,
+  type ChannelVersions,
+  type Checkpoint,
+} from "@langchain/langgraph-checkpoint";
 import { deleteDB } from "idb";
 import { IndexedDbCheckpointSaver } from "../src/storage/index.ts";
 import type { SqliteSaver as SqliteSaverType } from "@langchain/langgraph-checkpoint-sqlite";
@@ -59,6 +65,20 @@ interface Row {
   memMs: number;
 }
 
+/** The checkpoint LangGraph writes after step `i` of an agent thread, and the channel versions that step changed. */
+function stepCheckpoint(i: number, messages: BaseMessage[]): { checkpoint: Checkpoint; newVersions: ChannelVersions } {
+  const node = i % 4 === 2 ? "tools" : "model_request";
+  const newVersions = { messages: i + 1, [`branch:to:${node}`]: i + 1 };
+  const checkpoint: Checkpoint = {
+    ...emptyCheckpoint(),
+    id: uuid6(-1),
+    channel_values: { messages, [`branch:to:${node}`]: null },
+    channel_versions: newVersions,
+    versions_seen: { [node]: { messages: i } },
+  };
+  return { checkpoint, newVersions };
+}
+
 async function run(steps: number): Promise<Row> {
   const dbName = `bench-checkpoint-${steps}`;
   let written = 0;
@@ -75,16 +95,8 @@ async function run(steps: number): Promise<Row> {
   let memMs = 0;
   for (let i = 0; i < steps; i++) {
     messages = [...messages, message(i)];
-    const node = i % 4 === 2 ? "tools" : "model_request";
-    const checkpoint: Checkpoint = {
-      ...emptyCheckpoint(),
-      id: uuid6(-1),
-      channel_values: { messages, [`branch:to:${node}`]: null },
-      channel_versions: { messages: i + 1, [`branch:to:${node}`]: i + 1 },
-      versions_seen: { [node]: { messages: i } },
-    };
+    const { checkpoint, newVersions } = stepCheckpoint(i, messages);
     const metadata = { source: "loop" as const, step: i, parents: {} };
-    const newVersions = { messages: i + 1, [`branch:to:${node}`]: i + 1 };
 
     written = 0;
     let start = performance.now();
@@ -137,14 +149,7 @@ async function runSqlite(steps: number): Promise<SqliteRow | undefined> {
   let first = -1;
   for (let i = 0; i < steps; i++) {
     messages = [...messages, message(i)];
-    const node = i % 4 === 2 ? "tools" : "model_request";
-    const checkpoint: Checkpoint = {
-      ...emptyCheckpoint(),
-      id: uuid6(-1),
-      channel_values: { messages, [`branch:to:${node}`]: null },
-      channel_versions: { messages: i + 1, [`branch:to:${node}`]: i + 1 },
-      versions_seen: { [node]: { messages: i } },
-    };
+    const { checkpoint } = stepCheckpoint(i, messages);
     const start = performance.now();
     config = await saver.put(config, checkpoint, { source: "loop", step: i, parents: {} });
     ms += performance.now() - start;

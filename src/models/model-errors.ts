@@ -14,11 +14,6 @@ function providerMessage(error: unknown): string {
   return message.split("\n\nTroubleshooting URL:")[0]!.trim();
 }
 
-export function isAbortError(error: unknown): boolean {
-  const name = field(error, "name");
-  return name === "AbortError" || (error instanceof Error && /aborted|abort/i.test(error.message) && name !== "Error");
-}
-
 function isConnectionError(error: unknown, message: string): boolean {
   if (field(error, "status") !== undefined) return false;
   return /connection error|failed to fetch|fetch failed|networkerror|load failed|econnrefused/i.test(message);

@@ -42,12 +42,6 @@ export interface RunRequest {
 
 export type RunEventListener = (event: RunEvent) => void;
 
-/** Thrown (as a rejected promise) when a call's input is invalid; nothing was written. */
-export interface GatewayErrorShape {
-  name: "GatewayError";
-  message: string;
-}
-
 export interface GatewayApi {
   protocolVersion(): Promise<number>;
   listThreads(): Promise<ThreadSummary[]>;

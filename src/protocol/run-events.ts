@@ -41,5 +41,3 @@ export type RunEvent =
   | { event: "custom"; data: unknown }
   | { event: "error"; data: RunError }
   | { event: "end"; data: { status: RunEndStatus } };
-
-export type RunEventName = RunEvent["event"];

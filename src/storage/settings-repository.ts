@@ -7,15 +7,6 @@ const secretKey = (key: string) => `${key}.apiKey`;
 export class SettingsRepository {
   constructor(private readonly db: FawnDb) {}
 
-  async get(key: string): Promise<unknown> {
-    const record = await this.db.get("settings", key);
-    return record?.value;
-  }
-
-  async put(key: string, value: unknown): Promise<void> {
-    await this.db.put("settings", { key, value });
-  }
-
   /** A setting and its API key (undefined when none is stored), read together. */
   async getWithApiKey(key: string): Promise<{ value: unknown; apiKey: string | undefined }> {
     const tx = this.db.transaction(["settings", "secrets"], "readonly");

@@ -132,23 +132,20 @@ export function createAppState(client: GatewayClient) {
     await openThread(undefined);
   }
 
-  async function renameThread(threadId: string, title: string): Promise<void> {
+  /** Applies a change to a thread, then shows it; a refusal becomes a notice. */
+  async function changeThread(threadId: string, change: () => Promise<unknown>): Promise<void> {
     try {
-      await client.renameThread(threadId, title);
+      await change();
       await Promise.all([refreshThreads(), reloadIfOpen(threadId)]);
     } catch (error) {
       setNotice(errorMessage(error));
     }
   }
 
-  async function pinThread(threadId: string, pinned: boolean): Promise<void> {
-    try {
-      await client.pinThread(threadId, pinned);
-      await Promise.all([refreshThreads(), reloadIfOpen(threadId)]);
-    } catch (error) {
-      setNotice(errorMessage(error));
-    }
-  }
+  const renameThread = (threadId: string, title: string) =>
+    changeThread(threadId, () => client.renameThread(threadId, title));
+  const pinThread = (threadId: string, pinned: boolean) =>
+    changeThread(threadId, () => client.pinThread(threadId, pinned));
 
   async function deleteThread(threadId: string): Promise<void> {
     try {
