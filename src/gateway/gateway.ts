@@ -17,6 +17,9 @@ import {
   type RunEvent,
   type RunEventListener,
   type RunRequest,
+  type SandboxCommandRequest,
+  type SandboxCommandResult,
+  type SandboxInfo,
   type ThreadDetail,
   type ThreadSummary,
 } from "../protocol/index.ts";
@@ -25,10 +28,13 @@ import {
   MODEL_ENDPOINT_KEY,
   openFawnDb,
   SettingsRepository,
+  ThreadFiles,
   ThreadRepository,
   type FawnDb,
   type RunRecord,
 } from "../storage/index.ts";
+import { BrowserSandbox } from "../sandbox/browser/browser-sandbox.ts";
+import { DEFAULT_CWD, type Sandbox } from "../sandbox/sandbox.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 import { checkpointMessages, executeRun } from "./run-executor.ts";
 import { composeHistory } from "./thread-history.ts";
@@ -55,6 +61,11 @@ export interface GatewayOptions {
   fetch?: typeof fetch;
   /** Tells other tabs what changed; defaults to posting on the `fawn-changes` BroadcastChannel. */
   notify?: (notice: ChangeNotice) => void;
+  /**
+   * Opens a thread's sandbox. The agent worker passes sandboxes that live in their own worker; the default runs
+   * BrowserSandbox in this context (Node tests), where a busy loop blocks until its time limit.
+   */
+  openSandbox?: (threadId: string, files: ThreadFiles) => Sandbox | Promise<Sandbox>;
 }
 
 /** Posts change notices to every tab of this origin (the UI of this tab included). */
@@ -75,6 +86,10 @@ export class Gateway implements GatewayApi {
   private readonly createModel: (settings: ModelSettings) => BaseChatModel;
   private readonly fetchImpl: typeof fetch;
   private readonly notify: (notice: ChangeNotice) => void;
+  private readonly files: ThreadFiles;
+  private readonly openSandbox: (threadId: string, files: ThreadFiles) => Sandbox | Promise<Sandbox>;
+  private readonly sandboxes = new Map<string, Promise<Sandbox>>();
+  private readonly commands = new Map<string, AbortController>();
 
   constructor(db: FawnDb, options: GatewayOptions = {}) {
     this.threads = new ThreadRepository(db);
@@ -83,6 +98,8 @@ export class Gateway implements GatewayApi {
     this.createModel = options.createModel ?? createChatModel;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.notify = options.notify ?? broadcastNotices();
+    this.files = new ThreadFiles(db);
+    this.openSandbox = options.openSandbox ?? ((threadId, files) => BrowserSandbox.open({ threadId, files }));
   }
 
   static async open(dbName: string, options: GatewayOptions = {}): Promise<Gateway> {
@@ -141,7 +158,67 @@ export class Gateway implements GatewayApi {
     if (this.runningThreads.has(threadId))
       throw new GatewayError("Stop the running reply before deleting the thread.", 409);
     await this.threads.delete(threadId);
+    const sandbox = this.sandboxes.get(threadId);
+    this.sandboxes.delete(threadId);
+    await (await sandbox?.catch(() => undefined))?.dispose();
     this.notify({ type: "thread-deleted", thread_id: threadId });
+  }
+
+  async sandboxInfo(threadId: string): Promise<SandboxInfo> {
+    const sandbox = await this.sandbox(threadId);
+    return { kind: sandbox.kind, cwd: DEFAULT_CWD };
+  }
+
+  async sandboxExec(request: SandboxCommandRequest): Promise<SandboxCommandResult> {
+    if (typeof request.command !== "string") throw new GatewayError("A command must be a string.");
+    if (!(await this.threads.get(request.thread_id))) {
+      throw new GatewayError(`There is no thread with id ${request.thread_id}.`);
+    }
+    const controller = new AbortController();
+    this.commands.set(request.command_id, controller);
+    try {
+      const sandbox = await this.sandbox(request.thread_id);
+      const result = await sandbox.run(request.command, {
+        ...(request.cwd !== undefined && { cwd: request.cwd }),
+        ...(request.env !== undefined && { env: request.env }),
+        signal: controller.signal,
+      });
+      this.notify({ type: "thread-changed", thread_id: request.thread_id });
+      return {
+        stdout: result.stdout,
+        stderr: result.stderr,
+        exit_code: result.exitCode,
+        cwd: result.cwd ?? request.cwd ?? DEFAULT_CWD,
+        env: result.env ?? request.env ?? {},
+        ...(result.stopped && { stopped: result.stopped }),
+      };
+    } catch (error) {
+      // A refused working directory and the like: the terminal shows it like a failed command.
+      return {
+        stdout: "",
+        stderr: `${error instanceof Error ? error.message : String(error)}\n`,
+        exit_code: 1,
+        cwd: DEFAULT_CWD,
+        env: request.env ?? {},
+      };
+    } finally {
+      this.commands.delete(request.command_id);
+    }
+  }
+
+  async cancelSandboxCommand(commandId: string): Promise<void> {
+    this.commands.get(commandId)?.abort();
+  }
+
+  /** The thread's sandbox, opened on first use and kept while the worker lives. */
+  private sandbox(threadId: string): Promise<Sandbox> {
+    let sandbox = this.sandboxes.get(threadId);
+    if (!sandbox) {
+      sandbox = Promise.resolve(this.openSandbox(threadId, this.files));
+      sandbox.catch(() => this.sandboxes.delete(threadId));
+      this.sandboxes.set(threadId, sandbox);
+    }
+    return sandbox;
   }
 
   async getModelSettings(): Promise<ModelSettings> {
@@ -222,6 +299,7 @@ export class Gateway implements GatewayApi {
             checkpointer: this.checkpointer,
             settings,
             createModel: this.createModel,
+            sandbox: (threadId) => this.sandbox(threadId),
             onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),
           },
           request,

@@ -17,6 +17,7 @@ import type {
 import { contentText } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { titleFromText } from "../shared/text.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { HistoryNote, ThreadRepository } from "../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 
@@ -27,6 +28,8 @@ export interface RunDependencies {
   createModel: (settings: ModelSettings) => BaseChatModel;
   /** Called after each write to the thread's history, so other tabs can refresh. */
   onThreadChanged?: (threadId: string) => void;
+  /** The thread's sandbox, for the agent's bash and file tools. */
+  sandbox?: (threadId: string) => Promise<Sandbox>;
 }
 
 type Emit = (event: RunEvent) => void;
@@ -59,6 +62,25 @@ export async function checkpointMessages(
   if (!tuple) return undefined;
   const messages = tuple.checkpoint.channel_values.messages;
   return Array.isArray(messages) ? messages.filter(isMessage).map(toWireMessage) : [];
+}
+
+/** A result for each tool call in `messages` that has none, saying the user stopped it. */
+function unansweredToolResults(messages: readonly WireMessage[]): WireMessage[] {
+  const answered = new Set(messages.flatMap((message) => (message.type === "tool" ? [message.tool_call_id] : [])));
+  return messages.flatMap((message) =>
+    message.type === "ai"
+      ? (message.tool_calls ?? [])
+          .filter((call) => !answered.has(call.id))
+          .map((call): WireMessage => ({
+            type: "tool",
+            id: newId(),
+            tool_call_id: call.id,
+            name: call.name,
+            status: "error",
+            content: "Stopped by the user before this tool finished.",
+          }))
+      : [],
+  );
 }
 
 /** Streamed replies the completed state does not hold yet, as messages (tool calls dropped: no result follows). */
@@ -119,6 +141,7 @@ export async function executeRun(
       ? deps.createModel(settings)
       : createChatModel({ baseUrl: "http://unset.invalid", apiKey: "", model: "unset" }),
     checkpointer,
+    ...(deps.sandbox && { sandbox: () => deps.sandbox!(threadId) }),
   });
 
   const notes: HistoryNote[] = [];
@@ -184,8 +207,10 @@ export async function executeRun(
 
   if (status === "interrupted") {
     const replies = partialReplies(partial, produced);
-    if (replies.length > 0) {
-      await agent.updateState(config, { messages: replies.map(fromWireMessage) }, "model_request");
+    // A Stop during a tool call leaves calls without results; the provider would refuse the next request.
+    const unanswered = unansweredToolResults([...((await checkpointMessages(checkpointer, threadId)) ?? [])]);
+    if (replies.length > 0 || unanswered.length > 0) {
+      await agent.updateState(config, { messages: [...unanswered, ...replies].map(fromWireMessage) }, "model_request");
       for (const reply of replies) notes.push({ kind: "stopped", id: newId(), message_id: reply.id });
     }
   }

@@ -42,6 +42,37 @@ export interface RunRequest {
 
 export type RunEventListener = (event: RunEvent) => void;
 
+/** One command line typed into a thread's Terminal. */
+export interface SandboxCommandRequest {
+  /** Chosen by the caller so it can cancel the command (Ctrl+C). */
+  command_id: string;
+  thread_id: string;
+  command: string;
+  /** The terminal's working directory and exported variables, carried from the previous command. */
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+export interface SandboxCommandResult {
+  stdout: string;
+  stderr: string;
+  exit_code: number;
+  /** The working directory and environment after the command, for the next one. */
+  cwd: string;
+  env: Record<string, string>;
+  /** Set when the sandbox ended the command (time limit, execution limits, Ctrl+C). */
+  stopped?: "timeout" | "cancelled" | "limit";
+}
+
+export interface SandboxInfo {
+  /** Which provider runs this thread's commands. */
+  kind: "browser" | "webcontainer";
+  /** Where a new terminal starts. */
+  cwd: string;
+  /** Shown when the requested provider could not be used (e.g. WebContainer failed to boot). */
+  notice?: string;
+}
+
 export interface GatewayApi {
   protocolVersion(): Promise<number>;
   listThreads(): Promise<ThreadSummary[]>;
@@ -60,4 +91,9 @@ export interface GatewayApi {
   /** Streams the run's events to `onEvent`, `end` always last; resolves after `end`. */
   runStream(request: RunRequest, onEvent: RunEventListener): Promise<void>;
   cancelRun(runId: string): Promise<void>;
+  /** Describes the sandbox a thread's commands run in. */
+  sandboxInfo(threadId: string): Promise<SandboxInfo>;
+  /** Runs one command line in the thread's sandbox; files it writes are kept. Rejects only for a bad request. */
+  sandboxExec(request: SandboxCommandRequest): Promise<SandboxCommandResult>;
+  cancelSandboxCommand(commandId: string): Promise<void>;
 }

@@ -165,6 +165,35 @@ describe("ThreadFiles", () => {
     expect(await files.read("t", `${W}/a`)).toBeUndefined();
   });
 
+  it("applies writes and deletes together, or nothing when a path is invalid", async () => {
+    const { files } = await open();
+    await files.write("t", [
+      { path: `${W}/keep`, bytes: text("k") },
+      { path: `${W}/old`, bytes: text("o") },
+    ]);
+    await files.apply("t", { write: [{ path: `${O}/new.md`, bytes: text("# new") }], delete: [`${W}/old`] });
+    expect((await files.list("t")).map((meta) => meta.path)).toEqual([`${O}/new.md`, `${W}/keep`]);
+
+    await expect(
+      files.apply("t", { write: [{ path: "/etc/passwd", bytes: text("x") }], delete: [`${W}/keep`] }),
+    ).rejects.toThrow(/Invalid file path/);
+    expect((await files.list("t")).map((meta) => meta.path)).toEqual([`${O}/new.md`, `${W}/keep`]);
+  });
+
+  it("reads every file of a thread with its bytes, and no other thread's", async () => {
+    const { files } = await open();
+    await files.write("t1", [
+      { path: `${W}/a.txt`, bytes: text("a") },
+      { path: `${U}/b.csv`, bytes: text("b,c") },
+    ]);
+    await files.write("t10", [{ path: `${W}/a.txt`, bytes: text("other") }]);
+    const all = await files.readAll("t1");
+    expect(all.map((file) => [file.meta.path, new TextDecoder().decode(file.bytes)])).toEqual([
+      [`${U}/b.csv`, "b,c"],
+      [`${W}/a.txt`, "a"],
+    ]);
+  });
+
   it("deleteThread removes one thread's files and leaves the others", async () => {
     const { db, files } = await open();
     await files.write("t1", [

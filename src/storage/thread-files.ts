@@ -142,7 +142,20 @@ export class ThreadFiles {
    * one invalid path rejects the whole write and nothing is stored. When a path appears twice, the later one wins.
    */
   async write(threadId: string, files: readonly ThreadFileInput[]): Promise<ThreadFileMeta[]> {
+    return this.apply(threadId, { write: files });
+  }
+
+  /**
+   * Writes some files and deletes others in one transaction (a sandbox command's changes): all of it is stored or
+   * none. Paths are checked first, as for `write`; deleting a path that does not exist is not an error.
+   */
+  async apply(
+    threadId: string,
+    changes: { write?: readonly ThreadFileInput[]; delete?: readonly string[] },
+  ): Promise<ThreadFileMeta[]> {
     assertThreadId(threadId);
+    const files = changes.write ?? [];
+    const deleted = changes.delete ?? [];
     for (const file of files) assertThreadFilePath(file.path);
     // Hash before the transaction opens: it would commit while we awaited crypto.subtle.
     const mtime = Date.now();
@@ -166,7 +179,10 @@ export class ThreadFiles {
     const fileStore = tx.objectStore("thread_files");
     const metaStore = tx.objectStore("thread_file_meta");
     try {
-      await Promise.all(prepared.flatMap(([file, meta]) => [fileStore.put(file), metaStore.put(meta)]));
+      await Promise.all([
+        ...deleted.flatMap((path) => [fileStore.delete([threadId, path]), metaStore.delete([threadId, path])]),
+        ...prepared.flatMap(([file, meta]) => [fileStore.put(file), metaStore.put(meta)]),
+      ]);
     } catch (error) {
       if (!tx.error) tx.abort();
       throw error;
@@ -174,6 +190,21 @@ export class ThreadFiles {
     await done;
     const written = new Map(prepared.map(([, meta]) => [meta.path, toMeta(meta)]));
     return [...written.values()];
+  }
+
+  /** Every file of the thread with its bytes, read in one transaction (a sandbox loads a thread with this). */
+  async readAll(threadId: string): Promise<ThreadFile[]> {
+    const tx = this.db.transaction(["thread_files", "thread_file_meta"], "readonly");
+    const [files, metas] = await Promise.all([
+      tx.objectStore("thread_files").getAll(pathRange(threadId)),
+      tx.objectStore("thread_file_meta").getAll(pathRange(threadId)),
+      tx.done,
+    ]);
+    const bytesByPath = new Map(files.map((file) => [file.path, file.bytes]));
+    return metas.flatMap((meta) => {
+      const bytes = bytesByPath.get(meta.path);
+      return bytes ? [{ bytes, meta: toMeta(meta) }] : [];
+    });
   }
 
   /**

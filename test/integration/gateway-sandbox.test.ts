@@ -1,0 +1,141 @@
+// The agent's sandbox tools and the Terminal's commands through the Gateway, in Node, with the scripted mock model.
+import { describe, expect, it } from "vitest";
+import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
+import { openFawnDb, ThreadFiles } from "../../src/storage/index.ts";
+import { useGatewayHarness } from "./harness.ts";
+
+const harness = useGatewayHarness("gateway-sandbox-test");
+
+async function run(threadId: string, text: string, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  await harness.gateway.runStream(
+    { run_id: crypto.randomUUID(), thread_id: threadId, input: { messages: [{ type: "human", content: text }] } },
+    (event) => {
+      events.push(event);
+      onEvent?.(event);
+    },
+  );
+  return events;
+}
+
+const callTool = (name: string, args: Record<string, unknown>) =>
+  `call tool ${name} ${JSON.stringify({ description: "test", ...args })}`;
+
+function toolResults(entries: ThreadEntry[]): string[] {
+  return entries.flatMap((entry) =>
+    entry.kind === "message" && entry.message.type === "tool" ? [String(entry.message.content)] : [],
+  );
+}
+
+async function storedFile(threadId: string, path: string): Promise<string | undefined> {
+  const file = await new ThreadFiles(await openFawnDb(harness.gatewayDbName())).read(threadId, path);
+  return file && new TextDecoder().decode(file.bytes);
+}
+
+describe("the agent's sandbox tools", () => {
+  it("runs bash, keeps the file it wrote, and the model sees the output", async () => {
+    const thread = await harness.gateway.createThread();
+    const events = await run(
+      thread.thread_id,
+      callTool("bash", {
+        command:
+          "mkdir -p /mnt/user-data/outputs && echo '# Report' > /mnt/user-data/outputs/report.md && ls /mnt/user-data/outputs",
+      }),
+    );
+    expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+    const detail = await harness.gateway.getThread(thread.thread_id);
+    expect(toolResults(detail?.entries ?? [])).toEqual(["report.md"]);
+    expect(await storedFile(thread.thread_id, "/mnt/user-data/outputs/report.md")).toBe("# Report\n");
+    const last = detail?.entries.at(-1);
+    expect(last?.kind === "message" && last.message.content).toBe("The tool returned: report.md");
+  });
+
+  it("refuses paths outside the sandbox and writes under /mnt/skills, in words the model can act on", async () => {
+    const thread = await harness.gateway.createThread();
+    await run(thread.thread_id, callTool("read_file", { path: "/mnt/user-data/../../x" }));
+    await run(thread.thread_id, callTool("write_file", { path: "/mnt/skills/evil.md", content: "x" }));
+    const results = toolResults((await harness.gateway.getThread(thread.thread_id))?.entries ?? []);
+    expect(results[0]).toMatch(
+      /^Error: Refused path "\/mnt\/user-data\/\.\.\/\.\.\/x": "\." and "\.\." are not allowed/,
+    );
+    expect(results[1]).toMatch(/^Error: Refused to write \/mnt\/skills\/evil\.md: \/mnt\/skills is read-only/);
+  });
+
+  it("writes and reads files with write_file and read_file, with line ranges", async () => {
+    const thread = await harness.gateway.createThread();
+    await run(
+      thread.thread_id,
+      callTool("write_file", { path: "/mnt/user-data/workspace/a.txt", content: "1\n2\n3\n4\n5\n" }),
+    );
+    await run(thread.thread_id, callTool("read_file", { path: "/mnt/user-data/workspace/a.txt", start_line: 3 }));
+    await run(thread.thread_id, callTool("ls", { path: "/mnt/user-data" }));
+    const results = toolResults((await harness.gateway.getThread(thread.thread_id))?.entries ?? []);
+    expect(results).toEqual([
+      "OK",
+      "3\n4\n5",
+      "/mnt/user-data/outputs/\n/mnt/user-data/uploads/\n/mnt/user-data/workspace/\n/mnt/user-data/workspace/a.txt",
+    ]);
+  });
+
+  it("stops a bash call when the user stops the run; the next message is a valid request", async () => {
+    const thread = await harness.gateway.createThread();
+    let runId = "";
+    const events = await run(thread.thread_id, callTool("bash", { command: "sleep 30" }), (event) => {
+      if (event.event === "metadata") runId = event.data.run_id;
+      if (event.event === "updates" && JSON.stringify(event.data).includes("tool_calls")) {
+        setTimeout(() => void harness.gateway.cancelRun(runId), 200);
+      }
+    });
+    expect(events.at(-1)).toEqual({ event: "end", data: { status: "interrupted" } });
+    const next = await run(thread.thread_id, "hello");
+    expect(next.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+    const request = harness.mock.requests.at(-1)?.body as { messages: { role: string; tool_call_id?: string }[] };
+    expect(request.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
+  });
+});
+
+describe("the Terminal's commands", () => {
+  it("runs a command in the thread's sandbox, carries cwd and env, and keeps files", async () => {
+    const thread = await harness.gateway.createThread();
+    const first = await harness.gateway.sandboxExec({
+      command_id: "c1",
+      thread_id: thread.thread_id,
+      command: "cd ../outputs && echo hi > t.txt && export NAME=fawn",
+    });
+    expect(first).toMatchObject({ exit_code: 0, cwd: "/mnt/user-data/outputs" });
+    const second = await harness.gateway.sandboxExec({
+      command_id: "c2",
+      thread_id: thread.thread_id,
+      command: "cat t.txt; echo $NAME",
+      cwd: first.cwd,
+      env: first.env,
+    });
+    expect(second.stdout).toBe("hi\nfawn\n");
+    expect(await storedFile(thread.thread_id, "/mnt/user-data/outputs/t.txt")).toBe("hi\n");
+    expect(await harness.gateway.sandboxInfo(thread.thread_id)).toEqual({
+      kind: "browser",
+      cwd: "/mnt/user-data/workspace",
+    });
+  });
+
+  it("cancels a command, refuses an unknown thread, and reports a refused working directory", async () => {
+    const thread = await harness.gateway.createThread();
+    const running = harness.gateway.sandboxExec({
+      command_id: "slow",
+      thread_id: thread.thread_id,
+      command: "sleep 30",
+    });
+    setTimeout(() => void harness.gateway.cancelSandboxCommand("slow"), 100);
+    expect(await running).toMatchObject({ stopped: "cancelled", exit_code: 130 });
+    await expect(harness.gateway.sandboxExec({ command_id: "x", thread_id: "nope", command: "ls" })).rejects.toThrow(
+      /no thread/,
+    );
+    const refused = await harness.gateway.sandboxExec({
+      command_id: "y",
+      thread_id: thread.thread_id,
+      command: "ls",
+      cwd: "/etc",
+    });
+    expect(refused).toMatchObject({ exit_code: 1, stderr: expect.stringMatching(/outside the sandbox/) as string });
+  });
+});
