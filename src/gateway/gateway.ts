@@ -33,7 +33,6 @@ import {
   type FawnDb,
   type RunRecord,
 } from "../storage/index.ts";
-import { BrowserSandbox } from "../sandbox/browser/browser-sandbox.ts";
 import { DEFAULT_CWD, type Sandbox } from "../sandbox/sandbox.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 import { checkpointMessages, executeRun } from "./run-executor.ts";
@@ -62,8 +61,8 @@ export interface GatewayOptions {
   /** Tells other tabs what changed; defaults to posting on the `fawn-changes` BroadcastChannel. */
   notify?: (notice: ChangeNotice) => void;
   /**
-   * Opens a thread's sandbox. The agent worker passes sandboxes that live in their own worker; the default runs
-   * BrowserSandbox in this context (Node tests), where a busy loop blocks until its time limit.
+   * Opens a thread's sandbox. The agent worker passes sandboxes that live in their own worker (so the agent's bundle
+   * does not carry just-bash); tests pass BrowserSandbox in-process. Without it, the agent has no sandbox tools.
    */
   openSandbox?: (threadId: string, files: ThreadFiles) => Sandbox | Promise<Sandbox>;
 }
@@ -87,7 +86,7 @@ export class Gateway implements GatewayApi {
   private readonly fetchImpl: typeof fetch;
   private readonly notify: (notice: ChangeNotice) => void;
   private readonly files: ThreadFiles;
-  private readonly openSandbox: (threadId: string, files: ThreadFiles) => Sandbox | Promise<Sandbox>;
+  private readonly openSandbox: ((threadId: string, files: ThreadFiles) => Sandbox | Promise<Sandbox>) | undefined;
   private readonly sandboxes = new Map<string, Promise<Sandbox>>();
   private readonly commands = new Map<string, AbortController>();
 
@@ -99,7 +98,7 @@ export class Gateway implements GatewayApi {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.notify = options.notify ?? broadcastNotices();
     this.files = new ThreadFiles(db);
-    this.openSandbox = options.openSandbox ?? ((threadId, files) => BrowserSandbox.open({ threadId, files }));
+    this.openSandbox = options.openSandbox;
   }
 
   static async open(dbName: string, options: GatewayOptions = {}): Promise<Gateway> {
@@ -212,9 +211,11 @@ export class Gateway implements GatewayApi {
 
   /** The thread's sandbox, opened on first use and kept while the worker lives. */
   private sandbox(threadId: string): Promise<Sandbox> {
+    const open = this.openSandbox;
+    if (!open) return Promise.reject(new GatewayError("This Fawn has no sandbox."));
     let sandbox = this.sandboxes.get(threadId);
     if (!sandbox) {
-      sandbox = Promise.resolve(this.openSandbox(threadId, this.files));
+      sandbox = Promise.resolve(open(threadId, this.files));
       sandbox.catch(() => this.sandboxes.delete(threadId));
       this.sandboxes.set(threadId, sandbox);
     }
@@ -299,7 +300,7 @@ export class Gateway implements GatewayApi {
             checkpointer: this.checkpointer,
             settings,
             createModel: this.createModel,
-            sandbox: (threadId) => this.sandbox(threadId),
+            ...(this.openSandbox && { sandbox: (threadId: string) => this.sandbox(threadId) }),
             onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),
           },
           request,

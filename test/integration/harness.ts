@@ -2,6 +2,7 @@
 import "fake-indexeddb/auto";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { Gateway } from "../../src/gateway/index.ts";
+import { BrowserSandbox } from "../../src/sandbox/browser/browser-sandbox.ts";
 import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
 
 export interface Harness {
@@ -18,7 +19,10 @@ export function useGatewayHarness(name: string): Harness {
   let dbCount = 0;
   let current = "";
   const harness = {
-    freshGateway: () => Gateway.open(`${name}-${dbCount++}`),
+    freshGateway: () =>
+      Gateway.open(`${name}-${dbCount++}`, {
+        openSandbox: (threadId, files) => BrowserSandbox.open({ threadId, files }),
+      }),
     gatewayDbName: () => current,
   } as Harness;
   beforeAll(async () => {

@@ -1,0 +1,73 @@
+import "fake-indexeddb/auto";
+import * as Comlink from "comlink";
+import { describe, expect, it } from "vitest";
+import { openFawnDb, ThreadFiles } from "../../storage/index.ts";
+import { SandboxPathError } from "../sandbox.ts";
+import { IsolatedSandboxes, type SandboxWorker } from "./isolated-browser-sandbox.ts";
+import { SandboxService } from "./sandbox-service.ts";
+
+/** A "worker" made of a MessageChannel around a service in this thread; terminate closes the channel. */
+function fakeWorkers(service: object) {
+  const created: { terminated: boolean }[] = [];
+  const createWorker = (): SandboxWorker => {
+    const { port1, port2 } = new MessageChannel();
+    Comlink.expose(service, port2);
+    const state = { terminated: false };
+    created.push(state);
+    return Object.assign(port1, {
+      terminate: () => {
+        state.terminated = true;
+        port1.close();
+        port2.close();
+      },
+    });
+  };
+  return { created, createWorker };
+}
+
+let dbCount = 0;
+const openService = async () =>
+  new SandboxService({ files: new ThreadFiles(await openFawnDb(`isolated-sandbox-${dbCount++}`)) });
+
+describe("IsolatedSandboxes", () => {
+  it("forwards calls to the sandbox worker and gives its errors their class back", async () => {
+    const { createWorker } = fakeWorkers(await openService());
+    const sandboxes = new IsolatedSandboxes(createWorker);
+    const sandbox = sandboxes.open("t");
+    await sandbox.writeFile("/mnt/user-data/workspace/a.txt", "hello");
+    expect((await sandbox.run("cat a.txt")).stdout).toBe("hello");
+    expect(await sandbox.readText("/mnt/user-data/workspace/a.txt")).toBe("hello");
+    await expect(sandbox.readText("/etc/passwd")).rejects.toBeInstanceOf(SandboxPathError);
+    sandboxes.dispose();
+  });
+
+  it("terminates a worker whose command ignores Stop, reports the command cancelled, and starts a fresh worker", async () => {
+    const stuck = {
+      run: () => new Promise(() => undefined),
+      cancel: () => undefined,
+      readFile: async () => new TextEncoder().encode("fresh"),
+    };
+    const { created, createWorker } = fakeWorkers(stuck);
+    const sandboxes = new IsolatedSandboxes(createWorker);
+    const sandbox = sandboxes.open("t");
+    const controller = new AbortController();
+    const running = sandbox.run("while true; do :; done", { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const result = await running;
+    expect(result).toMatchObject({ stopped: "cancelled", exitCode: 130 });
+    expect(result.stderr).toMatch(/Command cancelled/);
+    expect(created[0]?.terminated).toBe(true);
+    expect(await sandbox.readText("/mnt/user-data/workspace/x")).toBe("fresh");
+    expect(created).toHaveLength(2);
+    sandboxes.dispose();
+  });
+
+  it("terminates a worker that outlives a command's time limit", async () => {
+    const { created, createWorker } = fakeWorkers({ run: () => new Promise(() => undefined), cancel: () => undefined });
+    const sandboxes = new IsolatedSandboxes(createWorker);
+    const result = await sandboxes.open("t").run("busy", { timeoutMs: 10 });
+    expect(result).toMatchObject({ stopped: "timeout", exitCode: 124 });
+    expect(result.stderr).toMatch(/ran longer than/);
+    expect(created[0]?.terminated).toBe(true);
+  }, 10_000);
+});
