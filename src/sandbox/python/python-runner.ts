@@ -10,6 +10,8 @@ export interface PythonRunRequest {
   cwd: string;
   /** Every file the program may see, by absolute virtual path (/mnt/user-data/**, /mnt/skills/**). */
   files: Record<string, Uint8Array>;
+  /** Directories to create as well (empty ones would otherwise be missing), by absolute virtual path. */
+  directories?: string[];
   env?: Record<string, string>;
   timeoutMs: number;
 }
@@ -22,6 +24,10 @@ export interface PythonRunResult {
   written: Record<string, Uint8Array>;
   /** Files under /mnt/user-data that the program deleted. */
   deleted: string[];
+  /** Directories under /mnt/user-data that the program created (parents of `written` files included). */
+  createdDirectories?: string[];
+  /** Directories under /mnt/user-data that the program removed. */
+  deletedDirectories?: string[];
   /** Set when the runner ended the program (its worker is then replaced). */
   stopped?: "timeout" | "cancelled";
 }
