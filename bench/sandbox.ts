@@ -1,0 +1,52 @@
+// Sandbox latency: a trivial command and a 1 MB file write (both including the write-through to IndexedDB) in the
+// browser sandbox, and Pyodide's cold and warm start. Runs under Node: just-bash and Pyodide are the real ones,
+// IndexedDB is fake-indexeddb, Pyodide runs in a worker thread as it does in a Web Worker in the app.
+// Prints numbers only; nothing here is a timed assertion (DESIGN.md D10).
+import "fake-indexeddb/auto";
+import { BrowserSandbox } from "../src/sandbox/browser/browser-sandbox.ts";
+import { openFawnDb, ThreadFiles } from "../src/storage/index.ts";
+import { measurePythonStartup } from "../test/support/node-python-runner.ts";
+
+const RUNS = 100;
+
+function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+async function measure(label: string, runs: number, operation: (i: number) => Promise<unknown>): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await operation(i);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`| ${label} | ${runs} | ${percentile(times, 50).toFixed(2)} | ${percentile(times, 95).toFixed(2)} |`);
+}
+
+const files = new ThreadFiles(await openFawnDb("bench-sandbox"));
+const sandbox = await BrowserSandbox.open({ threadId: "bench", files });
+// Some files already in the thread, as in a real one.
+for (let i = 0; i < 50; i++) await sandbox.writeFile(`/mnt/user-data/workspace/notes/note-${i}.md`, `# Note ${i}\n`);
+
+const megabyte = new Uint8Array(1024 * 1024).map((_, i) => (i * 31) % 251);
+
+console.log("| operation | runs | median ms | p95 ms |");
+console.log("|---|---|---|---|");
+await measure("`echo hi` (BrowserSandbox, incl. write-through check)", RUNS, () => sandbox.run("echo hi"));
+await measure("write a 1 MB file (file API, incl. IndexedDB)", 20, (i) =>
+  sandbox.writeFile(`/mnt/user-data/outputs/blob-${i}.bin`, megabyte),
+);
+await measure("`cp` of a 1 MB file in bash (incl. IndexedDB)", 20, (i) =>
+  sandbox.run(`cp /mnt/user-data/outputs/blob-0.bin /mnt/user-data/outputs/copy-${i}.bin`),
+);
+await sandbox.dispose();
+
+console.log("\n| Pyodide (python3) | ms |");
+console.log("|---|---|");
+for (let i = 1; i <= 3; i++) {
+  const { coldMs, warmMs } = await measurePythonStartup();
+  console.log(`| cold start ${i} (new worker, Pyodide loads, print(1)) | ${coldMs.toFixed(0)} |`);
+  console.log(`| warm start ${i} (same worker, print(1)) | ${warmMs.toFixed(1)} |`);
+}
