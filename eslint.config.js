@@ -18,15 +18,19 @@ const LAYERS = {
   ui: ["protocol", "shared"],
 };
 
+/** What the page may take from sandbox/ (relative to it): it hosts the WebContainer (DESIGN.md §1). */
+const PAGE_SANDBOX = ["./webcontainer", "./sandbox.ts"];
+
 const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
   Object.keys(LAYERS)
     .filter((other) => other !== layer && !allowed.includes(other))
     .map((other) => ({
       target: `./src/${layer}`,
       from: `./src/${other}`,
+      ...(layer === "ui" && other === "sandbox" && { except: PAGE_SANDBOX }),
       message:
         layer === "ui"
-          ? "ui/ imports only protocol/ and shared/: reach the worker through the gateway client (ui/gateway-client.ts)."
+          ? "ui/ imports only protocol/ and shared/ (and sandbox/webcontainer/ and sandbox/sandbox.ts, for the page's WebContainer host): reach the worker through the gateway client (ui/gateway-client.ts)."
           : `${layer}/ may import only ${allowed.join(", ") || "nothing in src/"} (DESIGN.md §2); move the shared piece down a layer or call it from gateway/.`,
     })),
 );
@@ -55,6 +59,12 @@ export default tseslint.config(
         {
           zones: [
             ...layerZones,
+            {
+              target: "./src/sandbox/webcontainer",
+              from: "./src/storage",
+              message:
+                "sandbox/webcontainer/ runs on the page, which never opens IndexedDB: take the thread's files through the ThreadFileStore (webcontainer/thread-file-store.ts) the agent worker passes in.",
+            },
             { target: "./src", from: "./workers", message: "workers/ are entry points: nothing imports them." },
             {
               target: "./proxy",

@@ -1,11 +1,21 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import solid from "vite-plugin-solid";
+import { pyodide } from "./scripts/vite-plugin-pyodide.ts";
+
+/** Cross-origin isolation (DESIGN.md D9), which WebContainer needs; the service worker adds the same headers. */
+const CROSS_ORIGIN_ISOLATION = {
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Embedder-Policy": "credentialless",
+};
 
 // The page (SolidJS UI) and the agent worker are separate bundles; the worker is an ES module so it can split.
 export default defineConfig({
   plugins: [
     solid(),
+    // Pyodide from our own origin at /pyodide/ (workers/python.worker.ts), copied from node_modules at build.
+    pyodide(),
     // Our own service worker (DESIGN.md D9): precache the shell and the worker chunks, offline navigation.
     VitePWA({
       strategies: "injectManifest",
@@ -14,7 +24,7 @@ export default defineConfig({
       registerType: "prompt",
       injectRegister: null,
       injectManifest: {
-        globPatterns: ["**/*.{js,css,html,svg,png,webmanifest,wasm}"],
+        globPatterns: ["**/*.{js,css,html,svg,png,webmanifest,wasm}", "pyodide/*.{mjs,wasm,zip,json}"],
         // The agent worker is large (LangChain, later Pyodide glue); the default 2 MiB limit would skip it silently.
         maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
         rollupFormat: "iife",
@@ -43,7 +53,14 @@ export default defineConfig({
     target: "es2022",
     sourcemap: true,
     chunkSizeWarningLimit: 4096,
+    // webcontainer-check.html is a manual check page for a real online browser, not linked from the app.
+    rolldownOptions: {
+      input: {
+        index: fileURLToPath(new URL("index.html", import.meta.url)),
+        "webcontainer-check": fileURLToPath(new URL("webcontainer-check.html", import.meta.url)),
+      },
+    },
   },
-  server: { host: "127.0.0.1", port: 5173 },
-  preview: { host: "127.0.0.1", port: 4173 },
+  server: { host: "127.0.0.1", port: 5173, headers: CROSS_ORIGIN_ISOLATION },
+  preview: { host: "127.0.0.1", port: 4173, headers: CROSS_ORIGIN_ISOLATION },
 });

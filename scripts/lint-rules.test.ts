@@ -37,6 +37,23 @@ describe("layer rules", () => {
     ).toContain("no-restricted-imports");
   });
 
+  it("lets the page host the WebContainer, and nothing else of the sandbox layer", async () => {
+    const host =
+      'import { bootWebContainer } from "../sandbox/webcontainer/webcontainer-host.ts";\nexport const a = bootWebContainer;\n';
+    expect(await ruleIds("src/ui/x.ts", host)).toEqual([]);
+    const paths = 'import { resolveSandboxPath } from "../sandbox/sandbox.ts";\nexport const a = resolveSandboxPath;\n';
+    expect(await ruleIds("src/ui/x.ts", paths)).toEqual([]);
+    const browser =
+      'import { BrowserSandbox } from "../sandbox/browser/browser-sandbox.ts";\nexport const a = BrowserSandbox;\n';
+    expect(await ruleIds("src/ui/x.ts", browser)).toContain("import-x/no-restricted-paths");
+  });
+
+  it("refuses IndexedDB storage in the WebContainer sandbox, which runs on the page", async () => {
+    const code = 'import { ThreadFiles } from "../../storage/index.ts";\nexport const a = ThreadFiles;\n';
+    expect(await ruleIds("src/sandbox/webcontainer/x.ts", code)).toContain("import-x/no-restricted-paths");
+    expect(await ruleIds("src/sandbox/browser/x.ts", code)).toEqual([]);
+  });
+
   it("allows the gateway to import the layers below it", async () => {
     const code = 'import { createLeadAgent } from "../agent/index.ts";\nexport const a = createLeadAgent;\n';
     expect(await ruleIds("src/gateway/x.ts", code)).toEqual([]);

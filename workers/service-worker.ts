@@ -1,16 +1,39 @@
-// Service worker entry point: precaches the app shell and workers, serves navigations offline, updates on request.
+// Service worker entry point: precaches the app shell and workers, serves navigations offline, updates on request,
+// and adds the cross-origin isolation headers (COOP/COEP) to every same-origin response it serves (DESIGN.md D9).
 /// <reference lib="webworker" />
 import { clientsClaim } from "workbox-core";
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
+import { addPlugins, cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
+/**
+ * The response with COOP `same-origin` and COEP `credentialless`, the headers vite.config.ts sets in dev and preview:
+ * on a static host that cannot set headers, the page is cross-origin isolated (as WebContainer needs) once this
+ * worker controls it. Opaque responses cannot be rebuilt and need no headers.
+ */
+function withCrossOriginIsolation(response: Response): Response {
+  if (response.status === 0) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Cross-Origin-Embedder-Policy", "credentialless");
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+// At respond time, not at cache time: the precache holds responses as the server sent them.
+addPlugins([{ handlerWillRespond: async ({ response }) => withCrossOriginIsolation(response) }]);
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Every in-app navigation is the single-page app: serve index.html from the precache, online or not.
+// Every in-app navigation is the single-page app: serve index.html from the precache, online or not. The handler
+// answers through the precache strategy, so the plugin above adds the headers.
 registerRoute(new NavigationRoute(createHandlerBoundToURL("index.html")));
+
+// Everything else from our origin comes from the network, with the headers too (register other routes above this).
+registerRoute(
+  ({ url }) => url.origin === self.location.origin,
+  async ({ request }) => withCrossOriginIsolation(await fetch(request)),
+);
 
 // The page asks for the update (workbox-window's messageSkipWaiting) once the user accepts it.
 self.addEventListener("message", (event) => {

@@ -1,0 +1,68 @@
+import * as Comlink from "comlink";
+import { afterAll, describe, expect, it } from "vitest";
+import { describeSandboxContract } from "./sandbox-contract.ts";
+import { RemoteSandbox } from "./remote-sandbox.ts";
+import { SandboxFileError, SandboxPathError } from "./sandbox.ts";
+import { FakeWebContainer } from "./webcontainer/fake-webcontainer.ts";
+import { MemoryThreadFileStore } from "./webcontainer/thread-file-store.ts";
+import { SandboxHost } from "./webcontainer/webcontainer-host.ts";
+
+const ports: MessagePort[] = [];
+afterAll(() => ports.forEach((port) => port.close()));
+
+/** A SandboxHost on the "page" end of a MessageChannel, and its comlink remote on the "worker" end. */
+async function connect() {
+  const container = await FakeWebContainer.boot({ workdirName: "fawn" });
+  const { port1, port2 } = new MessageChannel();
+  ports.push(port1, port2);
+  Comlink.expose(new SandboxHost(container), port2);
+  return { container, host: Comlink.wrap<SandboxHost>(port1) };
+}
+
+const connected = connect();
+const store = new MemoryThreadFileStore();
+describeSandboxContract("RemoteSandbox over comlink to a SandboxHost on the fake", {
+  open: async (threadId) => RemoteSandbox.open((await connected).host, threadId, store),
+  capabilities: { python: false },
+});
+
+describe("RemoteSandbox and SandboxHost", () => {
+  it("loads and saves through the worker's store, which stays on the worker's side", async () => {
+    const { host } = await connect();
+    const workerStore = new MemoryThreadFileStore();
+    await workerStore.save("t", { "/mnt/user-data/uploads/in.txt": new TextEncoder().encode("in") }, []);
+    const sandbox = await RemoteSandbox.open(host, "t", workerStore);
+    expect((await sandbox.run("cat ../uploads/in.txt > ../outputs/out.txt && echo done")).stdout).toBe("done\n");
+    expect(new TextDecoder().decode((await workerStore.load("t"))["/mnt/user-data/outputs/out.txt"])).toBe("in");
+  });
+
+  it("gives errors back their class and code", async () => {
+    const { host } = await connect();
+    const sandbox = await RemoteSandbox.open(host, "t", new MemoryThreadFileStore());
+    await expect(sandbox.readText("/etc/passwd")).rejects.toBeInstanceOf(SandboxPathError);
+    await expect(sandbox.readText("/mnt/user-data/workspace")).rejects.toMatchObject({
+      name: "SandboxFileError",
+      code: "EISDIR",
+    });
+    await expect(sandbox.readText("/mnt/user-data/workspace/none")).rejects.toBeInstanceOf(SandboxFileError);
+    await expect(RemoteSandbox.open(host, "../x", new MemoryThreadFileStore())).rejects.toThrow(/Invalid thread id/);
+  });
+
+  it("cancels a command whose signal was aborted before it reached the page", async () => {
+    const { host } = await connect();
+    const sandbox = await RemoteSandbox.open(host, "t", new MemoryThreadFileStore());
+    const controller = new AbortController();
+    controller.abort();
+    const result = await sandbox.run("sleep 20", { signal: controller.signal });
+    expect(result).toMatchObject({ stopped: "cancelled", exitCode: 130 });
+  });
+
+  it("refuses calls for a thread that is not open, and closes a thread on dispose", async () => {
+    const { container, host } = await connect();
+    const sandbox = await RemoteSandbox.open(host, "t", new MemoryThreadFileStore());
+    await sandbox.writeFile("/mnt/user-data/workspace/a.txt", "a");
+    await sandbox.dispose();
+    expect(await container.fs.readdir("threads")).toEqual([]);
+    await expect(sandbox.stat("/mnt/user-data/workspace/a.txt")).rejects.toThrow(/not open in the WebContainer/);
+  });
+});
