@@ -19,7 +19,9 @@ import {
   type RunRequest,
   type SandboxCommandRequest,
   type SandboxCommandResult,
+  type SandboxHostHandle,
   type SandboxInfo,
+  type SandboxSettings,
   type ThreadDetail,
   type ThreadSummary,
 } from "../protocol/index.ts";
@@ -33,11 +35,19 @@ import {
   type FawnDb,
   type RunRecord,
 } from "../storage/index.ts";
+import type * as Comlink from "comlink";
+import { RemoteSandbox } from "../sandbox/remote-sandbox.ts";
 import { DEFAULT_CWD, type Sandbox } from "../sandbox/sandbox.ts";
+import type { ThreadFileMap, ThreadFileStore } from "../sandbox/webcontainer/thread-file-store.ts";
+import type { SandboxHost } from "../sandbox/webcontainer/webcontainer-host.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 import { checkpointMessages, executeRun } from "./run-executor.ts";
 import { composeHistory } from "./thread-history.ts";
 import { tryLockThread } from "./thread-locks.ts";
+
+const SANDBOX_SETTINGS_KEY = "sandbox.settings";
+/** How long a thread waits for the page to report on WebContainer before it uses the browser sandbox. */
+export const SANDBOX_HOST_WAIT_MS = 35_000;
 
 /** DeerFlow's thread-id rule. */
 export const THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -89,6 +99,9 @@ export class Gateway implements GatewayApi {
   private readonly openSandbox: ((threadId: string, files: ThreadFiles) => Sandbox | Promise<Sandbox>) | undefined;
   private readonly sandboxes = new Map<string, Promise<Sandbox>>();
   private readonly commands = new Map<string, AbortController>();
+  /** What the page reported about WebContainer; undefined until it has. */
+  private hostReport: { host: Comlink.Remote<SandboxHost> | null; notice?: string } | undefined;
+  private hostWaiters: (() => void)[] = [];
 
   constructor(db: FawnDb, options: GatewayOptions = {}) {
     this.threads = new ThreadRepository(db);
@@ -165,7 +178,35 @@ export class Gateway implements GatewayApi {
 
   async sandboxInfo(threadId: string): Promise<SandboxInfo> {
     const sandbox = await this.sandbox(threadId);
-    return { kind: sandbox.kind, cwd: DEFAULT_CWD };
+    const wanted = (await this.getSandboxSettings()).provider;
+    const notice =
+      wanted === "webcontainer" && sandbox.kind !== "webcontainer"
+        ? (this.hostReport?.notice ?? "WebContainer is not running; this thread uses the browser sandbox.")
+        : undefined;
+    return { kind: sandbox.kind, cwd: DEFAULT_CWD, ...(notice && { notice }) };
+  }
+
+  async getSandboxSettings(): Promise<SandboxSettings> {
+    const stored = (await this.settings.get(SANDBOX_SETTINGS_KEY)) as Partial<SandboxSettings> | undefined;
+    return { provider: stored?.provider === "webcontainer" ? "webcontainer" : "browser" };
+  }
+
+  async saveSandboxSettings(settings: SandboxSettings): Promise<SandboxSettings> {
+    if (settings?.provider !== "browser" && settings?.provider !== "webcontainer") {
+      throw new GatewayError('The sandbox is "browser" or "webcontainer".');
+    }
+    const saved: SandboxSettings = { provider: settings.provider };
+    await this.writing(() => this.settings.put(SANDBOX_SETTINGS_KEY, saved));
+    if (saved.provider === "browser") this.hostReport = undefined;
+    this.forgetSandboxes();
+    this.notify({ type: "settings-changed" });
+    return saved;
+  }
+
+  async attachSandboxHost(host: SandboxHostHandle | null, notice?: string): Promise<void> {
+    this.hostReport = { host: host as Comlink.Remote<SandboxHost> | null, ...(notice && { notice }) };
+    for (const wake of this.hostWaiters.splice(0)) wake();
+    this.forgetSandboxes();
   }
 
   async sandboxExec(request: SandboxCommandRequest): Promise<SandboxCommandResult> {
@@ -209,13 +250,54 @@ export class Gateway implements GatewayApi {
     this.commands.get(commandId)?.abort();
   }
 
+  /** Threads open their sandbox again at their next command (a command under way finishes where it is). */
+  private forgetSandboxes(): void {
+    this.sandboxes.clear();
+  }
+
+  /** The page's WebContainer host once it has reported, or null when it could not start or took too long. */
+  private async webContainerHost(): Promise<Comlink.Remote<SandboxHost> | null> {
+    if (!this.hostReport) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, SANDBOX_HOST_WAIT_MS);
+        this.hostWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.hostReport?.host ?? null;
+  }
+
+  /** The thread's files in IndexedDB, for a WebContainer on the page (which never opens the database itself). */
+  private fileStore(): ThreadFileStore {
+    return {
+      load: async (threadId) =>
+        Object.fromEntries((await this.files.readAll(threadId)).map((file) => [file.meta.path, file.bytes])),
+      save: async (threadId, written: ThreadFileMap, deleted) => {
+        await this.files.apply(threadId, {
+          write: Object.entries(written).map(([path, bytes]) => ({ path, bytes })),
+          delete: deleted,
+        });
+      },
+    };
+  }
+
+  private async openThreadSandbox(threadId: string): Promise<Sandbox> {
+    if ((await this.getSandboxSettings()).provider === "webcontainer") {
+      const host = await this.webContainerHost();
+      if (host) return RemoteSandbox.open(host, threadId, this.fileStore());
+    }
+    const open = this.openSandbox;
+    if (!open) throw new GatewayError("This Fawn has no sandbox.");
+    return open(threadId, this.files);
+  }
+
   /** The thread's sandbox, opened on first use and kept while the worker lives. */
   private sandbox(threadId: string): Promise<Sandbox> {
-    const open = this.openSandbox;
-    if (!open) return Promise.reject(new GatewayError("This Fawn has no sandbox."));
     let sandbox = this.sandboxes.get(threadId);
     if (!sandbox) {
-      sandbox = Promise.resolve(open(threadId, this.files));
+      sandbox = this.openThreadSandbox(threadId);
       sandbox.catch(() => this.sandboxes.delete(threadId));
       this.sandboxes.set(threadId, sandbox);
     }
@@ -300,7 +382,7 @@ export class Gateway implements GatewayApi {
             checkpointer: this.checkpointer,
             settings,
             createModel: this.createModel,
-            ...(this.openSandbox && { sandbox: (threadId: string) => this.sandbox(threadId) }),
+            sandbox: (threadId: string) => this.sandbox(threadId),
             onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),
           },
           request,

@@ -64,6 +64,18 @@ export interface SandboxCommandResult {
   stopped?: "timeout" | "cancelled" | "limit";
 }
 
+/** Which sandbox runs the threads' commands (Settings → Sandbox). */
+export interface SandboxSettings {
+  /** `browser`: just-bash and Pyodide, offline. `webcontainer`: StackBlitz's WebContainer, Node.js and npm, online. */
+  provider: "browser" | "webcontainer";
+}
+
+/**
+ * The page's WebContainer host (src/sandbox/webcontainer/webcontainer-host.ts `SandboxHost`) as a comlink proxy.
+ * Opaque here: the protocol carries it, only the worker's sandbox layer uses it.
+ */
+export type SandboxHostHandle = object;
+
 export interface SandboxInfo {
   /** Which provider runs this thread's commands. */
   kind: "browser" | "webcontainer";
@@ -96,4 +108,12 @@ export interface GatewayApi {
   /** Runs one command line in the thread's sandbox; files it writes are kept. Rejects only for a bad request. */
   sandboxExec(request: SandboxCommandRequest): Promise<SandboxCommandResult>;
   cancelSandboxCommand(commandId: string): Promise<void>;
+  getSandboxSettings(): Promise<SandboxSettings>;
+  /** Saves the choice; threads switch provider at their next command. */
+  saveSandboxSettings(settings: SandboxSettings): Promise<SandboxSettings>;
+  /**
+   * The page reports how starting WebContainer went: its host (a comlink proxy), or null and the reason it could not
+   * start, which threads then show as a notice while they use the browser sandbox.
+   */
+  attachSandboxHost(host: SandboxHostHandle | null, notice?: string): Promise<void>;
 }

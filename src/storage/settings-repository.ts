@@ -7,6 +7,15 @@ const secretKey = (key: string) => `${key}.apiKey`;
 export class SettingsRepository {
   constructor(private readonly db: FawnDb) {}
 
+  /** A setting without secrets; undefined when it was never stored. */
+  async get(key: string): Promise<unknown> {
+    return (await this.db.get("settings", key))?.value;
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    await this.db.put("settings", { key, value });
+  }
+
   /** A setting and its API key (undefined when none is stored), read together. */
   async getWithApiKey(key: string): Promise<{ value: unknown; apiKey: string | undefined }> {
     const tx = this.db.transaction(["settings", "secrets"], "readonly");

@@ -1,6 +1,9 @@
 // The agent's sandbox tools and the Terminal's commands through the Gateway, in Node, with the scripted mock model.
+import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
+import { FakeWebContainer } from "../../src/sandbox/webcontainer/fake-webcontainer.ts";
+import { SandboxHost } from "../../src/sandbox/webcontainer/webcontainer-host.ts";
 import { openFawnDb, ThreadFiles } from "../../src/storage/index.ts";
 import { useGatewayHarness } from "./harness.ts";
 
@@ -137,5 +140,54 @@ describe("the Terminal's commands", () => {
       cwd: "/etc",
     });
     expect(refused).toMatchObject({ exit_code: 1, stderr: expect.stringMatching(/outside the sandbox/) as string });
+  });
+});
+
+describe("Settings → Sandbox: WebContainer on the page", () => {
+  /** A SandboxHost over the fake WebContainer, on the "page" end of a MessageChannel. */
+  async function pageHost() {
+    const container = await FakeWebContainer.boot({ workdirName: "fawn" });
+    const { port1, port2 } = new MessageChannel();
+    Comlink.expose(new SandboxHost(container), port2);
+    return { host: Comlink.wrap<SandboxHost>(port1), close: () => (port1.close(), port2.close()) };
+  }
+
+  it("runs the thread's commands in WebContainer once the page attaches it, keeping files in IndexedDB", async () => {
+    const { host, close } = await pageHost();
+    const gateway = harness.gateway;
+    expect(await gateway.getSandboxSettings()).toEqual({ provider: "browser" });
+    expect(await gateway.saveSandboxSettings({ provider: "webcontainer" })).toEqual({ provider: "webcontainer" });
+    await gateway.attachSandboxHost(host);
+    const thread = await gateway.createThread();
+    const result = await gateway.sandboxExec({
+      command_id: "w1",
+      thread_id: thread.thread_id,
+      command: "echo from-wc > /mnt/user-data/outputs/wc.txt && cat /mnt/user-data/outputs/wc.txt",
+    });
+    expect(result).toMatchObject({ exit_code: 0, stdout: "from-wc\n" });
+    expect(await gateway.sandboxInfo(thread.thread_id)).toEqual({
+      kind: "webcontainer",
+      cwd: "/mnt/user-data/workspace",
+    });
+    expect(await storedFile(thread.thread_id, "/mnt/user-data/outputs/wc.txt")).toBe("from-wc\n");
+    close();
+  });
+
+  it("falls back to the browser sandbox with the page's notice when WebContainer could not start", async () => {
+    const gateway = harness.gateway;
+    await gateway.saveSandboxSettings({ provider: "webcontainer" });
+    await gateway.attachSandboxHost(null, "WebContainer did not start within 30 s.");
+    const thread = await gateway.createThread();
+    expect(
+      (await gateway.sandboxExec({ command_id: "b1", thread_id: thread.thread_id, command: "echo ok" })).stdout,
+    ).toBe("ok\n");
+    expect(await gateway.sandboxInfo(thread.thread_id)).toEqual({
+      kind: "browser",
+      cwd: "/mnt/user-data/workspace",
+      notice: "WebContainer did not start within 30 s.",
+    });
+    await expect(gateway.saveSandboxSettings({ provider: "docker" } as never)).rejects.toThrow(
+      /"browser" or "webcontainer"/,
+    );
   });
 });
