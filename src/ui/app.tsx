@@ -1,5 +1,6 @@
-// The app shell: sidebar, conversation and composer, the Settings dialog, and notices.
-import { onMount, Show } from "solid-js";
+// The app shell: sidebar, conversation and composer, the Terminal panel (loaded on demand), the Settings dialog,
+// and notices.
+import { createSignal, lazy, onMount, Show, Suspense } from "solid-js";
 import type { AppState } from "./app-state.ts";
 import { Composer } from "./components/composer.tsx";
 import { Conversation } from "./components/conversation.tsx";
@@ -7,8 +8,15 @@ import { SettingsDialog } from "./components/settings-dialog.tsx";
 import { Sidebar } from "./components/sidebar.tsx";
 import { ThreadHeader } from "./components/thread-header.tsx";
 import { UpdatePrompt } from "./components/update-prompt.tsx";
+import { connectGateway } from "./gateway-client.ts";
+
+// xterm is large: the panel's chunk loads the first time the Terminal is opened.
+const TerminalPanel = lazy(() =>
+  import("./components/terminal-panel.tsx").then((module) => ({ default: module.TerminalPanel })),
+);
 
 export function App(props: { state: AppState }) {
+  const [terminalOpen, setTerminalOpen] = createSignal(false);
   onMount(() => {
     props.state.init().catch((error: unknown) => {
       props.state.setNotice(
@@ -30,9 +38,30 @@ export function App(props: { state: AppState }) {
             </div>
           )}
         </Show>
-        <ThreadHeader state={props.state} />
+        <ThreadHeader
+          state={props.state}
+          terminalOpen={terminalOpen()}
+          onToggleTerminal={() => setTerminalOpen(!terminalOpen())}
+        />
         <Conversation state={props.state} />
         <Composer state={props.state} />
+        <Show when={terminalOpen() && props.state.thread()}>
+          {(thread) => (
+            <Suspense
+              fallback={
+                <section class="terminal-panel" aria-label="Terminal" aria-busy="true">
+                  <p class="terminal-loading">Loading the terminal…</p>
+                </section>
+              }
+            >
+              <TerminalPanel
+                client={connectGateway()}
+                threadId={thread().thread_id}
+                threadIds={props.state.threads().map((summary) => summary.thread_id)}
+              />
+            </Suspense>
+          )}
+        </Show>
       </main>
       <SettingsDialog state={props.state} />
       <UpdatePrompt />

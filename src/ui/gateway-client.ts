@@ -4,12 +4,17 @@ import type { GatewayApi, RunEvent, RunRequest } from "../protocol/index.ts";
 
 export type GatewayClient = Comlink.Remote<GatewayApi>;
 
+let connected: GatewayClient | undefined;
+
+/** The page's one agent worker: the first call starts it, later calls (e.g. lazy panels) get the same client. */
 export function connectGateway(): GatewayClient {
+  if (connected) return connected;
   const worker = new Worker(new URL("../../workers/agent.worker.ts", import.meta.url), {
     type: "module",
     name: "fawn-agent",
   });
-  return Comlink.wrap<GatewayApi>(worker);
+  connected = Comlink.wrap<GatewayApi>(worker);
+  return connected;
 }
 
 /** Starts a run; `onEvent` receives every event in order, `end` last. Resolves when the run has ended. */

@@ -1,8 +1,9 @@
-// The open thread's title bar, with its actions (Rename, Pin, Delete) in a menu.
+// The open thread's title bar: the Terminal toggle, and the thread's actions (Rename, Pin, Delete) in a menu.
 import { createSignal, onCleanup, Show } from "solid-js";
 import type { AppState } from "../app-state.ts";
 
-export function ThreadHeader(props: { state: AppState }) {
+/** `terminalOpen` and `onToggleTerminal` drive the "Terminal" button, which shows or hides region "Terminal". */
+export function ThreadHeader(props: { state: AppState; terminalOpen: boolean; onToggleTerminal: () => void }) {
   const [open, setOpen] = createSignal(false);
   let menu: HTMLDivElement | undefined;
   const close = (event: MouseEvent) => {
@@ -32,36 +33,47 @@ export function ThreadHeader(props: { state: AppState }) {
       {(thread) => (
         <header class="thread-header">
           <h1 class="thread-title">{thread().title}</h1>
-          <div class="menu-anchor" ref={menu}>
+          <div class="thread-header-actions">
             <button
               type="button"
-              class="ghost"
-              aria-haspopup="menu"
-              aria-expanded={open()}
-              onClick={() => setOpen(!open())}
+              class="ghost terminal-toggle"
+              aria-expanded={props.terminalOpen}
+              aria-controls="terminal-panel"
+              onClick={() => props.onToggleTerminal()}
             >
-              Thread actions
+              Terminal
             </button>
-            <Show when={open()}>
-              <div class="menu" role="menu" aria-label="Thread actions">
-                <button type="button" role="menuitem" onClick={rename}>
-                  Rename
-                </button>
-                <button
-                  type="button"
-                  role="menuitem"
-                  onClick={() => {
-                    setOpen(false);
-                    void props.state.pinThread(thread().thread_id, !thread().pinned);
-                  }}
-                >
-                  {thread().pinned ? "Unpin" : "Pin"}
-                </button>
-                <button type="button" role="menuitem" class="danger-text" onClick={remove}>
-                  Delete
-                </button>
-              </div>
-            </Show>
+            <div class="menu-anchor" ref={menu}>
+              <button
+                type="button"
+                class="ghost"
+                aria-haspopup="menu"
+                aria-expanded={open()}
+                onClick={() => setOpen(!open())}
+              >
+                Thread actions
+              </button>
+              <Show when={open()}>
+                <div class="menu" role="menu" aria-label="Thread actions">
+                  <button type="button" role="menuitem" onClick={rename}>
+                    Rename
+                  </button>
+                  <button
+                    type="button"
+                    role="menuitem"
+                    onClick={() => {
+                      setOpen(false);
+                      void props.state.pinThread(thread().thread_id, !thread().pinned);
+                    }}
+                  >
+                    {thread().pinned ? "Unpin" : "Pin"}
+                  </button>
+                  <button type="button" role="menuitem" class="danger-text" onClick={remove}>
+                    Delete
+                  </button>
+                </div>
+              </Show>
+            </div>
           </div>
         </header>
       )}

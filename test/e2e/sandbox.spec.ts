@@ -1,0 +1,102 @@
+// The agent's sandbox in a real browser: bash and python3 through the mock model, files that survive a reload,
+// runaway commands stopped, and paths outside the sandbox refused.
+import { expect, test, type Page } from "@playwright/test";
+import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+
+const HELLO_REPLY = "Hello! I am Fawn's mock model. Ask me anything — I will answer from a script.";
+
+function callTool(name: string, args: Record<string, unknown>): string {
+  return `call tool ${name} ${JSON.stringify({ description: "e2e", ...args })}`;
+}
+
+function callTools(calls: [string, Record<string, unknown>][]): string {
+  return `call tools ${calls.map(([name, args]) => `${name} ${JSON.stringify({ description: "e2e", ...args })}`).join("; ")}`;
+}
+
+async function runEnded(page: Page): Promise<void> {
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 30_000 });
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "New thread" })).toBeVisible();
+  await configureEndpoint(page);
+});
+
+test("the agent writes a report with bash; it is still there after a reload", async ({ page }) => {
+  await send(
+    page,
+    callTool("bash", {
+      command: "echo '# Quarterly report' > /mnt/user-data/outputs/report.md && wc -c /mnt/user-data/outputs/report.md",
+    }),
+  );
+  await expect(assistantMessages(page).last()).toContainText("The tool returned: 19 /mnt/user-data/outputs/report.md");
+  await runEnded(page);
+  await page.reload();
+  await send(page, callTool("bash", { command: "cat /mnt/user-data/outputs/report.md" }));
+  await expect(assistantMessages(page).last()).toContainText("The tool returned: # Quarterly report");
+});
+
+test("a runaway bash loop is stopped by Stop, and the thread stays usable", async ({ page }) => {
+  await send(page, callTool("bash", { command: "while true; do :; done" }));
+  const stop = page.getByRole("button", { name: "Stop" });
+  await expect(conversation(page).getByText("bash", { exact: true })).toBeVisible();
+  await page.waitForTimeout(500);
+  await stop.click();
+  await runEnded(page);
+  await send(page, "hello");
+  await expect(assistantMessages(page).last()).toHaveText(HELLO_REPLY);
+  await send(page, callTool("bash", { command: "echo still working" }));
+  await expect(assistantMessages(page).last()).toContainText("The tool returned: still working");
+});
+
+test("a loop that exceeds the sandbox's limits ends with a message that says so", async ({ page }) => {
+  await send(page, callTool("bash", { command: "x=0; while true; do x=$((x+1)); done" }));
+  await expect(assistantMessages(page).last()).toContainText("Command stopped: it exceeded the sandbox", {
+    timeout: 30_000,
+  });
+});
+
+test("paths outside the sandbox and writes under /mnt/skills are refused clearly", async ({ page }) => {
+  await send(page, callTool("read_file", { path: "/mnt/user-data/../../x" }));
+  await expect(assistantMessages(page).last()).toContainText(
+    'The tool returned: Error: Refused path "/mnt/user-data/../../x": "." and ".." are not allowed',
+  );
+  await runEnded(page);
+  await send(page, callTool("write_file", { path: "/mnt/skills/evil/SKILL.md", content: "x" }));
+  await expect(assistantMessages(page).last()).toContainText(
+    "The tool returned: Error: Refused to write /mnt/skills/evil/SKILL.md: /mnt/skills is read-only",
+  );
+});
+
+test.describe("python3", () => {
+  test("computes a figure from a CSV the agent wrote to the workspace", async ({ page }) => {
+    await send(
+      page,
+      callTools([
+        ["write_file", { path: "/mnt/user-data/workspace/sales.csv", content: "month,amount\njan,10\nfeb,32\n" }],
+        [
+          "bash",
+          {
+            command:
+              "python3 -c \"import csv; t=sum(int(r['amount']) for r in csv.DictReader(open('sales.csv'))); open('/mnt/user-data/outputs/total.txt','w').write(str(t)); print('total', t)\"",
+          },
+        ],
+      ]),
+    );
+    await expect(assistantMessages(page).last()).toContainText("The tool returned: total 42", { timeout: 40_000 });
+    await runEnded(page);
+    await send(page, callTool("read_file", { path: "/mnt/user-data/outputs/total.txt" }));
+    await expect(assistantMessages(page).last()).toContainText("The tool returned: 42");
+  });
+
+  test("a Python infinite loop is stopped by Stop, and python works again after", async ({ page }) => {
+    await send(page, callTool("bash", { command: "python3 -c 'while True: pass'" }));
+    await expect(conversation(page).getByText("bash", { exact: true })).toBeVisible();
+    await page.waitForTimeout(1_000);
+    await page.getByRole("button", { name: "Stop" }).click();
+    await runEnded(page);
+    await send(page, callTool("bash", { command: "python3 -c 'print(6*7)'" }));
+    await expect(assistantMessages(page).last()).toContainText("The tool returned: 42", { timeout: 40_000 });
+  });
+});

@@ -1,0 +1,157 @@
+// The Terminal panel: a thread's sandbox from the keyboard. Output, the working directory carried between
+// commands, history, files kept across a reload, a runaway loop stopped, and a path outside the sandbox refused.
+import { expect, test, type Page } from "@playwright/test";
+import { assistantMessages, configureEndpoint, send } from "./fixtures.ts";
+
+const WORKSPACE_PROMPT = "/mnt/user-data/workspace $";
+
+function terminal(page: Page) {
+  return page.getByRole("region", { name: "Terminal" });
+}
+
+/** The terminal's visible rows, as its accessibility tree (xterm's screen reader mode) exposes them. */
+function rows(page: Page) {
+  return terminal(page).getByRole("listitem");
+}
+
+/** Rows whose whole text is `text`, give or take trailing blanks (the prompt ends with one). */
+function rowsReading(page: Page, text: string) {
+  return rows(page).filter({ hasText: wholeRow(text) });
+}
+
+function wholeRow(text: string): RegExp {
+  return new RegExp(`^${escapeRegExp(text)}\\s*$`);
+}
+
+/** A prompt with nothing typed after it. */
+const EMPTY_PROMPT = /\$\s*$/;
+
+/** The last row with text: the prompt, or the line being typed. */
+function lastRow(page: Page) {
+  return rows(page).filter({ hasText: /\S/ }).last();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+async function openTerminal(page: Page): Promise<void> {
+  const toggle = page.getByRole("button", { name: "Terminal", exact: true });
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  await expect(terminal(page)).toBeVisible();
+  // The first prompt shows once the sandbox has answered.
+  await expect(lastRow(page)).toHaveText(EMPTY_PROMPT, { timeout: 20_000 });
+  await terminal(page).getByRole("textbox", { name: "Terminal input" }).focus();
+}
+
+/** Types a command line, presses Enter, and waits for the next prompt. */
+async function run(page: Page, command: string): Promise<void> {
+  await page.keyboard.type(command);
+  // Rows are cut at the terminal's width; their text joined is what was typed.
+  await expect(terminal(page).getByRole("list")).toContainText(command);
+  await page.keyboard.press("Enter");
+  await expect(lastRow(page)).toHaveText(EMPTY_PROMPT, { timeout: 30_000 });
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  await send(page, "hello");
+  await expect(assistantMessages(page)).toContainText("answer from a script.");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+});
+
+test("runs commands in the thread's sandbox, carries the working directory, recalls history, keeps files", async ({
+  page,
+}) => {
+  await openTerminal(page);
+  await expect(rowsReading(page, WORKSPACE_PROMPT)).toHaveCount(1);
+
+  await run(page, "echo hello > /mnt/user-data/outputs/t.txt && cat /mnt/user-data/outputs/t.txt");
+  await expect(rowsReading(page, "hello")).toHaveCount(1);
+
+  await run(page, "cd /mnt/user-data/outputs");
+  await run(page, "pwd");
+  await expect(rowsReading(page, "/mnt/user-data/outputs")).toHaveCount(1);
+  await expect(lastRow(page)).toHaveText(wholeRow("/mnt/user-data/outputs $"));
+
+  await page.keyboard.press("ArrowUp");
+  await expect(rowsReading(page, "/mnt/user-data/outputs $ pwd")).toHaveCount(2);
+  await page.keyboard.press("ArrowUp");
+  await expect(rows(page).filter({ hasText: /cd \/mnt\/user-data\/outputs\s*$/ })).toHaveCount(2);
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await expect(rowsReading(page, "/mnt/user-data/outputs")).toHaveCount(2);
+
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "hello" })).toBeVisible();
+  await openTerminal(page);
+  await run(page, "cat /mnt/user-data/outputs/t.txt");
+  await expect(rowsReading(page, "hello")).toHaveCount(1);
+});
+
+test("Ctrl+C cancels a running command, a runaway loop is stopped, and the next command works", async ({ page }) => {
+  await openTerminal(page);
+  await page.keyboard.type("sleep 30");
+  await page.keyboard.press("Enter");
+  await expect(terminal(page).getByRole("status")).toHaveText(/Running/);
+  await page.keyboard.press("Control+c");
+  await expect(rowsReading(page, "Command cancelled.")).toHaveCount(1);
+  await expect(lastRow(page)).toHaveText(EMPTY_PROMPT);
+  await expect(terminal(page).getByRole("status")).toHaveText("");
+
+  // The sandbox's execution limits end the loop without a Ctrl+C.
+  await run(page, "while true; do :; done");
+  await expect(rows(page).filter({ hasText: /^Command stopped/ })).toHaveCount(1);
+  await run(page, "echo still here");
+  await expect(rowsReading(page, "still here")).toHaveCount(1);
+});
+
+test("non-ASCII text is typed, run and shown", async ({ page }) => {
+  await openTerminal(page);
+  await run(page, "echo 'naïve café 你好'");
+  await expect(rowsReading(page, "naïve café 你好")).toHaveCount(1);
+});
+
+test("a path that climbs out of the sandbox is refused with an error", async ({ page }) => {
+  await openTerminal(page);
+  await run(page, "cat /mnt/user-data/../../x");
+  await expect(rows(page).filter({ hasText: /^cat: .*(No such file|not allowed|outside|denied)/i })).toHaveCount(1);
+  await run(page, "echo ok");
+  await expect(rowsReading(page, "ok")).toHaveCount(1);
+});
+
+test("each thread keeps its own terminal while switching threads", async ({ page }) => {
+  await openTerminal(page);
+  await run(page, "cd /mnt/user-data/outputs");
+  const threads = page.getByRole("navigation", { name: "Threads" });
+  await page.getByRole("button", { name: "New thread" }).click();
+  await send(page, "second");
+  await expect(assistantMessages(page)).toContainText("You said: second");
+  await expect(terminal(page)).toBeVisible();
+  await expect(rowsReading(page, WORKSPACE_PROMPT)).toHaveCount(1, { timeout: 20_000 });
+
+  await threads.getByRole("link", { name: "hello" }).click();
+  await expect(lastRow(page)).toHaveText(wholeRow("/mnt/user-data/outputs $"));
+  await page.getByRole("button", { name: "Terminal", exact: true }).click();
+  await expect(terminal(page)).toHaveCount(0);
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the terminal spans the screen's width and runs commands", async ({ page }) => {
+    await openTerminal(page);
+    const box = await terminal(page).boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(389);
+    await run(page, "echo phone");
+    await expect(rowsReading(page, "phone")).toHaveCount(1);
+
+    const handle = terminal(page).getByRole("separator", { name: "Resize terminal" });
+    const before = Number(await handle.getAttribute("aria-valuenow"));
+    await handle.focus();
+    await page.keyboard.press("ArrowUp");
+    await expect.poll(async () => Number(await handle.getAttribute("aria-valuenow"))).toBeGreaterThan(before);
+  });
+});
