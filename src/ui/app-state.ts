@@ -5,6 +5,7 @@ import { CHANGES_CHANNEL, isChangeNotice, PROTOCOL_VERSION, type ChangeNotice } 
 import { newId } from "../shared/ids.ts";
 import { errorMessage, streamRun, type GatewayClient } from "./gateway-client.ts";
 import { applyRunEvent, startRunView, type RunView } from "./run-view.ts";
+import { createWebContainerStarter } from "./webcontainer-starter.ts";
 
 function threadIdFromHash(): string | undefined {
   const match = /^#\/t\/([\w-]+)$/.exec(location.hash);
@@ -29,6 +30,7 @@ export function createAppState(client: GatewayClient) {
   const [settings, setSettings] = createSignal<ModelSettings | undefined>();
   const [notice, setNotice] = createSignal<string | undefined>();
   const [settingsOpen, setSettingsOpen] = createSignal(false);
+  const webContainer = createWebContainerStarter(client, setNotice);
 
   async function refreshThreads(): Promise<void> {
     setThreads(await client.listThreads());
@@ -56,6 +58,7 @@ export function createAppState(client: GatewayClient) {
     const fromHash = threadIdFromHash();
     if (fromHash && !thread()) await openThread(fromHash);
     window.addEventListener("popstate", () => void openThread(threadIdFromHash()));
+    void webContainer.startIfChosen().catch(() => undefined);
     const changes = new BroadcastChannel(CHANGES_CHANNEL);
     changes.onmessage = (event: MessageEvent<unknown>) => {
       if (isChangeNotice(event.data)) void applyChange(event.data);
@@ -170,6 +173,8 @@ export function createAppState(client: GatewayClient) {
   }
 
   return {
+    client,
+    webContainer,
     threads,
     thread,
     run,

@@ -32,3 +32,54 @@ export function conversation(page: Page) {
 export function assistantMessages(page: Page) {
   return conversation(page).getByRole("article", { name: "Assistant message" });
 }
+
+// The Terminal panel (xterm in screen-reader mode, so its rows are in the accessibility tree).
+
+export function terminal(page: Page) {
+  return page.getByRole("region", { name: "Terminal" });
+}
+
+/** The terminal's visible rows, as its accessibility tree (xterm's screen reader mode) exposes them. */
+export function rows(page: Page) {
+  return terminal(page).getByRole("listitem");
+}
+
+/** Rows whose whole text is `text`, give or take trailing blanks (the prompt ends with one). */
+export function rowsReading(page: Page, text: string) {
+  return rows(page).filter({ hasText: wholeRow(text) });
+}
+
+export function wholeRow(text: string): RegExp {
+  return new RegExp(`^${escapeRegExp(text)}\\s*$`);
+}
+
+/** A prompt with nothing typed after it. */
+export const EMPTY_PROMPT = /\$\s*$/;
+
+/** The last row with text: the prompt, or the line being typed. */
+export function lastRow(page: Page) {
+  return rows(page).filter({ hasText: /\S/ }).last();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+export async function openTerminal(page: Page): Promise<void> {
+  const toggle = page.getByRole("button", { name: "Terminal", exact: true });
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  await expect(terminal(page)).toBeVisible();
+  // The first prompt shows once the sandbox has answered.
+  await expect(lastRow(page)).toHaveText(EMPTY_PROMPT, { timeout: 20_000 });
+  await terminal(page).getByRole("textbox", { name: "Terminal input" }).focus();
+}
+
+/** Types a command line, presses Enter, and waits for the next prompt. */
+export async function runInTerminal(page: Page, command: string): Promise<void> {
+  await page.keyboard.type(command);
+  // Rows are cut at the terminal's width; their text joined is what was typed.
+  await expect(terminal(page).getByRole("list")).toContainText(command);
+  await page.keyboard.press("Enter");
+  await expect(lastRow(page)).toHaveText(EMPTY_PROMPT, { timeout: 30_000 });
+}

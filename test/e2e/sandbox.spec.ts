@@ -1,7 +1,15 @@
 // The agent's sandbox in a real browser: bash and python3 through the mock model, files that survive a reload,
 // runaway commands stopped, and paths outside the sandbox refused.
 import { expect, test, type Page } from "@playwright/test";
-import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+import {
+  assistantMessages,
+  configureEndpoint,
+  conversation,
+  openTerminal,
+  rowsReading,
+  runInTerminal,
+  send,
+} from "./fixtures.ts";
 
 const HELLO_REPLY = "Hello! I am Fawn's mock model. Ask me anything — I will answer from a script.";
 
@@ -33,28 +41,33 @@ test("the agent writes a report with bash; it is still there after a reload", as
   await expect(assistantMessages(page).last()).toContainText("The tool returned: 19 /mnt/user-data/outputs/report.md");
   await runEnded(page);
   await page.reload();
+  await openTerminal(page);
+  await runInTerminal(page, "cat /mnt/user-data/outputs/report.md");
+  await expect(rowsReading(page, "# Quarterly report")).toHaveCount(1);
   await send(page, callTool("bash", { command: "cat /mnt/user-data/outputs/report.md" }));
   await expect(assistantMessages(page).last()).toContainText("The tool returned: # Quarterly report");
 });
 
-test("a runaway bash loop is stopped by Stop, and the thread stays usable", async ({ page }) => {
+test("`while true; do :; done` is stopped with a message that says so, and the thread stays usable", async ({
+  page,
+}) => {
   await send(page, callTool("bash", { command: "while true; do :; done" }));
-  const stop = page.getByRole("button", { name: "Stop" });
-  await expect(conversation(page).getByText("bash", { exact: true })).toBeVisible();
-  await page.waitForTimeout(500);
-  await stop.click();
-  await runEnded(page);
-  await send(page, "hello");
-  await expect(assistantMessages(page).last()).toHaveText(HELLO_REPLY);
-  await send(page, callTool("bash", { command: "echo still working" }));
-  await expect(assistantMessages(page).last()).toContainText("The tool returned: still working");
-});
-
-test("a loop that exceeds the sandbox's limits ends with a message that says so", async ({ page }) => {
-  await send(page, callTool("bash", { command: "x=0; while true; do x=$((x+1)); done" }));
   await expect(assistantMessages(page).last()).toContainText("Command stopped: it exceeded the sandbox", {
     timeout: 30_000,
   });
+  await runEnded(page);
+  await send(page, "hello");
+  await expect(assistantMessages(page).last()).toHaveText(HELLO_REPLY);
+});
+
+test("Stop during a bash call ends the run, and the next message is a valid request", async ({ page }) => {
+  await send(page, callTool("bash", { command: "sleep 60" }));
+  await expect(conversation(page).getByText("bash", { exact: true })).toBeVisible();
+  await page.waitForTimeout(500);
+  await page.getByRole("button", { name: "Stop" }).click();
+  await runEnded(page);
+  await send(page, callTool("bash", { command: "echo still working" }));
+  await expect(assistantMessages(page).last()).toContainText("The tool returned: still working");
 });
 
 test("paths outside the sandbox and writes under /mnt/skills are refused clearly", async ({ page }) => {
@@ -99,4 +112,30 @@ test.describe("python3", () => {
     await send(page, callTool("bash", { command: "python3 -c 'print(6*7)'" }));
     await expect(assistantMessages(page).last()).toContainText("The tool returned: 42", { timeout: 40_000 });
   });
+});
+
+test("Settings → Sandbox: WebContainer that cannot start falls back to the browser sandbox, visibly", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // The page is cross-origin isolated (COOP/COEP), so WebContainer may be chosen; with no way to reach
+  // stackblitz.com it cannot boot, and after 30 s the app says so and keeps working.
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  await send(page, "hello");
+  await runEnded(page);
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByRole("tab", { name: "Sandbox" }).click();
+  const choices = dialog.getByRole("radiogroup", { name: "Sandbox" });
+  await expect(choices.getByRole("radio", { name: /^Browser/ })).toBeChecked();
+  await choices.getByRole("radio", { name: /^WebContainer/ }).check();
+  await expect(dialog.getByText("Starting WebContainer…")).toBeVisible();
+  await expect(dialog.getByRole("alert")).toContainText("WebContainer could not start", { timeout: 45_000 });
+  await dialog.getByRole("button", { name: "Close settings" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "threads use the browser sandbox" })).toBeVisible();
+
+  await openTerminal(page);
+  await expect(page.getByRole("note").filter({ hasText: "WebContainer could not start" })).toBeVisible();
+  await runInTerminal(page, "echo from the fallback");
+  await expect(rowsReading(page, "from the fallback")).toHaveCount(1);
 });

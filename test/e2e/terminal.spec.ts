@@ -1,58 +1,21 @@
 // The Terminal panel: a thread's sandbox from the keyboard. Output, the working directory carried between
 // commands, history, files kept across a reload, a runaway loop stopped, and a path outside the sandbox refused.
-import { expect, test, type Page } from "@playwright/test";
-import { assistantMessages, configureEndpoint, send } from "./fixtures.ts";
+import { expect, test } from "@playwright/test";
+import {
+  assistantMessages,
+  configureEndpoint,
+  EMPTY_PROMPT,
+  lastRow,
+  openTerminal,
+  rows,
+  rowsReading,
+  runInTerminal as run,
+  send,
+  terminal,
+  wholeRow,
+} from "./fixtures.ts";
 
 const WORKSPACE_PROMPT = "/mnt/user-data/workspace $";
-
-function terminal(page: Page) {
-  return page.getByRole("region", { name: "Terminal" });
-}
-
-/** The terminal's visible rows, as its accessibility tree (xterm's screen reader mode) exposes them. */
-function rows(page: Page) {
-  return terminal(page).getByRole("listitem");
-}
-
-/** Rows whose whole text is `text`, give or take trailing blanks (the prompt ends with one). */
-function rowsReading(page: Page, text: string) {
-  return rows(page).filter({ hasText: wholeRow(text) });
-}
-
-function wholeRow(text: string): RegExp {
-  return new RegExp(`^${escapeRegExp(text)}\\s*$`);
-}
-
-/** A prompt with nothing typed after it. */
-const EMPTY_PROMPT = /\$\s*$/;
-
-/** The last row with text: the prompt, or the line being typed. */
-function lastRow(page: Page) {
-  return rows(page).filter({ hasText: /\S/ }).last();
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-async function openTerminal(page: Page): Promise<void> {
-  const toggle = page.getByRole("button", { name: "Terminal", exact: true });
-  await toggle.click();
-  await expect(toggle).toHaveAttribute("aria-expanded", "true");
-  await expect(terminal(page)).toBeVisible();
-  // The first prompt shows once the sandbox has answered.
-  await expect(lastRow(page)).toHaveText(EMPTY_PROMPT, { timeout: 20_000 });
-  await terminal(page).getByRole("textbox", { name: "Terminal input" }).focus();
-}
-
-/** Types a command line, presses Enter, and waits for the next prompt. */
-async function run(page: Page, command: string): Promise<void> {
-  await page.keyboard.type(command);
-  // Rows are cut at the terminal's width; their text joined is what was typed.
-  await expect(terminal(page).getByRole("list")).toContainText(command);
-  await page.keyboard.press("Enter");
-  await expect(lastRow(page)).toHaveText(EMPTY_PROMPT, { timeout: 30_000 });
-}
 
 test.beforeEach(async ({ page }) => {
   await page.goto("/");

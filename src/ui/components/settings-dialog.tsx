@@ -1,6 +1,8 @@
-// Settings: the Models tab stores the endpoint (Base URL, API key, Model) in this browser only.
-import { createEffect, createSignal, For, Show } from "solid-js";
+// Settings: the Models tab stores the endpoint (Base URL, API key, Model) in this browser only; Sandbox picks where
+// commands run; Data shows storage.
+import { createEffect, createSignal, For, Match, Show, Switch } from "solid-js";
 import { DataTab } from "./data-tab.tsx";
+import { SandboxTab } from "./sandbox-tab.tsx";
 import type { ModelSettings } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { errorMessage } from "../gateway-client.ts";
@@ -134,6 +136,7 @@ function ModelsTab(props: { state: AppState }) {
 
 const TABS = [
   { id: "models", name: "Models" },
+  { id: "sandbox", name: "Sandbox" },
   { id: "data", name: "Data" },
 ] as const;
 
@@ -182,9 +185,14 @@ export function SettingsDialog(props: { state: AppState }) {
       </div>
       <Show when={props.state.settingsOpen()}>
         <section role="tabpanel" id={`panel-${selected()}`} aria-labelledby={`tab-${selected()}`}>
-          <Show when={selected() === "models"} fallback={<DataTab />}>
-            <ModelsTab state={props.state} />
-          </Show>
+          <Switch fallback={<DataTab />}>
+            <Match when={selected() === "models"}>
+              <ModelsTab state={props.state} />
+            </Match>
+            <Match when={selected() === "sandbox"}>
+              <SandboxTab client={props.state.client} starter={props.state.webContainer} />
+            </Match>
+          </Switch>
         </section>
       </Show>
     </dialog>
