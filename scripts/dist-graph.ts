@@ -58,12 +58,13 @@ export function initialFiles(): string[] {
   return withStaticImports(roots);
 }
 
-/** The agent worker's entry chunk and everything it imports statically. */
-export function workerFiles(): string[] {
+/** A worker's entry chunk (`assets/<name>.worker-*.js`) and everything it imports statically. */
+export function workerFiles(name = "agent"): string[] {
+  const pattern = new RegExp(`^${name}\\.worker-[\\w-]+\\.js$`);
   const entries = readdirSync(join(DIST, "assets"))
-    .filter((name) => /^agent\.worker-[\w-]+\.js$/.test(name))
-    .map((name) => `assets/${name}`);
-  if (entries.length === 0) throw new Error("No agent worker chunk (assets/agent.worker-*.js) in dist/.");
+    .filter((file) => pattern.test(file))
+    .map((file) => `assets/${file}`);
+  if (entries.length === 0) throw new Error(`No ${name} worker chunk (assets/${name}.worker-*.js) in dist/.`);
   return withStaticImports(entries);
 }
 

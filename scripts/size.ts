@@ -25,6 +25,9 @@ const groups: Budget[] = [
     maxGzipBytes: budgets.initial ?? 0,
   },
   { name: "agent worker", files: workerFiles(), maxGzipBytes: budgets.worker ?? 0 },
+  // just-bash and the sandbox service; Pyodide itself (dist/pyodide/, ~13 MB) loads only when python3 first runs.
+  { name: "sandbox worker", files: workerFiles("sandbox"), maxGzipBytes: budgets.sandboxWorker ?? 0 },
+  { name: "python worker (without Pyodide)", files: workerFiles("python"), maxGzipBytes: budgets.pythonWorker ?? 0 },
 ];
 
 let failed = false;

@@ -136,18 +136,15 @@ export function describeSandboxContract(name: string, factory: SandboxContractFa
       expect((await sandbox.run("echo ok")).stdout).toBe("ok\n");
     });
 
-    it.runIf(factory.capabilities.python)(
-      "runs python3 over the thread's files; what it writes is kept",
-      async () => {
-        const sandbox = await open("contract-python");
-        await sandbox.writeFile("/mnt/user-data/workspace/sales.csv", "month,amount\njan,10\nfeb,32\n");
-        const result = await sandbox.run(
-          `python3 -c "import csv; rows=list(csv.DictReader(open('sales.csv'))); t=sum(int(r['amount']) for r in rows); open('/mnt/user-data/outputs/total.txt','w').write(str(t)); print('total', t)"`,
-        );
-        expect(result).toMatchObject({ exitCode: 0, stdout: "total 42\n" });
-        expect(text(await sandbox.readFile("/mnt/user-data/outputs/total.txt"))).toBe("42");
-      },
-      60_000,
-    );
+    if (!factory.capabilities.python) return;
+    it("runs python3 over the thread's files; what it writes is kept", async () => {
+      const sandbox = await open("contract-python");
+      await sandbox.writeFile("/mnt/user-data/workspace/sales.csv", "month,amount\njan,10\nfeb,32\n");
+      const result = await sandbox.run(
+        `python3 -c "import csv; rows=list(csv.DictReader(open('sales.csv'))); t=sum(int(r['amount']) for r in rows); open('/mnt/user-data/outputs/total.txt','w').write(str(t)); print('total', t)"`,
+      );
+      expect(result).toMatchObject({ exitCode: 0, stdout: "total 42\n" });
+      expect(text(await sandbox.readFile("/mnt/user-data/outputs/total.txt"))).toBe("42");
+    }, 60_000);
   });
 }

@@ -1,6 +1,8 @@
 // Checks on the built app (dist/), run after `npm run build`: the runtime boundaries of DESIGN.md §2 hold.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { allScripts, fileText, importSpecifiers, initialFiles, workerFiles } from "../../scripts/dist-graph.ts";
+import { allScripts, DIST, fileText, importSpecifiers, initialFiles, workerFiles } from "../../scripts/dist-graph.ts";
 
 /** node: modules a chunk imports, statically or dynamically. */
 function nodeImports(file: string): string[] {
@@ -32,5 +34,25 @@ describe("built bundle", () => {
   it("puts LangGraph in the worker", () => {
     const worker = workerFiles().map(fileText).join("\n");
     expect(/langgraph/i.test(worker)).toBe(true);
+  });
+
+  it("keeps just-bash in the sandbox worker and LangGraph out of it", () => {
+    const sandbox = workerFiles("sandbox").map(fileText).join("\n");
+    expect(/langgraph|__pregel/i.test(sandbox)).toBe(false);
+    expect(sandbox).toContain("execution exceeded");
+    expect(workerFiles().map(fileText).join("\n")).not.toContain("execution exceeded");
+  });
+
+  it("serves Pyodide from our own origin and precaches it for offline use", () => {
+    const files = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+    const serviceWorker = readFileSync(join(DIST, "service-worker.js"), "utf8");
+    for (const file of files) {
+      expect(existsSync(join(DIST, "pyodide", file)), file).toBe(true);
+      expect(serviceWorker, file).toContain(`pyodide/${file}`);
+    }
+    // The python worker imports pyodide.mjs from `<base>pyodide/` at run time (only packages come from the CDN).
+    expect(workerFiles("python").map(fileText).join("\n")).toMatch(
+      /pyodide\/`[^`]*\$\{[^}]*\}pyodide\.mjs|pyodide\.mjs/,
+    );
   });
 });
