@@ -5,21 +5,12 @@ import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
 import { FakeWebContainer } from "../../src/sandbox/webcontainer/fake-webcontainer.ts";
 import { SandboxHost } from "../../src/sandbox/webcontainer/webcontainer-host.ts";
 import { openFawnDb, ThreadFiles } from "../../src/storage/index.ts";
-import { useGatewayHarness } from "./harness.ts";
+import { runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("gateway-sandbox-test");
 
-async function run(threadId: string, text: string, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  await harness.gateway.runStream(
-    { run_id: crypto.randomUUID(), thread_id: threadId, input: { messages: [{ type: "human", content: text }] } },
-    (event) => {
-      events.push(event);
-      onEvent?.(event);
-    },
-  );
-  return events;
-}
+const run = (threadId: string, text: string, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> =>
+  runThread(harness.gateway, threadId, text, onEvent);
 
 const callTool = (name: string, args: Record<string, unknown>) =>
   `call tool ${name} ${JSON.stringify({ description: "test", ...args })}`;

@@ -3,21 +3,12 @@ import { describe, expect, it, vi } from "vitest";
 import { Gateway } from "../../src/gateway/index.ts";
 import { IndexedDbCheckpointSaver, openFawnDb, ThreadRepository } from "../../src/storage/index.ts";
 import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
-import { useGatewayHarness } from "./harness.ts";
+import { runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("gateway-test");
 
-async function run(threadId: string, text: string, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
-  await harness.gateway.runStream(
-    { run_id: crypto.randomUUID(), thread_id: threadId, input: { messages: [{ type: "human", content: text }] } },
-    (event) => {
-      events.push(event);
-      onEvent?.(event);
-    },
-  );
-  return events;
-}
+const run = (threadId: string, text: string, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> =>
+  runThread(harness.gateway, threadId, text, onEvent);
 
 function texts(entries: ThreadEntry[]): string[] {
   return entries.map((entry) =>

@@ -2,6 +2,7 @@
 import "fake-indexeddb/auto";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { Gateway } from "../../src/gateway/index.ts";
+import type { RunEvent } from "../../src/protocol/index.ts";
 import { BrowserSandbox } from "../../src/sandbox/browser/browser-sandbox.ts";
 import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
 
@@ -38,4 +39,22 @@ export function useGatewayHarness(name: string): Harness {
     await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" });
   });
   return harness;
+}
+
+/** Sends `text` on the thread and collects the run's events (passing each to `onEvent` as it comes). */
+export async function runThread(
+  gateway: Gateway,
+  threadId: string,
+  text: string,
+  onEvent?: (event: RunEvent) => void,
+): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  await gateway.runStream(
+    { run_id: crypto.randomUUID(), thread_id: threadId, input: { messages: [{ type: "human", content: text }] } },
+    (event) => {
+      events.push(event);
+      onEvent?.(event);
+    },
+  );
+  return events;
 }

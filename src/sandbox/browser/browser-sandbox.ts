@@ -21,6 +21,7 @@ import {
   type Sandbox,
   type SandboxEntry,
 } from "../sandbox.ts";
+import { appendLine, expectFileType, SerialQueue } from "../sandbox-support.ts";
 import { readOnlyFs } from "./read-only-fs.ts";
 
 export interface BrowserSandboxOptions {
@@ -52,7 +53,7 @@ export class BrowserSandbox implements Sandbox {
   /** What IndexedDB holds for each file under /mnt/user-data, to find what a command changed. */
   private readonly known = new Map<string, KnownFile>();
   /** One operation at a time, so a command's changes are not mixed up with a concurrent write. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private disposed = false;
 
   private constructor(
@@ -171,7 +172,7 @@ export class BrowserSandbox implements Sandbox {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.shells.clear();
-    await this.queue.catch(() => undefined);
+    await this.queue.idle();
   }
 
   private async execute(command: string, options: RunOptions): Promise<CommandResult> {
@@ -286,20 +287,10 @@ export class BrowserSandbox implements Sandbox {
 
   private async expect(path: string, type: "file" | "directory"): Promise<void> {
     const stat = await this.statOrUndefined(path);
-    if (!stat) throw new SandboxFileError(`No such ${type === "file" ? "file" : "folder"}: ${path}`, "ENOENT");
-    if (type === "file" && stat.isDirectory) throw new SandboxFileError(`${path} is a folder, not a file.`, "EISDIR");
-    if (type === "directory" && !stat.isDirectory) {
-      throw new SandboxFileError(`${path} is a file, not a folder.`, "ENOTDIR");
-    }
+    expectFileType(path, type, stat && (stat.isDirectory ? "directory" : "file"));
   }
 
   private exclusive<T>(operation: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(operation, operation);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.queue.run(operation);
   }
-}
-
-function appendLine(text: string, line: string): string {
-  return text === "" || text.endsWith("\n") ? `${text}${line}\n` : `${text}\n${line}\n`;
 }

@@ -22,6 +22,7 @@ import {
 } from "../sandbox.ts";
 import { JshSession, terminalText } from "./jsh-session.ts";
 import type { ThreadFileMap, ThreadFileStore } from "./thread-file-store.ts";
+import { appendLine, expectFileType, SerialQueue } from "../sandbox-support.ts";
 
 /** The part of @webcontainer/api's `FileSystemAPI` this sandbox uses. */
 export interface WebContainerFs {
@@ -88,7 +89,7 @@ export class WebContainerSandbox implements Sandbox {
   private shell: JshSession | undefined;
   private commands = 0;
   /** One change at a time, so a command's changes are not mixed up with a concurrent write. */
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private disposed = false;
 
   private constructor(
@@ -211,7 +212,7 @@ export class WebContainerSandbox implements Sandbox {
     if (this.disposed) return;
     this.disposed = true;
     this.shell?.kill();
-    await this.queue.catch(() => undefined);
+    await this.queue.idle();
     await this.container.fs.rm(this.dir, { recursive: true, force: true });
   }
 
@@ -374,14 +375,7 @@ export class WebContainerSandbox implements Sandbox {
   }
 
   private async expect(path: string, type: "file" | "directory"): Promise<void> {
-    const found = await this.typeOf(path);
-    if (!found) throw new SandboxFileError(`No such ${type === "file" ? "file" : "folder"}: ${path}`, "ENOENT");
-    if (type === "file" && found === "directory") {
-      throw new SandboxFileError(`${path} is a folder, not a file.`, "EISDIR");
-    }
-    if (type === "directory" && found === "file") {
-      throw new SandboxFileError(`${path} is a file, not a folder.`, "ENOTDIR");
-    }
+    expectFileType(path, type, await this.typeOf(path));
   }
 
   private readdir(path: string): Promise<DirEnt<string>[]> {
@@ -398,9 +392,7 @@ export class WebContainerSandbox implements Sandbox {
   }
 
   private exclusive<T>(operation: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(operation, operation);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.queue.run(operation);
   }
 }
 
@@ -474,10 +466,6 @@ function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
   bytes.set(first);
   bytes.set(second, first.length);
   return bytes;
-}
-
-function appendLine(text: string, line: string): string {
-  return text === "" || text.endsWith("\n") ? `${text}${line}\n` : `${text}\n${line}\n`;
 }
 
 async function digest(bytes: Uint8Array): Promise<string> {
