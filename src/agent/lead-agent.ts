@@ -26,7 +26,7 @@ export function leadAgentSystemPrompt(now: Date, options: { sandbox?: boolean } 
       ? [
           "",
           "<working_directory>",
-          "You have a sandbox with bash, python3 and file tools. Its folders, all absolute paths:",
+          "You have a sandbox with bash and file tools (see the bash tool for what it can run). Its folders:",
           "- /mnt/user-data/workspace: your scratch space and the working directory of bash.",
           "- /mnt/user-data/uploads: files the user gave you (read them, do not change them).",
           "- /mnt/user-data/outputs: files for the user; save every deliverable here.",

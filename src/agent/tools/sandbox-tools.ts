@@ -104,8 +104,9 @@ export function createSandboxTools(getSandbox: () => Promise<Sandbox>) {
       name: "bash",
       description:
         "Run a bash command line in the thread's sandbox. The working directory is /mnt/user-data/workspace. " +
-        "Coreutils, grep, sed, awk, jq, find, tar and python3 (standard library; numpy, pandas and matplotlib " +
-        "when online) are available; there is no network access, no package installer and no node. " +
+        "In the browser sandbox (the default): coreutils, grep, sed, awk, jq, find, tar and python3 (standard " +
+        "library; numpy, pandas and matplotlib when online), no network, no package installer, no node. " +
+        "In WebContainer (when the user chose it): node and npm, no python. " +
         "Save files the user should get under /mnt/user-data/outputs.",
       schema: z.object({ description, command: z.string().describe("The bash command line to run.") }),
     },
