@@ -129,7 +129,7 @@ describe("terminal output", () => {
   it("reports a command's output without the typed line, the prompt or the markers", async () => {
     const sandbox = await openSandbox();
     const result = await sandbox.run("printf '\\033[32mgreen\\033[0m\\n'; echo plain");
-    expect(result).toEqual({ stdout: "green\nplain\n", stderr: "", exitCode: 0 });
+    expect(result).toEqual({ stdout: "green\nplain\n", stderr: "", exitCode: 0, cwd: "/mnt/user-data/workspace" });
   });
 });
 
@@ -281,5 +281,17 @@ describe("FakeWebContainer", () => {
     await until(/\/home\/demo\/sub\r\n\x1b\]654;exit=\d+:0\x07\x1b\]654;prompt\x07/);
     shell.kill();
     await expect(shell.exit).resolves.toBe(137);
+  });
+});
+
+describe("WebContainerSandbox for a terminal", () => {
+  it("reports where a command left the shell, so `cd` carries to the next command", async () => {
+    const container = await FakeWebContainer.boot({ workdirName: "fawn" });
+    const sandbox = await WebContainerSandbox.open({ container, threadId: "cwd", store: new MemoryThreadFileStore() });
+    const moved = await sandbox.run("mkdir -p ../outputs/site && cd ../outputs/site");
+    expect(moved.cwd).toBe("/mnt/user-data/outputs/site");
+    expect((await sandbox.run("pwd", { cwd: moved.cwd! })).stdout).toBe("/mnt/user-data/outputs/site\n");
+    const stayed = await sandbox.run("cd /mnt/user-data/uploads; exit 4", { cwd: moved.cwd! });
+    expect(stayed).toMatchObject({ exitCode: 4, cwd: "/mnt/user-data/outputs/site" });
   });
 });

@@ -224,6 +224,7 @@ export class WebContainerSandbox implements Sandbox {
     const fs = this.container.fs;
     await fs.writeFile(`${this.dir}/.fawn/command.sh`, this.script(command, options.env ?? {}));
     await fs.writeFile(`${this.dir}/.fawn/stdin`, options.stdin ?? "");
+    await fs.rm(`${this.dir}/.fawn/cwd`, { force: true });
     const id = ++this.commands;
     const line =
       `echo ${BEGIN_MARKER}'${id}'__; cd ${quote(this.root + cwd)} && ` +
@@ -233,7 +234,7 @@ export class WebContainerSandbox implements Sandbox {
     const output = toVirtualPaths(terminalText(outcome.output), this.root);
     const result: CommandResult = outcome.stopped
       ? stoppedResult(outcome.stopped, output, timeoutMs)
-      : { stdout: output, stderr: "", exitCode: outcome.exitCode };
+      : { stdout: output, stderr: "", exitCode: outcome.exitCode, cwd: (await this.lastCwd()) ?? cwd };
     if (outcome.ended && !outcome.stopped) {
       result.stderr = appendLine(
         result.stderr,
@@ -258,7 +259,22 @@ export class WebContainerSandbox implements Sandbox {
       if (!/^[A-Za-z_]\w*$/.test(name)) throw new Error(`Invalid environment variable name ${JSON.stringify(name)}.`);
       return `export ${name}=${quote(toContainerPaths(value, this.root))}\n`;
     });
-    return `${exports.join("")}${toContainerPaths(command, this.root)}\n`;
+    // The last line records where the command left the shell, for a terminal's next command (it is skipped when
+    // the command exits early, and the terminal then stays where it was).
+    const trailer = `__fawn_status=$?\npwd > ${quote(`${this.root}/.fawn/cwd`)}\nexit $__fawn_status\n`;
+    return `${exports.join("")}${toContainerPaths(command, this.root)}\n${trailer}`;
+  }
+
+  /** Where the last command left the shell, as a virtual path, when it is inside the sandbox. */
+  private async lastCwd(): Promise<string | undefined> {
+    const bytes = await this.container.fs.readFile(`${this.dir}/.fawn/cwd`).catch(() => undefined);
+    const written = bytes && new TextDecoder().decode(bytes);
+    if (!written) return undefined;
+    try {
+      return resolveSandboxPath(toVirtualPaths(written.trim(), this.root), "read");
+    } catch {
+      return undefined;
+    }
   }
 
   /**
