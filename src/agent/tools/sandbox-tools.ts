@@ -1,7 +1,9 @@
 // The agent's sandbox tools with DeerFlow's argument schemas and output limits (deerflow-inventory.md §5.2):
-// bash, ls, read_file and write_file. Each acquires the thread's sandbox lazily, on its first call.
+// bash, ls, read_file, write_file, str_replace, glob and grep. Each acquires the thread's sandbox lazily, on its
+// first call.
 import { tool } from "langchain";
 import { z } from "zod";
+import { GLOB_DEFAULT_MAX, GLOB_MAX, GREP_DEFAULT_MAX, GREP_MAX } from "../../sandbox/file-search.ts";
 import type { Sandbox, SandboxEntry } from "../../sandbox/sandbox.ts";
 import {
   BASH_OUTPUT_MAX_CHARS,
@@ -188,5 +190,109 @@ export function createSandboxTools(getSandbox: () => Promise<Sandbox>) {
     },
   );
 
-  return [bash, ls, readFile, writeFile];
+  const strReplace = tool(
+    async ({ path, old_str, new_str, replace_all }) => {
+      try {
+        const sandbox = await getSandbox();
+        const text = await sandbox.readText(path);
+        if (old_str === "") return "OK";
+        if (!text.includes(old_str)) return `Error: String to replace not found in file: ${path}`;
+        const replaced = replace_all ? text.split(old_str).join(new_str) : text.replace(old_str, () => new_str);
+        await sandbox.writeFile(path, replaced);
+        return "OK";
+      } catch (error) {
+        return failure(error).slice(0, 2000);
+      }
+    },
+    {
+      name: "str_replace",
+      description:
+        "Replace text in a file: the first occurrence of old_str, or every one with replace_all=true. " +
+        "Prefer this to rewriting a whole file.",
+      schema: z.object({
+        description,
+        path: z.string().describe("Absolute path of the file."),
+        old_str: z.string().describe("The exact text to replace."),
+        new_str: z.string().describe("The text to put in its place."),
+        replace_all: z.boolean().nullish().describe("Replace every occurrence. Default false."),
+      }),
+    },
+  );
+
+  const glob = tool(
+    async ({ pattern, path, include_dirs, max_results }) => {
+      try {
+        const found = await (
+          await getSandbox()
+        ).glob(pattern, path, {
+          includeDirs: include_dirs ?? false,
+          maxResults: GLOB_MAX,
+        });
+        if (found.length === 0) return `No files matched under ${path}`;
+        const shown = found.slice(0, clamp(max_results, GLOB_DEFAULT_MAX, GLOB_MAX));
+        const more = shown.length < found.length ? ` (showing first ${shown.length})` : "";
+        const total = found.length >= GLOB_MAX ? `${GLOB_MAX}+` : String(found.length);
+        return [`Found ${total} paths under ${path}${more}`, ...shown.map((item, i) => `${i + 1}. ${item}`)].join("\n");
+      } catch (error) {
+        return failure(error);
+      }
+    },
+    {
+      name: "glob",
+      description: "Find files whose path under a folder matches a glob pattern, e.g. **/*.py or *.csv.",
+      schema: z.object({
+        description,
+        pattern: z.string().describe("Glob pattern relative to path, e.g. **/*.md."),
+        path: z.string().describe("Absolute path of the folder to search."),
+        include_dirs: z.boolean().nullish().describe("Also list matching folders. Default false."),
+        max_results: z.number().int().nullish().describe(`At most this many paths (default 200, up to 1000).`),
+      }),
+    },
+  );
+
+  const grep = tool(
+    async ({ pattern, path, glob: only, literal, case_sensitive, max_results }) => {
+      try {
+        const max = clamp(max_results, GREP_DEFAULT_MAX, GREP_MAX);
+        const matches = await (
+          await getSandbox()
+        ).grep(pattern, path, {
+          ...(only ? { glob: only } : {}),
+          literal: literal ?? false,
+          caseSensitive: case_sensitive ?? false,
+          maxResults: max,
+        });
+        if (matches.length === 0) return `No matches found under ${path}`;
+        const capped = matches.length >= max ? ` (stopped at ${max}; narrow the pattern or path)` : "";
+        return [
+          `Found ${matches.length} matches under ${path}${capped}`,
+          ...matches.map((match) => `${match.path}:${match.line}: ${match.text}`),
+        ].join("\n");
+      } catch (error) {
+        return failure(error);
+      }
+    },
+    {
+      name: "grep",
+      description:
+        "Search file contents for a regular expression (or plain text with literal=true); case-insensitive unless " +
+        "case_sensitive=true. Files over 1 MB and binary files are skipped.",
+      schema: z.object({
+        description,
+        pattern: z.string().describe("Regular expression, or plain text with literal=true."),
+        path: z.string().describe("Absolute path of a file or folder to search."),
+        glob: z.string().nullish().describe("Only files whose path matches this glob, e.g. *.py."),
+        literal: z.boolean().nullish().describe("Match the pattern as plain text. Default false."),
+        case_sensitive: z.boolean().nullish().describe("Default false."),
+        max_results: z.number().int().nullish().describe("At most this many matches (default 100, up to 500)."),
+      }),
+    },
+  );
+
+  return [bash, ls, readFile, writeFile, strReplace, glob, grep];
+}
+
+function clamp(value: number | null | undefined, fallback: number, cap: number): number {
+  if (value === null || value === undefined || value < 1) return fallback;
+  return Math.min(value, cap);
 }
