@@ -8,7 +8,11 @@ let dbCount = 0;
 async function tools() {
   const files = new ThreadFiles(await openFawnDb(`sandbox-tools-${dbCount++}`));
   const sandbox = await BrowserSandbox.open({ threadId: "t", files });
-  const byName = new Map(createSandboxTools(async () => sandbox).map((tool) => [tool.name, tool]));
+  /** The tools as the agent calls them: by name, with JSON arguments. */
+  type Invocable = { name: string; invoke(input: Record<string, unknown>): Promise<unknown> };
+  const byName = new Map(
+    (createSandboxTools(async () => sandbox) as unknown as Invocable[]).map((tool) => [tool.name, tool]),
+  );
   const call = async (name: string, args: Record<string, unknown>): Promise<string> =>
     String(await byName.get(name)!.invoke({ description: "test", ...args }));
   return { sandbox, call };
