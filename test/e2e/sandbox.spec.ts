@@ -83,6 +83,8 @@ test("paths outside the sandbox and writes under /mnt/skills are refused clearly
 });
 
 test.describe("python3", () => {
+  // Pyodide starts cold in each new page (a few seconds, more on a busy CI machine).
+  test.describe.configure({ timeout: 120_000 });
   test("computes a figure from a CSV the agent wrote to the workspace", async ({ page }) => {
     await send(
       page,
