@@ -3,6 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createAgent } from "langchain";
 import type { Sandbox } from "../sandbox/sandbox.ts";
+import { artifactsMiddleware } from "./middlewares/artifacts.ts";
 import { danglingToolCallMiddleware } from "./middlewares/dangling-tool-calls.ts";
 import { createSandboxTools } from "./tools/sandbox-tools.ts";
 
@@ -44,7 +45,9 @@ export function createLeadAgent(options: LeadAgentOptions) {
   return createAgent({
     model: options.model,
     tools: options.sandbox ? createSandboxTools(options.sandbox) : [],
-    middleware: [danglingToolCallMiddleware],
+    middleware: options.sandbox
+      ? [danglingToolCallMiddleware, artifactsMiddleware(options.sandbox)]
+      : [danglingToolCallMiddleware],
     systemPrompt: leadAgentSystemPrompt(options.now ?? new Date(), { sandbox: options.sandbox !== undefined }),
     ...(options.checkpointer ? { checkpointer: options.checkpointer } : {}),
   });

@@ -23,6 +23,7 @@ import {
   type SandboxInfo,
   type SandboxSettings,
   type ThreadDetail,
+  type ThreadFileContent,
   type ThreadSummary,
 } from "../protocol/index.ts";
 import {
@@ -41,7 +42,7 @@ import { DEFAULT_CWD, type Sandbox } from "../sandbox/sandbox.ts";
 import type { ThreadFileMap, ThreadFileStore } from "../sandbox/webcontainer/thread-file-store.ts";
 import type { SandboxHost } from "../sandbox/webcontainer/webcontainer-host.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
-import { checkpointMessages, executeRun } from "./run-executor.ts";
+import { checkpointArtifacts, checkpointMessages, executeRun } from "./run-executor.ts";
 import { composeHistory } from "./thread-history.ts";
 import { tryLockThread } from "./thread-locks.ts";
 
@@ -142,12 +143,19 @@ export class Gateway implements GatewayApi {
   }
 
   async getThread(threadId: string): Promise<ThreadDetail | undefined> {
-    const [detail, messages] = await Promise.all([
+    const [detail, messages, artifacts] = await Promise.all([
       this.threads.detail(threadId),
       checkpointMessages(this.checkpointer, threadId),
+      checkpointArtifacts(this.checkpointer, threadId),
     ]);
     if (!detail) return undefined;
-    return { ...detail, entries: composeHistory(detail.entries, messages) };
+    return { ...detail, entries: composeHistory(detail.entries, messages), artifacts };
+  }
+
+  async readThreadFile(threadId: string, path: string): Promise<ThreadFileContent> {
+    const file = typeof path === "string" ? await this.files.read(threadId, path) : undefined;
+    if (!file) throw new GatewayError(`This thread has no file ${JSON.stringify(path)}.`);
+    return { path, bytes: file.bytes, mime_type: file.meta.mimeType };
   }
 
   async renameThread(threadId: string, title: string): Promise<ThreadSummary> {

@@ -53,6 +53,13 @@ function toWireValue(value: unknown): unknown {
   return value;
 }
 
+/** The artifacts (presented files) of the thread's latest checkpoint. */
+export async function checkpointArtifacts(checkpointer: BaseCheckpointSaver, threadId: string): Promise<string[]> {
+  const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+  const artifacts = tuple?.checkpoint.channel_values.artifacts;
+  return Array.isArray(artifacts) ? artifacts.filter((path): path is string => typeof path === "string") : [];
+}
+
 /** The messages of the thread's latest checkpoint, or undefined when it has none (a thread from before them). */
 export async function checkpointMessages(
   checkpointer: BaseCheckpointSaver,

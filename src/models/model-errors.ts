@@ -19,8 +19,18 @@ function isConnectionError(error: unknown, message: string): boolean {
   return /connection error|failed to fetch|fetch failed|networkerror|load failed|econnrefused/i.test(message);
 }
 
+/** The provider's error inside langchain's MiddlewareError (an agent middleware rethrows it with it as the cause). */
+function unwrap(error: unknown): unknown {
+  let current = error;
+  while (field(current, "~brand") === "MiddlewareError" && typeof field(current, "cause") === "object") {
+    current = field(current, "cause");
+  }
+  return current;
+}
+
 /** Describes why a call to the model endpoint at `baseUrl` failed, in words a user can act on. */
-export function describeModelError(error: unknown, baseUrl: string): RunError {
+export function describeModelError(wrapped: unknown, baseUrl: string): RunError {
+  const error = unwrap(wrapped);
   const status = field(error, "status");
   const message = providerMessage(error);
   if (status === 401 || status === 403) {

@@ -24,6 +24,15 @@ export type ThreadEntry =
 
 export interface ThreadDetail extends ThreadSummary {
   entries: ThreadEntry[];
+  /** Files the agent presented (`present_files`), by virtual path under /mnt/user-data/outputs, in order. */
+  artifacts?: string[];
+}
+
+/** One of a thread's files, for download or preview. */
+export interface ThreadFileContent {
+  path: string;
+  bytes: Uint8Array;
+  mime_type: string;
 }
 
 /** The endpoint the agent talks to (Settings → Models). */
@@ -91,6 +100,8 @@ export interface GatewayApi {
   /** Creates a thread, with the given id when there is one (DeerFlow's rule: 1–64 of `A-Za-z0-9_-`). */
   createThread(options?: { thread_id?: string }): Promise<ThreadSummary>;
   getThread(threadId: string): Promise<ThreadDetail | undefined>;
+  /** A file of the thread (workspace, uploads or outputs); rejects with a readable message when there is none. */
+  readThreadFile(threadId: string, path: string): Promise<ThreadFileContent>;
   /** Renames a thread; the title is trimmed, 1 to 200 characters. */
   renameThread(threadId: string, title: string): Promise<ThreadSummary>;
   /** Pins or unpins a thread; pinned threads come first in the list. */

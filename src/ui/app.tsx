@@ -2,6 +2,7 @@
 // and notices.
 import { createSignal, lazy, onMount, Show, Suspense } from "solid-js";
 import type { AppState } from "./app-state.ts";
+import { ArtifactsPanel } from "./components/artifacts-panel.tsx";
 import { Composer } from "./components/composer.tsx";
 import { Conversation } from "./components/conversation.tsx";
 import { SettingsDialog } from "./components/settings-dialog.tsx";
@@ -44,6 +45,15 @@ export function App(props: { state: AppState }) {
           onToggleTerminal={() => setTerminalOpen(!terminalOpen())}
         />
         <Conversation state={props.state} />
+        <Show when={props.state.thread()}>
+          {(thread) => (
+            <ArtifactsPanel
+              client={props.state.client}
+              threadId={thread().thread_id}
+              paths={props.state.run()?.artifacts ?? thread().artifacts ?? []}
+            />
+          )}
+        </Show>
         <Composer state={props.state} />
         <Show when={terminalOpen() && props.state.thread()}>
           {(thread) => (

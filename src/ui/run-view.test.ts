@@ -48,4 +48,12 @@ describe("applyRunEvent", () => {
     expect(view.error?.message).toBe("Bad key");
     expect(view.ended).toBe(true);
   });
+
+  it("keeps the presented files of the latest values", () => {
+    let view = startRunView("r", "t", "hi", 0);
+    view = applyRunEvent(view, { event: "values", data: { messages: [], artifacts: ["/mnt/user-data/outputs/a.md"] } });
+    expect(view.artifacts).toEqual(["/mnt/user-data/outputs/a.md"]);
+    view = applyRunEvent(view, { event: "values", data: { messages: [] } });
+    expect(view.artifacts).toEqual(["/mnt/user-data/outputs/a.md"]);
+  });
 });

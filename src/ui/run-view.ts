@@ -14,6 +14,8 @@ export interface RunView {
   drafts: AiWireMessage[];
   error?: RunError;
   ended: boolean;
+  /** The thread's presented files as of the latest `values`, when they carry any. */
+  artifacts?: string[];
 }
 
 export function startRunView(runId: string, threadId: string, userText: string, historyLength: number): RunView {
@@ -27,7 +29,13 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
       // +1: the user's own message, which the values include.
       const produced = event.data.messages.slice(view.historyLength + 1);
       const done = new Set(produced.map((message) => message.id));
-      return { ...view, produced, drafts: view.drafts.filter((draft) => !done.has(draft.id)) };
+      const artifacts = event.data.artifacts;
+      return {
+        ...view,
+        produced,
+        drafts: view.drafts.filter((draft) => !done.has(draft.id)),
+        ...(Array.isArray(artifacts) && { artifacts: artifacts.filter((path) => typeof path === "string") }),
+      };
     }
     case "messages": {
       const [chunk] = event.data;

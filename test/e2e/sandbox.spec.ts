@@ -48,6 +48,25 @@ test("the agent writes a report with bash; it is still there after a reload", as
   await expect(assistantMessages(page).last()).toContainText("The tool returned: # Quarterly report");
 });
 
+test("present_files puts the report in Artifacts, and Download saves it", async ({ page }) => {
+  await send(page, callTool("bash", { command: "echo '# Findings' > /mnt/user-data/outputs/report.md" }));
+  await runEnded(page);
+  await send(page, 'call tool present_files {"filepaths":["/mnt/user-data/outputs/report.md"]}');
+  const artifacts = page.getByRole("region", { name: "Artifacts" });
+  await expect(artifacts).toContainText("report.md");
+  const saving = page.waitForEvent("download");
+  await artifacts.getByRole("button", { name: "Download report.md" }).click();
+  const saved = await saving;
+  expect(saved.suggestedFilename()).toBe("report.md");
+  const stream = await saved.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  expect(Buffer.concat(chunks).toString("utf8")).toBe("# Findings\n");
+  await runEnded(page);
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Artifacts" })).toContainText("report.md");
+});
+
 test("`while true; do :; done` is stopped with a message that says so, and the thread stays usable", async ({
   page,
 }) => {

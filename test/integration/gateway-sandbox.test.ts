@@ -182,3 +182,44 @@ describe("Settings → Sandbox: WebContainer on the page", () => {
     );
   });
 });
+
+describe("present_files", () => {
+  it("adds output files to the thread's artifacts once each, in order, and the file can be downloaded", async () => {
+    const thread = await harness.gateway.createThread();
+    await run(
+      thread.thread_id,
+      callTool("bash", {
+        command: "echo '# R' > /mnt/user-data/outputs/report.md && echo a,b > /mnt/user-data/outputs/t.csv",
+      }),
+    );
+    await run(thread.thread_id, 'call tool present_files {"filepaths":["/mnt/user-data/outputs/report.md"]}');
+    await run(
+      thread.thread_id,
+      'call tool present_files {"filepaths":["/mnt/user-data/outputs/t.csv","/mnt/user-data/outputs/report.md"]}',
+    );
+    const detail = await harness.gateway.getThread(thread.thread_id);
+    expect(detail?.artifacts).toEqual(["/mnt/user-data/outputs/report.md", "/mnt/user-data/outputs/t.csv"]);
+    expect(toolResults(detail?.entries ?? []).slice(1)).toEqual([
+      "Successfully presented files",
+      "Successfully presented files",
+    ]);
+    const file = await harness.gateway.readThreadFile(thread.thread_id, "/mnt/user-data/outputs/report.md");
+    expect(new TextDecoder().decode(file.bytes)).toBe("# R\n");
+    expect(file.mime_type).toBe("text/markdown");
+    await expect(harness.gateway.readThreadFile(thread.thread_id, "/mnt/user-data/outputs/none.md")).rejects.toThrow(
+      /has no file/,
+    );
+  });
+
+  it("refuses files outside outputs and files that do not exist, changing nothing", async () => {
+    const thread = await harness.gateway.createThread();
+    await run(thread.thread_id, 'call tool present_files {"filepaths":["/mnt/user-data/workspace/a.md"]}');
+    await run(thread.thread_id, 'call tool present_files {"filepaths":["/mnt/user-data/outputs/missing.md"]}');
+    const detail = await harness.gateway.getThread(thread.thread_id);
+    expect(toolResults(detail?.entries ?? [])).toEqual([
+      "Error: Only files in /mnt/user-data/outputs can be presented: /mnt/user-data/workspace/a.md",
+      "Error: No such file to present: /mnt/user-data/outputs/missing.md",
+    ]);
+    expect(detail?.artifacts).toEqual([]);
+  });
+});
