@@ -1,10 +1,12 @@
 // The lead agent: `createAgent` from langchain's browser build, with Fawn's system prompt (DESIGN.md D3).
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { StructuredTool } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createAgent } from "langchain";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { artifactsMiddleware } from "./middlewares/artifacts.ts";
 import { danglingToolCallMiddleware } from "./middlewares/dangling-tool-calls.ts";
+import { askClarificationTool } from "./tools/clarification.ts";
 import { createSandboxTools } from "./tools/sandbox-tools.ts";
 
 export interface LeadAgentOptions {
@@ -42,9 +44,14 @@ export function leadAgentSystemPrompt(now: Date, options: { sandbox?: boolean } 
 }
 
 export function createLeadAgent(options: LeadAgentOptions) {
+  // One element type for the list: TypeScript cannot infer createAgent's overload from a union of tool types.
+  const tools: StructuredTool[] = [
+    ...(options.sandbox ? createSandboxTools(options.sandbox) : []),
+    askClarificationTool,
+  ];
   return createAgent({
     model: options.model,
-    tools: options.sandbox ? createSandboxTools(options.sandbox) : [],
+    tools,
     middleware: options.sandbox
       ? [danglingToolCallMiddleware, artifactsMiddleware(options.sandbox)]
       : [danglingToolCallMiddleware],

@@ -223,3 +223,23 @@ describe("present_files", () => {
     expect(detail?.artifacts).toEqual([]);
   });
 });
+
+describe("ask_clarification", () => {
+  it("ends the run with the question, and the user's answer continues the thread", async () => {
+    const thread = await harness.gateway.createThread();
+    const events = await run(
+      thread.thread_id,
+      'call tool ask_clarification {"question":"Which format?","clarification_type":"approach_choice","options":["PDF","Plain text"]}',
+    );
+    expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+    expect(harness.mock.requests).toHaveLength(1);
+    const detail = await harness.gateway.getThread(thread.thread_id);
+    expect(toolResults(detail?.entries ?? [])).toEqual(["🔀 Which format?\n\n  1. PDF\n  2. Plain text"]);
+
+    await run(thread.thread_id, "PDF");
+    const request = harness.mock.requests.at(-1)?.body as { messages: { role: string }[] };
+    expect(request.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
+    const last = (await harness.gateway.getThread(thread.thread_id))?.entries.at(-1);
+    expect(last?.kind === "message" && last.message.content).toBe("You said: PDF");
+  });
+});

@@ -19,10 +19,14 @@ function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
   );
 }
 
-function EntryView(props: { entry: ThreadEntry; onOpenSettings: () => void }): JSX.Element {
+function EntryView(props: {
+  entry: ThreadEntry;
+  onOpenSettings: () => void;
+  onAnswer?: ((text: string) => void) | undefined;
+}): JSX.Element {
   const entry = props.entry;
   return entry.kind === "message" ? (
-    <MessageView message={entry.message} stopped={entry.stopped} />
+    <MessageView message={entry.message} stopped={entry.stopped} onAnswer={props.onAnswer} />
   ) : (
     <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} />
   );
@@ -77,7 +81,18 @@ export function Conversation(props: { state: AppState }) {
       <div class="conversation-inner">
         <Show when={!empty()} fallback={<Welcome state={state} />}>
           <For each={state.thread()?.entries ?? []}>
-            {(entry) => <EntryView entry={entry} onOpenSettings={openSettings} />}
+            {(entry, index) => (
+              <EntryView
+                entry={entry}
+                onOpenSettings={openSettings}
+                // A clarification can be answered while it is the thread's last exchange and nothing runs.
+                onAnswer={
+                  !liveRun() && index() >= (state.thread()?.entries.length ?? 0) - 2
+                    ? (text) => void state.send(text)
+                    : undefined
+                }
+              />
+            )}
           </For>
           <Show when={liveRun()}>
             {(view) => (

@@ -1,5 +1,5 @@
 // One message of the conversation: the user's text, or the assistant's Markdown with its reasoning and tool steps.
-import { createMemo, For, Match, Show, Switch } from "solid-js";
+import { createMemo, createSignal, For, Match, Show, Switch } from "solid-js";
 import { contentText, type AiWireMessage, type ToolWireMessage, type WireMessage } from "../../protocol/index.ts";
 import { renderMarkdown } from "../markdown.ts";
 
@@ -8,8 +8,68 @@ function Markdown(props: { source: string }) {
   return <div class="markdown" innerHTML={html()} />;
 }
 
-function AssistantMessage(props: { message: AiWireMessage; streaming?: boolean; stopped?: boolean }) {
+const CLARIFICATION_TOOL = "ask_clarification";
+
+/** The agent's question (ask_clarification): options as buttons, or the user's own words. */
+function ClarificationCard(props: { args: Record<string, unknown>; onAnswer?: ((text: string) => void) | undefined }) {
+  const [answer, setAnswer] = createSignal("");
+  const question = () => (typeof props.args.question === "string" ? props.args.question : "");
+  const context = () => (typeof props.args.context === "string" ? props.args.context : "");
+  const options = () =>
+    Array.isArray(props.args.options)
+      ? [...new Set(props.args.options.filter((option): option is string => typeof option === "string"))]
+      : [];
+  return (
+    <div class="clarification" role="group" aria-label="Clarification">
+      <Show when={context()}>
+        <p class="clarification-context">{context()}</p>
+      </Show>
+      <p class="clarification-question">{question()}</p>
+      <Show when={options().length > 0}>
+        <div class="clarification-options">
+          <For each={options()}>
+            {(option) => (
+              <button type="button" class="chip" disabled={!props.onAnswer} onClick={() => props.onAnswer?.(option)}>
+                {option}
+              </button>
+            )}
+          </For>
+        </div>
+      </Show>
+      <Show when={props.onAnswer}>
+        <form
+          class="clarification-answer"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const text = answer().trim();
+            if (text) props.onAnswer?.(text);
+          }}
+        >
+          <input
+            type="text"
+            aria-label="Your answer"
+            placeholder={options().length > 0 ? "Or write your own answer" : "Your answer"}
+            value={answer()}
+            onInput={(event) => setAnswer(event.currentTarget.value)}
+          />
+          <button type="submit" class="primary">
+            Answer
+          </button>
+        </form>
+      </Show>
+    </div>
+  );
+}
+
+function AssistantMessage(props: {
+  message: AiWireMessage;
+  streaming?: boolean;
+  stopped?: boolean;
+  onAnswer?: ((text: string) => void) | undefined;
+}) {
   const text = () => contentText(props.message.content);
+  const clarification = () => props.message.tool_calls?.find((call) => call.name === CLARIFICATION_TOOL);
+  const otherCalls = () => props.message.tool_calls?.filter((call) => call.name !== CLARIFICATION_TOOL) ?? [];
   return (
     <article class="message assistant" aria-label="Assistant message" aria-busy={props.streaming ? "true" : "false"}>
       <Show when={props.message.reasoning}>
@@ -30,9 +90,10 @@ function AssistantMessage(props: { message: AiWireMessage; streaming?: boolean; 
       >
         <Markdown source={text()} />
       </Show>
-      <Show when={props.message.tool_calls?.length}>
+      <Show when={clarification()}>{(call) => <ClarificationCard args={call().args} onAnswer={props.onAnswer} />}</Show>
+      <Show when={otherCalls().length > 0}>
         <ul class="tool-calls" aria-label="Tool calls">
-          <For each={props.message.tool_calls}>
+          <For each={otherCalls()}>
             {(call) => (
               <li>
                 <span class="tool-name">{call.name}</span> <code>{JSON.stringify(call.args)}</code>
@@ -60,7 +121,13 @@ function ToolResult(props: { message: ToolWireMessage }) {
   );
 }
 
-export function MessageView(props: { message: WireMessage; streaming?: boolean; stopped?: boolean }) {
+export function MessageView(props: {
+  message: WireMessage;
+  streaming?: boolean;
+  stopped?: boolean;
+  /** Answers a clarification this message asks, when it may still be answered. */
+  onAnswer?: ((text: string) => void) | undefined;
+}) {
   return (
     <Switch>
       <Match when={props.message.type === "human"}>
@@ -73,9 +140,10 @@ export function MessageView(props: { message: WireMessage; streaming?: boolean; 
           message={props.message as AiWireMessage}
           streaming={props.streaming}
           stopped={props.stopped}
+          onAnswer={props.onAnswer}
         />
       </Match>
-      <Match when={props.message.type === "tool"}>
+      <Match when={props.message.type === "tool" && (props.message as ToolWireMessage).name !== CLARIFICATION_TOOL}>
         <ToolResult message={props.message as ToolWireMessage} />
       </Match>
     </Switch>
