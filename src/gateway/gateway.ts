@@ -39,10 +39,11 @@ import {
 import type * as Comlink from "comlink";
 import { RemoteSandbox } from "../sandbox/remote-sandbox.ts";
 import { DEFAULT_CWD, type Sandbox } from "../sandbox/sandbox.ts";
+import { CancellableCommands } from "../sandbox/sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "../sandbox/webcontainer/thread-file-store.ts";
 import type { SandboxHost } from "../sandbox/webcontainer/webcontainer-host.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
-import { checkpointArtifacts, checkpointMessages, executeRun } from "./run-executor.ts";
+import { checkpointView, executeRun } from "./run-executor.ts";
 import { composeHistory } from "./thread-history.ts";
 import { tryLockThread } from "./thread-locks.ts";
 
@@ -99,7 +100,7 @@ export class Gateway implements GatewayApi {
   private readonly files: ThreadFiles;
   private readonly openSandbox: ((threadId: string, files: ThreadFiles) => Sandbox | Promise<Sandbox>) | undefined;
   private readonly sandboxes = new Map<string, Promise<Sandbox>>();
-  private readonly commands = new Map<string, AbortController>();
+  private readonly commands = new CancellableCommands();
   /** What the page reported about WebContainer; undefined until it has. */
   private hostReport: { host: Comlink.Remote<SandboxHost> | null; notice?: string } | undefined;
   private hostWaiters: (() => void)[] = [];
@@ -143,13 +144,12 @@ export class Gateway implements GatewayApi {
   }
 
   async getThread(threadId: string): Promise<ThreadDetail | undefined> {
-    const [detail, messages, artifacts] = await Promise.all([
+    const [detail, view] = await Promise.all([
       this.threads.detail(threadId),
-      checkpointMessages(this.checkpointer, threadId),
-      checkpointArtifacts(this.checkpointer, threadId),
+      checkpointView(this.checkpointer, threadId),
     ]);
     if (!detail) return undefined;
-    return { ...detail, entries: composeHistory(detail.entries, messages), artifacts };
+    return { ...detail, entries: composeHistory(detail.entries, view?.messages), artifacts: view?.artifacts ?? [] };
   }
 
   async readThreadFile(threadId: string, path: string): Promise<ThreadFileContent> {
@@ -219,17 +219,19 @@ export class Gateway implements GatewayApi {
 
   async sandboxExec(request: SandboxCommandRequest): Promise<SandboxCommandResult> {
     if (typeof request.command !== "string") throw new GatewayError("A command must be a string.");
+    return this.commands.run(request.command_id, (signal) => this.execSandboxCommand(request, signal));
+  }
+
+  private async execSandboxCommand(request: SandboxCommandRequest, signal: AbortSignal): Promise<SandboxCommandResult> {
     if (!(await this.threads.get(request.thread_id))) {
       throw new GatewayError(`There is no thread with id ${request.thread_id}.`);
     }
-    const controller = new AbortController();
-    this.commands.set(request.command_id, controller);
     try {
       const sandbox = await this.sandbox(request.thread_id);
       const result = await sandbox.run(request.command, {
         ...(request.cwd !== undefined && { cwd: request.cwd }),
         ...(request.env !== undefined && { env: request.env }),
-        signal: controller.signal,
+        signal,
       });
       this.notify({ type: "thread-changed", thread_id: request.thread_id });
       return {
@@ -249,13 +251,11 @@ export class Gateway implements GatewayApi {
         cwd: DEFAULT_CWD,
         env: request.env ?? {},
       };
-    } finally {
-      this.commands.delete(request.command_id);
     }
   }
 
   async cancelSandboxCommand(commandId: string): Promise<void> {
-    this.commands.get(commandId)?.abort();
+    this.commands.cancel(commandId);
   }
 
   /** Threads open their sandbox again at their next command (a command under way finishes where it is). */

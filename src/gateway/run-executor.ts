@@ -53,41 +53,26 @@ function toWireValue(value: unknown): unknown {
   return value;
 }
 
-/** The artifacts (presented files) of the thread's latest checkpoint. */
-export async function checkpointArtifacts(checkpointer: BaseCheckpointSaver, threadId: string): Promise<string[]> {
-  const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
-  const artifacts = tuple?.checkpoint.channel_values.artifacts;
-  return Array.isArray(artifacts) ? artifacts.filter((path): path is string => typeof path === "string") : [];
-}
-
 /** The messages of the thread's latest checkpoint, or undefined when it has none (a thread from before them). */
 export async function checkpointMessages(
   checkpointer: BaseCheckpointSaver,
   threadId: string,
 ): Promise<WireMessage[] | undefined> {
-  const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
-  if (!tuple) return undefined;
-  const messages = tuple.checkpoint.channel_values.messages;
-  return Array.isArray(messages) ? messages.filter(isMessage).map(toWireMessage) : [];
+  return (await checkpointView(checkpointer, threadId))?.messages;
 }
 
-/** A result for each tool call in `messages` that has none, saying the user stopped it. */
-function unansweredToolResults(messages: readonly WireMessage[]): WireMessage[] {
-  const answered = new Set(messages.flatMap((message) => (message.type === "tool" ? [message.tool_call_id] : [])));
-  return messages.flatMap((message) =>
-    message.type === "ai"
-      ? (message.tool_calls ?? [])
-          .filter((call) => !answered.has(call.id))
-          .map((call): WireMessage => ({
-            type: "tool",
-            id: newId(),
-            tool_call_id: call.id,
-            name: call.name,
-            status: "error",
-            content: "Stopped by the user before this tool finished.",
-          }))
-      : [],
-  );
+/** The messages and presented files of the thread's latest checkpoint, read once; undefined when it has none. */
+export async function checkpointView(
+  checkpointer: BaseCheckpointSaver,
+  threadId: string,
+): Promise<{ messages: WireMessage[]; artifacts: string[] } | undefined> {
+  const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+  if (!tuple) return undefined;
+  const { messages, artifacts } = tuple.checkpoint.channel_values;
+  return {
+    messages: Array.isArray(messages) ? messages.filter(isMessage).map(toWireMessage) : [],
+    artifacts: Array.isArray(artifacts) ? artifacts.filter((path): path is string => typeof path === "string") : [],
+  };
 }
 
 /** Streamed replies the completed state does not hold yet, as messages (tool calls dropped: no result follows). */
@@ -214,10 +199,9 @@ export async function executeRun(
 
   if (status === "interrupted") {
     const replies = partialReplies(partial, produced);
-    // A Stop during a tool call leaves calls without results; the provider would refuse the next request.
-    const unanswered = unansweredToolResults([...((await checkpointMessages(checkpointer, threadId)) ?? [])]);
-    if (replies.length > 0 || unanswered.length > 0) {
-      await agent.updateState(config, { messages: [...unanswered, ...replies].map(fromWireMessage) }, "model_request");
+    // A tool call the Stop left without a result is answered by the dangling-tool-call middleware next time.
+    if (replies.length > 0) {
+      await agent.updateState(config, { messages: replies.map(fromWireMessage) }, "model_request");
       for (const reply of replies) notes.push({ kind: "stopped", id: newId(), message_id: reply.id });
     }
   }

@@ -37,3 +37,25 @@ export function expectFileType(
 export function appendLine(text: string, line: string): string {
   return text === "" || text.endsWith("\n") ? `${text}${line}\n` : `${text}\n${line}\n`;
 }
+
+/**
+ * Commands by caller-chosen id, so a cancel can cross a worker or comlink boundary where an AbortSignal cannot.
+ * `run` registers the id before its first await, so a cancel sent right after the call always finds it.
+ */
+export class CancellableCommands {
+  private readonly running = new Map<string, AbortController>();
+
+  async run<T>(commandId: string, operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.running.set(commandId, controller);
+    try {
+      return await operation(controller.signal);
+    } finally {
+      this.running.delete(commandId);
+    }
+  }
+
+  cancel(commandId: string): void {
+    this.running.get(commandId)?.abort();
+  }
+}

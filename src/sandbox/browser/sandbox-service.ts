@@ -4,6 +4,7 @@
 import type { CustomCommand } from "just-bash/browser";
 import type { ThreadFiles } from "../../storage/index.ts";
 import type { CommandResult, GrepMatch, GrepOptions, RunOptions, SandboxEntry } from "../sandbox.ts";
+import { CancellableCommands } from "../sandbox-support.ts";
 import { BrowserSandbox } from "./browser-sandbox.ts";
 
 export interface SandboxServiceOptions {
@@ -19,7 +20,7 @@ export type SerializableRunOptions = Omit<RunOptions, "signal">;
 
 export class SandboxService {
   private readonly sandboxes = new Map<string, Promise<BrowserSandbox>>();
-  private readonly running = new Map<string, AbortController>();
+  private readonly commands = new CancellableCommands();
 
   constructor(private readonly options: SandboxServiceOptions) {}
 
@@ -29,18 +30,14 @@ export class SandboxService {
     command: string,
     options: SerializableRunOptions = {},
   ): Promise<CommandResult> {
-    const controller = new AbortController();
-    this.running.set(commandId, controller);
-    try {
-      return await (await this.sandbox(threadId)).run(command, { ...options, signal: controller.signal });
-    } finally {
-      this.running.delete(commandId);
-    }
+    return this.commands.run(commandId, async (signal) =>
+      (await this.sandbox(threadId)).run(command, { ...options, signal }),
+    );
   }
 
   /** Cancels a running command; a busy loop only notices at its next statement, so the caller may still kill us. */
   cancel(commandId: string): void {
-    this.running.get(commandId)?.abort();
+    this.commands.cancel(commandId);
   }
 
   async readFile(threadId: string, path: string): Promise<Uint8Array> {

@@ -10,6 +10,7 @@ import {
   type RunOptions,
   type SandboxEntry,
 } from "../sandbox.ts";
+import { CancellableCommands } from "../sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "./thread-file-store.ts";
 import { WebContainerSandbox, type WebContainerLike } from "./webcontainer-sandbox.ts";
 
@@ -98,7 +99,7 @@ async function settle<T>(operation: () => Promise<T>): Promise<HostResult<T>> {
  */
 export class SandboxHost {
   private readonly sandboxes = new Map<string, { sandbox: Promise<WebContainerSandbox>; store: ThreadFileStore }>();
-  private readonly running = new Map<string, AbortController>();
+  private readonly commands = new CancellableCommands();
 
   constructor(
     private readonly container: WebContainerLike,
@@ -132,20 +133,15 @@ export class SandboxHost {
     command: string,
     options: HostRunOptions = {},
   ): Promise<HostResult<CommandResult>> {
-    // Registered before any await, so a cancel sent right after this call finds it.
-    const controller = new AbortController();
-    this.running.set(commandId, controller);
-    return settle<CommandResult>(async () => {
-      try {
-        return await (await this.sandbox(threadId)).run(command, { ...options, signal: controller.signal });
-      } finally {
-        this.running.delete(commandId);
-      }
-    });
+    return settle<CommandResult>(() =>
+      this.commands.run(commandId, async (signal) =>
+        (await this.sandbox(threadId)).run(command, { ...options, signal }),
+      ),
+    );
   }
 
   cancel(commandId: string): void {
-    this.running.get(commandId)?.abort();
+    this.commands.cancel(commandId);
   }
 
   readFile(threadId: string, path: string): Promise<HostResult<Uint8Array>> {
