@@ -6,6 +6,10 @@ import { createAgent } from "langchain";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { artifactsMiddleware } from "./middlewares/artifacts.ts";
 import { danglingToolCallMiddleware } from "./middlewares/dangling-tool-calls.ts";
+import { modelErrorMiddleware, type ModelErrorOptions } from "./middlewares/model-errors.ts";
+import { planMiddlewares } from "./middlewares/plan.ts";
+import { summarizationMiddleware, type SummarizationOptions } from "./middlewares/summarization.ts";
+import { uploadsMiddleware } from "./middlewares/uploads.ts";
 import { askClarificationTool } from "./tools/clarification.ts";
 import { createSandboxTools } from "./tools/sandbox-tools.ts";
 
@@ -17,6 +21,12 @@ export interface LeadAgentOptions {
   checkpointer?: BaseCheckpointSaver;
   /** The thread's sandbox, acquired on the first tool call; without it the agent has no tools. */
   sandbox?: () => Promise<Sandbox>;
+  /** Plan mode (Pro and Ultra): `write_todos` and the Plan. */
+  planMode?: boolean;
+  /** Retry policy for model errors (tests shorten the waits). */
+  retry?: ModelErrorOptions;
+  /** When older messages are condensed; `false` turns summarization off. */
+  summarization?: SummarizationOptions | false;
 }
 
 /**
@@ -102,12 +112,20 @@ export function createLeadAgent(options: LeadAgentOptions) {
     ...(options.sandbox ? createSandboxTools(options.sandbox) : []),
     askClarificationTool,
   ];
+  // DeerFlow's order: uploads, dangling tool calls, model errors, summarization, the plan, …, clarification last
+  // (ask_clarification ends the run by itself: it is a returnDirect tool).
+  const middleware = [
+    uploadsMiddleware,
+    danglingToolCallMiddleware,
+    modelErrorMiddleware(options.retry),
+    ...(options.summarization === false ? [] : [summarizationMiddleware(options.model, options.summarization)]),
+    ...(options.planMode ? planMiddlewares() : []),
+    ...(options.sandbox ? [artifactsMiddleware(options.sandbox)] : []),
+  ];
   return createAgent({
     model: options.model,
     tools,
-    middleware: options.sandbox
-      ? [danglingToolCallMiddleware, artifactsMiddleware(options.sandbox)]
-      : [danglingToolCallMiddleware],
+    middleware,
     systemPrompt: leadAgentSystemPrompt(options.now ?? new Date(), { sandbox: options.sandbox !== undefined }),
     ...(options.checkpointer ? { checkpointer: options.checkpointer } : {}),
   });

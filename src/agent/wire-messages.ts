@@ -5,6 +5,7 @@ import type {
   AiWireMessageChunk,
   ContentPart,
   MessageContent,
+  UploadedFileRef,
   UsageMetadata,
   WireMessage,
   WireToolCall,
@@ -40,17 +41,54 @@ function usageOf(message: BaseMessage): UsageMetadata | undefined {
   return { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, total_tokens: usage.total_tokens };
 }
 
+/** The files attached to a human message (kept in `additional_kwargs.files`, as DeerFlow does). */
+export function uploadedFilesOf(message: BaseMessage): UploadedFileRef[] | undefined {
+  const files = message.additional_kwargs?.files;
+  if (!Array.isArray(files) || files.length === 0) return undefined;
+  return files.flatMap((file: unknown) => {
+    if (typeof file !== "object" || file === null) return [];
+    const { filename, size, virtual_path, markdown_virtual_path } = file as Record<string, unknown>;
+    if (typeof filename !== "string" || typeof virtual_path !== "string") return [];
+    return [
+      {
+        filename,
+        size: typeof size === "number" ? size : 0,
+        virtual_path,
+        ...(typeof markdown_virtual_path === "string" && { markdown_virtual_path }),
+      },
+    ];
+  });
+}
+
+/** A tool's artifact as JSON data (it crosses postMessage), or undefined when there is none or it is not JSON. */
+function jsonArtifact(artifact: unknown): unknown {
+  if (artifact === undefined || artifact === null) return undefined;
+  try {
+    return JSON.parse(JSON.stringify(artifact)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A LangChain message as wire data; a message without an id gets one, so the UI can key it. */
 export function toWireMessage(message: BaseMessage): WireMessage {
   const id = message.id ?? newId();
   const content = toWireContent(message.content);
   switch (message.type) {
-    case "human":
-      return { type: "human", id, content };
+    case "human": {
+      const files = uploadedFilesOf(message);
+      // The `<uploaded_files>` block is for the model; the user sees the files as chips.
+      const shown =
+        typeof content === "string" && message.additional_kwargs?.fawn_uploads_announced
+          ? content.replace(/^<uploaded_files>[\s\S]*?<\/uploaded_files>\n*/, "")
+          : content;
+      return { type: "human", id, content: shown, ...(files && { files }) };
+    }
     case "system":
       return { type: "system", id, content };
     case "tool": {
       const tool = message as ToolMessage;
+      const artifact = jsonArtifact(tool.artifact);
       return {
         type: "tool",
         id,
@@ -58,6 +96,7 @@ export function toWireMessage(message: BaseMessage): WireMessage {
         tool_call_id: tool.tool_call_id,
         ...(tool.name ? { name: tool.name } : {}),
         ...(tool.status ? { status: tool.status } : {}),
+        ...(artifact !== undefined && { artifact }),
       };
     }
     default: {
@@ -107,7 +146,11 @@ export function fromWireMessage(message: WireMessage): BaseMessage {
   const content = message.content as string;
   switch (message.type) {
     case "human":
-      return new HumanMessage({ id: message.id, content });
+      return new HumanMessage({
+        id: message.id,
+        content,
+        ...(message.files && message.files.length > 0 && { additional_kwargs: { files: message.files } }),
+      });
     case "system":
       return new SystemMessage({ id: message.id, content });
     case "tool":
@@ -117,6 +160,7 @@ export function fromWireMessage(message: WireMessage): BaseMessage {
         tool_call_id: message.tool_call_id,
         ...(message.name ? { name: message.name } : {}),
         ...(message.status ? { status: message.status } : {}),
+        ...(message.artifact !== undefined && { artifact: message.artifact }),
       });
     case "ai":
       return new AIMessage({

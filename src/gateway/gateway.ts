@@ -6,7 +6,9 @@ import {
   EMPTY_MODEL_SETTINGS,
   fetchModelIds,
   parseModelSettings,
+  type ChatModelOptions,
 } from "../models/index.ts";
+import type { ModelErrorOptions } from "../agent/middlewares/model-errors.ts";
 import {
   CHANGES_CHANNEL,
   PROTOCOL_VERSION,
@@ -68,7 +70,9 @@ export class GatewayError extends Error {
 }
 
 export interface GatewayOptions {
-  createModel?: (settings: ModelSettings) => BaseChatModel;
+  createModel?: (settings: ModelSettings, options?: ChatModelOptions) => BaseChatModel;
+  /** Retry policy for model errors; tests shorten the waits. */
+  retry?: ModelErrorOptions;
   fetch?: typeof fetch;
   /** Tells other tabs what changed; defaults to posting on the `fawn-changes` BroadcastChannel. */
   notify?: (notice: ChangeNotice) => void;
@@ -94,7 +98,8 @@ export class Gateway implements GatewayApi {
   private readonly settings: SettingsRepository;
   private readonly runs = new Map<string, AbortController>();
   private readonly runningThreads = new Set<string>();
-  private readonly createModel: (settings: ModelSettings) => BaseChatModel;
+  private readonly createModel: (settings: ModelSettings, options?: ChatModelOptions) => BaseChatModel;
+  private readonly retry: ModelErrorOptions | undefined;
   private readonly fetchImpl: typeof fetch;
   private readonly notify: (notice: ChangeNotice) => void;
   private readonly files: ThreadFiles;
@@ -110,6 +115,7 @@ export class Gateway implements GatewayApi {
     this.checkpointer = new IndexedDbCheckpointSaver({ db });
     this.settings = new SettingsRepository(db);
     this.createModel = options.createModel ?? createChatModel;
+    this.retry = options.retry;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.notify = options.notify ?? broadcastNotices();
     this.files = new ThreadFiles(db);
@@ -149,7 +155,12 @@ export class Gateway implements GatewayApi {
       checkpointView(this.checkpointer, threadId),
     ]);
     if (!detail) return undefined;
-    return { ...detail, entries: composeHistory(detail.entries, view?.messages), artifacts: view?.artifacts ?? [] };
+    return {
+      ...detail,
+      entries: composeHistory(detail.entries, view?.messages),
+      artifacts: view?.artifacts ?? [],
+      todos: view?.todos ?? [],
+    };
   }
 
   async readThreadFile(threadId: string, path: string): Promise<ThreadFileContent> {
@@ -381,7 +392,7 @@ export class Gateway implements GatewayApi {
       });
       try {
         const settings = await this.getModelSettings();
-        model = settings.model;
+        model = request.context?.model ?? settings.model;
         known = (await this.threads.get(request.thread_id)) !== undefined;
         if (known) await this.threads.recordRun({ ...record(), status: "running" });
         await executeRun(
@@ -390,6 +401,7 @@ export class Gateway implements GatewayApi {
             checkpointer: this.checkpointer,
             settings,
             createModel: this.createModel,
+            ...(this.retry && { retry: this.retry }),
             sandbox: (threadId: string) => this.sandbox(threadId),
             onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),
           },

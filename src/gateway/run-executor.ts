@@ -3,7 +3,10 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createLeadAgent, fromWireMessage, toWireChunk, toWireMessage } from "../agent/index.ts";
-import { createChatModel, describeModelError, isConfigured } from "../models/index.ts";
+import { resolveRunOptions } from "../agent/modes.ts";
+import type { ModelErrorOptions } from "../agent/middlewares/model-errors.ts";
+import type { SummarizationOptions } from "../agent/middlewares/summarization.ts";
+import { createChatModel, describeModelError, isConfigured, type ChatModelOptions } from "../models/index.ts";
 import type {
   AiWireMessage,
   HumanWireMessage,
@@ -12,6 +15,7 @@ import type {
   RunError,
   RunEvent,
   RunRequest,
+  TodoItem,
   WireMessage,
 } from "../protocol/index.ts";
 import { contentText } from "../protocol/index.ts";
@@ -25,7 +29,11 @@ export interface RunDependencies {
   threads: ThreadRepository;
   checkpointer: BaseCheckpointSaver;
   settings: ModelSettings;
-  createModel: (settings: ModelSettings) => BaseChatModel;
+  createModel: (settings: ModelSettings, options?: ChatModelOptions) => BaseChatModel;
+  /** Retry policy for model errors; tests shorten the waits. */
+  retry?: ModelErrorOptions;
+  /** Summarization triggers; `false` turns it off. */
+  summarization?: SummarizationOptions | false;
   /** Called after each write to the thread's history, so other tabs can refresh. */
   onThreadChanged?: (threadId: string) => void;
   /** The thread's sandbox, for the agent's bash and file tools. */
@@ -65,14 +73,21 @@ export async function checkpointMessages(
 export async function checkpointView(
   checkpointer: BaseCheckpointSaver,
   threadId: string,
-): Promise<{ messages: WireMessage[]; artifacts: string[] } | undefined> {
+): Promise<{ messages: WireMessage[]; artifacts: string[]; todos: TodoItem[] } | undefined> {
   const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
   if (!tuple) return undefined;
-  const { messages, artifacts } = tuple.checkpoint.channel_values;
+  const { messages, artifacts, todos } = tuple.checkpoint.channel_values;
   return {
     messages: Array.isArray(messages) ? messages.filter(isMessage).map(toWireMessage) : [],
     artifacts: Array.isArray(artifacts) ? artifacts.filter((path): path is string => typeof path === "string") : [],
+    todos: Array.isArray(todos) ? todos.filter(isTodo).map(({ content, status }) => ({ content, status })) : [],
   };
+}
+
+function isTodo(value: unknown): value is TodoItem {
+  if (typeof value !== "object" || value === null) return false;
+  const { content, status } = value as Record<string, unknown>;
+  return typeof content === "string" && (status === "pending" || status === "in_progress" || status === "completed");
 }
 
 /** Streamed replies the completed state does not hold yet, as messages (tool calls dropped: no result follows). */
@@ -120,6 +135,7 @@ export async function executeRun(
     type: "human",
     id: newId(),
     content: message.content,
+    ...(message.files && message.files.length > 0 && { files: message.files }),
   }));
   const input = [...seed, ...userMessages].map(fromWireMessage);
   const isFirstExchange = !history.some((message) => message.type === "human");
@@ -128,11 +144,18 @@ export async function executeRun(
   const config = { configurable: { thread_id: threadId } };
   const configured = isConfigured(settings);
   // Without a configured endpoint the agent never calls its model; it is built only to save the user's message.
+  const options = resolveRunOptions(settings, request.context);
   const agent = createLeadAgent({
     model: configured
-      ? deps.createModel(settings)
+      ? deps.createModel(settings, {
+          model: options.model,
+          ...(options.reasoningEffort && { reasoningEffort: options.reasoningEffort }),
+        })
       : createChatModel({ baseUrl: "http://unset.invalid", apiKey: "", model: "unset" }),
     checkpointer,
+    planMode: options.planMode,
+    ...(deps.retry && { retry: deps.retry }),
+    ...(deps.summarization !== undefined && { summarization: deps.summarization }),
     ...(deps.sandbox && { sandbox: () => deps.sandbox!(threadId) }),
   });
 

@@ -5,16 +5,26 @@ import type { ModelSettings } from "../protocol/index.ts";
 /** A key for endpoints that need none (Ollama, LM Studio, the mock); the OpenAI client refuses an empty one. */
 const NO_KEY = "no-key";
 
-export function createChatModel(settings: ModelSettings): ChatOpenAI {
+export interface ChatModelOptions {
+  /** Another model of the same endpoint than the default one. */
+  model?: string;
+  /** Sent as `reasoning_effort`, only to models marked as reasoning. */
+  reasoningEffort?: "low" | "medium" | "high";
+}
+
+export function createChatModel(settings: ModelSettings, options: ChatModelOptions = {}): ChatOpenAI {
   return new ChatOpenAI({
-    model: settings.model,
+    model: options.model ?? settings.model,
+    // Sent as is: langchain's `reasoning` option only reaches models it knows by name (o1, gpt-5…), while users
+    // mark their own reasoning models (DeepSeek, Qwen, local ones) in Settings → Models.
+    ...(options.reasoningEffort && { modelKwargs: { reasoning_effort: options.reasoningEffort } }),
     apiKey: settings.apiKey || NO_KEY,
     configuration: { baseURL: settings.baseUrl, dangerouslyAllowBrowser: true },
     streaming: true,
     streamUsage: true,
     useResponsesApi: false,
-    // Retrying with backoff belongs to the model-error middleware; one quick retry covers a dropped connection.
-    maxRetries: 1,
+    // Retrying with backoff belongs to the model-error middleware (src/agent/middlewares/model-errors.ts).
+    maxRetries: 0,
   });
 }
 

@@ -1,4 +1,4 @@
 // The models layer's public surface.
-export { createChatModel, fetchModelIds } from "./chat-model.ts";
-export { describeModelError } from "./model-errors.ts";
+export { createChatModel, fetchModelIds, type ChatModelOptions } from "./chat-model.ts";
+export { describeModelError, isRetryableModelError } from "./model-errors.ts";
 export { EMPTY_MODEL_SETTINGS, isConfigured, modelSettingsSchema, parseModelSettings } from "./model-settings.ts";

@@ -28,6 +28,19 @@ function unwrap(error: unknown): unknown {
   return current;
 }
 
+/**
+ * True for failures worth another try: a rate limit (429), a server error (5xx, 408), a timeout, or a dropped
+ * connection. A refused key, a wrong model name or a bad request would fail again.
+ */
+export function isRetryableModelError(wrapped: unknown): boolean {
+  const error = unwrap(wrapped);
+  if (field(error, "name") === "AbortError") return false;
+  const status = field(error, "status");
+  if (typeof status === "number") return status === 408 || status === 429 || status >= 500;
+  const message = providerMessage(error);
+  return isConnectionError(error, message) || /timed? ?out|socket hang up|econnreset|network/i.test(message);
+}
+
 /** Describes why a call to the model endpoint at `baseUrl` failed, in words a user can act on. */
 export function describeModelError(wrapped: unknown, baseUrl: string): RunError {
   const error = unwrap(wrapped);

@@ -11,13 +11,44 @@ const httpUrl = z
   })
   .transform((value) => value.replace(/\/+$/, ""));
 
-export const modelSettingsSchema = z.object({
-  baseUrl: httpUrl,
-  apiKey: z.string().trim().max(4096, "API key is too long"),
-  model: z.string().trim().min(1, "Model is required, for example gpt-4o-mini").max(200, "Model name is too long"),
+const modelId = z
+  .string()
+  .trim()
+  .min(1, "A model name is required, for example gpt-4o-mini")
+  .max(200, "Model name is too long");
+
+const modelEntry = z.object({
+  id: modelId,
+  thinking: z.boolean().optional(),
+  vision: z.boolean().optional(),
 });
 
-export const EMPTY_MODEL_SETTINGS: ModelSettings = { baseUrl: "", apiKey: "", model: "" };
+export const modelSettingsSchema = z
+  .object({
+    baseUrl: httpUrl,
+    apiKey: z.string().trim().max(4096, "API key is too long"),
+    model: modelId,
+    models: z.array(modelEntry).max(50, "List at most 50 models per endpoint.").optional(),
+  })
+  .superRefine((value, context) => {
+    const seen = new Set<string>();
+    for (const entry of value.models ?? []) {
+      if (seen.has(entry.id)) context.addIssue({ code: "custom", message: `The model ${entry.id} is listed twice.` });
+      seen.add(entry.id);
+    }
+  })
+  .transform((value) => {
+    // The default model is always one of the list, keeping its flags when the list has it.
+    const listed = (value.models ?? []).map((entry) => ({
+      id: entry.id,
+      ...(entry.thinking && { thinking: true }),
+      ...(entry.vision && { vision: true }),
+    }));
+    const models = listed.some((entry) => entry.id === value.model) ? listed : [{ id: value.model }, ...listed];
+    return { ...value, models };
+  });
+
+export const EMPTY_MODEL_SETTINGS: ModelSettings = { baseUrl: "", apiKey: "", model: "", models: [] };
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: string };
 

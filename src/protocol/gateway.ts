@@ -1,5 +1,5 @@
 // The UI ⇄ agent-worker contract: typed Gateway methods over comlink, versioned, plain data only.
-import type { MessageContent, WireMessage } from "./messages.ts";
+import type { MessageContent, UploadedFileRef, WireMessage } from "./messages.ts";
 import type { RunError, RunEvent } from "./run-events.ts";
 
 /** Bump when a method or a data shape changes incompatibly. */
@@ -26,6 +26,8 @@ export interface ThreadDetail extends ThreadSummary {
   entries: ThreadEntry[];
   /** Files the agent presented (`present_files`), by virtual path under /mnt/user-data/outputs, in order. */
   artifacts?: string[];
+  /** The agent's latest plan (plan mode), as of the last checkpoint. */
+  todos?: TodoItem[];
 }
 
 /** One of a thread's files, for download or preview. */
@@ -35,18 +37,51 @@ export interface ThreadFileContent {
   mime_type: string;
 }
 
+/** What a model of the endpoint can do, as the user declared it in Settings → Models. */
+export interface ModelEntry {
+  id: string;
+  /** It can reason before answering (reasoning_effort is sent in the Thinking, Pro and Ultra modes). */
+  thinking?: boolean;
+  /** It reads images (the agent gets `view_image`). */
+  vision?: boolean;
+}
+
 /** The endpoint the agent talks to (Settings → Models). */
 export interface ModelSettings {
   baseUrl: string;
   apiKey: string;
+  /** The default model. */
   model: string;
+  /** The endpoint's models the user can choose from, with their abilities; `model` is always among them. */
+  models?: ModelEntry[];
+}
+
+/**
+ * DeerFlow's modes: Flash answers fast; Thinking adds reasoning; Pro adds a plan (`write_todos`); Ultra adds
+ * subagents. Reasoning applies only to models marked `thinking`.
+ */
+export type AgentMode = "flash" | "thinking" | "pro" | "ultra";
+
+export const AGENT_MODES: readonly AgentMode[] = ["flash", "thinking", "pro", "ultra"];
+
+/** The mode a new thread starts in: Pro for a model that reasons, else Flash (DeerFlow's default). */
+export function defaultMode(entry: ModelEntry | undefined): AgentMode {
+  return entry?.thinking ? "pro" : "flash";
+}
+
+/** One item of the agent's plan (plan mode's `write_todos`). */
+export interface TodoItem {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
 }
 
 export interface RunRequest {
   /** Chosen by the caller so it can cancel before the first event arrives. */
   run_id: string;
   thread_id: string;
-  input: { messages: { type: "human"; content: MessageContent }[] };
+  input: { messages: { type: "human"; content: MessageContent; files?: UploadedFileRef[] }[] };
+  /** How to run: the mode and the model (one of Settings → Models); defaults to Flash and the default model. */
+  context?: { mode?: AgentMode; model?: string };
 }
 
 export type RunEventListener = (event: RunEvent) => void;

@@ -25,10 +25,22 @@ export interface UsageMetadata {
   total_tokens: number;
 }
 
+/** A file uploaded with a message (what the agent is told, and what the message shows). */
+export interface UploadedFileRef {
+  filename: string;
+  size: number;
+  /** `/mnt/user-data/uploads/<filename>` */
+  virtual_path: string;
+  /** The Markdown made from a PDF, DOCX, XLSX or PPTX, beside it. */
+  markdown_virtual_path?: string;
+}
+
 export interface HumanWireMessage {
   type: "human";
   id: string;
   content: MessageContent;
+  /** Files the user attached to this message. */
+  files?: UploadedFileRef[];
 }
 
 export interface AiWireMessage {
@@ -49,6 +61,8 @@ export interface ToolWireMessage {
   tool_call_id: string;
   name?: string;
   status?: "success" | "error";
+  /** Data for the UI beside the text the model reads (JSON-safe), e.g. ask_clarification's `human_input`. */
+  artifact?: unknown;
 }
 
 export interface SystemWireMessage {

@@ -223,7 +223,12 @@ describe("Gateway settings and threads", () => {
       apiKey: "k",
       model: " mock-model ",
     });
-    expect(saved).toEqual({ baseUrl: harness.mock.url, apiKey: "k", model: "mock-model" });
+    expect(saved).toEqual({
+      baseUrl: harness.mock.url,
+      apiKey: "k",
+      model: "mock-model",
+      models: [{ id: "mock-model" }],
+    });
     expect(await harness.gateway.listModels({ baseUrl: harness.mock.url, apiKey: "k" })).toEqual([
       "mock-model",
       "mock-thinking",

@@ -2,7 +2,7 @@
 import "fake-indexeddb/auto";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { Gateway } from "../../src/gateway/index.ts";
-import type { RunEvent } from "../../src/protocol/index.ts";
+import type { RunEvent, RunRequest } from "../../src/protocol/index.ts";
 import { BrowserSandbox } from "../../src/sandbox/browser/browser-sandbox.ts";
 import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
 
@@ -23,6 +23,8 @@ export function useGatewayHarness(name: string): Harness {
     freshGateway: () =>
       Gateway.open(`${name}-${dbCount++}`, {
         openSandbox: (threadId, files) => BrowserSandbox.open({ threadId, files }),
+        // The retry policy with short waits, so a scripted 500 does not take seconds.
+        retry: { initialDelayMs: 10, maxDelayMs: 50 },
       }),
     gatewayDbName: () => current,
   } as Harness;
@@ -47,10 +49,16 @@ export async function runThread(
   threadId: string,
   text: string,
   onEvent?: (event: RunEvent) => void,
+  context?: RunRequest["context"],
 ): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   await gateway.runStream(
-    { run_id: crypto.randomUUID(), thread_id: threadId, input: { messages: [{ type: "human", content: text }] } },
+    {
+      run_id: crypto.randomUUID(),
+      thread_id: threadId,
+      input: { messages: [{ type: "human", content: text }] },
+      ...(context && { context }),
+    },
     (event) => {
       events.push(event);
       onEvent?.(event);

@@ -17,3 +17,27 @@ describe("model retries", () => {
     expect(chats).toHaveLength(2);
   });
 });
+
+describe("model errors that persist", () => {
+  it("retries a 500 three times with backoff, then ends with the provider's reason", async () => {
+    const thread = await harness.gateway.createThread();
+    const events = await runThread(harness.gateway, thread.thread_id, "please error 500 now");
+    const chats = harness.mock.requests.filter((request) => request.path.endsWith("/chat/completions"));
+    expect(chats).toHaveLength(4);
+    expect(events.find((event) => event.event === "error")).toEqual({
+      event: "error",
+      data: {
+        error: "server_error",
+        message: expect.stringMatching(/server error \(500\).*internal error/),
+      },
+    });
+    expect(events.at(-1)).toEqual({ event: "end", data: { status: "error" } });
+  });
+
+  it("does not retry a refused key", async () => {
+    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "bad-key", model: "mock-model" });
+    const thread = await harness.gateway.createThread();
+    await runThread(harness.gateway, thread.thread_id, "hi there");
+    expect(harness.mock.requests.filter((request) => request.path.endsWith("/chat/completions"))).toHaveLength(1);
+  });
+});

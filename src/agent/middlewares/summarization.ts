@@ -1,0 +1,130 @@
+// Summarization: when the conversation grows past a trigger, the older part is condensed into a summary that the
+// model is sent instead of those messages. Unlike DeerFlow, the thread keeps every message (the user still scrolls
+// through them all); only what the model is sent shrinks. The summary lives in the `summary` state channel and is
+// extended, never redone, as the conversation grows.
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { StateSchema } from "@langchain/langgraph";
+import { countTokensApproximately, createMiddleware } from "langchain";
+import { z } from "zod";
+
+export interface SummarizationOptions {
+  /** Summarize once the messages reach about this many tokens (approximate count)… */
+  triggerTokens?: number;
+  /** …or this many messages, whichever comes first. */
+  triggerMessages?: number;
+  /** How many of the latest messages are always sent as they are. */
+  keepMessages?: number;
+  /** The most of the older conversation fed to one summary call, in characters. */
+  maxInputChars?: number;
+}
+
+/** DeerFlow's example configuration: summarize past 32,000 tokens, keep the last 10 messages. */
+export const SUMMARIZATION_DEFAULTS = {
+  triggerTokens: 32_000,
+  triggerMessages: 200,
+  keepMessages: 10,
+  maxInputChars: 60_000,
+} as const;
+
+export interface ConversationSummary {
+  text: string;
+  /** Id of the last message the summary covers. */
+  through: string;
+}
+
+const summaryState = new StateSchema({
+  summary: z.object({ text: z.string(), through: z.string() }).optional(),
+});
+
+export const SUMMARY_PREFIX = "Summary of the earlier conversation (older messages are not shown to you):";
+
+/** Where the kept tail starts: `keep` messages from the end, moved back so no tool result loses its call. */
+export function keptTailStart(messages: readonly BaseMessage[], keep: number): number {
+  let start = Math.max(0, messages.length - Math.max(1, keep));
+  while (start > 0 && ToolMessage.isInstance(messages[start])) start--;
+  return start;
+}
+
+/** True when `messages` are past either trigger. */
+export function needsSummary(messages: readonly BaseMessage[], options: Required<SummarizationOptions>): boolean {
+  return messages.length >= options.triggerMessages || countTokensApproximately([...messages]) >= options.triggerTokens;
+}
+
+function lineOf(message: BaseMessage): string {
+  const text =
+    typeof message.content === "string"
+      ? message.content
+      : message.content.map((part) => (part.type === "text" && "text" in part ? String(part.text) : "")).join("");
+  if (AIMessage.isInstance(message)) {
+    const calls = (message.tool_calls ?? []).map((call) => `${call.name}(${JSON.stringify(call.args).slice(0, 300)})`);
+    return `Assistant: ${text}${calls.length ? ` [called ${calls.join(", ")}]` : ""}`;
+  }
+  if (ToolMessage.isInstance(message)) return `Tool ${message.name ?? ""} result: ${text.slice(0, 2_000)}`;
+  if (HumanMessage.isInstance(message)) return `User: ${text}`;
+  return "";
+}
+
+/** The prompt asking the model to fold `messages` into the previous summary. */
+export function summaryPrompt(
+  previous: string | undefined,
+  messages: readonly BaseMessage[],
+  maxChars: number,
+): string {
+  let transcript = messages.map(lineOf).filter(Boolean).join("\n\n");
+  if (transcript.length > maxChars) transcript = `…${transcript.slice(transcript.length - maxChars)}`;
+  return [
+    "Condense this conversation between a user and an AI agent into a summary the agent can continue from.",
+    "Keep: the user's goals and preferences, decisions made, facts found (with their sources), files created or",
+    "changed (with their paths), and what is still to do. Drop greetings and repetition. Write plain prose or short",
+    "lists, at most about 600 words, and nothing else.",
+    ...(previous ? ["", "The summary so far:", previous] : []),
+    "",
+    "The conversation to add:",
+    transcript,
+  ].join("\n");
+}
+
+/** What the model is sent: the summary in place of the messages it covers, when there is one. */
+export function withSummary(messages: readonly BaseMessage[], summary: ConversationSummary | undefined): BaseMessage[] {
+  if (!summary) return [...messages];
+  const index = messages.findIndex((message) => message.id === summary.through);
+  if (index < 0) return [...messages];
+  const rest = messages.slice(index + 1);
+  return [new HumanMessage({ content: `${SUMMARY_PREFIX}\n\n${summary.text}` }), ...rest];
+}
+
+export function summarizationMiddleware(model: BaseChatModel, options: SummarizationOptions = {}) {
+  const settings: Required<SummarizationOptions> = { ...SUMMARIZATION_DEFAULTS, ...options };
+  return createMiddleware({
+    name: "SummarizationMiddleware",
+    stateSchema: summaryState,
+    beforeModel: async (state) => {
+      const messages = state.messages;
+      const current = state.summary;
+      if (!needsSummary(withSummary(messages, current), settings)) return undefined;
+      const start = keptTailStart(messages, settings.keepMessages);
+      const coveredFrom = current ? messages.findIndex((message) => message.id === current.through) + 1 : 0;
+      const toFold = messages.slice(coveredFrom, start);
+      const last = messages[start - 1];
+      if (toFold.length === 0 || !last?.id) return undefined;
+      try {
+        const reply = await model.invoke(
+          [new HumanMessage(summaryPrompt(current?.text, toFold, settings.maxInputChars))],
+          {
+            callbacks: [],
+            tags: ["fawn:internal"],
+          },
+        );
+        const text = typeof reply.content === "string" ? reply.content.trim() : "";
+        if (!text) return undefined;
+        return { summary: { text, through: last.id } };
+      } catch {
+        // A failed summary leaves the request whole; the model call itself reports a real problem.
+        return undefined;
+      }
+    },
+    wrapModelCall: (request, handler) =>
+      handler({ ...request, messages: withSummary(request.messages, request.state.summary) }),
+  });
+}

@@ -1,0 +1,57 @@
+// DeerFlow's modes as run options: Flash, Thinking, Pro (plan) and Ultra (plan and subagents).
+import type { AgentMode, ModelEntry, ModelSettings, RunRequest } from "../protocol/index.ts";
+import { AGENT_MODES } from "../protocol/index.ts";
+
+export type ReasoningEffort = "low" | "medium" | "high";
+
+export interface RunOptions {
+  mode: AgentMode;
+  /** The model id the run talks to. */
+  model: string;
+  /** Reasoning is asked for: a non-Flash mode on a model marked `thinking`. */
+  thinking: boolean;
+  reasoningEffort?: ReasoningEffort;
+  /** Pro and Ultra: the agent keeps a plan with `write_todos`. */
+  planMode: boolean;
+  /** Ultra: the agent may delegate to subagents. */
+  subagents: boolean;
+  /** The model reads images: the agent gets `view_image`. */
+  vision: boolean;
+}
+
+const EFFORT: Record<AgentMode, ReasoningEffort | undefined> = {
+  flash: undefined,
+  thinking: "low",
+  pro: "medium",
+  ultra: "high",
+};
+
+/** The endpoint's models: the declared list, with the default model first when the list lacks it. */
+export function modelEntries(settings: ModelSettings): ModelEntry[] {
+  const listed = settings.models ?? [];
+  if (!settings.model || listed.some((entry) => entry.id === settings.model)) return listed;
+  return [{ id: settings.model }, ...listed];
+}
+
+/**
+ * What a run does in a mode with a model. Unlike DeerFlow, a model without reasoning keeps Pro's plan and Ultra's
+ * subagents (they do not need reasoning); only the reasoning request is dropped.
+ */
+export function resolveRunOptions(settings: ModelSettings, context: RunRequest["context"] = {}): RunOptions {
+  const mode: AgentMode = context.mode && AGENT_MODES.includes(context.mode) ? context.mode : "flash";
+  const entries = modelEntries(settings);
+  const entry =
+    entries.find((candidate) => candidate.id === context.model) ?? entries.find((e) => e.id === settings.model);
+  const model = entry?.id ?? settings.model;
+  const thinking = mode !== "flash" && entry?.thinking === true;
+  const effort = thinking ? EFFORT[mode] : undefined;
+  return {
+    mode,
+    model,
+    thinking,
+    ...(effort && { reasoningEffort: effort }),
+    planMode: mode === "pro" || mode === "ultra",
+    subagents: mode === "ultra",
+    vision: entry?.vision === true,
+  };
+}
