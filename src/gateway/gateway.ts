@@ -27,6 +27,8 @@ import {
   type ThreadDetail,
   type ThreadFileContent,
   type ThreadSummary,
+  type UploadResult,
+  type WebToolSettings,
 } from "../protocol/index.ts";
 import {
   IndexedDbCheckpointSaver,
@@ -46,10 +48,16 @@ import type { ThreadFileMap, ThreadFileStore } from "../sandbox/webcontainer/thr
 import type { SandboxHost } from "../sandbox/webcontainer/webcontainer-host.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 import { checkpointView, executeRun } from "./run-executor.ts";
+import { UploadError } from "./uploads/upload-rules.ts";
+import { parseWebToolSettings, readWebToolSettings } from "../agent/tools/web/index.ts";
+import { UploadsService } from "./uploads/uploads-service.ts";
 import { composeHistory } from "./thread-history.ts";
 import { tryLockThread } from "./thread-locks.ts";
 
 const SANDBOX_SETTINGS_KEY = "sandbox.settings";
+/** The web tools' settings: two records, so each provider's key is a secret of its own. */
+const WEB_SEARCH_KEY = "web.search";
+const WEB_FETCH_KEY = "web.fetch";
 /** How long a thread waits for the page to report on WebContainer before it uses the browser sandbox. */
 export const SANDBOX_HOST_WAIT_MS = 35_000;
 
@@ -103,6 +111,7 @@ export class Gateway implements GatewayApi {
   private readonly fetchImpl: typeof fetch;
   private readonly notify: (notice: ChangeNotice) => void;
   private readonly files: ThreadFiles;
+  private readonly uploads: UploadsService;
   private readonly openSandbox: ((threadId: string, files: ThreadFiles) => Sandbox | Promise<Sandbox>) | undefined;
   private readonly sandboxes = new Map<string, Promise<Sandbox>>();
   private readonly commands = new CancellableCommands();
@@ -119,6 +128,7 @@ export class Gateway implements GatewayApi {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.notify = options.notify ?? broadcastNotices();
     this.files = new ThreadFiles(db);
+    this.uploads = new UploadsService(this.files);
     this.openSandbox = options.openSandbox;
   }
 
@@ -169,6 +179,26 @@ export class Gateway implements GatewayApi {
     return { path, bytes: file.bytes, mime_type: file.meta.mimeType };
   }
 
+  async uploadFiles(threadId: string, files: { name: string; bytes: Uint8Array }[]): Promise<UploadResult> {
+    if (!(await this.threads.get(threadId))) throw new GatewayError(`There is no thread with id ${threadId}.`);
+    if (
+      !Array.isArray(files) ||
+      files.some((file) => typeof file?.name !== "string" || !(file.bytes instanceof Uint8Array))
+    ) {
+      throw new GatewayError("An upload is a list of files, each with a name and its bytes.");
+    }
+    try {
+      const result = await this.writing(() => this.uploads.upload(threadId, files));
+      // An open sandbox holds the files it loaded: the next command loads them again, uploads included.
+      await this.closeSandbox(threadId);
+      this.notify({ type: "thread-changed", thread_id: threadId });
+      return { files: result.files, message: result.message };
+    } catch (error) {
+      if (error instanceof UploadError) throw new GatewayError(error.message);
+      throw error;
+    }
+  }
+
   async renameThread(threadId: string, title: string): Promise<ThreadSummary> {
     const clean = title.replace(/\s+/g, " ").trim();
     if (clean.length === 0 || clean.length > 200) throw new GatewayError("A thread title is 1 to 200 characters.");
@@ -189,9 +219,7 @@ export class Gateway implements GatewayApi {
     if (this.runningThreads.has(threadId))
       throw new GatewayError("Stop the running reply before deleting the thread.", 409);
     await this.threads.delete(threadId);
-    const sandbox = this.sandboxes.get(threadId);
-    this.sandboxes.delete(threadId);
-    await (await sandbox?.catch(() => undefined))?.dispose();
+    await this.closeSandbox(threadId);
     this.notify({ type: "thread-deleted", thread_id: threadId });
   }
 
@@ -269,6 +297,13 @@ export class Gateway implements GatewayApi {
     this.commands.cancel(commandId);
   }
 
+  /** Closes the thread's sandbox, if open; its files stay stored and load again at the next command. */
+  private async closeSandbox(threadId: string): Promise<void> {
+    const sandbox = this.sandboxes.get(threadId);
+    this.sandboxes.delete(threadId);
+    await (await sandbox?.catch(() => undefined))?.dispose();
+  }
+
   /** Threads open their sandbox again at their next command (a command under way finishes where it is). */
   private forgetSandboxes(): void {
     this.sandboxes.clear();
@@ -338,6 +373,35 @@ export class Gateway implements GatewayApi {
     return parsed.value;
   }
 
+  async getWebToolSettings(): Promise<WebToolSettings> {
+    const [search, fetch] = await Promise.all([
+      this.settings.getWithApiKey(WEB_SEARCH_KEY),
+      this.settings.getWithApiKey(WEB_FETCH_KEY),
+    ]);
+    const { proxyUrl, ...searchValue } = (search.value ?? {}) as Record<string, unknown>;
+    return readWebToolSettings({
+      search: { ...searchValue, apiKey: search.apiKey ?? "" },
+      fetch: { ...(fetch.value as object | undefined), apiKey: fetch.apiKey ?? "" },
+      ...(proxyUrl !== undefined && { proxyUrl }),
+    });
+  }
+
+  async saveWebToolSettings(settings: WebToolSettings): Promise<WebToolSettings> {
+    const parsed = parseWebToolSettings(settings);
+    if (!parsed.ok) throw new GatewayError(parsed.message);
+    const { search, fetch, proxyUrl } = parsed.value;
+    const { apiKey: searchKey, ...searchValue } = search;
+    const { apiKey: fetchKey, ...fetchValue } = fetch;
+    await this.writing(() =>
+      this.settings.putAllWithApiKeys([
+        { key: WEB_SEARCH_KEY, value: { ...searchValue, ...(proxyUrl && { proxyUrl }) }, apiKey: searchKey },
+        { key: WEB_FETCH_KEY, value: fetchValue, apiKey: fetchKey },
+      ]),
+    );
+    this.notify({ type: "settings-changed" });
+    return parsed.value;
+  }
+
   async listModels(endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">): Promise<string[]> {
     const parsed = parseModelSettings({ ...endpoint, model: "any" });
     if (!parsed.ok) throw new GatewayError(parsed.message);
@@ -401,6 +465,7 @@ export class Gateway implements GatewayApi {
             checkpointer: this.checkpointer,
             settings,
             createModel: this.createModel,
+            webTools: await this.getWebToolSettings(),
             ...(this.retry && { retry: this.retry }),
             sandbox: (threadId: string) => this.sandbox(threadId),
             onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),

@@ -4,6 +4,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createLeadAgent, fromWireMessage, toWireChunk, toWireMessage } from "../agent/index.ts";
 import { resolveRunOptions } from "../agent/modes.ts";
+import { createWebTools } from "../agent/tools/web/index.ts";
 import type { ModelErrorOptions } from "../agent/middlewares/model-errors.ts";
 import type { SummarizationOptions } from "../agent/middlewares/summarization.ts";
 import { createChatModel, describeModelError, isConfigured, type ChatModelOptions } from "../models/index.ts";
@@ -16,6 +17,7 @@ import type {
   RunEvent,
   RunRequest,
   TodoItem,
+  WebToolSettings,
   WireMessage,
 } from "../protocol/index.ts";
 import { contentText } from "../protocol/index.ts";
@@ -34,6 +36,8 @@ export interface RunDependencies {
   retry?: ModelErrorOptions;
   /** Summarization triggers; `false` turns it off. */
   summarization?: SummarizationOptions | false;
+  /** The web tools' providers and keys; without them the agent has no web tools. */
+  webTools?: WebToolSettings;
   /** Called after each write to the thread's history, so other tabs can refresh. */
   onThreadChanged?: (threadId: string) => void;
   /** The thread's sandbox, for the agent's bash and file tools. */
@@ -145,6 +149,9 @@ export async function executeRun(
   const configured = isConfigured(settings);
   // Without a configured endpoint the agent never calls its model; it is built only to save the user's message.
   const options = resolveRunOptions(settings, request.context);
+  /** The title chosen after the first exchange, applied once the run has saved its state. */
+  const titles: string[] = [];
+  const provisionalTitle = isFirstExchange ? titleFromText(text) : undefined;
   const agent = createLeadAgent({
     model: configured
       ? deps.createModel(settings, {
@@ -154,6 +161,11 @@ export async function executeRun(
       : createChatModel({ baseUrl: "http://unset.invalid", apiKey: "", model: "unset" }),
     checkpointer,
     planMode: options.planMode,
+    ...(deps.webTools && { webTools: createWebTools(deps.webTools) }),
+    subagents: options.subagents,
+    vision: options.vision,
+    titleWithModel: settings.modelTitles === true,
+    onTitle: (title) => titles.push(title),
     ...(deps.retry && { retry: deps.retry }),
     ...(deps.summarization !== undefined && { summarization: deps.summarization }),
     ...(deps.sandbox && { sandbox: () => deps.sandbox!(threadId) }),
@@ -229,6 +241,12 @@ export async function executeRun(
     }
   }
   if (runError) await noteError(runError);
+  const title = titles.at(-1);
+  // Without a title model the first message already names the thread. The user may have renamed the thread while
+  // it ran: their name wins.
+  if (settings.modelTitles && title && provisionalTitle && (await threads.get(threadId))?.title === provisionalTitle) {
+    await threads.update(threadId, { title });
+  }
   await threads.append(threadId, notes, { status: status === "error" ? "error" : "idle" });
   deps.onThreadChanged?.(threadId);
   finish(status, runError);

@@ -29,6 +29,7 @@ export const modelSettingsSchema = z
     apiKey: z.string().trim().max(4096, "API key is too long"),
     model: modelId,
     models: z.array(modelEntry).max(50, "List at most 50 models per endpoint.").optional(),
+    modelTitles: z.boolean().optional(),
   })
   .superRefine((value, context) => {
     const seen = new Set<string>();
@@ -45,7 +46,8 @@ export const modelSettingsSchema = z
       ...(entry.vision && { vision: true }),
     }));
     const models = listed.some((entry) => entry.id === value.model) ? listed : [{ id: value.model }, ...listed];
-    return { ...value, models };
+    const { modelTitles, ...rest } = value;
+    return { ...rest, models, ...(modelTitles && { modelTitles: true }) };
   });
 
 export const EMPTY_MODEL_SETTINGS: ModelSettings = { baseUrl: "", apiKey: "", model: "", models: [] };

@@ -1,6 +1,7 @@
 // The UI ⇄ agent-worker contract: typed Gateway methods over comlink, versioned, plain data only.
 import type { MessageContent, UploadedFileRef, WireMessage } from "./messages.ts";
 import type { RunError, RunEvent } from "./run-events.ts";
+import type { WebToolSettings } from "./web-tools.ts";
 
 /** Bump when a method or a data shape changes incompatibly. */
 export const PROTOCOL_VERSION = 1;
@@ -54,6 +55,8 @@ export interface ModelSettings {
   model: string;
   /** The endpoint's models the user can choose from, with their abilities; `model` is always among them. */
   models?: ModelEntry[];
+  /** Name each thread with a short model-written title after its first exchange (one small extra request). */
+  modelTitles?: boolean;
 }
 
 /**
@@ -129,6 +132,31 @@ export interface SandboxInfo {
   notice?: string;
 }
 
+/** DeerFlow's upload limits (per upload: files, bytes per file, bytes in all). */
+export interface UploadLimits {
+  max_files: number;
+  max_file_size: number;
+  max_total_size: number;
+}
+
+export const UPLOAD_LIMITS: UploadLimits = {
+  max_files: 10,
+  max_file_size: 50 * 1024 * 1024,
+  max_total_size: 100 * 1024 * 1024,
+};
+
+/** One stored upload; `original_filename` when a clash renamed it, `warning` when its conversion failed. */
+export interface UploadedFileInfo extends UploadedFileRef {
+  original_filename?: string;
+  markdown_file?: string;
+  warning?: string;
+}
+
+export interface UploadResult {
+  files: UploadedFileInfo[];
+  message: string;
+}
+
 export interface GatewayApi {
   protocolVersion(): Promise<number>;
   listThreads(): Promise<ThreadSummary[]>;
@@ -142,10 +170,19 @@ export interface GatewayApi {
   /** Pins or unpins a thread; pinned threads come first in the list. */
   pinThread(threadId: string, pinned: boolean): Promise<ThreadSummary>;
   deleteThread(threadId: string): Promise<void>;
+  /**
+   * Stores files in the thread's /mnt/user-data/uploads (PDF, DOCX, XLSX and PPTX also as Markdown beside them).
+   * An upload over a limit, or with a bad name, is refused whole with a readable message; nothing is written.
+   */
+  uploadFiles(threadId: string, files: { name: string; bytes: Uint8Array }[]): Promise<UploadResult>;
   getModelSettings(): Promise<ModelSettings>;
   saveModelSettings(settings: ModelSettings): Promise<ModelSettings>;
   /** Model ids the endpoint offers (`GET {baseUrl}/models`); rejects with a readable message. */
   listModels(endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">): Promise<string[]>;
+  /** The web tools' providers and keys (Settings → Web). */
+  getWebToolSettings(): Promise<WebToolSettings>;
+  /** Validates and stores them (keys with the other secrets); rejects with one sentence per problem. */
+  saveWebToolSettings(settings: WebToolSettings): Promise<WebToolSettings>;
   /** Streams the run's events to `onEvent`, `end` always last; resolves after `end`. */
   runStream(request: RunRequest, onEvent: RunEventListener): Promise<void>;
   cancelRun(runId: string): Promise<void>;

@@ -3,3 +3,5 @@ export * from "./messages.ts";
 export * from "./run-events.ts";
 export * from "./gateway.ts";
 export * from "./changes.ts";
+export * from "./web-tools.ts";
+export * from "./human-input.ts";

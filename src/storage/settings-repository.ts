@@ -37,4 +37,18 @@ export class SettingsRepository {
       tx.done,
     ]);
   }
+
+  /** Stores several settings and their API keys in one transaction: all of them, or none. */
+  async putAllWithApiKeys(entries: readonly { key: string; value: unknown; apiKey: string }[]): Promise<void> {
+    const tx = this.db.transaction(["settings", "secrets"], "readwrite");
+    const settings = tx.objectStore("settings");
+    const secrets = tx.objectStore("secrets");
+    await Promise.all([
+      ...entries.flatMap(({ key, value, apiKey }) => [
+        settings.put({ key, value }),
+        apiKey ? secrets.put({ key: secretKey(key), value: apiKey }) : secrets.delete(secretKey(key)),
+      ]),
+      tx.done,
+    ]);
+  }
 }

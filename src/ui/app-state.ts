@@ -1,11 +1,52 @@
 // The UI's state: threads, the open thread, the live run, settings; all data comes from the Gateway.
 import { batch, createSignal } from "solid-js";
-import type { ModelSettings, RunEvent, ThreadDetail, ThreadSummary } from "../protocol/index.ts";
-import { CHANGES_CHANNEL, isChangeNotice, PROTOCOL_VERSION, type ChangeNotice } from "../protocol/index.ts";
+import type {
+  AgentMode,
+  ModelEntry,
+  ModelSettings,
+  RunEvent,
+  ThreadDetail,
+  ThreadSummary,
+  UploadedFileRef,
+} from "../protocol/index.ts";
+import {
+  AGENT_MODES,
+  CHANGES_CHANNEL,
+  defaultMode,
+  isChangeNotice,
+  PROTOCOL_VERSION,
+  type ChangeNotice,
+} from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { errorMessage, streamRun, type GatewayClient } from "./gateway-client.ts";
 import { applyRunEvent, startRunView, type RunView } from "./run-view.ts";
 import { createWebContainerStarter } from "./webcontainer-starter.ts";
+
+const MODE_KEY = "fawn.mode";
+const MODEL_KEY = "fawn.model";
+
+function stored(key: string): string | undefined {
+  try {
+    return localStorage.getItem(key) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function store(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Private windows may refuse storage; the choice then lasts for this page.
+  }
+}
+
+/** The endpoint's models, the default one first when the list lacks it. */
+export function modelChoices(settings: ModelSettings | undefined): ModelEntry[] {
+  if (!settings?.model) return [];
+  const listed = settings.models ?? [];
+  return listed.some((entry) => entry.id === settings.model) ? listed : [{ id: settings.model }, ...listed];
+}
 
 function threadIdFromHash(): string | undefined {
   const match = /^#\/t\/([\w-]+)$/.exec(location.hash);
@@ -31,6 +72,26 @@ export function createAppState(client: GatewayClient) {
   const [notice, setNotice] = createSignal<string | undefined>();
   const [settingsOpen, setSettingsOpen] = createSignal(false);
   const webContainer = createWebContainerStarter(client, setNotice);
+  const savedMode = stored(MODE_KEY);
+  const [chosenMode, setChosenMode] = createSignal<AgentMode | undefined>(
+    AGENT_MODES.includes(savedMode as AgentMode) ? (savedMode as AgentMode) : undefined,
+  );
+  const [chosenModel, setChosenModel] = createSignal<string | undefined>(stored(MODEL_KEY));
+  /** The model the next message goes to: the user's choice when the endpoint still has it, else the default. */
+  const model = (): ModelEntry | undefined => {
+    const choices = modelChoices(settings());
+    return choices.find((entry) => entry.id === chosenModel()) ?? choices.find((e) => e.id === settings()?.model);
+  };
+  /** The mode of the next message: the user's last choice, else DeerFlow's default for the model. */
+  const mode = (): AgentMode => chosenMode() ?? defaultMode(model());
+  const setMode = (next: AgentMode) => {
+    setChosenMode(next);
+    store(MODE_KEY, next);
+  };
+  const setModel = (id: string) => {
+    setChosenModel(id);
+    store(MODEL_KEY, id);
+  };
 
   async function refreshThreads(): Promise<void> {
     setThreads(await client.listThreads());
@@ -83,19 +144,62 @@ export function createAppState(client: GatewayClient) {
   }
 
   /** Sends `text` to the open thread (creating one when none is open) and streams the reply. */
-  async function send(text: string): Promise<void> {
-    if (text.trim().length === 0 || run()) return;
-    let current = thread();
-    if (!current) {
-      const created = await client.createThread();
-      current = { ...created, entries: [] };
-      setThread(current);
-      history.pushState(null, "", `#/t/${created.thread_id}`);
+  /** The open thread, or a new one when none is open. */
+  async function ensureThread(): Promise<ThreadDetail> {
+    const current = thread();
+    if (current) return current;
+    const created = await client.createThread();
+    const detail: ThreadDetail = { ...created, entries: [] };
+    setThread(detail);
+    history.pushState(null, "", `#/t/${created.thread_id}`);
+    return detail;
+  }
+
+  /**
+   * Uploads `files` to the open thread (creating one when none is open), then sends `text` with them. False when
+   * the upload was refused: the notice says why, and the composer keeps the text and the files.
+   */
+  async function sendWithFiles(text: string, files: readonly File[]): Promise<boolean> {
+    if (text.trim().length === 0 || run()) return false;
+    if (files.length === 0) {
+      void send(text);
+      return true;
     }
+    try {
+      const current = await ensureThread();
+      const payload = await Promise.all(
+        files.map(async (file) => ({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })),
+      );
+      const result = await client.uploadFiles(current.thread_id, payload);
+      const warnings = result.files.flatMap((file) => (file.warning ? [file.warning] : []));
+      if (result.files.length < payload.length) warnings.unshift(result.message);
+      if (warnings.length > 0) setNotice(warnings.join(" "));
+      void send(
+        text,
+        result.files.map(({ filename, size, virtual_path, markdown_virtual_path }) => ({
+          filename,
+          size,
+          virtual_path,
+          ...(markdown_virtual_path && { markdown_virtual_path }),
+        })),
+      );
+      return true;
+    } catch (error) {
+      setNotice(`The files were not uploaded: ${errorMessage(error)}`);
+      return false;
+    }
+  }
+
+  async function send(text: string, files: UploadedFileRef[] = []): Promise<void> {
+    if (text.trim().length === 0 || run()) return;
+    const current = await ensureThread();
     const threadId = current.thread_id;
     const historyLength = current.entries.filter((entry) => entry.kind === "message").length;
     const runId = newId();
-    setRun(threadId, () => startRunView(runId, threadId, text, historyLength));
+    setRun(threadId, () => ({
+      ...startRunView(runId, threadId, text, historyLength),
+      ...(files.length > 0 && { files }),
+    }));
     void refreshThreads();
     // Events come through their own message port, so the call can return before the last events arrive:
     // the run is over for the UI when `end` has been applied.
@@ -108,7 +212,12 @@ export function createAppState(client: GatewayClient) {
     try {
       await streamRun(
         client,
-        { run_id: runId, thread_id: threadId, input: { messages: [{ type: "human", content: text }] } },
+        {
+          run_id: runId,
+          thread_id: threadId,
+          input: { messages: [{ type: "human", content: text, ...(files.length > 0 && { files }) }] },
+          context: { mode: mode(), ...(model() && { model: model()!.id }) },
+        },
         onEvent,
       );
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 5000))]);
@@ -180,12 +289,18 @@ export function createAppState(client: GatewayClient) {
     run,
     isRunning,
     settings,
+    mode,
+    setMode,
+    model,
+    setModel,
+    modelChoices: () => modelChoices(settings()),
     notice,
     setNotice,
     settingsOpen,
     setSettingsOpen,
     init,
     send,
+    sendWithFiles,
     stop,
     newThread,
     openThread,

@@ -5,6 +5,7 @@ import type { AppState } from "./app-state.ts";
 import { ArtifactsPanel } from "./components/artifacts-panel.tsx";
 import { Composer } from "./components/composer.tsx";
 import { Conversation } from "./components/conversation.tsx";
+import { PlanPanel } from "./components/plan-panel.tsx";
 import { SettingsDialog } from "./components/settings-dialog.tsx";
 import { Sidebar } from "./components/sidebar.tsx";
 import { ThreadHeader } from "./components/thread-header.tsx";
@@ -53,6 +54,9 @@ export function App(props: { state: AppState }) {
               paths={props.state.run()?.artifacts ?? thread().artifacts ?? []}
             />
           )}
+        </Show>
+        <Show when={props.state.thread()}>
+          {(thread) => <PlanPanel todos={props.state.run()?.todos ?? thread().todos ?? []} />}
         </Show>
         <Composer state={props.state} />
         <Show when={terminalOpen() && props.state.thread()}>

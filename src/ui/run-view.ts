@@ -1,11 +1,13 @@
 // Folds a run's stream events into what the conversation shows while the run is live.
-import type { AiWireMessage, RunError, RunEvent, WireMessage } from "../protocol/index.ts";
+import type { AiWireMessage, RunError, RunEvent, TodoItem, UploadedFileRef, WireMessage } from "../protocol/index.ts";
 
 export interface RunView {
   runId: string;
   threadId: string;
   /** The text the user sent, shown at once. */
   userText: string;
+  /** The files sent with it. */
+  files?: UploadedFileRef[];
   /** How many messages the thread had before this run (values carry the whole history). */
   historyLength: number;
   /** Messages the agent completed in this run, from the latest `values`. */
@@ -16,6 +18,14 @@ export interface RunView {
   ended: boolean;
   /** The thread's presented files as of the latest `values`, when they carry any. */
   artifacts?: string[];
+  /** The agent's plan as of the latest `values`, when the run keeps one (plan mode). */
+  todos?: TodoItem[];
+}
+
+function isTodo(value: unknown): value is TodoItem {
+  if (typeof value !== "object" || value === null) return false;
+  const { content, status } = value as Record<string, unknown>;
+  return typeof content === "string" && ["pending", "in_progress", "completed"].includes(status as string);
 }
 
 export function startRunView(runId: string, threadId: string, userText: string, historyLength: number): RunView {
@@ -29,12 +39,13 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
       // +1: the user's own message, which the values include.
       const produced = event.data.messages.slice(view.historyLength + 1);
       const done = new Set(produced.map((message) => message.id));
-      const artifacts = event.data.artifacts;
+      const { artifacts, todos } = event.data;
       return {
         ...view,
         produced,
         drafts: view.drafts.filter((draft) => !done.has(draft.id)),
         ...(Array.isArray(artifacts) && { artifacts: artifacts.filter((path) => typeof path === "string") }),
+        ...(Array.isArray(todos) && { todos: todos.filter(isTodo) }),
       };
     }
     case "messages": {

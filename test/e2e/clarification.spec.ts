@@ -1,4 +1,5 @@
-// The agent asks before guessing: its question shows with option buttons, and choosing one continues the thread.
+// The agent asks before guessing: its question shows with option buttons or a free answer, and the answer, sent as
+// the thread's next message, continues the run; the card then shows the answer.
 import { expect, test } from "@playwright/test";
 import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
 
@@ -14,15 +15,24 @@ test("a clarification with options shows the question and buttons; choosing one 
   const card = conversation(page).getByRole("group", { name: "Clarification" });
   await expect(card).toContainText("Which format?");
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await expect(card.getByRole("textbox", { name: "Your answer" })).toBeVisible();
   await card.getByRole("button", { name: "PDF" }).click();
-  await expect(conversation(page).getByRole("article", { name: "User message" }).last()).toHaveText("PDF");
-  await expect(assistantMessages(page).last()).toHaveText("You said: PDF");
-  // Answered: the card stays, its buttons no longer act.
+  const reply = 'For your clarification "Which format?", my answer is: PDF';
+  await expect(conversation(page).getByRole("article", { name: "User message" }).last()).toHaveText(reply);
+  await expect(assistantMessages(page).last()).toHaveText(`You said: ${reply}`);
+  // Answered: the card stays and shows the answer; its buttons no longer act.
   await expect(card.getByRole("button", { name: "PDF" })).toBeDisabled();
+  await expect(card.getByRole("button", { name: "PDF" })).toHaveAttribute("aria-pressed", "true");
+  await expect(card).toContainText("Your answer: PDF");
+  await expect(card.getByRole("textbox", { name: "Your answer" })).toHaveCount(0);
 
   await send(page, 'call tool ask_clarification {"question":"Which city?","clarification_type":"missing_info"}');
   const second = conversation(page).getByRole("group", { name: "Clarification" }).last();
+  await expect(second.getByRole("button", { name: "Answer" })).toBeDisabled();
   await second.getByRole("textbox", { name: "Your answer" }).fill("Lisbon");
   await second.getByRole("button", { name: "Answer" }).click();
-  await expect(assistantMessages(page).last()).toHaveText("You said: Lisbon");
+  await expect(assistantMessages(page).last()).toHaveText(
+    'You said: For your clarification "Which city?", my answer is: Lisbon',
+  );
+  await expect(second).toContainText("Your answer: Lisbon");
 });

@@ -75,8 +75,10 @@ describe("modes", () => {
     );
     expect(chatBodies()[0]?.reasoning_effort).toBe("medium");
     expect(toolNames(chatBodies()[0])).toContain("write_todos");
-    const planned = events.filter((event) => event.event === "values" && Array.isArray(event.data.todos));
-    expect(planned.at(-1)?.event === "values" && planned.at(-1)?.data.todos).toEqual(todos);
+    const planned = events.flatMap((event) =>
+      event.event === "values" && Array.isArray(event.data.todos) ? [event.data.todos] : [],
+    );
+    expect(planned.at(-1)).toEqual(todos);
     expect((await harness.gateway.getThread(thread.thread_id))?.todos).toEqual(todos);
   });
 

@@ -85,6 +85,25 @@ export const MARKDOWN_TEXT = [
   "Raw HTML that must be sanitized: <img src=x onerror=alert(1)> (if an alert pops up, sanitizing failed).",
 ].join("\n");
 
+/** The plan the "plan demo" scenario walks through, one write_todos call per step. */
+export const PLAN_DEMO_STEPS = [
+  ["in_progress", "pending", "pending"],
+  ["completed", "in_progress", "pending"],
+  ["completed", "completed", "completed"],
+] as const;
+export const PLAN_DEMO_TASKS = ["Gather the facts", "Draft the answer", "Check the result"] as const;
+export const PLAN_DEMO_DONE_TEXT = "All three steps of the plan are done.";
+
+/** Messages after the last user message (this turn's tool calls and results). */
+function sinceLastUser(request: ChatRequest): ChatMessage[] {
+  const index = request.messages.map((m) => m.role).lastIndexOf("user");
+  return index < 0 ? [] : request.messages.slice(index + 1);
+}
+
+function lastUserText(request: ChatRequest): string {
+  return request.messages.findLast((m) => m.role === "user")?.text.toLowerCase() ?? "";
+}
+
 const TITLE_REQUEST =
   /\b(generate|create|write|suggest)\b[^.\n]{0,40}\btitle\b|\btitle for (this|the) (conversation|chat)\b/i;
 const CALL_TOOL = /call tools?\b/i;
@@ -175,6 +194,23 @@ export function parseToolCalls(message: string, toolNames: string[]): ToolCallSc
 
 /** Checked in order; the first match wins, and the last entry matches everything. */
 export const scenarios: readonly Scenario[] = [
+  {
+    name: "plan-demo",
+    trigger: '"plan demo" with write_todos available (plan mode)',
+    reply: "write_todos three times, 1.5 s apart, moving through three steps; then a closing sentence",
+    matches: (request) => lastUserText(request).includes("plan demo") && request.toolNames.includes("write_todos"),
+    respond: (request) => {
+      const step = sinceLastUser(request).filter((m) => m.role === "tool").length;
+      const statuses = PLAN_DEMO_STEPS[step];
+      if (!statuses) return text(PLAN_DEMO_DONE_TEXT, 20);
+      const todos = PLAN_DEMO_TASKS.map((content, i) => ({ content, status: statuses[i] }));
+      return {
+        kind: "tool_calls",
+        calls: [{ name: "write_todos", arguments: JSON.stringify({ todos }) }],
+        delayMs: step === 0 ? 30 : 1500,
+      };
+    },
+  },
   {
     name: "tool-result",
     trigger: 'last message has role "tool"',

@@ -545,6 +545,76 @@ describe("scenario table", () => {
   });
 });
 
+describe("fake web providers", () => {
+  it("answers Tavily searches with three results echoing the query, linking to its own pages", async () => {
+    const response = await fetch(`${root()}/tavily/search`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer tvly-test-key" },
+      body: JSON.stringify({ query: "deer migration", max_results: 5 }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const body = (await response.json()) as {
+      query: string;
+      results: { title: string; url: string; content: string }[];
+    };
+    expect(body.query).toBe("deer migration");
+    expect(body.results.map((result) => result.title)).toEqual([
+      "Result 1 for deer migration",
+      "Result 2 for deer migration",
+      "Result 3 for deer migration",
+    ]);
+    expect(body.results[0]!.url).toBe(`${root()}/web/result-1.html`);
+    expect(body.results[0]!.content).toContain("deer migration");
+  });
+
+  it("refuses Tavily searches without a key or with a bad one, and finds nothing for 'no results'", async () => {
+    const search = (headers: Record<string, string>, query = "x") =>
+      fetch(`${root()}/tavily/search`, { method: "POST", headers, body: JSON.stringify({ query }) });
+    expect((await search({})).status).toBe(401);
+    const bad = await search({ Authorization: "Bearer tvly-bad-key" });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toEqual({ detail: { error: "Unauthorized: missing or invalid API key." } });
+    const empty = await search({ Authorization: "Bearer tvly-good" }, "no results please");
+    expect(((await empty.json()) as { results: unknown[] }).results).toEqual([]);
+  });
+
+  it("answers SearXNG JSON searches and refuses other formats with 403", async () => {
+    const ok = await fetch(`${root()}/searxng/search?q=fawns&format=json`);
+    const body = (await ok.json()) as { results: { title: string }[] };
+    expect(body.results).toHaveLength(3);
+    expect(body.results[1]!.title).toBe("Result 2 for fawns");
+    expect((await fetch(`${root()}/searxng/search?q=fawns`)).status).toBe(403);
+  });
+
+  it("serves HTML articles with navigation, a script and a footer around them, with CORS headers", async () => {
+    const response = await fetch(`${root()}/web/spring.html`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const html = await response.text();
+    expect(html).toContain("<title>Mock article: spring</title>");
+    expect(html).toContain("<nav>");
+    expect(html).toContain("<script>");
+    expect((await fetch(`${root()}/web/missing.html`)).status).toBe(404);
+  });
+
+  it("reads pages like Jina's reader: JSON when asked, its text format otherwise", async () => {
+    const target = `${root()}/web/spring.html`;
+    const json = await fetch(`${root()}/jina/${target}`, { headers: { Accept: "application/json" } });
+    const body = (await json.json()) as { code: number; data: { title: string; url: string; content: string } };
+    expect(body.code).toBe(200);
+    expect(body.data.title).toBe("Mock article: spring");
+    expect(body.data.url).toBe(target);
+    expect(body.data.content).toContain("mock article called spring");
+    const text = await (await fetch(`${root()}/jina/${target}`)).text();
+    expect(text).toMatch(
+      /^Title: Mock article: spring\n\nURL Source: .*\n\nMarkdown Content:\nThis is the mock article/,
+    );
+    expect((await fetch(`${root()}/jina/not-a-url`)).status).toBe(400);
+  });
+});
+
 describe("shutdown", () => {
   it("closes promptly even while a stream is open", async () => {
     const other = await startMockLlm();

@@ -248,12 +248,107 @@ async function handleChat(state: State, req: IncomingMessage, res: ServerRespons
   sendJson(res, 200, completionBody(reply.meta, script, reply.reasoning, reply.callIds, usage));
 }
 
+// Fake web-tool providers, so Settings → Web can point at this server and e2e tests run offline: Tavily
+// (`POST /tavily/search`), SearXNG (`GET /searxng/search`), Jina's reader (`GET /jina/<url>`) and web pages
+// (`GET /web/<name>.html`). Search results link to pages of this server.
+
+/** The paragraphs of the fake page `name`. */
+export function mockArticle(name: string): { title: string; paragraphs: string[] } {
+  return {
+    title: `Mock article: ${name}`,
+    paragraphs: [
+      `This is the mock article called ${name}. It exists so that web tools can be tested without a network.`,
+      "Its second paragraph adds enough text, with commas, clauses, and sentences, for a readability check to keep it.",
+      "The navigation, the script and the footer around it are page furniture that a reader should drop.",
+    ],
+  };
+}
+
+function mockSearchResults(req: IncomingMessage, query: string): { title: string; url: string; content: string }[] {
+  if (/no results/i.test(query)) return [];
+  const origin = `http://${req.headers.host ?? "127.0.0.1"}`;
+  return [1, 2, 3].map((n) => ({
+    title: `Result ${n} for ${query}`,
+    url: `${origin}/web/result-${n}.html`,
+    content: `Mock snippet ${n} about ${query}.`,
+  }));
+}
+
+function sendText(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { "Content-Type": contentType });
+  res.end(body);
+}
+
+async function handleTavilySearch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const raw = await readBody(req);
+  const key = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1]?.trim() ?? "";
+  if (key === "" || /bad|wrong/i.test(key)) {
+    return sendJson(res, 401, { detail: { error: "Unauthorized: missing or invalid API key." } });
+  }
+  const json = raw === null ? null : parseJson(raw);
+  const query = json?.ok ? (json.value as { query?: unknown }).query : undefined;
+  if (typeof query !== "string" || query.trim() === "") {
+    return sendJson(res, 400, { detail: { error: "Query is missing." } });
+  }
+  const results = mockSearchResults(req, query).map((result) => ({ ...result, score: 0.9, raw_content: null }));
+  sendJson(res, 200, { query, answer: null, images: [], results, response_time: 0.01 });
+}
+
+function sendSearxng(req: IncomingMessage, res: ServerResponse, url: URL): void {
+  if (url.searchParams.get("format") !== "json") return sendText(res, 403, "text/html", "<h1>403 Forbidden</h1>");
+  const query = url.searchParams.get("q") ?? "";
+  const results = mockSearchResults(req, query).map((result) => ({ ...result, engine: "mock", score: 1 }));
+  sendJson(res, 200, { query, number_of_results: results.length, results });
+}
+
+function sendWebPage(res: ServerResponse, path: string): void {
+  const name = /^\/web\/([\w-]+)\.html$/.exec(path)?.[1];
+  if (!name || name === "missing") return sendText(res, 404, "text/html", "<h1>Not found</h1>");
+  const { title, paragraphs } = mockArticle(name);
+  const html = [
+    "<!doctype html>",
+    `<html><head><meta charset="utf-8"><title>${title}</title><script>window.tracked = true;</script></head>`,
+    '<body><nav><a href="/web/home.html">Home</a> <a href="/web/about.html">About</a></nav>',
+    `<article><h1>${title}</h1>`,
+    ...paragraphs.map((text) => `<p>${text}</p>`),
+    '<p>See also <a href="/web/related.html">a related article</a>.</p>',
+    "</article><footer>Mock footer</footer></body></html>",
+  ].join("\n");
+  sendText(res, 200, "text/html; charset=utf-8", html);
+}
+
+/** Jina's reader: JSON when asked for it (`{code, status, data: {title, url, content}}`), its text format otherwise. */
+function sendJinaPage(req: IncomingMessage, res: ServerResponse): void {
+  const target = (req.url ?? "").replace(/^\/jina\//, "");
+  if (!/^https?:\/\//.test(target)) {
+    return sendJson(res, 400, { data: null, code: 400, name: "ParamValidationError", message: "Invalid URL" });
+  }
+  const name = /\/web\/([\w-]+)\.html$/.exec(new URL(target).pathname)?.[1] ?? new URL(target).hostname;
+  const { title, paragraphs } = mockArticle(name);
+  const content = paragraphs.join("\n\n");
+  if ((req.headers.accept ?? "").includes("application/json")) {
+    return sendJson(res, 200, { code: 200, status: 20000, data: { title, description: "", url: target, content } });
+  }
+  sendText(
+    res,
+    200,
+    "text/plain; charset=utf-8",
+    `Title: ${title}\n\nURL Source: ${target}\n\nMarkdown Content:\n${content}\n`,
+  );
+}
+
 async function route(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
   setCorsHeaders(req, res);
   const method = req.method ?? "GET";
   const path = new URL(req.url ?? "/", "http://mock.invalid").pathname;
   if (method === "OPTIONS") return sendPreflight(res);
+  if (method === "GET" && path.startsWith("/web/")) return sendWebPage(res, path);
+  if (method === "GET" && path.startsWith("/jina/")) return sendJinaPage(req, res);
   switch (`${method} ${path}`) {
+    case "POST /tavily/search":
+      return handleTavilySearch(req, res);
+    case "GET /searxng/search":
+      return sendSearxng(req, res, new URL(req.url ?? "/", "http://mock.invalid"));
     case "GET /v1/models":
       return sendModels(req, res);
     case "POST /v1/chat/completions":

@@ -2,7 +2,9 @@
 // langchain's todoListMiddleware provides the tool and the `todos` state; the words are ours. When the call that
 // wrote the plan has left what the model is sent (summarization), the current plan is restated.
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { StateSchema } from "@langchain/langgraph";
 import { createMiddleware, todoListMiddleware } from "langchain";
+import { z } from "zod";
 import type { TodoItem } from "../../protocol/index.ts";
 
 export const PLAN_PROMPT = [
@@ -36,6 +38,12 @@ function mentionsPlan(messages: readonly BaseMessage[]): boolean {
 
 const planReminderMiddleware = createMiddleware({
   name: "PlanReminderMiddleware",
+  // Wrap hooks see only their own middleware's state fields: declare `todos` here too to read the plan.
+  stateSchema: new StateSchema({
+    todos: z
+      .array(z.object({ content: z.string(), status: z.enum(["pending", "in_progress", "completed"]) }))
+      .optional(),
+  }),
   wrapModelCall: (request, handler) => {
     const todos = (request.state as { todos?: TodoItem[] }).todos ?? [];
     if (todos.length === 0 || mentionsPlan(request.messages)) return handler(request);

@@ -2,6 +2,7 @@
 // model is sent instead of those messages. Unlike DeerFlow, the thread keeps every message (the user still scrolls
 // through them all); only what the model is sent shrinks. The summary lives in the `summary` state channel and is
 // extended, never redone, as the conversation grows.
+import { internalCall } from "../internal-call.ts";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { StateSchema } from "@langchain/langgraph";
@@ -109,13 +110,10 @@ export function summarizationMiddleware(model: BaseChatModel, options: Summariza
       const last = messages[start - 1];
       if (toFold.length === 0 || !last?.id) return undefined;
       try {
-        const reply = await model.invoke(
-          [new HumanMessage(summaryPrompt(current?.text, toFold, settings.maxInputChars))],
-          {
-            callbacks: [],
-            tags: ["fawn:internal"],
-          },
-        );
+        const reply = await internalCall(model, [
+          new HumanMessage(summaryPrompt(current?.text, toFold, settings.maxInputChars)),
+        ]);
+        if (!reply) return undefined;
         const text = typeof reply.content === "string" ? reply.content.trim() : "";
         if (!text) return undefined;
         return { summary: { text, through: last.id } };

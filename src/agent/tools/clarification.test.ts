@@ -1,29 +1,112 @@
+import { HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
+import { JsonPlusSerializer, MemorySaver } from "@langchain/langgraph-checkpoint";
+import { createAgent, fakeModel } from "langchain";
 import { describe, expect, it } from "vitest";
-import { formatClarification, normalizeOptions } from "./clarification.ts";
+import { humanInputRequestOf, type ToolWireMessage } from "../../protocol/index.ts";
+import { fromWireMessage, toWireMessage } from "../wire-messages.ts";
+import { askClarificationTool } from "./clarification.ts";
 
-describe("formatClarification", () => {
-  it("puts the type's icon before the question and numbers the options", () => {
-    expect(
-      formatClarification({
-        question: "Which format?",
-        clarification_type: "approach_choice",
-        options: ["PDF", "Markdown"],
-      }),
-    ).toBe("🔀 Which format?\n\n  1. PDF\n  2. Markdown");
+function ask(args: Record<string, unknown>, id = "call-abc") {
+  return askClarificationTool.invoke({ id, name: "ask_clarification", args, type: "tool_call" });
+}
+
+describe("ask_clarification", () => {
+  it("answers its call with the question as text and the request as artifact.human_input", async () => {
+    const message = await ask({
+      question: "Which format?",
+      clarification_type: "approach_choice",
+      options: ["PDF", "Markdown"],
+    });
+    expect(message).toBeInstanceOf(ToolMessage);
+    expect(message.id).toBe("clarification:call-abc");
+    expect(message.name).toBe("ask_clarification");
+    expect(message.tool_call_id).toBe("call-abc");
+    expect(message.status).toBe("success");
+    expect(message.content).toBe("🔀 Which format?\n\n  1. PDF\n  2. Markdown");
+    expect(humanInputRequestOf(message.artifact)).toEqual({
+      version: 1,
+      kind: "human_input_request",
+      source: "ask_clarification",
+      request_id: "clarification:call-abc",
+      tool_call_id: "call-abc",
+      clarification_type: "approach_choice",
+      question: "Which format?",
+      input_mode: "choice_with_other",
+      options: [
+        { id: "option-1", label: "PDF", value: "PDF" },
+        { id: "option-2", label: "Markdown", value: "Markdown" },
+      ],
+    });
   });
 
-  it("leads with the context when there is one", () => {
-    expect(
-      formatClarification({
-        question: "Delete them?",
-        clarification_type: "risk_confirmation",
-        context: "This removes 12 files.",
-      }),
-    ).toBe("⚠️ This removes 12 files.\n\nDelete them?");
-    expect(formatClarification({ question: "Which city?", clarification_type: "missing_info" })).toBe("❓ Which city?");
+  it("normalizes slightly-off arguments instead of refusing them", async () => {
+    const message = await ask({
+      question: "Which environment?",
+      clarification_type: "deployment",
+      context: 42,
+      options: '["dev", "prod"]',
+      fields: "not a form",
+    });
+    expect(message.status).toBe("success");
+    expect(message.content).toBe("❓ 42\n\nWhich environment?\n\n  1. dev\n  2. prod");
   });
 
-  it("cleans options: tags stripped, blanks and repeats dropped", () => {
-    expect(normalizeOptions(["<b>Yes</b>", " yes ", "Yes", "", "  ", 3, null])).toEqual(["Yes", "yes", "3"]);
+  it("asks with a form when it has valid fields", async () => {
+    const message = await ask({
+      question: "Expense details?",
+      clarification_type: "missing_info",
+      fields: [
+        { name: "amount", label: "Amount", type: "number", required: true },
+        { name: "category", label: "Category", type: "select", options: ["travel", "meals"] },
+      ],
+    });
+    expect(humanInputRequestOf(message.artifact)).toMatchObject({ version: 2, input_mode: "form" });
+    expect(message.content).toContain("Please reply with a value for each field.");
+  });
+
+  it("shows the model the ideal shape of its arguments", () => {
+    const schema = toJsonSchema(askClarificationTool.schema) as {
+      required: string[];
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(schema.required).toEqual(["question", "clarification_type"]);
+    expect(schema.properties.options).toMatchObject({ type: "array", items: { type: "string" } });
+    expect(schema.properties.clarification_type?.enum).toHaveLength(5);
+    expect(schema.properties.fields).toMatchObject({ type: "array", items: { required: ["name"] } });
+  });
+
+  it("returns the text alone when called outside a tool call", async () => {
+    expect(await askClarificationTool.invoke({ question: "Which city?", clarification_type: "missing_info" })).toBe(
+      "❓ Which city?",
+    );
+  });
+
+  it("keeps its artifact through the checkpointer's serializer and the wire", async () => {
+    const message = await ask({ question: "Which city?", clarification_type: "missing_info" });
+    const serde = new JsonPlusSerializer();
+    const restored = (await serde.loadsTyped(...(await serde.dumpsTyped(message)))) as ToolMessage;
+    expect(restored.artifact).toEqual(message.artifact);
+
+    const wire = toWireMessage(restored) as ToolWireMessage;
+    const structured = structuredClone(wire);
+    expect(humanInputRequestOf(structured.artifact)?.question).toBe("Which city?");
+    expect((fromWireMessage(structured) as ToolMessage).artifact).toEqual(message.artifact);
+  });
+
+  it("ends the run on the question", async () => {
+    const model = fakeModel().respondWithTools([
+      { name: "ask_clarification", args: { question: "Which city?", clarification_type: "missing_info" } },
+    ]);
+    const agent = createAgent({ model, tools: [askClarificationTool], checkpointer: new MemorySaver() });
+    const result = await agent.invoke(
+      { messages: [new HumanMessage("Book me a hotel")] },
+      { configurable: { thread_id: "t1" } },
+    );
+    expect(model.callCount).toBe(1);
+    const last = result.messages.at(-1) as ToolMessage;
+    expect(last.name).toBe("ask_clarification");
+    expect(last.content).toBe("❓ Which city?");
+    expect(humanInputRequestOf(last.artifact)?.input_mode).toBe("free_text");
   });
 });

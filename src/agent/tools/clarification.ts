@@ -1,65 +1,79 @@
-// ask_clarification (DeerFlow's clarify-first tool): the agent asks the user one question, with options when it
-// has them, and the run ends there (`returnDirect`); the user's answer is the next message of the thread.
-// Forms (`fields`) are not built yet.
+// ask_clarification (DeerFlow's clarify-first tool): the agent asks the user one question — free text, a choice
+// among options, or a form — and the run ends there (`returnDirect`). The result's text is the question for the
+// model; its `artifact.human_input` is the request the UI's Clarification card renders. The user's answer is the
+// thread's next message.
+import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "langchain";
 import { z } from "zod";
+import { CLARIFICATION_TYPES, HUMAN_INPUT_FIELD_TYPES } from "../../protocol/index.ts";
+import { humanInputRequest, humanInputText, type ClarificationArgs } from "./human-input.ts";
 
-export const CLARIFICATION_TYPES = [
-  "missing_info",
-  "ambiguous_requirement",
-  "approach_choice",
-  "risk_confirmation",
-  "suggestion",
-] as const;
+export const CLARIFICATION_TOOL_NAME = "ask_clarification";
 
-export type ClarificationType = (typeof CLARIFICATION_TYPES)[number];
-
-const ICONS: Record<ClarificationType, string> = {
-  missing_info: "❓",
-  ambiguous_requirement: "🤔",
-  approach_choice: "🔀",
-  risk_confirmation: "⚠️",
-  suggestion: "💡",
-};
-
-export interface ClarificationRequest {
-  question: string;
-  clarification_type: ClarificationType;
-  context?: string | null;
-  options?: readonly unknown[] | null;
+/**
+ * Accepts any value but shows the model `shape`: arguments slightly off the shape (a JSON string for a list, a
+ * number for a string, an unknown type) are normalized by human-input.ts instead of failing the call.
+ */
+function lenient(shape: z.ZodType, description: string) {
+  const { $schema: _, ...jsonSchema } = z.toJSONSchema(shape);
+  return z
+    .unknown()
+    .meta({ ...jsonSchema, description })
+    .optional();
 }
 
-/** Options as the user sees them: text only (tags stripped), trimmed, no blanks, no repeats, at most 24. */
-export function normalizeOptions(options: readonly unknown[] | null | undefined): string[] {
-  const cleaned = (options ?? [])
-    .map((option) => (typeof option === "string" ? option : typeof option === "number" ? String(option) : ""))
-    .map((option) => option.replace(/<[^>]*>/g, "").trim())
-    .filter((option) => option.length > 0)
-    .map((option) => option.slice(0, 200));
-  return [...new Set(cleaned)].slice(0, 24);
-}
-
-/** The question as text: the type's icon, the context (if any) then the question, then numbered options. */
-export function formatClarification(request: ClarificationRequest): string {
-  const icon = ICONS[request.clarification_type] ?? ICONS.missing_info;
-  const context = request.context?.trim();
-  const head = context ? `${icon} ${context}\n\n${request.question.trim()}` : `${icon} ${request.question.trim()}`;
-  const options = normalizeOptions(request.options);
-  return options.length === 0 ? head : `${head}\n\n${options.map((option, i) => `  ${i + 1}. ${option}`).join("\n")}`;
-}
-
-export const askClarificationTool = tool(async (request) => formatClarification(request), {
-  name: "ask_clarification",
-  description:
-    "Ask the user a question when information is missing, the request is ambiguous, there are several reasonable " +
-    "approaches, an action is risky, or you have a suggestion to confirm. Ask before starting work you would " +
-    "otherwise guess at. The run stops here; the user's answer arrives as their next message.",
-  schema: z.object({
-    question: z.string().describe("One clear question."),
-    clarification_type: z.enum(CLARIFICATION_TYPES).describe("Why you are asking."),
-    context: z.string().nullish().describe("What you know so far, in a sentence or two."),
-    options: z.array(z.string()).nullish().describe("Answers the user can pick; they may also write their own."),
-  }),
+const FIELD_SHAPE = z.object({
+  name: z.string().describe("Key of the answer; unique in the form."),
+  label: z.string().optional().describe("What the user sees; defaults to the name."),
+  type: z.enum(HUMAN_INPUT_FIELD_TYPES).optional().describe("The control; defaults to text."),
+  required: z.boolean().optional(),
+  options: z.array(z.string()).optional().describe("The choices of a select or multi_select."),
+  placeholder: z.string().optional(),
 });
+
+const SCHEMA = z
+  .object({
+    question: z.string().describe("One clear question."),
+    clarification_type: lenient(z.enum(CLARIFICATION_TYPES), "Why you are asking."),
+    context: lenient(z.string(), "What you know so far, in a sentence or two."),
+    options: lenient(z.array(z.string()), "Answers the user can pick; they may also write their own."),
+    fields: lenient(
+      z.array(FIELD_SHAPE),
+      "A form, when you need several values at once (at most 16 fields); used instead of options.",
+    ),
+  })
+  // The model is told clarification_type is required; a call without it still counts, as missing_info.
+  .meta({ required: ["question", "clarification_type"] });
+
+export const askClarificationTool = tool(
+  async (args: ClarificationArgs, config): Promise<ToolMessage | string> => {
+    const toolCallId = config.toolCall?.id;
+    const request = humanInputRequest(args, {
+      requestId: `clarification:${toolCallId ?? "direct"}`,
+      toolCallId,
+    });
+    const text = humanInputText(request);
+    // Called outside a tool call (no id to answer), there is no card to show: the text is the result.
+    if (toolCallId === undefined) return text;
+    return new ToolMessage({
+      // Stable: a retried call replaces its question instead of adding another.
+      id: request.request_id,
+      name: CLARIFICATION_TOOL_NAME,
+      tool_call_id: toolCallId,
+      status: "success",
+      content: text,
+      artifact: { human_input: request },
+    });
+  },
+  {
+    name: CLARIFICATION_TOOL_NAME,
+    description:
+      "Ask the user a question when information is missing, the request is ambiguous, there are several " +
+      "reasonable approaches, an action is risky, or you have a suggestion to confirm. Ask before starting work " +
+      "you would otherwise guess at. Give options when the answer is one of a few; give fields when you need " +
+      "several values at once. The run stops here; the user's answer arrives as their next message.",
+    schema: SCHEMA,
+  },
+);
 // The run ends after this tool (createAgent honours returnDirect); set here because tool()'s typing drops it.
 askClarificationTool.returnDirect = true;

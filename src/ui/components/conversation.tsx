@@ -97,7 +97,14 @@ export function Conversation(props: { state: AppState }) {
           <Show when={liveRun()}>
             {(view) => (
               <>
-                <MessageView message={{ type: "human", id: `pending-${view().runId}`, content: view().userText }} />
+                <MessageView
+                  message={{
+                    type: "human",
+                    id: `pending-${view().runId}`,
+                    content: view().userText,
+                    ...(view().files && { files: view().files }),
+                  }}
+                />
                 <Index each={liveMessages(view())}>
                   {(message) => <MessageView message={message()} streaming={!view().ended} />}
                 </Index>

@@ -3,7 +3,8 @@
 import { createEffect, createSignal, For, Match, Show, Switch } from "solid-js";
 import { DataTab } from "./data-tab.tsx";
 import { SandboxTab } from "./sandbox-tab.tsx";
-import type { ModelSettings } from "../../protocol/index.ts";
+import { WebTab } from "./web-tab.tsx";
+import type { ModelEntry, ModelSettings } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { errorMessage } from "../gateway-client.ts";
 
@@ -16,14 +17,30 @@ const PRESETS: { name: string; baseUrl: string }[] = [
 ];
 
 function ModelsTab(props: { state: AppState }) {
-  const initial = props.state.settings() ?? { baseUrl: "", apiKey: "", model: "" };
+  const initial = props.state.settings() ?? { baseUrl: "", apiKey: "", model: "", models: [] };
   const [form, setForm] = createSignal<ModelSettings>({ ...initial });
   const [showKey, setShowKey] = createSignal(false);
   const [models, setModels] = createSignal<string[]>([]);
   const [status, setStatus] = createSignal<{ kind: "ok" | "error" | "busy"; text: string } | undefined>();
 
-  const update = (key: keyof ModelSettings) => (event: { currentTarget: HTMLInputElement }) =>
+  const update = (key: "baseUrl" | "apiKey" | "model") => (event: { currentTarget: HTMLInputElement }) =>
     setForm({ ...form(), [key]: event.currentTarget.value });
+  const [newModel, setNewModel] = createSignal("");
+  /** The endpoint's models as listed, the default one first when the list lacks it. */
+  const entries = (): ModelEntry[] => {
+    const listed = form().models ?? [];
+    const model = form().model.trim();
+    return !model || listed.some((entry) => entry.id === model) ? listed : [{ id: model }, ...listed];
+  };
+  const setEntries = (models: ModelEntry[]) => setForm({ ...form(), models });
+  const flag = (id: string, key: "thinking" | "vision", on: boolean) =>
+    setEntries(entries().map((entry) => (entry.id === id ? { ...entry, [key]: on } : entry)));
+  const addModel = () => {
+    const id = newModel().trim();
+    if (!id) return;
+    if (!entries().some((entry) => entry.id === id)) setEntries([...entries(), { id }]);
+    setNewModel("");
+  };
 
   const loadModels = async () => {
     setStatus({ kind: "busy", text: "Asking the endpoint for its models…" });
@@ -42,7 +59,7 @@ function ModelsTab(props: { state: AppState }) {
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
     try {
-      const saved = await props.state.saveSettings(form());
+      const saved = await props.state.saveSettings({ ...form(), models: entries() });
       setForm({ ...saved });
       setStatus({ kind: "ok", text: "Saved." });
     } catch (error) {
@@ -118,6 +135,81 @@ function ModelsTab(props: { state: AppState }) {
           <For each={models()}>{(id) => <option value={id} />}</For>
         </datalist>
       </div>
+      <fieldset class="model-list">
+        <legend>Models to choose from</legend>
+        <p class="hint">
+          Mark the models that reason (they think in the Thinking, Pro and Ultra modes) and those that read images.
+        </p>
+        <ul>
+          <For each={entries()}>
+            {(entry) => (
+              <li role="group" aria-label={entry.id}>
+                <span class="model-id">
+                  {entry.id}
+                  <Show when={entry.id === form().model.trim()}>
+                    <span class="badge">default</span>
+                  </Show>
+                </span>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={entry.thinking === true}
+                    onChange={(event) => flag(entry.id, "thinking", event.currentTarget.checked)}
+                  />
+                  Thinking
+                </label>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={entry.vision === true}
+                    onChange={(event) => flag(entry.id, "vision", event.currentTarget.checked)}
+                  />
+                  Vision
+                </label>
+                <Show when={entry.id !== form().model.trim()}>
+                  <button
+                    type="button"
+                    class="ghost"
+                    aria-label={`Remove ${entry.id}`}
+                    onClick={() => setEntries(entries().filter((other) => other.id !== entry.id))}
+                  >
+                    ×
+                  </button>
+                </Show>
+              </li>
+            )}
+          </For>
+        </ul>
+        <div class="inline">
+          <input
+            type="text"
+            aria-label="Add a model"
+            list="model-options"
+            autocomplete="off"
+            spellcheck={false}
+            placeholder="another model of this endpoint"
+            value={newModel()}
+            onInput={(event) => setNewModel(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Enter") {
+                event.preventDefault();
+                addModel();
+              }
+            }}
+          />
+          <button type="button" class="ghost" onClick={addModel}>
+            Add model
+          </button>
+        </div>
+      </fieldset>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={form().modelTitles === true}
+          onChange={(event) => setForm({ ...form(), modelTitles: event.currentTarget.checked })}
+        />
+        Name threads with the model (one short extra request per thread)
+      </label>
       <Show when={status()}>
         {(current) => (
           <p class={`status ${current().kind}`} role={current().kind === "error" ? "alert" : "status"}>
@@ -136,6 +228,7 @@ function ModelsTab(props: { state: AppState }) {
 
 const TABS = [
   { id: "models", name: "Models" },
+  { id: "web", name: "Web" },
   { id: "sandbox", name: "Sandbox" },
   { id: "data", name: "Data" },
 ] as const;
@@ -188,6 +281,12 @@ export function SettingsDialog(props: { state: AppState }) {
           <Switch fallback={<DataTab />}>
             <Match when={selected() === "models"}>
               <ModelsTab state={props.state} />
+            </Match>
+            <Match when={selected() === "web"}>
+              <WebTab
+                load={() => props.state.client.getWebToolSettings()}
+                save={(settings) => props.state.client.saveWebToolSettings(settings)}
+              />
             </Match>
             <Match when={selected() === "sandbox"}>
               <SandboxTab client={props.state.client} starter={props.state.webContainer} />

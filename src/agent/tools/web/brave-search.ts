@@ -1,0 +1,70 @@
+// Brave Search API (https://api-dashboard.search.brave.com/app/documentation/web-search): a GET with the key in
+// X-Subscription-Token. Brave refuses browser requests, so it goes through Fawn's proxy.
+import { WEB_SEARCH_PROVIDERS } from "../../../protocol/index.ts";
+import {
+  WEB_SEARCH_TIMEOUT_MS,
+  type WebProviderOptions,
+  type WebSearchProvider,
+  type WebSearchResult,
+} from "./web-provider.ts";
+import { property, text, webRequestJson, type WebEndpoint } from "./web-request.ts";
+
+const INFO = WEB_SEARCH_PROVIDERS.brave;
+/** Brave returns at most 20 web results per request. */
+const BRAVE_MAX_COUNT = 20;
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+/** Brave's titles and descriptions carry <strong> highlights and HTML entities: plain text instead. */
+export function plainText(html: string): string {
+  return html.replace(/<[^>]*>/g, "").replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name.startsWith("#x") || name.startsWith("#X")) return String.fromCodePoint(parseInt(name.slice(2), 16));
+    if (name.startsWith("#")) return String.fromCodePoint(parseInt(name.slice(1), 10));
+    return ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+export class BraveSearch implements WebSearchProvider {
+  readonly label = INFO.label;
+  private readonly endpoint: WebEndpoint;
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: WebProviderOptions) {
+    this.baseUrl = options.baseUrl ?? INFO.defaultBaseUrl!;
+    this.endpoint = {
+      service: INFO.label,
+      browserCors: INFO.browserCors,
+      fetchImpl: options.fetchImpl,
+      proxyUrl: options.proxyUrl,
+      timeoutMs: options.timeoutMs ?? WEB_SEARCH_TIMEOUT_MS,
+      secrets: [options.apiKey],
+      statusHints: {
+        401: "Check the search API key in Settings → Web.",
+        403: "Check the search API key in Settings → Web.",
+        422: "Check the search API key in Settings → Web.",
+      },
+    };
+  }
+
+  async search(query: string, maxResults: number, signal?: AbortSignal): Promise<WebSearchResult[]> {
+    const url = new URL(`${this.baseUrl}/res/v1/web/search`);
+    url.searchParams.set("q", query);
+    url.searchParams.set("count", String(Math.min(maxResults, BRAVE_MAX_COUNT)));
+    const json = await webRequestJson(
+      this.endpoint,
+      url.href,
+      { method: "GET", headers: { Accept: "application/json", "X-Subscription-Token": this.options.apiKey ?? "" } },
+      signal,
+    );
+    const results = property(property(json, "web"), "results");
+    if (!Array.isArray(results)) return [];
+    return results
+      .map((item: unknown) => ({
+        title: plainText(text(property(item, "title"))),
+        url: text(property(item, "url")),
+        content: plainText(text(property(item, "description"))),
+      }))
+      .filter((result) => result.url !== "")
+      .slice(0, maxResults);
+  }
+}

@@ -1,0 +1,226 @@
+// One HTTP request of a web provider: the proxy prefix, the time limit joined with the run's signal, and every
+// failure (HTTP status, time-out, network or CORS) turned into a WebToolError a user can act on, with no key in it.
+import { WebToolError } from "./web-provider.ts";
+
+/** Bodies larger than this are refused rather than read. */
+export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+/** Longest excerpt of a service's own error message that is quoted. */
+const MAX_DETAIL_CHARS = 300;
+
+export interface WebEndpoint {
+  /** Who answers, for messages: "Tavily", "Jina Reader", or a page's host. */
+  service: string;
+  /** False when the service refuses browser requests (CORS): then the proxy is used when one is set. */
+  browserCors: boolean;
+  fetchImpl?: typeof fetch | undefined;
+  proxyUrl?: string | undefined;
+  timeoutMs: number;
+  /** Values that must never appear in a message (API keys). */
+  secrets?: readonly (string | undefined)[];
+  /** Sentences added to a message by HTTP status, e.g. where to fix a refused key. */
+  statusHints?: Readonly<Record<number, string>>;
+  /** Added when the service cannot be reached without the proxy. */
+  unreachableHint?: string;
+  /** Looks at a 2xx answer before its body is read; a message refuses it (e.g. a PDF where a page was wanted). */
+  refuse?: (response: Response) => string | undefined;
+}
+
+export interface WebResponse {
+  response: Response;
+  /** The body as text (the caller parses it). */
+  body: string;
+}
+
+const defaultFetch: typeof fetch = (input, init) => fetch(input, init);
+
+/** `target` through the proxy when the endpoint needs it and one is set. */
+export function routedUrl(endpoint: Pick<WebEndpoint, "browserCors" | "proxyUrl">, target: string): string {
+  return !endpoint.browserCors && endpoint.proxyUrl ? `${endpoint.proxyUrl}${target}` : target;
+}
+
+/** Replaces every secret in `text` by `[redacted]`. */
+export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) result = result.split(secret).join("[redacted]");
+  }
+  return result;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? String(Math.round(ms / 1000)) : String(ms / 1000);
+}
+
+/** A sentence: `head`, then `: detail` when there is one, ending with one period. */
+function sentence(head: string, detail?: string): string {
+  const text = detail ? `${head}: ${detail}` : head;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** The message a service put in its error body (Tavily, Brave, Jina, OpenAI-style and Fawn's proxy shapes). */
+function errorDetail(body: string): { detail?: string; fromProxy: boolean } {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    const text = body
+      .replace(/<[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+    return { ...(text && text.length <= MAX_DETAIL_CHARS && { detail: text }), fromProxy: false };
+  }
+  const error = field(json, "error");
+  const detail = field(json, "detail");
+  const candidates = [
+    field(error, "message"),
+    field(error, "detail"),
+    field(detail, "error"),
+    detail,
+    error,
+    field(json, "readableMessage"),
+    field(json, "message"),
+  ];
+  const found = candidates.find((candidate): candidate is string => typeof candidate === "string" && candidate !== "");
+  const fromProxy = field(error, "type") === "proxy_error";
+  if (found === undefined) return { fromProxy };
+  const trimmed = found.replace(/\s+/g, " ").trim();
+  return {
+    detail: trimmed.length > MAX_DETAIL_CHARS ? `${trimmed.slice(0, MAX_DETAIL_CHARS)}…` : trimmed,
+    fromProxy,
+  };
+}
+
+function statusMessage(endpoint: WebEndpoint, response: Response, body: string): string {
+  const { status } = response;
+  const { detail, fromProxy } = errorDetail(body);
+  if (fromProxy) return sentence(`Fawn's proxy could not forward the request (HTTP ${status})`, detail);
+  const service = endpoint.service;
+  const hint = endpoint.statusHints?.[status];
+  let message: string;
+  if (status === 401 || status === 403) {
+    message = sentence(`${service} refused the request (HTTP ${status})`, detail);
+  } else if (status === 429) {
+    const retry = response.headers.get("retry-after");
+    const wait = retry && /^\d+$/.test(retry) ? ` (retry after ${retry} s)` : "";
+    message = sentence(`${service} is limiting requests (HTTP 429${wait})`, detail);
+  } else if (status >= 500) {
+    message = sentence(`${service} had a server error (HTTP ${status})`, detail);
+  } else {
+    const reason = response.statusText ? ` ${response.statusText}` : "";
+    message = sentence(`${service} answered HTTP ${status}${reason}`, detail);
+  }
+  return hint ? `${message} ${hint}` : message;
+}
+
+function unreachableMessage(endpoint: WebEndpoint, url: string, viaProxy: boolean): string {
+  if (viaProxy && endpoint.proxyUrl) {
+    return (
+      `Could not reach Fawn's proxy at ${originOf(endpoint.proxyUrl)}. Start it with npm run proxy, ` +
+      "or check the Proxy URL in Settings → Web."
+    );
+  }
+  const host = hostOf(url);
+  const who = host === endpoint.service ? host : `${endpoint.service} (${host})`;
+  if (endpoint.browserCors) {
+    return `Could not reach ${who}. Check the connection and the address in Settings → Web.`;
+  }
+  return (
+    `Could not reach ${who}: the network failed, or it does not accept requests from a browser (CORS). ` +
+    "Set a Proxy URL in Settings → Web and start Fawn's proxy (npm run proxy)" +
+    (endpoint.unreachableHint ? `, ${endpoint.unreachableHint}` : "") +
+    "."
+  );
+}
+
+/**
+ * Sends one request to `target` (through the proxy when the endpoint refuses browsers and one is set) and reads
+ * the body, within `endpoint.timeoutMs` and until `signal` aborts. Resolves only for a 2xx answer.
+ */
+export async function webRequest(
+  endpoint: WebEndpoint,
+  target: string,
+  init: RequestInit = {},
+  signal?: AbortSignal,
+): Promise<WebResponse> {
+  const url = routedUrl(endpoint, target);
+  const fail = (message: string): never => {
+    throw new WebToolError(redact(message, endpoint.secrets));
+  };
+  const timeout = AbortSignal.timeout(endpoint.timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const aborted = (): string | undefined => {
+    if (signal?.aborted) return "The request was cancelled.";
+    if (timeout.aborted) return `${endpoint.service} did not answer within ${seconds(endpoint.timeoutMs)} s.`;
+    return undefined;
+  };
+  let response: Response;
+  try {
+    response = await (endpoint.fetchImpl ?? defaultFetch)(url, { ...init, signal: combined });
+  } catch {
+    return fail(aborted() ?? unreachableMessage(endpoint, target, url !== target));
+  }
+  const length = Number(response.headers.get("content-length") ?? "0");
+  let refused = response.ok ? endpoint.refuse?.(response) : undefined;
+  if (length > MAX_RESPONSE_BYTES) {
+    refused = `${endpoint.service} sent ${Math.round(length / 1024 / 1024)} MB, more than the 5 MB web tools read.`;
+  }
+  if (refused !== undefined) {
+    void response.body?.cancel().catch(() => undefined);
+    return fail(refused);
+  }
+  let body: string;
+  try {
+    body = await response.text();
+  } catch {
+    return fail(aborted() ?? `The connection to ${endpoint.service} broke while reading its answer.`);
+  }
+  if (!response.ok) return fail(statusMessage(endpoint, response, body));
+  return { response, body };
+}
+
+/** `webRequest`, then the body parsed as JSON. */
+export async function webRequestJson(
+  endpoint: WebEndpoint,
+  target: string,
+  init: RequestInit = {},
+  signal?: AbortSignal,
+): Promise<unknown> {
+  const { body } = await webRequest(endpoint, target, init, signal);
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new WebToolError(
+      `${endpoint.service} answered with something other than JSON. Check its address in Settings → Web.`,
+    );
+  }
+}
+
+/** The value at `key` of an object, or undefined. */
+export function property(value: unknown, key: string): unknown {
+  return field(value, key);
+}
+
+/** `value` when it is a string, else "". */
+export function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}

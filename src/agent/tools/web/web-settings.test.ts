@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import type { WebToolSettings } from "../../../protocol/index.ts";
+import {
+  DEFAULT_WEB_TOOL_SETTINGS,
+  normalizeProxyUrl,
+  parseWebToolSettings,
+  readWebToolSettings,
+} from "./web-settings.ts";
+
+function settings(overrides: {
+  search?: Partial<WebToolSettings["search"]>;
+  fetch?: Partial<WebToolSettings["fetch"]>;
+  proxyUrl?: string;
+}): unknown {
+  return {
+    search: { ...DEFAULT_WEB_TOOL_SETTINGS.search, ...overrides.search },
+    fetch: { ...DEFAULT_WEB_TOOL_SETTINGS.fetch, ...overrides.fetch },
+    ...(overrides.proxyUrl !== undefined && { proxyUrl: overrides.proxyUrl }),
+  };
+}
+
+function problems(input: unknown): string[] {
+  const parsed = parseWebToolSettings(input);
+  return parsed.ok ? [] : parsed.problems;
+}
+
+describe("web tool settings", () => {
+  it("defaults to no search and Jina's reader for fetch, which need no key", () => {
+    expect(DEFAULT_WEB_TOOL_SETTINGS).toEqual({
+      search: { provider: "off", apiKey: "" },
+      fetch: { provider: "jina", apiKey: "" },
+    });
+    expect(parseWebToolSettings(DEFAULT_WEB_TOOL_SETTINGS)).toEqual({ ok: true, value: DEFAULT_WEB_TOOL_SETTINGS });
+    expect(parseWebToolSettings({})).toEqual({ ok: true, value: DEFAULT_WEB_TOOL_SETTINGS });
+  });
+
+  it("asks for the key of a search service that needs one, in one sentence each", () => {
+    expect(problems(settings({ search: { provider: "tavily" } }))).toEqual(["Tavily needs an API key."]);
+    expect(problems(settings({ search: { provider: "jina" } }))).toEqual([
+      "Jina Search needs an API key (the Jina Reader works without one, search does not).",
+    ]);
+    expect(problems(settings({ search: { provider: "brave" }, proxyUrl: "http://127.0.0.1:8787/forward/" }))).toEqual([
+      "Brave Search needs an API key.",
+    ]);
+  });
+
+  it("asks for the SearXNG instance's address and normalizes it", () => {
+    expect(problems(settings({ search: { provider: "searxng" } }))).toEqual([
+      "SearXNG needs the address of your instance, e.g. https://searx.example.org.",
+    ]);
+    const parsed = parseWebToolSettings(
+      settings({ search: { provider: "searxng", baseUrl: " https://searx.me/search/ " } }),
+    );
+    expect(parsed.ok && parsed.value.search).toEqual({ provider: "searxng", apiKey: "", baseUrl: "https://searx.me" });
+  });
+
+  it("refuses addresses that are not http(s), naming the field and an example", () => {
+    expect(
+      problems(
+        settings({
+          search: { provider: "tavily", apiKey: "tvly-1", baseUrl: "api.tavily.com" },
+          fetch: { baseUrl: "ftp://r.jina.ai" },
+          proxyUrl: "localhost:8787",
+        }),
+      ),
+    ).toEqual([
+      "The search base URL must be an http:// or https:// address, e.g. https://api.tavily.com.",
+      "The fetch base URL must be an http:// or https:// address, e.g. https://r.jina.ai.",
+      "The proxy URL must be an http:// or https:// address, e.g. http://127.0.0.1:8787/forward/.",
+    ]);
+  });
+
+  it("requires the proxy for Brave, which refuses browsers, unless its address is overridden", () => {
+    expect(problems(settings({ search: { provider: "brave", apiKey: "BSA-1" } }))).toEqual([
+      "Brave Search does not answer requests from a browser: set a Proxy URL and start Fawn's proxy (npm run proxy).",
+    ]);
+    expect(
+      problems(settings({ search: { provider: "brave", apiKey: "BSA-1", baseUrl: "http://127.0.0.1:9/brave" } })),
+    ).toEqual([]);
+  });
+
+  it("trims keys and refuses keys a request header cannot carry", () => {
+    const parsed = parseWebToolSettings(settings({ search: { provider: "tavily", apiKey: "  tvly-abc \n" } }));
+    expect(parsed.ok && parsed.value.search.apiKey).toBe("tvly-abc");
+    expect(problems(settings({ search: { provider: "tavily", apiKey: "tvly abc" } }))).toEqual([
+      "The search API key has spaces or characters a request cannot carry; paste it again.",
+    ]);
+    expect(problems(settings({ fetch: { apiKey: "jina_é" } }))).toEqual([
+      "The fetch API key has spaces or characters a request cannot carry; paste it again.",
+    ]);
+  });
+
+  it("refuses unknown providers", () => {
+    expect(problems(settings({ search: { provider: "google" as never } }))).toEqual([
+      "Choose a search provider: Off, Tavily, Brave Search, SearXNG or Jina Search.",
+    ]);
+    expect(problems(settings({ fetch: { provider: "curl" as never } }))).toEqual([
+      "Choose a fetch provider: Jina Reader or Direct.",
+    ]);
+  });
+
+  it("gives Fawn's proxy its /forward/ path and ends every prefix so a URL can follow", () => {
+    expect(normalizeProxyUrl("http://127.0.0.1:8787")).toBe("http://127.0.0.1:8787/forward/");
+    expect(normalizeProxyUrl("http://127.0.0.1:8787/")).toBe("http://127.0.0.1:8787/forward/");
+    expect(normalizeProxyUrl("http://127.0.0.1:8787/forward")).toBe("http://127.0.0.1:8787/forward/");
+    expect(normalizeProxyUrl("https://relay.example/?url=")).toBe("https://relay.example/?url=");
+    const parsed = parseWebToolSettings(settings({ proxyUrl: " http://localhost:8787 " }));
+    expect(parsed.ok && parsed.value.proxyUrl).toBe("http://localhost:8787/forward/");
+    const blank = parseWebToolSettings(settings({ proxyUrl: "  " }));
+    expect(blank.ok && "proxyUrl" in blank.value).toBe(false);
+  });
+
+  it("joins the problems into one message for the Save button's status line", () => {
+    const parsed = parseWebToolSettings(settings({ search: { provider: "tavily" }, proxyUrl: "nope" }));
+    expect(parsed).toMatchObject({
+      ok: false,
+      message:
+        "Tavily needs an API key. The proxy URL must be an http:// or https:// address, e.g. http://127.0.0.1:8787/forward/.",
+    });
+  });
+
+  it("reads stored settings leniently: defaults for garbage, kept values when a later rule fails", () => {
+    expect(readWebToolSettings(undefined)).toEqual(DEFAULT_WEB_TOOL_SETTINGS);
+    expect(readWebToolSettings("garbage")).toEqual(DEFAULT_WEB_TOOL_SETTINGS);
+    expect(readWebToolSettings({ search: { provider: "tavily", apiKey: "" } })).toEqual({
+      search: { provider: "tavily", apiKey: "" },
+      fetch: { provider: "jina", apiKey: "" },
+    });
+  });
+});

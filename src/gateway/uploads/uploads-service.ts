@@ -1,0 +1,192 @@
+// A thread's uploads (DeerFlow's `routers/uploads.py`): files the user attaches land in /mnt/user-data/uploads, with
+// DeerFlow's names, limits and dedup; PDF, DOCX, XLSX and PPTX files get a Markdown companion beside them. An upload
+// is checked whole first and written in one ThreadFiles transaction: all of it is stored, or none.
+import { UPLOADS_DIR } from "../../sandbox/sandbox.ts";
+import type { ThreadFiles } from "../../storage/thread-files.ts";
+import { isQuotaError, STORAGE_FULL_MESSAGE } from "../../storage/storage-errors.ts";
+import { convertToMarkdown, isConvertible } from "./convert-document.ts";
+import {
+  checkUploadLimits,
+  claimUniqueFilename,
+  markdownCompanionName,
+  normalizeFilename,
+  splitExtension,
+  UPLOAD_LIMITS,
+  UploadError,
+  type UploadLimits,
+} from "./upload-rules.ts";
+
+export interface UploadInput {
+  /** The name the user's file has (a path is reduced to its last segment). */
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** One stored file, as DeerFlow's upload response describes it. */
+export interface UploadedFile {
+  /** The name it is stored under. */
+  filename: string;
+  size: number;
+  /** `/mnt/user-data/uploads/<filename>` */
+  virtual_path: string;
+  /** The name the user gave, when it had to be changed to be unique in this upload. */
+  original_filename?: string;
+  /** The Markdown companion's name, when the document was converted. */
+  markdown_file?: string;
+  markdown_virtual_path?: string;
+  /** Why the document was not converted; the file itself is stored. */
+  warning?: string;
+}
+
+export interface UploadResult {
+  files: UploadedFile[];
+  /** A sentence or two for the user. */
+  message: string;
+}
+
+/** One file in a thread's uploads, as DeerFlow's listing describes it. */
+export interface UploadListEntry {
+  filename: string;
+  size: number;
+  virtual_path: string;
+  /** The last extension with its dot (`".pdf"`), or "" when there is none. */
+  extension: string;
+  /** When it was last written, in seconds since the epoch (DeerFlow's `st_mtime`). */
+  modified: number;
+}
+
+/** Turns a document into Markdown (see convertToMarkdown); rejects with a readable reason. */
+export type ConvertDocument = (filename: string, bytes: Uint8Array) => Promise<string>;
+
+export interface UploadsServiceOptions {
+  /** Converts documents to Markdown companions; defaults to convertToMarkdown, `false` turns conversion off. */
+  convert?: ConvertDocument | false;
+  limits?: UploadLimits;
+}
+
+/** Files a staged upload leaves behind while it is written; never listed (DeerFlow's `.upload-*.part`). */
+const STAGING_FILE = /^\.upload-.*\.part$/;
+
+function uploadPath(filename: string): string {
+  return `${UPLOADS_DIR}/${filename}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** An error's message as the end of a sentence (libraries end some with a period, Fawn adds its own). */
+function reasonOf(error: unknown): string {
+  const reason = error instanceof Error && error.message !== "" ? error.message : String(error);
+  return reason.trim().replace(/\.+$/, "");
+}
+
+export class UploadsService {
+  readonly #files: ThreadFiles;
+  readonly #convert: ConvertDocument | false;
+  readonly #limits: UploadLimits;
+
+  constructor(files: ThreadFiles, options: UploadsServiceOptions = {}) {
+    this.#files = files;
+    this.#convert = options.convert ?? convertToMarkdown;
+    this.#limits = options.limits ?? UPLOAD_LIMITS;
+  }
+
+  /** The limits an upload must keep to (DeerFlow's `GET …/uploads/limits`). */
+  limits(): UploadLimits {
+    return { ...this.#limits };
+  }
+
+  /**
+   * Stores the files in the thread's uploads. Throws an UploadError and writes nothing when the upload breaks a limit
+   * or has a file whose name is unsafe (both checked before anything else), or when the browser's storage is full.
+   * Names keep their last path segment only; within one upload, a name already taken gets `_1`, `_2`… before its
+   * extension, and a file named like an earlier upload of the thread replaces it. Each convertible document gets a
+   * `<stem>.md` companion, whose name is claimed like the others' in file order; a document that cannot be converted
+   * is stored without one, with a `warning`.
+   */
+  async upload(threadId: string, files: readonly UploadInput[]): Promise<UploadResult> {
+    checkUploadLimits(
+      files.map((file) => ({ name: file.name, size: file.bytes.byteLength })),
+      this.#limits,
+    );
+    // DeerFlow skips a file with an unsafe name and stores the rest; Fawn refuses the upload, as for a limit.
+    const safeNames = files.map((file) => normalizeFilename(file.name));
+    const seen = new Set<string>();
+    const uploaded: UploadedFile[] = [];
+    const writes: { path: string; bytes: Uint8Array }[] = [];
+    for (const [index, file] of files.entries()) {
+      const safeName = safeNames[index]!;
+      const filename = claimUniqueFilename(safeName, seen);
+      const entry: UploadedFile = { filename, size: file.bytes.byteLength, virtual_path: uploadPath(filename) };
+      if (filename !== safeName) entry.original_filename = safeName;
+      writes.push({ path: entry.virtual_path, bytes: file.bytes });
+      if (this.#convert && isConvertible(filename)) {
+        const markdownName = claimUniqueFilename(markdownCompanionName(filename), seen);
+        try {
+          const markdown = await this.#convert(filename, file.bytes);
+          writes.push({ path: uploadPath(markdownName), bytes: new TextEncoder().encode(markdown) });
+          entry.markdown_file = markdownName;
+          entry.markdown_virtual_path = uploadPath(markdownName);
+        } catch (error) {
+          seen.delete(markdownName);
+          entry.warning = `${filename} was uploaded, but it could not be converted to Markdown: ${reasonOf(error)}.`;
+        }
+      }
+      uploaded.push(entry);
+    }
+    try {
+      await this.#files.apply(threadId, { write: writes });
+    } catch (error) {
+      if (isQuotaError(error)) throw new UploadError(STORAGE_FULL_MESSAGE, 507);
+      throw error;
+    }
+    return { files: uploaded, message: message(uploaded) };
+  }
+
+  /** The thread's uploads, sorted by name; subfolders and staging files are left out. */
+  async list(threadId: string): Promise<UploadListEntry[]> {
+    const metas = await this.#files.list(threadId, UPLOADS_DIR);
+    return metas
+      .map((meta) => ({ meta, filename: meta.path.slice(UPLOADS_DIR.length + 1) }))
+      .filter(({ filename }) => !filename.includes("/") && !STAGING_FILE.test(filename))
+      .sort((a, b) => (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0))
+      .map(({ meta, filename }) => ({
+        filename,
+        size: meta.size,
+        virtual_path: meta.path,
+        extension: splitExtension(filename)[1],
+        modified: meta.mtime / 1000,
+      }));
+  }
+
+  /**
+   * Deletes an upload, and for a PDF, DOCX, XLSX or PPTX its `<stem>.md` companion, in one transaction. Throws an
+   * UploadError: 400 when `filename` is not a plain file name (a path, `..`), 404 when there is no such upload.
+   */
+  async delete(threadId: string, filename: string): Promise<void> {
+    let safeName: string | undefined;
+    try {
+      safeName = normalizeFilename(filename);
+    } catch {
+      safeName = undefined;
+    }
+    if (safeName !== filename) {
+      throw new UploadError(`${JSON.stringify(filename)} is not the name of a file in the uploads folder.`);
+    }
+    const path = uploadPath(filename);
+    if (!(await this.#files.stat(threadId, path))) {
+      throw new UploadError(`There is no upload named ${filename} in this thread.`, 404);
+    }
+    const paths = [path];
+    if (isConvertible(filename)) paths.push(uploadPath(markdownCompanionName(filename)));
+    await this.#files.apply(threadId, { delete: paths });
+  }
+}
+
+function message(uploaded: readonly UploadedFile[]): string {
+  const sentences = [`Uploaded ${plural(uploaded.length, "file")}.`];
+  const unconverted = uploaded.filter((file) => file.warning !== undefined).length;
+  if (unconverted > 0) sentences.push(`${plural(unconverted, "document")} could not be converted to Markdown.`);
+  return sentences.join(" ");
+}

@@ -1,0 +1,60 @@
+// Settings → Web: which services back the agent's web_search and web_fetch tools, with the user's own keys.
+
+/** Search services Fawn can call; `off` leaves the agent without web_search. */
+export type WebSearchProviderName = "off" | "tavily" | "brave" | "searxng" | "jina";
+
+/** How web_fetch reads a page: through Jina's reader, or by getting the page itself and extracting its text. */
+export type WebFetchProviderName = "jina" | "direct";
+
+export interface WebToolSettings {
+  search: {
+    provider: WebSearchProviderName;
+    /** Empty when the provider needs none (SearXNG) or none is set. */
+    apiKey: string;
+    /** The service's address; required for SearXNG, otherwise it overrides the public endpoint. */
+    baseUrl?: string;
+  };
+  fetch: {
+    provider: WebFetchProviderName;
+    /** Optional for Jina (without one its reader allows fewer requests per minute); unused by `direct`. */
+    apiKey: string;
+    /** Overrides Jina's reader address (https://r.jina.ai); unused by `direct`. */
+    baseUrl?: string;
+  };
+  /**
+   * Prefix of Fawn's CORS proxy, e.g. `http://127.0.0.1:8787/forward/`. Services that refuse browser requests
+   * (`browserCors: false` below) and pages read by `direct` go through it when it is set.
+   */
+  proxyUrl?: string;
+}
+
+export interface WebProviderInfo {
+  label: string;
+  /** True when the service answers browser requests (CORS); false ones go through the proxy when one is set. */
+  browserCors: boolean;
+  /** `required`: no request works without a key; `optional`: a key raises the rate limit; `none`: no key. */
+  apiKey: "required" | "optional" | "none";
+  /** The public endpoint; absent when the user must give an address (SearXNG, self-hosted). */
+  defaultBaseUrl?: string;
+}
+
+/** What the UI and the worker both need to know about each search service. */
+export const WEB_SEARCH_PROVIDERS: Readonly<Record<Exclude<WebSearchProviderName, "off">, WebProviderInfo>> = {
+  tavily: { label: "Tavily", browserCors: true, apiKey: "required", defaultBaseUrl: "https://api.tavily.com" },
+  brave: {
+    label: "Brave Search",
+    browserCors: false,
+    apiKey: "required",
+    defaultBaseUrl: "https://api.search.brave.com",
+  },
+  // SearXNG sends no CORS headers unless its operator adds them, so the proxy is used when it is set.
+  searxng: { label: "SearXNG", browserCors: false, apiKey: "none" },
+  jina: { label: "Jina Search", browserCors: true, apiKey: "required", defaultBaseUrl: "https://s.jina.ai" },
+};
+
+/** What the UI and the worker both need to know about each way of reading a page. */
+export const WEB_FETCH_PROVIDERS: Readonly<Record<WebFetchProviderName, WebProviderInfo>> = {
+  jina: { label: "Jina Reader", browserCors: true, apiKey: "optional", defaultBaseUrl: "https://r.jina.ai" },
+  // Most sites send no CORS headers: without the proxy only the few that do can be read.
+  direct: { label: "Direct (this browser)", browserCors: false, apiKey: "none" },
+};

@@ -1,0 +1,58 @@
+// Uploads: files attached to a message are stored in the thread, documents also as Markdown the agent can read.
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+
+const DOCUMENTS = "test/fixtures/documents";
+
+function callTool(name: string, args: Record<string, unknown>): string {
+  return `call tool ${name} ${JSON.stringify(args)}`;
+}
+
+test("a DOCX and a PDF uploaded together become Markdown the agent reads with read_file", async ({ page }) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  await page.getByLabel("Attach files").setInputFiles([`${DOCUMENTS}/report.docx`, `${DOCUMENTS}/summary.pdf`]);
+  const attached = page.getByRole("list", { name: "Attached files" });
+  await expect(attached.getByRole("listitem")).toHaveCount(2);
+  await expect(attached).toContainText("report.docx");
+  await expect(attached).toContainText("summary.pdf");
+
+  await send(page, callTool("read_file", { description: "read the report", path: "/mnt/user-data/uploads/report.md" }));
+  await expect(assistantMessages(page).last()).toContainText("Quarterly Report");
+  await expect(assistantMessages(page).last()).toContainText("Revenue grew by 12 percent");
+  // The message shows its files, not the block the agent was sent.
+  const sent = conversation(page).getByRole("article", { name: "User message" }).first();
+  await expect(sent).toContainText("report.docx");
+  await expect(sent).not.toContainText("uploaded_files");
+
+  await send(
+    page,
+    callTool("read_file", { description: "read the summary", path: "/mnt/user-data/uploads/summary.md" }),
+  );
+  await expect(assistantMessages(page).last()).toContainText("The first page talks about apples and pears.");
+  // The originals are there too, byte for byte.
+  await send(
+    page,
+    callTool("bash", {
+      description: "check",
+      command: "ls /mnt/user-data/uploads && wc -c < /mnt/user-data/uploads/summary.pdf",
+    }),
+  );
+  const size = readFileSync(`${DOCUMENTS}/summary.pdf`).byteLength;
+  await expect(assistantMessages(page).last()).toContainText(`report.docx`);
+  await expect(assistantMessages(page).last()).toContainText(String(size));
+});
+
+test("an eleventh file is refused whole with a clear message", async ({ page }) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  const files = Array.from({ length: 11 }, (_, i) => ({
+    name: `note-${i}.txt`,
+    mimeType: "text/plain",
+    buffer: Buffer.from(`note ${i}`),
+  }));
+  await page.getByLabel("Attach files").setInputFiles(files);
+  await expect(page.getByRole("alert")).toContainText("You can attach at most 10 files to a message; you chose 11.");
+  await expect(page.getByRole("list", { name: "Attached files" })).toHaveCount(0);
+});
