@@ -1,13 +1,15 @@
 // Brave Search API (https://api-dashboard.search.brave.com/app/documentation/web-search): a GET with the key in
 // X-Subscription-Token. Brave refuses browser requests, so it goes through Fawn's proxy.
 import { WEB_SEARCH_PROVIDERS } from "../../../protocol/index.ts";
+import type { WebProviderOptions, WebSearchProvider, WebSearchResult } from "./web-provider.ts";
 import {
-  WEB_SEARCH_TIMEOUT_MS,
-  type WebProviderOptions,
-  type WebSearchProvider,
-  type WebSearchResult,
-} from "./web-provider.ts";
-import { property, text, webRequestJson, type WebEndpoint } from "./web-request.ts";
+  property,
+  SEARCH_KEY_HINT,
+  searchEndpoint,
+  searchResults,
+  webRequestJson,
+  type WebEndpoint,
+} from "./web-request.ts";
 
 const INFO = WEB_SEARCH_PROVIDERS.brave;
 /** Brave returns at most 20 web results per request. */
@@ -31,19 +33,7 @@ export class BraveSearch implements WebSearchProvider {
 
   constructor(private readonly options: WebProviderOptions) {
     this.baseUrl = options.baseUrl ?? INFO.defaultBaseUrl!;
-    this.endpoint = {
-      service: INFO.label,
-      browserCors: INFO.browserCors,
-      fetchImpl: options.fetchImpl,
-      proxyUrl: options.proxyUrl,
-      timeoutMs: options.timeoutMs ?? WEB_SEARCH_TIMEOUT_MS,
-      secrets: [options.apiKey],
-      statusHints: {
-        401: "Check the search API key in Settings → Web.",
-        403: "Check the search API key in Settings → Web.",
-        422: "Check the search API key in Settings → Web.",
-      },
-    };
+    this.endpoint = searchEndpoint(INFO, options, { statusHints: { 422: SEARCH_KEY_HINT } });
   }
 
   async search(query: string, maxResults: number, signal?: AbortSignal): Promise<WebSearchResult[]> {
@@ -57,14 +47,6 @@ export class BraveSearch implements WebSearchProvider {
       signal,
     );
     const results = property(property(json, "web"), "results");
-    if (!Array.isArray(results)) return [];
-    return results
-      .map((item: unknown) => ({
-        title: plainText(text(property(item, "title"))),
-        url: text(property(item, "url")),
-        content: plainText(text(property(item, "description"))),
-      }))
-      .filter((result) => result.url !== "")
-      .slice(0, maxResults);
+    return searchResults(results, maxResults, { content: ["description"], clean: plainText });
   }
 }

@@ -1,14 +1,8 @@
 // Jina Search (https://s.jina.ai): a GET with a Bearer key; it answers browsers (CORS). Asking for titles and
 // descriptions only keeps it fast: web_fetch reads the pages.
 import { WEB_SEARCH_PROVIDERS } from "../../../protocol/index.ts";
-import {
-  WEB_SEARCH_TIMEOUT_MS,
-  WebToolError,
-  type WebProviderOptions,
-  type WebSearchProvider,
-  type WebSearchResult,
-} from "./web-provider.ts";
-import { property, text, webRequestJson, type WebEndpoint } from "./web-request.ts";
+import { WebToolError, type WebProviderOptions, type WebSearchProvider, type WebSearchResult } from "./web-provider.ts";
+import { property, searchEndpoint, searchResults, webRequestJson, type WebEndpoint } from "./web-request.ts";
 
 const INFO = WEB_SEARCH_PROVIDERS.jina;
 
@@ -19,19 +13,9 @@ export class JinaSearch implements WebSearchProvider {
 
   constructor(private readonly options: WebProviderOptions) {
     this.baseUrl = options.baseUrl ?? INFO.defaultBaseUrl!;
-    this.endpoint = {
-      service: INFO.label,
-      browserCors: INFO.browserCors,
-      fetchImpl: options.fetchImpl,
-      proxyUrl: options.proxyUrl,
-      timeoutMs: options.timeoutMs ?? WEB_SEARCH_TIMEOUT_MS,
-      secrets: [options.apiKey],
-      statusHints: {
-        401: "Check the search API key in Settings → Web.",
-        402: "The Jina account has no tokens left.",
-        403: "Check the search API key in Settings → Web.",
-      },
-    };
+    this.endpoint = searchEndpoint(INFO, options, {
+      statusHints: { 402: "The Jina account has no tokens left." },
+    });
   }
 
   async search(query: string, maxResults: number, signal?: AbortSignal): Promise<WebSearchResult[]> {
@@ -57,15 +41,6 @@ export class JinaSearch implements WebSearchProvider {
       if (error instanceof WebToolError && /HTTP 422.*no search results/i.test(error.message)) return [];
       throw error;
     }
-    const results = property(json, "data");
-    if (!Array.isArray(results)) return [];
-    return results
-      .map((item: unknown) => ({
-        title: text(property(item, "title")),
-        url: text(property(item, "url")),
-        content: text(property(item, "description")) || text(property(item, "content")),
-      }))
-      .filter((result) => result.url !== "")
-      .slice(0, maxResults);
+    return searchResults(property(json, "data"), maxResults, { content: ["description", "content"] });
   }
 }

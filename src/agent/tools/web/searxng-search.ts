@@ -1,14 +1,8 @@
 // SearXNG (https://docs.searxng.org/dev/search_api.html): the user's own instance, `GET /search?format=json`.
 // Instances send no CORS headers unless their operator adds them, so SearXNG goes through the proxy when one is set.
 import { WEB_SEARCH_PROVIDERS } from "../../../protocol/index.ts";
-import {
-  WEB_SEARCH_TIMEOUT_MS,
-  WebToolError,
-  type WebProviderOptions,
-  type WebSearchProvider,
-  type WebSearchResult,
-} from "./web-provider.ts";
-import { property, text, webRequestJson, type WebEndpoint } from "./web-request.ts";
+import { WebToolError, type WebProviderOptions, type WebSearchProvider, type WebSearchResult } from "./web-provider.ts";
+import { property, searchEndpoint, searchResults, webRequestJson, type WebEndpoint } from "./web-request.ts";
 
 const INFO = WEB_SEARCH_PROVIDERS.searxng;
 
@@ -19,19 +13,13 @@ export class SearxngSearch implements WebSearchProvider {
 
   constructor(options: WebProviderOptions) {
     this.baseUrl = options.baseUrl;
-    this.endpoint = {
-      service: INFO.label,
-      browserCors: INFO.browserCors,
-      fetchImpl: options.fetchImpl,
-      proxyUrl: options.proxyUrl,
-      timeoutMs: options.timeoutMs ?? WEB_SEARCH_TIMEOUT_MS,
-      secrets: [options.apiKey],
+    this.endpoint = searchEndpoint(INFO, options, {
       statusHints: {
         403: "The instance may not allow the JSON format: add json to search.formats in its settings.yml.",
         429: "The instance's limiter blocks this client; raise its limits or turn the limiter off for your address.",
       },
       unreachableHint: "or let the instance send CORS headers",
-    };
+    });
   }
 
   async search(query: string, maxResults: number, signal?: AbortSignal): Promise<WebSearchResult[]> {
@@ -48,15 +36,6 @@ export class SearxngSearch implements WebSearchProvider {
       { method: "GET", headers: { Accept: "application/json" } },
       signal,
     );
-    const results = property(json, "results");
-    if (!Array.isArray(results)) return [];
-    return results
-      .map((item: unknown) => ({
-        title: text(property(item, "title")),
-        url: text(property(item, "url")),
-        content: text(property(item, "content")),
-      }))
-      .filter((result) => result.url !== "")
-      .slice(0, maxResults);
+    return searchResults(property(json, "results"), maxResults);
   }
 }

@@ -1,12 +1,7 @@
 // Tavily search (https://docs.tavily.com): a JSON POST with the key as a Bearer token; it answers browsers (CORS).
 import { WEB_SEARCH_PROVIDERS } from "../../../protocol/index.ts";
-import {
-  WEB_SEARCH_TIMEOUT_MS,
-  type WebProviderOptions,
-  type WebSearchProvider,
-  type WebSearchResult,
-} from "./web-provider.ts";
-import { property, text, webRequestJson, type WebEndpoint } from "./web-request.ts";
+import type { WebProviderOptions, WebSearchProvider, WebSearchResult } from "./web-provider.ts";
+import { property, searchEndpoint, searchResults, webRequestJson, type WebEndpoint } from "./web-request.ts";
 
 const INFO = WEB_SEARCH_PROVIDERS.tavily;
 
@@ -17,18 +12,7 @@ export class TavilySearch implements WebSearchProvider {
 
   constructor(private readonly options: WebProviderOptions) {
     this.baseUrl = options.baseUrl ?? INFO.defaultBaseUrl!;
-    this.endpoint = {
-      service: INFO.label,
-      browserCors: INFO.browserCors,
-      fetchImpl: options.fetchImpl,
-      proxyUrl: options.proxyUrl,
-      timeoutMs: options.timeoutMs ?? WEB_SEARCH_TIMEOUT_MS,
-      secrets: [options.apiKey],
-      statusHints: {
-        401: "Check the search API key in Settings → Web.",
-        403: "Check the search API key in Settings → Web.",
-      },
-    };
+    this.endpoint = searchEndpoint(INFO, options);
   }
 
   async search(query: string, maxResults: number, signal?: AbortSignal): Promise<WebSearchResult[]> {
@@ -54,15 +38,6 @@ export class TavilySearch implements WebSearchProvider {
       },
       signal,
     );
-    const results = property(json, "results");
-    if (!Array.isArray(results)) return [];
-    return results
-      .map((item: unknown) => ({
-        title: text(property(item, "title")),
-        url: text(property(item, "url")),
-        content: text(property(item, "content")),
-      }))
-      .filter((result) => result.url !== "")
-      .slice(0, maxResults);
+    return searchResults(property(json, "results"), maxResults);
   }
 }

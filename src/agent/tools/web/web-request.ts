@@ -1,6 +1,8 @@
 // One HTTP request of a web provider: the proxy prefix, the time limit joined with the run's signal, and every
 // failure (HTTP status, time-out, network or CORS) turned into a WebToolError a user can act on, with no key in it.
-import { WebToolError } from "./web-provider.ts";
+// Also what every search provider shares: its endpoint and the reading of its hits.
+import type { WebProviderInfo } from "../../../protocol/index.ts";
+import { WEB_SEARCH_TIMEOUT_MS, WebToolError, type WebProviderOptions, type WebSearchResult } from "./web-provider.ts";
 
 /** Bodies larger than this are refused rather than read. */
 export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -223,4 +225,54 @@ export function property(value: unknown, key: string): unknown {
 /** `value` when it is a string, else "". */
 export function text(value: unknown): string {
   return typeof value === "string" ? value : "";
+}
+
+/** Where to fix a search key the service refused. */
+export const SEARCH_KEY_HINT = "Check the search API key in Settings → Web.";
+
+/**
+ * The endpoint of the search service `info`, built from the user's `options`. Services that take a key get
+ * `SEARCH_KEY_HINT` on HTTP 401 and 403; `more` adds or overrides hints.
+ */
+export function searchEndpoint(
+  info: WebProviderInfo,
+  options: WebProviderOptions,
+  more: Pick<WebEndpoint, "statusHints" | "unreachableHint"> = {},
+): WebEndpoint {
+  const keyHints: Record<number, string> = info.apiKey === "none" ? {} : { 401: SEARCH_KEY_HINT, 403: SEARCH_KEY_HINT };
+  return {
+    service: info.label,
+    browserCors: info.browserCors,
+    fetchImpl: options.fetchImpl,
+    proxyUrl: options.proxyUrl,
+    timeoutMs: options.timeoutMs ?? WEB_SEARCH_TIMEOUT_MS,
+    secrets: [options.apiKey],
+    statusHints: { ...keyHints, ...more.statusHints },
+    ...(more.unreachableHint !== undefined && { unreachableHint: more.unreachableHint }),
+  };
+}
+
+/** How a service names the parts of a hit; `title` and `url` are the same everywhere. */
+export interface SearchResultFields {
+  /** Fields that may hold the snippet, in order: the first non-empty one is used. Default `["content"]`. */
+  content?: readonly string[];
+  /** Applied to the title and the snippet, e.g. to strip a service's HTML highlights. */
+  clean?: (text: string) => string;
+}
+
+/** The first `maxResults` of a service's hits that have a url, or none when `items` is not an array. */
+export function searchResults(
+  items: unknown,
+  maxResults: number,
+  { content = ["content"], clean = (value) => value }: SearchResultFields = {},
+): WebSearchResult[] {
+  if (!Array.isArray(items)) return [];
+  return items
+    .map((item: unknown) => ({
+      title: clean(text(property(item, "title"))),
+      url: text(property(item, "url")),
+      content: clean(content.map((key) => text(property(item, key))).find((value) => value !== "") ?? ""),
+    }))
+    .filter((result) => result.url !== "")
+    .slice(0, maxResults);
 }
