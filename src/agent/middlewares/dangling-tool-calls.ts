@@ -1,29 +1,44 @@
-// DeerFlow's dangling-tool-call rule: a tool call without a result (the run was stopped, or the page closed, while
-// the tool ran) gets a placeholder result right after the message that made it, in what the model is sent; the
-// stored history is left as it is. Providers refuse a request with unanswered tool calls.
+// DeerFlow's dangling-tool-call rule, in what the model is sent (the stored history is left as it is): each AI
+// message's tool calls are followed at once by their results, in call order. A call without a result (the run was
+// stopped, or the page closed, while the tool ran) gets a placeholder; a result separated from its call by a user
+// message is moved back next to it; a result that answers no call is dropped. Providers refuse anything else.
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
 
 export const DANGLING_TOOL_RESULT = "This tool call was interrupted before it returned a result.";
 
-/** `messages` with a placeholder ToolMessage after each AI message for every call of it that has no result. */
+/**
+ * `messages` repaired turn by turn: the results of an AI message's calls are looked for up to the next AI message
+ * (so an id reused in a later turn pairs with its own turn), put right after it in call order, and the other
+ * messages of that stretch follow.
+ */
 export function withPlaceholderResults(messages: readonly BaseMessage[]): BaseMessage[] {
-  const answered = new Set(
-    messages.flatMap((message) => (ToolMessage.isInstance(message) ? [message.tool_call_id] : [])),
-  );
-  const patched: BaseMessage[] = [];
-  for (const message of messages) {
-    patched.push(message);
-    if (!AIMessage.isInstance(message)) continue;
-    for (const call of message.tool_calls ?? []) {
-      if (call.id === undefined || answered.has(call.id)) continue;
-      patched.push(
-        new ToolMessage({ content: DANGLING_TOOL_RESULT, tool_call_id: call.id, name: call.name, status: "error" }),
-      );
-      answered.add(call.id);
+  const repaired: BaseMessage[] = [];
+  let index = 0;
+  while (index < messages.length) {
+    const message = messages[index]!;
+    index++;
+    // A result outside any AI message's stretch answers nothing.
+    if (ToolMessage.isInstance(message)) continue;
+    repaired.push(message);
+    const calls = AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [];
+    if (calls.length === 0) continue;
+    const stretch: BaseMessage[] = [];
+    while (index < messages.length && !AIMessage.isInstance(messages[index])) stretch.push(messages[index++]!);
+    const results = new Map<string, ToolMessage>();
+    for (const item of stretch) {
+      if (ToolMessage.isInstance(item) && !results.has(item.tool_call_id)) results.set(item.tool_call_id, item);
     }
+    for (const call of calls) {
+      if (call.id === undefined) continue;
+      repaired.push(
+        results.get(call.id) ??
+          new ToolMessage({ content: DANGLING_TOOL_RESULT, tool_call_id: call.id, name: call.name, status: "error" }),
+      );
+    }
+    repaired.push(...stretch.filter((item) => !ToolMessage.isInstance(item)));
   }
-  return patched;
+  return repaired;
 }
 
 export const danglingToolCallMiddleware = createMiddleware({
