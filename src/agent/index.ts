@@ -1,3 +1,8 @@
 // The agent layer's public surface.
 export { createLeadAgent, leadAgentSystemPrompt, type LeadAgent, type LeadAgentOptions } from "./lead-agent.ts";
 export { fromWireMessage, toWireChunk, toWireMessage } from "./wire-messages.ts";
+export { resolveRunOptions, type RunOptions } from "./modes.ts";
+export { fallbackTitle } from "./middlewares/title.ts";
+export type { ModelErrorOptions } from "./middlewares/model-errors.ts";
+export type { SummarizationOptions } from "./middlewares/summarization.ts";
+export { createWebTools, parseWebToolSettings, readWebToolSettings } from "./tools/web/index.ts";

@@ -38,9 +38,11 @@ export interface LeadAgentOptions {
   subagents?: boolean;
   /** The model reads images: the agent gets `view_image`. */
   vision?: boolean;
-  /** Titles the thread after its first exchange: with the model when `titleWithModel`, else from the message. */
+  /**
+   * Told the model's title for the thread after its first exchange (the first message's `fallbackTitle` when the
+   * model fails). Without it there is no title call: the thread keeps the title its first message gave it.
+   */
   onTitle?: (title: string) => void;
-  titleWithModel?: boolean;
   /** `web_search` and `web_fetch`, as the user configured them (Settings → Web). */
   webTools?: StructuredTool[];
   /** An optional guardrail: only these tools may be offered and called. */
@@ -160,10 +162,7 @@ export function createLeadAgent(options: LeadAgentOptions) {
     ...(options.summarization === false ? [] : [summarizationMiddleware(options.model, options.summarization)]),
     ...(options.planMode ? planMiddlewares() : []),
     tokenUsageMiddleware(),
-    titleMiddleware({
-      ...(options.titleWithModel && { model: options.model }),
-      ...(options.onTitle && { onTitle: options.onTitle }),
-    }),
+    ...(options.onTitle ? [titleMiddleware({ model: options.model, onTitle: options.onTitle })] : []),
     ...(options.vision && options.sandbox ? [viewImageMiddleware(options.sandbox)] : []),
     ...(options.subagents ? [subagentLimitMiddleware()] : []),
     loopDetectionMiddleware(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelSettings } from "../protocol/index.ts";
-import { modelEntries, resolveRunOptions } from "./modes.ts";
+import { resolveRunOptions } from "./modes.ts";
 
 const settings: ModelSettings = {
   baseUrl: "https://example.test/v1",
@@ -44,7 +44,11 @@ describe("modes", () => {
   });
 
   it("lists the default model even when the saved list lacks it (settings from before model lists)", () => {
-    expect(modelEntries({ baseUrl: "x", apiKey: "", model: "old" })).toEqual([{ id: "old" }]);
-    expect(modelEntries(settings).map((entry) => entry.id)).toEqual(["fast", "deep", "eyes"]);
+    const old = { baseUrl: "x", apiKey: "", model: "old" };
+    expect(resolveRunOptions(old, { model: "old" })).toMatchObject({ model: "old", thinking: false, vision: false });
+    expect(resolveRunOptions({ ...settings, model: "gone" }, { mode: "pro", model: "deep" })).toMatchObject({
+      model: "deep",
+      thinking: true,
+    });
   });
 });

@@ -1,6 +1,6 @@
 // DeerFlow's modes as run options: Flash, Thinking, Pro (plan) and Ultra (plan and subagents).
-import type { AgentMode, ModelEntry, ModelSettings, RunRequest } from "../protocol/index.ts";
-import { AGENT_MODES } from "../protocol/index.ts";
+import type { AgentMode, ModelSettings, RunRequest } from "../protocol/index.ts";
+import { AGENT_MODES, modelEntryFor } from "../protocol/index.ts";
 
 export type ReasoningEffort = "low" | "medium" | "high";
 
@@ -26,22 +26,13 @@ const EFFORT: Record<AgentMode, ReasoningEffort | undefined> = {
   ultra: "high",
 };
 
-/** The endpoint's models: the declared list, with the default model first when the list lacks it. */
-export function modelEntries(settings: ModelSettings): ModelEntry[] {
-  const listed = settings.models ?? [];
-  if (!settings.model || listed.some((entry) => entry.id === settings.model)) return listed;
-  return [{ id: settings.model }, ...listed];
-}
-
 /**
  * What a run does in a mode with a model. Unlike DeerFlow, a model without reasoning keeps Pro's plan and Ultra's
  * subagents (they do not need reasoning); only the reasoning request is dropped.
  */
 export function resolveRunOptions(settings: ModelSettings, context: RunRequest["context"] = {}): RunOptions {
   const mode: AgentMode = context.mode && AGENT_MODES.includes(context.mode) ? context.mode : "flash";
-  const entries = modelEntries(settings);
-  const entry =
-    entries.find((candidate) => candidate.id === context.model) ?? entries.find((e) => e.id === settings.model);
+  const entry = modelEntryFor(settings, context.model);
   const model = entry?.id ?? settings.model;
   const thinking = mode !== "flash" && entry?.thinking === true;
   const effort = thinking ? EFFORT[mode] : undefined;

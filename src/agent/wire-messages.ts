@@ -5,13 +5,13 @@ import type {
   AiWireMessageChunk,
   ContentPart,
   MessageContent,
-  UploadedFileRef,
   UsageMetadata,
   WireMessage,
   WireToolCall,
   WireToolCallChunk,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
+import { UPLOADS_ANNOUNCED, uploadedFilesOf, withoutUploadsBlock } from "./middlewares/uploads.ts";
 
 /** Keeps text and image parts; drops provider-specific blocks (reasoning travels separately). */
 function toWireContent(content: unknown): MessageContent {
@@ -41,25 +41,6 @@ function usageOf(message: BaseMessage): UsageMetadata | undefined {
   return { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, total_tokens: usage.total_tokens };
 }
 
-/** The files attached to a human message (kept in `additional_kwargs.files`, as DeerFlow does). */
-export function uploadedFilesOf(message: BaseMessage): UploadedFileRef[] | undefined {
-  const files = message.additional_kwargs?.files;
-  if (!Array.isArray(files) || files.length === 0) return undefined;
-  return files.flatMap((file: unknown) => {
-    if (typeof file !== "object" || file === null) return [];
-    const { filename, size, virtual_path, markdown_virtual_path } = file as Record<string, unknown>;
-    if (typeof filename !== "string" || typeof virtual_path !== "string") return [];
-    return [
-      {
-        filename,
-        size: typeof size === "number" ? size : 0,
-        virtual_path,
-        ...(typeof markdown_virtual_path === "string" && { markdown_virtual_path }),
-      },
-    ];
-  });
-}
-
 /** A tool's artifact as JSON data (it crosses postMessage), or undefined when there is none or it is not JSON. */
 function jsonArtifact(artifact: unknown): unknown {
   if (artifact === undefined || artifact === null) return undefined;
@@ -79,8 +60,8 @@ export function toWireMessage(message: BaseMessage): WireMessage {
       const files = uploadedFilesOf(message);
       // The `<uploaded_files>` block is for the model; the user sees the files as chips.
       const shown =
-        typeof content === "string" && message.additional_kwargs?.fawn_uploads_announced
-          ? content.replace(/^<uploaded_files>[\s\S]*?<\/uploaded_files>\n*/, "")
+        typeof content === "string" && message.additional_kwargs?.[UPLOADS_ANNOUNCED]
+          ? withoutUploadsBlock(content)
           : content;
       return { type: "human", id, content: shown, ...(files && { files }) };
     }

@@ -8,9 +8,10 @@ import {
   parseModelSettings,
   type ChatModelOptions,
 } from "../models/index.ts";
-import type { ModelErrorOptions } from "../agent/middlewares/model-errors.ts";
+import { parseWebToolSettings, readWebToolSettings, type ModelErrorOptions } from "../agent/index.ts";
 import {
   CHANGES_CHANNEL,
+  modelEntryFor,
   PROTOCOL_VERSION,
   type ChangeNotice,
   type GatewayApi,
@@ -49,7 +50,6 @@ import type { SandboxHost } from "../sandbox/webcontainer/webcontainer-host.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 import { checkpointView, executeRun } from "./run-executor.ts";
 import { UploadError } from "./uploads/upload-rules.ts";
-import { parseWebToolSettings, readWebToolSettings } from "../agent/tools/web/index.ts";
 import { UploadsService } from "./uploads/uploads-service.ts";
 import { composeHistory } from "./thread-history.ts";
 import { tryLockThread } from "./thread-locks.ts";
@@ -180,23 +180,25 @@ export class Gateway implements GatewayApi {
   }
 
   async uploadFiles(threadId: string, files: { name: string; bytes: Uint8Array }[]): Promise<UploadResult> {
-    if (!(await this.threads.get(threadId))) throw new GatewayError(`There is no thread with id ${threadId}.`);
     if (
       !Array.isArray(files) ||
       files.some((file) => typeof file?.name !== "string" || !(file.bytes instanceof Uint8Array))
     ) {
       throw new GatewayError("An upload is a list of files, each with a name and its bytes.");
     }
+    if (!(await this.threads.get(threadId))) throw new GatewayError(`There is no thread with id ${threadId}.`);
+    let result: UploadResult;
     try {
-      const result = await this.writing(() => this.uploads.upload(threadId, files));
-      // An open sandbox holds the files it loaded: the next command loads them again, uploads included.
-      await this.closeSandbox(threadId);
-      this.notify({ type: "thread-changed", thread_id: threadId });
-      return { files: result.files, message: result.message };
+      // The service reports a full storage itself, as an UploadError.
+      result = await this.uploads.upload(threadId, files);
     } catch (error) {
       if (error instanceof UploadError) throw new GatewayError(error.message);
       throw error;
     }
+    // An open sandbox holds the files it loaded: the next command loads them again, uploads included.
+    await this.closeSandbox(threadId);
+    this.notify({ type: "thread-changed", thread_id: threadId });
+    return result;
   }
 
   async renameThread(threadId: string, title: string): Promise<ThreadSummary> {
@@ -455,9 +457,13 @@ export class Gateway implements GatewayApi {
         ...(failure ? { error: failure } : {}),
       });
       try {
-        const settings = await this.getModelSettings();
-        model = request.context?.model ?? settings.model;
-        known = (await this.threads.get(request.thread_id)) !== undefined;
+        const [settings, webTools, thread] = await Promise.all([
+          this.getModelSettings(),
+          this.getWebToolSettings(),
+          this.threads.get(request.thread_id),
+        ]);
+        model = modelEntryFor(settings, request.context?.model)?.id ?? settings.model;
+        known = thread !== undefined;
         if (known) await this.threads.recordRun({ ...record(), status: "running" });
         await executeRun(
           {
@@ -465,7 +471,7 @@ export class Gateway implements GatewayApi {
             checkpointer: this.checkpointer,
             settings,
             createModel: this.createModel,
-            webTools: await this.getWebToolSettings(),
+            webTools,
             ...(this.retry && { retry: this.retry }),
             sandbox: (threadId: string) => this.sandbox(threadId),
             onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),

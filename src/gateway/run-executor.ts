@@ -2,11 +2,17 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { createLeadAgent, fromWireMessage, toWireChunk, toWireMessage } from "../agent/index.ts";
-import { resolveRunOptions } from "../agent/modes.ts";
-import { createWebTools } from "../agent/tools/web/index.ts";
-import type { ModelErrorOptions } from "../agent/middlewares/model-errors.ts";
-import type { SummarizationOptions } from "../agent/middlewares/summarization.ts";
+import {
+  createLeadAgent,
+  createWebTools,
+  fallbackTitle,
+  fromWireMessage,
+  resolveRunOptions,
+  toWireChunk,
+  toWireMessage,
+  type ModelErrorOptions,
+  type SummarizationOptions,
+} from "../agent/index.ts";
 import { createChatModel, describeModelError, isConfigured, type ChatModelOptions } from "../models/index.ts";
 import type {
   AiWireMessage,
@@ -20,9 +26,8 @@ import type {
   WebToolSettings,
   WireMessage,
 } from "../protocol/index.ts";
-import { contentText } from "../protocol/index.ts";
+import { contentText, isTodoItem } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
-import { titleFromText } from "../shared/text.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { HistoryNote, ThreadRepository } from "../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
@@ -84,14 +89,8 @@ export async function checkpointView(
   return {
     messages: Array.isArray(messages) ? messages.filter(isMessage).map(toWireMessage) : [],
     artifacts: Array.isArray(artifacts) ? artifacts.filter((path): path is string => typeof path === "string") : [],
-    todos: Array.isArray(todos) ? todos.filter(isTodo).map(({ content, status }) => ({ content, status })) : [],
+    todos: Array.isArray(todos) ? todos.filter(isTodoItem).map(({ content, status }) => ({ content, status })) : [],
   };
-}
-
-function isTodo(value: unknown): value is TodoItem {
-  if (typeof value !== "object" || value === null) return false;
-  const { content, status } = value as Record<string, unknown>;
-  return typeof content === "string" && (status === "pending" || status === "in_progress" || status === "completed");
 }
 
 /** Streamed replies the completed state does not hold yet, as messages (tool calls dropped: no result follows). */
@@ -143,16 +142,20 @@ export async function executeRun(
   }));
   const input = [...seed, ...userMessages].map(fromWireMessage);
   const isFirstExchange = !history.some((message) => message.type === "human");
-  await threads.update(threadId, { status: "busy", ...(isFirstExchange ? { title: titleFromText(text) } : {}) });
+  const provisionalTitle = isFirstExchange ? fallbackTitle(text) : undefined;
+  await threads.update(threadId, {
+    status: "busy",
+    ...(provisionalTitle !== undefined && { title: provisionalTitle }),
+  });
 
   const config = { configurable: { thread_id: threadId } };
   const configured = isConfigured(settings);
-  // Without a configured endpoint the agent never calls its model; it is built only to save the user's message.
   const options = resolveRunOptions(settings, request.context);
-  /** The title chosen after the first exchange, applied once the run has saved its state. */
+  // The titles the title middleware chose after the first exchange; the last is applied once the run has saved.
   const titles: string[] = [];
-  const provisionalTitle = isFirstExchange ? titleFromText(text) : undefined;
+  const { sandbox } = deps;
   const agent = createLeadAgent({
+    // Without a configured endpoint the agent never calls its model; it is built only to save the user's message.
     model: configured
       ? deps.createModel(settings, {
           model: options.model,
@@ -164,11 +167,10 @@ export async function executeRun(
     ...(deps.webTools && { webTools: createWebTools(deps.webTools) }),
     subagents: options.subagents,
     vision: options.vision,
-    titleWithModel: settings.modelTitles === true,
-    onTitle: (title) => titles.push(title),
+    ...(settings.modelTitles && { onTitle: (title: string) => titles.push(title) }),
     ...(deps.retry && { retry: deps.retry }),
     ...(deps.summarization !== undefined && { summarization: deps.summarization }),
-    ...(deps.sandbox && { sandbox: () => deps.sandbox!(threadId) }),
+    ...(sandbox && { sandbox: () => sandbox(threadId) }),
   });
 
   const notes: HistoryNote[] = [];
@@ -241,13 +243,13 @@ export async function executeRun(
     }
   }
   if (runError) await noteError(runError);
-  const title = titles.at(-1);
-  // Without a title model the first message already names the thread. The user may have renamed the thread while
-  // it ran: their name wins.
-  if (settings.modelTitles && title && provisionalTitle && (await threads.get(threadId))?.title === provisionalTitle) {
-    await threads.update(threadId, { title });
-  }
-  await threads.append(threadId, notes, { status: status === "error" ? "error" : "idle" });
+  // Without a title model the first message already names the thread.
+  const title = provisionalTitle !== undefined ? titles.at(-1) : undefined;
+  await threads.append(threadId, notes, (thread) => ({
+    status: status === "error" ? "error" : "idle",
+    // The user may have renamed the thread while it ran: their name wins.
+    ...(title && thread.title === provisionalTitle ? { title } : {}),
+  }));
   deps.onThreadChanged?.(threadId);
   finish(status, runError);
 }

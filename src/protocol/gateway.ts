@@ -1,6 +1,7 @@
 // The UI ⇄ agent-worker contract: typed Gateway methods over comlink, versioned, plain data only.
 import type { MessageContent, UploadedFileRef, WireMessage } from "./messages.ts";
 import type { RunError, RunEvent } from "./run-events.ts";
+import type { UploadResult } from "./uploads.ts";
 import type { WebToolSettings } from "./web-tools.ts";
 
 /** Bump when a method or a data shape changes incompatibly. */
@@ -59,6 +60,19 @@ export interface ModelSettings {
   modelTitles?: boolean;
 }
 
+/** The endpoint's models, the default one first when the list lacks it; none without a default model. */
+export function modelEntries(settings: ModelSettings | undefined): ModelEntry[] {
+  if (!settings?.model) return [];
+  const listed = settings.models ?? [];
+  return listed.some((entry) => entry.id === settings.model) ? listed : [{ id: settings.model }, ...listed];
+}
+
+/** The model a message goes to: `id` when the endpoint lists it, else the default model. */
+export function modelEntryFor(settings: ModelSettings | undefined, id: string | undefined): ModelEntry | undefined {
+  const entries = modelEntries(settings);
+  return entries.find((entry) => entry.id === id) ?? entries.find((entry) => entry.id === settings?.model);
+}
+
 /**
  * DeerFlow's modes: Flash answers fast; Thinking adds reasoning; Pro adds a plan (`write_todos`); Ultra adds
  * subagents. Reasoning applies only to models marked `thinking`.
@@ -76,6 +90,13 @@ export function defaultMode(entry: ModelEntry | undefined): AgentMode {
 export interface TodoItem {
   content: string;
   status: "pending" | "in_progress" | "completed";
+}
+
+/** True for a well-formed plan item (checkpoints and run events are read as untrusted data). */
+export function isTodoItem(value: unknown): value is TodoItem {
+  if (typeof value !== "object" || value === null) return false;
+  const { content, status } = value as Record<string, unknown>;
+  return typeof content === "string" && (status === "pending" || status === "in_progress" || status === "completed");
 }
 
 export interface RunRequest {
@@ -130,31 +151,6 @@ export interface SandboxInfo {
   cwd: string;
   /** Shown when the requested provider could not be used (e.g. WebContainer failed to boot). */
   notice?: string;
-}
-
-/** DeerFlow's upload limits (per upload: files, bytes per file, bytes in all). */
-export interface UploadLimits {
-  max_files: number;
-  max_file_size: number;
-  max_total_size: number;
-}
-
-export const UPLOAD_LIMITS: UploadLimits = {
-  max_files: 10,
-  max_file_size: 50 * 1024 * 1024,
-  max_total_size: 100 * 1024 * 1024,
-};
-
-/** One stored upload; `original_filename` when a clash renamed it, `warning` when its conversion failed. */
-export interface UploadedFileInfo extends UploadedFileRef {
-  original_filename?: string;
-  markdown_file?: string;
-  warning?: string;
-}
-
-export interface UploadResult {
-  files: UploadedFileInfo[];
-  message: string;
 }
 
 export interface GatewayApi {

@@ -1,5 +1,8 @@
 // The agent's questions to the user (ask_clarification) as plain data: the request a tool result carries in its
-// `artifact.human_input`, and the response the answer stands for.
+// `artifact.human_input`.
+
+/** The tool the agent asks with; its result carries the request as `artifact.human_input`. */
+export const CLARIFICATION_TOOL_NAME = "ask_clarification";
 
 /** Why the agent asks; each has its own icon in the question's text. */
 export const CLARIFICATION_TYPES = [
@@ -71,18 +74,6 @@ export interface HumanInputFormRequest extends HumanInputRequestBase {
 }
 
 export type HumanInputRequest = HumanInputChoiceRequest | HumanInputFormRequest;
-
-/** What an answer stands for: an option picked, or text (for a form, its readable summary). */
-export interface HumanInputResponse {
-  version: 1;
-  kind: "human_input_response";
-  source: "ask_clarification";
-  request_id: string;
-  response_kind: "option" | "text";
-  /** The option picked, when `response_kind` is `option`. */
-  option_id?: string;
-  value: string;
-}
 
 const RESERVED_FIELD_NAMES = new Set(["prototype", ...Object.getOwnPropertyNames(Object.prototype)]);
 

@@ -5,3 +5,4 @@ export * from "./gateway.ts";
 export * from "./changes.ts";
 export * from "./web-tools.ts";
 export * from "./human-input.ts";
+export * from "./uploads.ts";

@@ -28,6 +28,12 @@ export interface WebToolSettings {
   proxyUrl?: string;
 }
 
+/** No web_search; web_fetch through Jina's reader, which needs no key and answers browsers. */
+export const DEFAULT_WEB_TOOL_SETTINGS: Readonly<WebToolSettings> = {
+  search: { provider: "off", apiKey: "" },
+  fetch: { provider: "jina", apiKey: "" },
+};
+
 export interface WebProviderInfo {
   label: string;
   /** True when the service answers browser requests (CORS); false ones go through the proxy when one is set. */

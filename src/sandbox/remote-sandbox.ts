@@ -2,18 +2,10 @@
 // (webcontainer/webcontainer-host.ts) over comlink, turning an AbortSignal into a cancel by command id.
 import * as Comlink from "comlink";
 import { newId } from "../shared/ids.ts";
-import {
-  SandboxFileError,
-  SandboxPathError,
-  type CommandResult,
-  type GrepMatch,
-  type GrepOptions,
-  type RunOptions,
-  type Sandbox,
-  type SandboxEntry,
-} from "./sandbox.ts";
+import type { CommandResult, GrepMatch, GrepOptions, RunOptions, Sandbox, SandboxEntry } from "./sandbox.ts";
+import { unwrap } from "./sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "./webcontainer/thread-file-store.ts";
-import type { HostResult, SandboxHost } from "./webcontainer/webcontainer-host.ts";
+import type { SandboxHost } from "./webcontainer/webcontainer-host.ts";
 
 /** A thread's WebContainer sandbox, seen from the agent worker. */
 export class RemoteSandbox implements Sandbox {
@@ -85,13 +77,4 @@ export class RemoteSandbox implements Sandbox {
   async dispose(): Promise<void> {
     unwrap(await this.host.dispose(this.threadId));
   }
-}
-
-/** The host's value, or its error thrown again with its class (SandboxPathError, SandboxFileError) and code. */
-function unwrap<T>(result: HostResult<T>): T {
-  if (result.ok) return result.value;
-  const { name, message, code } = result.error;
-  if (name === "SandboxPathError") throw new SandboxPathError(message);
-  if (name === "SandboxFileError") throw new SandboxFileError(message, code ?? "ENOENT");
-  throw Object.assign(new Error(message), { name });
 }

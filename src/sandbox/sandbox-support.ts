@@ -1,6 +1,6 @@
 // Small pieces every Sandbox provider shares: one-at-a-time operations, the file-type checks with their errors,
-// and appending a sentence to a command's stderr.
-import { SandboxFileError } from "./sandbox.ts";
+// appending a sentence to a command's stderr, and carrying calls and their errors across a comlink boundary.
+import { SandboxFileError, SandboxPathError, type RunOptions } from "./sandbox.ts";
 
 /** Runs operations one after another (a failed one does not stop the next). */
 export class SerialQueue {
@@ -58,4 +58,36 @@ export class CancellableCommands {
   cancel(commandId: string): void {
     this.running.get(commandId)?.abort();
   }
+}
+
+/** Run options that can cross comlink: an AbortSignal cannot, so a command is cancelled by its id instead. */
+export type RemoteRunOptions = Omit<RunOptions, "signal">;
+
+/** An error as data: comlink carries only an Error's name and message, and the sandbox's errors have a code too. */
+export interface RemoteError {
+  name: string;
+  message: string;
+  code?: SandboxFileError["code"];
+}
+
+/** What a sandbox service returns across comlink: its value, or the error it threw. */
+export type RemoteResult<T> = { ok: true; value: T } | { ok: false; error: RemoteError };
+
+/** Runs `operation` on the serving side, with its error as data (see `unwrap` for the calling side). */
+export async function settle<T>(operation: () => Promise<T>): Promise<RemoteResult<T>> {
+  try {
+    return { ok: true, value: await operation() };
+  } catch (error) {
+    const { name, message } = error instanceof Error ? error : new Error(String(error));
+    return { ok: false, error: { name, message, ...(error instanceof SandboxFileError && { code: error.code }) } };
+  }
+}
+
+/** The settled value, or its error thrown again with its class (SandboxPathError, SandboxFileError) and code. */
+export function unwrap<T>(result: RemoteResult<T>): T {
+  if (result.ok) return result.value;
+  const { name, message, code } = result.error;
+  if (name === "SandboxPathError") throw new SandboxPathError(message);
+  if (name === "SandboxFileError") throw new SandboxFileError(message, code ?? "ENOENT");
+  throw Object.assign(new Error(message), { name });
 }

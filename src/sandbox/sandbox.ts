@@ -104,7 +104,8 @@ export class SandboxFileError extends Error {
 
 const ALLOWED = `${USER_DATA_DIRS.join(", ")} (read-write) or ${SKILLS_ROOT} (read-only)`;
 
-function isUnder(path: string, root: string): boolean {
+/** True when `path` is `root` or inside it (`/a/bc` is not under `/a/b`). */
+export function isUnder(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}/`);
 }
 

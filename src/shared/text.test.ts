@@ -1,19 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { titleFromText } from "./text.ts";
+import { formatBytes } from "./text.ts";
 
-describe("titleFromText", () => {
-  it("keeps a short message as it is, on one line", () => {
-    expect(titleFromText("  hello\n  world ")).toBe("hello world");
-  });
-
-  it("cuts a long message at a word boundary and marks the cut", () => {
-    const title = titleFromText("Write a detailed report about the history of the printing press in Europe and Asia");
-    expect(title.endsWith("…")).toBe(true);
-    expect(title.length).toBeLessThanOrEqual(61);
-    expect(title).toBe("Write a detailed report about the history of the printing…");
-  });
-
-  it("names an empty message 'New thread'", () => {
-    expect(titleFromText("   ")).toBe("New thread");
+describe("formatBytes", () => {
+  it("counts in powers of 1,024 with one decimal above a kilobyte", () => {
+    expect(formatBytes(0)).toBe("0 B");
+    expect(formatBytes(1023)).toBe("1023 B");
+    expect(formatBytes(1536)).toBe("1.5 KB");
+    expect(formatBytes(50 * 1024 * 1024)).toBe("50.0 MB");
+    expect(formatBytes(3 * 1024 ** 4)).toBe("3.0 TB");
   });
 });

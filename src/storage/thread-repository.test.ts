@@ -50,6 +50,17 @@ describe("ThreadRepository", () => {
     expect(detail?.entries.map((entry) => (entry.kind === "message" ? entry.message.id : ""))).toEqual(["a", "b", "c"]);
   });
 
+  it("decides the patch from the thread as stored when given a function", async () => {
+    const threads = await repository();
+    const { thread_id } = await threads.create({ title: "draft" });
+    const retitle = (thread: { title: string }) => (thread.title === "draft" ? { title: "generated" } : {});
+    await threads.append(thread_id, [], retitle);
+    expect((await threads.get(thread_id))?.title).toBe("generated");
+    await threads.update(thread_id, { title: "mine" });
+    await threads.append(thread_id, [], retitle);
+    expect((await threads.get(thread_id))?.title).toBe("mine");
+  });
+
   it("writes nothing when appending to a thread that does not exist", async () => {
     const threads = await repository();
     await expect(threads.append("missing", [human("x", "lost")])).rejects.toThrow(/No thread/);

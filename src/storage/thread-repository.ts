@@ -63,9 +63,14 @@ export class ThreadRepository {
 
   /**
    * Appends entries after the thread's last one and applies `patch`, in one transaction: either all of it
-   * is stored or none. Rejects when the thread does not exist.
+   * is stored or none. A function `patch` is given the thread as stored, to decide inside that transaction. Rejects
+   * when the thread does not exist.
    */
-  async append(threadId: string, entries: readonly StoredEntry[], patch: ThreadPatch = {}): Promise<ThreadSummary> {
+  async append(
+    threadId: string,
+    entries: readonly StoredEntry[],
+    patch: ThreadPatch | ((thread: ThreadSummary) => ThreadPatch) = {},
+  ): Promise<ThreadSummary> {
     const tx = this.db.transaction(["threads", "entries"], "readwrite");
     const threads = tx.objectStore("threads");
     const store = tx.objectStore("entries");
@@ -78,7 +83,8 @@ export class ThreadRepository {
     const last = await store.openCursor(threadRange(threadId), "prev");
     let seq = last ? last.value.seq + 1 : 0;
     for (const entry of entries) await store.add({ thread_id: threadId, seq: seq++, entry });
-    const updated: ThreadSummary = { ...thread, ...patch, updated_at: Date.now() };
+    const changes = typeof patch === "function" ? patch(thread) : patch;
+    const updated: ThreadSummary = { ...thread, ...changes, updated_at: Date.now() };
     await threads.put(updated);
     await tx.done;
     return updated;

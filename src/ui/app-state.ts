@@ -14,6 +14,8 @@ import {
   CHANGES_CHANNEL,
   defaultMode,
   isChangeNotice,
+  modelEntries,
+  modelEntryFor,
   PROTOCOL_VERSION,
   type ChangeNotice,
 } from "../protocol/index.ts";
@@ -39,13 +41,6 @@ function store(key: string, value: string): void {
   } catch {
     // Private windows may refuse storage; the choice then lasts for this page.
   }
-}
-
-/** The endpoint's models, the default one first when the list lacks it. */
-export function modelChoices(settings: ModelSettings | undefined): ModelEntry[] {
-  if (!settings?.model) return [];
-  const listed = settings.models ?? [];
-  return listed.some((entry) => entry.id === settings.model) ? listed : [{ id: settings.model }, ...listed];
 }
 
 function threadIdFromHash(): string | undefined {
@@ -78,10 +73,7 @@ export function createAppState(client: GatewayClient) {
   );
   const [chosenModel, setChosenModel] = createSignal<string | undefined>(stored(MODEL_KEY));
   /** The model the next message goes to: the user's choice when the endpoint still has it, else the default. */
-  const model = (): ModelEntry | undefined => {
-    const choices = modelChoices(settings());
-    return choices.find((entry) => entry.id === chosenModel()) ?? choices.find((e) => e.id === settings()?.model);
-  };
+  const model = (): ModelEntry | undefined => modelEntryFor(settings(), chosenModel());
   /** The mode of the next message: the user's last choice, else DeerFlow's default for the model. */
   const mode = (): AgentMode => chosenMode() ?? defaultMode(model());
   const setMode = (next: AgentMode) => {
@@ -293,7 +285,7 @@ export function createAppState(client: GatewayClient) {
     setMode,
     model,
     setModel,
-    modelChoices: () => modelChoices(settings()),
+    modelEntries: () => modelEntries(settings()),
     notice,
     setNotice,
     settingsOpen,

@@ -7,7 +7,7 @@ import {
   formProblems,
   formSummary,
   humanInputReply,
-  isClarificationReply,
+  answerOf,
   requestOfToolMessage,
   type FieldValue,
 } from "./human-input.ts";
@@ -73,32 +73,21 @@ function filled(values: Record<string, FieldValue>): Map<string, FieldValue> {
 describe("the reply to a clarification", () => {
   it("names the question and gives the option picked", () => {
     const option = CHOICE.options![0]!;
-    expect(humanInputReply(CHOICE, { kind: "option", option })).toEqual({
-      text: 'For your clarification "Which format?", my answer is: PDF',
-      response: {
-        version: 1,
-        kind: "human_input_response",
-        source: "ask_clarification",
-        request_id: "clarification:call-1",
-        response_kind: "option",
-        option_id: "option-1",
-        value: "PDF",
-      },
-    });
+    expect(humanInputReply(CHOICE, { kind: "option", option })).toBe(
+      'For your clarification "Which format?", my answer is: PDF',
+    );
   });
 
   it("gives the user's own words, trimmed; blank words are no reply", () => {
     const reply = humanInputReply(CHOICE, { kind: "text", text: "  Markdown, please " });
-    expect(reply?.text).toBe('For your clarification "Which format?", my answer is: Markdown, please');
-    expect(reply?.response).not.toHaveProperty("option_id");
-    expect(reply?.response.response_kind).toBe("text");
+    expect(reply).toBe('For your clarification "Which format?", my answer is: Markdown, please');
     expect(humanInputReply(CHOICE, { kind: "text", text: "   " })).toBeUndefined();
   });
 
   it("sums up a form as 'Label: value; …', leaving out optional fields left empty and saying no for a box", () => {
     const values = filled({ amount: " 42.5 ", category: "travel", receipts: ["A-1", "A-2"], note: "" });
     expect(formSummary(EXPENSE, values)).toBe("Amount: 42.5; Category: travel; Receipts: A-1, A-2; Urgent: no");
-    expect(humanInputReply(EXPENSE, { kind: "form", values })?.text).toBe(
+    expect(humanInputReply(EXPENSE, { kind: "form", values })).toBe(
       'For your clarification "Expense details?", my answer is: ' +
         "Amount: 42.5; Category: travel; Receipts: A-1, A-2; Urgent: no",
     );
@@ -121,12 +110,13 @@ describe("the reply to a clarification", () => {
     ]);
   });
 
-  it("is recognized, and read back for its own question only", () => {
+  it("is read back for its own question; any other next message answers too, in its own words", () => {
     const text = clarificationReplyText("Which format?", "PDF");
-    expect(isClarificationReply(text)).toBe(true);
-    expect(isClarificationReply("PDF")).toBe(false);
     expect(clarificationAnswerIn(text, "Which format?")).toBe("PDF");
     expect(clarificationAnswerIn(text, "Which city?")).toBeUndefined();
+    expect(answerOf(CHOICE, text)).toBe("PDF");
+    expect(answerOf(CHOICE, "Actually, skip the export")).toBe("Actually, skip the export");
+    expect(answerOf(CHOICE, undefined)).toBeUndefined();
   });
 });
 

@@ -7,7 +7,6 @@ import {
   type HumanInputFormRequest,
   type HumanInputOption,
   type HumanInputRequest,
-  type HumanInputResponse,
   type ToolWireMessage,
 } from "../protocol/index.ts";
 
@@ -92,16 +91,9 @@ export function formSummary(request: HumanInputFormRequest, values: FormValues):
     .join("; ");
 }
 
-const REPLY_PREFIX = "For your clarification ";
-
 /** The message that answers `question` with `value`. */
 export function clarificationReplyText(question: string, value: string): string {
-  return `${REPLY_PREFIX}"${question}", my answer is: ${value}`;
-}
-
-/** True when `text` looks like an answer to some clarification. */
-export function isClarificationReply(text: string): boolean {
-  return text.startsWith(REPLY_PREFIX);
+  return `For your clarification "${question}", my answer is: ${value}`;
 }
 
 /** The answer `text` gives to `question`, or undefined when it does not answer that question. */
@@ -111,29 +103,23 @@ export function clarificationAnswerIn(text: string, question: string): string | 
 }
 
 /**
- * The reply to send for `answer`: its text, and the response it stands for. An answer with nothing in it (blank
- * words, a form that still has problems or no value at all) has no reply.
+ * The reply to send for `answer`: the message text the model reads. An answer with nothing in it (blank words, a form
+ * that still has problems or no value at all) has no reply.
  */
-export function humanInputReply(
-  request: HumanInputRequest,
-  answer: HumanInputAnswer,
-): { text: string; response: HumanInputResponse } | undefined {
+export function humanInputReply(request: HumanInputRequest, answer: HumanInputAnswer): string | undefined {
   let value: string;
   if (answer.kind === "option") value = answer.option.value;
   else if (answer.kind === "text") value = answer.text.trim();
   else if (request.input_mode !== "form" || formProblems(request, answer.values).size > 0) return undefined;
   else value = formSummary(request, answer.values);
-  if (value.length === 0) return undefined;
-  return {
-    text: clarificationReplyText(request.question, value),
-    response: {
-      version: 1,
-      kind: "human_input_response",
-      source: "ask_clarification",
-      request_id: request.request_id,
-      response_kind: answer.kind === "option" ? "option" : "text",
-      ...(answer.kind === "option" && { option_id: answer.option.id }),
-      value,
-    },
-  };
+  return value.length === 0 ? undefined : clarificationReplyText(request.question, value);
+}
+
+/**
+ * How the conversation answered `request`, given the first user message after it (undefined when there is none
+ * yet): the value of a reply made with the card, or the words of any other message, which answers it too.
+ */
+export function answerOf(request: HumanInputRequest, nextUserText: string | undefined): string | undefined {
+  if (nextUserText === undefined) return undefined;
+  return clarificationAnswerIn(nextUserText, request.question) ?? nextUserText;
 }

@@ -1,5 +1,13 @@
 // Folds a run's stream events into what the conversation shows while the run is live.
-import type { AiWireMessage, RunError, RunEvent, TodoItem, UploadedFileRef, WireMessage } from "../protocol/index.ts";
+import {
+  isTodoItem,
+  type AiWireMessage,
+  type RunError,
+  type RunEvent,
+  type TodoItem,
+  type UploadedFileRef,
+  type WireMessage,
+} from "../protocol/index.ts";
 
 export interface RunView {
   runId: string;
@@ -22,12 +30,6 @@ export interface RunView {
   todos?: TodoItem[];
 }
 
-function isTodo(value: unknown): value is TodoItem {
-  if (typeof value !== "object" || value === null) return false;
-  const { content, status } = value as Record<string, unknown>;
-  return typeof content === "string" && ["pending", "in_progress", "completed"].includes(status as string);
-}
-
 export function startRunView(runId: string, threadId: string, userText: string, historyLength: number): RunView {
   return { runId, threadId, userText, historyLength, produced: [], drafts: [], ended: false };
 }
@@ -45,7 +47,7 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
         produced,
         drafts: view.drafts.filter((draft) => !done.has(draft.id)),
         ...(Array.isArray(artifacts) && { artifacts: artifacts.filter((path) => typeof path === "string") }),
-        ...(Array.isArray(todos) && { todos: todos.filter(isTodo) }),
+        ...(Array.isArray(todos) && { todos: todos.filter(isTodoItem) }),
       };
     }
     case "messages": {

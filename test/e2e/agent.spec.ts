@@ -1,6 +1,6 @@
 // The lead agent as the user meets it: modes, the live plan, retried rate limits, models with abilities.
 import { expect, test } from "@playwright/test";
-import { assistantMessages, configureEndpoint, conversation, MOCK_URL, send } from "./fixtures.ts";
+import { assistantMessages, configureEndpoint, conversation, editSettings, MOCK_URL, send } from "./fixtures.ts";
 
 test("Pro mode shows the plan as a todo list that updates live, and it stays after a reload", async ({ page }) => {
   await page.goto("/");
@@ -48,17 +48,14 @@ test("a 429 from the model is retried and the user only sees the answer", async 
 test("a model marked Thinking reasons in Thinking mode, shown apart from the answer", async ({ page }) => {
   await page.goto("/");
   await configureEndpoint(page);
-  await page.getByRole("button", { name: "Settings", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByRole("combobox", { name: "Add a model" }).fill("mock-thinking");
-  await dialog.getByRole("button", { name: "Add model" }).click();
-  await dialog
-    .getByRole("group", { name: "mock-thinking" })
-    .getByRole("checkbox", { name: "Thinking", exact: true })
-    .check();
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(dialog.getByText("Saved.")).toBeVisible();
-  await dialog.getByRole("button", { name: "Close settings" }).click();
+  await editSettings(page, "Models", async (dialog) => {
+    await dialog.getByRole("combobox", { name: "Add a model" }).fill("mock-thinking");
+    await dialog.getByRole("button", { name: "Add model" }).click();
+    await dialog
+      .getByRole("group", { name: "mock-thinking" })
+      .getByRole("checkbox", { name: "Thinking", exact: true })
+      .check();
+  });
 
   await page.getByRole("combobox", { name: "Model for this message" }).selectOption("mock-thinking");
   await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Thinking" }).check();
@@ -73,16 +70,12 @@ test("web_search and web_fetch use the providers set in Settings → Web", async
   const mockOrigin = new URL(MOCK_URL).origin;
   await page.goto("/");
   await configureEndpoint(page);
-  await page.getByRole("button", { name: "Settings", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByRole("tab", { name: "Web" }).click();
-  await dialog.getByRole("combobox", { name: "Search provider" }).selectOption("tavily");
-  await dialog.getByRole("textbox", { name: "Search API key" }).fill("tvly-test");
-  await dialog.getByRole("textbox", { name: "Search base URL" }).fill(`${mockOrigin}/tavily`);
-  await dialog.getByRole("textbox", { name: "Fetch base URL" }).fill(`${mockOrigin}/jina`);
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(dialog.getByRole("status")).toHaveText("Saved.");
-  await dialog.getByRole("button", { name: "Close settings" }).click();
+  await editSettings(page, "Web", async (dialog) => {
+    await dialog.getByRole("combobox", { name: "Search provider" }).selectOption("tavily");
+    await dialog.getByRole("textbox", { name: "Search API key" }).fill("tvly-test");
+    await dialog.getByRole("textbox", { name: "Search base URL" }).fill(`${mockOrigin}/tavily`);
+    await dialog.getByRole("textbox", { name: "Fetch base URL" }).fill(`${mockOrigin}/jina`);
+  });
 
   await send(page, 'call tool web_search {"query":"fawn"}');
   await expect(assistantMessages(page).last()).toContainText("Result 1 for fawn");
@@ -93,16 +86,13 @@ test("web_search and web_fetch use the providers set in Settings → Web", async
 test("with model titles on, the thread is named by the model after the first exchange", async ({ page }) => {
   await page.goto("/");
   await configureEndpoint(page);
-  await page.getByRole("button", { name: "Settings", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByRole("checkbox", { name: /Name threads with the model/ }).check();
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(dialog.getByText("Saved.")).toBeVisible();
-  await dialog.getByRole("button", { name: "Close settings" }).click();
+  await editSettings(page, "Models", async (dialog) => {
+    await dialog.getByRole("checkbox", { name: /Name threads with the model/ }).check();
+  });
 
   await send(page, "tell me about herons");
   const threads = page.getByRole("navigation", { name: "Threads" });
-  // At once the first message names it; after the first exchange the model's title replaces it.
+  // After the first exchange the model's title replaces the first message as the thread's name.
   await expect(assistantMessages(page).last()).toHaveText("You said: tell me about herons");
   await expect(threads.getByRole("link", { name: "Mock conversation title" })).toBeVisible();
   await page.reload();

@@ -1,23 +1,40 @@
 // Shared steps for the end-to-end tests, written against the UI contract of DESIGN.md §4.
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 export const MOCK_URL = `http://127.0.0.1:${process.env.E2E_MOCK_PORT ?? 11436}/v1`;
+
+/** Opens Settings on `tab`, lets `fill` change it, saves, waits for "Saved." and closes the dialog. */
+export async function editSettings(page: Page, tab: string, fill: (dialog: Locator) => Promise<void>): Promise<void> {
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("tab", { name: tab }).click();
+  await fill(dialog);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog.getByText("Saved.")).toBeVisible();
+  await dialog.getByRole("button", { name: "Close settings" }).click();
+  await expect(dialog).toBeHidden();
+}
 
 export async function configureEndpoint(
   page: Page,
   endpoint: { baseUrl?: string; apiKey?: string; model?: string } = {},
 ): Promise<void> {
-  await page.getByRole("button", { name: "Settings", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Settings" });
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole("tab", { name: "Models" }).click();
-  await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill(endpoint.baseUrl ?? MOCK_URL);
-  await dialog.getByRole("textbox", { name: "API key", exact: true }).fill(endpoint.apiKey ?? "sk-test-key");
-  await dialog.getByRole("combobox", { name: "Model", exact: true }).fill(endpoint.model ?? "mock-model");
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(dialog.getByText("Saved.")).toBeVisible();
-  await dialog.getByRole("button", { name: "Close settings" }).click();
-  await expect(dialog).toBeHidden();
+  await editSettings(page, "Models", async (dialog) => {
+    await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill(endpoint.baseUrl ?? MOCK_URL);
+    await dialog.getByRole("textbox", { name: "API key", exact: true }).fill(endpoint.apiKey ?? "sk-test-key");
+    await dialog.getByRole("combobox", { name: "Model", exact: true }).fill(endpoint.model ?? "mock-model");
+  });
+}
+
+/** A message the mock model answers with a call of `name` (every sandbox tool takes a `description`). */
+export function callTool(name: string, args: Record<string, unknown>): string {
+  return `call tool ${name} ${JSON.stringify({ description: "e2e", ...args })}`;
+}
+
+/** A message the mock model answers with several calls at once. */
+export function callTools(calls: [string, Record<string, unknown>][]): string {
+  return `call tools ${calls.map(([name, args]) => `${name} ${JSON.stringify({ description: "e2e", ...args })}`).join("; ")}`;
 }
 
 export async function send(page: Page, text: string): Promise<void> {

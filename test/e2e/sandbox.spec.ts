@@ -3,6 +3,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import {
   assistantMessages,
+  callTool,
+  callTools,
   configureEndpoint,
   conversation,
   openTerminal,
@@ -12,14 +14,6 @@ import {
 } from "./fixtures.ts";
 
 const HELLO_REPLY = "Hello! I am Fawn's mock model. Ask me anything — I will answer from a script.";
-
-function callTool(name: string, args: Record<string, unknown>): string {
-  return `call tool ${name} ${JSON.stringify({ description: "e2e", ...args })}`;
-}
-
-function callTools(calls: [string, Record<string, unknown>][]): string {
-  return `call tools ${calls.map(([name, args]) => `${name} ${JSON.stringify({ description: "e2e", ...args })}`).join("; ")}`;
-}
 
 async function runEnded(page: Page): Promise<void> {
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 30_000 });

@@ -1,13 +1,9 @@
 // Uploads: files attached to a message are stored in the thread, documents also as Markdown the agent can read.
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+import { assistantMessages, callTool, configureEndpoint, conversation, send } from "./fixtures.ts";
 
 const DOCUMENTS = "test/fixtures/documents";
-
-function callTool(name: string, args: Record<string, unknown>): string {
-  return `call tool ${name} ${JSON.stringify(args)}`;
-}
 
 test("a DOCX and a PDF uploaded together become Markdown the agent reads with read_file", async ({ page }) => {
   await page.goto("/");
@@ -53,6 +49,6 @@ test("an eleventh file is refused whole with a clear message", async ({ page }) 
     buffer: Buffer.from(`note ${i}`),
   }));
   await page.getByLabel("Attach files").setInputFiles(files);
-  await expect(page.getByRole("alert")).toContainText("You can attach at most 10 files to a message; you chose 11.");
+  await expect(page.getByRole("alert")).toContainText("You can attach at most 10 files at once; you chose 11.");
   await expect(page.getByRole("list", { name: "Attached files" })).toHaveCount(0);
 });

@@ -7,14 +7,18 @@ const harness = useGatewayHarness("lead-agent-chain-test");
 
 const chats = () => harness.mock.requests.filter((request) => request.path.endsWith("/chat/completions"));
 
+/** Turns on model-written titles for the mock endpoint. */
+const enableModelTitles = () =>
+  harness.gateway.saveModelSettings({
+    baseUrl: harness.mock.url,
+    apiKey: "sk-test",
+    model: "mock-model",
+    modelTitles: true,
+  });
+
 describe("lead agent chain", () => {
   it("names the thread with the model after the first exchange when asked to, and only then", async () => {
-    await harness.gateway.saveModelSettings({
-      baseUrl: harness.mock.url,
-      apiKey: "sk-test",
-      model: "mock-model",
-      modelTitles: true,
-    });
+    await enableModelTitles();
     const thread = await harness.gateway.createThread();
     const events = await runThread(harness.gateway, thread.thread_id, "how do tides work");
     // The title request is not streamed to the user.
@@ -35,12 +39,7 @@ describe("lead agent chain", () => {
   });
 
   it("a user's rename during the run wins over the generated title", async () => {
-    await harness.gateway.saveModelSettings({
-      baseUrl: harness.mock.url,
-      apiKey: "sk-test",
-      model: "mock-model",
-      modelTitles: true,
-    });
+    await enableModelTitles();
     const thread = await harness.gateway.createThread();
     let renamed: Promise<unknown> | undefined;
     await runThread(harness.gateway, thread.thread_id, "tell me about owls", (event) => {

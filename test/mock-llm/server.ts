@@ -253,7 +253,7 @@ async function handleChat(state: State, req: IncomingMessage, res: ServerRespons
 // (`GET /web/<name>.html`). Search results link to pages of this server.
 
 /** The paragraphs of the fake page `name`. */
-export function mockArticle(name: string): { title: string; paragraphs: string[] } {
+function mockArticle(name: string): { title: string; paragraphs: string[] } {
   return {
     title: `Mock article: ${name}`,
     paragraphs: [

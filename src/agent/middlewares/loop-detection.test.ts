@@ -7,11 +7,11 @@ import {
   currentRunMessages,
   DEFAULT_LOOP_LIMITS,
   judgeToolCalls,
-  LOOP_HARD_REPEATS,
   loopDetectionMiddleware,
   withToolCalls,
 } from "./loop-detection.ts";
-import { HIDDEN_MESSAGE_KWARG, titleMiddleware } from "./title.ts";
+import { hiddenMessage, isHiddenMessage } from "../hidden-messages.ts";
+import { titleMiddleware } from "./title.ts";
 
 let callCount = 0;
 function turn(name: string, args: Record<string, unknown>): BaseMessage[] {
@@ -98,7 +98,7 @@ describe("judgeToolCalls", () => {
   });
 
   it("starts counting afresh with each message from the user, not with hidden reminders", () => {
-    const reminder = new HumanMessage({ content: "note", additional_kwargs: { [HIDDEN_MESSAGE_KWARG]: true } });
+    const reminder = hiddenMessage("note");
     const earlier = [...start, ...repeat(4, "ls", { path: "/a" })];
     expect(judgeToolCalls(pending([...earlier, new HumanMessage("again"), ...turn("ls", { path: "/a" })])).level).toBe(
       "ok",
@@ -155,19 +155,18 @@ describe("loopDetectionMiddleware", () => {
     const agent = createAgent({ model, tools: [echo], middleware: [titleMiddleware(), loopDetectionMiddleware()] });
     const result = await agent.invoke({ messages: [new HumanMessage("loop please")] });
 
-    expect(model.callCount).toBe(LOOP_HARD_REPEATS);
-    expect(executed).toBe(LOOP_HARD_REPEATS - 1);
+    expect(model.callCount).toBe(DEFAULT_LOOP_LIMITS.hardRepeats);
+    expect(executed).toBe(DEFAULT_LOOP_LIMITS.hardRepeats - 1);
     const last = result.messages.at(-1) as AIMessage;
     expect(last.tool_calls).toEqual([]);
     expect(last.text).toContain("[Stopped: the same echo call was repeated 5 times");
 
-    const reminders = (call: number) =>
-      model.calls[call]!.messages.filter((message) => message.additional_kwargs?.[HIDDEN_MESSAGE_KWARG] === true);
+    const reminders = (call: number) => model.calls[call]!.messages.filter(isHiddenMessage);
     expect(reminders(2)).toHaveLength(0);
     expect(reminders(3)).toHaveLength(1);
     expect(reminders(3)[0]!.text).toContain("same arguments 3 times");
     expect(reminders(4)[0]!.text).toContain("same arguments 4 times");
-    expect(result.messages.some((message) => message.additional_kwargs?.[HIDDEN_MESSAGE_KWARG] === true)).toBe(false);
+    expect(result.messages.some(isHiddenMessage)).toBe(false);
     expect(result.title).toBe("loop please");
   });
 });

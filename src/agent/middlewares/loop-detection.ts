@@ -1,34 +1,28 @@
 // DeerFlow's loop detection: a model that keeps making the same tool call (same name, same arguments), or calls one
 // tool very often, first gets a hidden reminder before its next model call, then has its run stopped: the call is
 // removed from its message and a visible note says why, so the run ends on that message.
-import { AIMessage, HumanMessage, type BaseMessage, type MessageContent } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type HumanMessage, type MessageContent } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
 import { createMiddleware } from "langchain";
-import { HIDDEN_MESSAGE_KWARG, isUserMessage } from "./title.ts";
-
-/** An identical call seen this many times among the last LOOP_WINDOW calls gets a reminder. */
-export const LOOP_WARN_REPEATS = 3;
-/** ...and this many times stops the run. */
-export const LOOP_HARD_REPEATS = 5;
-export const LOOP_WINDOW = 20;
-/** Calls of one tool in one run, whatever the arguments: a reminder, then a stop. */
-export const TOOL_FREQUENCY_WARN = 30;
-export const TOOL_FREQUENCY_HARD = 50;
+import { hiddenMessage, isUserMessage } from "../hidden-messages.ts";
 
 export interface LoopLimits {
+  /** An identical call seen this many times among the last `window` calls gets a reminder… */
   warnRepeats: number;
+  /** …and this many times stops the run. */
   hardRepeats: number;
   window: number;
+  /** Calls of one tool in one run, whatever the arguments: a reminder, then a stop. */
   toolWarn: number;
   toolHard: number;
 }
 
 export const DEFAULT_LOOP_LIMITS: LoopLimits = {
-  warnRepeats: LOOP_WARN_REPEATS,
-  hardRepeats: LOOP_HARD_REPEATS,
-  window: LOOP_WINDOW,
-  toolWarn: TOOL_FREQUENCY_WARN,
-  toolHard: TOOL_FREQUENCY_HARD,
+  warnRepeats: 3,
+  hardRepeats: 5,
+  window: 20,
+  toolWarn: 30,
+  toolHard: 50,
 };
 
 export type LoopVerdict =
@@ -107,7 +101,7 @@ export function loopReminder(verdict: Exclude<LoopVerdict, { level: "ok" }>): Hu
         "or give your answer now."
       : `[Loop check] You have called ${verdict.toolName} ${verdict.count} times in this run. Check that more ` +
         "calls still help; if not, give your best answer with what you have.";
-  return new HumanMessage({ content: text, additional_kwargs: { [HIDDEN_MESSAGE_KWARG]: true } });
+  return hiddenMessage(text);
 }
 
 /** The visible note that ends a stopped run. */

@@ -2,12 +2,13 @@
 // model is sent instead of those messages. Unlike DeerFlow, the thread keeps every message (the user still scrolls
 // through them all); only what the model is sent shrinks. The summary lives in the `summary` state channel and is
 // extended, never redone, as the conversation grows.
-import { internalCall } from "../internal-call.ts";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { StateSchema } from "@langchain/langgraph";
 import { countTokensApproximately, createMiddleware } from "langchain";
 import { z } from "zod";
+import { internalCall } from "../internal-call.ts";
+import { visibleText } from "../visible-text.ts";
 
 export interface SummarizationOptions {
   /** Summarize once the messages reach about this many tokens (approximate count)… */
@@ -53,10 +54,7 @@ export function needsSummary(messages: readonly BaseMessage[], options: Required
 }
 
 function lineOf(message: BaseMessage): string {
-  const text =
-    typeof message.content === "string"
-      ? message.content
-      : message.content.map((part) => (part.type === "text" && "text" in part ? String(part.text) : "")).join("");
+  const text = message.text;
   if (AIMessage.isInstance(message)) {
     const calls = (message.tool_calls ?? []).map((call) => `${call.name}(${JSON.stringify(call.args).slice(0, 300)})`);
     return `Assistant: ${text}${calls.length ? ` [called ${calls.join(", ")}]` : ""}`;
@@ -100,7 +98,7 @@ export function summarizationMiddleware(model: BaseChatModel, options: Summariza
   return createMiddleware({
     name: "SummarizationMiddleware",
     stateSchema: summaryState,
-    beforeModel: async (state) => {
+    beforeModel: async (state, runtime) => {
       const messages = state.messages;
       const current = state.summary;
       if (!needsSummary(withSummary(messages, current), settings)) return undefined;
@@ -110,11 +108,13 @@ export function summarizationMiddleware(model: BaseChatModel, options: Summariza
       const last = messages[start - 1];
       if (toFold.length === 0 || !last?.id) return undefined;
       try {
-        const reply = await internalCall(model, [
-          new HumanMessage(summaryPrompt(current?.text, toFold, settings.maxInputChars)),
-        ]);
-        if (!reply) return undefined;
-        const text = typeof reply.content === "string" ? reply.content.trim() : "";
+        const reply = await internalCall(
+          model,
+          [new HumanMessage(summaryPrompt(current?.text, toFold, settings.maxInputChars))],
+          runtime.signal ? { signal: runtime.signal } : {},
+        );
+        // Structured content (reasoning models, Anthropic) counts too; reasoning never enters the summary.
+        const text = reply ? visibleText(reply) : "";
         if (!text) return undefined;
         return { summary: { text, through: last.id } };
       } catch {

@@ -2,19 +2,18 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langcha
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { createAgent, fakeModel } from "langchain";
 import { describe, expect, it } from "vitest";
+import { hiddenMessage } from "../hidden-messages.ts";
 import {
   cleanTitle,
   EMPTY_TITLE,
   fallbackTitle,
   generateTitle,
-  HIDDEN_MESSAGE_KWARG,
   shouldGenerateTitle,
   titleMiddleware,
   titlePrompt,
 } from "./title.ts";
 
-const reminder = (text: string) =>
-  new HumanMessage({ content: text, additional_kwargs: { [HIDDEN_MESSAGE_KWARG]: true } });
+const reminder = hiddenMessage;
 const LONG = "Please analyse the quarterly sales spreadsheet and tell me which regions grew fastest and why";
 
 describe("shouldGenerateTitle", () => {

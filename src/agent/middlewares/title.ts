@@ -1,11 +1,14 @@
 // Thread titles (DeerFlow's TitleMiddleware): when the first exchange of a thread ends, a short title from the
 // title model, or from the user's first message when there is no model or it fails, goes to the `title` state.
-import { internalCall } from "../internal-call.ts";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { StateSchema } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
+import { isUserMessage } from "../hidden-messages.ts";
+import { internalCall } from "../internal-call.ts";
+import { CLARIFICATION_TOOL_NAME } from "../../protocol/index.ts";
+import { stripThinking, visibleText } from "../visible-text.ts";
 
 export const TITLE_MAX_CHARS = 60;
 export const TITLE_MAX_WORDS = 6;
@@ -16,49 +19,6 @@ export const FALLBACK_TITLE_WHOLE_CHARS = 50;
 export const EMPTY_TITLE = "New conversation";
 /** A title model that has not answered by then is abandoned for the fallback. */
 export const TITLE_TIMEOUT_MS = 20_000;
-/** Tags of the title model's call: `nostream` keeps it out of LangGraph's `messages` stream. */
-/** Messages with `additional_kwargs[HIDDEN_MESSAGE_KWARG] === true` are for the model only (reminders, context). */
-export const HIDDEN_MESSAGE_KWARG = "fawn_hidden";
-/** Its result is the answer the user sees when the agent asks first (tools/clarification.ts). */
-export const CLARIFICATION_TOOL_NAME = "ask_clarification";
-
-/** True for a message the user never wrote or sees: reminders and context injected for the model. */
-export function isHiddenMessage(message: BaseMessage): boolean {
-  return message.additional_kwargs?.[HIDDEN_MESSAGE_KWARG] === true;
-}
-
-/** True for a message the user wrote. */
-export function isUserMessage(message: BaseMessage): boolean {
-  return message.type === "human" && !isHiddenMessage(message);
-}
-
-/** The text of string or structured content: text blocks joined by newlines; reasoning, images and tool blocks left out. */
-export function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .flatMap((block: unknown) => {
-      if (typeof block === "string") return [block];
-      if (typeof block !== "object" || block === null) return [];
-      const { type, text } = block as { type?: unknown; text?: unknown };
-      return type === "text" && typeof text === "string" ? [text] : [];
-    })
-    .join("\n");
-}
-
-/** `text` without `<think>…</think>` blocks, an unclosed `<think>` tail, or reasoning before a lone `</think>`. */
-export function stripThinking(text: string): string {
-  let visible = text.replace(/<think>[\s\S]*?<\/think>/gi, "");
-  const open = visible.search(/<think>/i);
-  if (open >= 0) visible = visible.slice(0, open);
-  const close = visible.search(/<\/think>/i);
-  if (close >= 0) visible = visible.slice(close + "</think>".length);
-  return visible.trim();
-}
-
-function visibleText(message: BaseMessage): string {
-  return stripThinking(contentText(message.content));
-}
 
 /**
  * The text the user was answered with: an AI message's visible text, or the question of `ask_clarification`
@@ -66,7 +26,7 @@ function visibleText(message: BaseMessage): string {
  */
 function answerText(message: BaseMessage): string {
   if (message.type === "ai") return visibleText(message);
-  if (message.type === "tool" && message.name === CLARIFICATION_TOOL_NAME) return contentText(message.content).trim();
+  if (message.type === "tool" && message.name === CLARIFICATION_TOOL_NAME) return message.text.trim();
   return "";
 }
 
@@ -185,8 +145,8 @@ function clamp(value: number | undefined, fallback: number, min: number, max: nu
 
 /**
  * The title for a thread's first exchange: the model's answer cleaned, or `fallbackTitle` of the user's message
- * when there is no model, it fails, or it answers nothing usable. The model's call is a plain `invoke` with no
- * callbacks and the `nostream` tag, so its tokens never reach the run's `messages` stream.
+ * when there is no model, it fails, or it answers nothing usable. The model's call is an `internalCall`, so its
+ * tokens never reach the run's `messages` stream.
  */
 export async function generateTitle(
   messages: readonly BaseMessage[],
@@ -195,7 +155,7 @@ export async function generateTitle(
   const maxChars = clamp(options.maxChars, TITLE_MAX_CHARS, 10, 200);
   const maxWords = clamp(options.maxWords, TITLE_MAX_WORDS, 1, 20);
   const user = messages.find(isUserMessage);
-  const userText = user ? contentText(user.content) : "";
+  const userText = user?.text ?? "";
   const fallback = fallbackTitle(userText, maxChars);
   if (!options.model) return fallback;
   const answer = messages.map(answerText).findLast((text) => text !== "") ?? "";
@@ -205,7 +165,7 @@ export async function generateTitle(
       ...(options.signal && { signal: options.signal }),
     });
     if (!response) return fallback;
-    return cleanTitle(contentText(response.content), maxChars) || fallback;
+    return cleanTitle(response.text, maxChars) || fallback;
   } catch {
     return fallback;
   }

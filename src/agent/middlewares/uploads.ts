@@ -5,12 +5,30 @@ import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
 import type { UploadedFileRef } from "../../protocol/index.ts";
 import { formatBytes } from "../../shared/text.ts";
-import { uploadedFilesOf } from "../wire-messages.ts";
 
 /** Set on a human message once its files are announced, so they never are twice. */
 export const UPLOADS_ANNOUNCED = "fawn_uploads_announced";
 
 const BLOCK = /^<uploaded_files>[\s\S]*?<\/uploaded_files>\n*/;
+
+/** The files attached to a human message (kept in `additional_kwargs.files`, as DeerFlow does). */
+export function uploadedFilesOf(message: BaseMessage): UploadedFileRef[] | undefined {
+  const files = message.additional_kwargs?.files;
+  if (!Array.isArray(files) || files.length === 0) return undefined;
+  return files.flatMap((file: unknown) => {
+    if (typeof file !== "object" || file === null) return [];
+    const { filename, size, virtual_path, markdown_virtual_path } = file as Record<string, unknown>;
+    if (typeof filename !== "string" || typeof virtual_path !== "string") return [];
+    return [
+      {
+        filename,
+        size: typeof size === "number" ? size : 0,
+        virtual_path,
+        ...(typeof markdown_virtual_path === "string" && { markdown_virtual_path }),
+      },
+    ];
+  });
+}
 
 export function uploadedFilesBlock(files: readonly UploadedFileRef[]): string {
   const lines = files.map((file) => {

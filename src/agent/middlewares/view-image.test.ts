@@ -7,7 +7,7 @@ import { z } from "zod";
 import { BrowserSandbox } from "../../sandbox/browser/browser-sandbox.ts";
 import type { Sandbox } from "../../sandbox/sandbox.ts";
 import { openFawnDb, ThreadFiles } from "../../storage/index.ts";
-import { HIDDEN_MESSAGE_KWARG } from "./title.ts";
+import { isHiddenMessage } from "../hidden-messages.ts";
 import {
   inspectImage,
   mergeViewedImages,
@@ -160,8 +160,7 @@ describe("viewImageMiddleware", () => {
     const agent = createAgent({ model, tools: [echo], middleware: [viewImageMiddleware(async () => sandbox)] });
     const result = await agent.invoke({ messages: [new HumanMessage("look at the plot")] });
 
-    const hidden = (messages: BaseMessage[]) =>
-      messages.filter((message) => message.additional_kwargs?.[HIDDEN_MESSAGE_KWARG] === true);
+    const hidden = (messages: BaseMessage[]) => messages.filter(isHiddenMessage);
     expect(hidden(model.calls[0]!.messages)).toHaveLength(0);
     const shown = hidden(model.calls[1]!.messages);
     expect(shown).toHaveLength(1);

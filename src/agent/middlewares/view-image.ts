@@ -1,12 +1,12 @@
 // DeerFlow's view_image, for vision models: the tool checks an image in the thread's folders and records it in
 // `viewed_images`; right before the next model call the middleware shows the model the images viewed since its
 // last call, as a hidden message with base64 data URLs added to that request only (never to the thread's state).
-import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage, type BaseMessage, type HumanMessage } from "@langchain/core/messages";
 import { Command, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { createMiddleware, tool, type ToolRuntime } from "langchain";
 import { z } from "zod";
 import { isThreadDataPath, resolveSandboxPath, USER_DATA_DIRS, type Sandbox } from "../../sandbox/sandbox.ts";
-import { HIDDEN_MESSAGE_KWARG } from "./title.ts";
+import { hiddenMessage } from "../hidden-messages.ts";
 
 export const VIEW_IMAGE_TOOL_NAME = "view_image";
 export const VIEW_IMAGE_MAX_BYTES = 20 * 1024 * 1024;
@@ -161,7 +161,7 @@ export async function imageMessage(sandbox: Sandbox, images: readonly [string, V
       content.push({ type: "text", text: `${path} could not be loaded again: ${reason}` });
     }
   }
-  return new HumanMessage({ content, additional_kwargs: { [HIDDEN_MESSAGE_KWARG]: true } });
+  return hiddenMessage(content);
 }
 
 const viewedImageSchema = z.record(z.string(), z.object({ mime_type: z.string(), size: z.number() }));

@@ -5,10 +5,8 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "langchain";
 import { z } from "zod";
-import { CLARIFICATION_TYPES, HUMAN_INPUT_FIELD_TYPES } from "../../protocol/index.ts";
+import { CLARIFICATION_TOOL_NAME, CLARIFICATION_TYPES, HUMAN_INPUT_FIELD_TYPES } from "../../protocol/index.ts";
 import { humanInputRequest, humanInputText, type ClarificationArgs } from "./human-input.ts";
-
-export const CLARIFICATION_TOOL_NAME = "ask_clarification";
 
 /**
  * Accepts any value but shows the model `shape`: arguments slightly off the shape (a JSON string for a list, a

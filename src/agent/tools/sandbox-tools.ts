@@ -164,7 +164,7 @@ export function createSandboxTools(getSandbox: () => Promise<Sandbox>) {
   const writeFile = tool(
     async ({ path, content, append }) => {
       const size = new TextEncoder().encode(content).byteLength;
-      if (!append && WRITE_FILE_MAX_BYTES > 0 && size > WRITE_FILE_MAX_BYTES) {
+      if (!append && size > WRITE_FILE_MAX_BYTES) {
         return (
           `Error: the content is ${size} bytes, over the ${WRITE_FILE_MAX_BYTES}-byte limit for one write_file call. ` +
           "Write the file in sections: the first with write_file, the rest with append=true."

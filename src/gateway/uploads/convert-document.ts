@@ -3,6 +3,7 @@
 // never part of the agent worker's first chunk. Everything runs in the calling thread, offline, with no DOM: in the
 // agent worker, and in Node for tests. The old binary formats (.doc, .xls, .ppt) have no library here that reads them
 // offline in a browser, so they are not converted.
+import { splitExtension } from "./upload-rules.ts";
 
 type Converter = (bytes: Uint8Array) => Promise<string>;
 
@@ -17,8 +18,7 @@ const CONVERTERS: Readonly<Record<string, () => Promise<Converter>>> = {
 export const CONVERTIBLE_EXTENSIONS = Object.keys(CONVERTERS);
 
 function extensionOf(filename: string): string {
-  const dot = filename.lastIndexOf(".");
-  return dot > 0 ? filename.slice(dot).toLowerCase() : "";
+  return splitExtension(filename)[1].toLowerCase();
 }
 
 /** True when `convertToMarkdown` can convert a file of this name (by extension, case-insensitive). */

@@ -1,22 +1,6 @@
 // DeerFlow's upload rules (deerflow/uploads/manager.py): safe file names, unique names within one upload, and the
 // count and size limits that refuse an upload whole.
-import { formatBytes } from "../../shared/text.ts";
-
-export interface UploadLimits {
-  /** Files in one upload. */
-  maxFiles: number;
-  /** Bytes in one file. */
-  maxFileSize: number;
-  /** Bytes in one upload, all files together. */
-  maxTotalSize: number;
-}
-
-/** DeerFlow's defaults (`uploads.max_files`, `max_file_size`, `max_total_size`). */
-export const UPLOAD_LIMITS = {
-  maxFiles: 10,
-  maxFileSize: 50 * 1024 * 1024,
-  maxTotalSize: 100 * 1024 * 1024,
-} as const satisfies UploadLimits;
+import { UPLOAD_LIMITS, uploadLimitProblem, type UploadLimits } from "../../protocol/index.ts";
 
 /** The longest file name, in UTF-8 bytes (what most file systems allow). */
 export const MAX_FILENAME_BYTES = 255;
@@ -85,34 +69,15 @@ export function markdownCompanionName(filename: string): string {
   return `${splitExtension(filename)[0]}.md`;
 }
 
-/** A limit as people read it: "50 MB", "1.5 GB". */
-function formatLimit(bytes: number): string {
-  return formatBytes(bytes).replace(/\.0 /, " ");
-}
-
 /**
- * Throws an UploadError (status 413) naming the first limit the upload breaks, before any file is read or written:
- * too many files, a file too large, or too many bytes together. Throws status 400 when there is no file at all.
+ * Throws an UploadError (status 413) naming the first limit the upload breaks (see `uploadLimitProblem`), before any
+ * file is read or written. Throws status 400 when there is no file at all.
  */
 export function checkUploadLimits(
   files: readonly { name: string; size: number }[],
   limits: UploadLimits = UPLOAD_LIMITS,
 ): void {
   if (files.length === 0) throw new UploadError("Choose at least one file to upload.");
-  if (files.length > limits.maxFiles) {
-    throw new UploadError(`You can attach at most ${limits.maxFiles} files at once; you chose ${files.length}.`, 413);
-  }
-  const tooLarge = files.filter((file) => file.size > limits.maxFileSize);
-  if (tooLarge.length > 0) {
-    const sizes = tooLarge.map((file) => `${file.name} is ${formatBytes(file.size)}`);
-    const list = sizes.length === 1 ? sizes[0] : `${sizes.slice(0, -1).join(", ")} and ${sizes.at(-1)}`;
-    throw new UploadError(`${list}; the limit is ${formatLimit(limits.maxFileSize)} per file.`, 413);
-  }
-  const total = files.reduce((sum, file) => sum + file.size, 0);
-  if (total > limits.maxTotalSize) {
-    throw new UploadError(
-      `These files add up to ${formatBytes(total)}; the limit is ${formatLimit(limits.maxTotalSize)} per upload.`,
-      413,
-    );
-  }
+  const problem = uploadLimitProblem(files, limits);
+  if (problem) throw new UploadError(problem, 413);
 }

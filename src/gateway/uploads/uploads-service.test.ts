@@ -342,16 +342,9 @@ describe("UploadsService.delete", () => {
   });
 });
 
-describe("UploadsService.limits", () => {
-  it("reports DeerFlow's defaults, or the limits it was given", async () => {
-    expect((await open()).uploads.limits()).toEqual({
-      maxFiles: 10,
-      maxFileSize: 50 * MiB,
-      maxTotalSize: 100 * MiB,
-    });
-    const limits = { maxFiles: 1, maxFileSize: 10, maxTotalSize: 10 };
-    const { uploads } = await open({ limits });
-    expect(uploads.limits()).toEqual(limits);
+describe("UploadsService limits", () => {
+  it("applies the limits it was given", async () => {
+    const { uploads } = await open({ limits: { max_files: 1, max_file_size: 10, max_total_size: 10 } });
     await expect(uploads.upload("t", [file("a"), file("b")])).rejects.toThrow(/at most 1 files/);
   });
 });

@@ -2,6 +2,7 @@
 // DeerFlow's names, limits and dedup; PDF, DOCX, XLSX and PPTX files get a Markdown companion beside them. An upload
 // is checked whole first and written in one ThreadFiles transaction: all of it is stored, or none.
 import { UPLOADS_DIR } from "../../sandbox/sandbox.ts";
+import { UPLOAD_LIMITS, type UploadedFileInfo, type UploadLimits, type UploadResult } from "../../protocol/index.ts";
 import type { ThreadFiles } from "../../storage/thread-files.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../../storage/storage-errors.ts";
 import { convertToMarkdown, isConvertible } from "./convert-document.ts";
@@ -11,37 +12,13 @@ import {
   markdownCompanionName,
   normalizeFilename,
   splitExtension,
-  UPLOAD_LIMITS,
   UploadError,
-  type UploadLimits,
 } from "./upload-rules.ts";
 
 export interface UploadInput {
   /** The name the user's file has (a path is reduced to its last segment). */
   name: string;
   bytes: Uint8Array;
-}
-
-/** One stored file, as DeerFlow's upload response describes it. */
-export interface UploadedFile {
-  /** The name it is stored under. */
-  filename: string;
-  size: number;
-  /** `/mnt/user-data/uploads/<filename>` */
-  virtual_path: string;
-  /** The name the user gave, when it had to be changed to be unique in this upload. */
-  original_filename?: string;
-  /** The Markdown companion's name, when the document was converted. */
-  markdown_file?: string;
-  markdown_virtual_path?: string;
-  /** Why the document was not converted; the file itself is stored. */
-  warning?: string;
-}
-
-export interface UploadResult {
-  files: UploadedFile[];
-  /** A sentence or two for the user. */
-  message: string;
 }
 
 /** One file in a thread's uploads, as DeerFlow's listing describes it. */
@@ -92,11 +69,6 @@ export class UploadsService {
     this.#limits = options.limits ?? UPLOAD_LIMITS;
   }
 
-  /** The limits an upload must keep to (DeerFlow's `GET …/uploads/limits`). */
-  limits(): UploadLimits {
-    return { ...this.#limits };
-  }
-
   /**
    * Stores the files in the thread's uploads. Throws an UploadError and writes nothing when the upload breaks a limit
    * or has a file whose name is unsafe (both checked before anything else), or when the browser's storage is full.
@@ -113,12 +85,12 @@ export class UploadsService {
     // DeerFlow skips a file with an unsafe name and stores the rest; Fawn refuses the upload, as for a limit.
     const safeNames = files.map((file) => normalizeFilename(file.name));
     const seen = new Set<string>();
-    const uploaded: UploadedFile[] = [];
+    const uploaded: UploadedFileInfo[] = [];
     const writes: { path: string; bytes: Uint8Array }[] = [];
     for (const [index, file] of files.entries()) {
       const safeName = safeNames[index]!;
       const filename = claimUniqueFilename(safeName, seen);
-      const entry: UploadedFile = { filename, size: file.bytes.byteLength, virtual_path: uploadPath(filename) };
+      const entry: UploadedFileInfo = { filename, size: file.bytes.byteLength, virtual_path: uploadPath(filename) };
       if (filename !== safeName) entry.original_filename = safeName;
       writes.push({ path: entry.virtual_path, bytes: file.bytes });
       if (this.#convert && isConvertible(filename)) {
@@ -184,7 +156,7 @@ export class UploadsService {
   }
 }
 
-function message(uploaded: readonly UploadedFile[]): string {
+function message(uploaded: readonly UploadedFileInfo[]): string {
   const sentences = [`Uploaded ${plural(uploaded.length, "file")}.`];
   const unconverted = uploaded.filter((file) => file.warning !== undefined).length;
   if (unconverted > 0) sentences.push(`${plural(unconverted, "document")} could not be converted to Markdown.`);

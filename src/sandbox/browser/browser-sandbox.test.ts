@@ -1,5 +1,5 @@
 import "fake-indexeddb/auto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openFawnDb, ThreadFiles } from "../../storage/index.ts";
 import { describeSandboxContract } from "../sandbox-contract.ts";
 import { BrowserSandbox } from "./browser-sandbox.ts";
@@ -36,6 +36,31 @@ describe("BrowserSandbox", () => {
       ["/mnt/user-data/uploads/data.csv", "a,b\n1,2\n"],
       ["/mnt/user-data/workspace/keep.txt", "keepmore\n"],
     ]);
+  });
+
+  it("stores only what a file API call changed, not the thread's other files", async () => {
+    const files = await openFiles();
+    await files.write("t", [{ path: "/mnt/user-data/uploads/big.csv", bytes: bytes("a,b\n".repeat(1000)) }]);
+    const sandbox = await BrowserSandbox.open({ threadId: "t", files });
+    const apply = vi.spyOn(files, "apply");
+    await sandbox.writeFile("/mnt/user-data/workspace/log.txt", "a\n");
+    await sandbox.writeFile("/mnt/user-data/workspace/log.txt", "b\n", { append: true });
+    await sandbox.remove("/mnt/user-data/workspace/log.txt");
+    expect(apply.mock.calls.map(([, changes]) => changes)).toEqual([
+      { write: [{ path: "/mnt/user-data/workspace/log.txt", bytes: bytes("a\n") }] },
+      { write: [{ path: "/mnt/user-data/workspace/log.txt", bytes: bytes("a\nb\n") }] },
+      { delete: ["/mnt/user-data/workspace/log.txt"] },
+    ]);
+    expect((await sandbox.run("echo ok")).stdout).toBe("ok\n");
+    expect(apply).toHaveBeenCalledTimes(3);
+    expect((await files.readAll("t")).map((file) => file.meta.path)).toEqual(["/mnt/user-data/uploads/big.csv"]);
+  });
+
+  it("refuses a file API write it could not keep, rather than losing it on reload", async () => {
+    const sandbox = await BrowserSandbox.open({ threadId: "t", files: await openFiles() });
+    const long = `/mnt/user-data/workspace/${"x".repeat(2000)}.txt`;
+    await expect(sandbox.writeFile(long, "x")).rejects.toThrow(/at most \d+ characters/);
+    expect(await sandbox.stat(long)).toBeUndefined();
   });
 
   it("keeps nothing outside /mnt/user-data, and says which names could not be kept", async () => {

@@ -8,9 +8,11 @@ import {
   DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_CWD,
   isThreadDataPath,
+  isUnder,
   joinPath,
   resolveSandboxPath,
   SandboxFileError,
+  SandboxPathError,
   SKILLS_ROOT,
   stoppedMessage,
   USER_DATA_DIRS,
@@ -90,7 +92,7 @@ export class BrowserSandbox implements Sandbox {
   }
 
   run(command: string, options: RunOptions = {}): Promise<CommandResult> {
-    return this.exclusive(() => this.execute(command, options));
+    return this.queue.run(() => this.execute(command, options));
   }
 
   async readFile(path: string): Promise<Uint8Array> {
@@ -105,7 +107,9 @@ export class BrowserSandbox implements Sandbox {
 
   async writeFile(path: string, content: string | Uint8Array, options: { append?: boolean } = {}): Promise<void> {
     const resolved = resolveSandboxPath(path, "write");
-    return this.exclusive(async () => {
+    const problem = threadFilePathProblem(resolved);
+    if (problem !== undefined) throw new SandboxPathError(`Refused path ${JSON.stringify(path)}: ${problem}.`);
+    return this.queue.run(async () => {
       const parent = resolved.slice(0, resolved.lastIndexOf("/"));
       const parentStat = await this.statOrUndefined(parent);
       if (parentStat && !parentStat.isDirectory) {
@@ -117,7 +121,11 @@ export class BrowserSandbox implements Sandbox {
       const bytes = typeof content === "string" ? encoder.encode(content) : content;
       if (options.append && existing) await this.data.appendFile(resolved, bytes);
       else await this.data.writeFile(resolved, bytes);
-      await this.persist(0);
+      await this.options.files.apply(this.threadId, {
+        write: [{ path: resolved, bytes: await this.data.readFileBuffer(resolved) }],
+      });
+      const stat = await this.data.stat(resolved);
+      this.known.set(resolved, { size: stat.size, mtime: stat.mtime.getTime() });
     });
   }
 
@@ -144,14 +152,17 @@ export class BrowserSandbox implements Sandbox {
 
   async remove(path: string, options: { recursive?: boolean } = {}): Promise<void> {
     const resolved = resolveSandboxPath(path, "write");
-    return this.exclusive(async () => {
+    return this.queue.run(async () => {
       const stat = await this.statOrUndefined(resolved);
       if (!stat) throw new SandboxFileError(`No such file or folder: ${resolved}`, "ENOENT");
       if (stat.isDirectory && !options.recursive && (await this.data.readdir(resolved)).length > 0) {
         throw new SandboxFileError(`Cannot remove ${resolved}: the folder is not empty.`, "ENOTEMPTY");
       }
       await this.data.rm(resolved, { recursive: true });
-      await this.persist(0);
+      const deleted = [...this.known.keys()].filter((known) => isUnder(known, resolved));
+      if (deleted.length === 0) return;
+      await this.options.files.apply(this.threadId, { delete: deleted });
+      for (const gone of deleted) this.known.delete(gone);
     });
   }
 
@@ -238,7 +249,7 @@ export class BrowserSandbox implements Sandbox {
   }
 
   /**
-   * Writes what changed under /mnt/user-data since `since` (ms) to IndexedDB in one transaction. Returns one line
+   * After a command: writes what changed under /mnt/user-data since `since` (ms) to IndexedDB in one transaction. Returns one line
    * per file that could not be kept (a name IndexedDB's path rules refuse), for the command's stderr.
    */
   private async persist(since: number): Promise<string[]> {
@@ -288,9 +299,5 @@ export class BrowserSandbox implements Sandbox {
   private async expect(path: string, type: "file" | "directory"): Promise<void> {
     const stat = await this.statOrUndefined(path);
     expectFileType(path, type, stat && (stat.isDirectory ? "directory" : "file"));
-  }
-
-  private exclusive<T>(operation: () => Promise<T>): Promise<T> {
-    return this.queue.run(operation);
   }
 }

@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import { openFawnDb, ThreadFiles } from "../../storage/index.ts";
-import { SandboxPathError } from "../sandbox.ts";
+import { SandboxFileError, SandboxPathError } from "../sandbox.ts";
 import { IsolatedSandboxes, type SandboxWorker } from "./isolated-browser-sandbox.ts";
 import { SandboxService } from "./sandbox-service.ts";
 
@@ -38,6 +38,11 @@ describe("IsolatedSandboxes", () => {
     expect((await sandbox.run("cat a.txt")).stdout).toBe("hello");
     expect(await sandbox.readText("/mnt/user-data/workspace/a.txt")).toBe("hello");
     await expect(sandbox.readText("/etc/passwd")).rejects.toBeInstanceOf(SandboxPathError);
+    await expect(sandbox.readText("/mnt/user-data/workspace")).rejects.toMatchObject({
+      name: "SandboxFileError",
+      code: "EISDIR",
+    });
+    await expect(sandbox.list("/mnt/user-data/workspace/a.txt")).rejects.toBeInstanceOf(SandboxFileError);
     sandboxes.dispose();
   });
 
@@ -45,7 +50,7 @@ describe("IsolatedSandboxes", () => {
     const stuck = {
       run: () => new Promise(() => undefined),
       cancel: () => undefined,
-      readFile: async () => new TextEncoder().encode("fresh"),
+      readFile: async () => ({ ok: true, value: new TextEncoder().encode("fresh") }),
     };
     const { created, createWorker } = fakeWorkers(stuck);
     const sandboxes = new IsolatedSandboxes(createWorker);

@@ -5,8 +5,6 @@ import * as Comlink from "comlink";
 import { newId } from "../../shared/ids.ts";
 import {
   DEFAULT_COMMAND_TIMEOUT_MS,
-  SandboxFileError,
-  SandboxPathError,
   stoppedMessage,
   type CommandResult,
   type GrepMatch,
@@ -15,6 +13,7 @@ import {
   type Sandbox,
   type SandboxEntry,
 } from "../sandbox.ts";
+import { unwrap, type RemoteResult } from "../sandbox-support.ts";
 import type { SandboxService } from "./sandbox-service.ts";
 
 /** How long a cancelled command may take to notice before its worker is terminated. */
@@ -76,13 +75,9 @@ export class IsolatedSandboxes {
   }
 
   /** @internal Runs a call on the current worker; fails (instead of hanging) if that worker is terminated. */
-  async call<T>(operation: (api: Comlink.Remote<SandboxService>) => Promise<T>): Promise<T> {
+  async call<T>(operation: (api: Comlink.Remote<SandboxService>) => Promise<RemoteResult<T>>): Promise<T> {
     const live = this.worker();
-    try {
-      return await Promise.race([operation(live.api), live.ended]);
-    } catch (error) {
-      throw restoreError(error);
-    }
+    return unwrap(await Promise.race([operation(live.api), live.ended]));
   }
 }
 
@@ -113,9 +108,9 @@ class IsolatedBrowserSandbox implements Sandbox {
     else signal?.addEventListener("abort", onAbort, { once: true });
     const hardTimer = setTimeout(() => kill("timeout"), timeoutMs + HARD_TIMEOUT_GRACE_MS);
     try {
-      return await Promise.race([live.api.run(this.threadId, commandId, command, rest), live.ended]);
+      return unwrap(await Promise.race([live.api.run(this.threadId, commandId, command, rest), live.ended]));
     } catch (error) {
-      if (!(error instanceof WorkerEnded)) throw restoreError(error);
+      if (!(error instanceof WorkerEnded)) throw error;
       const stopped = reason ?? (signal?.aborted ? "cancelled" : "timeout");
       return {
         stdout: "",
@@ -167,15 +162,4 @@ class IsolatedBrowserSandbox implements Sandbox {
   async dispose(): Promise<void> {
     await this.pool.call((api) => api.close(this.threadId)).catch(() => undefined);
   }
-}
-
-/** comlink carries an Error's name and message, not its class: give the sandbox's errors their class back. */
-function restoreError(error: unknown): unknown {
-  if (!(error instanceof Error)) return error;
-  if (error.name === "SandboxPathError") return new SandboxPathError(error.message);
-  if (error.name === "SandboxFileError") {
-    const code = (error as Partial<SandboxFileError>).code ?? "ENOENT";
-    return new SandboxFileError(error.message, code);
-  }
-  return error;
 }

@@ -2,6 +2,7 @@
 // queued one at a time, and a run that times out or is cancelled ends with `worker.terminate()`, the only way to stop
 // a busy Python; the next run then starts a fresh worker.
 import { stoppedMessage } from "../sandbox.ts";
+import { appendLine } from "../sandbox-support.ts";
 import { decodeChunks } from "./python-core.ts";
 import type { PythonRunner, PythonRunRequest, PythonRunResult } from "./python-runner.ts";
 import type { PythonWorkerRequest, PythonWorkerResponse } from "./python-worker-protocol.ts";
@@ -123,7 +124,7 @@ export class WorkerPythonRunner implements PythonRunner {
           this.stopWorker();
           finish({
             stdout: decodeChunks(output.stdout),
-            stderr: `${withNewline(decodeChunks(output.stderr))}python3: Python stopped unexpectedly: ${reason}\n`,
+            stderr: appendLine(decodeChunks(output.stderr), `python3: Python stopped unexpectedly: ${reason}`),
             exitCode: 1,
             written: {},
             deleted: [],
@@ -171,10 +172,6 @@ export class WorkerPythonRunner implements PythonRunner {
   }
 }
 
-function withNewline(text: string): string {
-  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
-}
-
 /** The result of a program the runner ended: what it printed so far, then the sentence that says why. */
 function stoppedResult(
   reason: "timeout" | "cancelled",
@@ -183,7 +180,7 @@ function stoppedResult(
 ): PythonRunResult {
   return {
     stdout: decodeChunks(output.stdout),
-    stderr: `${withNewline(decodeChunks(output.stderr))}${sentence}\n`,
+    stderr: appendLine(decodeChunks(output.stderr), sentence),
     exitCode: reason === "timeout" ? 124 : 130,
     written: {},
     deleted: [],

@@ -2,15 +2,8 @@
 // WebContainerSandbox per thread to the agent worker over comlink (the worker's side is ../remote-sandbox.ts).
 import type { BootOptions } from "@webcontainer/api";
 import { releaseProxy } from "comlink";
-import {
-  SandboxFileError,
-  type CommandResult,
-  type GrepMatch,
-  type GrepOptions,
-  type RunOptions,
-  type SandboxEntry,
-} from "../sandbox.ts";
-import { CancellableCommands } from "../sandbox-support.ts";
+import type { CommandResult, GrepMatch, GrepOptions, SandboxEntry } from "../sandbox.ts";
+import { CancellableCommands, settle, type RemoteResult, type RemoteRunOptions } from "../sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "./thread-file-store.ts";
 import { WebContainerSandbox, type WebContainerLike } from "./webcontainer-sandbox.ts";
 
@@ -71,28 +64,6 @@ async function bootFromApi(options: BootOptions): Promise<WebContainerLike> {
   return WebContainer.boot(options);
 }
 
-/** Run options that can cross comlink: an AbortSignal cannot, so a command is cancelled by its id instead. */
-export type HostRunOptions = Omit<RunOptions, "signal">;
-
-/** An error as data: comlink carries only an Error's name and message, and the sandbox's errors have a code too. */
-export interface HostError {
-  name: string;
-  message: string;
-  code?: SandboxFileError["code"];
-}
-
-/** What every SandboxHost call returns across comlink: its value, or the error it threw. */
-export type HostResult<T> = { ok: true; value: T } | { ok: false; error: HostError };
-
-async function settle<T>(operation: () => Promise<T>): Promise<HostResult<T>> {
-  try {
-    return { ok: true, value: await operation() };
-  } catch (error) {
-    const { name, message } = error instanceof Error ? error : new Error(String(error));
-    return { ok: false, error: { name, message, ...(error instanceof SandboxFileError && { code: error.code }) } };
-  }
-}
-
 /**
  * The WebContainer sandboxes of every thread, for the agent worker (expose it with comlink). The worker opens a
  * thread with a proxy of its ThreadFileStore, so the page never touches IndexedDB; every call names the thread.
@@ -107,7 +78,7 @@ export class SandboxHost {
   ) {}
 
   /** Loads the thread's files into the container; opening an open thread again starts it afresh from the store. */
-  open(threadId: string, store: ThreadFileStore, skills?: ThreadFileMap): Promise<HostResult<void>> {
+  open(threadId: string, store: ThreadFileStore, skills?: ThreadFileMap): Promise<RemoteResult<void>> {
     return settle(async () => {
       await this.close(threadId);
       const opening = WebContainerSandbox.open({
@@ -131,8 +102,8 @@ export class SandboxHost {
     threadId: string,
     commandId: string,
     command: string,
-    options: HostRunOptions = {},
-  ): Promise<HostResult<CommandResult>> {
+    options: RemoteRunOptions = {},
+  ): Promise<RemoteResult<CommandResult>> {
     return settle<CommandResult>(() =>
       this.commands.run(commandId, async (signal) =>
         (await this.sandbox(threadId)).run(command, { ...options, signal }),
@@ -144,7 +115,7 @@ export class SandboxHost {
     this.commands.cancel(commandId);
   }
 
-  readFile(threadId: string, path: string): Promise<HostResult<Uint8Array>> {
+  readFile(threadId: string, path: string): Promise<RemoteResult<Uint8Array>> {
     return settle(async () => (await this.sandbox(threadId)).readFile(path));
   }
 
@@ -153,19 +124,19 @@ export class SandboxHost {
     path: string,
     content: string | Uint8Array,
     options?: { append?: boolean },
-  ): Promise<HostResult<void>> {
+  ): Promise<RemoteResult<void>> {
     return settle(async () => (await this.sandbox(threadId)).writeFile(path, content, options));
   }
 
-  list(threadId: string, path: string): Promise<HostResult<SandboxEntry[]>> {
+  list(threadId: string, path: string): Promise<RemoteResult<SandboxEntry[]>> {
     return settle(async () => (await this.sandbox(threadId)).list(path));
   }
 
-  stat(threadId: string, path: string): Promise<HostResult<SandboxEntry | undefined>> {
+  stat(threadId: string, path: string): Promise<RemoteResult<SandboxEntry | undefined>> {
     return settle(async () => (await this.sandbox(threadId)).stat(path));
   }
 
-  remove(threadId: string, path: string, options?: { recursive?: boolean }): Promise<HostResult<void>> {
+  remove(threadId: string, path: string, options?: { recursive?: boolean }): Promise<RemoteResult<void>> {
     return settle(async () => (await this.sandbox(threadId)).remove(path, options));
   }
 
@@ -174,16 +145,16 @@ export class SandboxHost {
     pattern: string,
     root: string,
     options?: { includeDirs?: boolean; maxResults?: number },
-  ): Promise<HostResult<string[]>> {
+  ): Promise<RemoteResult<string[]>> {
     return settle(async () => (await this.sandbox(threadId)).glob(pattern, root, options));
   }
 
-  grep(threadId: string, pattern: string, root: string, options?: GrepOptions): Promise<HostResult<GrepMatch[]>> {
+  grep(threadId: string, pattern: string, root: string, options?: GrepOptions): Promise<RemoteResult<GrepMatch[]>> {
     return settle(async () => (await this.sandbox(threadId)).grep(pattern, root, options));
   }
 
   /** Closes the thread's sandbox (its shell and its directory in the container); its files stay in the store. */
-  dispose(threadId: string): Promise<HostResult<void>> {
+  dispose(threadId: string): Promise<RemoteResult<void>> {
     return settle(() => this.close(threadId));
   }
 

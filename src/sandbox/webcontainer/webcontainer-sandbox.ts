@@ -6,6 +6,7 @@ import {
   DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_CWD,
   isThreadDataPath,
+  isUnder,
   joinPath,
   resolveSandboxPath,
   SandboxFileError,
@@ -129,7 +130,7 @@ export class WebContainerSandbox implements Sandbox {
   }
 
   run(command: string, options: RunOptions = {}): Promise<CommandResult> {
-    return this.exclusive(() => this.execute(command, options));
+    return this.queue.run(() => this.execute(command, options));
   }
 
   async readFile(path: string): Promise<Uint8Array> {
@@ -144,7 +145,7 @@ export class WebContainerSandbox implements Sandbox {
 
   async writeFile(path: string, content: string | Uint8Array, options: { append?: boolean } = {}): Promise<void> {
     const resolved = resolveSandboxPath(path, "write");
-    return this.exclusive(async () => {
+    return this.queue.run(async () => {
       const parent = resolved.slice(0, resolved.lastIndexOf("/"));
       if ((await this.typeOf(parent)) === "file") {
         throw new SandboxFileError(`Cannot write ${resolved}: ${parent} is a file, not a folder.`, "ENOTDIR");
@@ -181,7 +182,7 @@ export class WebContainerSandbox implements Sandbox {
 
   async remove(path: string, options: { recursive?: boolean } = {}): Promise<void> {
     const resolved = resolveSandboxPath(path, "write");
-    return this.exclusive(async () => {
+    return this.queue.run(async () => {
       const type = await this.typeOf(resolved);
       if (!type) throw new SandboxFileError(`No such file or folder: ${resolved}`, "ENOENT");
       if (type === "directory" && !options.recursive && (await this.readdir(resolved)).length > 0) {
@@ -268,7 +269,7 @@ export class WebContainerSandbox implements Sandbox {
   /** Where the last command left the shell, as a virtual path, when it is inside the sandbox. */
   private async lastCwd(): Promise<string | undefined> {
     const bytes = await this.container.fs.readFile(`${this.dir}/.fawn/cwd`).catch(() => undefined);
-    const written = bytes && new TextDecoder().decode(bytes);
+    const written = bytes && decoder.decode(bytes);
     if (!written) return undefined;
     try {
       return resolveSandboxPath(toVirtualPaths(written.trim(), this.root), "read");
@@ -406,10 +407,6 @@ export class WebContainerSandbox implements Sandbox {
   private terminal(): { cols: number; rows: number } {
     return this.options.terminal ?? DEFAULT_TERMINAL;
   }
-
-  private exclusive<T>(operation: () => Promise<T>): Promise<T> {
-    return this.queue.run(operation);
-  }
 }
 
 /** /mnt, /mnt/user-data… and /mnt/skills… where a path starts; not /mnt/user-data-backup or /x/mnt/user-data. */
@@ -433,10 +430,6 @@ function stoppedResult(reason: "timeout" | "cancelled", stdout: string, timeoutM
     exitCode: reason === "timeout" ? 124 : 130,
     stopped: reason,
   };
-}
-
-function isUnder(path: string, root: string): boolean {
-  return path === root || path.startsWith(`${root}/`);
 }
 
 function isKept(path: string): boolean {

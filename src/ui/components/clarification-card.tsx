@@ -1,34 +1,14 @@
 // The Clarification card: the agent's question (ask_clarification) with option buttons and a free answer, or a
 // form. Only the latest open question takes an answer; an answered one shows the answer, read-only.
-import { createMemo, createSignal, createUniqueId, For, Index, Match, onCleanup, Show, Switch } from "solid-js";
+import { createMemo, createSignal, createUniqueId, For, Index, Match, Show, Switch } from "solid-js";
 import type { HumanInputField, HumanInputFormRequest, HumanInputRequest } from "../../protocol/index.ts";
 import {
-  clarificationAnswerIn,
   emptyFormValues,
   formProblems,
   humanInputReply,
-  isClarificationReply,
   type FieldValue,
   type HumanInputAnswer,
 } from "../human-input.ts";
-
-// The conversation renders one message at a time, so a card cannot look ahead to the message that answered it.
-// Instead, each reply the conversation shows is noted here with the order it was rendered in; a card takes the
-// first reply to its question rendered after itself. Conversations render in document order.
-let renderOrder = 0;
-const [replies, setReplies] = createSignal<readonly { order: number; text: string }[]>([]);
-
-/** Put in a user message: notes it as a possible answer to a card above it, for as long as it is shown. */
-export function ClarificationReplyNote(props: { text: string }) {
-  // Read once: a message's text does not change while it is shown.
-  const text = props.text;
-  if (isClarificationReply(text)) {
-    const reply = { order: ++renderOrder, text };
-    setReplies((all) => [...all, reply]);
-    onCleanup(() => setReplies((all) => all.filter((item) => item !== reply)));
-  }
-  return null;
-}
 
 /** Answers as they are sent: the reply's text. */
 export type AnswerHandler = (text: string) => void;
@@ -37,7 +17,7 @@ function FreeAnswer(props: { request: HumanInputRequest; onAnswer: AnswerHandler
   const [text, setText] = createSignal("");
   const submit = () => {
     const reply = humanInputReply(props.request, { kind: "text", text: text() });
-    if (reply) props.onAnswer(reply.text);
+    if (reply) props.onAnswer(reply);
   };
   const withOptions = () => props.request.input_mode === "choice_with_other";
   return (
@@ -236,7 +216,7 @@ function FormAnswer(props: { request: HumanInputFormRequest; onAnswer: AnswerHan
         if (problems().size > 0) return;
         const reply = humanInputReply(props.request, answer());
         setEmpty(!reply);
-        if (reply) props.onAnswer(reply.text);
+        if (reply) props.onAnswer(reply);
       }}
     >
       <Index each={props.request.fields}>
@@ -271,25 +251,21 @@ function FormAnswer(props: { request: HumanInputFormRequest; onAnswer: AnswerHan
 
 /**
  * The question of `request`. With `onAnswer` (the latest open question, nothing running) it takes an answer;
- * once a later message answers it, it shows that answer instead.
+ * once a later message answers it, it shows `answer`, read-only.
  */
-export function ClarificationCard(props: { request: HumanInputRequest; onAnswer?: AnswerHandler | undefined }) {
-  const order = ++renderOrder;
-  const answer = createMemo(() => {
-    for (const reply of replies()) {
-      if (reply.order < order) continue;
-      const value = clarificationAnswerIn(reply.text, props.request.question);
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  });
+export function ClarificationCard(props: {
+  request: HumanInputRequest;
+  answer?: string | undefined;
+  onAnswer?: AnswerHandler | undefined;
+}) {
+  const answer = () => props.answer;
   const onAnswer = () => (answer() === undefined ? props.onAnswer : undefined);
   const options = () => (props.request.input_mode === "choice_with_other" ? (props.request.options ?? []) : []);
   const form = () => (props.request.input_mode === "form" ? props.request : undefined);
   const pick = (index: number) => {
     const option = options()[index];
     const reply = option && humanInputReply(props.request, { kind: "option", option });
-    if (reply) onAnswer()?.(reply.text);
+    if (reply) onAnswer()?.(reply);
   };
   return (
     <div class="clarification" role="group" aria-label="Clarification">

@@ -2,10 +2,9 @@
 // Enter sends; Shift+Enter adds a line. Files are checked against the upload limits when chosen and uploaded when
 // the message is sent.
 import { createSignal, For, Show } from "solid-js";
-import { AGENT_MODES, type AgentMode } from "../../protocol/index.ts";
+import { AGENT_MODES, uploadLimitProblem, type AgentMode } from "../../protocol/index.ts";
 import { formatBytes } from "../../shared/text.ts";
 import type { AppState } from "../app-state.ts";
-import { uploadProblem } from "../upload-check.ts";
 
 const MODE_INFO: Record<AgentMode, { name: string; hint: string }> = {
   flash: { name: "Flash", hint: "Fast answers, no reasoning or plan" },
@@ -25,7 +24,7 @@ export function Composer(props: { state: AppState }) {
   const attach = (chosen: readonly File[]) => {
     if (chosen.length === 0) return;
     const next = [...files(), ...chosen];
-    const problem = uploadProblem(next);
+    const problem = uploadLimitProblem(next);
     if (problem) {
       props.state.setNotice(`${problem} Nothing was attached.`);
       return;
@@ -142,14 +141,14 @@ export function Composer(props: { state: AppState }) {
             )}
           </For>
         </div>
-        <Show when={props.state.modelChoices().length > 1}>
+        <Show when={props.state.modelEntries().length > 1}>
           <select
             class="model-choice"
             aria-label="Model for this message"
             value={props.state.model()?.id ?? ""}
             onChange={(event) => props.state.setModel(event.currentTarget.value)}
           >
-            <For each={props.state.modelChoices()}>{(entry) => <option value={entry.id}>{entry.id}</option>}</For>
+            <For each={props.state.modelEntries()}>{(entry) => <option value={entry.id}>{entry.id}</option>}</For>
           </select>
         </Show>
         <span class="spacer" />

@@ -1,7 +1,14 @@
 // The conversation log: saved entries, then the live run (the user's message, streamed replies, its error).
-import { createEffect, For, Index, Show, type JSX } from "solid-js";
-import type { RunError, ThreadEntry } from "../../protocol/index.ts";
+import { createEffect, createMemo, For, Index, Show, type JSX } from "solid-js";
+import {
+  CLARIFICATION_TOOL_NAME,
+  contentText,
+  type RunError,
+  type ThreadEntry,
+  type ToolWireMessage,
+} from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
+import { answerOf, requestOfToolMessage } from "../human-input.ts";
 import { liveMessages } from "../run-view.ts";
 import { MessageView } from "./message-view.tsx";
 
@@ -22,11 +29,12 @@ function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
 function EntryView(props: {
   entry: ThreadEntry;
   onOpenSettings: () => void;
+  answer?: string | undefined;
   onAnswer?: ((text: string) => void) | undefined;
 }): JSX.Element {
   const entry = props.entry;
   return entry.kind === "message" ? (
-    <MessageView message={entry.message} stopped={entry.stopped} onAnswer={props.onAnswer} />
+    <MessageView message={entry.message} stopped={entry.stopped} answer={props.answer} onAnswer={props.onAnswer} />
   ) : (
     <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} />
   );
@@ -57,11 +65,37 @@ function Welcome(props: { state: AppState }) {
   );
 }
 
+function isClarification(entry: ThreadEntry): boolean {
+  return entry.kind === "message" && entry.message.type === "tool" && entry.message.name === CLARIFICATION_TOOL_NAME;
+}
+
+/**
+ * For each entry, how the conversation answered the clarification it asks: the first user message after it (the
+ * live run's, when the saved entries have none yet). Undefined for other entries and for open questions.
+ */
+function clarificationAnswers(
+  entries: readonly ThreadEntry[],
+  pendingText: string | undefined,
+): (string | undefined)[] {
+  let nextUserText = pendingText;
+  const answers: (string | undefined)[] = [];
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index]!;
+    if (entry.kind !== "message") continue;
+    if (entry.message.type === "human") nextUserText = contentText(entry.message.content);
+    else if (isClarification(entry)) {
+      answers[index] = answerOf(requestOfToolMessage(entry.message as ToolWireMessage), nextUserText);
+    }
+  }
+  return answers;
+}
+
 export function Conversation(props: { state: AppState }) {
   let log!: HTMLDivElement;
   const state = props.state;
   const liveRun = () => state.run();
   const openSettings = () => state.setSettingsOpen(true);
+  const answers = createMemo(() => clarificationAnswers(state.thread()?.entries ?? [], liveRun()?.userText));
   const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
 
   // Follow the reply as it grows, unless the user scrolled up to read.
@@ -81,18 +115,22 @@ export function Conversation(props: { state: AppState }) {
       <div class="conversation-inner">
         <Show when={!empty()} fallback={<Welcome state={state} />}>
           <For each={state.thread()?.entries ?? []}>
-            {(entry, index) => (
-              <EntryView
-                entry={entry}
-                onOpenSettings={openSettings}
-                // A clarification can be answered while it is the thread's last exchange and nothing runs.
-                onAnswer={
-                  !liveRun() && index() >= (state.thread()?.entries.length ?? 0) - 2
-                    ? (text) => void state.send(text)
-                    : undefined
-                }
-              />
-            )}
+            {(entry, index) => {
+              const answer = () => (isClarification(entry) ? answers()[index()] : undefined);
+              return (
+                <EntryView
+                  entry={entry}
+                  onOpenSettings={openSettings}
+                  answer={answer()}
+                  // Only an unanswered question takes an answer, and only while nothing runs.
+                  onAnswer={
+                    isClarification(entry) && answer() === undefined && !liveRun()
+                      ? (text) => void state.send(text)
+                      : undefined
+                  }
+                />
+              );
+            }}
           </For>
           <Show when={liveRun()}>
             {(view) => (

@@ -1,5 +1,6 @@
 // Settings → Data: how much this browser stores for Fawn, how much it allows, and whether it may evict it.
 import { createResource, Show } from "solid-js";
+import { formatBytes } from "../../shared/text.ts";
 
 interface StorageReport {
   usage: number;
@@ -14,17 +15,6 @@ async function readStorage(): Promise<StorageReport | undefined> {
     navigator.storage.persisted?.() ?? Promise.resolve(false),
   ]);
   return { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted };
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value.toFixed(unit === 0 || value >= 100 ? 0 : 1)} ${units[unit]}`;
 }
 
 /** Asks the browser to keep Fawn's data under storage pressure; true when it agreed. */

@@ -1,6 +1,7 @@
 // One message of the conversation: the user's text, or the assistant's Markdown with its reasoning and tool steps.
 import { createMemo, For, Match, Show, Switch } from "solid-js";
 import {
+  CLARIFICATION_TOOL_NAME,
   contentText,
   type AiWireMessage,
   type HumanWireMessage,
@@ -10,19 +11,17 @@ import {
 import { formatBytes } from "../../shared/text.ts";
 import { requestOfToolMessage } from "../human-input.ts";
 import { renderMarkdown } from "../markdown.ts";
-import { ClarificationCard, ClarificationReplyNote } from "./clarification-card.tsx";
+import { ClarificationCard } from "./clarification-card.tsx";
 
 function Markdown(props: { source: string }) {
   const html = createMemo(() => renderMarkdown(props.source));
   return <div class="markdown" innerHTML={html()} />;
 }
 
-const CLARIFICATION_TOOL = "ask_clarification";
-
 function AssistantMessage(props: { message: AiWireMessage; streaming?: boolean; stopped?: boolean }) {
   const text = () => contentText(props.message.content);
   // The question shows as a Clarification card with the tool's result (below), which carries its request.
-  const otherCalls = () => props.message.tool_calls?.filter((call) => call.name !== CLARIFICATION_TOOL) ?? [];
+  const otherCalls = () => props.message.tool_calls?.filter((call) => call.name !== CLARIFICATION_TOOL_NAME) ?? [];
   // A finished message that only called ask_clarification has nothing to show but its card.
   const onlyAsks = () =>
     !props.streaming &&
@@ -89,6 +88,8 @@ export function MessageView(props: {
   stopped?: boolean;
   /** Answers a clarification this message asks, when it may still be answered. */
   onAnswer?: ((text: string) => void) | undefined;
+  /** How a later message answered the clarification this message asks. */
+  answer?: string | undefined;
 }) {
   return (
     <Switch>
@@ -108,7 +109,6 @@ export function MessageView(props: {
             )}
           </Show>
           <p class="user-text">{contentText(props.message.content)}</p>
-          <ClarificationReplyNote text={contentText(props.message.content)} />
         </article>
       </Match>
       <Match when={props.message.type === "ai"}>
@@ -118,10 +118,13 @@ export function MessageView(props: {
           stopped={props.stopped}
         />
       </Match>
-      <Match when={props.message.type === "tool" && (props.message as ToolWireMessage).name === CLARIFICATION_TOOL}>
+      <Match
+        when={props.message.type === "tool" && (props.message as ToolWireMessage).name === CLARIFICATION_TOOL_NAME}
+      >
         <article class="message assistant" aria-label="Assistant message">
           <ClarificationCard
             request={requestOfToolMessage(props.message as ToolWireMessage)}
+            answer={props.answer}
             onAnswer={props.onAnswer}
           />
         </article>

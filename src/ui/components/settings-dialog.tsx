@@ -3,8 +3,9 @@
 import { createEffect, createSignal, For, Match, Show, Switch } from "solid-js";
 import { DataTab } from "./data-tab.tsx";
 import { SandboxTab } from "./sandbox-tab.tsx";
+import { TextField } from "./text-field.tsx";
 import { WebTab } from "./web-tab.tsx";
-import type { ModelEntry, ModelSettings } from "../../protocol/index.ts";
+import { modelEntries, type ModelEntry, type ModelSettings } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { errorMessage } from "../gateway-client.ts";
 
@@ -19,7 +20,6 @@ const PRESETS: { name: string; baseUrl: string }[] = [
 function ModelsTab(props: { state: AppState }) {
   const initial = props.state.settings() ?? { baseUrl: "", apiKey: "", model: "", models: [] };
   const [form, setForm] = createSignal<ModelSettings>({ ...initial });
-  const [showKey, setShowKey] = createSignal(false);
   const [models, setModels] = createSignal<string[]>([]);
   const [status, setStatus] = createSignal<{ kind: "ok" | "error" | "busy"; text: string } | undefined>();
 
@@ -27,11 +27,7 @@ function ModelsTab(props: { state: AppState }) {
     setForm({ ...form(), [key]: event.currentTarget.value });
   const [newModel, setNewModel] = createSignal("");
   /** The endpoint's models as listed, the default one first when the list lacks it. */
-  const entries = (): ModelEntry[] => {
-    const listed = form().models ?? [];
-    const model = form().model.trim();
-    return !model || listed.some((entry) => entry.id === model) ? listed : [{ id: model }, ...listed];
-  };
+  const entries = (): ModelEntry[] => modelEntries({ ...form(), model: form().model.trim() });
   const setEntries = (models: ModelEntry[]) => setForm({ ...form(), models });
   const flag = (id: string, key: "thinking" | "vision", on: boolean) =>
     setEntries(entries().map((entry) => (entry.id === id ? { ...entry, [key]: on } : entry)));
@@ -81,38 +77,22 @@ function ModelsTab(props: { state: AppState }) {
           )}
         </For>
       </div>
-      <div class="field">
-        <label for="settings-base-url">Base URL</label>
-        <input
-          id="settings-base-url"
-          type="url"
-          name="baseUrl"
-          autocomplete="off"
-          spellcheck={false}
-          placeholder="https://api.openai.com/v1"
-          value={form().baseUrl}
-          onInput={update("baseUrl")}
-        />
-      </div>
-      <div class="field">
-        <label for="settings-api-key">API key</label>
-        <div class="inline">
-          <input
-            id="settings-api-key"
-            type="text"
-            name="apiKey"
-            class={showKey() ? "" : "masked"}
-            autocomplete="off"
-            spellcheck={false}
-            placeholder="Leave empty for local servers"
-            value={form().apiKey}
-            onInput={update("apiKey")}
-          />
-          <button type="button" class="ghost" aria-pressed={showKey()} onClick={() => setShowKey(!showKey())}>
-            {showKey() ? "Hide key" : "Show key"}
-          </button>
-        </div>
-      </div>
+      <TextField
+        id="settings-base-url"
+        label="Base URL"
+        kind="url"
+        placeholder="https://api.openai.com/v1"
+        value={form().baseUrl}
+        onInput={(baseUrl) => setForm({ ...form(), baseUrl })}
+      />
+      <TextField
+        id="settings-api-key"
+        label="API key"
+        kind="key"
+        placeholder="Leave empty for local servers"
+        value={form().apiKey}
+        onInput={(apiKey) => setForm({ ...form(), apiKey })}
+      />
       <div class="field">
         <label for="settings-model">Model</label>
         <div class="inline">

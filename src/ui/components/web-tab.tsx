@@ -2,6 +2,7 @@
 // services and pages that refuse browser requests. The worker validates on save; a refusal is shown as it comes.
 import { createSignal, For, onMount, Show } from "solid-js";
 import {
+  DEFAULT_WEB_TOOL_SETTINGS,
   WEB_FETCH_PROVIDERS,
   WEB_SEARCH_PROVIDERS,
   type WebFetchProviderName,
@@ -10,8 +11,9 @@ import {
   type WebToolSettings,
 } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
+import { TextField } from "./text-field.tsx";
 
-/** The form's fields, all text; blanks become absent settings on save. */
+/** The form's fields, all text; blanks become absent settings when the worker validates them. */
 interface WebForm {
   searchProvider: WebSearchProviderName;
   searchApiKey: string;
@@ -21,16 +23,6 @@ interface WebForm {
   fetchBaseUrl: string;
   proxyUrl: string;
 }
-
-const EMPTY_FORM: WebForm = {
-  searchProvider: "off",
-  searchApiKey: "",
-  searchBaseUrl: "",
-  fetchProvider: "jina",
-  fetchApiKey: "",
-  fetchBaseUrl: "",
-  proxyUrl: "",
-};
 
 const PROXY_PLACEHOLDER = "http://127.0.0.1:8787/forward/";
 
@@ -52,20 +44,12 @@ function toForm(settings: WebToolSettings): WebForm {
   };
 }
 
+/** The form as settings; the worker trims them and drops blank addresses. */
 function toSettings(form: WebForm): WebToolSettings {
-  const text = (value: string) => value.trim();
   return {
-    search: {
-      provider: form.searchProvider,
-      apiKey: text(form.searchApiKey),
-      ...(text(form.searchBaseUrl) && { baseUrl: text(form.searchBaseUrl) }),
-    },
-    fetch: {
-      provider: form.fetchProvider,
-      apiKey: text(form.fetchApiKey),
-      ...(text(form.fetchBaseUrl) && { baseUrl: text(form.fetchBaseUrl) }),
-    },
-    ...(text(form.proxyUrl) && { proxyUrl: text(form.proxyUrl) }),
+    search: { provider: form.searchProvider, apiKey: form.searchApiKey, baseUrl: form.searchBaseUrl },
+    fetch: { provider: form.fetchProvider, apiKey: form.fetchApiKey, baseUrl: form.fetchBaseUrl },
+    proxyUrl: form.proxyUrl,
   };
 }
 
@@ -98,9 +82,8 @@ export function WebTab(props: {
   load: () => Promise<WebToolSettings>;
   save: (settings: WebToolSettings) => Promise<WebToolSettings>;
 }) {
-  const [form, setForm] = createSignal<WebForm>({ ...EMPTY_FORM });
+  const [form, setForm] = createSignal<WebForm>(toForm(DEFAULT_WEB_TOOL_SETTINGS));
   const [loaded, setLoaded] = createSignal(false);
-  const [showKeys, setShowKeys] = createSignal(false);
   const [status, setStatus] = createSignal<{ kind: "ok" | "error" | "busy"; text: string } | undefined>();
 
   onMount(() => {
@@ -113,10 +96,7 @@ export function WebTab(props: {
       .catch((error: unknown) => setStatus({ kind: "error", text: errorMessage(error) }));
   });
 
-  const update =
-    <K extends keyof WebForm>(key: K) =>
-    (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) =>
-      setForm({ ...form(), [key]: event.currentTarget.value as WebForm[K] });
+  const set = <K extends keyof WebForm>(key: K, value: WebForm[K]) => setForm({ ...form(), [key]: value });
 
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -146,113 +126,81 @@ export function WebTab(props: {
         <label for="web-search-provider">Search provider</label>
         <select
           id="web-search-provider"
-          name="searchProvider"
           value={form().searchProvider}
-          onChange={update("searchProvider")}
+          onChange={(event) => set("searchProvider", event.currentTarget.value as WebSearchProviderName)}
         >
           <option value="off">Off</option>
           <For each={SEARCH_CHOICES}>{([value, info]) => <option value={value}>{info.label}</option>}</For>
         </select>
         <p class="hint">{searchHint(form().searchProvider)}</p>
       </div>
-      <Show when={searchInfo()?.apiKey !== undefined && searchInfo()?.apiKey !== "none"}>
-        <div class="field">
-          <label for="web-search-api-key">Search API key</label>
-          <div class="inline">
-            <input
-              id="web-search-api-key"
-              type="text"
-              name="searchApiKey"
-              class={showKeys() ? "" : "masked"}
-              autocomplete="off"
-              spellcheck={false}
-              value={form().searchApiKey}
-              onInput={update("searchApiKey")}
-            />
-            <button type="button" class="ghost" aria-pressed={showKeys()} onClick={() => setShowKeys(!showKeys())}>
-              {showKeys() ? "Hide keys" : "Show keys"}
-            </button>
-          </div>
-        </div>
-      </Show>
       <Show when={searchInfo()}>
         {(info) => (
-          <div class="field">
-            <label for="web-search-base-url">Search base URL</label>
-            <input
+          <>
+            <Show when={info().apiKey !== "none"}>
+              <TextField
+                id="web-search-api-key"
+                label="Search API key"
+                kind="key"
+                value={form().searchApiKey}
+                onInput={(value) => set("searchApiKey", value)}
+              />
+            </Show>
+            <TextField
               id="web-search-base-url"
-              type="url"
-              name="searchBaseUrl"
-              autocomplete="off"
-              spellcheck={false}
+              label="Search base URL"
+              kind="url"
               placeholder={info().defaultBaseUrl ?? "https://searx.example.org"}
               value={form().searchBaseUrl}
-              onInput={update("searchBaseUrl")}
+              onInput={(value) => set("searchBaseUrl", value)}
+              hint={info().defaultBaseUrl && "Leave empty for the public service."}
             />
-            <Show when={info().defaultBaseUrl}>
-              <p class="hint">Leave empty for the public service.</p>
-            </Show>
-          </div>
+          </>
         )}
       </Show>
       <div class="field">
         <label for="web-fetch-provider">Fetch provider</label>
         <select
           id="web-fetch-provider"
-          name="fetchProvider"
           value={form().fetchProvider}
-          onChange={update("fetchProvider")}
+          onChange={(event) => set("fetchProvider", event.currentTarget.value as WebFetchProviderName)}
         >
           <For each={FETCH_CHOICES}>{([value, info]) => <option value={value}>{info.label}</option>}</For>
         </select>
         <p class="hint">{fetchHint(form().fetchProvider)}</p>
       </div>
       <Show when={form().fetchProvider === "jina"}>
-        <div class="field">
-          <label for="web-fetch-api-key">Fetch API key</label>
-          <input
-            id="web-fetch-api-key"
-            type="text"
-            name="fetchApiKey"
-            class={showKeys() ? "" : "masked"}
-            autocomplete="off"
-            spellcheck={false}
-            placeholder="Optional"
-            value={form().fetchApiKey}
-            onInput={update("fetchApiKey")}
-          />
-        </div>
-        <div class="field">
-          <label for="web-fetch-base-url">Fetch base URL</label>
-          <input
-            id="web-fetch-base-url"
-            type="url"
-            name="fetchBaseUrl"
-            autocomplete="off"
-            spellcheck={false}
-            placeholder={WEB_FETCH_PROVIDERS.jina.defaultBaseUrl}
-            value={form().fetchBaseUrl}
-            onInput={update("fetchBaseUrl")}
-          />
-        </div>
-      </Show>
-      <div class="field">
-        <label for="web-proxy-url">Proxy URL</label>
-        <input
-          id="web-proxy-url"
-          type="url"
-          name="proxyUrl"
-          autocomplete="off"
-          spellcheck={false}
-          placeholder={PROXY_PLACEHOLDER}
-          value={form().proxyUrl}
-          onInput={update("proxyUrl")}
+        <TextField
+          id="web-fetch-api-key"
+          label="Fetch API key"
+          kind="key"
+          placeholder="Optional"
+          value={form().fetchApiKey}
+          onInput={(value) => set("fetchApiKey", value)}
         />
-        <p class="hint">
-          Fawn's optional proxy (<code>npm run proxy</code>) for services and pages that refuse browser requests.
-          Services that answer browsers are always called directly.
-        </p>
-      </div>
+        <TextField
+          id="web-fetch-base-url"
+          label="Fetch base URL"
+          kind="url"
+          placeholder={WEB_FETCH_PROVIDERS.jina.defaultBaseUrl}
+          value={form().fetchBaseUrl}
+          onInput={(value) => set("fetchBaseUrl", value)}
+        />
+      </Show>
+      <TextField
+        id="web-proxy-url"
+        label="Proxy URL"
+        kind="url"
+        placeholder={PROXY_PLACEHOLDER}
+        value={form().proxyUrl}
+        onInput={(value) => set("proxyUrl", value)}
+        hint={
+          <>
+            Fawn's optional proxy (<code>npm run proxy</code>) for services and pages that refuse browser requests.
+            Services that answer browsers are always called directly.
+          </>
+        }
+      />
       <Show when={status()}>
         {(current) => (
           <p class={`status ${current().kind}`} role="status">

@@ -20,9 +20,10 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 /** Brave's titles and descriptions carry <strong> highlights and HTML entities: plain text instead. */
 export function plainText(html: string): string {
   return html.replace(/<[^>]*>/g, "").replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name.startsWith("#x") || name.startsWith("#X")) return String.fromCodePoint(parseInt(name.slice(2), 16));
-    if (name.startsWith("#")) return String.fromCodePoint(parseInt(name.slice(1), 10));
-    return ENTITIES[name.toLowerCase()] ?? whole;
+    if (!name.startsWith("#")) return ENTITIES[name.toLowerCase()] ?? whole;
+    const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    // String.fromCodePoint throws past U+10FFFF: such a reference is left as written.
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
   });
 }
 

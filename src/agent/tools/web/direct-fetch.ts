@@ -3,7 +3,7 @@
 import { WEB_FETCH_PROVIDERS } from "../../../protocol/index.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { WEB_FETCH_TIMEOUT_MS, type WebFetchProvider, type WebPage, type WebProviderOptions } from "./web-provider.ts";
-import { webRequest, type WebEndpoint } from "./web-request.ts";
+import { serviceEndpoint, webRequest, type WebEndpoint } from "./web-request.ts";
 
 const INFO = WEB_FETCH_PROVIDERS.direct;
 
@@ -36,12 +36,10 @@ export class DirectFetch implements WebFetchProvider {
 
   async fetch(url: string, signal?: AbortSignal): Promise<WebPage> {
     const endpoint: WebEndpoint = {
+      ...serviceEndpoint(INFO, this.options, WEB_FETCH_TIMEOUT_MS, {
+        unreachableHint: "or choose Jina Reader as the fetch provider",
+      }),
       service: new URL(url).host,
-      browserCors: INFO.browserCors,
-      fetchImpl: this.options.fetchImpl,
-      proxyUrl: this.options.proxyUrl,
-      timeoutMs: this.options.timeoutMs ?? WEB_FETCH_TIMEOUT_MS,
-      unreachableHint: "or choose Jina Reader as the fetch provider",
       refuse: (response) => {
         const type = mediaType(response);
         return isReadable(type)

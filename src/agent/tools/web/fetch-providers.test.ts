@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DirectFetch } from "./direct-fetch.ts";
-import { createFakeFetch, jsonResponse, networkFailure, never, type FakeFetchHandler } from "./fake-fetch.ts";
+import {
+  createFakeFetch,
+  jsonResponse,
+  networkFailure,
+  never,
+  type FakeFetchHandler,
+} from "../../../../test/support/fake-fetch.ts";
 import { htmlToMarkdown } from "./html-to-markdown.ts";
 import { JinaReader, parseReaderText } from "./jina-reader.ts";
 import { WebToolError, type WebProviderOptions } from "./web-provider.ts";
@@ -161,6 +167,14 @@ describe("Direct fetch", () => {
     await expect(pdf.direct.fetch("https://d.example/a.pdf")).rejects.toThrow(
       "https://d.example/a.pdf is a application/pdf file, not a web page: web_fetch reads HTML and text only.",
     );
+  });
+
+  it("refuses an answer past 5 MB, whether or not its Content-Length says so", async () => {
+    const message = "d.example sent more than the 5.0 MB web tools read.";
+    const undeclared = direct(() => new Response("x".repeat(5 * 1024 * 1024 + 1)));
+    await expect(undeclared.direct.fetch("https://d.example/big.txt")).rejects.toThrow(message);
+    const declared = direct(() => new Response("x", { headers: { "Content-Length": String(6 * 1024 * 1024) } }));
+    await expect(declared.direct.fetch("https://d.example/big.txt")).rejects.toThrow(message);
   });
 
   it("says which site answered an HTTP error", async () => {

@@ -5,7 +5,7 @@ import type TurndownService from "turndown";
 import type { WebPage } from "./web-provider.ts";
 
 /** Longer documents are cut before parsing: the tool keeps only the first few thousand characters anyway. */
-export const MAX_HTML_CHARS = 2_000_000;
+const MAX_HTML_CHARS = 2_000_000;
 
 /** Elements that are never content. */
 const NOT_CONTENT = "script, style, noscript, template, iframe, object, embed, svg, canvas, link, meta";

@@ -2,7 +2,7 @@
 // (CORS) and works without a key at a low rate limit.
 import { WEB_FETCH_PROVIDERS } from "../../../protocol/index.ts";
 import { WEB_FETCH_TIMEOUT_MS, type WebFetchProvider, type WebPage, type WebProviderOptions } from "./web-provider.ts";
-import { property, text, webRequest, type WebEndpoint } from "./web-request.ts";
+import { property, serviceEndpoint, text, webRequest, type WebEndpoint } from "./web-request.ts";
 
 const INFO = WEB_FETCH_PROVIDERS.jina;
 
@@ -23,13 +23,7 @@ export class JinaReader implements WebFetchProvider {
   constructor(private readonly options: WebProviderOptions) {
     this.baseUrl = options.baseUrl ?? INFO.defaultBaseUrl!;
     const keyHint = "Check the fetch API key in Settings → Web, or leave it empty.";
-    this.endpoint = {
-      service: INFO.label,
-      browserCors: INFO.browserCors,
-      fetchImpl: options.fetchImpl,
-      proxyUrl: options.proxyUrl,
-      timeoutMs: options.timeoutMs ?? WEB_FETCH_TIMEOUT_MS,
-      secrets: [options.apiKey],
+    this.endpoint = serviceEndpoint(INFO, options, WEB_FETCH_TIMEOUT_MS, {
       statusHints: {
         401: keyHint,
         403: keyHint,
@@ -38,7 +32,7 @@ export class JinaReader implements WebFetchProvider {
           ? "Wait a little and try again."
           : "Without a key Jina's reader allows only a few requests a minute: add a fetch API key in Settings → Web.",
       },
-    };
+    });
   }
 
   async fetch(url: string, signal?: AbortSignal): Promise<WebPage> {

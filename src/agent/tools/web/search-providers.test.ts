@@ -1,7 +1,13 @@
 // One contract for every search provider (results, errors, time limits, the proxy), then each one's own request.
 import { describe, expect, it } from "vitest";
 import { BraveSearch, plainText } from "./brave-search.ts";
-import { createFakeFetch, jsonResponse, networkFailure, never, type FakeFetchHandler } from "./fake-fetch.ts";
+import {
+  createFakeFetch,
+  jsonResponse,
+  networkFailure,
+  never,
+  type FakeFetchHandler,
+} from "../../../../test/support/fake-fetch.ts";
 import { JinaSearch } from "./jina-search.ts";
 import { SearxngSearch } from "./searxng-search.ts";
 import { TavilySearch } from "./tavily-search.ts";
@@ -169,7 +175,7 @@ describe("each search service's request", () => {
       method: "GET",
       headers: { "x-subscription-token": KEY, accept: "application/json" },
     });
-    expect(plainText("a &lt;b&gt; &#65; &unknown;")).toBe("a <b> A &unknown;");
+    expect(plainText("a &lt;b&gt; &#65; &#x1F98C; &unknown; &#99999999;")).toBe("a <b> A 🦌 &unknown; &#99999999;");
   });
 
   it("SearXNG: GET <instance>/search with format=json; a 403 says how to allow JSON", async () => {

@@ -2,10 +2,11 @@
 // failure (HTTP status, time-out, network or CORS) turned into a WebToolError a user can act on, with no key in it.
 // Also what every search provider shares: its endpoint and the reading of its hits.
 import type { WebProviderInfo } from "../../../protocol/index.ts";
+import { formatBytes } from "../../../shared/text.ts";
 import { WEB_SEARCH_TIMEOUT_MS, WebToolError, type WebProviderOptions, type WebSearchResult } from "./web-provider.ts";
 
 /** Bodies larger than this are refused rather than read. */
-export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 /** Longest excerpt of a service's own error message that is quoted. */
 const MAX_DETAIL_CHARS = 300;
 
@@ -36,7 +37,7 @@ export interface WebResponse {
 const defaultFetch: typeof fetch = (input, init) => fetch(input, init);
 
 /** `target` through the proxy when the endpoint needs it and one is set. */
-export function routedUrl(endpoint: Pick<WebEndpoint, "browserCors" | "proxyUrl">, target: string): string {
+function routedUrl(endpoint: Pick<WebEndpoint, "browserCors" | "proxyUrl">, target: string): string {
   return !endpoint.browserCors && endpoint.proxyUrl ? `${endpoint.proxyUrl}${target}` : target;
 }
 
@@ -75,7 +76,8 @@ function sentence(head: string, detail?: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-function field(value: unknown, key: string): unknown {
+/** The value at `key` of an object, or undefined. */
+export function property(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 }
 
@@ -91,19 +93,19 @@ function errorDetail(body: string): { detail?: string; fromProxy: boolean } {
       .trim();
     return { ...(text && text.length <= MAX_DETAIL_CHARS && { detail: text }), fromProxy: false };
   }
-  const error = field(json, "error");
-  const detail = field(json, "detail");
+  const error = property(json, "error");
+  const detail = property(json, "detail");
   const candidates = [
-    field(error, "message"),
-    field(error, "detail"),
-    field(detail, "error"),
+    property(error, "message"),
+    property(error, "detail"),
+    property(detail, "error"),
     detail,
     error,
-    field(json, "readableMessage"),
-    field(json, "message"),
+    property(json, "readableMessage"),
+    property(json, "message"),
   ];
   const found = candidates.find((candidate): candidate is string => typeof candidate === "string" && candidate !== "");
-  const fromProxy = field(error, "type") === "proxy_error";
+  const fromProxy = property(error, "type") === "proxy_error";
   if (found === undefined) return { fromProxy };
   const trimmed = found.replace(/\s+/g, " ").trim();
   return {
@@ -155,6 +157,27 @@ function unreachableMessage(endpoint: WebEndpoint, url: string, viaProxy: boolea
 }
 
 /**
+ * The body as UTF-8 text, as `Response.text()` reads it; undefined once it passes `maxBytes` (so a missing or
+ * false Content-Length cannot get more past).
+ */
+async function readText(response: Response, maxBytes: number): Promise<string | undefined> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let bytes = 0;
+  let text = "";
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    bytes += chunk.value.byteLength;
+    if (bytes > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/**
  * Sends one request to `target` (through the proxy when the endpoint refuses browsers and one is set) and reads
  * the body, within `endpoint.timeoutMs` and until `signal` aborts. Resolves only for a 2xx answer.
  */
@@ -181,21 +204,20 @@ export async function webRequest(
   } catch {
     return fail(aborted() ?? unreachableMessage(endpoint, target, url !== target));
   }
-  const length = Number(response.headers.get("content-length") ?? "0");
-  let refused = response.ok ? endpoint.refuse?.(response) : undefined;
-  if (length > MAX_RESPONSE_BYTES) {
-    refused = `${endpoint.service} sent ${Math.round(length / 1024 / 1024)} MB, more than the 5 MB web tools read.`;
-  }
+  const tooLarge = `${endpoint.service} sent more than the ${formatBytes(MAX_RESPONSE_BYTES)} web tools read.`;
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  const refused = declared > MAX_RESPONSE_BYTES ? tooLarge : response.ok ? endpoint.refuse?.(response) : undefined;
   if (refused !== undefined) {
     void response.body?.cancel().catch(() => undefined);
     return fail(refused);
   }
-  let body: string;
+  let body: string | undefined;
   try {
-    body = await response.text();
+    body = await readText(response, MAX_RESPONSE_BYTES);
   } catch {
     return fail(aborted() ?? `The connection to ${endpoint.service} broke while reading its answer.`);
   }
+  if (body === undefined) return fail(tooLarge);
   if (!response.ok) return fail(statusMessage(endpoint, response, body));
   return { response, body };
 }
@@ -217,11 +239,6 @@ export async function webRequestJson(
   }
 }
 
-/** The value at `key` of an object, or undefined. */
-export function property(value: unknown, key: string): unknown {
-  return field(value, key);
-}
-
 /** `value` when it is a string, else "". */
 export function text(value: unknown): string {
   return typeof value === "string" ? value : "";
@@ -230,9 +247,27 @@ export function text(value: unknown): string {
 /** Where to fix a search key the service refused. */
 export const SEARCH_KEY_HINT = "Check the search API key in Settings → Web.";
 
+/** The endpoint of the service `info`, built from the user's `options`; its key never shows in a message. */
+export function serviceEndpoint(
+  info: WebProviderInfo,
+  options: WebProviderOptions,
+  defaultTimeoutMs: number,
+  more: Pick<WebEndpoint, "statusHints" | "unreachableHint"> = {},
+): WebEndpoint {
+  return {
+    service: info.label,
+    browserCors: info.browserCors,
+    fetchImpl: options.fetchImpl,
+    proxyUrl: options.proxyUrl,
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    secrets: [options.apiKey],
+    ...more,
+  };
+}
+
 /**
- * The endpoint of the search service `info`, built from the user's `options`. Services that take a key get
- * `SEARCH_KEY_HINT` on HTTP 401 and 403; `more` adds or overrides hints.
+ * The endpoint of the search service `info`. Services that take a key get `SEARCH_KEY_HINT` on HTTP 401 and 403;
+ * `more` adds or overrides hints.
  */
 export function searchEndpoint(
   info: WebProviderInfo,
@@ -240,16 +275,10 @@ export function searchEndpoint(
   more: Pick<WebEndpoint, "statusHints" | "unreachableHint"> = {},
 ): WebEndpoint {
   const keyHints: Record<number, string> = info.apiKey === "none" ? {} : { 401: SEARCH_KEY_HINT, 403: SEARCH_KEY_HINT };
-  return {
-    service: info.label,
-    browserCors: info.browserCors,
-    fetchImpl: options.fetchImpl,
-    proxyUrl: options.proxyUrl,
-    timeoutMs: options.timeoutMs ?? WEB_SEARCH_TIMEOUT_MS,
-    secrets: [options.apiKey],
+  return serviceEndpoint(info, options, WEB_SEARCH_TIMEOUT_MS, {
+    ...more,
     statusHints: { ...keyHints, ...more.statusHints },
-    ...(more.unreachableHint !== undefined && { unreachableHint: more.unreachableHint }),
-  };
+  });
 }
 
 /** How a service names the parts of a hit; `title` and `url` are the same everywhere. */

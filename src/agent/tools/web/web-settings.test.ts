@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { WebToolSettings } from "../../../protocol/index.ts";
-import {
-  DEFAULT_WEB_TOOL_SETTINGS,
-  normalizeProxyUrl,
-  parseWebToolSettings,
-  readWebToolSettings,
-} from "./web-settings.ts";
+import { DEFAULT_WEB_TOOL_SETTINGS, type WebToolSettings } from "../../../protocol/index.ts";
+import { normalizeProxyUrl, parseWebToolSettings, readWebToolSettings } from "./web-settings.ts";
 
 function settings(overrides: {
   search?: Partial<WebToolSettings["search"]>;

@@ -1,12 +1,11 @@
 // Validation of Settings → Web: bad input is refused, one sentence per problem, before anything is stored.
 import { z } from "zod";
-import { WEB_FETCH_PROVIDERS, WEB_SEARCH_PROVIDERS, type WebToolSettings } from "../../../protocol/index.ts";
-
-/** No web_search; web_fetch through Jina's reader, which needs no key and answers browsers. */
-export const DEFAULT_WEB_TOOL_SETTINGS: WebToolSettings = {
-  search: { provider: "off", apiKey: "" },
-  fetch: { provider: "jina", apiKey: "" },
-};
+import {
+  DEFAULT_WEB_TOOL_SETTINGS,
+  WEB_FETCH_PROVIDERS,
+  WEB_SEARCH_PROVIDERS,
+  type WebToolSettings,
+} from "../../../protocol/index.ts";
 
 const SEARCH_PROVIDER_NAMES = ["off", "tavily", "brave", "searxng", "jina"] as const;
 const FETCH_PROVIDER_NAMES = ["jina", "direct"] as const;
@@ -38,14 +37,14 @@ const settingsShape = z.object({
       apiKey: apiKey("search API key"),
       baseUrl: optionalText,
     })
-    .default(() => ({ provider: "off" as const, apiKey: "", baseUrl: undefined })),
+    .default(() => ({ ...DEFAULT_WEB_TOOL_SETTINGS.search, baseUrl: undefined })),
   fetch: z
     .object({
       provider: z.enum(FETCH_PROVIDER_NAMES, { error: "Choose a fetch provider: Jina Reader or Direct." }),
       apiKey: apiKey("fetch API key"),
       baseUrl: optionalText,
     })
-    .default(() => ({ provider: "jina" as const, apiKey: "", baseUrl: undefined })),
+    .default(() => ({ ...DEFAULT_WEB_TOOL_SETTINGS.fetch, baseUrl: undefined })),
   proxyUrl: optionalText,
 });
 
@@ -93,7 +92,7 @@ function searchProblems(search: z.infer<typeof settingsShape>["search"], proxyUr
 }
 
 /** Settings → Web, checked field by field; the transform that follows normalizes addresses. */
-export const webToolSettingsSchema = settingsShape
+const webToolSettingsSchema = settingsShape
   .superRefine((value, context) => {
     const problems = searchProblems(value.search, value.proxyUrl);
     if (value.fetch.baseUrl && !isHttpUrl(value.fetch.baseUrl)) {

@@ -1,10 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import type { WebToolSettings } from "../../../protocol/index.ts";
-import { createFakeFetch, jsonResponse, never, type FakeFetchHandler } from "./fake-fetch.ts";
+import { DEFAULT_WEB_TOOL_SETTINGS, type WebToolSettings } from "../../../protocol/index.ts";
+import { createFakeFetch, jsonResponse, never, type FakeFetchHandler } from "../../../../test/support/fake-fetch.ts";
 import { JinaReader } from "./jina-reader.ts";
 import { MemoryWebFetch, MemoryWebSearch } from "./memory-web-providers.ts";
 import { neutralizeFrameworkTags } from "./neutralize-tags.ts";
-import { DEFAULT_WEB_TOOL_SETTINGS } from "./web-settings.ts";
 import { checkFetchUrl, createWebTools, WEB_FETCH_MAX_CHARS, webToolsFor, type WebProviders } from "./web-tools.ts";
 
 const SEARCH_KEY = "tvly-secret-0123456789";

@@ -22,8 +22,8 @@ import { redact } from "./web-request.ts";
 
 /** web_fetch's result is cut to this many characters, as DeerFlow's is. */
 export const WEB_FETCH_MAX_CHARS = 4096;
-export const WEB_SEARCH_DEFAULT_RESULTS = 5;
-export const WEB_SEARCH_MAX_RESULTS = 10;
+const WEB_SEARCH_DEFAULT_RESULTS = 5;
+const WEB_SEARCH_MAX_RESULTS = 10;
 
 export interface WebProviders {
   /** Absent when search is off: the agent gets no web_search. */
@@ -37,7 +37,7 @@ export interface WebToolOptions {
 }
 
 /** The providers the settings name, each with its own key, address and the proxy. */
-export function createWebProviders(settings: WebToolSettings, options: WebToolOptions = {}): WebProviders {
+function createWebProviders(settings: WebToolSettings, options: WebToolOptions = {}): WebProviders {
   const common: WebProviderOptions = { fetchImpl: options.fetchImpl, proxyUrl: settings.proxyUrl };
   const searchOptions = { ...common, apiKey: settings.search.apiKey, baseUrl: settings.search.baseUrl };
   const fetchOptions = { ...common, apiKey: settings.fetch.apiKey, baseUrl: settings.fetch.baseUrl };

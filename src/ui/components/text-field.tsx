@@ -1,0 +1,43 @@
+// A labelled one-line input for settings: an address, or a key that stays masked until "Show key" is pressed.
+import { createSignal, Show, type JSX } from "solid-js";
+
+/** A labelled one-line input: an address, or a key that stays masked until its Show key button is pressed. */
+export function TextField(props: {
+  id: string;
+  label: string;
+  kind: "url" | "key";
+  value: string;
+  onInput: (value: string) => void;
+  placeholder?: string | undefined;
+  hint?: JSX.Element;
+}) {
+  const [shown, setShown] = createSignal(false);
+  const input = (
+    <input
+      id={props.id}
+      type={props.kind === "url" ? "url" : "text"}
+      classList={{ masked: props.kind === "key" && !shown() }}
+      autocomplete="off"
+      spellcheck={false}
+      placeholder={props.placeholder}
+      value={props.value}
+      onInput={(event) => props.onInput(event.currentTarget.value)}
+    />
+  );
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <Show when={props.kind === "key"} fallback={input}>
+        <div class="inline">
+          {input}
+          <button type="button" class="ghost" aria-pressed={shown()} onClick={() => setShown(!shown())}>
+            {shown() ? "Hide key" : "Show key"}
+          </button>
+        </div>
+      </Show>
+      <Show when={props.hint}>
+        <p class="hint">{props.hint}</p>
+      </Show>
+    </div>
+  );
+}
