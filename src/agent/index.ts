@@ -6,3 +6,22 @@ export { fallbackTitle } from "./middlewares/title.ts";
 export type { ModelErrorOptions } from "./middlewares/model-errors.ts";
 export type { SummarizationOptions } from "./middlewares/summarization.ts";
 export { createWebTools, parseWebToolSettings, readWebToolSettings } from "./tools/web/index.ts";
+export { parseSubagentSettings } from "./subagents/index.ts";
+export {
+  addFact,
+  deleteFact,
+  formatMemoryForInjection,
+  MemoryError,
+  MemoryUpdateQueue,
+  parseMemoryDocument,
+  updateFact,
+} from "./memory/index.ts";
+export {
+  mountedSkillFiles,
+  parseSlashSkill,
+  publicSkills,
+  readSkillArchive,
+  SkillArchiveError,
+  skillPath,
+  slashSkillActivation,
+} from "./skills/index.ts";

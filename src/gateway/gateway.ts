@@ -8,13 +8,22 @@ import {
   parseModelSettings,
   type ChatModelOptions,
 } from "../models/index.ts";
-import { parseWebToolSettings, readWebToolSettings, type ModelErrorOptions } from "../agent/index.ts";
+import {
+  parseSubagentSettings,
+  parseWebToolSettings,
+  readWebToolSettings,
+  type ModelErrorOptions,
+} from "../agent/index.ts";
 import {
   CHANGES_CHANNEL,
+  DEFAULT_SUBAGENT_SETTINGS,
   modelEntryFor,
   PROTOCOL_VERSION,
   type ChangeNotice,
   type GatewayApi,
+  type MemoryDocument,
+  type MemoryFactInput,
+  type MemorySettings,
   type ModelSettings,
   type RunError,
   type RunEvent,
@@ -25,6 +34,8 @@ import {
   type SandboxHostHandle,
   type SandboxInfo,
   type SandboxSettings,
+  type SkillInfo,
+  type SubagentSettings,
   type ThreadDetail,
   type ThreadFileContent,
   type ThreadSummary,
@@ -48,7 +59,9 @@ import { CancellableCommands } from "../sandbox/sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "../sandbox/webcontainer/thread-file-store.ts";
 import type { SandboxHost } from "../sandbox/webcontainer/webcontainer-host.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
+import { MemoryRequestError, MemoryService } from "./memory-service.ts";
 import { checkpointView, executeRun } from "./run-executor.ts";
+import { SkillRequestError, SkillsService } from "./skills-service.ts";
 import { UploadError } from "./uploads/upload-rules.ts";
 import { UploadsService } from "./uploads/uploads-service.ts";
 import { composeHistory } from "./thread-history.ts";
@@ -58,6 +71,7 @@ const SANDBOX_SETTINGS_KEY = "sandbox.settings";
 /** The web tools' settings: two records, so each provider's key is a secret of its own. */
 const WEB_SEARCH_KEY = "web.search";
 const WEB_FETCH_KEY = "web.fetch";
+const SUBAGENT_SETTINGS_KEY = "subagents.settings";
 /** How long a thread waits for the page to report on WebContainer before it uses the browser sandbox. */
 export const SANDBOX_HOST_WAIT_MS = 35_000;
 
@@ -88,7 +102,11 @@ export interface GatewayOptions {
    * Opens a thread's sandbox. The agent worker passes sandboxes that live in their own worker (so the agent's bundle
    * does not carry just-bash); tests pass BrowserSandbox in-process. Without it, the agent has no sandbox tools.
    */
-  openSandbox?: (threadId: string, files: ThreadFiles) => Sandbox | Promise<Sandbox>;
+  openSandbox?: (
+    threadId: string,
+    files: ThreadFiles,
+    skills: () => Promise<Record<string, Uint8Array>>,
+  ) => Sandbox | Promise<Sandbox>;
 }
 
 /** Posts change notices to every tab of this origin (the UI of this tab included). */
@@ -112,8 +130,12 @@ export class Gateway implements GatewayApi {
   private readonly notify: (notice: ChangeNotice) => void;
   private readonly files: ThreadFiles;
   private readonly uploads: UploadsService;
-  private readonly openSandbox: ((threadId: string, files: ThreadFiles) => Sandbox | Promise<Sandbox>) | undefined;
+  private readonly memory: MemoryService;
+  private readonly skills: SkillsService;
+  private readonly openSandbox: GatewayOptions["openSandbox"];
   private readonly sandboxes = new Map<string, Promise<Sandbox>>();
+  /** Threads whose open sandbox mounts skills that changed while they ran: closed when the run ends. */
+  private readonly staleSandboxes = new Set<string>();
   private readonly commands = new CancellableCommands();
   /** What the page reported about WebContainer; undefined until it has. */
   private hostReport: { host: Comlink.Remote<SandboxHost> | null; notice?: string } | undefined;
@@ -130,6 +152,14 @@ export class Gateway implements GatewayApi {
     this.files = new ThreadFiles(db);
     this.uploads = new UploadsService(this.files);
     this.openSandbox = options.openSandbox;
+    this.skills = new SkillsService(db);
+    this.memory = new MemoryService(db, {
+      createModel: async () => {
+        const settings = await this.getModelSettings();
+        return settings.baseUrl && settings.model ? this.createModel(settings) : undefined;
+      },
+      onChange: () => this.notify({ type: "settings-changed" }),
+    });
   }
 
   static async open(dbName: string, options: GatewayOptions = {}): Promise<Gateway> {
@@ -342,11 +372,11 @@ export class Gateway implements GatewayApi {
   private async openThreadSandbox(threadId: string): Promise<Sandbox> {
     if ((await this.getSandboxSettings()).provider === "webcontainer") {
       const host = await this.webContainerHost();
-      if (host) return RemoteSandbox.open(host, threadId, this.fileStore());
+      if (host) return RemoteSandbox.open(host, threadId, this.fileStore(), await this.skills.mountFiles());
     }
     const open = this.openSandbox;
     if (!open) throw new GatewayError("This Fawn has no sandbox.");
-    return open(threadId, this.files);
+    return open(threadId, this.files, () => this.skills.mountFiles());
   }
 
   /** The thread's sandbox, opened on first use and kept while the worker lives. */
@@ -457,10 +487,13 @@ export class Gateway implements GatewayApi {
         ...(failure ? { error: failure } : {}),
       });
       try {
-        const [settings, webTools, thread] = await Promise.all([
+        const [settings, webTools, thread, memory, skills, subagents] = await Promise.all([
           this.getModelSettings(),
           this.getWebToolSettings(),
           this.threads.get(request.thread_id),
+          this.memory.promptSection(),
+          this.skills.list(),
+          this.getSubagentSettings(),
         ]);
         model = modelEntryFor(settings, request.context?.model)?.id ?? settings.model;
         known = thread !== undefined;
@@ -472,6 +505,11 @@ export class Gateway implements GatewayApi {
             settings,
             createModel: this.createModel,
             webTools,
+            memory,
+            skills,
+            subagents,
+            activateSkill: (text: string) => this.skills.activation(text),
+            onRunSaved: (threadId, messages) => this.memory.learnFrom(threadId, messages),
             ...(this.retry && { retry: this.retry }),
             sandbox: (threadId: string) => this.sandbox(threadId),
             onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),
@@ -493,11 +531,118 @@ export class Gateway implements GatewayApi {
       } finally {
         if (known) await this.threads.recordRun(record()).catch(() => undefined);
         this.runningThreads.delete(request.thread_id);
+        if (this.staleSandboxes.delete(request.thread_id)) await this.closeSandbox(request.thread_id);
         release();
       }
     } finally {
       this.runs.delete(request.run_id);
     }
+  }
+
+  getMemory(): Promise<MemoryDocument> {
+    return this.memory.get();
+  }
+
+  addMemoryFact(fact: MemoryFactInput & { content: string }): Promise<MemoryDocument> {
+    return this.memoryChange(() => this.memory.addFact(fact));
+  }
+
+  updateMemoryFact(id: string, patch: MemoryFactInput): Promise<MemoryDocument> {
+    return this.memoryChange(() => this.memory.updateFact(id, patch));
+  }
+
+  deleteMemoryFact(id: string): Promise<MemoryDocument> {
+    return this.memoryChange(() => this.memory.deleteFact(id));
+  }
+
+  clearMemory(): Promise<MemoryDocument> {
+    return this.memoryChange(() => this.memory.clear());
+  }
+
+  importMemory(document: unknown): Promise<MemoryDocument> {
+    return this.memoryChange(() => this.memory.import(document));
+  }
+
+  getMemorySettings(): Promise<MemorySettings> {
+    return this.memory.getSettings();
+  }
+
+  async saveMemorySettings(settings: MemorySettings): Promise<MemorySettings> {
+    const saved = await this.memoryChange(() => this.memory.saveSettings(settings));
+    return saved;
+  }
+
+  /** Applies memory updates still waiting for their delay (tests; a page about to close). */
+  flushMemory(): Promise<void> {
+    return this.memory.flush();
+  }
+
+  listSkills(): Promise<SkillInfo[]> {
+    return this.skills.list();
+  }
+
+  setSkillEnabled(name: string, enabled: boolean): Promise<SkillInfo> {
+    return this.skillChange(() => this.skills.setEnabled(name, enabled));
+  }
+
+  installSkill(archive: { name: string; bytes: Uint8Array }): Promise<SkillInfo> {
+    if (typeof archive?.name !== "string" || !(archive.bytes instanceof Uint8Array)) {
+      throw new GatewayError("A skill archive is a file name and its bytes.");
+    }
+    return this.skillChange(() => this.skills.install(archive.name, archive.bytes));
+  }
+
+  async installSkillFromThread(threadId: string, path: string): Promise<SkillInfo> {
+    const file = await this.readThreadFile(threadId, path);
+    const name = path.split("/").at(-1) ?? path;
+    return this.skillChange(() => this.skills.install(name, file.bytes));
+  }
+
+  deleteSkill(name: string): Promise<void> {
+    return this.skillChange(() => this.skills.delete(name));
+  }
+
+  async getSubagentSettings(): Promise<SubagentSettings> {
+    const parsed = parseSubagentSettings((await this.settings.get(SUBAGENT_SETTINGS_KEY)) ?? {});
+    return parsed.ok ? parsed.value : { ...DEFAULT_SUBAGENT_SETTINGS, custom: [] };
+  }
+
+  async saveSubagentSettings(settings: SubagentSettings): Promise<SubagentSettings> {
+    const parsed = parseSubagentSettings(settings);
+    if (!parsed.ok) throw new GatewayError(parsed.message);
+    await this.writing(() => this.settings.put(SUBAGENT_SETTINGS_KEY, parsed.value));
+    this.notify({ type: "settings-changed" });
+    return parsed.value;
+  }
+
+  /** A memory change, its request errors made readable, other tabs told. */
+  private async memoryChange<T>(change: () => Promise<T>): Promise<T> {
+    try {
+      const result = await this.writing(change);
+      this.notify({ type: "settings-changed" });
+      return result;
+    } catch (error) {
+      if (error instanceof MemoryRequestError) throw new GatewayError(error.message);
+      throw error;
+    }
+  }
+
+  /** A skills change: open sandboxes are closed so their next command mounts the skills as they are now. */
+  private async skillChange<T>(change: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await this.writing(change);
+    } catch (error) {
+      if (error instanceof SkillRequestError) throw new GatewayError(error.message, error.status);
+      throw error;
+    }
+    for (const threadId of this.sandboxes.keys()) {
+      // A running thread keeps its sandbox until the run ends (see runStream).
+      if (this.runningThreads.has(threadId)) this.staleSandboxes.add(threadId);
+      else await this.closeSandbox(threadId);
+    }
+    this.notify({ type: "settings-changed" });
+    return result;
   }
 
   /** Runs a write, turning a full-storage failure into a message for the user. */

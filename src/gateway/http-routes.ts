@@ -1,7 +1,7 @@
 // DeerFlow's Gateway routes as a web-standard `fetch(Request) → Response` handler over the typed Gateway (D5),
 // so the service worker can serve `/api/*` and `@langchain/langgraph-sdk`'s Client can drive a thread.
 import { z } from "zod";
-import type { RunEvent, ThreadDetail, ThreadSummary, WireMessage } from "../protocol/index.ts";
+import type { RunEvent, SkillInfo, ThreadDetail, ThreadSummary, WireMessage } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { GatewayError, type Gateway } from "./gateway.ts";
 
@@ -31,6 +31,31 @@ const createThreadBody = z.object({
   thread_id: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
+const factBody = z.object({
+  content: z.string().min(1),
+  category: z.string().min(1).default("context"),
+  confidence: z.number().min(0).max(1).default(0.5),
+});
+const factPatchBody = z.object({
+  content: z.string().min(1).optional(),
+  category: z.string().min(1).optional(),
+  confidence: z.number().min(0).max(1).optional(),
+});
+const skillStateBody = z.object({ enabled: z.boolean() });
+const skillInstallBody = z.object({ thread_id: z.string().min(1), path: z.string().min(1) });
+
+/** A skill as DeerFlow's `GET /api/skills` lists it. */
+function skillResponse(skill: SkillInfo) {
+  return {
+    name: skill.name,
+    description: skill.description,
+    ...(skill.license !== undefined && { license: skill.license }),
+    category: skill.category,
+    enabled: skill.enabled,
+    editable: skill.editable,
+  };
+}
+
 const searchBody = z.object({
   limit: z.number().int().min(1).max(1000).default(100),
   offset: z.number().int().min(0).default(0),
@@ -229,6 +254,75 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
       async (_request, [, runId]) => {
         await gateway.cancelRun(runId!);
         return new Response(null, { status: 202 });
+      },
+    ],
+    ["GET", /^\/api\/memory$/, async () => json(await gateway.getMemory())],
+    ["GET", /^\/api\/memory\/export$/, async () => json(await gateway.getMemory())],
+    ["DELETE", /^\/api\/memory$/, async () => json(await gateway.clearMemory())],
+    [
+      "POST",
+      /^\/api\/memory\/import$/,
+      async (request) => {
+        const body = await readJson(request, z.unknown());
+        if (body instanceof Response) return body;
+        return json(await gateway.importMemory(body));
+      },
+    ],
+    [
+      "POST",
+      /^\/api\/memory\/facts$/,
+      async (request) => {
+        const body = await readJson(request, factBody);
+        if (body instanceof Response) return body;
+        return json(await gateway.addMemoryFact(body));
+      },
+    ],
+    [
+      "PATCH",
+      /^\/api\/memory\/facts\/([^/]+)$/,
+      async (request, [id]) => {
+        const body = await readJson(request, factPatchBody);
+        if (body instanceof Response) return body;
+        const patch = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+        return json(await gateway.updateMemoryFact(id!, patch));
+      },
+    ],
+    ["DELETE", /^\/api\/memory\/facts\/([^/]+)$/, async (_request, [id]) => json(await gateway.deleteMemoryFact(id!))],
+    ["GET", /^\/api\/skills$/, async () => json({ skills: (await gateway.listSkills()).map(skillResponse) })],
+    [
+      "POST",
+      /^\/api\/skills\/install$/,
+      async (request) => {
+        const body = await readJson(request, skillInstallBody);
+        if (body instanceof Response) return body;
+        const path = body.path.startsWith("/") ? body.path : `/${body.path}`;
+        const skill = await gateway.installSkillFromThread(body.thread_id, path);
+        return json({ success: true, skill_name: skill.name, message: `Skill '${skill.name}' installed successfully` });
+      },
+    ],
+    [
+      "DELETE",
+      /^\/api\/skills\/custom\/([^/]+)$/,
+      async (_request, [name]) => {
+        await gateway.deleteSkill(name!);
+        return json({ success: true });
+      },
+    ],
+    [
+      "GET",
+      /^\/api\/skills\/([^/]+)$/,
+      async (_request, [name]) => {
+        const skill = (await gateway.listSkills()).find((item) => item.name === name);
+        return skill ? json(skillResponse(skill)) : problem(404, `Skill ${name} not found.`);
+      },
+    ],
+    [
+      "PUT",
+      /^\/api\/skills\/([^/]+)$/,
+      async (request, [name]) => {
+        const body = await readJson(request, skillStateBody);
+        if (body instanceof Response) return body;
+        return json(skillResponse(await gateway.setSkillEnabled(name!, body.enabled)));
       },
     ],
   ];

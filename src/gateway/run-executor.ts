@@ -16,6 +16,8 @@ import {
 import { createChatModel, describeModelError, isConfigured, type ChatModelOptions } from "../models/index.ts";
 import type {
   AiWireMessage,
+  SkillInfo,
+  SubagentSettings,
   HumanWireMessage,
   ModelSettings,
   RunEndStatus,
@@ -47,6 +49,18 @@ export interface RunDependencies {
   onThreadChanged?: (threadId: string) => void;
   /** The thread's sandbox, for the agent's bash and file tools. */
   sandbox?: (threadId: string) => Promise<Sandbox>;
+  /** The memory as the prompt carries it ("" for none). */
+  memory?: string;
+  /** The skills, enabled and disabled (the prompt lists the enabled ones). */
+  skills?: SkillInfo[];
+  /** Limits and types for Ultra's subagents. */
+  subagents?: SubagentSettings;
+  /** Resolves `/skill-name …` at the start of the user's message. */
+  activateSkill?: (
+    text: string,
+  ) => Promise<{ kind: "none" } | { kind: "activate"; text: string } | { kind: "disabled"; skill: { name: string } }>;
+  /** Told the thread's messages after a run that completed, for memory to learn from. */
+  onRunSaved?: (threadId: string, messages: BaseMessage[]) => void;
 }
 
 type Emit = (event: RunEvent) => void;
@@ -151,6 +165,7 @@ export async function executeRun(
   const config = { configurable: { thread_id: threadId } };
   const configured = isConfigured(settings);
   const options = resolveRunOptions(settings, request.context);
+  const activation = (await deps.activateSkill?.(text)) ?? { kind: "none" as const };
   // The titles the title middleware chose after the first exchange; the last is applied once the run has saved.
   const titles: string[] = [];
   const { sandbox } = deps;
@@ -165,8 +180,11 @@ export async function executeRun(
     checkpointer,
     planMode: options.planMode,
     ...(deps.webTools && { webTools: createWebTools(deps.webTools) }),
-    subagents: options.subagents,
+    ...(options.subagents && deps.subagents && { subagents: deps.subagents }),
     vision: options.vision,
+    ...(deps.memory && { memory: deps.memory }),
+    ...(deps.skills && { skills: deps.skills }),
+    ...(activation.kind === "activate" && { skillActivation: activation.text }),
     ...(settings.modelTitles && { onTitle: (title: string) => titles.push(title) }),
     ...(deps.retry && { retry: deps.retry }),
     ...(deps.summarization !== undefined && { summarization: deps.summarization }),
@@ -190,6 +208,15 @@ export async function executeRun(
       runError = {
         error: "not_configured",
         message: "No model is set up yet. Open Settings → Models and enter a Base URL and a Model.",
+      };
+    } else if (activation.kind === "disabled") {
+      await agent.updateState(config, { messages: input }, "model_request");
+      status = "error";
+      runError = {
+        error: "bad_request",
+        message:
+          `The skill '${activation.skill.name}' is turned off. Turn it on in Settings → Skills, ` +
+          `or send the message without /${activation.skill.name}.`,
       };
     } else {
       const stream = await agent.stream(
@@ -251,5 +278,10 @@ export async function executeRun(
     ...(title && thread.title === provisionalTitle ? { title } : {}),
   }));
   deps.onThreadChanged?.(threadId);
+  if (status === "success" && deps.onRunSaved) {
+    const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+    const messages = tuple?.checkpoint.channel_values.messages;
+    if (Array.isArray(messages)) deps.onRunSaved(threadId, messages.filter(isMessage));
+  }
   finish(status, runError);
 }

@@ -1,6 +1,9 @@
 // The UI ⇄ agent-worker contract: typed Gateway methods over comlink, versioned, plain data only.
 import type { MessageContent, UploadedFileRef, WireMessage } from "./messages.ts";
 import type { RunError, RunEvent } from "./run-events.ts";
+import type { MemoryDocument, MemoryFactInput, MemorySettings } from "./memory.ts";
+import type { SkillInfo } from "./skills.ts";
+import type { SubagentSettings } from "./subagents.ts";
 import type { UploadResult } from "./uploads.ts";
 import type { WebToolSettings } from "./web-tools.ts";
 
@@ -195,4 +198,33 @@ export interface GatewayApi {
    * start, which threads then show as a notice while they use the browser sandbox.
    */
   attachSandboxHost(host: SandboxHostHandle | null, notice?: string): Promise<void>;
+  /** The long-term memory (Settings → Memory); also what "Export" saves. */
+  getMemory(): Promise<MemoryDocument>;
+  /** Adds a fact; rejects an empty or duplicate content (case and surrounding spaces ignored) or a bad confidence. */
+  addMemoryFact(fact: MemoryFactInput & { content: string }): Promise<MemoryDocument>;
+  /** Changes a fact; omitted fields stay. Rejects an unknown id. */
+  updateMemoryFact(id: string, patch: MemoryFactInput): Promise<MemoryDocument>;
+  deleteMemoryFact(id: string): Promise<MemoryDocument>;
+  /** Forgets everything, and drops updates not yet applied. */
+  clearMemory(): Promise<MemoryDocument>;
+  /** Replaces the memory with an exported document, validated whole first; a bad one changes nothing. */
+  importMemory(document: unknown): Promise<MemoryDocument>;
+  getMemorySettings(): Promise<MemorySettings>;
+  saveMemorySettings(settings: MemorySettings): Promise<MemorySettings>;
+  /** Shipped and installed skills, shipped first, each sorted by name. */
+  listSkills(): Promise<SkillInfo[]>;
+  /** Turns a skill on or off; threads see the change at their next command and run. */
+  setSkillEnabled(name: string, enabled: boolean): Promise<SkillInfo>;
+  /**
+   * Installs a skill from a `.skill` or `.zip` archive (enabled). The archive is checked whole first (paths, sizes,
+   * SKILL.md frontmatter, name not taken); a bad one is refused with a readable message and nothing is written.
+   */
+  installSkill(archive: { name: string; bytes: Uint8Array }): Promise<SkillInfo>;
+  /** Installs a `.skill` archive from one of the thread's files (e.g. one the agent made in outputs). */
+  installSkillFromThread(threadId: string, path: string): Promise<SkillInfo>;
+  /** Deletes an installed skill (shipped skills can only be disabled). */
+  deleteSkill(name: string): Promise<void>;
+  /** Subagent limits and the user's own subagent types (Settings → Subagents). */
+  getSubagentSettings(): Promise<SubagentSettings>;
+  saveSubagentSettings(settings: SubagentSettings): Promise<SubagentSettings>;
 }

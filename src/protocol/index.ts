@@ -6,3 +6,6 @@ export * from "./changes.ts";
 export * from "./web-tools.ts";
 export * from "./human-input.ts";
 export * from "./uploads.ts";
+export * from "./memory.ts";
+export * from "./skills.ts";
+export * from "./subagents.ts";

@@ -159,12 +159,24 @@ export interface RunRecord {
   error?: RunError;
 }
 
-/** An installed skill (its SKILL.md and files), by name; filled by the skills issue. */
+/** What an installed skill's SKILL.md frontmatter says, beside its name (the record's key). */
+export interface SkillRecordMetadata {
+  description: string;
+  license?: string;
+  allowedTools?: string[];
+  version?: string;
+  author?: string;
+  compatibility?: string;
+}
+
+/** A skill the user installed from an archive, by name: its files by path relative to the skill's root. */
 export interface SkillRecord {
   name: string;
   enabled: boolean;
-  files: Record<string, string>;
+  files: Record<string, Uint8Array>;
+  /** Milliseconds since the epoch. */
   installed_at: number;
+  metadata: SkillRecordMetadata;
 }
 
 /** An MCP server's configuration, by name; filled by the MCP issue. Its credentials go to `secrets`. */

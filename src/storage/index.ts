@@ -32,3 +32,11 @@ export {
   type ThreadFile,
   type ThreadFileInput,
 } from "./thread-files.ts";
+export {
+  MemoryRepository,
+  MEMORY_DOCUMENT_KEY,
+  isMemoryDocumentShape,
+  type MemoryRepositoryOptions,
+} from "./memory-repository.ts";
+export { SkillsRepository, SkillExistsError, PUBLIC_SKILL_STATES_KEY } from "./skills-repository.ts";
+export type { SkillRecord, SkillRecordMetadata } from "./fawn-db.ts";

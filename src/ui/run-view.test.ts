@@ -57,3 +57,41 @@ describe("applyRunEvent", () => {
     expect(view.artifacts).toEqual(["/mnt/user-data/outputs/a.md"]);
   });
 });
+
+describe("applyRunEvent with task events", () => {
+  const task = (data: unknown): RunEvent => ({ event: "custom", data });
+
+  it("keeps each subtask's live state from the custom events, in order", () => {
+    let view = startRunView("r", "t", "research", 0);
+    const events = [
+      task({ type: "task_started", task_id: "a", description: "Dig", subagent_type: "bash", model_name: "m" }),
+      task({
+        type: "task_running",
+        task_id: "a",
+        message: { type: "ai", id: "s1", content: "Looking" },
+        message_index: 1,
+        total_messages: 1,
+        model_name: "m",
+      }),
+      task({ type: "task_completed", task_id: "a", result: "Found it", model_name: "m" }),
+    ];
+    for (const event of events) view = applyRunEvent(view, event);
+    expect(view.subtasks.get("a")).toMatchObject({
+      description: "Dig",
+      subagentType: "bash",
+      status: "completed",
+      result: "Found it",
+      steps: [{ type: "ai", id: "s1", content: "Looking" }],
+    });
+  });
+
+  it("leaves the view as it is for other custom events and for events after a task ended", () => {
+    let view = startRunView("r", "t", "hi", 0);
+    expect(applyRunEvent(view, task({ type: "llm_retry", attempt: 1 }))).toBe(view);
+    view = applyRunEvent(view, task({ type: "task_failed", task_id: "a", error: "boom", model_name: "m" }));
+    expect(applyRunEvent(view, task({ type: "task_completed", task_id: "a", result: "x", model_name: "m" }))).toBe(
+      view,
+    );
+    expect(view.subtasks.get("a")).toMatchObject({ status: "failed", error: "boom" });
+  });
+});

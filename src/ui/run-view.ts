@@ -1,5 +1,6 @@
 // Folds a run's stream events into what the conversation shows while the run is live.
 import {
+  isTaskEvent,
   isTodoItem,
   type AiWireMessage,
   type RunError,
@@ -8,6 +9,7 @@ import {
   type UploadedFileRef,
   type WireMessage,
 } from "../protocol/index.ts";
+import { applyTaskEvent, type Subtasks } from "./subtasks.ts";
 
 export interface RunView {
   runId: string;
@@ -28,10 +30,12 @@ export interface RunView {
   artifacts?: string[];
   /** The agent's plan as of the latest `values`, when the run keeps one (plan mode). */
   todos?: TodoItem[];
+  /** What the `task` events said of each subtask so far, by `task` call id (saved results win over it). */
+  subtasks: Subtasks;
 }
 
 export function startRunView(runId: string, threadId: string, userText: string, historyLength: number): RunView {
-  return { runId, threadId, userText, historyLength, produced: [], drafts: [], ended: false };
+  return { runId, threadId, userText, historyLength, produced: [], drafts: [], ended: false, subtasks: new Map() };
 }
 
 /** The next view after `event`; pure, so it is easy to test and cheap to diff. */
@@ -68,9 +72,13 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
       return { ...view, error: event.data };
     case "end":
       return { ...view, ended: true };
+    case "custom": {
+      if (!isTaskEvent(event.data)) return view;
+      const subtasks = applyTaskEvent(view.subtasks, event.data);
+      return subtasks === view.subtasks ? view : { ...view, subtasks };
+    }
     case "metadata":
     case "updates":
-    case "custom":
       return view;
   }
 }

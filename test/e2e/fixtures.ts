@@ -100,3 +100,52 @@ export async function runInTerminal(page: Page, command: string): Promise<void> 
   await page.keyboard.press("Enter");
   await expect(lastRow(page)).toHaveText(EMPTY_PROMPT, { timeout: 30_000 });
 }
+
+// What the mock model was sent (GET /__mock/requests), for tests that check the prompt.
+
+interface MockRequest {
+  body: { messages?: { role: string; content: unknown }[] };
+}
+
+function messageText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n");
+}
+
+/** The chat requests the mock model got, each as role/text pairs, in arrival order. */
+export async function mockRequests(page: Page): Promise<{ role: string; text: string }[][]> {
+  const response = await page.request.get(`${new URL(MOCK_URL).origin}/__mock/requests`);
+  const requests = (await response.json()) as MockRequest[];
+  return requests.map((request) =>
+    (request.body.messages ?? []).map((message) => ({ role: message.role, text: messageText(message.content) })),
+  );
+}
+
+/** The system prompt of the latest request whose user messages include `userText`. */
+export async function systemPromptFor(page: Page, userText: string): Promise<string> {
+  const requests = await mockRequests(page);
+  const request = requests.findLast((messages) =>
+    messages.some((message) => message.role === "user" && message.text.includes(userText)),
+  );
+  if (!request) throw new Error(`The mock model got no request with the user message ${JSON.stringify(userText)}`);
+  return request
+    .filter((message) => message.role === "system")
+    .map((message) => message.text)
+    .join("\n");
+}
+
+/** Opens Settings on `tab` and returns the dialog (close it with closeSettings). */
+export async function openSettings(page: Page, tab: string): Promise<Locator> {
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("tab", { name: tab }).click();
+  return dialog;
+}
+
+export async function closeSettings(page: Page): Promise<void> {
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByRole("button", { name: "Close settings" }).click();
+  await expect(dialog).toBeHidden();
+}

@@ -98,6 +98,46 @@ describe("Gateway routes", () => {
     expect(empty.status).toBe(422);
   });
 
+  it("serves DeerFlow's memory routes: add, patch, delete, export, import, clear", async () => {
+    const added = (await (
+      await call("POST", "/api/memory/facts", { content: "User likes jazz", confidence: 0.9 })
+    ).json()) as {
+      facts: { id: string; content: string; category: string }[];
+    };
+    expect(added.facts).toMatchObject([{ content: "User likes jazz", category: "context" }]);
+    const id = added.facts[0]!.id;
+    expect((await call("POST", "/api/memory/facts", { content: "user likes JAZZ " })).status).toBe(422);
+    const patched = (await (await call("PATCH", `/api/memory/facts/${id}`, { category: "preference" })).json()) as {
+      facts: { content: string; category: string }[];
+    };
+    expect(patched.facts[0]).toMatchObject({ content: "User likes jazz", category: "preference" });
+    const exported = await (await call("GET", "/api/memory/export")).json();
+    expect((await call("DELETE", `/api/memory/facts/${id}`)).status).toBe(200);
+    expect((await call("DELETE", `/api/memory/facts/${id}`)).status).toBe(422);
+    expect(await (await call("POST", "/api/memory/import", exported)).json()).toEqual(exported);
+    const cleared = (await (await call("DELETE", "/api/memory")).json()) as { facts: unknown[] };
+    expect(cleared.facts).toEqual([]);
+  });
+
+  it("lists skills and turns one off, as DeerFlow's skills routes do", async () => {
+    const { skills } = (await (await call("GET", "/api/skills")).json()) as {
+      skills: { name: string; category: string; enabled: boolean; editable: boolean }[];
+    };
+    expect(skills.find((skill) => skill.name === "data-analysis")).toMatchObject({
+      category: "public",
+      enabled: true,
+      editable: false,
+    });
+    expect(await (await call("PUT", "/api/skills/data-analysis", { enabled: false })).json()).toMatchObject({
+      enabled: false,
+    });
+    expect(await (await call("GET", "/api/skills/data-analysis")).json()).toMatchObject({ enabled: false });
+    expect((await call("GET", "/api/skills/no-such-skill")).status).toBe(404);
+    expect(
+      (await call("POST", "/api/skills/install", { thread_id: "none", path: "mnt/user-data/outputs/x.skill" })).status,
+    ).toBe(422);
+  });
+
   it("lists the configured model", async () => {
     expect(await (await call("GET", "/api/models")).json()).toMatchObject({
       models: [{ name: "mock-model", model: "mock-model" }],

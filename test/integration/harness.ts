@@ -22,7 +22,8 @@ export function useGatewayHarness(name: string): Harness {
   const harness = {
     freshGateway: () =>
       Gateway.open(`${name}-${dbCount++}`, {
-        openSandbox: (threadId, files) => BrowserSandbox.open({ threadId, files }),
+        openSandbox: async (threadId, files, skills) =>
+          BrowserSandbox.open({ threadId, files, skills: await skills() }),
         // The retry policy with short waits, so a scripted 500 does not take seconds.
         retry: { initialDelayMs: 10, maxDelayMs: 50 },
       }),

@@ -94,6 +94,53 @@ export const PLAN_DEMO_STEPS = [
 export const PLAN_DEMO_TASKS = ["Gather the facts", "Draft the answer", "Check the result"] as const;
 export const PLAN_DEMO_DONE_TEXT = "All three steps of the plan are done.";
 
+/** The marker line of Fawn's memory-update prompt (src/agent/memory/memory-prompt.ts). */
+export const MEMORY_UPDATE_MARKER = "You maintain Fawn's long-term memory of the user.";
+
+/** The three subtasks the "fan out" scenario delegates, in order. */
+export const FAN_OUT_SUBTASKS = [
+  { description: "Count the apples", name: "alpha" },
+  { description: "Count the pears", name: "beta" },
+  { description: "Count the plums", name: "gamma" },
+] as const;
+export const SUBTASK_DONE_TEXT = (name: string) => `Subtask ${name} is complete: 3 found.`;
+
+const PREFERENCE = /\b(i prefer|i like|i love|i use|i work (?:on|at|as|with)|my name is|call me)\s+([^.!?\n<]{2,80})/gi;
+const FACT_VERB: Record<string, string> = {
+  "i prefer": "User prefers",
+  "i like": "User likes",
+  "i love": "User loves",
+  "i use": "User uses",
+  "my name is": "User's name is",
+  "call me": "User wants to be called",
+};
+
+/**
+ * The memory update the mock "learns": one fact per preference-like sentence the user wrote in the
+ * `<conversation>` ("I prefer dark roast coffee" → "User prefers dark roast coffee", confidence 0.95).
+ */
+export function memoryUpdateFor(request: ChatRequest): string {
+  const body = lastMessage(request).text;
+  const conversation = /<conversation>([\s\S]*?)<\/conversation>/.exec(body)?.[1] ?? body;
+  const newFacts: { content: string; category: string; confidence: number }[] = [];
+  for (const line of conversation.split("\n")) {
+    if (!/^\s*User:/i.test(line)) continue;
+    for (const match of line.matchAll(PREFERENCE)) {
+      const verb = (match[1] ?? "").toLowerCase();
+      const rest = (match[2] ?? "").trim();
+      const lead = FACT_VERB[verb] ?? `User ${verb.replace(/^i /, "")}s`;
+      newFacts.push({ content: `${lead} ${rest}`, category: "preference", confidence: 0.95 });
+    }
+  }
+  return JSON.stringify({
+    user: {
+      topOfMind: { summary: newFacts.length > 0 ? "Shared some preferences." : "", shouldUpdate: newFacts.length > 0 },
+    },
+    newFacts,
+    factsToRemove: [],
+  });
+}
+
 /** Messages after the last user message (this turn's tool calls and results). */
 function sinceLastUser(request: ChatRequest): ChatMessage[] {
   const index = request.messages.map((m) => m.role).lastIndexOf("user");
@@ -194,6 +241,54 @@ export function parseToolCalls(message: string, toolNames: string[]): ToolCallSc
 
 /** Checked in order; the first match wins, and the last entry matches everything. */
 export const scenarios: readonly Scenario[] = [
+  {
+    name: "memory-update",
+    trigger: "Fawn's memory-update prompt (system message)",
+    reply: 'a JSON memory update with one fact per "I prefer / I like / I use / my name is …" the user wrote',
+    matches: (request) => request.messages.some((m) => m.role === "system" && m.text.includes(MEMORY_UPDATE_MARKER)),
+    respond: (request) => ({ kind: "text", chunks: [memoryUpdateFor(request)], delayMs: 10 }),
+  },
+  {
+    name: "fan-out",
+    trigger: '"fan out" with the task tool available (Ultra mode)',
+    reply: "three task calls at once (general-purpose subagents alpha, beta, gamma); then the tool-result reply",
+    matches: (request) =>
+      lastUserText(request).includes("fan out") &&
+      request.toolNames.includes("task") &&
+      lastMessage(request).role === "user",
+    respond: () => ({
+      kind: "tool_calls",
+      calls: FAN_OUT_SUBTASKS.map(({ description, name }) => ({
+        name: "task",
+        arguments: JSON.stringify({
+          description,
+          prompt: `Subtask ${name}: ${description.toLowerCase()} in the basket and report the number.`,
+          subagent_type: "general-purpose",
+        }),
+      })),
+      delayMs: 30,
+    }),
+  },
+  {
+    name: "subtask",
+    trigger: 'a subagent whose task starts with "Subtask NAME:"',
+    reply: 'bash `echo NAME counting` after 600 ms (when it has bash), then "Subtask NAME is complete: 3 found."',
+    matches: (request) => /^subtask \w+:/.test(lastUserText(request)),
+    respond: (request) => {
+      const name = /^subtask (\w+):/.exec(lastUserText(request))?.[1] ?? "unknown";
+      const ranTool = sinceLastUser(request).some((m) => m.role === "tool");
+      if (!ranTool && request.toolNames.includes("bash")) {
+        return {
+          kind: "tool_calls",
+          calls: [
+            { name: "bash", arguments: JSON.stringify({ description: "Count", command: `echo ${name} counting` }) },
+          ],
+          delayMs: 600,
+        };
+      }
+      return text(SUBTASK_DONE_TEXT(name), 60);
+    },
+  },
   {
     name: "plan-demo",
     trigger: '"plan demo" with write_todos available (plan mode)',

@@ -1,4 +1,5 @@
-// The conversation log: saved entries, then the live run (the user's message, streamed replies, its error).
+// The conversation log: saved entries, then the live run (the user's message, streamed replies, its error), with
+// each `task` call's subtask card built from the saved messages and the live run's task events.
 import { createEffect, createMemo, For, Index, Show, type JSX } from "solid-js";
 import {
   CLARIFICATION_TOOL_NAME,
@@ -6,10 +7,12 @@ import {
   type RunError,
   type ThreadEntry,
   type ToolWireMessage,
+  type WireMessage,
 } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { answerOf, requestOfToolMessage } from "../human-input.ts";
 import { liveMessages } from "../run-view.ts";
+import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "../subtasks.ts";
 import { MessageView } from "./message-view.tsx";
 
 function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
@@ -31,10 +34,17 @@ function EntryView(props: {
   onOpenSettings: () => void;
   answer?: string | undefined;
   onAnswer?: ((text: string) => void) | undefined;
+  subtasks: Subtasks;
 }): JSX.Element {
   const entry = props.entry;
   return entry.kind === "message" ? (
-    <MessageView message={entry.message} stopped={entry.stopped} answer={props.answer} onAnswer={props.onAnswer} />
+    <MessageView
+      message={entry.message}
+      stopped={entry.stopped}
+      answer={props.answer}
+      onAnswer={props.onAnswer}
+      subtasks={props.subtasks}
+    />
   ) : (
     <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} />
   );
@@ -64,6 +74,9 @@ function Welcome(props: { state: AppState }) {
     </div>
   );
 }
+
+const NO_MESSAGES: readonly WireMessage[] = [];
+const NO_SUBTASKS: Subtasks = new Map();
 
 function isClarification(entry: ThreadEntry): boolean {
   return entry.kind === "message" && entry.message.type === "tool" && entry.message.name === CLARIFICATION_TOOL_NAME;
@@ -96,6 +109,13 @@ export function Conversation(props: { state: AppState }) {
   const liveRun = () => state.run();
   const openSettings = () => state.setSettingsOpen(true);
   const answers = createMemo(() => clarificationAnswers(state.thread()?.entries ?? [], liveRun()?.userText));
+  // The live run's messages and task state change by reference only when they change, not on every token.
+  const produced = createMemo(() => liveRun()?.produced ?? NO_MESSAGES);
+  const liveSubtasks = createMemo(() => liveRun()?.subtasks ?? NO_SUBTASKS);
+  const subtasks = createMemo(() => {
+    const saved = (state.thread()?.entries ?? []).flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
+    return mergeSubtasks(subtasksFromMessages([...saved, ...produced()]), liveSubtasks());
+  });
   const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
 
   // Follow the reply as it grows, unless the user scrolled up to read.
@@ -122,6 +142,7 @@ export function Conversation(props: { state: AppState }) {
                   entry={entry}
                   onOpenSettings={openSettings}
                   answer={answer()}
+                  subtasks={subtasks()}
                   // Only an unanswered question takes an answer, and only while nothing runs.
                   onAnswer={
                     isClarification(entry) && answer() === undefined && !liveRun()
@@ -144,7 +165,7 @@ export function Conversation(props: { state: AppState }) {
                   }}
                 />
                 <Index each={liveMessages(view())}>
-                  {(message) => <MessageView message={message()} streaming={!view().ended} />}
+                  {(message) => <MessageView message={message()} streaming={!view().ended} subtasks={subtasks()} />}
                 </Index>
                 <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
                   <article class="message assistant" aria-label="Assistant message" aria-busy="true">

@@ -1,4 +1,5 @@
-// One message of the conversation: the user's text, or the assistant's Markdown with its reasoning and tool steps.
+// One message of the conversation: the user's text, or the assistant's Markdown with its reasoning, tool steps and
+// subtask cards.
 import { createMemo, For, Match, Show, Switch } from "solid-js";
 import {
   CLARIFICATION_TOOL_NAME,
@@ -11,17 +12,32 @@ import {
 import { formatBytes } from "../../shared/text.ts";
 import { requestOfToolMessage } from "../human-input.ts";
 import { renderMarkdown } from "../markdown.ts";
+import { subtaskOfCall, TASK_TOOL_NAME, type Subtasks } from "../subtasks.ts";
 import { ClarificationCard } from "./clarification-card.tsx";
+import { SubtaskCards } from "./subtask-cards.tsx";
 
 function Markdown(props: { source: string }) {
   const html = createMemo(() => renderMarkdown(props.source));
   return <div class="markdown" innerHTML={html()} />;
 }
 
-function AssistantMessage(props: { message: AiWireMessage; streaming?: boolean; stopped?: boolean }) {
+function AssistantMessage(props: {
+  message: AiWireMessage;
+  streaming?: boolean | undefined;
+  stopped?: boolean | undefined;
+  subtasks?: Subtasks | undefined;
+}) {
   const text = () => contentText(props.message.content);
-  // The question shows as a Clarification card with the tool's result (below), which carries its request.
-  const otherCalls = () => props.message.tool_calls?.filter((call) => call.name !== CLARIFICATION_TOOL_NAME) ?? [];
+  // The question shows as a Clarification card with the tool's result (below), which carries its request; each
+  // `task` call shows as a subtask card.
+  const otherCalls = () =>
+    props.message.tool_calls?.filter((call) => call.name !== CLARIFICATION_TOOL_NAME && call.name !== TASK_TOOL_NAME) ??
+    [];
+  const subtasks = createMemo(() =>
+    (props.message.tool_calls ?? [])
+      .filter((call) => call.name === TASK_TOOL_NAME)
+      .map((call) => props.subtasks?.get(call.id) ?? subtaskOfCall(call)),
+  );
   // A finished message that only called ask_clarification has nothing to show but its card.
   const onlyAsks = () =>
     !props.streaming &&
@@ -29,6 +45,7 @@ function AssistantMessage(props: { message: AiWireMessage; streaming?: boolean; 
     !props.message.reasoning &&
     text().length === 0 &&
     otherCalls().length === 0 &&
+    subtasks().length === 0 &&
     (props.message.tool_calls?.length ?? 0) > 0;
   return (
     <Show when={!onlyAsks()}>
@@ -51,6 +68,7 @@ function AssistantMessage(props: { message: AiWireMessage; streaming?: boolean; 
         >
           <Markdown source={text()} />
         </Show>
+        <SubtaskCards subtasks={subtasks()} live={props.streaming === true} />
         <Show when={otherCalls().length > 0}>
           <ul class="tool-calls" aria-label="Tool calls">
             <For each={otherCalls()}>
@@ -90,7 +108,14 @@ export function MessageView(props: {
   onAnswer?: ((text: string) => void) | undefined;
   /** How a later message answered the clarification this message asks. */
   answer?: string | undefined;
+  /** The conversation's subtasks by `task` call id: an AI message shows a card for each of its `task` calls. */
+  subtasks?: Subtasks | undefined;
 }) {
+  // A `task` result shows on its subtask card, not as a tool result of its own.
+  const isSubtaskResult = () => {
+    const message = props.message;
+    return message.type === "tool" && (message.name === TASK_TOOL_NAME || props.subtasks?.has(message.tool_call_id));
+  };
   return (
     <Switch>
       <Match when={props.message.type === "human"}>
@@ -116,6 +141,7 @@ export function MessageView(props: {
           message={props.message as AiWireMessage}
           streaming={props.streaming}
           stopped={props.stopped}
+          subtasks={props.subtasks}
         />
       </Match>
       <Match
@@ -129,7 +155,7 @@ export function MessageView(props: {
           />
         </article>
       </Match>
-      <Match when={props.message.type === "tool"}>
+      <Match when={props.message.type === "tool" && !isSubtaskResult()}>
         <ToolResult message={props.message as ToolWireMessage} />
       </Match>
     </Switch>

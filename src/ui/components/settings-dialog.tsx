@@ -2,6 +2,9 @@
 // commands run; Data shows storage.
 import { createEffect, createSignal, For, Match, Show, Switch } from "solid-js";
 import { DataTab } from "./data-tab.tsx";
+import { MemoryTab } from "./memory-tab.tsx";
+import { SkillsTab } from "./skills-tab.tsx";
+import { SubagentsTab } from "./subagents-tab.tsx";
 import { SandboxTab } from "./sandbox-tab.tsx";
 import { TextField } from "./text-field.tsx";
 import { WebTab } from "./web-tab.tsx";
@@ -209,6 +212,9 @@ function ModelsTab(props: { state: AppState }) {
 const TABS = [
   { id: "models", name: "Models" },
   { id: "web", name: "Web" },
+  { id: "skills", name: "Skills" },
+  { id: "memory", name: "Memory" },
+  { id: "subagents", name: "Subagents" },
   { id: "sandbox", name: "Sandbox" },
   { id: "data", name: "Data" },
 ] as const;
@@ -267,6 +273,15 @@ export function SettingsDialog(props: { state: AppState }) {
                 load={() => props.state.client.getWebToolSettings()}
                 save={(settings) => props.state.client.saveWebToolSettings(settings)}
               />
+            </Match>
+            <Match when={selected() === "skills"}>
+              <SkillsTab client={props.state.client} />
+            </Match>
+            <Match when={selected() === "memory"}>
+              <MemoryTab client={props.state.client} />
+            </Match>
+            <Match when={selected() === "subagents"}>
+              <SubagentsTab client={props.state.client} />
             </Match>
             <Match when={selected() === "sandbox"}>
               <SandboxTab client={props.state.client} starter={props.state.webContainer} />

@@ -1,0 +1,144 @@
+// Reading a skill archive (.skill or .zip) the user installs: every limit and path rule is checked before a byte is
+// kept, and sizes are judged from the zip's directory before anything is inflated.
+import { unzipSync, type UnzipFileInfo } from "fflate";
+import { SKILL_ARCHIVE_LIMITS } from "../../protocol/skills.ts";
+import { formatBytes } from "../../shared/text.ts";
+import { parseSkillMarkdown, type SkillMetadata } from "./skill-frontmatter.ts";
+
+/** Why an archive cannot be installed; `message` is one sentence for the user. */
+export class SkillArchiveError extends Error {
+  override readonly name = "SkillArchiveError";
+}
+
+/** A skill read from an archive: its metadata and its files by path relative to the skill's root (posix). */
+export interface SkillArchive {
+  metadata: SkillMetadata;
+  files: Record<string, Uint8Array>;
+}
+
+const SKILL_FILE = "SKILL.md";
+
+/** Leading bytes of native executables: ELF, PE (MZ), Mach-O (32/64-bit, both byte orders) and fat Mach-O. */
+const EXECUTABLE_MAGIC: readonly (readonly number[])[] = [
+  [0x7f, 0x45, 0x4c, 0x46],
+  [0x4d, 0x5a],
+  [0xfe, 0xed, 0xfa, 0xce],
+  [0xfe, 0xed, 0xfa, 0xcf],
+  [0xce, 0xfa, 0xed, 0xfe],
+  [0xcf, 0xfa, 0xed, 0xfe],
+  [0xca, 0xfe, 0xba, 0xbe],
+];
+
+function fail(message: string): never {
+  throw new SkillArchiveError(message);
+}
+
+function isExecutable(bytes: Uint8Array): boolean {
+  return EXECUTABLE_MAGIC.some((magic) => magic.every((byte, index) => bytes[index] === byte));
+}
+
+/** True when `name` could leave the skill's folder or means something else on another system. */
+function isUnsafeMemberName(name: string): boolean {
+  return (
+    name.startsWith("/") ||
+    name.includes("\\") ||
+    name.includes(":") ||
+    name.includes("\0") ||
+    name.split("/").some((segment) => segment === "..")
+  );
+}
+
+/** Finder's resource forks: never part of a skill. */
+function isMacMetadata(name: string): boolean {
+  return name === "__MACOSX" || name.startsWith("__MACOSX/");
+}
+
+/** `PK\3\4` (a local file header) or `PK\5\6` (the end record of an empty archive). */
+function hasZipMagic(bytes: Uint8Array): boolean {
+  return (
+    bytes[0] === 0x50 && bytes[1] === 0x4b && ((bytes[2] === 3 && bytes[3] === 4) || (bytes[2] === 5 && bytes[3] === 6))
+  );
+}
+
+/**
+ * Reads and validates a skill archive. The archive's single top-level folder (ignoring `__MACOSX/` and dotfiles) is
+ * the skill's root when every member lives in it; otherwise the archive's root is. Throws SkillArchiveError when the
+ * name is not `.skill`/`.zip`, the archive is too big or not a zip, a member has an unsafe path, a file or the total
+ * is over SKILL_ARCHIVE_LIMITS, a file is a native executable, SKILL.md is missing at the root or present deeper, or
+ * its frontmatter is invalid.
+ */
+export function readSkillArchive(fileName: string, bytes: Uint8Array): SkillArchive {
+  const limits = SKILL_ARCHIVE_LIMITS;
+  if (!/\.(skill|zip)$/i.test(fileName))
+    fail(`'${fileName}' is not a skill archive: its name must end in .skill or .zip.`);
+  if (bytes.length > limits.maxArchiveBytes) {
+    fail(
+      `'${fileName}' is too large to install (${formatBytes(bytes.length)}; at most ${formatBytes(limits.maxArchiveBytes)}).`,
+    );
+  }
+  if (!hasZipMagic(bytes)) fail(`'${fileName}' is not a valid zip archive.`);
+
+  let entries = 0;
+  let declaredTotal = 0;
+  const filter = (file: UnzipFileInfo): boolean => {
+    entries += 1;
+    if (entries > limits.maxEntries) fail(`'${fileName}' has more than ${limits.maxEntries} entries.`);
+    if (isUnsafeMemberName(file.name)) fail(`'${fileName}' contains an unsafe path '${file.name}'.`);
+    if (file.name.endsWith("/") || isMacMetadata(file.name)) return false;
+    // A stored member's data is `size` bytes whatever it declares; an inflated one is cut at `originalSize`.
+    const declared = Math.max(file.originalSize, file.compression === 0 ? file.size : 0);
+    if (declared > limits.maxFileBytes) fail(fileTooLarge(fileName, file.name, declared));
+    declaredTotal += declared;
+    if (declaredTotal > limits.maxTotalBytes) fail(totalTooLarge(fileName));
+    return true;
+  };
+
+  let members: Record<string, Uint8Array>;
+  try {
+    members = unzipSync(bytes, { filter });
+  } catch (error) {
+    if (error instanceof SkillArchiveError) throw error;
+    fail(`'${fileName}' is not a valid zip archive.`);
+  }
+
+  let total = 0;
+  for (const [name, data] of Object.entries(members)) {
+    if (data.length > limits.maxFileBytes) fail(fileTooLarge(fileName, name, data.length));
+    total += data.length;
+    if (total > limits.maxTotalBytes) fail(totalTooLarge(fileName));
+    if (isExecutable(data)) fail(`'${fileName}' contains an executable program '${name}', which skills may not ship.`);
+  }
+
+  const root = skillRoot(Object.keys(members));
+  const files: Record<string, Uint8Array> = {};
+  for (const [name, data] of Object.entries(members)) {
+    if (name.startsWith(root)) files[name.slice(root.length)] = data;
+  }
+  const skillFile = files[SKILL_FILE];
+  if (!skillFile) fail(`${SKILL_FILE} not found at the root of '${fileName}'.`);
+  const nested = Object.keys(files).find((path) => path !== SKILL_FILE && path.endsWith(`/${SKILL_FILE}`));
+  if (nested) fail(`'${fileName}' contains a nested ${SKILL_FILE} at '${nested}': an archive holds exactly one skill.`);
+
+  const parsed = parseSkillMarkdown(new TextDecoder().decode(skillFile));
+  if (!parsed.ok) fail(`${SKILL_FILE}: ${parsed.message}`);
+  return { metadata: parsed.metadata, files };
+}
+
+/** `"<dir>/"` when every member (dotfiles and `__MACOSX/` aside) is inside the one top-level folder `<dir>`, else "". */
+function skillRoot(names: readonly string[]): string {
+  const relevant = names.filter((name) => !name.startsWith("."));
+  const [first] = relevant;
+  const slash = first?.indexOf("/") ?? -1;
+  if (first === undefined || slash <= 0) return "";
+  const prefix = first.slice(0, slash + 1);
+  return relevant.every((name) => name.startsWith(prefix)) ? prefix : "";
+}
+
+function fileTooLarge(fileName: string, member: string, size: number): string {
+  const limit = SKILL_ARCHIVE_LIMITS.maxFileBytes;
+  return `'${fileName}' contains '${member}', which is too large (${formatBytes(size)} uncompressed; at most ${formatBytes(limit)} per file).`;
+}
+
+function totalTooLarge(fileName: string): string {
+  return `'${fileName}' is too large once unpacked (more than ${formatBytes(SKILL_ARCHIVE_LIMITS.maxTotalBytes)} in all).`;
+}

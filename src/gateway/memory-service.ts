@@ -1,0 +1,168 @@
+// DeerFlow's memory routes as a service: the document and its facts, the settings, and the debounced updates that
+// learn from finished runs (agent/memory does the work; this wires it to storage and the run's model).
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
+import {
+  addFact,
+  deleteFact,
+  formatMemoryForInjection,
+  MemoryError,
+  MemoryUpdateQueue,
+  parseMemoryDocument,
+  updateFact,
+} from "../agent/index.ts";
+import {
+  DEFAULT_MEMORY_SETTINGS,
+  emptyMemoryDocument,
+  type MemoryDocument,
+  type MemoryFactInput,
+  type MemorySettings,
+} from "../protocol/index.ts";
+import { MemoryRepository, SettingsRepository, type FawnDb } from "../storage/index.ts";
+
+const MEMORY_SETTINGS_KEY = "memory.settings";
+
+/** A readable problem with a memory request (the gateway turns it into a GatewayError). */
+export class MemoryRequestError extends Error {
+  override name = "MemoryRequestError";
+}
+
+function within(value: unknown, min: number, max: number, fallback: number, integer = true): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) return fallback;
+  const clamped = Math.min(max, Math.max(min, value));
+  return integer ? Math.round(clamped) : clamped;
+}
+
+/** Stored or submitted memory settings, each value kept in its range; missing ones take the defaults. */
+export function readMemorySettings(value: unknown): MemorySettings {
+  const stored = (typeof value === "object" && value !== null ? value : {}) as Partial<
+    Record<keyof MemorySettings, unknown>
+  >;
+  const d = DEFAULT_MEMORY_SETTINGS;
+  return {
+    enabled: typeof stored.enabled === "boolean" ? stored.enabled : d.enabled,
+    injectionEnabled: typeof stored.injectionEnabled === "boolean" ? stored.injectionEnabled : d.injectionEnabled,
+    debounceSeconds: within(stored.debounceSeconds, 0, 3600, d.debounceSeconds),
+    maxFacts: within(stored.maxFacts, 1, 1000, d.maxFacts),
+    factConfidenceThreshold: within(stored.factConfidenceThreshold, 0, 1, d.factConfidenceThreshold, false),
+    maxInjectionTokens: within(stored.maxInjectionTokens, 100, 20_000, d.maxInjectionTokens),
+  };
+}
+
+/** Checks submitted settings: one sentence per problem; nothing is clamped silently. */
+export function memorySettingsProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return "Memory settings are an object.";
+  const settings = value as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const key of ["enabled", "injectionEnabled"] as const) {
+    if (typeof settings[key] !== "boolean") problems.push(`${key} must be true or false.`);
+  }
+  const ranges: [keyof MemorySettings, number, number, string][] = [
+    ["debounceSeconds", 0, 3600, "The update delay is 0 to 3600 seconds."],
+    ["maxFacts", 1, 1000, "The number of facts kept is 1 to 1000."],
+    ["factConfidenceThreshold", 0, 1, "The confidence threshold is 0 to 1."],
+    ["maxInjectionTokens", 100, 20_000, "The memory budget is 100 to 20000 tokens."],
+  ];
+  for (const [key, min, max, sentence] of ranges) {
+    const number = settings[key];
+    if (typeof number !== "number" || !Number.isFinite(number) || number < min || number > max) problems.push(sentence);
+  }
+  return problems.length > 0 ? problems.join(" ") : undefined;
+}
+
+export interface MemoryServiceOptions {
+  /** The model memory updates are asked of (the user's default model), or undefined when none is set up. */
+  createModel: () => Promise<BaseChatModel | undefined>;
+  /** Told after the memory changed (other tabs refresh). */
+  onChange?: () => void;
+}
+
+export class MemoryService {
+  private readonly repository: MemoryRepository;
+  private readonly settingsStore: SettingsRepository;
+  private readonly queue: MemoryUpdateQueue;
+
+  constructor(db: FawnDb, options: MemoryServiceOptions) {
+    this.repository = new MemoryRepository(db);
+    this.settingsStore = new SettingsRepository(db);
+    this.queue = new MemoryUpdateQueue({
+      settings: () => this.getSettings(),
+      store: this.repository,
+      createModel: options.createModel,
+      ...(options.onChange && { onChange: options.onChange }),
+      // A failed update loses only what that run would have taught; the next run tries again.
+      onError: (error) => console.warn("Fawn memory update failed:", error instanceof Error ? error.message : error),
+    });
+  }
+
+  get(): Promise<MemoryDocument> {
+    return this.repository.read();
+  }
+
+  async getSettings(): Promise<MemorySettings> {
+    return readMemorySettings(await this.settingsStore.get(MEMORY_SETTINGS_KEY));
+  }
+
+  async saveSettings(settings: MemorySettings): Promise<MemorySettings> {
+    const problem = memorySettingsProblem(settings);
+    if (problem) throw new MemoryRequestError(problem);
+    const saved = readMemorySettings(settings);
+    await this.settingsStore.put(MEMORY_SETTINGS_KEY, saved);
+    if (!saved.enabled) this.queue.clear();
+    return saved;
+  }
+
+  /** The memory as the next run's prompt carries it: "" when memory or its injection is off, or it is empty. */
+  async promptSection(): Promise<string> {
+    const settings = await this.getSettings();
+    if (!settings.enabled || !settings.injectionEnabled) return "";
+    return formatMemoryForInjection(await this.repository.read(), settings.maxInjectionTokens);
+  }
+
+  /** Queues a finished run's conversation for the debounced update (nothing when memory is off). */
+  learnFrom(threadId: string, messages: BaseMessage[]): void {
+    this.queue.enqueue(threadId, messages);
+  }
+
+  /** Applies queued updates now. */
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  async addFact(input: MemoryFactInput & { content: string }): Promise<MemoryDocument> {
+    const { maxFacts } = await this.getSettings();
+    return this.change((doc) => addFact(doc, input, { now: new Date(), maxFacts, source: "manual" }));
+  }
+
+  updateFact(id: string, patch: MemoryFactInput): Promise<MemoryDocument> {
+    return this.change((doc) => updateFact(doc, id, patch, new Date()));
+  }
+
+  deleteFact(id: string): Promise<MemoryDocument> {
+    return this.change((doc) => deleteFact(doc, id, new Date()));
+  }
+
+  async clear(): Promise<MemoryDocument> {
+    this.queue.clear();
+    const empty = emptyMemoryDocument();
+    await this.repository.replace(empty);
+    return empty;
+  }
+
+  async import(value: unknown): Promise<MemoryDocument> {
+    const parsed = parseMemoryDocument(value);
+    if (!parsed.ok) throw new MemoryRequestError(`That is not a Fawn or DeerFlow memory file: ${parsed.message}`);
+    await this.repository.replace(parsed.value);
+    return parsed.value;
+  }
+
+  /** One read-change-write in one transaction; a MemoryError (a bad fact) becomes a request error. */
+  private async change(apply: (doc: MemoryDocument) => MemoryDocument): Promise<MemoryDocument> {
+    try {
+      return await this.repository.update(apply);
+    } catch (error) {
+      if (error instanceof MemoryError) throw new MemoryRequestError(error.message);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,164 @@
+// DeerFlow's skills routes as a service: the shipped (public) and installed (custom) skills, their on/off state,
+// installing archives, what the sandbox mounts at /mnt/skills, and `/skill-name` activation.
+import {
+  mountedSkillFiles,
+  parseSlashSkill,
+  publicSkills,
+  readSkillArchive,
+  SkillArchiveError,
+  skillPath,
+  slashSkillActivation,
+} from "../agent/index.ts";
+import type { SkillInfo } from "../protocol/index.ts";
+import { SkillExistsError, SkillsRepository, type FawnDb } from "../storage/index.ts";
+
+/** A readable problem with a skills request (the gateway turns it into a GatewayError). */
+export class SkillRequestError extends Error {
+  override name = "SkillRequestError";
+
+  constructor(
+    message: string,
+    readonly status: 409 | 422 = 422,
+  ) {
+    super(message);
+  }
+}
+
+/** What `/skill-name` in a message resolved to. */
+export type SkillActivation =
+  { kind: "none" } | { kind: "activate"; skill: SkillInfo; text: string } | { kind: "disabled"; skill: SkillInfo };
+
+const decoder = new TextDecoder();
+
+export class SkillsService {
+  private readonly repository: SkillsRepository;
+
+  constructor(db: FawnDb) {
+    this.repository = new SkillsRepository(db);
+  }
+
+  /** Shipped skills first, then installed ones, each sorted by name. */
+  async list(): Promise<SkillInfo[]> {
+    const [states, custom] = await Promise.all([this.repository.publicEnabledStates(), this.repository.listCustom()]);
+    const shipped: SkillInfo[] = publicSkills().map(({ dir, metadata }) => ({
+      ...optional(metadata),
+      name: metadata.name,
+      description: metadata.description,
+      category: "public",
+      enabled: states[metadata.name] ?? true,
+      editable: false,
+      path: skillPath("public", dir),
+    }));
+    const installed: SkillInfo[] = custom.map((record) => ({
+      ...optional(record.metadata),
+      name: record.name,
+      description: record.metadata.description,
+      category: "custom",
+      enabled: record.enabled,
+      editable: true,
+      path: skillPath("custom", record.name),
+    }));
+    const byName = (a: SkillInfo, b: SkillInfo) => a.name.localeCompare(b.name);
+    return [...shipped.sort(byName), ...installed.sort(byName)];
+  }
+
+  async setEnabled(name: string, enabled: boolean): Promise<SkillInfo> {
+    if (typeof enabled !== "boolean") throw new SkillRequestError("Say whether the skill is enabled: true or false.");
+    const skill = (await this.list()).find((item) => item.name === name);
+    if (!skill) throw new SkillRequestError(`There is no skill named ${JSON.stringify(name)}.`);
+    if (skill.category === "public") await this.repository.setPublicEnabled(name, enabled);
+    else await this.repository.setCustomEnabled(name, enabled);
+    return { ...skill, enabled };
+  }
+
+  /** Checks the whole archive, then stores it in one transaction; a bad archive writes nothing. */
+  async install(fileName: string, bytes: Uint8Array): Promise<SkillInfo> {
+    let archive: ReturnType<typeof readSkillArchive>;
+    try {
+      archive = readSkillArchive(fileName, bytes);
+    } catch (error) {
+      if (error instanceof SkillArchiveError) throw new SkillRequestError(error.message);
+      throw error;
+    }
+    const { metadata, files } = archive;
+    if (publicSkills().some((skill) => skill.metadata.name === metadata.name)) {
+      throw new SkillRequestError(`Fawn already ships a skill named '${metadata.name}'; rename yours.`, 409);
+    }
+    try {
+      await this.repository.installCustom({
+        name: metadata.name,
+        enabled: true,
+        files,
+        installed_at: Date.now(),
+        metadata: {
+          description: metadata.description,
+          ...(metadata.license !== undefined && { license: metadata.license }),
+          ...(metadata.allowedTools !== undefined && { allowedTools: metadata.allowedTools }),
+          ...(metadata.version !== undefined && { version: metadata.version }),
+          ...(metadata.author !== undefined && { author: metadata.author }),
+          ...(metadata.compatibility !== undefined && { compatibility: metadata.compatibility }),
+        },
+      });
+    } catch (error) {
+      if (error instanceof SkillExistsError) throw new SkillRequestError(error.message, 409);
+      throw error;
+    }
+    const installed = (await this.list()).find((skill) => skill.category === "custom" && skill.name === metadata.name);
+    if (!installed) throw new Error(`The skill ${metadata.name} was stored but cannot be read back.`);
+    return installed;
+  }
+
+  async delete(name: string): Promise<void> {
+    const skill = (await this.list()).find((item) => item.name === name);
+    if (!skill) throw new SkillRequestError(`There is no skill named ${JSON.stringify(name)}.`);
+    if (skill.category !== "custom")
+      throw new SkillRequestError("Skills that ship with Fawn can be turned off, not deleted.");
+    await this.repository.deleteCustom(name);
+  }
+
+  /** The enabled skills' files as the sandbox mounts them, by absolute path under /mnt/skills. */
+  mountFiles(): Promise<Record<string, Uint8Array>> {
+    return mountedSkillFiles(this.repository);
+  }
+
+  /** `/skill-name rest`: the activation of an enabled skill, a disabled one named, or none (ordinary text). */
+  async activation(text: string): Promise<SkillActivation> {
+    const slash = parseSlashSkill(text);
+    if (!slash) return { kind: "none" };
+    const skill = (await this.list()).find((item) => item.name === slash.name);
+    if (!skill) return { kind: "none" };
+    if (!skill.enabled) return { kind: "disabled", skill };
+    const content = await this.skillMarkdown(skill);
+    if (content === undefined) return { kind: "none" };
+    return {
+      kind: "activate",
+      skill,
+      text: slashSkillActivation({ name: skill.name, category: skill.category, path: skill.path, content }, slash.rest),
+    };
+  }
+
+  private async skillMarkdown(skill: SkillInfo): Promise<string | undefined> {
+    if (skill.category === "public") {
+      return publicSkills().find((item) => item.metadata.name === skill.name)?.files["SKILL.md"];
+    }
+    const bytes = (await this.repository.getCustom(skill.name))?.files["SKILL.md"];
+    return bytes === undefined ? undefined : decoder.decode(bytes);
+  }
+}
+
+/** The optional metadata fields that are set. */
+function optional(metadata: {
+  license?: string | undefined;
+  allowedTools?: string[] | undefined;
+  version?: string | undefined;
+  author?: string | undefined;
+  compatibility?: string | undefined;
+}): Partial<SkillInfo> {
+  return {
+    ...(metadata.license !== undefined && { license: metadata.license }),
+    ...(metadata.allowedTools !== undefined && { allowedTools: metadata.allowedTools }),
+    ...(metadata.version !== undefined && { version: metadata.version }),
+    ...(metadata.author !== undefined && { author: metadata.author }),
+    ...(metadata.compatibility !== undefined && { compatibility: metadata.compatibility }),
+  };
+}

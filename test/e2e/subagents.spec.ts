@@ -1,0 +1,47 @@
+// Subagents as the user meets them: Ultra mode delegates with `task`, and each subtask is a live card.
+import { expect, test } from "@playwright/test";
+import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+
+const DESCRIPTIONS = ["Count the apples", "Count the pears", "Count the plums"];
+const NAMES = ["alpha", "beta", "gamma"];
+
+test("Ultra mode fans one request out to three subagents whose cards show progress, then results", async ({ page }) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Ultra" }).check();
+  await send(page, "Please fan out the fruit count");
+
+  const subtasks = conversation(page).getByRole("region", { name: "Subtasks" }).last();
+  const cards = subtasks.getByRole("article");
+  await expect(cards).toHaveCount(3);
+  for (const description of DESCRIPTIONS) {
+    await expect(subtasks.getByRole("article", { name: `Subtask: ${description}` })).toBeVisible();
+  }
+  // The three run side by side: each subagent takes over a second, so all three are seen running at once.
+  await expect(cards.filter({ hasText: "Running" })).toHaveCount(3);
+  await expect(cards.filter({ hasText: "Completed" })).toHaveCount(3, { timeout: 20_000 });
+  for (const [index, name] of NAMES.entries()) {
+    await expect(subtasks.getByRole("article", { name: `Subtask: ${DESCRIPTIONS[index]}` })).toContainText(
+      `Subtask ${name} is complete: 3 found.`,
+    );
+  }
+  // The lead agent got DeerFlow's result text back.
+  await expect(assistantMessages(page).last()).toContainText("Task Succeeded. Result:");
+
+  // After a reload the cards are rebuilt from the saved messages.
+  await page.reload();
+  const saved = conversation(page).getByRole("region", { name: "Subtasks" }).last();
+  await expect(saved.getByRole("article").filter({ hasText: "Completed" })).toHaveCount(3);
+  await expect(saved.getByRole("article", { name: "Subtask: Count the pears" })).toContainText(
+    "Subtask beta is complete: 3 found.",
+  );
+});
+
+test("Flash mode gives the agent no task tool", async ({ page }) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Flash" }).check();
+  await send(page, "Please fan out without subagents");
+  await expect(assistantMessages(page).last()).toHaveText("You said: Please fan out without subagents");
+  await expect(conversation(page).getByRole("region", { name: "Subtasks" })).toHaveCount(0);
+});
