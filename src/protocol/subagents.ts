@@ -1,6 +1,9 @@
 // Subagents: the types the lead agent can delegate to with `task`, their settings, and the live events of a task.
 import type { UsageMetadata, WireMessage } from "./messages.ts";
 
+/** The lead agent's tool that delegates to a subagent. */
+export const TASK_TOOL_NAME = "task";
+
 /** A subagent type the user defined (Settings → Subagents), next to the built-in general-purpose and bash. */
 export interface CustomSubagentType {
   /** Hyphen-case, 1–64 characters; not `general-purpose` or `bash`. */

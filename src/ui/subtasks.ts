@@ -1,6 +1,7 @@
 // Subtask cards' state, free of the DOM: built from `task` calls and their results, advanced by live task events.
 import {
   contentText,
+  TASK_TOOL_NAME,
   type SubtaskStatus,
   type SubtaskStopReason,
   type TaskEvent,
@@ -9,8 +10,7 @@ import {
   type WireToolCall,
 } from "../protocol/index.ts";
 
-/** The lead agent's tool that delegates to a subagent (the agent layer's `TASK_TOOL_NAME`). */
-export const TASK_TOOL_NAME = "task";
+export { TASK_TOOL_NAME };
 
 /** Where a subtask stands: `pending` until its first event, then `running`, then how it ended. */
 export type SubtaskViewStatus = "pending" | "running" | SubtaskStatus;

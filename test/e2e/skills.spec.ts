@@ -7,6 +7,7 @@ import {
   callTool,
   closeSettings,
   configureEndpoint,
+  mockRequests,
   openSettings,
   send,
   systemPromptFor,
@@ -101,8 +102,8 @@ test("a disabled skill leaves the prompt's available skills, and /skill-name loa
   await closeSettings(page);
 
   await send(page, "/web-page a page that says hi");
-  await expect(assistantMessages(page)).toHaveCount(1);
-  const requests = await import("./fixtures.ts").then(({ mockRequests }) => mockRequests(page));
+  await expect(assistantMessages(page).last()).toHaveText("You said: /web-page a page that says hi");
+  const requests = await mockRequests(page);
   const request = requests.findLast((messages) => messages.some((m) => m.text.includes("a page that says hi")));
   const text = (request ?? []).map((message) => message.text).join("\n");
   expect(text).toContain("name: web-page");
@@ -110,4 +111,34 @@ test("a disabled skill leaves the prompt's available skills, and /skill-name loa
   const available = prompt.slice(prompt.indexOf("<available_skills>"), prompt.indexOf("</available_skills>"));
   expect(available).not.toContain("slide-deck");
   expect(available).toContain("web-page");
+});
+
+test("a .skill the agent packaged with skill-creator installs from the Artifacts panel", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto("/");
+  await configureEndpoint(page);
+  await send(
+    page,
+    callTool("write_file", {
+      path: "/mnt/user-data/workspace/haiku-writer/SKILL.md",
+      content:
+        "---\nname: haiku-writer\ndescription: Use when the user wants a haiku.\n---\n\n# Haiku\n\nFive, seven, five.\n",
+    }),
+  );
+  await expect(assistantMessages(page).last()).toContainText("The tool returned:");
+  await send(
+    page,
+    callTool("bash", {
+      command:
+        "python3 /mnt/skills/public/skill-creator/scripts/package_skill.py /mnt/user-data/workspace/haiku-writer",
+    }),
+  );
+  await expect(assistantMessages(page).last()).toContainText("haiku-writer.skill", { timeout: 60_000 });
+  await send(page, callTool("present_files", { filepaths: ["/mnt/user-data/outputs/haiku-writer.skill"] }));
+  const artifacts = page.getByRole("region", { name: "Artifacts" });
+  await artifacts.getByRole("button", { name: "Install skill haiku-writer.skill" }).click();
+  await expect(artifacts.getByRole("status")).toContainText("Installed haiku-writer.");
+
+  const dialog = await openSettings(page, "Skills");
+  await expect(dialog.getByRole("checkbox", { name: "Enable haiku-writer" })).toBeChecked();
 });

@@ -45,3 +45,21 @@ test("Flash mode gives the agent no task tool", async ({ page }) => {
   await expect(assistantMessages(page).last()).toHaveText("You said: Please fan out without subagents");
   await expect(conversation(page).getByRole("region", { name: "Subtasks" })).toHaveCount(0);
 });
+
+test("Stop ends the run and its subagents; the cards say so and the thread goes on", async ({ page }) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Ultra" }).check();
+  await send(page, "Please fan out and then stop");
+  const cards = conversation(page).getByRole("region", { name: "Subtasks" }).last().getByRole("article");
+  await expect(cards.filter({ hasText: "Running" })).toHaveCount(3);
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(cards.filter({ hasText: /Stopped|Cancelled/ })).toHaveCount(3);
+  await expect(cards.filter({ hasText: "Completed" })).toHaveCount(0);
+
+  await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Flash" }).check();
+  await send(page, "hello after the stop");
+  await expect(assistantMessages(page).last()).toHaveText(
+    "Hello! I am Fawn's mock model. Ask me anything — I will answer from a script.",
+  );
+});

@@ -4,7 +4,7 @@ import { isHiddenMessage } from "../hidden-messages.ts";
 import { withSkillActivation } from "./skill-activation.ts";
 
 describe("withSkillActivation", () => {
-  it("puts the skill right after the user's latest message, before this run's tool calls", () => {
+  it("puts the skill just before the user's latest message, so it is read as the request's context", () => {
     const messages = [
       new HumanMessage("earlier"),
       new AIMessage("ok"),
@@ -14,9 +14,10 @@ describe("withSkillActivation", () => {
     ];
     const result = withSkillActivation(messages, "<skill_activation>…</skill_activation>");
     expect(result).toHaveLength(6);
-    expect(result[3]!.text).toBe("<skill_activation>…</skill_activation>");
-    expect(isHiddenMessage(result[3]!)).toBe(true);
-    expect(result[2]!.text).toBe("/web-page a page");
+    expect(result[2]!.text).toBe("<skill_activation>…</skill_activation>");
+    expect(isHiddenMessage(result[2]!)).toBe(true);
+    expect(result[3]!.text).toBe("/web-page a page");
+    expect(result[4]!.type).toBe("ai");
     expect(messages).toHaveLength(5);
   });
 });

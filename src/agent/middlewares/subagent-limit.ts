@@ -4,9 +4,10 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
 import { createMiddleware } from "langchain";
+import { TASK_TOOL_NAME } from "../../protocol/index.ts";
 import { currentRunMessages, withToolCalls } from "./loop-detection.ts";
 
-export const TASK_TOOL_NAME = "task";
+export { TASK_TOOL_NAME };
 /** `task` calls kept from one model response; clamped to 1–4. */
 export const SUBAGENT_CONCURRENCY_DEFAULT = 3;
 export const SUBAGENT_CONCURRENCY_MIN = 1;

@@ -1,5 +1,6 @@
-// The Artifacts region: the files the agent presented (`present_files`), by name, each with a Download button.
-// Previews per kind arrive with the workspace UI; downloading reads the file from the thread's storage.
+// The Artifacts region: the files the agent presented (`present_files`), by name, each with a Download button, and
+// an Install button for a `.skill` archive (e.g. one the skill-creator skill made). Previews per kind arrive with the
+// workspace UI; downloading reads the file from the thread's storage.
 import { createSignal, For, Show } from "solid-js";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 
@@ -20,6 +21,15 @@ async function download(client: GatewayClient, threadId: string, path: string): 
 
 export function ArtifactsPanel(props: { client: GatewayClient; threadId: string; paths: readonly string[] }) {
   const [failure, setFailure] = createSignal<string | undefined>();
+  const [installed, setInstalled] = createSignal<string | undefined>();
+  const install = (path: string) => {
+    setFailure(undefined);
+    setInstalled(undefined);
+    props.client
+      .installSkillFromThread(props.threadId, path)
+      .then((skill) => setInstalled(`Installed ${skill.name}. It is on in Settings → Skills.`))
+      .catch((error: unknown) => setFailure(errorMessage(error)));
+  };
   return (
     <Show when={props.paths.length > 0}>
       <section class="artifacts" aria-label="Artifacts">
@@ -44,10 +54,25 @@ export function ArtifactsPanel(props: { client: GatewayClient; threadId: string;
                 >
                   Download
                 </button>
+                <Show when={path.endsWith(".skill")}>
+                  <button
+                    type="button"
+                    class="ghost"
+                    aria-label={`Install skill ${fileName(path)}`}
+                    onClick={() => install(path)}
+                  >
+                    Install
+                  </button>
+                </Show>
               </li>
             )}
           </For>
         </ul>
+        <Show when={installed()}>
+          <p class="status" role="status">
+            {installed()}
+          </p>
+        </Show>
         <Show when={failure()}>
           <p class="status error" role="alert">
             {failure()}
