@@ -158,7 +158,7 @@ export class Gateway implements GatewayApi {
         const settings = await this.getModelSettings();
         return settings.baseUrl && settings.model ? this.createModel(settings) : undefined;
       },
-      onChange: () => this.notify({ type: "settings-changed" }),
+      onChange: () => this.notify({ type: "memory-changed" }),
     });
   }
 
@@ -619,7 +619,7 @@ export class Gateway implements GatewayApi {
   private async memoryChange<T>(change: () => Promise<T>): Promise<T> {
     try {
       const result = await this.writing(change);
-      this.notify({ type: "settings-changed" });
+      this.notify({ type: "memory-changed" });
       return result;
     } catch (error) {
       if (error instanceof MemoryRequestError) throw new GatewayError(error.message);

@@ -56,14 +56,18 @@ export interface RunDependencies {
   /** Limits and types for Ultra's subagents. */
   subagents?: SubagentSettings;
   /** Resolves `/skill-name …` at the start of the user's message. */
-  activateSkill?: (
-    text: string,
-  ) => Promise<{ kind: "none" } | { kind: "activate"; text: string } | { kind: "disabled"; skill: { name: string } }>;
+  activateSkill?: (text: string) => Promise<SkillActivation>;
   /** Told the thread's messages after a run that completed, for memory to learn from. */
   onRunSaved?: (threadId: string, messages: BaseMessage[]) => void;
 }
 
 type Emit = (event: RunEvent) => void;
+
+/** What `/skill-name` at the start of a message resolved to (see gateway/skills-service.ts). */
+export type SkillActivation =
+  | { kind: "none" }
+  | { kind: "activate"; text: string; skill: Pick<SkillInfo, "name" | "allowedTools"> }
+  | { kind: "disabled"; skill: Pick<SkillInfo, "name"> };
 
 /** Text and reasoning streamed so far per message id, to keep a partial answer when the user presses Stop. */
 type Partial = Map<string, { content: string; reasoning: string }>;
@@ -185,6 +189,9 @@ export async function executeRun(
     ...(deps.memory && { memory: deps.memory }),
     ...(deps.skills && { skills: deps.skills }),
     ...(activation.kind === "activate" && { skillActivation: activation.text }),
+    // A skill that lists its tools (`allowed-tools`) gets only those for the message that activates it.
+    ...(activation.kind === "activate" &&
+      activation.skill.allowedTools && { allowTools: activation.skill.allowedTools }),
     ...(settings.modelTitles && { onTitle: (title: string) => titles.push(title) }),
     ...(deps.retry && { retry: deps.retry }),
     ...(deps.summarization !== undefined && { summarization: deps.summarization }),

@@ -10,6 +10,7 @@ import {
   slashSkillActivation,
 } from "../agent/index.ts";
 import type { SkillInfo } from "../protocol/index.ts";
+import type { SkillActivation } from "./run-executor.ts";
 import { SkillExistsError, SkillsRepository, type FawnDb } from "../storage/index.ts";
 
 /** A readable problem with a skills request (the gateway turns it into a GatewayError). */
@@ -23,10 +24,6 @@ export class SkillRequestError extends Error {
     super(message);
   }
 }
-
-/** What `/skill-name` in a message resolved to. */
-export type SkillActivation =
-  { kind: "none" } | { kind: "activate"; skill: SkillInfo; text: string } | { kind: "disabled"; skill: SkillInfo };
 
 const decoder = new TextDecoder();
 

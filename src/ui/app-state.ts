@@ -120,6 +120,8 @@ export function createAppState(client: GatewayClient) {
 
   /** Another tab (or this tab's worker) changed data: refresh what is shown, unless a run here is writing it. */
   async function applyChange(notice: ChangeNotice): Promise<void> {
+    // Settings → Memory listens for its own notices.
+    if (notice.type === "memory-changed") return;
     if (notice.type === "settings-changed") {
       setSettings(await client.getModelSettings());
       return;

@@ -134,6 +134,22 @@ describe("skills", () => {
     });
   });
 
+  it("a skill's allowed-tools limit the tools of the message that activates it, and only that one", async () => {
+    const markdown =
+      "---\nname: reader-only\ndescription: Read files only.\nallowed-tools: [read_file, ls]\n---\nRead.\n";
+    await harness.gateway.installSkill({
+      name: "reader-only.skill",
+      bytes: zipSync({ "SKILL.md": strToU8(markdown) }),
+    });
+    const thread = await harness.gateway.createThread();
+    await runThread(harness.gateway, thread.thread_id, "/reader-only look around");
+    const toolsOf = (request: (typeof harness.mock.requests)[number] | undefined) =>
+      ((request?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name);
+    expect(toolsOf(harness.mock.requests.at(-1)).sort()).toEqual(["ls", "read_file"]);
+    await runThread(harness.gateway, thread.thread_id, "and now anything");
+    expect(toolsOf(harness.mock.requests.at(-1))).toContain("bash");
+  });
+
   it("/skill-name loads the skill's SKILL.md for that message", async () => {
     await say("/data-analysis look at my numbers");
     const request = harness.mock.requests.at(-1);

@@ -1,7 +1,9 @@
 // Settings → Memory: whether Fawn learns and uses memory, what it remembers (summaries and facts), and the user's
 // own edits, export, import and clearing. Every change shows the document the worker returns, nothing else.
-import { createSignal, For, onMount, Show } from "solid-js";
+import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import {
+  CHANGES_CHANNEL,
+  isChangeNotice,
   MEMORY_FACT_CATEGORIES,
   type GatewayApi,
   type MemoryDocument,
@@ -121,6 +123,17 @@ export function MemoryTab(props: { client: MemoryClient }) {
       .getMemory()
       .then(setMemory)
       .catch((error: unknown) => setStatus({ kind: "error", text: errorMessage(error), area: "memory" }));
+    // A run's memory update (or another tab) changed it: show what is stored now, unless a change here is under way.
+    if (typeof BroadcastChannel === "undefined") return;
+    const channel = new BroadcastChannel(CHANGES_CHANNEL);
+    channel.onmessage = (event: MessageEvent) => {
+      if (!isChangeNotice(event.data) || event.data.type !== "memory-changed" || busy()) return;
+      props.client
+        .getMemory()
+        .then(setMemory)
+        .catch(() => undefined);
+    };
+    onCleanup(() => channel.close());
   });
 
   /** Runs one change of the memory and shows the document it returns; false when it was refused. */
