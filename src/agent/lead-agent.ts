@@ -197,7 +197,15 @@ export function createLeadAgent(options: LeadAgentOptions) {
   const tools: StructuredTool[] = [
     ...workTools,
     ...(options.subagents
-      ? [createTaskTool({ types: subagentTypes, model: options.model, tools: workTools, now: options.now })]
+      ? [
+          createTaskTool({
+            types: subagentTypes,
+            model: options.model,
+            tools: workTools,
+            ...(options.now && { now: options.now }),
+            ...(options.retry && { retry: options.retry }),
+          }),
+        ]
       : []),
     askClarificationTool,
   ];
