@@ -9,7 +9,7 @@ import {
   skillPath,
   slashSkillActivation,
 } from "../agent/index.ts";
-import type { SkillInfo } from "../protocol/index.ts";
+import type { SkillInfo, SkillMetadata } from "../protocol/index.ts";
 import type { SkillActivation } from "./run-executor.ts";
 import { SkillExistsError, SkillsRepository, type FawnDb } from "../storage/index.ts";
 
@@ -38,18 +38,15 @@ export class SkillsService {
   async list(): Promise<SkillInfo[]> {
     const [states, custom] = await Promise.all([this.repository.publicEnabledStates(), this.repository.listCustom()]);
     const shipped: SkillInfo[] = publicSkills().map(({ dir, metadata }) => ({
-      ...optional(metadata),
-      name: metadata.name,
-      description: metadata.description,
+      ...metadata,
       category: "public",
       enabled: states[metadata.name] ?? true,
       editable: false,
       path: skillPath("public", dir),
     }));
     const installed: SkillInfo[] = custom.map((record) => ({
-      ...optional(record.metadata),
+      ...record.metadata,
       name: record.name,
-      description: record.metadata.description,
       category: "custom",
       enabled: record.enabled,
       editable: true,
@@ -87,14 +84,7 @@ export class SkillsService {
         enabled: true,
         files,
         installed_at: Date.now(),
-        metadata: {
-          description: metadata.description,
-          ...(metadata.license !== undefined && { license: metadata.license }),
-          ...(metadata.allowedTools !== undefined && { allowedTools: metadata.allowedTools }),
-          ...(metadata.version !== undefined && { version: metadata.version }),
-          ...(metadata.author !== undefined && { author: metadata.author }),
-          ...(metadata.compatibility !== undefined && { compatibility: metadata.compatibility }),
-        },
+        metadata: withoutName(metadata),
       });
     } catch (error) {
       if (error instanceof SkillExistsError) throw new SkillRequestError(error.message, 409);
@@ -143,19 +133,7 @@ export class SkillsService {
   }
 }
 
-/** The optional metadata fields that are set. */
-function optional(metadata: {
-  license?: string | undefined;
-  allowedTools?: string[] | undefined;
-  version?: string | undefined;
-  author?: string | undefined;
-  compatibility?: string | undefined;
-}): Partial<SkillInfo> {
-  return {
-    ...(metadata.license !== undefined && { license: metadata.license }),
-    ...(metadata.allowedTools !== undefined && { allowedTools: metadata.allowedTools }),
-    ...(metadata.version !== undefined && { version: metadata.version }),
-    ...(metadata.author !== undefined && { author: metadata.author }),
-    ...(metadata.compatibility !== undefined && { compatibility: metadata.compatibility }),
-  };
+/** The frontmatter without the name (the record's key). */
+function withoutName({ name: _name, ...rest }: SkillMetadata): Omit<SkillMetadata, "name"> {
+  return rest;
 }

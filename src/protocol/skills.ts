@@ -3,22 +3,27 @@
 /** Where a skill comes from: shipped in the app's `skills/` folder, or installed by the user from an archive. */
 export type SkillCategory = "public" | "custom";
 
-export interface SkillInfo {
-  /** Hyphen-case, unique across both categories. */
+/** What a SKILL.md's frontmatter says about its skill. */
+export interface SkillMetadata {
+  /** Hyphen-case, at most 64 characters; unique across both categories. */
   name: string;
+  /** When to use the skill; at most 1,024 characters, no `<` or `>`. */
   description: string;
+  license?: string;
+  /** The tools the skill may use; absent means no restriction, `[]` means none. */
+  allowedTools?: string[];
+  version?: string;
+  author?: string;
+  compatibility?: string;
+}
+
+export interface SkillInfo extends SkillMetadata {
   category: SkillCategory;
   enabled: boolean;
   /** The user may delete it (custom skills only). */
   editable: boolean;
   /** Its SKILL.md in the sandbox, e.g. `/mnt/skills/public/data-analysis/SKILL.md`. */
   path: string;
-  license?: string;
-  /** The tools the skill may use; absent means no restriction. */
-  allowedTools?: string[];
-  version?: string;
-  author?: string;
-  compatibility?: string;
 }
 
 /** Limits on an installed skill archive (.skill or .zip). */

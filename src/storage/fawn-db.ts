@@ -1,6 +1,6 @@
 // Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (DESIGN.md D2).
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
-import type { RunError, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
+import type { RunError, SkillMetadata, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
 
 export const DB_VERSION = 4;
 
@@ -160,14 +160,7 @@ export interface RunRecord {
 }
 
 /** What an installed skill's SKILL.md frontmatter says, beside its name (the record's key). */
-export interface SkillRecordMetadata {
-  description: string;
-  license?: string;
-  allowedTools?: string[];
-  version?: string;
-  author?: string;
-  compatibility?: string;
-}
+export type SkillRecordMetadata = Omit<SkillMetadata, "name">;
 
 /** A skill the user installed from an archive, by name: its files by path relative to the skill's root. */
 export interface SkillRecord {

@@ -1,19 +1,9 @@
 // SKILL.md frontmatter: the strict check an archive must pass to be installed, and the lenient read the runtime uses.
 import { isMap, parseDocument } from "yaml";
+import type { SkillMetadata } from "../../protocol/index.ts";
 
 /** What a skill says about itself in the YAML frontmatter of its SKILL.md. */
-export interface SkillMetadata {
-  /** Hyphen-case, at most 64 characters. */
-  name: string;
-  /** When to use the skill; at most 1,024 characters, no `<` or `>`. */
-  description: string;
-  license?: string;
-  /** The tools the skill may use; absent means no restriction, `[]` means none. */
-  allowedTools?: string[];
-  version?: string;
-  author?: string;
-  compatibility?: string;
-}
+export type { SkillMetadata };
 
 /** The outcome of the strict parse: the metadata and the Markdown after the frontmatter, or why it was refused. */
 export type SkillMarkdownParse = { ok: true; metadata: SkillMetadata; body: string } | { ok: false; message: string };

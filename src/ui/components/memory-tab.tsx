@@ -25,6 +25,7 @@ import {
   toMemorySettingsForm,
   type MemorySettingsForm,
 } from "../memory-view.ts";
+import { StatusLine, type Status as BaseStatus } from "./status-line.tsx";
 
 /** The Gateway methods the Memory tab calls. */
 export type MemoryClient = Pick<
@@ -40,9 +41,7 @@ export type MemoryClient = Pick<
 >;
 
 /** A message for the user, shown next to the part of the tab it is about. */
-interface Status {
-  kind: "ok" | "error" | "busy";
-  text: string;
+interface Status extends BaseStatus {
   area: "settings" | "memory";
 }
 
@@ -58,17 +57,9 @@ interface FactDraft {
 const DEFAULT_CONFIDENCE = "0.9";
 const CONFIDENCE_PROBLEM = "Confidence must be a number from 0 to 1.";
 
-/** A status line: an alert for an error, a polite status otherwise. */
-function StatusLine(props: { status: Status | undefined; area: Status["area"] }) {
-  return (
-    <Show when={props.status?.area === props.area && props.status}>
-      {(current) => (
-        <p class={`status ${current().kind}`} role={current().kind === "error" ? "alert" : "status"}>
-          {current().text}
-        </p>
-      )}
-    </Show>
-  );
+/** The status line of one area of the tab. */
+function AreaStatus(props: { status: Status | undefined; area: Status["area"] }) {
+  return <StatusLine status={props.status?.area === props.area ? props.status : undefined} />;
 }
 
 /** The categories a fact may be given here, its own first when the updater used another. */
@@ -336,7 +327,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
             <p class="hint">The memory's share of the prompt (100–20000).</p>
           </div>
         </div>
-        <StatusLine status={status()} area="settings" />
+        <AreaStatus status={status()} area="settings" />
         <div class="actions">
           <button type="submit" class="primary" disabled={!settingsForm()}>
             Save memory settings
@@ -571,7 +562,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
         </div>
       </form>
 
-      <StatusLine status={status()} area="memory" />
+      <AreaStatus status={status()} area="memory" />
       <Show when={pendingImport()}>
         {(pending) => (
           <div class="memory-confirm">

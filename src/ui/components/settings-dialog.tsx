@@ -11,6 +11,7 @@ import { WebTab } from "./web-tab.tsx";
 import { modelEntries, type ModelEntry, type ModelSettings } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { errorMessage } from "../gateway-client.ts";
+import { StatusLine, type Status } from "./status-line.tsx";
 
 const PRESETS: { name: string; baseUrl: string }[] = [
   { name: "OpenAI", baseUrl: "https://api.openai.com/v1" },
@@ -24,7 +25,7 @@ function ModelsTab(props: { state: AppState }) {
   const initial = props.state.settings() ?? { baseUrl: "", apiKey: "", model: "", models: [] };
   const [form, setForm] = createSignal<ModelSettings>({ ...initial });
   const [models, setModels] = createSignal<string[]>([]);
-  const [status, setStatus] = createSignal<{ kind: "ok" | "error" | "busy"; text: string } | undefined>();
+  const [status, setStatus] = createSignal<Status | undefined>();
 
   const update = (key: "baseUrl" | "apiKey" | "model") => (event: { currentTarget: HTMLInputElement }) =>
     setForm({ ...form(), [key]: event.currentTarget.value });
@@ -193,13 +194,7 @@ function ModelsTab(props: { state: AppState }) {
         />
         Name threads with the model (one short extra request per thread)
       </label>
-      <Show when={status()}>
-        {(current) => (
-          <p class={`status ${current().kind}`} role={current().kind === "error" ? "alert" : "status"}>
-            {current().text}
-          </p>
-        )}
-      </Show>
+      <StatusLine status={status()} />
       <div class="actions">
         <button type="submit" class="primary">
           Save

@@ -5,14 +5,10 @@ import { createStore, reconcile } from "solid-js/store";
 import { SKILL_ARCHIVE_LIMITS, type GatewayApi, type SkillInfo } from "../../protocol/index.ts";
 import { formatBytes } from "../../shared/text.ts";
 import { errorMessage } from "../gateway-client.ts";
+import { StatusLine, type Status } from "./status-line.tsx";
 
 /** The Gateway methods the Skills tab calls. */
 export type SkillsClient = Pick<GatewayApi, "listSkills" | "setSkillEnabled" | "installSkill" | "deleteSkill">;
-
-interface Status {
-  kind: "ok" | "error" | "busy";
-  text: string;
-}
 
 function SkillItem(props: {
   skill: SkillInfo;
@@ -185,13 +181,7 @@ export function SkillsTab(props: { client: SkillsClient }) {
           }}
         />
       </div>
-      <Show when={status()}>
-        {(current) => (
-          <p class={`status ${current().kind}`} role={current().kind === "error" ? "alert" : "status"}>
-            {current().text}
-          </p>
-        )}
-      </Show>
+      <StatusLine status={status()} />
       <Show when={state.loaded} fallback={<p class="hint">Loading skills…</p>}>
         <section class="skill-group">
           <h3 id="skills-built-in">Built-in skills</h3>

@@ -10,14 +10,10 @@ import {
   type SubagentForm,
   type SubagentTypeForm,
 } from "../subagent-form.ts";
+import { StatusLine, type Status } from "./status-line.tsx";
 
 /** The Gateway methods the Subagents tab calls. */
 export type SubagentsClient = Pick<GatewayApi, "getSubagentSettings" | "saveSubagentSettings">;
-
-interface Status {
-  kind: "ok" | "error" | "busy";
-  text: string;
-}
 
 type TypeField = Exclude<keyof SubagentTypeForm, "key">;
 
@@ -233,13 +229,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
           Add subagent type
         </button>
       </div>
-      <Show when={status()}>
-        {(current) => (
-          <p class={`status ${current().kind}`} role={current().kind === "error" ? "alert" : "status"}>
-            {current().text}
-          </p>
-        )}
-      </Show>
+      <StatusLine status={status()} />
       <div class="actions">
         <button type="submit" class="primary" disabled={!loaded()}>
           Save subagents

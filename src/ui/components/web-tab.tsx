@@ -12,6 +12,7 @@ import {
 } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { TextField } from "./text-field.tsx";
+import { StatusLine, type Status } from "./status-line.tsx";
 
 /** The form's fields, all text; blanks become absent settings when the worker validates them. */
 interface WebForm {
@@ -84,7 +85,7 @@ export function WebTab(props: {
 }) {
   const [form, setForm] = createSignal<WebForm>(toForm(DEFAULT_WEB_TOOL_SETTINGS));
   const [loaded, setLoaded] = createSignal(false);
-  const [status, setStatus] = createSignal<{ kind: "ok" | "error" | "busy"; text: string } | undefined>();
+  const [status, setStatus] = createSignal<Status | undefined>();
 
   onMount(() => {
     props
@@ -201,13 +202,7 @@ export function WebTab(props: {
           </>
         }
       />
-      <Show when={status()}>
-        {(current) => (
-          <p class={`status ${current().kind}`} role="status">
-            {current().text}
-          </p>
-        )}
-      </Show>
+      <StatusLine status={status()} />
       <div class="actions">
         <button type="submit" class="primary" disabled={!loaded() && status()?.kind !== "error"}>
           Save
