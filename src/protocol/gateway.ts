@@ -210,6 +210,8 @@ export interface GatewayApi {
   /** Replaces the memory with an exported document, validated whole first; a bad one changes nothing. */
   importMemory(document: unknown): Promise<MemoryDocument>;
   getMemorySettings(): Promise<MemorySettings>;
+  /** Applies the memory updates still waiting for their delay (the page is being hidden or closed). */
+  flushMemory(): Promise<void>;
   saveMemorySettings(settings: MemorySettings): Promise<MemorySettings>;
   /** Shipped and installed skills, shipped first, each sorted by name. */
   listSkills(): Promise<SkillInfo[]>;

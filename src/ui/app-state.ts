@@ -111,6 +111,10 @@ export function createAppState(client: GatewayClient) {
     const fromHash = threadIdFromHash();
     if (fromHash && !thread()) await openThread(fromHash);
     window.addEventListener("popstate", () => void openThread(threadIdFromHash()));
+    // Memory updates wait a while after a run; a tab being hidden (or closed) may not come back, so apply them now.
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") void client.flushMemory().catch(() => undefined);
+    });
     void webContainer.startIfChosen().catch(() => undefined);
     const changes = new BroadcastChannel(CHANGES_CHANNEL);
     changes.onmessage = (event: MessageEvent<unknown>) => {

@@ -1,6 +1,14 @@
 // Subagents as the user meets them: Ultra mode delegates with `task`, and each subtask is a live card.
 import { expect, test } from "@playwright/test";
-import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+import {
+  assistantMessages,
+  closeSettings,
+  configureEndpoint,
+  conversation,
+  openSettings,
+  send,
+  systemPromptFor,
+} from "./fixtures.ts";
 
 const DESCRIPTIONS = ["Count the apples", "Count the pears", "Count the plums"];
 const NAMES = ["alpha", "beta", "gamma"];
@@ -62,4 +70,34 @@ test("Stop ends the run and its subagents; the cards say so and the thread goes 
   await expect(assistantMessages(page).last()).toHaveText(
     "Hello! I am Fawn's mock model. Ask me anything — I will answer from a script.",
   );
+});
+
+test("a subagent type defined in Settings → Subagents is offered to the agent in Ultra mode", async ({ page }) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  const dialog = await openSettings(page, "Subagents");
+  await dialog.getByRole("button", { name: "Add subagent type" }).click();
+  const type = dialog.getByRole("group", { name: "New subagent type" });
+  await type.getByRole("textbox", { name: "Name", exact: true }).fill("fruit-counter");
+  await type.getByRole("textbox", { name: "Description", exact: true }).fill("Counts fruit in baskets, precisely.");
+  await type
+    .getByRole("textbox", { name: "Instructions", exact: true })
+    .fill("Count every fruit. Report numbers only.");
+  await dialog.getByRole("button", { name: "Save subagents" }).click();
+  await expect(dialog.getByRole("status")).toHaveText("Saved.");
+  // A bad name is refused with a reason, and the saved settings stay.
+  await dialog
+    .getByRole("group", { name: "fruit-counter" })
+    .getByRole("textbox", { name: "Name", exact: true })
+    .fill("Bad Name");
+  await dialog.getByRole("button", { name: "Save subagents" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("hyphen-case");
+  await closeSettings(page);
+
+  await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Ultra" }).check();
+  await send(page, "hello from ultra");
+  await expect(assistantMessages(page).last()).toContainText("Hello!");
+  const prompt = await systemPromptFor(page, "hello from ultra");
+  expect(prompt).toContain("fruit-counter");
+  expect(prompt).toContain("Counts fruit in baskets, precisely.");
 });
