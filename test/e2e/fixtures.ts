@@ -122,11 +122,19 @@ export async function mockRequests(page: Page): Promise<{ role: string; text: st
   );
 }
 
-/** The system prompt of the latest request whose user messages include `userText`. */
+/** The marker of Fawn's memory-update prompt (src/agent/memory/memory-prompt.ts). */
+const MEMORY_UPDATE_MARKER = "You maintain Fawn's long-term memory of the user.";
+
+/**
+ * The system prompt of the latest agent request whose user messages include `userText` (memory updates, which
+ * quote the conversation, are left out).
+ */
 export async function systemPromptFor(page: Page, userText: string): Promise<string> {
   const requests = await mockRequests(page);
-  const request = requests.findLast((messages) =>
-    messages.some((message) => message.role === "user" && message.text.includes(userText)),
+  const request = requests.findLast(
+    (messages) =>
+      messages.some((message) => message.role === "user" && message.text.includes(userText)) &&
+      !messages.some((message) => message.role === "system" && message.text.includes(MEMORY_UPDATE_MARKER)),
   );
   if (!request) throw new Error(`The mock model got no request with the user message ${JSON.stringify(userText)}`);
   return request

@@ -77,8 +77,12 @@ test("a subagent type defined in Settings → Subagents is offered to the agent 
   await configureEndpoint(page);
   const dialog = await openSettings(page, "Subagents");
   await dialog.getByRole("button", { name: "Add subagent type" }).click();
-  const type = dialog.getByRole("group", { name: "New subagent type" });
-  await type.getByRole("textbox", { name: "Name", exact: true }).fill("fruit-counter");
+  await dialog
+    .getByRole("group", { name: "New subagent type" })
+    .getByRole("textbox", { name: "Name", exact: true })
+    .fill("fruit-counter");
+  // The group is named after the type as soon as it has a name.
+  const type = dialog.getByRole("group", { name: "fruit-counter" });
   await type.getByRole("textbox", { name: "Description", exact: true }).fill("Counts fruit in baskets, precisely.");
   await type
     .getByRole("textbox", { name: "Instructions", exact: true })
