@@ -168,6 +168,10 @@ export function leadAgentSystemPrompt(now: Date, options: SystemPromptOptions = 
     [
       "<reminders>",
       "- Clarify first when the request needs it; do not guess at what matters.",
+      ...(options.skills ? ["- When a task matches an enabled skill, read its SKILL.md before you start."] : []),
+      ...(options.subagents
+        ? ["- Delegate with task only when independent pieces can run in parallel; otherwise work directly."]
+        : []),
       ...(options.sandbox
         ? [
             "- Edit files with str_replace rather than rewriting them; write long files in parts (append=true).",
