@@ -36,7 +36,7 @@ const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
 );
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "docs/"] },
+  { ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "docs/", "test/fixtures/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

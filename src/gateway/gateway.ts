@@ -1,5 +1,6 @@
 // DeerFlow's Gateway as an in-worker service: the typed methods the UI calls over comlink (DESIGN.md D5).
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   createChatModel,
   describeModelError,
@@ -9,13 +10,17 @@ import {
   type ChatModelOptions,
 } from "../models/index.ts";
 import {
+  fallbackTitle,
+  fromWireMessage,
   parseSubagentSettings,
   parseWebToolSettings,
   readWebToolSettings,
   type ModelErrorOptions,
 } from "../agent/index.ts";
+import { DeerFlowImportError, planDeerFlowImport, type DeerFlowImportPlan } from "../bundles/index.ts";
 import {
   CHANGES_CHANNEL,
+  contentText,
   DEFAULT_SUBAGENT_SETTINGS,
   modelEntryFor,
   PROTOCOL_VERSION,
@@ -41,6 +46,7 @@ import {
   type ThreadSummary,
   type UploadResult,
   type WebToolSettings,
+  type WireMessage,
 } from "../protocol/index.ts";
 import {
   IndexedDbCheckpointSaver,
@@ -59,6 +65,8 @@ import { CancellableCommands } from "../sandbox/sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "../sandbox/webcontainer/thread-file-store.ts";
 import type { SandboxHost } from "../sandbox/webcontainer/webcontainer-host.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
+import { ThreadIdTakenError, ThreadImporter } from "../storage/thread-import.ts";
+import { newId } from "../shared/ids.ts";
 import { MemoryRequestError, MemoryService } from "./memory-service.ts";
 import { checkpointView, executeRun } from "./run-executor.ts";
 import { SkillRequestError, SkillsService } from "./skills-service.ts";
@@ -129,6 +137,7 @@ export class Gateway implements GatewayApi {
   private readonly fetchImpl: typeof fetch;
   private readonly notify: (notice: ChangeNotice) => void;
   private readonly files: ThreadFiles;
+  private readonly importer: ThreadImporter;
   private readonly uploads: UploadsService;
   private readonly memory: MemoryService;
   private readonly skills: SkillsService;
@@ -150,6 +159,7 @@ export class Gateway implements GatewayApi {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.notify = options.notify ?? broadcastNotices();
     this.files = new ThreadFiles(db);
+    this.importer = new ThreadImporter(db, this.checkpointer);
     this.uploads = new UploadsService(this.files);
     this.openSandbox = options.openSandbox;
     this.skills = new SkillsService(db);
@@ -201,6 +211,64 @@ export class Gateway implements GatewayApi {
       artifacts: view?.artifacts ?? [],
       todos: view?.todos ?? [],
     };
+  }
+
+  async importDeerFlowThread(input: {
+    thread: unknown;
+    files: { path: string; bytes: Uint8Array }[];
+  }): Promise<ThreadSummary> {
+    let plan: DeerFlowImportPlan;
+    try {
+      plan = planDeerFlowImport(input);
+    } catch (error) {
+      if (error instanceof DeerFlowImportError) throw new GatewayError(error.message);
+      throw error;
+    }
+    const toMessage = (wire: WireMessage): BaseMessage => {
+      const message = fromWireMessage(wire);
+      if (wire.type !== "ai" || (!wire.usage_metadata && !wire.response_metadata)) return message;
+      // The turn's token usage and model, which fromWireMessage leaves out, are shown beside the reply.
+      const ai = message as AIMessage;
+      return new AIMessage({
+        id: wire.id,
+        content: ai.content,
+        tool_calls: ai.tool_calls ?? [],
+        additional_kwargs: ai.additional_kwargs,
+        ...(wire.usage_metadata && { usage_metadata: wire.usage_metadata }),
+        ...(wire.response_metadata && { response_metadata: wire.response_metadata }),
+      });
+    };
+    const firstUserMessage = plan.messages.find((message) => message.type === "human");
+    const title = plan.title ?? fallbackTitle(firstUserMessage ? contentText(firstUserMessage.content) : "");
+    const values = {
+      messages: plan.messages.map(toMessage),
+      ...(plan.artifacts.length > 0 && { artifacts: plan.artifacts }),
+      ...(plan.todos.length > 0 && { todos: plan.todos }),
+    };
+    const now = Date.now();
+    const store = async (threadId: string): Promise<ThreadSummary> => {
+      const thread: ThreadSummary = {
+        thread_id: threadId,
+        title,
+        created_at: plan.createdAt ?? now,
+        updated_at: now,
+        status: "idle",
+      };
+      await this.writing(() => this.importer.write({ thread, values, files: plan.files }));
+      return thread;
+    };
+    // DeerFlow's id is kept when it is valid and free; another tab may take it meanwhile, then a new one is used.
+    const source = plan.sourceThreadId;
+    const keep = source !== undefined && THREAD_ID.test(source) && !(await this.threads.get(source));
+    let thread: ThreadSummary;
+    try {
+      thread = await store(keep ? source : newId());
+    } catch (error) {
+      if (!(error instanceof ThreadIdTakenError)) throw error;
+      thread = await store(newId());
+    }
+    this.notify({ type: "thread-changed", thread_id: thread.thread_id });
+    return thread;
   }
 
   async readThreadFile(threadId: string, path: string): Promise<ThreadFileContent> {

@@ -162,6 +162,16 @@ export interface GatewayApi {
   /** Creates a thread, with the given id when there is one (DeerFlow's rule: 1–64 of `A-Za-z0-9_-`). */
   createThread(options?: { thread_id?: string }): Promise<ThreadSummary>;
   getThread(threadId: string): Promise<ThreadDetail | undefined>;
+  /**
+   * Imports a DeerFlow thread: its thread.json (parsed) and the files of its folder, by their path in it
+   * (`user-data/outputs/report.md`; only workspace, uploads and outputs). All of it is checked first (schema, paths,
+   * at most 2,000 files and 200 MB); a bad import is refused with one sentence naming the problem and nothing is
+   * written. The thread keeps DeerFlow's id when that is free, its title, messages, presented files and plan.
+   */
+  importDeerFlowThread(input: {
+    thread: unknown;
+    files: { path: string; bytes: Uint8Array }[];
+  }): Promise<ThreadSummary>;
   /** A file of the thread (workspace, uploads or outputs); rejects with a readable message when there is none. */
   readThreadFile(threadId: string, path: string): Promise<ThreadFileContent>;
   /** Renames a thread; the title is trimmed, 1 to 200 characters. */

@@ -1,65 +1,213 @@
 // The app shell: sidebar, conversation and composer, the Terminal panel (loaded on demand), the Settings dialog,
-// and notices.
-import { createSignal, lazy, onMount, Show, Suspense } from "solid-js";
+// notices; and what spans them: keyboard shortcuts, the command palette, the shortcuts sheet, the phone layout's
+// threads overlay, and the notification when a run finishes in a hidden tab.
+import { createEffect, createMemo, createSignal, lazy, onCleanup, onMount, Show, Suspense, untrack } from "solid-js";
 import type { AppState } from "./app-state.ts";
 import { ArtifactsPanel } from "./components/artifacts-panel.tsx";
+import { CommandPalette, type PaletteCommand } from "./components/command-palette.tsx";
 import { Composer } from "./components/composer.tsx";
 import { Conversation } from "./components/conversation.tsx";
 import { PlanPanel } from "./components/plan-panel.tsx";
 import { SettingsDialog } from "./components/settings-dialog.tsx";
+import { ShortcutsHelp } from "./components/shortcuts-help.tsx";
 import { Sidebar } from "./components/sidebar.tsx";
 import { ThreadHeader } from "./components/thread-header.tsx";
 import { UpdatePrompt } from "./components/update-prompt.tsx";
 import { connectGateway } from "./gateway-client.ts";
+import { notifyRunFinished } from "./notifications.ts";
+import { isApplePlatform, isTextEntry, matchShortcut, shortcutKeys, type ShortcutAction } from "./shortcuts.ts";
+import { setTheme, theme, THEME_CHOICES } from "./theme.ts";
 
 // xterm is large: the panel's chunk loads the first time the Terminal is opened.
 const TerminalPanel = lazy(() =>
   import("./components/terminal-panel.tsx").then((module) => ({ default: module.TerminalPanel })),
 );
 
+/** Where the thread list becomes an overlay (styles.css uses the same width). */
+const PHONE_QUERY = "(max-width: 640px)";
+
 export function App(props: { state: AppState }) {
+  const state = props.state;
   const [terminalOpen, setTerminalOpen] = createSignal(false);
-  onMount(() => {
-    props.state.init().catch((error: unknown) => {
-      props.state.setNotice(
-        `Fawn could not open its storage: ${error instanceof Error ? error.message : String(error)}`,
+  /** Wide screens: the user hid the sidebar. */
+  const [sidebarHidden, setSidebarHidden] = createSignal(false);
+  /** Phones: the thread list is open over the conversation. */
+  const [threadsOpen, setThreadsOpen] = createSignal(false);
+  const [paletteOpen, setPaletteOpen] = createSignal(false);
+  const [helpOpen, setHelpOpen] = createSignal(false);
+  const phoneQuery = window.matchMedia(PHONE_QUERY);
+  const [phone, setPhone] = createSignal(phoneQuery.matches);
+  const mac = isApplePlatform(navigator.platform || navigator.userAgent);
+  let root!: HTMLDivElement;
+
+  const sidebarShown = () => (phone() ? threadsOpen() : !sidebarHidden());
+  const closeThreads = (returnFocus: boolean) => {
+    setThreadsOpen(false);
+    if (returnFocus) root.querySelector<HTMLElement>(".threads-toggle")?.focus();
+  };
+  const toggleSidebar = () => {
+    if (!phone()) {
+      setSidebarHidden(!sidebarHidden());
+      return;
+    }
+    if (threadsOpen()) return closeThreads(true);
+    setThreadsOpen(true);
+    (
+      root.querySelector<HTMLElement>(".sidebar .thread-list a") ?? root.querySelector<HTMLElement>(".new-thread")
+    )?.focus();
+  };
+  const focusComposer = () => {
+    if (threadsOpen()) closeThreads(false);
+    document.getElementById("composer-input")?.focus();
+  };
+  const newThread = () => void state.newThread().then(focusComposer);
+  const toggleTerminal = () => setTerminalOpen(!terminalOpen());
+
+  /** Performs `action`; false when it does not apply now (the key then keeps its usual meaning). */
+  const perform = (action: ShortcutAction): boolean => {
+    switch (action) {
+      case "new-thread":
+        newThread();
+        return true;
+      case "focus-composer":
+        focusComposer();
+        return true;
+      case "toggle-sidebar":
+        toggleSidebar();
+        return true;
+      case "stop":
+        if (threadsOpen()) closeThreads(true);
+        else if (state.run()) void state.stop();
+        else return false;
+        return true;
+      case "open-settings":
+        state.setSettingsOpen(true);
+        return true;
+      case "command-palette":
+        setPaletteOpen(true);
+        return true;
+      case "shortcuts-help":
+        setHelpOpen(true);
+        return true;
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.defaultPrevented) return;
+    const target = event.target instanceof Element ? event.target : null;
+    // The terminal takes every key (Ctrl+L clears it, Ctrl+B moves back…); an open dialog takes Escape and the rest.
+    if (target?.closest(".xterm") || document.querySelector("dialog[open]")) return;
+    const action = matchShortcut(event, { mac, typing: isTextEntry(target as HTMLElement | null) });
+    if (action && perform(action)) event.preventDefault();
+  };
+
+  const keys = (action: ShortcutAction) => shortcutKeys(action, mac)[0];
+  // Booleans, so that the list is not rebuilt on every streamed token.
+  const hasThread = createMemo(() => Boolean(state.thread()));
+  const running = createMemo(() => Boolean(state.run()));
+  const commands = createMemo((): PaletteCommand[] => [
+    { id: "new-thread", label: "New thread", keys: keys("new-thread"), run: newThread },
+    { id: "focus-composer", label: "Focus the message box", keys: keys("focus-composer"), run: focusComposer },
+    {
+      id: "open-settings",
+      label: "Open settings",
+      keys: keys("open-settings"),
+      run: () => state.setSettingsOpen(true),
+    },
+    { id: "toggle-sidebar", label: "Toggle sidebar", keys: keys("toggle-sidebar"), run: toggleSidebar },
+    ...(hasThread() ? [{ id: "toggle-terminal", label: "Toggle terminal", run: toggleTerminal }] : []),
+    ...(running() ? [{ id: "stop", label: "Stop the reply", keys: keys("stop"), run: () => void state.stop() }] : []),
+    { id: "shortcuts-help", label: "Keyboard shortcuts", keys: keys("shortcuts-help"), run: () => setHelpOpen(true) },
+    ...THEME_CHOICES.filter((choice) => choice.value !== theme()).map((choice) => ({
+      id: `theme-${choice.value}`,
+      label: `Switch theme to ${choice.name}`,
+      run: () => setTheme(choice.value),
+    })),
+  ]);
+
+  // A run can only start in the open thread; watch each until it ends, then notify if the tab is hidden.
+  const watched = new Set<string>();
+  createEffect(() => {
+    const current = state.run();
+    if (current) watched.add(current.threadId);
+    for (const threadId of [...watched]) {
+      if (state.isRunning(threadId)) continue;
+      watched.delete(threadId);
+      const title = untrack(
+        () => [...state.threads(), state.thread()].find((thread) => thread?.thread_id === threadId)?.title,
       );
+      notifyRunFinished({ threadId, title: title ?? "Your thread" }, () => void state.openThread(threadId));
+    }
+  });
+
+  onMount(() => {
+    state.init().catch((error: unknown) => {
+      state.setNotice(`Fawn could not open its storage: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    const onPhoneChange = (event: MediaQueryListEvent) => {
+      setPhone(event.matches);
+      if (!event.matches) setThreadsOpen(false);
+    };
+    phoneQuery.addEventListener("change", onPhoneChange);
+    window.addEventListener("keydown", onKeyDown);
+    onCleanup(() => {
+      phoneQuery.removeEventListener("change", onPhoneChange);
+      window.removeEventListener("keydown", onKeyDown);
     });
   });
+
   return (
-    <div class="app">
-      <Sidebar state={props.state} />
-      <main class="main">
-        <Show when={props.state.notice()}>
+    <div
+      class="app"
+      ref={root}
+      data-sidebar={sidebarHidden() ? "hidden" : "shown"}
+      data-threads={threadsOpen() ? "open" : "closed"}
+      // On a phone, choosing anything in the thread overlay closes it.
+      onClick={(event) => {
+        if (threadsOpen() && event.target instanceof Element && event.target.closest(".sidebar a, .sidebar button")) {
+          setThreadsOpen(false);
+        }
+      }}
+    >
+      <Sidebar state={state} />
+      <Show when={phone() && threadsOpen()}>
+        <div class="sidebar-scrim" aria-hidden="true" onClick={() => closeThreads(true)} />
+      </Show>
+      {/* While the thread list lies over it on a phone, the rest is out of reach of Tab and screen readers. */}
+      <main class="main" inert={phone() && threadsOpen()}>
+        <Show when={state.notice()}>
           {(text) => (
             <div class="notice" role="alert">
               <span>{text()}</span>
-              <button type="button" class="ghost" aria-label="Dismiss" onClick={() => props.state.setNotice(undefined)}>
+              <button type="button" class="ghost" aria-label="Dismiss" onClick={() => state.setNotice(undefined)}>
                 ×
               </button>
             </div>
           )}
         </Show>
         <ThreadHeader
-          state={props.state}
+          state={state}
           terminalOpen={terminalOpen()}
-          onToggleTerminal={() => setTerminalOpen(!terminalOpen())}
+          onToggleTerminal={toggleTerminal}
+          sidebarShown={sidebarShown()}
+          onToggleSidebar={toggleSidebar}
+          onShowShortcuts={() => setHelpOpen(true)}
         />
-        <Conversation state={props.state} />
-        <Show when={props.state.thread()}>
+        <Conversation state={state} />
+        <Show when={state.thread()}>
           {(thread) => (
             <ArtifactsPanel
-              client={props.state.client}
+              client={state.client}
               threadId={thread().thread_id}
-              paths={props.state.run()?.artifacts ?? thread().artifacts ?? []}
+              paths={state.run()?.artifacts ?? thread().artifacts ?? []}
             />
           )}
         </Show>
-        <Show when={props.state.thread()}>
-          {(thread) => <PlanPanel todos={props.state.run()?.todos ?? thread().todos ?? []} />}
+        <Show when={state.thread()}>
+          {(thread) => <PlanPanel todos={state.run()?.todos ?? thread().todos ?? []} />}
         </Show>
-        <Composer state={props.state} />
-        <Show when={terminalOpen() && props.state.thread()}>
+        <Composer state={state} />
+        <Show when={terminalOpen() && state.thread()}>
           {(thread) => (
             <Suspense
               fallback={
@@ -71,13 +219,21 @@ export function App(props: { state: AppState }) {
               <TerminalPanel
                 client={connectGateway()}
                 threadId={thread().thread_id}
-                threadIds={props.state.threads().map((summary) => summary.thread_id)}
+                threadIds={state.threads().map((summary) => summary.thread_id)}
               />
             </Suspense>
           )}
         </Show>
       </main>
-      <SettingsDialog state={props.state} />
+      <SettingsDialog state={state} />
+      <CommandPalette
+        open={paletteOpen()}
+        onClose={() => setPaletteOpen(false)}
+        commands={commands()}
+        threads={state.threads()}
+        onOpenThread={(threadId) => void state.openThread(threadId).then(focusComposer)}
+      />
+      <ShortcutsHelp open={helpOpen()} mac={mac} onClose={() => setHelpOpen(false)} />
       <UpdatePrompt />
     </div>
   );

@@ -4,10 +4,13 @@ import { App } from "./app.tsx";
 import { createAppState } from "./app-state.ts";
 import { requestPersistentStorage } from "./components/data-tab.tsx";
 import { connectGateway } from "./gateway-client.ts";
+import { applyTheme, theme } from "./theme.ts";
 import "./styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
+// index.html's first script set it already (no flash); this keeps it right if that script could not run.
+applyTheme(theme());
 const state = createAppState(connectGateway());
 render(() => <App state={state} />, root);
 // Ask the browser not to evict threads under storage pressure (Chromium decides without a prompt).

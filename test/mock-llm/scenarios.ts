@@ -94,6 +94,10 @@ export const PLAN_DEMO_STEPS = [
 export const PLAN_DEMO_TASKS = ["Gather the facts", "Draft the answer", "Check the result"] as const;
 export const PLAN_DEMO_DONE_TEXT = "All three steps of the plan are done.";
 
+/** The "stream bench" reply: 2,000 tokens of 10 characters (20,000 characters), one every 5 ms (200 tokens/s). */
+export const STREAM_BENCH_TOKENS = Array.from({ length: 2000 }, (_, i) => `w${String(i).padStart(8, "0")} `);
+export const STREAM_BENCH_DELAY_MS = 5;
+
 /** The marker line of Fawn's memory-update prompt (src/agent/memory/memory-prompt.ts). */
 export const MEMORY_UPDATE_MARKER = "You maintain Fawn's long-term memory of the user.";
 
@@ -305,6 +309,13 @@ export const scenarios: readonly Scenario[] = [
         delayMs: step === 0 ? 30 : 1500,
       };
     },
+  },
+  {
+    name: "stream-bench",
+    trigger: '"stream bench"',
+    reply: "2,000 tokens of 10 characters, one every 5 ms (200 tokens/s; for bench/stream-render.ts)",
+    matches: says("stream bench"),
+    respond: () => ({ kind: "text", chunks: STREAM_BENCH_TOKENS, delayMs: STREAM_BENCH_DELAY_MS }),
   },
   {
     name: "tool-result",

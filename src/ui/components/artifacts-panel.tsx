@@ -1,12 +1,10 @@
 // The Artifacts region: the files the agent presented (`present_files`), by name, each with a Download button, and
-// an Install button for a `.skill` archive (e.g. one the skill-creator skill made). Previews per kind arrive with the
-// workspace UI; downloading reads the file from the thread's storage.
-import { createSignal, For, Show } from "solid-js";
+// an Install button for a `.skill` archive. Clicking a name opens the preview dialog, whose body loads on first use.
+import { createMemo, createSignal, For, lazy, onMount, Show, Suspense } from "solid-js";
+import { artifactKind, fileName } from "../artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 
-function fileName(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1);
-}
+const ArtifactPreview = lazy(() => import("./artifact-preview.tsx"));
 
 /** Saves one of the thread's files through a temporary object URL. */
 async function download(client: GatewayClient, threadId: string, path: string): Promise<void> {
@@ -19,9 +17,65 @@ async function download(client: GatewayClient, threadId: string, path: string): 
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/**
+ * The modal dialog "Preview: <file name>" with Source (Markdown and HTML), Download and "Close preview"; Escape
+ * closes it too, and focus returns to the file's button.
+ */
+function PreviewDialog(props: { client: GatewayClient; threadId: string; path: string; onClose: () => void }) {
+  let dialog!: HTMLDialogElement;
+  const name = () => fileName(props.path);
+  const kind = createMemo(() => artifactKind(props.path).kind);
+  const [source, setSource] = createSignal(false);
+  const [failure, setFailure] = createSignal<string | undefined>();
+  onMount(() => dialog.showModal());
+  return (
+    <dialog ref={dialog} class="artifact-preview" aria-label={`Preview: ${name()}`} onClose={() => props.onClose()}>
+      <header>
+        <h2 title={props.path}>{name()}</h2>
+        <Show when={kind() === "markdown" || kind() === "html"}>
+          <button type="button" class="ghost" aria-pressed={source()} onClick={() => setSource(!source())}>
+            Source
+          </button>
+        </Show>
+        <button
+          type="button"
+          class="ghost"
+          onClick={() => {
+            setFailure(undefined);
+            download(props.client, props.threadId, props.path).catch((error: unknown) =>
+              setFailure(errorMessage(error)),
+            );
+          }}
+        >
+          Download
+        </button>
+        <button type="button" class="ghost icon" aria-label="Close preview" onClick={() => dialog.close()}>
+          ×
+        </button>
+      </header>
+      <Show when={failure()}>
+        <p class="status error" role="alert">
+          {failure()}
+        </p>
+      </Show>
+      <div class="artifact-preview-body">
+        <Suspense fallback={<p class="hint">Loading the preview…</p>}>
+          <ArtifactPreview client={props.client} threadId={props.threadId} path={props.path} source={source()} />
+        </Suspense>
+      </div>
+    </dialog>
+  );
+}
+
 export function ArtifactsPanel(props: { client: GatewayClient; threadId: string; paths: readonly string[] }) {
   const [failure, setFailure] = createSignal<string | undefined>();
   const [installed, setInstalled] = createSignal<string | undefined>();
+  const [previewing, setPreviewing] = createSignal<{ threadId: string; path: string } | undefined>();
+  // The open preview, while its file is still among this thread's artifacts.
+  const preview = createMemo(() => {
+    const open = previewing();
+    return open && open.threadId === props.threadId && props.paths.includes(open.path) ? open.path : undefined;
+  });
   const install = (path: string) => {
     setFailure(undefined);
     setInstalled(undefined);
@@ -38,9 +92,16 @@ export function ArtifactsPanel(props: { client: GatewayClient; threadId: string;
           <For each={props.paths}>
             {(path) => (
               <li>
-                <span class="artifact-name" title={path}>
+                <button
+                  type="button"
+                  class="artifact-name"
+                  title={path}
+                  aria-label={`Preview ${fileName(path)}`}
+                  aria-haspopup="dialog"
+                  onClick={() => setPreviewing({ threadId: props.threadId, path })}
+                >
                   {fileName(path)}
-                </span>
+                </button>
                 <button
                   type="button"
                   class="ghost"
@@ -79,6 +140,16 @@ export function ArtifactsPanel(props: { client: GatewayClient; threadId: string;
           </p>
         </Show>
       </section>
+      <Show when={preview()} keyed>
+        {(path) => (
+          <PreviewDialog
+            client={props.client}
+            threadId={props.threadId}
+            path={path}
+            onClose={() => setPreviewing(undefined)}
+          />
+        )}
+      </Show>
     </Show>
   );
 }

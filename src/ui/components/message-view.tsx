@@ -12,6 +12,7 @@ import {
 import { formatBytes } from "../../shared/text.ts";
 import { requestOfToolMessage } from "../human-input.ts";
 import { renderMarkdown } from "../markdown.ts";
+import { formatTokens, messageUsage, usageDetail } from "../token-usage.ts";
 import { subtaskOfCall, TASK_TOOL_NAME, type Subtasks } from "../subtasks.ts";
 import { ClarificationCard } from "./clarification-card.tsx";
 import { SubtaskCards } from "./subtask-cards.tsx";
@@ -84,6 +85,14 @@ function AssistantMessage(props: {
           <p class="stopped-note">Stopped</p>
         </Show>
       </article>
+      {/* Beside the article, not in it: the message's text stays the model's alone. */}
+      <Show when={messageUsage(props.message)}>
+        {(usage) => (
+          <p class="token-usage" title={usageDetail(usage())}>
+            {formatTokens(usage().total_tokens)}
+          </p>
+        )}
+      </Show>
     </Show>
   );
 }

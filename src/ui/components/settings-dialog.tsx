@@ -1,6 +1,7 @@
 // Settings: the Models tab stores the endpoint (Base URL, API key, Model) in this browser only; Sandbox picks where
 // commands run; Data shows storage.
 import { createEffect, createSignal, For, Match, Show, Switch } from "solid-js";
+import { AppearanceTab } from "./appearance-tab.tsx";
 import { DataTab } from "./data-tab.tsx";
 import { MemoryTab } from "./memory-tab.tsx";
 import { SkillsTab } from "./skills-tab.tsx";
@@ -211,6 +212,7 @@ const TABS = [
   { id: "memory", name: "Memory" },
   { id: "subagents", name: "Subagents" },
   { id: "sandbox", name: "Sandbox" },
+  { id: "appearance", name: "Appearance" },
   { id: "data", name: "Data" },
 ] as const;
 
@@ -277,6 +279,9 @@ export function SettingsDialog(props: { state: AppState }) {
             </Match>
             <Match when={selected() === "subagents"}>
               <SubagentsTab client={props.state.client} />
+            </Match>
+            <Match when={selected() === "appearance"}>
+              <AppearanceTab />
             </Match>
             <Match when={selected() === "sandbox"}>
               <SandboxTab client={props.state.client} starter={props.state.webContainer} />

@@ -1,6 +1,7 @@
 // The sidebar: New thread, the thread list (most recent first) and Settings.
 import { For, Show } from "solid-js";
 import type { AppState } from "../app-state.ts";
+import { ImportThreadButton } from "./import-thread.tsx";
 
 export function Sidebar(props: { state: AppState }) {
   const state = props.state;
@@ -13,6 +14,7 @@ export function Sidebar(props: { state: AppState }) {
       <button type="button" class="primary new-thread" onClick={() => void state.newThread()}>
         New thread
       </button>
+      <ImportThreadButton client={state.client} onImported={(threadId) => void state.openThread(threadId)} />
       <nav aria-label="Threads" class="thread-list">
         <Show when={state.threads().length > 0} fallback={<p class="muted">No threads yet.</p>}>
           <ul>

@@ -203,11 +203,13 @@ function sessionFor(threadId: string, client: GatewayClient): TerminalSession {
   return session;
 }
 
-// Light and dark follow the system; re-read the colours when it switches.
-window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+// Re-read the colours when the theme changes: the system's (for "System") or the user's choice (data-theme).
+const applyTheme = () => {
   const theme = terminalTheme();
   for (const session of sessions.values()) session.terminal.options.theme = theme;
-});
+};
+window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", applyTheme);
+new MutationObserver(applyTheme).observe(document.documentElement, { attributeFilter: ["data-theme"] });
 
 /** Height chosen with the resize handle, kept while the page lives; undefined uses the stylesheet's. */
 const [panelHeight, setPanelHeight] = createSignal<number | undefined>();

@@ -1,9 +1,24 @@
-// The open thread's title bar: the Terminal toggle, and the thread's actions (Rename, Pin, Delete) in a menu.
-import { createSignal, onCleanup, Show } from "solid-js";
+// The title bar: "Show threads" (on a phone, or when the sidebar is hidden), the open thread's title and token
+// total, the "Keyboard shortcuts" button, the Terminal toggle, and the thread's actions (Rename, Pin, Delete).
+import { createMemo, createSignal, onCleanup, Show } from "solid-js";
+import type { WireMessage } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
+import { formatCount, threadUsage, usageDetail } from "../token-usage.ts";
 
-/** `terminalOpen` and `onToggleTerminal` drive the "Terminal" button, which shows or hides region "Terminal". */
-export function ThreadHeader(props: { state: AppState; terminalOpen: boolean; onToggleTerminal: () => void }) {
+const NO_MESSAGES: readonly WireMessage[] = [];
+
+/**
+ * `terminalOpen` and `onToggleTerminal` drive the "Terminal" button, which shows or hides region "Terminal";
+ * `sidebarShown` and `onToggleSidebar` the "Show threads" button; `onShowShortcuts` the "Keyboard shortcuts" one.
+ */
+export function ThreadHeader(props: {
+  state: AppState;
+  terminalOpen: boolean;
+  onToggleTerminal: () => void;
+  sidebarShown: boolean;
+  onToggleSidebar: () => void;
+  onShowShortcuts: () => void;
+}) {
   const [open, setOpen] = createSignal(false);
   let menu: HTMLDivElement | undefined;
   const close = (event: MouseEvent) => {
@@ -28,55 +43,86 @@ export function ThreadHeader(props: { state: AppState; terminalOpen: boolean; on
     }
   };
 
+  // The live run's completed messages change by reference only when a step completes, not on every token.
+  const produced = createMemo(() => props.state.run()?.produced ?? NO_MESSAGES);
+  const usage = createMemo(() => threadUsage(props.state.thread()?.entries ?? [], produced()));
+
   return (
-    <Show when={props.state.thread()}>
-      {(thread) => (
-        <header class="thread-header">
-          <h1 class="thread-title">{thread().title}</h1>
-          <div class="thread-header-actions">
-            <button
-              type="button"
-              class="ghost terminal-toggle"
-              aria-expanded={props.terminalOpen}
-              aria-controls="terminal-panel"
-              onClick={() => props.onToggleTerminal()}
-            >
-              Terminal
-            </button>
-            <div class="menu-anchor" ref={menu}>
+    <header class="thread-header" classList={{ empty: !props.state.thread() }}>
+      <button
+        type="button"
+        class="ghost threads-toggle"
+        aria-label="Show threads"
+        aria-expanded={props.sidebarShown}
+        onClick={() => props.onToggleSidebar()}
+      >
+        <span aria-hidden="true">☰</span> Threads
+      </button>
+      <Show when={props.state.thread()}>{(thread) => <h1 class="thread-title">{thread().title}</h1>}</Show>
+      <div class="thread-header-actions">
+        <Show when={props.state.thread() && usage()}>
+          {(total) => (
+            <span class="thread-tokens" title={usageDetail(total())}>
+              Tokens: {formatCount(total().total_tokens)}
+            </span>
+          )}
+        </Show>
+        <button
+          type="button"
+          class="ghost icon shortcuts-button"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={() => props.onShowShortcuts()}
+        >
+          ?
+        </button>
+        <Show when={props.state.thread()}>
+          {(thread) => (
+            <>
               <button
                 type="button"
-                class="ghost"
-                aria-haspopup="menu"
-                aria-expanded={open()}
-                onClick={() => setOpen(!open())}
+                class="ghost terminal-toggle"
+                aria-expanded={props.terminalOpen}
+                aria-controls="terminal-panel"
+                onClick={() => props.onToggleTerminal()}
               >
-                Thread actions
+                Terminal
               </button>
-              <Show when={open()}>
-                <div class="menu" role="menu" aria-label="Thread actions">
-                  <button type="button" role="menuitem" onClick={rename}>
-                    Rename
-                  </button>
-                  <button
-                    type="button"
-                    role="menuitem"
-                    onClick={() => {
-                      setOpen(false);
-                      void props.state.pinThread(thread().thread_id, !thread().pinned);
-                    }}
-                  >
-                    {thread().pinned ? "Unpin" : "Pin"}
-                  </button>
-                  <button type="button" role="menuitem" class="danger-text" onClick={remove}>
-                    Delete
-                  </button>
-                </div>
-              </Show>
-            </div>
-          </div>
-        </header>
-      )}
-    </Show>
+              <div class="menu-anchor" ref={menu}>
+                <button
+                  type="button"
+                  class="ghost"
+                  aria-haspopup="menu"
+                  aria-expanded={open()}
+                  onClick={() => setOpen(!open())}
+                >
+                  Thread actions
+                </button>
+                <Show when={open()}>
+                  <div class="menu" role="menu" aria-label="Thread actions">
+                    <button type="button" role="menuitem" onClick={rename}>
+                      Rename
+                    </button>
+                    <button
+                      type="button"
+                      role="menuitem"
+                      onClick={() => {
+                        setOpen(false);
+                        void props.state.pinThread(thread().thread_id, !thread().pinned);
+                      }}
+                    >
+                      {thread().pinned ? "Unpin" : "Pin"}
+                    </button>
+                    <button type="button" role="menuitem" class="danger-text" onClick={remove}>
+                      Delete
+                    </button>
+                  </div>
+                </Show>
+              </div>
+            </>
+          )}
+        </Show>
+      </div>
+    </header>
   );
 }

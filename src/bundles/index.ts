@@ -1,0 +1,14 @@
+// The bundles layer's public surface: importing threads from elsewhere (DeerFlow's thread.json for now).
+export {
+  DEERFLOW_IMPORT_LIMITS,
+  planDeerFlowImport,
+  virtualPathOf,
+  type DeerFlowImportInput,
+  type DeerFlowImportPlan,
+} from "./deerflow-import.ts";
+export {
+  DeerFlowImportError,
+  MAX_DEERFLOW_MESSAGES,
+  parseDeerFlowThread,
+  type DeerFlowThread,
+} from "./deerflow-thread.ts";

@@ -1,0 +1,179 @@
+// A whole thread written at once — its summary, its state as one checkpoint, its files — in one transaction, so an
+// import is stored entirely or not at all and the thread appears in the list only with everything in place
+// (DESIGN.md D2, D8). The checkpoint is laid out exactly as IndexedDbCheckpointSaver.put lays out a first
+// checkpoint (a root message list, one record per message), so the saver reads it and later runs continue from it.
+import { emptyCheckpoint, type BaseCheckpointSaver, type CheckpointMetadata } from "@langchain/langgraph-checkpoint";
+import type { ThreadSummary } from "../protocol/index.ts";
+import {
+  THREAD_STORES,
+  keyPrefixRange,
+  type ChannelBlobRecord,
+  type CheckpointMessageRecord,
+  type CheckpointRecord,
+  type FawnDb,
+  type ThreadFileMetaRecord,
+  type ThreadFileRecord,
+} from "./fawn-db.ts";
+import { hashBytes, isIdentifiedMessageList, planMessageList } from "./message-delta.ts";
+import { assertThreadFilePath, guessMimeType, sha256Hex, type ThreadFileInput } from "./thread-files.ts";
+
+/** The channels IndexedDbCheckpointSaver stores one message per record (its default `messageChannels`). */
+const MESSAGE_CHANNELS: ReadonlySet<string> = new Set(["messages"]);
+
+/** Refused because another thread already has the id; nothing was written. */
+export class ThreadIdTakenError extends Error {
+  override name = "ThreadIdTakenError";
+
+  constructor(readonly threadId: string) {
+    super(`A thread with id ${threadId} already exists.`);
+  }
+}
+
+export interface ThreadImport {
+  thread: ThreadSummary;
+  /** The thread's state: the channel values of its one checkpoint (e.g. `messages`, `artifacts`, `todos`). */
+  values: Record<string, unknown>;
+  /** Files at their virtual paths under /mnt/user-data. */
+  files: readonly ThreadFileInput[];
+}
+
+/** The bytes in an ArrayBuffer of their own (a view's whole buffer would be stored otherwise). */
+function ownBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  if (bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) {
+    return bytes as Uint8Array<ArrayBuffer>;
+  }
+  return bytes.slice() as Uint8Array<ArrayBuffer>;
+}
+
+export class ThreadImporter {
+  /** `saver` is the checkpointer the Gateway reads threads with: its serializer and versions are used. */
+  constructor(
+    private readonly db: FawnDb,
+    private readonly saver: BaseCheckpointSaver,
+  ) {}
+
+  /**
+   * Stores the thread, its checkpoint and its files in one transaction. Rejects with ThreadIdTakenError when the
+   * thread id is taken, and with the storage's error (e.g. QuotaExceededError) when the write fails; either way
+   * nothing is stored. Records a crashed earlier attempt may have left under the id are replaced.
+   */
+  async write(imported: ThreadImport): Promise<void> {
+    const threadId = imported.thread.thread_id;
+    for (const file of imported.files) assertThreadFilePath(file.path);
+    // Serialize and hash before the transaction opens: it would commit while we awaited.
+    const [checkpointRecords, fileRecords] = await Promise.all([
+      this.prepareCheckpoint(threadId, imported.values),
+      this.prepareFiles(threadId, imported.files),
+    ]);
+    const tx = this.db.transaction([...THREAD_STORES], "readwrite");
+    const done = tx.done;
+    done.catch(() => undefined);
+    const requests: Promise<unknown>[] = [];
+    try {
+      const threads = tx.objectStore("threads");
+      if ((await threads.getKey(threadId)) !== undefined) throw new ThreadIdTakenError(threadId);
+      for (const name of THREAD_STORES) {
+        if (name !== "threads") requests.push(tx.objectStore(name).delete(keyPrefixRange(threadId)));
+      }
+      const blobs = tx.objectStore("checkpoint_blobs");
+      const messages = tx.objectStore("checkpoint_messages");
+      const files = tx.objectStore("thread_files");
+      const metas = tx.objectStore("thread_file_meta");
+      for (const record of checkpointRecords.messages) requests.push(messages.put(record));
+      for (const record of checkpointRecords.blobs) requests.push(blobs.put(record));
+      requests.push(tx.objectStore("checkpoints").put(checkpointRecords.checkpoint));
+      for (const [file, meta] of fileRecords) requests.push(files.put(file), metas.put(meta));
+      requests.push(threads.add(imported.thread));
+      await Promise.all(requests);
+    } catch (error) {
+      // The requests still queued fail with the abort; their failure is this one.
+      for (const request of requests) request.catch(() => undefined);
+      if (!tx.error) tx.abort();
+      throw error;
+    }
+    await done;
+  }
+
+  private async prepareCheckpoint(
+    threadId: string,
+    values: Record<string, unknown>,
+  ): Promise<{ checkpoint: CheckpointRecord; blobs: ChannelBlobRecord[]; messages: CheckpointMessageRecord[] }> {
+    const { serde } = this.saver;
+    const checkpoint = emptyCheckpoint();
+    const channels = Object.entries(values).filter(([, value]) => value !== undefined);
+    for (const [channel] of channels) checkpoint.channel_versions[channel] = this.saver.getNextVersion(undefined);
+    const metadata: CheckpointMetadata = { source: "update", step: 0, parents: {} };
+    const [[type, bytes], [metadataType, metadataBytes]] = await Promise.all([
+      serde.dumpsTyped(checkpoint),
+      serde.dumpsTyped(metadata),
+    ]);
+    const blobs: ChannelBlobRecord[] = [];
+    const messages: CheckpointMessageRecord[] = [];
+    for (const [channel, value] of channels) {
+      const key = {
+        thread_id: threadId,
+        checkpoint_ns: "",
+        channel,
+        version: checkpoint.channel_versions[channel] as string | number,
+      };
+      if (MESSAGE_CHANNELS.has(channel) && isIdentifiedMessageList(value)) {
+        const records = await Promise.all(
+          value.map(async (message): Promise<CheckpointMessageRecord> => {
+            const [messageType, messageBytes] = await serde.dumpsTyped(message);
+            return {
+              thread_id: threadId,
+              message_id: message.id,
+              hash: hashBytes(messageBytes),
+              type: messageType,
+              bytes: messageBytes,
+            };
+          }),
+        );
+        messages.push(...records);
+        const plan = planMessageList(records.map((record) => [record.message_id, record.hash]));
+        blobs.push({ ...key, ...plan.record });
+      } else {
+        const [valueType, valueBytes] = await serde.dumpsTyped(value);
+        blobs.push({ ...key, kind: "value", type: valueType, bytes: valueBytes });
+      }
+    }
+    return {
+      checkpoint: {
+        thread_id: threadId,
+        checkpoint_ns: "",
+        checkpoint_id: checkpoint.id,
+        v: checkpoint.v,
+        type,
+        checkpoint: bytes,
+        metadata_type: metadataType,
+        metadata: metadataBytes,
+        channel_versions: { ...checkpoint.channel_versions },
+      },
+      blobs,
+      messages,
+    };
+  }
+
+  private async prepareFiles(
+    threadId: string,
+    files: readonly ThreadFileInput[],
+  ): Promise<[ThreadFileRecord, ThreadFileMetaRecord][]> {
+    const mtime = Date.now();
+    return Promise.all(
+      files.map(async (file): Promise<[ThreadFileRecord, ThreadFileMetaRecord]> => {
+        const bytes = ownBytes(file.bytes);
+        return [
+          { thread_id: threadId, path: file.path, bytes },
+          {
+            thread_id: threadId,
+            path: file.path,
+            size: bytes.byteLength,
+            sha256: await sha256Hex(bytes),
+            mimeType: file.mimeType ?? guessMimeType(file.path),
+            mtime,
+          },
+        ];
+      }),
+    );
+  }
+}

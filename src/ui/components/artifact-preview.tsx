@@ -1,0 +1,194 @@
+// The body of an artifact's preview, for its kind: Markdown rendered and sanitized, HTML in a sandboxed iframe, images,
+// PDF, code highlighted, CSV/TSV as a table, a skill archive's SKILL.md. Loaded the first time a preview opens.
+import { createMemo, createResource, createSignal, Match, onCleanup, Show, Switch, type JSX } from "solid-js";
+import type { ThreadFileContent } from "../../protocol/index.ts";
+import { formatBytes } from "../../shared/text.ts";
+import {
+  artifactKind,
+  fileName,
+  PREVIEW_MAX_BYTES,
+  previewText,
+  skillMarkdown,
+  type ArtifactKind,
+} from "../artifact-kinds.ts";
+import { errorMessage, type GatewayClient } from "../gateway-client.ts";
+import { renderMarkdown } from "../markdown.ts";
+import { CodePreview } from "./artifact-preview-code.tsx";
+import { TablePreview } from "./artifact-preview-table.tsx";
+
+type Loaded = { file: ThreadFileContent; error?: undefined } | { file?: undefined; error: string };
+
+/** An object URL for the bytes as `type`, revoked when the preview closes or the bytes change. */
+function objectUrl(bytes: () => Uint8Array, type: string): () => string {
+  return createMemo(() => {
+    const url = URL.createObjectURL(new Blob([bytes() as Uint8Array<ArrayBuffer>], { type }));
+    onCleanup(() => URL.revokeObjectURL(url));
+    return url;
+  });
+}
+
+function Markdown(props: { source: string }) {
+  // renderMarkdown sanitizes with DOMPurify: no scripts, no event handlers, no javascript: links.
+  return <div class="markdown artifact-markdown" innerHTML={renderMarkdown(props.source)} />;
+}
+
+/**
+ * The page runs its scripts in an opaque origin (`allow-scripts` without `allow-same-origin`): it cannot read
+ * Fawn's storage or cookies, reach the page around it, open windows or navigate the tab.
+ */
+function HtmlFrame(props: { html: string }) {
+  return (
+    <iframe
+      class="artifact-frame"
+      title="HTML preview"
+      sandbox="allow-scripts"
+      referrerPolicy="no-referrer"
+      srcdoc={props.html}
+    />
+  );
+}
+
+function ImageView(props: { bytes: Uint8Array; mimeType: string; name: string }) {
+  // An SVG shown through <img> is a static picture: its scripts and external loads never run.
+  const url = objectUrl(() => props.bytes, props.mimeType);
+  const [broken, setBroken] = createSignal(false);
+  return (
+    <Show when={!broken()} fallback={<p class="hint">This image could not be shown. Use Download to save it.</p>}>
+      <img class="artifact-image" src={url()} alt={props.name} onError={() => setBroken(true)} />
+    </Show>
+  );
+}
+
+function PdfView(props: { bytes: Uint8Array }) {
+  // <object> shows its fallback where the browser has no PDF viewer, where an <iframe> would start a download.
+  const url = objectUrl(() => props.bytes, "application/pdf");
+  return (
+    <object class="artifact-frame" type="application/pdf" data={url()} aria-label="PDF preview">
+      <p class="hint">This browser cannot show PDFs here. Use Download to open it in a PDF reader.</p>
+    </object>
+  );
+}
+
+/** A `.skill` archive previews as its SKILL.md. */
+function SkillView(props: { bytes: Uint8Array }) {
+  const [skill] = createResource(
+    () => props.bytes,
+    (bytes): Promise<{ source?: string; note?: string }> =>
+      skillMarkdown(bytes).then(
+        (source) => (source === undefined ? { note: "The archive has no SKILL.md." } : { source }),
+        () => ({ note: "This skill archive could not be opened." }),
+      ),
+  );
+  return (
+    <Show when={skill()}>
+      {(result) => (
+        <Show when={result().source} fallback={<p class="hint">{result().note}</p>}>
+          {(source) => <Markdown source={source()} />}
+        </Show>
+      )}
+    </Show>
+  );
+}
+
+/** The kind when it is `name`, narrowed; for `<Match when>`. */
+function ofKind<K extends ArtifactKind["kind"]>(
+  kind: ArtifactKind,
+  name: K,
+): Extract<ArtifactKind, { kind: K }> | undefined {
+  return kind.kind === name ? (kind as Extract<ArtifactKind, { kind: K }>) : undefined;
+}
+
+function TextPreview(props: { file: ThreadFileContent; kind: ArtifactKind; source: boolean }): JSX.Element {
+  const preview = createMemo(() => previewText(props.file.bytes));
+  const label = () => `Source of ${fileName(props.file.path)}`;
+  const name = () => fileName(props.file.path);
+  return (
+    <>
+      <Show when={preview().truncated}>
+        <p class="hint" role="note">
+          Showing the first {formatBytes(PREVIEW_MAX_BYTES)} of {formatBytes(preview().totalBytes)}
+          {props.kind.kind === "html" ? ", as source: a cut page is not run" : ""}. Download the file to see all of it.
+        </p>
+      </Show>
+      <Switch>
+        <Match when={preview().totalBytes === 0}>
+          <p class="hint">This file is empty.</p>
+        </Match>
+        <Match when={props.kind.kind === "markdown" && !props.source}>
+          <Markdown source={preview().text} />
+        </Match>
+        <Match when={props.kind.kind === "html" && !props.source && !preview().truncated}>
+          <HtmlFrame html={preview().text} />
+        </Match>
+        <Match when={ofKind(props.kind, "table")}>
+          {(table) => <TablePreview text={preview().text} delimiter={table().delimiter} label={`Table of ${name()}`} />}
+        </Match>
+        <Match when={ofKind(props.kind, "code")}>
+          {(code) => <CodePreview text={preview().text} language={code().language} label={label()} />}
+        </Match>
+        <Match when={ofKind(props.kind, "markdown") ?? ofKind(props.kind, "html")}>
+          {(document) => <CodePreview text={preview().text} language={document().source} label={label()} />}
+        </Match>
+      </Switch>
+    </>
+  );
+}
+
+/**
+ * Reads the file and shows it for its kind. `source` asks for the source of a Markdown or HTML file instead of the
+ * rendered page. Suspends while the file is read.
+ */
+export default function ArtifactPreview(props: {
+  client: GatewayClient;
+  threadId: string;
+  path: string;
+  source: boolean;
+}) {
+  const [loaded] = createResource(
+    () => ({ threadId: props.threadId, path: props.path }),
+    ({ threadId, path }): Promise<Loaded> =>
+      props.client.readThreadFile(threadId, path).then(
+        (file) => ({ file }),
+        (error: unknown) => ({ error: errorMessage(error) }),
+      ),
+  );
+  return (
+    <Show when={loaded()}>
+      {(result) => (
+        <Show
+          when={result().file}
+          fallback={
+            <p class="status error" role="alert">
+              {result().error}
+            </p>
+          }
+        >
+          {(file) => {
+            const kind = createMemo(() => artifactKind(file().path, file().mime_type));
+            return (
+              <Switch>
+                <Match when={ofKind(kind(), "image")}>
+                  {(image) => (
+                    <ImageView bytes={file().bytes} mimeType={image().mimeType} name={fileName(file().path)} />
+                  )}
+                </Match>
+                <Match when={kind().kind === "pdf"}>
+                  <PdfView bytes={file().bytes} />
+                </Match>
+                <Match when={kind().kind === "skill"}>
+                  <SkillView bytes={file().bytes} />
+                </Match>
+                <Match when={kind().kind === "none"}>
+                  <p class="hint">No preview for this kind of file. Use Download to save it.</p>
+                </Match>
+                <Match when={true}>
+                  <TextPreview file={file()} kind={kind()} source={props.source} />
+                </Match>
+              </Switch>
+            );
+          }}
+        </Show>
+      )}
+    </Show>
+  );
+}

@@ -1,0 +1,230 @@
+// Artifact previews in a real browser: each presented file opens in a dialog and is shown for its kind, with the
+// file's own scripts kept away from Fawn.
+import { expect, test, type Page } from "@playwright/test";
+import { callTool, callTools, configureEndpoint, send } from "./fixtures.ts";
+
+const OUTPUTS = "/mnt/user-data/outputs";
+
+/** A 1×1 PNG. */
+const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+async function runEnded(page: Page): Promise<void> {
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 30_000 });
+}
+
+/** A file written by a bash command line, given the file's path. */
+interface Shell {
+  bash: (path: string) => string;
+}
+
+/** Has the agent write each file (text with write_file, or by a bash command line), then present them all. */
+async function present(page: Page, files: Record<string, string | Shell>): Promise<void> {
+  const writes = Object.entries(files).map(([name, content]): [string, Record<string, unknown>] =>
+    typeof content === "string"
+      ? ["write_file", { path: `${OUTPUTS}/${name}`, content }]
+      : ["bash", { command: content.bash(`${OUTPUTS}/${name}`) }],
+  );
+  await send(page, callTools(writes));
+  await runEnded(page);
+  const paths = Object.keys(files).map((name) => `${OUTPUTS}/${name}`);
+  await send(page, callTool("present_files", { filepaths: paths }));
+  const artifacts = page.getByRole("region", { name: "Artifacts" });
+  for (const name of Object.keys(files)) {
+    await expect(artifacts.getByRole("button", { name: `Preview ${name}`, exact: true })).toBeVisible();
+  }
+  await runEnded(page);
+}
+
+async function openPreview(page: Page, name: string) {
+  await page
+    .getByRole("region", { name: "Artifacts" })
+    .getByRole("button", { name: `Preview ${name}`, exact: true })
+    .click();
+  const dialog = page.getByRole("dialog", { name: `Preview: ${name}` });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "New thread" })).toBeVisible();
+  await configureEndpoint(page);
+});
+
+test("a Markdown file is rendered, sanitized, has a source view, downloads, and closes", async ({ page }) => {
+  await present(page, {
+    "report.md": [
+      "# Quarterly findings",
+      "",
+      "Sales rose by **12%**.",
+      "",
+      '<img src="x" onerror="window.__xss = true">',
+      "",
+      '<a href="javascript:window.__xss = true">click</a>',
+    ].join("\n"),
+  });
+  const dialog = await openPreview(page, "report.md");
+  await expect(dialog.getByRole("heading", { name: "Quarterly findings" })).toBeVisible();
+  await expect(dialog.getByText("12%")).toBeVisible();
+  // The broken image had its chance to fire onerror; the handler was stripped.
+  await expect(dialog.locator(".artifact-markdown img")).toHaveCount(1);
+  await expect(dialog.locator("[onerror]")).toHaveCount(0);
+  await expect(dialog.locator('a[href^="javascript:"]')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { __xss?: boolean }).__xss)).toBeUndefined();
+
+  await dialog.getByRole("button", { name: "Source" }).click();
+  await expect(dialog.getByRole("button", { name: "Source" })).toHaveAttribute("aria-pressed", "true");
+  await expect(dialog.getByLabel("Source of report.md")).toContainText("# Quarterly findings");
+  await expect(dialog.getByLabel("Source of report.md")).toContainText('onerror="window.__xss = true"');
+
+  const saving = page.waitForEvent("download");
+  await dialog.getByRole("button", { name: "Download", exact: true }).click();
+  expect((await saving).suggestedFilename()).toBe("report.md");
+
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+  await expect(dialog).toBeHidden();
+  const opener = page.getByRole("button", { name: "Preview report.md", exact: true });
+  await expect(opener).toBeFocused();
+  // Escape closes it too; the list's own Download button is still there and named as before.
+  await opener.click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(
+    page.getByRole("region", { name: "Artifacts" }).getByRole("button", { name: "Download report.md" }),
+  ).toBeVisible();
+  expect(await page.evaluate(() => (window as { __xss?: boolean }).__xss)).toBeUndefined();
+});
+
+test("an HTML file runs in a sandboxed iframe without same-origin access", async ({ page }) => {
+  const probe = [
+    "<script>",
+    "const say = (text) => document.body.insertAdjacentHTML('beforeend', '<p>' + text + '</p>');",
+    "say('script ran');",
+    "try { localStorage.getItem('x'); say('storage open'); } catch { say('storage blocked'); }",
+    "try { parent.document.title; say('parent open'); } catch { say('parent blocked'); }",
+    "try { parent.__fromFrame = true; } catch {}",
+    "</script>",
+  ].join("\n");
+  await present(page, { "page.html": `<!doctype html><html><body><h1>Hello from the page</h1>${probe}</body></html>` });
+  const dialog = await openPreview(page, "page.html");
+  const frame = dialog.locator('iframe[title="HTML preview"]');
+  await expect(frame).toHaveAttribute("sandbox", "allow-scripts");
+  expect(await frame.getAttribute("sandbox")).not.toContain("allow-same-origin");
+  const inside = dialog.frameLocator('iframe[title="HTML preview"]');
+  await expect(inside.getByRole("heading", { name: "Hello from the page" })).toBeVisible();
+  await expect(inside.getByText("script ran")).toBeVisible();
+  await expect(inside.getByText("storage blocked")).toBeVisible();
+  await expect(inside.getByText("parent blocked")).toBeVisible();
+  expect(await page.evaluate(() => (window as { __fromFrame?: boolean }).__fromFrame)).toBeUndefined();
+
+  // The source view shows the markup, highlighted, instead of running it.
+  await dialog.getByRole("button", { name: "Source" }).click();
+  await expect(dialog.locator('iframe[title="HTML preview"]')).toHaveCount(0);
+  await expect(dialog.getByLabel("Source of page.html")).toContainText("<h1>Hello from the page</h1>");
+  await expect(dialog.getByLabel("Source of page.html").locator(".hljs-tag").first()).toBeVisible();
+});
+
+test("CSV and TSV become tables, code is highlighted, and other files say there is no preview", async ({ page }) => {
+  await present(page, {
+    "people.csv": 'name,quote,age\n"Smith, Jane","She said ""hi""",41\nBob,"two\nlines",7\n',
+    "scores.tsv": "team\tpoints\nRed\t3\nBlue\t5\n",
+    "analysis.py": 'def greet(name):\n    """Say hello."""\n    return f"hi {name}"  # friendly\n',
+    "blob.bin": "not really binary",
+    // 600 rows after the header; over 1 MiB of text.
+    "counts.csv": { bash: (path) => `(echo n; seq 1 600) > ${path}` },
+    "numbers.txt": { bash: (path) => `(seq 1 100000; seq 100001 190000) > ${path}` },
+  });
+
+  let dialog = await openPreview(page, "people.csv");
+  const table = dialog.getByRole("table");
+  await expect(table.getByRole("columnheader")).toHaveText(["name", "quote", "age"]);
+  await expect(table.getByRole("row")).toHaveCount(3);
+  await expect(table.getByRole("row").nth(1).getByRole("cell")).toHaveText(["Smith, Jane", 'She said "hi"', "41"]);
+  await expect(table.getByRole("row").nth(2).getByRole("cell")).toHaveText(["Bob", "two\nlines", "7"]);
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+
+  dialog = await openPreview(page, "scores.tsv");
+  await expect(dialog.getByRole("columnheader")).toHaveText(["team", "points"]);
+  await expect(dialog.getByRole("row").nth(2).getByRole("cell")).toHaveText(["Blue", "5"]);
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+
+  dialog = await openPreview(page, "analysis.py");
+  const code = dialog.getByLabel("Source of analysis.py");
+  await expect(code).toContainText('return f"hi {name}"');
+  await expect(code.locator(".hljs-keyword").first()).toHaveText("def");
+  await expect(code.locator(".hljs-comment")).toHaveText("# friendly");
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+
+  dialog = await openPreview(page, "counts.csv");
+  await expect(dialog.getByText("Showing the first 500 of 600 rows.")).toBeVisible();
+  await expect(dialog.getByRole("row")).toHaveCount(501);
+  await expect(dialog.getByRole("row").last()).toHaveText("500");
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+
+  dialog = await openPreview(page, "numbers.txt");
+  await expect(dialog.getByText("Showing the first 1.0 MB of 1.2 MB.")).toBeVisible();
+  // 1 MiB ends inside "165669".
+  await expect(dialog.getByLabel("Source of numbers.txt")).toContainText("\n165668\n");
+  await expect(dialog.getByLabel("Source of numbers.txt")).not.toContainText("165669");
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+
+  dialog = await openPreview(page, "blob.bin");
+  await expect(dialog.getByText("No preview for this kind of file.")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Download", exact: true })).toBeVisible();
+});
+
+test("PNG and SVG show as images (an SVG's scripts never run) and a PDF gets the browser's viewer", async ({
+  page,
+}) => {
+  const svg = [
+    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" onload="parent.__svg = true">',
+    "<script>parent.__svg = true</script>",
+    '<rect width="40" height="20" fill="#b5651d"/>',
+    "</svg>",
+  ].join("");
+  const pdf = [
+    "%PDF-1.4",
+    "1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj",
+    "2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj",
+    "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj",
+    "trailer << /Root 1 0 R >>",
+    "%%EOF",
+  ].join("\n");
+  await present(page, {
+    "dot.png": { bash: (path) => `echo '${PNG_BASE64}' | base64 -d > ${path}` },
+    "logo.svg": svg,
+    "paper.pdf": pdf,
+  });
+
+  let dialog = await openPreview(page, "dot.png");
+  let image = dialog.getByRole("img", { name: "dot.png" });
+  await expect(image).toBeVisible();
+  await expect(image).toHaveAttribute("src", /^blob:/);
+  await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(1);
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+
+  dialog = await openPreview(page, "logo.svg");
+  image = dialog.getByRole("img", { name: "logo.svg" });
+  await expect(image).toHaveAttribute("src", /^blob:/);
+  await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(40);
+  expect(await page.evaluate(() => (window as { __svg?: boolean }).__svg)).toBeUndefined();
+  // Closing revokes the object URL.
+  const url = (await image.getAttribute("src")) ?? "";
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+  await expect(dialog).toBeHidden();
+  const revoked = await page.evaluate(
+    (src) =>
+      fetch(src).then(
+        () => false,
+        () => true,
+      ),
+    url,
+  );
+  expect(revoked).toBe(true);
+
+  dialog = await openPreview(page, "paper.pdf");
+  const viewer = dialog.locator('object[type="application/pdf"]');
+  await expect(viewer).toHaveAttribute("data", /^blob:/);
+  await expect(dialog.getByRole("button", { name: "Download", exact: true })).toBeVisible();
+});

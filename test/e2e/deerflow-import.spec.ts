@@ -1,0 +1,216 @@
+// DeerFlow threads imported through "Import thread" — from a folder, a .zip, or thread.json with loose files — open
+// with their messages and presented files, render without a console error, and their files preview.
+import { strToU8, zipSync } from "fflate";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test, type ConsoleMessage, type Page } from "@playwright/test";
+import { deerFlowFixture, deerFlowFixtures, type DeerFlowFixture } from "../support/deerflow-fixtures.ts";
+import { conversation } from "./fixtures.ts";
+
+/** Console errors (but those `ignore` accepts) and uncaught exceptions of the page, for the whole test. */
+function watchErrors(page: Page, ignore: (message: ConsoleMessage) => boolean = () => false): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && !ignore(message)) {
+      errors.push(`console: ${message.text()} (${message.location().url})`);
+    }
+  });
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  return errors;
+}
+
+function threadLink(page: Page, fixture: DeerFlowFixture) {
+  return page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: fixture.thread.values.title });
+}
+
+/** The thread's user messages (the demo threads have none of DeerFlow's hidden ones). */
+function userMessageCount(fixture: DeerFlowFixture): number {
+  return fixture.thread.values.messages.filter((message) => message.type === "human").length;
+}
+
+/** Checks the open thread shows the fixture: title, user messages, replies and presented files. */
+async function expectThreadShown(page: Page, fixture: DeerFlowFixture): Promise<void> {
+  await expect(threadLink(page, fixture).first()).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: fixture.thread.values.title })).toBeVisible();
+  const log = conversation(page);
+  await expect(log.getByRole("article", { name: "User message" })).toHaveCount(userMessageCount(fixture));
+  expect(await log.getByRole("article", { name: "Assistant message" }).count()).toBeGreaterThan(0);
+  const artifacts = page.getByRole("region", { name: "Artifacts" });
+  for (const path of fixture.thread.values.artifacts ?? []) {
+    const name = path.split("/").at(-1) ?? path;
+    await expect(artifacts.getByRole("button", { name: `Preview ${name}`, exact: true })).toBeVisible();
+  }
+}
+
+async function openPreview(page: Page, name: string) {
+  await page
+    .getByRole("region", { name: "Artifacts" })
+    .getByRole("button", { name: `Preview ${name}`, exact: true })
+    .click();
+  const dialog = page.getByRole("dialog", { name: `Preview: ${name}` });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+async function closePreview(page: Page, name: string): Promise<void> {
+  const dialog = page.getByRole("dialog", { name: `Preview: ${name}` });
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "New thread" })).toBeVisible();
+});
+
+test("imports a DeerFlow thread from its folder; it renders and its files preview", async ({ page }) => {
+  const errors = watchErrors(page);
+  const fixture = deerFlowFixture("ad76c455-5bf9-4335-8517-fc03834ab828");
+  await page.getByRole("button", { name: "Import thread" }).click();
+  await expect(page.getByRole("menuitem", { name: "From a folder…" })).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "From a .zip or files…" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("menu", { name: "Import thread" })).toBeHidden();
+  await page.getByLabel("Thread folder").setInputFiles(fixture.dir);
+  await expectThreadShown(page, fixture);
+  await expect(conversation(page).getByRole("article", { name: "User message" }).first()).toContainText(
+    "What interesting findings can be made from this dataset?",
+  );
+  // The model's reasoning is kept, in its own block.
+  await expect(conversation(page).getByText("Reasoning").first()).toBeVisible();
+
+  const chart = await openPreview(page, "survival_overview.png");
+  await expect(chart.getByRole("img", { name: "survival_overview.png" })).toBeVisible();
+  await expect
+    .poll(() => chart.getByRole("img").evaluate((image: HTMLImageElement) => image.naturalWidth))
+    .toBeGreaterThan(0);
+  await closePreview(page, "survival_overview.png");
+  const summary = await openPreview(page, "titanic_summary.txt");
+  await expect(summary).toContainText("Survivors: 342 (38.38%)");
+  await closePreview(page, "titanic_summary.txt");
+
+  // It stays after a reload.
+  await page.reload();
+  await threadLink(page, fixture).click();
+  await expectThreadShown(page, fixture);
+  expect(errors).toEqual([]);
+});
+
+test("imports a DeerFlow thread from a .zip of its folder", async ({ page }) => {
+  const errors = watchErrors(page);
+  const fixture = deerFlowFixture("3823e443-4e2b-4679-b496-a9506eae462b");
+  const zip = zipSync({
+    [`${fixture.id}/thread.json`]: strToU8(readFileSync(join(fixture.dir, "thread.json"), "utf8")),
+    ...Object.fromEntries(fixture.files.map((file) => [`${fixture.id}/${file.path}`, file.bytes])),
+  });
+  await page.getByLabel("Thread files").setInputFiles({
+    name: `${fixture.id}.zip`,
+    mimeType: "application/zip",
+    buffer: Buffer.from(zip),
+  });
+  await expectThreadShown(page, fixture);
+  await expect(page.getByRole("region", { name: "Plan" })).toBeVisible();
+
+  const timeline = await openPreview(page, "fei-fei-li-podcast-timeline.md");
+  await expect(timeline.getByRole("heading").first()).toBeVisible();
+  await expect(timeline).toContainText("Fei-Fei Li");
+  await closePreview(page, "fei-fei-li-podcast-timeline.md");
+  expect(errors).toEqual([]);
+});
+
+test("imports thread.json picked with its files; a second import of it gets a thread of its own", async ({ page }) => {
+  const errors = watchErrors(page);
+  const fixture = deerFlowFixture("90040b36-7eba-4b97-ba89-02c3ad47a8b9");
+  const loose = [join(fixture.dir, "thread.json"), ...fixture.files.map((file) => join(fixture.dir, file.path))];
+  await page.getByLabel("Thread files").setInputFiles(loose);
+  await expectThreadShown(page, fixture);
+  const photo = await openPreview(page, "american-woman-shanghai.jpg");
+  await expect
+    .poll(() => photo.getByRole("img").evaluate((image: HTMLImageElement) => image.naturalWidth))
+    .toBeGreaterThan(0);
+  await closePreview(page, "american-woman-shanghai.jpg");
+
+  await page.getByLabel("Thread files").setInputFiles(loose);
+  await expect(threadLink(page, fixture)).toHaveCount(2);
+  await expectThreadShown(page, fixture);
+  expect(errors).toEqual([]);
+});
+
+test("refuses a folder without a thread.json, and one that climbs out of user-data, saying why", async ({ page }) => {
+  const errors = watchErrors(page);
+  await page
+    .getByLabel("Thread files")
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hi") });
+  await expect(page.getByRole("alert")).toHaveText(
+    "There is no thread.json here: choose a DeerFlow thread's folder, a .zip of it, or its thread.json.",
+  );
+  const zip = zipSync({
+    "thread.json": strToU8(JSON.stringify({ values: { messages: [], title: "Sneaky" } })),
+    "user-data/outputs/../../escape.txt": strToU8("x"),
+  });
+  await page
+    .getByLabel("Thread files")
+    .setInputFiles({ name: "sneaky.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
+  await expect(page.getByRole("alert")).toContainText('cannot be imported: a path may not have "." or ".." segments.');
+  await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: "Sneaky" })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+/**
+ * A resource an HTML preview loaded by itself, and could not get: from another site (the tests run without
+ * internet), or one of its relative files, which do not load from the thread yet (the fixme below). `files` are the
+ * thread's paths (`user-data/outputs/site/css/style.css`).
+ */
+function isPreviewLoad(message: ConsoleMessage, appOrigin: string, files: readonly string[]): boolean {
+  if (!message.text().startsWith("Failed to load resource")) return false;
+  const url = new URL(message.location().url || "about:blank");
+  if (url.origin !== appOrigin) return true;
+  return url.pathname !== "/" && files.some((path) => path.endsWith(url.pathname));
+}
+
+test("every DeerFlow demo thread imports, renders without a console error, and previews its files", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const fixtures = deerFlowFixtures();
+  const files = fixtures.flatMap((fixture) => fixture.files.map((file) => file.path));
+  const appOrigin = new URL(page.url()).origin;
+  const errors = watchErrors(page, (message) => isPreviewLoad(message, appOrigin, files));
+  for (const fixture of fixtures) {
+    await page.getByLabel("Thread folder").setInputFiles(fixture.dir);
+    await expectThreadShown(page, fixture);
+    for (const path of fixture.thread.values.artifacts ?? []) {
+      const name = path.split("/").at(-1) ?? path;
+      const dialog = await openPreview(page, name);
+      // Shown for its kind, or said to have no preview; never a failure to read it.
+      await expect(
+        dialog
+          .locator("img, iframe, object, .markdown, [aria-label^='Source of'], [aria-label^='Table of'], .hint")
+          .first(),
+      ).toBeVisible();
+      await expect(dialog.getByRole("alert")).toHaveCount(0);
+      await closePreview(page, name);
+    }
+    expect(errors, fixture.thread.values.title).toEqual([]);
+  }
+});
+
+test.fixme("an HTML file's relative stylesheets and scripts load from the thread's files", async ({ page }) => {
+  // DeerFlow previews HTML with a <base href> at the file's folder in its artifacts API; Fawn's srcdoc preview
+  // resolves `css/style.css` against the app's own address instead, where it is not found.
+  const appOrigin = new URL(page.url()).origin;
+  const missing: string[] = [];
+  page.on("console", (message) => {
+    const url = message.location().url;
+    if (message.text().startsWith("Failed to load resource") && url.startsWith(appOrigin)) missing.push(url);
+  });
+  const fixture = deerFlowFixture("5aa47db1-d0cb-4eb9-aea5-3dac1b371c5a");
+  await page.getByLabel("Thread folder").setInputFiles(fixture.dir);
+  await expectThreadShown(page, fixture);
+  const dialog = await openPreview(page, "index.html");
+  const frame = dialog.frameLocator("iframe");
+  // css/style.css pins the page's navigation bar to the top; without it the bar is a plain block.
+  const navbar = frame.locator(".navbar").first();
+  await expect.poll(() => navbar.evaluate((element) => getComputedStyle(element).position)).toBe("fixed");
+  expect(missing).toEqual([]);
+});
