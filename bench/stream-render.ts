@@ -8,7 +8,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { startMockLlm } from "../test/mock-llm/server.ts";
 
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-const PORT = Number(process.env.BENCH_APP_PORT ?? 4190);
+// Not 4190: that is ManageSieve, a port fetch and Chromium refuse.
+const PORT = Number(process.env.BENCH_APP_PORT ?? 4180);
 const APP = `http://127.0.0.1:${PORT}`;
 /** Characters per token in the "stream bench" reply (test/mock-llm/scenarios.ts). */
 const CHARS_PER_TOKEN = 10;
