@@ -149,6 +149,9 @@ export function fromWireMessage(message: WireMessage): BaseMessage {
         content,
         tool_calls: (message.tool_calls ?? []).map((call) => ({ ...call, type: "tool_call" as const })),
         ...(message.reasoning ? { additional_kwargs: { reasoning_content: message.reasoning } } : {}),
+        // The turn's token usage and model, shown beside the reply (toWireMessage keeps them too).
+        ...(message.usage_metadata && { usage_metadata: message.usage_metadata }),
+        ...(message.response_metadata && { response_metadata: message.response_metadata }),
       });
   }
 }

@@ -1,6 +1,5 @@
 // DeerFlow's Gateway as an in-worker service: the typed methods the UI calls over comlink (DESIGN.md D5).
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   createChatModel,
   describeModelError,
@@ -46,7 +45,6 @@ import {
   type ThreadSummary,
   type UploadResult,
   type WebToolSettings,
-  type WireMessage,
 } from "../protocol/index.ts";
 import {
   IndexedDbCheckpointSaver,
@@ -224,24 +222,10 @@ export class Gateway implements GatewayApi {
       if (error instanceof DeerFlowImportError) throw new GatewayError(error.message);
       throw error;
     }
-    const toMessage = (wire: WireMessage): BaseMessage => {
-      const message = fromWireMessage(wire);
-      if (wire.type !== "ai" || (!wire.usage_metadata && !wire.response_metadata)) return message;
-      // The turn's token usage and model, which fromWireMessage leaves out, are shown beside the reply.
-      const ai = message as AIMessage;
-      return new AIMessage({
-        id: wire.id,
-        content: ai.content,
-        tool_calls: ai.tool_calls ?? [],
-        additional_kwargs: ai.additional_kwargs,
-        ...(wire.usage_metadata && { usage_metadata: wire.usage_metadata }),
-        ...(wire.response_metadata && { response_metadata: wire.response_metadata }),
-      });
-    };
     const firstUserMessage = plan.messages.find((message) => message.type === "human");
     const title = plan.title ?? fallbackTitle(firstUserMessage ? contentText(firstUserMessage.content) : "");
     const values = {
-      messages: plan.messages.map(toMessage),
+      messages: plan.messages.map(fromWireMessage),
       ...(plan.artifacts.length > 0 && { artifacts: plan.artifacts }),
       ...(plan.todos.length > 0 && { todos: plan.todos }),
     };

@@ -158,21 +158,7 @@ export class ThreadFiles {
     const deleted = changes.delete ?? [];
     for (const file of files) assertThreadFilePath(file.path);
     // Hash before the transaction opens: it would commit while we awaited crypto.subtle.
-    const mtime = Date.now();
-    const prepared = await Promise.all(
-      files.map(async (file): Promise<[ThreadFileRecord, ThreadFileMetaRecord]> => {
-        const bytes = ownBytes(file.bytes);
-        const meta: ThreadFileMetaRecord = {
-          thread_id: threadId,
-          path: file.path,
-          size: bytes.byteLength,
-          sha256: await sha256Hex(bytes),
-          mimeType: file.mimeType ?? guessMimeType(file.path),
-          mtime,
-        };
-        return [{ thread_id: threadId, path: file.path, bytes }, meta];
-      }),
-    );
+    const prepared = await fileRecords(threadId, files);
     const tx = this.db.transaction(["thread_files", "thread_file_meta"], "readwrite");
     const done = tx.done;
     done.catch(() => undefined);
@@ -243,4 +229,29 @@ export class ThreadFiles {
       tx.done,
     ]);
   }
+}
+
+/**
+ * The `thread_files` and `thread_file_meta` records of `files` (bytes copied into buffers of their own, hashed).
+ * Await it before opening the transaction that stores them: hashing would let an open transaction commit.
+ */
+export function fileRecords(
+  threadId: string,
+  files: readonly ThreadFileInput[],
+): Promise<[ThreadFileRecord, ThreadFileMetaRecord][]> {
+  const mtime = Date.now();
+  return Promise.all(
+    files.map(async (file): Promise<[ThreadFileRecord, ThreadFileMetaRecord]> => {
+      const bytes = ownBytes(file.bytes);
+      const meta: ThreadFileMetaRecord = {
+        thread_id: threadId,
+        path: file.path,
+        size: bytes.byteLength,
+        sha256: await sha256Hex(bytes),
+        mimeType: file.mimeType ?? guessMimeType(file.path),
+        mtime,
+      };
+      return [{ thread_id: threadId, path: file.path, bytes }, meta];
+    }),
+  );
 }

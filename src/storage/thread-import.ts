@@ -11,11 +11,9 @@ import {
   type CheckpointMessageRecord,
   type CheckpointRecord,
   type FawnDb,
-  type ThreadFileMetaRecord,
-  type ThreadFileRecord,
 } from "./fawn-db.ts";
 import { hashBytes, isIdentifiedMessageList, planMessageList } from "./message-delta.ts";
-import { assertThreadFilePath, guessMimeType, sha256Hex, type ThreadFileInput } from "./thread-files.ts";
+import { assertThreadFilePath, fileRecords, type ThreadFileInput } from "./thread-files.ts";
 
 /** The channels IndexedDbCheckpointSaver stores one message per record (its default `messageChannels`). */
 const MESSAGE_CHANNELS: ReadonlySet<string> = new Set(["messages"]);
@@ -37,14 +35,6 @@ export interface ThreadImport {
   files: readonly ThreadFileInput[];
 }
 
-/** The bytes in an ArrayBuffer of their own (a view's whole buffer would be stored otherwise). */
-function ownBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  if (bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) {
-    return bytes as Uint8Array<ArrayBuffer>;
-  }
-  return bytes.slice() as Uint8Array<ArrayBuffer>;
-}
-
 export class ThreadImporter {
   /** `saver` is the checkpointer the Gateway reads threads with: its serializer and versions are used. */
   constructor(
@@ -61,9 +51,9 @@ export class ThreadImporter {
     const threadId = imported.thread.thread_id;
     for (const file of imported.files) assertThreadFilePath(file.path);
     // Serialize and hash before the transaction opens: it would commit while we awaited.
-    const [checkpointRecords, fileRecords] = await Promise.all([
+    const [checkpointRecords, fileRecordPairs] = await Promise.all([
       this.prepareCheckpoint(threadId, imported.values),
-      this.prepareFiles(threadId, imported.files),
+      fileRecords(threadId, imported.files),
     ]);
     const tx = this.db.transaction([...THREAD_STORES], "readwrite");
     const done = tx.done;
@@ -82,7 +72,7 @@ export class ThreadImporter {
       for (const record of checkpointRecords.messages) requests.push(messages.put(record));
       for (const record of checkpointRecords.blobs) requests.push(blobs.put(record));
       requests.push(tx.objectStore("checkpoints").put(checkpointRecords.checkpoint));
-      for (const [file, meta] of fileRecords) requests.push(files.put(file), metas.put(meta));
+      for (const [file, meta] of fileRecordPairs) requests.push(files.put(file), metas.put(meta));
       requests.push(threads.add(imported.thread));
       await Promise.all(requests);
     } catch (error) {
@@ -152,28 +142,5 @@ export class ThreadImporter {
       blobs,
       messages,
     };
-  }
-
-  private async prepareFiles(
-    threadId: string,
-    files: readonly ThreadFileInput[],
-  ): Promise<[ThreadFileRecord, ThreadFileMetaRecord][]> {
-    const mtime = Date.now();
-    return Promise.all(
-      files.map(async (file): Promise<[ThreadFileRecord, ThreadFileMetaRecord]> => {
-        const bytes = ownBytes(file.bytes);
-        return [
-          { thread_id: threadId, path: file.path, bytes },
-          {
-            thread_id: threadId,
-            path: file.path,
-            size: bytes.byteLength,
-            sha256: await sha256Hex(bytes),
-            mimeType: file.mimeType ?? guessMimeType(file.path),
-            mtime,
-          },
-        ];
-      }),
-    );
   }
 }
