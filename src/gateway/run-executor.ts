@@ -206,6 +206,7 @@ export async function executeRun(
 
   const partial: Partial = new Map();
   let produced: WireMessage[] = [];
+  let finalMessages: BaseMessage[] | undefined;
   let status: RunEndStatus = "success";
   let runError: RunError | undefined;
   try {
@@ -248,6 +249,7 @@ export async function executeRun(
           });
           emit({ event: "messages", data: [wire, toWireValue(metadata) as Record<string, unknown>] });
         } else if (mode === "values") {
+          finalMessages = (payload as { messages: BaseMessage[] }).messages;
           const values = toWireValue(payload) as { messages: WireMessage[] };
           produced = values.messages.slice(history.length + userMessages.length);
           emit({ event: "values", data: values });
@@ -285,10 +287,7 @@ export async function executeRun(
     ...(title && thread.title === provisionalTitle ? { title } : {}),
   }));
   deps.onThreadChanged?.(threadId);
-  if (status === "success" && deps.onRunSaved) {
-    const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
-    const messages = tuple?.checkpoint.channel_values.messages;
-    if (Array.isArray(messages)) deps.onRunSaved(threadId, messages.filter(isMessage));
-  }
+  // The last `values` is the saved state (durability "sync"): memory learns from it without reading it back.
+  if (status === "success" && finalMessages) deps.onRunSaved?.(threadId, finalMessages.filter(isMessage));
   finish(status, runError);
 }
