@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEERFLOW_IMPORT_LIMITS, planDeerFlowImport, virtualPathOf } from "./deerflow-import.ts";
+import { DEERFLOW_IMPORT_LIMITS } from "../protocol/index.ts";
+import { planDeerFlowImport, virtualPathOf } from "./deerflow-import.ts";
 import { DeerFlowImportError } from "./deerflow-thread.ts";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);

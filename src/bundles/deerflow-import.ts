@@ -1,14 +1,21 @@
 // A DeerFlow thread (thread.json and the files of its user-data folder) as what Fawn stores for a thread: its
 // messages as wire messages, its presented files, its plan and its files at their virtual paths. Everything is
 // checked here, before anything is written (DESIGN.md D8).
-import type { ContentPart, MessageContent, TodoItem, UploadedFileRef, WireMessage } from "../protocol/index.ts";
+import {
+  DEERFLOW_IMPORT_LIMITS,
+  tooLargeImport,
+  tooManyImportFiles,
+  type ContentPart,
+  type MessageContent,
+  type TodoItem,
+  type UploadedFileRef,
+  type WireMessage,
+} from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
-import { formatBytes } from "../shared/text.ts";
 import { threadFilePathProblem, THREAD_FILES_ROOT } from "../storage/thread-files.ts";
 import { DeerFlowImportError, parseDeerFlowThread, type DeerFlowMessage } from "./deerflow-thread.ts";
 
 /** How much one import may bring: files and their bytes in all (thread.json not counted). */
-export const DEERFLOW_IMPORT_LIMITS = { max_files: 2_000, max_total_size: 200 * 1024 * 1024 } as const;
 
 const OUTPUTS_PREFIX = `${THREAD_FILES_ROOT}outputs/`;
 const TITLE_MAX_CHARS = 200;
@@ -58,10 +65,7 @@ export function virtualPathOf(path: string): { path: string } | { error: string 
 function checkFiles(files: unknown): { path: string; bytes: Uint8Array }[] {
   if (!Array.isArray(files)) throw new DeerFlowImportError("The thread's files should be a list.");
   if (files.length > DEERFLOW_IMPORT_LIMITS.max_files) {
-    throw new DeerFlowImportError(
-      `A thread can bring at most ${DEERFLOW_IMPORT_LIMITS.max_files.toLocaleString("en")} files; this one has ` +
-        `${files.length.toLocaleString("en")}.`,
-    );
+    throw new DeerFlowImportError(tooManyImportFiles(files.length));
   }
   let total = 0;
   const seen = new Set<string>();
@@ -79,10 +83,7 @@ function checkFiles(files: unknown): { path: string; bytes: Uint8Array }[] {
     checked.push({ path: mapped.path, bytes });
   }
   if (total > DEERFLOW_IMPORT_LIMITS.max_total_size) {
-    throw new DeerFlowImportError(
-      `A thread can bring at most ${formatBytes(DEERFLOW_IMPORT_LIMITS.max_total_size).replace(/\.0 /, " ")} of ` +
-        `files; these are ${formatBytes(total)}.`,
-    );
+    throw new DeerFlowImportError(tooLargeImport(total));
   }
   return checked;
 }

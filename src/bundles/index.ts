@@ -1,6 +1,5 @@
 // The bundles layer's public surface: importing threads from elsewhere (DeerFlow's thread.json for now).
 export {
-  DEERFLOW_IMPORT_LIMITS,
   planDeerFlowImport,
   virtualPathOf,
   type DeerFlowImportInput,

@@ -9,3 +9,4 @@ export * from "./uploads.ts";
 export * from "./memory.ts";
 export * from "./skills.ts";
 export * from "./subagents.ts";
+export * from "./thread-import.ts";

@@ -1,6 +1,7 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { IMPORT_MAX_FILES, readThreadImport, ThreadImportPickError } from "./import-thread-files.ts";
+import { DEERFLOW_IMPORT_LIMITS } from "../protocol/index.ts";
+import { readThreadImport, ThreadImportPickError } from "./import-thread-files.ts";
 
 const THREAD = {
   values: {
@@ -82,7 +83,9 @@ describe("readThreadImport", () => {
       "too many files",
       () => [
         picked("abc/thread.json", "{}"),
-        ...Array.from({ length: IMPORT_MAX_FILES + 1 }, (_, index) => picked(`abc/user-data/workspace/${index}`, "")),
+        ...Array.from({ length: DEERFLOW_IMPORT_LIMITS.max_files + 1 }, (_, index) =>
+          picked(`abc/user-data/workspace/${index}`, ""),
+        ),
       ],
       "A thread can bring at most 2,000 files; this one has 2,001.",
     ],

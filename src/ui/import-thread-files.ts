@@ -1,11 +1,11 @@
 // What "Import thread" sends the Gateway, from what the user picked: a DeerFlow thread's folder (thread.json beside
 // its user-data/), a .zip of that folder, or thread.json with loose files. The Gateway checks everything again before
 // it writes; the checks here only spare reading a choice it would refuse.
+import { DEERFLOW_IMPORT_LIMITS, tooLargeImport, tooManyImportFiles } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
 
-/** The Gateway's limits for one import (src/bundles/deerflow-import.ts, DEERFLOW_IMPORT_LIMITS). */
-export const IMPORT_MAX_FILES = 2_000;
-export const IMPORT_MAX_BYTES = 200 * 1024 * 1024;
+const IMPORT_MAX_FILES = DEERFLOW_IMPORT_LIMITS.max_files;
+const IMPORT_MAX_BYTES = DEERFLOW_IMPORT_LIMITS.max_total_size;
 /** thread.json is parsed on the page: a larger one is not a thread anyone exported. */
 export const THREAD_JSON_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -44,19 +44,8 @@ function isZip(file: File): boolean {
   return /\.zip$/i.test(file.name) || file.type === "application/zip" || file.type === "application/x-zip-compressed";
 }
 
-function tooLarge(total: number): ThreadImportPickError {
-  return new ThreadImportPickError(
-    `A thread can bring at most ${formatBytes(IMPORT_MAX_BYTES).replace(/\.0 /, " ")} of files; these are ` +
-      `${formatBytes(total)}.`,
-  );
-}
-
-function tooMany(count: number): ThreadImportPickError {
-  return new ThreadImportPickError(
-    `A thread can bring at most ${IMPORT_MAX_FILES.toLocaleString("en")} files; this one has ` +
-      `${count.toLocaleString("en")}.`,
-  );
-}
+const tooLarge = (total: number) => new ThreadImportPickError(tooLargeImport(total));
+const tooMany = (count: number) => new ThreadImportPickError(tooManyImportFiles(count));
 
 /** The entries of a .zip, read whole once its listing has been checked against the limits. */
 async function zipEntries(file: File): Promise<Entry[]> {
