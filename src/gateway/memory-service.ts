@@ -27,46 +27,48 @@ export class MemoryRequestError extends Error {
   override name = "MemoryRequestError";
 }
 
-function within(value: unknown, min: number, max: number, fallback: number, integer = true): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) return fallback;
-  const clamped = Math.min(max, Math.max(min, value));
-  return integer ? Math.round(clamped) : clamped;
-}
+/** The numeric settings: their range, whether whole, and the sentence when a value is out of it. */
+const RANGES: readonly [
+  key: "debounceSeconds" | "maxFacts" | "factConfidenceThreshold" | "maxInjectionTokens",
+  min: number,
+  max: number,
+  integer: boolean,
+  sentence: string,
+][] = [
+  ["debounceSeconds", 0, 3600, true, "The update delay is 0 to 3600 seconds."],
+  ["maxFacts", 1, 1000, true, "The number of facts kept is 1 to 1000."],
+  ["factConfidenceThreshold", 0, 1, false, "The confidence threshold is 0 to 1."],
+  ["maxInjectionTokens", 100, 20_000, true, "The memory budget is 100 to 20000 tokens."],
+];
+const SWITCHES = ["enabled", "injectionEnabled"] as const;
 
-/** Stored or submitted memory settings, each value kept in its range; missing ones take the defaults. */
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+/** Stored memory settings, each value kept in its range; missing or malformed ones take the defaults. */
 export function readMemorySettings(value: unknown): MemorySettings {
-  const stored = (typeof value === "object" && value !== null ? value : {}) as Partial<
-    Record<keyof MemorySettings, unknown>
-  >;
-  const d = DEFAULT_MEMORY_SETTINGS;
-  return {
-    enabled: typeof stored.enabled === "boolean" ? stored.enabled : d.enabled,
-    injectionEnabled: typeof stored.injectionEnabled === "boolean" ? stored.injectionEnabled : d.injectionEnabled,
-    debounceSeconds: within(stored.debounceSeconds, 0, 3600, d.debounceSeconds),
-    maxFacts: within(stored.maxFacts, 1, 1000, d.maxFacts),
-    factConfidenceThreshold: within(stored.factConfidenceThreshold, 0, 1, d.factConfidenceThreshold, false),
-    maxInjectionTokens: within(stored.maxInjectionTokens, 100, 20_000, d.maxInjectionTokens),
-  };
+  const stored = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const settings: MemorySettings = { ...DEFAULT_MEMORY_SETTINGS };
+  for (const key of SWITCHES) if (typeof stored[key] === "boolean") settings[key] = stored[key];
+  for (const [key, min, max, integer] of RANGES) {
+    const number = stored[key];
+    if (!isNumber(number)) continue;
+    const clamped = Math.min(max, Math.max(min, number));
+    settings[key] = integer ? Math.round(clamped) : clamped;
+  }
+  return settings;
 }
 
 /** Checks submitted settings: one sentence per problem; nothing is clamped silently. */
 export function memorySettingsProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return "Memory settings are an object.";
   const settings = value as Record<string, unknown>;
-  const problems: string[] = [];
-  for (const key of ["enabled", "injectionEnabled"] as const) {
-    if (typeof settings[key] !== "boolean") problems.push(`${key} must be true or false.`);
-  }
-  const ranges: [keyof MemorySettings, number, number, string][] = [
-    ["debounceSeconds", 0, 3600, "The update delay is 0 to 3600 seconds."],
-    ["maxFacts", 1, 1000, "The number of facts kept is 1 to 1000."],
-    ["factConfidenceThreshold", 0, 1, "The confidence threshold is 0 to 1."],
-    ["maxInjectionTokens", 100, 20_000, "The memory budget is 100 to 20000 tokens."],
+  const problems = [
+    ...SWITCHES.filter((key) => typeof settings[key] !== "boolean").map((key) => `${key} must be true or false.`),
+    ...RANGES.filter(([key, min, max]) => {
+      const number = settings[key];
+      return !isNumber(number) || number < min || number > max;
+    }).map(([, , , , sentence]) => sentence),
   ];
-  for (const [key, min, max, sentence] of ranges) {
-    const number = settings[key];
-    if (typeof number !== "number" || !Number.isFinite(number) || number < min || number > max) problems.push(sentence);
-  }
   return problems.length > 0 ? problems.join(" ") : undefined;
 }
 
