@@ -12,9 +12,9 @@ import {
   type ArtifactKind,
 } from "../artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
-import { renderMarkdown } from "../markdown.ts";
 import { CodePreview } from "./artifact-preview-code.tsx";
 import { TablePreview } from "./artifact-preview-table.tsx";
+import { Markdown } from "./markdown-view.tsx";
 
 type Loaded = { file: ThreadFileContent; error?: undefined } | { file?: undefined; error: string };
 
@@ -25,11 +25,6 @@ function objectUrl(bytes: () => Uint8Array, type: string): () => string {
     onCleanup(() => URL.revokeObjectURL(url));
     return url;
   });
-}
-
-function Markdown(props: { source: string }) {
-  // renderMarkdown sanitizes with DOMPurify: no scripts, no event handlers, no javascript: links.
-  return <div class="markdown artifact-markdown" innerHTML={renderMarkdown(props.source)} />;
 }
 
 /**
@@ -83,7 +78,7 @@ function SkillView(props: { bytes: Uint8Array }) {
     <Show when={skill()}>
       {(result) => (
         <Show when={result().source} fallback={<p class="hint">{result().note}</p>}>
-          {(source) => <Markdown source={source()} />}
+          {(source) => <Markdown source={source()} class="artifact-markdown" />}
         </Show>
       )}
     </Show>
@@ -115,7 +110,7 @@ function TextPreview(props: { file: ThreadFileContent; kind: ArtifactKind; sourc
           <p class="hint">This file is empty.</p>
         </Match>
         <Match when={props.kind.kind === "markdown" && !props.source}>
-          <Markdown source={preview().text} />
+          <Markdown source={preview().text} class="artifact-markdown" />
         </Match>
         <Match when={props.kind.kind === "html" && !props.source && !preview().truncated}>
           <HtmlFrame html={preview().text} />

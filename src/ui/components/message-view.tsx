@@ -11,16 +11,11 @@ import {
 } from "../../protocol/index.ts";
 import { formatBytes } from "../../shared/text.ts";
 import { requestOfToolMessage } from "../human-input.ts";
-import { renderMarkdown } from "../markdown.ts";
 import { formatTokens, messageUsage, usageDetail } from "../token-usage.ts";
 import { subtaskOfCall, TASK_TOOL_NAME, type Subtasks } from "../subtasks.ts";
 import { ClarificationCard } from "./clarification-card.tsx";
 import { SubtaskCards } from "./subtask-cards.tsx";
-
-function Markdown(props: { source: string }) {
-  const html = createMemo(() => renderMarkdown(props.source));
-  return <div class="markdown" innerHTML={html()} />;
-}
+import { Markdown } from "./markdown-view.tsx";
 
 function AssistantMessage(props: {
   message: AiWireMessage;

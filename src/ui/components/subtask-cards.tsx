@@ -1,8 +1,8 @@
 // The Subtasks region of an assistant message: one card per `task` call, live while its subagent works.
-import { createMemo, Index, Show } from "solid-js";
+import { Index, Show } from "solid-js";
 import { contentText, type WireMessage } from "../../protocol/index.ts";
-import { renderMarkdown } from "../markdown.ts";
 import { isTerminal, stepSummary, type Subtask } from "../subtasks.ts";
+import { Markdown } from "./markdown-view.tsx";
 
 /** What a card says of its task: how it ended, or, before that, running while the run lives and stopped after. */
 type ShownStatus = "running" | "stopped" | Exclude<Subtask["status"], "pending" | "running">;
@@ -30,11 +30,6 @@ function shownStatus(subtask: Subtask, live: boolean): ShownStatus {
 }
 
 const plural = (count: number, noun: string) => `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
-
-function Markdown(props: { source: string }) {
-  const html = createMemo(() => renderMarkdown(props.source));
-  return <div class="markdown" innerHTML={html()} />;
-}
 
 function stepText(step: WireMessage): string {
   const text = contentText(step.content).trim();
