@@ -21,6 +21,7 @@ import {
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { errorMessage, streamRun, type GatewayClient } from "./gateway-client.ts";
+import { notifyRunFinished } from "./notifications.ts";
 import { applyRunEvent, startRunView, type RunView } from "./run-view.ts";
 import { createWebContainerStarter } from "./webcontainer-starter.ts";
 
@@ -230,6 +231,8 @@ export function createAppState(client: GatewayClient) {
       if (thread()?.thread_id === threadId) setThread(detail);
       setRun(threadId, () => undefined);
     });
+    // The tab may be hidden: a notification says the reply is ready (when the user allowed them).
+    if (detail) notifyRunFinished({ threadId, title: detail.title }, () => void openThread(threadId));
     await refreshThreads();
   }
 

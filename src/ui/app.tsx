@@ -1,7 +1,7 @@
 // The app shell: sidebar, conversation and composer, the Terminal panel (loaded on demand), the Settings dialog,
 // notices; and what spans them: keyboard shortcuts, the command palette, the shortcuts sheet, the phone layout's
-// threads overlay, and the notification when a run finishes in a hidden tab.
-import { createEffect, createMemo, createSignal, lazy, onCleanup, onMount, Show, Suspense, untrack } from "solid-js";
+// threads overlay.
+import { createMemo, createSignal, lazy, onCleanup, onMount, Show, Suspense } from "solid-js";
 import type { AppState } from "./app-state.ts";
 import { ArtifactsPanel } from "./components/artifacts-panel.tsx";
 import { CommandPalette, type PaletteCommand } from "./components/command-palette.tsx";
@@ -14,7 +14,6 @@ import { Sidebar } from "./components/sidebar.tsx";
 import { ThreadHeader } from "./components/thread-header.tsx";
 import { UpdatePrompt } from "./components/update-prompt.tsx";
 import { connectGateway } from "./gateway-client.ts";
-import { notifyRunFinished } from "./notifications.ts";
 import { isApplePlatform, isTextEntry, matchShortcut, shortcutKeys, type ShortcutAction } from "./shortcuts.ts";
 import { setTheme, theme, THEME_CHOICES } from "./theme.ts";
 
@@ -124,21 +123,6 @@ export function App(props: { state: AppState }) {
       run: () => setTheme(choice.value),
     })),
   ]);
-
-  // A run can only start in the open thread; watch each until it ends, then notify if the tab is hidden.
-  const watched = new Set<string>();
-  createEffect(() => {
-    const current = state.run();
-    if (current) watched.add(current.threadId);
-    for (const threadId of [...watched]) {
-      if (state.isRunning(threadId)) continue;
-      watched.delete(threadId);
-      const title = untrack(
-        () => [...state.threads(), state.thread()].find((thread) => thread?.thread_id === threadId)?.title,
-      );
-      notifyRunFinished({ threadId, title: title ?? "Your thread" }, () => void state.openThread(threadId));
-    }
-  });
 
   onMount(() => {
     state.init().catch((error: unknown) => {

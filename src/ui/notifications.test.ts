@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
 import {
-  finishedThreads,
   notificationState,
   notifyRunFinished,
   requestNotifications,
@@ -39,11 +38,6 @@ function fakeHost(permission: NotificationPermission, hidden: boolean, construct
 const trip = { threadId: "t1", title: "Trip plan" };
 
 describe("run-finished notifications", () => {
-  it("finds the threads whose run ended", () => {
-    expect(finishedThreads(new Set(["a", "b"]), new Set(["b", "c"]))).toEqual(["a"]);
-    expect(finishedThreads(new Set(), new Set(["a"]))).toEqual([]);
-  });
-
   it("says which thread has its reply ready", () => {
     expect(runFinishedNotification(trip)).toMatchObject({
       title: "Fawn",

@@ -34,11 +34,6 @@ export async function requestNotifications(host: NotificationHost = pageHost()):
   return host.Notification.requestPermission();
 }
 
-/** The threads that were running in `before` and no longer are in `after`. */
-export function finishedThreads(before: ReadonlySet<string>, after: ReadonlySet<string>): string[] {
-  return [...before].filter((threadId) => !after.has(threadId));
-}
-
 /** A thread whose run finished. */
 export interface FinishedThread {
   threadId: string;
