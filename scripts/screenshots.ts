@@ -1,0 +1,87 @@
+// Renders docs/screenshots/: the showcase thread (test/e2e/showcase.ts: every kind of message) in the built app,
+// on a desktop and a phone, in the light and the dark theme, at the start and the end of the conversation, plus an
+// artifact preview. Run with `npm run screenshots` (it builds first); Chromium as for the e2e tests (CHROME_PATH
+// or /usr/bin/chromium). Screenshot names are stable, so the README's links stay true.
+import { chromium, type Page } from "@playwright/test";
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startMockLlm } from "../test/mock-llm/server.ts";
+import { buildShowcaseThread } from "../test/e2e/showcase.ts";
+
+const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const PORT = Number(process.env.SCREENSHOTS_APP_PORT ?? 4183);
+const APP = `http://127.0.0.1:${PORT}`;
+const OUT = join(import.meta.dirname, "..", "docs", "screenshots");
+
+const LAYOUTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+const THEMES = ["light", "dark"] as const;
+
+async function waitForServer(url: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`vite preview did not answer at ${url}; run npm run build first.`);
+}
+
+/** Scrolls the conversation to its start or its end and waits for the page to settle. */
+async function scrollConversation(page: Page, to: "start" | "end"): Promise<void> {
+  await page.getByRole("log", { name: "Conversation" }).evaluate((log, where) => {
+    let box: HTMLElement | null = log as HTMLElement;
+    while (box && box.scrollHeight <= box.clientHeight) box = box.parentElement;
+    if (box) box.scrollTop = where === "start" ? 0 : box.scrollHeight;
+  }, to);
+  await sleep(300);
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  const path = join(OUT, `${name}.png`);
+  await page.screenshot({ path, animations: "disabled", caret: "hide" });
+  console.log(`wrote ${path}`);
+}
+
+mkdirSync(OUT, { recursive: true });
+// Its own process group, so the whole npx → vite tree is stopped at the end.
+const preview = spawn("npx", ["vite", "preview", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
+  stdio: "ignore",
+  detached: true,
+});
+const mock = await startMockLlm({ port: 0 });
+const browser = await chromium.launch({ executablePath: CHROME, args: ["--no-sandbox", "--disable-gpu"] });
+try {
+  await waitForServer(APP);
+  const context = await browser.newContext({ viewport: LAYOUTS[0], deviceScaleFactor: 1, locale: "en-US" });
+  const page = await context.newPage();
+  await page.goto(APP);
+  await buildShowcaseThread(page, mock.url);
+  for (const layout of LAYOUTS) {
+    await page.setViewportSize({ width: layout.width, height: layout.height });
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme });
+      await sleep(300);
+      await scrollConversation(page, "start");
+      await shoot(page, `${layout.name}-${theme}-start`);
+      await scrollConversation(page, "end");
+      await shoot(page, `${layout.name}-${theme}-end`);
+    }
+  }
+  await page.setViewportSize(LAYOUTS[0]);
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.getByRole("button", { name: "Preview q3-report.md" }).click();
+  await page.getByRole("dialog", { name: "Preview: q3-report.md" }).waitFor();
+  await sleep(300);
+  await shoot(page, "desktop-light-preview");
+} finally {
+  await browser.close();
+  await mock.close();
+  if (preview.pid !== undefined) process.kill(-preview.pid);
+}
