@@ -3,12 +3,12 @@
 // artifact preview. Run with `npm run screenshots` (it builds first); Chromium as for the e2e tests (CHROME_PATH
 // or /usr/bin/chromium). Screenshot names are stable, so the README's links stay true.
 import { chromium, type Page } from "@playwright/test";
-import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startMockLlm } from "../test/mock-llm/server.ts";
 import { buildShowcaseThread } from "../test/e2e/showcase.ts";
+import { startPreview } from "./preview-server.ts";
 
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const PORT = Number(process.env.SCREENSHOTS_APP_PORT ?? 4183);
@@ -20,18 +20,6 @@ const LAYOUTS = [
   { name: "phone", width: 390, height: 844 },
 ] as const;
 const THEMES = ["light", "dark"] as const;
-
-async function waitForServer(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`vite preview did not answer at ${url}; run npm run build first.`);
-}
 
 /** Scrolls the conversation to its start or its end and waits for the page to settle. */
 async function scrollConversation(page: Page, to: "start" | "end"): Promise<void> {
@@ -50,15 +38,10 @@ async function shoot(page: Page, name: string): Promise<void> {
 }
 
 mkdirSync(OUT, { recursive: true });
-// Its own process group, so the whole npx → vite tree is stopped at the end.
-const preview = spawn("npx", ["vite", "preview", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
-  stdio: "ignore",
-  detached: true,
-});
 const mock = await startMockLlm({ port: 0 });
+const preview = await startPreview(PORT);
 const browser = await chromium.launch({ executablePath: CHROME, args: ["--no-sandbox", "--disable-gpu"] });
 try {
-  await waitForServer(APP);
   const context = await browser.newContext({ viewport: LAYOUTS[0], deviceScaleFactor: 1, locale: "en-US" });
   const page = await context.newPage();
   await page.goto(APP);
@@ -83,5 +66,5 @@ try {
 } finally {
   await browser.close();
   await mock.close();
-  if (preview.pid !== undefined) process.kill(-preview.pid);
+  preview.close();
 }

@@ -11,3 +11,4 @@ export {
   parseDeerFlowThread,
   type DeerFlowThread,
 } from "./deerflow-thread.ts";
+export { BackupArchiveError, BackupArchiveWriter, readBackupArchive, type BackupContents } from "./backup-archive.ts";

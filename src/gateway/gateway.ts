@@ -24,6 +24,8 @@ import {
   modelEntryFor,
   PROTOCOL_VERSION,
   type ChangeNotice,
+  type DataExport,
+  type DataImportResult,
   type GatewayApi,
   type MemoryDocument,
   type MemoryFactInput,
@@ -42,9 +44,11 @@ import {
   type SubagentSettings,
   type ThreadDetail,
   type ThreadFileContent,
+  type ThreadSearchResult,
   type ThreadSummary,
   type UploadResult,
   type WebToolSettings,
+  type WireMessage,
 } from "../protocol/index.ts";
 import {
   IndexedDbCheckpointSaver,
@@ -53,6 +57,7 @@ import {
   SettingsRepository,
   ThreadFiles,
   ThreadRepository,
+  ThreadSearchIndex,
   type FawnDb,
   type RunRecord,
 } from "../storage/index.ts";
@@ -66,11 +71,13 @@ import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts
 import { ThreadIdTakenError, ThreadImporter } from "../storage/thread-import.ts";
 import { newId } from "../shared/ids.ts";
 import { MemoryRequestError, MemoryService } from "./memory-service.ts";
+import { DataRequestError, DataService } from "./data-service.ts";
 import { checkpointView, executeRun } from "./run-executor.ts";
 import { SkillRequestError, SkillsService } from "./skills-service.ts";
 import { UploadError } from "./uploads/upload-rules.ts";
 import { UploadsService } from "./uploads/uploads-service.ts";
 import { composeHistory } from "./thread-history.ts";
+import { listenForThreadChanges, searchableText, ThreadSearchService } from "./thread-search.ts";
 import { tryLockThread } from "./thread-locks.ts";
 
 const SANDBOX_SETTINGS_KEY = "sandbox.settings";
@@ -80,6 +87,9 @@ const WEB_FETCH_KEY = "web.fetch";
 const SUBAGENT_SETTINGS_KEY = "subagents.settings";
 /** How long a thread waits for the page to report on WebContainer before it uses the browser sandbox. */
 export const SANDBOX_HOST_WAIT_MS = 35_000;
+
+/** Thread notices sent for one import or deletion at most: each makes every tab list the threads again. */
+const MAX_THREAD_NOTICES = 200;
 
 /** DeerFlow's thread-id rule. */
 export const THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -147,6 +157,8 @@ export class Gateway implements GatewayApi {
   /** What the page reported about WebContainer; undefined until it has. */
   private hostReport: { host: Comlink.Remote<SandboxHost> | null; notice?: string } | undefined;
   private hostWaiters: (() => void)[] = [];
+  private readonly threadSearch: ThreadSearchService;
+  private readonly data: DataService;
 
   constructor(db: FawnDb, options: GatewayOptions = {}) {
     this.threads = new ThreadRepository(db);
@@ -155,8 +167,14 @@ export class Gateway implements GatewayApi {
     this.createModel = options.createModel ?? createChatModel;
     this.retry = options.retry;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
-    this.notify = options.notify ?? broadcastNotices();
+    const notify = options.notify ?? broadcastNotices();
+    // Thread search keeps the thread list between searches: every change this Gateway announces renews it.
+    this.notify = (notice) => {
+      if (notice.type === "thread-changed" || notice.type === "thread-deleted") this.threadSearch.threadsChanged();
+      notify(notice);
+    };
     this.files = new ThreadFiles(db);
+    this.data = new DataService(db);
     this.importer = new ThreadImporter(db, this.checkpointer);
     this.uploads = new UploadsService(this.files);
     this.openSandbox = options.openSandbox;
@@ -168,6 +186,14 @@ export class Gateway implements GatewayApi {
       },
       onChange: () => this.notify({ type: "memory-changed" }),
     });
+    this.threadSearch = new ThreadSearchService({
+      threads: this.threads,
+      index: new ThreadSearchIndex(db),
+      messages: (threadId) => this.visibleMessages(threadId),
+      messagesOf: (threadIds) => this.visibleMessagesOf(threadIds),
+    });
+    // Other tabs' changes too.
+    listenForThreadChanges(() => this.threadSearch.threadsChanged());
   }
 
   static async open(dbName: string, options: GatewayOptions = {}): Promise<Gateway> {
@@ -238,7 +264,9 @@ export class Gateway implements GatewayApi {
         updated_at: now,
         status: "idle",
       };
-      await this.writing(() => this.importer.write({ thread, values, files: plan.files }));
+      await this.writing(() =>
+        this.importer.write({ thread, values, files: plan.files, searchText: searchableText(plan.messages) }),
+      );
       return thread;
     };
     // DeerFlow's id is kept when it is valid and free; another tab may take it meanwhile, then a new one is used.
@@ -550,6 +578,7 @@ export class Gateway implements GatewayApi {
         model = modelEntryFor(settings, request.context?.model)?.id ?? settings.model;
         known = thread !== undefined;
         if (known) await this.threads.recordRun({ ...record(), status: "running" });
+        if (known) await this.threadSearch.invalidate(request.thread_id);
         await executeRun(
           {
             threads: this.threads,
@@ -582,6 +611,7 @@ export class Gateway implements GatewayApi {
         track({ event: "end", data: { status: "error" } });
       } finally {
         if (known) await this.threads.recordRun(record()).catch(() => undefined);
+        if (known) await this.threadSearch.index(request.thread_id).catch(() => undefined);
         this.runningThreads.delete(request.thread_id);
         if (this.staleSandboxes.delete(request.thread_id)) await this.closeSandbox(request.thread_id);
         release();
@@ -714,5 +744,85 @@ export class Gateway implements GatewayApi {
 
   async cancelRun(runId: string): Promise<void> {
     this.runs.get(runId)?.abort();
+  }
+
+  // ---- Thread search (issue 7): titles and message text, over the search index ----
+
+  async searchThreads(query: string, options: { limit?: number } = {}): Promise<ThreadSearchResult> {
+    if (typeof query !== "string") throw new GatewayError("A search query is a string.");
+    return this.threadSearch.search(query, options ?? {});
+  }
+
+  /** The thread's messages as the user sees them (checkpointed, or stored before checkpoints); undefined if gone. */
+  private async visibleMessages(threadId: string): Promise<WireMessage[] | undefined> {
+    const thread = await this.getThread(threadId);
+    return thread?.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
+  }
+
+  /** visibleMessages for many threads: one read for all threads from before checkpoints, one each for the others. */
+  private async visibleMessagesOf(threadIds: readonly string[]): Promise<Map<string, WireMessage[]>> {
+    const histories = await this.threads.histories(threadIds);
+    const messages = new Map<string, WireMessage[]>();
+    await Promise.all(
+      [...histories].map(async ([threadId, { entries, checkpointed }]) => {
+        const view = checkpointed ? await checkpointView(this.checkpointer, threadId) : undefined;
+        const history = composeHistory(entries, view?.messages);
+        messages.set(
+          threadId,
+          history.flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])),
+        );
+      }),
+    );
+    return messages;
+  }
+
+  // ---- Settings → Data (issue 7): export, import and deletion of everything ----
+
+  exportData(): Promise<DataExport> {
+    return this.data.export();
+  }
+
+  async importData(archive: Blob | Uint8Array): Promise<DataImportResult> {
+    let outcome;
+    try {
+      outcome = await this.writing(() => this.data.import(archive));
+    } catch (error) {
+      if (error instanceof DataRequestError) throw new GatewayError(error.message);
+      throw error;
+    }
+    // Each notice makes every tab read the whole list again: a few name the new threads, the first refreshes it.
+    for (const threadId of outcome.threadIds.slice(0, MAX_THREAD_NOTICES)) {
+      this.notify({ type: "thread-changed", thread_id: threadId });
+    }
+    if (outcome.memoryChanged) this.notify({ type: "memory-changed" });
+    if (outcome.settingsChanged || outcome.skillsChanged) {
+      // Open sandboxes mount the skills and follow the sandbox setting as they were: their next command reopens.
+      await this.closeIdleSandboxes();
+      this.notify({ type: "settings-changed" });
+    }
+    return outcome.result;
+  }
+
+  async deleteAllData(): Promise<void> {
+    if (this.runningThreads.size > 0) {
+      throw new GatewayError("Stop the running reply before deleting all data.", 409);
+    }
+    // Memory updates still waiting would write facts back after the deletion.
+    await this.memory.clear();
+    const threadIds = await this.writing(() => this.data.deleteAll());
+    await Promise.all([...this.sandboxes.keys()].map((threadId) => this.closeSandbox(threadId)));
+    for (const threadId of threadIds.slice(0, MAX_THREAD_NOTICES)) {
+      this.notify({ type: "thread-deleted", thread_id: threadId });
+    }
+    this.notify({ type: "memory-changed" });
+    this.notify({ type: "settings-changed" });
+  }
+
+  /** Closes the sandboxes of threads not running (a running one closes when its run ends). */
+  private async closeIdleSandboxes(): Promise<void> {
+    for (const threadId of this.sandboxes.keys()) {
+      if (this.runningThreads.has(threadId)) this.staleSandboxes.add(threadId);
+      else await this.closeSandbox(threadId);
+    }
   }
 }

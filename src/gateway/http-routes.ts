@@ -1,7 +1,14 @@
 // DeerFlow's Gateway routes as a web-standard `fetch(Request) → Response` handler over the typed Gateway (D5),
 // so the service worker can serve `/api/*` and `@langchain/langgraph-sdk`'s Client can drive a thread.
 import { z } from "zod";
-import type { RunEvent, SkillInfo, ThreadDetail, ThreadSummary, WireMessage } from "../protocol/index.ts";
+import {
+  MAX_THREAD_SEARCH_LIMIT,
+  type RunEvent,
+  type SkillInfo,
+  type ThreadDetail,
+  type ThreadSummary,
+  type WireMessage,
+} from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { GatewayError, type Gateway } from "./gateway.ts";
 
@@ -60,6 +67,8 @@ const searchBody = z.object({
   limit: z.number().int().min(1).max(1000).default(100),
   offset: z.number().int().min(0).default(0),
   status: z.enum(["idle", "busy", "error"]).optional(),
+  /** Fawn's addition: only threads whose title or messages hold every word (see Gateway.searchThreads). */
+  query: z.string().max(500).optional(),
 });
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -194,7 +203,10 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
       async (request) => {
         const body = await readJson(request, searchBody);
         if (body instanceof Response) return body;
-        const threads = (await gateway.listThreads()).filter((thread) => !body.status || thread.status === body.status);
+        const listed = body.query?.trim()
+          ? (await gateway.searchThreads(body.query, { limit: MAX_THREAD_SEARCH_LIMIT })).hits.map((hit) => hit.thread)
+          : await gateway.listThreads();
+        const threads = listed.filter((thread) => !body.status || thread.status === body.status);
         return json(threads.slice(body.offset, body.offset + body.limit).map(threadResponse));
       },
     ],
@@ -323,6 +335,33 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
         const body = await readJson(request, skillStateBody);
         if (body instanceof Response) return body;
         return json(skillResponse(await gateway.setSkillEnabled(name!, body.enabled)));
+      },
+    ],
+    // Settings → Data (Fawn's own): the whole store as one backup archive, back in, or gone.
+    [
+      "GET",
+      /^\/api\/data\/export$/,
+      async () => {
+        const backup = await gateway.exportData();
+        return new Response(backup.blob, {
+          headers: {
+            "content-type": "application/zip",
+            "content-disposition": `attachment; filename="${backup.file_name}"`,
+          },
+        });
+      },
+    ],
+    [
+      "POST",
+      /^\/api\/data\/import$/,
+      async (request) => json(await gateway.importData(new Uint8Array(await request.arrayBuffer()))),
+    ],
+    [
+      "DELETE",
+      /^\/api\/data$/,
+      async () => {
+        await gateway.deleteAllData();
+        return json({ success: true });
       },
     ],
   ];

@@ -161,10 +161,13 @@ export async function executeRun(
   const input = [...seed, ...userMessages].map(fromWireMessage);
   const isFirstExchange = !history.some((message) => message.type === "human");
   const provisionalTitle = isFirstExchange ? fallbackTitle(text) : undefined;
+  // A new message is activity: the thread moves up the list as the run starts, not only when it ends.
   await threads.update(threadId, {
     status: "busy",
+    updated_at: Date.now(),
     ...(provisionalTitle !== undefined && { title: provisionalTitle }),
   });
+  deps.onThreadChanged?.(threadId);
 
   const config = { configurable: { thread_id: threadId } };
   const configured = isConfigured(settings);

@@ -1,4 +1,5 @@
 // The UI ⇄ agent-worker contract: typed Gateway methods over comlink, versioned, plain data only.
+import type { DataExport, DataImportResult } from "./data-backup.ts";
 import type { MessageContent, UploadedFileRef, WireMessage } from "./messages.ts";
 import type { RunError, RunEvent } from "./run-events.ts";
 import type { MemoryDocument, MemoryFactInput, MemorySettings } from "./memory.ts";
@@ -34,6 +35,32 @@ export interface ThreadDetail extends ThreadSummary {
   /** The agent's latest plan (plan mode), as of the last checkpoint. */
   todos?: TodoItem[];
 }
+
+// Thread search: what the Gateway answers for a query over thread titles and message text.
+
+/** `[start, end)` character ranges of a text that match the query, for marking them. */
+export type TextHighlights = [number, number][];
+
+export interface ThreadSearchHit {
+  thread: ThreadSummary;
+  /** Where the query's words are in the title. */
+  title_highlights: TextHighlights;
+  /** A short passage of the thread's messages around the first match, when its messages match. */
+  snippet?: { text: string; highlights: TextHighlights };
+}
+
+export interface ThreadSearchResult {
+  query: string;
+  /** Matching threads in the list's order (pinned first, then by recent activity), at most the limit asked for. */
+  hits: ThreadSearchHit[];
+  /** How many threads match in all. */
+  total: number;
+  /** Older threads are still being indexed: their messages may match once that is done. */
+  indexing: boolean;
+}
+
+/** The most hits one search returns. */
+export const MAX_THREAD_SEARCH_LIMIT = 200;
 
 /** One of a thread's files, for download or preview. */
 export interface ThreadFileContent {
@@ -180,6 +207,12 @@ export interface GatewayApi {
   pinThread(threadId: string, pinned: boolean): Promise<ThreadSummary>;
   deleteThread(threadId: string): Promise<void>;
   /**
+   * Threads whose title or messages hold every word of `query` (case-insensitive; a word matches the start of a word
+   * in the messages, anywhere in the title), in the list's order, with a passage around the match (limit: 50, at
+   * most 200).
+   */
+  searchThreads(query: string, options?: { limit?: number }): Promise<ThreadSearchResult>;
+  /**
    * Stores files in the thread's /mnt/user-data/uploads (PDF, DOCX, XLSX and PPTX also as Markdown beside them).
    * An upload over a limit, or with a bad name, is refused whole with a readable message; nothing is written.
    */
@@ -239,4 +272,21 @@ export interface GatewayApi {
   /** Subagent limits and the user's own subagent types (Settings → Subagents). */
   getSubagentSettings(): Promise<SubagentSettings>;
   saveSubagentSettings(settings: SubagentSettings): Promise<SubagentSettings>;
+
+  // ---- Settings → Data: backup of everything (issue 7) ----
+
+  /**
+   * Every thread (with its checkpoints, uploads and outputs), the memory, installed skills and settings as one zip,
+   * `fawn-backup-YYYY-MM-DD.zip`. API keys are never in it.
+   */
+  exportData(): Promise<DataExport>;
+  /**
+   * Imports a backup made by `exportData`. It is checked whole first (zip sizes before inflating, paths, manifest,
+   * every record); a bad one is refused with one sentence and nothing changes. Threads and skills already here are
+   * kept (the backup's are skipped), memory facts are merged without duplicates, settings are restored only where
+   * this browser has none. All of it is written in one transaction.
+   */
+  importData(archive: Blob | Uint8Array): Promise<DataImportResult>;
+  /** Deletes every thread, file, memory, skill, setting and API key; refused while a reply is running. */
+  deleteAllData(): Promise<void>;
 }

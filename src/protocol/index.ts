@@ -10,3 +10,4 @@ export * from "./memory.ts";
 export * from "./skills.ts";
 export * from "./subagents.ts";
 export * from "./thread-import.ts";
+export * from "./data-backup.ts";

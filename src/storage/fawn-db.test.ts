@@ -27,8 +27,8 @@ async function createVersion2(name: string) {
 }
 
 describe("openFawnDb", () => {
-  it("is at version 4", () => {
-    expect(DB_VERSION).toBe(4);
+  it("is at version 5", () => {
+    expect(DB_VERSION).toBe(5);
   });
 
   it("upgrades a version 2 database with data to the current version, keeping the data", async () => {
@@ -130,6 +130,7 @@ describe("openFawnDb", () => {
       "thread_files",
       "thread_file_meta",
       "runs",
+      "thread_search",
     ]);
   });
 
@@ -148,6 +149,41 @@ describe("openFawnDb", () => {
       key: `${MODEL_ENDPOINT_KEY}.apiKey`,
       value: "sk-secret",
     });
+    db.close();
+  });
+
+  it("adds an empty thread search index when upgrading a version 4 database, keeping its threads", async () => {
+    const name = `fawn-db-v4-${dbCount++}`;
+    const v2 = await createVersion2(name);
+    const thread = { thread_id: "t", title: "Kept", created_at: 1, updated_at: 2, status: "idle" };
+    await v2.put("threads", thread);
+    v2.close();
+    // Version 4 as it shipped, opened through the real upgrade path, then reopened at the current version.
+    const v4 = await openDB(name, 4, {
+      upgrade(database) {
+        database.createObjectStore("store_items", { keyPath: ["namespace_path", "key"] });
+        database.createObjectStore("thread_files", { keyPath: ["thread_id", "path"] });
+        database.createObjectStore("thread_file_meta", { keyPath: ["thread_id", "path"] });
+        database.createObjectStore("secrets", { keyPath: "key" });
+        database.createObjectStore("runs", { keyPath: ["thread_id", "run_id"] });
+        database.createObjectStore("skills", { keyPath: "name" });
+        database.createObjectStore("mcp_servers", { keyPath: "name" });
+      },
+    });
+    v4.close();
+    const db = await openFawnDb(name);
+    expect(await db.get("threads", "t")).toEqual(thread);
+    expect(await db.count("thread_search")).toBe(0);
+    await db.put("thread_search", {
+      thread_id: "t",
+      v: 1,
+      terms: ["kept", "words"],
+      text: "Kept words",
+      indexed_at: 3,
+    });
+    expect(await db.getAllKeysFromIndex("thread_search", "by-term", IDBKeyRange.bound("wo", "wo\uffff"))).toEqual([
+      ["t"],
+    ]);
     db.close();
   });
 });

@@ -2,7 +2,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
 import type { RunError, SkillMetadata, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
 
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 /** The settings record of the model endpoint (Base URL, Model); its API key is the secret `<key>.apiKey`. */
 export const MODEL_ENDPOINT_KEY = "models.endpoint";
@@ -180,6 +180,22 @@ export interface McpServerRecord {
   url: string;
 }
 
+/**
+ * A thread's entry in the search index (store version 5): the words of its messages, and their text for the passage
+ * shown with a match. Derived data: rebuilt from the thread's messages whenever it is missing; the key is [thread_id].
+ */
+export interface ThreadSearchRecord {
+  thread_id: string;
+  /** The format of `terms` (search-text.ts); a new format empties the store in an upgrade, to index again. */
+  v: number;
+  /** Distinct lowercased words (search-text.ts `searchTerms`), each an entry of the multi-entry index `by-term`. */
+  terms: string[];
+  /** The user's and the assistant's message text, in order. */
+  text: string;
+  /** Milliseconds since the epoch. */
+  indexed_at: number;
+}
+
 export interface FawnDbSchema extends DBSchema {
   threads: { key: string; value: ThreadSummary; indexes: { "by-updated": number } };
   entries: { key: [string, number]; value: EntryRecord; indexes: { "by-thread": string } };
@@ -195,6 +211,7 @@ export interface FawnDbSchema extends DBSchema {
   runs: { key: [string, string]; value: RunRecord; indexes: { "by-thread": string } };
   skills: { key: string; value: SkillRecord };
   mcp_servers: { key: string; value: McpServerRecord };
+  thread_search: { key: [string]; value: ThreadSearchRecord; indexes: { "by-term": string } };
 }
 
 /** The LangGraph checkpointer's stores; every key starts with the thread id. */
@@ -216,6 +233,7 @@ export const THREAD_STORES = [
   "thread_files",
   "thread_file_meta",
   "runs",
+  "thread_search",
 ] as const;
 
 export type FawnDb = IDBPDatabase<FawnDbSchema>;
@@ -267,6 +285,12 @@ export async function openFawnDb(name: string): Promise<FawnDb> {
         database.createObjectStore("skills", { keyPath: "name" });
         database.createObjectStore("mcp_servers", { keyPath: "name" });
         void moveApiKeyToSecrets(transaction);
+      }
+      if (oldVersion < 5) {
+        // Filled outside the upgrade: reading messages needs the checkpointer's async serde, which an upgrade
+        // transaction would not outlive. The Gateway indexes every thread missing here (ThreadSearchService).
+        const search = database.createObjectStore("thread_search", { keyPath: ["thread_id"] });
+        search.createIndex("by-term", "terms", { multiEntry: true });
       }
     },
     blocking() {

@@ -8,6 +8,7 @@ import { IndexedDbCheckpointSaver } from "./indexeddb-checkpoint-saver.ts";
 import { ThreadFiles } from "./thread-files.ts";
 import { ThreadIdTakenError, ThreadImporter } from "./thread-import.ts";
 import { ThreadRepository } from "./thread-repository.ts";
+import { ThreadSearchIndex } from "./thread-search-index.ts";
 
 let dbCount = 0;
 async function open(): Promise<{
@@ -146,5 +147,21 @@ describe("ThreadImporter", () => {
     await new ThreadFiles(db).write("t1", [{ path: "/mnt/user-data/outputs/stale.txt", bytes: text("stale") }]);
     await importer.write({ thread: summary("t1"), values: { messages: MESSAGES }, files: [] });
     expect(await new ThreadFiles(db).list("t1")).toEqual([]);
+  });
+
+  it("indexes the thread for search in the same write, and not at all when the write fails", async () => {
+    const { db, importer } = await open();
+    const search = new ThreadSearchIndex(db);
+    await importer.write({
+      thread: summary("t1"),
+      values: { messages: MESSAGES },
+      files: [],
+      searchText: "Write a report",
+    });
+    expect([...(await search.threadsWithPrefixes(["report"]))[0]!]).toEqual(["t1"]);
+    await expect(
+      importer.write({ thread: summary("t1"), values: { messages: [] }, files: [], searchText: "Other words" }),
+    ).rejects.toBeInstanceOf(ThreadIdTakenError);
+    expect((await search.texts(["t1"])).get("t1")).toBe("Write a report");
   });
 });

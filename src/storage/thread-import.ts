@@ -14,6 +14,7 @@ import {
 } from "./fawn-db.ts";
 import { hashBytes, isIdentifiedMessageList, planMessageList } from "./message-delta.ts";
 import { assertThreadFilePath, fileRecords, type ThreadFileInput } from "./thread-files.ts";
+import { searchRecord } from "./thread-search-index.ts";
 
 /** The channels IndexedDbCheckpointSaver stores one message per record (its default `messageChannels`). */
 const MESSAGE_CHANNELS: ReadonlySet<string> = new Set(["messages"]);
@@ -33,6 +34,8 @@ export interface ThreadImport {
   values: Record<string, unknown>;
   /** Files at their virtual paths under /mnt/user-data. */
   files: readonly ThreadFileInput[];
+  /** The messages' text for thread search, indexed in the same transaction (else the next search indexes it). */
+  searchText?: string;
 }
 
 export class ThreadImporter {
@@ -73,6 +76,9 @@ export class ThreadImporter {
       for (const record of checkpointRecords.blobs) requests.push(blobs.put(record));
       requests.push(tx.objectStore("checkpoints").put(checkpointRecords.checkpoint));
       for (const [file, meta] of fileRecordPairs) requests.push(files.put(file), metas.put(meta));
+      if (imported.searchText !== undefined) {
+        requests.push(tx.objectStore("thread_search").put(searchRecord(threadId, imported.searchText)));
+      }
       requests.push(threads.add(imported.thread));
       await Promise.all(requests);
     } catch (error) {

@@ -125,4 +125,15 @@ describe("ThreadRepository", () => {
     expect(await count(doomed.thread_id)).toBe(0);
     expect(await count(kept.thread_id)).toBe(keptBefore);
   });
+
+  it("reads many threads' histories at once, saying which have checkpoints and leaving out unknown ids", async () => {
+    const threads = await repository();
+    const old = await threads.create({ threadId: "old" });
+    await threads.create({ threadId: "empty" });
+    await threads.append(old.thread_id, [human("m1", "hi")]);
+    const histories = await threads.histories(["old", "empty", "missing"]);
+    expect([...histories.keys()]).toEqual(["old", "empty"]);
+    expect(histories.get("old")).toEqual({ entries: [human("m1", "hi")], checkpointed: false });
+    expect(histories.get("empty")).toEqual({ entries: [], checkpointed: false });
+  });
 });

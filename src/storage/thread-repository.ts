@@ -3,7 +3,7 @@ import type { ThreadSummary } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { keyPrefixRange, THREAD_STORES, type FawnDb, type RunRecord, type StoredEntry } from "./fawn-db.ts";
 
-export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status" | "pinned">>;
+export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status" | "pinned" | "updated_at">>;
 
 function threadRange(threadId: string): IDBKeyRange {
   return IDBKeyRange.bound([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER]);
@@ -101,6 +101,34 @@ export class ThreadRepository {
     await tx.store.put(updated);
     await tx.done;
     return updated;
+  }
+
+  /**
+   * For many threads at once, in one read transaction: their stored entries and whether they have a checkpoint (whose
+   * messages then are the history). Threads that do not exist are left out. For work over every thread, such as
+   * indexing them for search, where a transaction per thread would cost more than the reading.
+   */
+  async histories(
+    threadIds: readonly string[],
+  ): Promise<Map<string, { entries: StoredEntry[]; checkpointed: boolean }>> {
+    const tx = this.db.transaction(["threads", "entries", "checkpoints"], "readonly");
+    const read = await Promise.all(
+      threadIds.map(async (threadId) => {
+        const [exists, records, checkpoints] = await Promise.all([
+          tx.objectStore("threads").getKey(threadId),
+          tx.objectStore("entries").getAll(threadRange(threadId)),
+          tx.objectStore("checkpoints").count(keyPrefixRange(threadId)),
+        ]);
+        return [threadId, exists, records, checkpoints] as const;
+      }),
+    );
+    await tx.done;
+    const histories = new Map<string, { entries: StoredEntry[]; checkpointed: boolean }>();
+    for (const [threadId, exists, records, checkpoints] of read) {
+      if (exists === undefined) continue;
+      histories.set(threadId, { entries: records.map((record) => record.entry), checkpointed: checkpoints > 0 });
+    }
+    return histories;
   }
 
   /** Stores (or updates) the record of one run. */

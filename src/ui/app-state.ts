@@ -22,7 +22,8 @@ import {
 import { newId } from "../shared/ids.ts";
 import { errorMessage, streamRun, type GatewayClient } from "./gateway-client.ts";
 import { notifyRunFinished } from "./notifications.ts";
-import { applyRunEvent, startRunView, type RunView } from "./run-view.ts";
+import { createFrameBatcher } from "./frame-batcher.ts";
+import { applyRunEvents, startRunView, type RunView } from "./run-view.ts";
 import { createWebContainerStarter } from "./webcontainer-starter.ts";
 
 const MODE_KEY = "fawn.mode";
@@ -204,9 +205,15 @@ export function createAppState(client: GatewayClient) {
     // the run is over for the UI when `end` has been applied.
     let endApplied!: () => void;
     const ended = new Promise<void>((resolve) => (endApplied = resolve));
+    // Tokens arrive by the hundred per second: the view takes them a frame's worth at a time, in order, and
+    // the last ones at once when the run ends.
+    const events = createFrameBatcher<RunEvent>((batched) => {
+      setRun(threadId, (view) => (view && view.runId === runId ? applyRunEvents(view, batched) : view));
+      if (batched.some((event) => event.event === "end")) endApplied();
+    });
     const onEvent = (event: RunEvent): void => {
-      setRun(threadId, (view) => (view && view.runId === runId ? applyRunEvent(view, event) : view));
-      if (event.event === "end") endApplied();
+      events.push(event);
+      if (event.event === "end") events.flush();
     };
     try {
       await streamRun(
@@ -223,6 +230,7 @@ export function createAppState(client: GatewayClient) {
     } catch (error) {
       setNotice(`The run could not start: ${errorMessage(error)}`);
     }
+    events.flush();
     const last = runs()[threadId];
     // A refused run (busy in another tab) saved nothing: keep its reason on screen.
     if (last?.runId === runId && last.error?.error === "busy") setNotice(last.error.message);

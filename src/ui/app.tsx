@@ -14,6 +14,7 @@ import { Sidebar } from "./components/sidebar.tsx";
 import { ThreadHeader } from "./components/thread-header.tsx";
 import { UpdatePrompt } from "./components/update-prompt.tsx";
 import { connectGateway } from "./gateway-client.ts";
+import { LANGUAGE_NAMES, locale, LOCALES, setLanguage, t } from "./i18n/index.ts";
 import { isApplePlatform, isTextEntry, matchShortcut, shortcutKeys, type ShortcutAction } from "./shortcuts.ts";
 import { setTheme, theme, THEME_CHOICES } from "./theme.ts";
 
@@ -105,28 +106,41 @@ export function App(props: { state: AppState }) {
   const hasThread = createMemo(() => Boolean(state.thread()));
   const running = createMemo(() => Boolean(state.run()));
   const commands = createMemo((): PaletteCommand[] => [
-    { id: "new-thread", label: "New thread", keys: keys("new-thread"), run: newThread },
-    { id: "focus-composer", label: "Focus the message box", keys: keys("focus-composer"), run: focusComposer },
+    { id: "new-thread", label: t("common.newThread"), keys: keys("new-thread"), run: newThread },
+    { id: "focus-composer", label: t("common.focusComposer"), keys: keys("focus-composer"), run: focusComposer },
     {
       id: "open-settings",
-      label: "Open settings",
+      label: t("app.openSettings"),
       keys: keys("open-settings"),
       run: () => state.setSettingsOpen(true),
     },
-    { id: "toggle-sidebar", label: "Toggle sidebar", keys: keys("toggle-sidebar"), run: toggleSidebar },
-    ...(hasThread() ? [{ id: "toggle-terminal", label: "Toggle terminal", run: toggleTerminal }] : []),
-    ...(running() ? [{ id: "stop", label: "Stop the reply", keys: keys("stop"), run: () => void state.stop() }] : []),
-    { id: "shortcuts-help", label: "Keyboard shortcuts", keys: keys("shortcuts-help"), run: () => setHelpOpen(true) },
+    { id: "toggle-sidebar", label: t("app.toggleSidebar"), keys: keys("toggle-sidebar"), run: toggleSidebar },
+    ...(hasThread() ? [{ id: "toggle-terminal", label: t("app.toggleTerminal"), run: toggleTerminal }] : []),
+    ...(running()
+      ? [{ id: "stop", label: t("common.stopReply"), keys: keys("stop"), run: () => void state.stop() }]
+      : []),
+    {
+      id: "shortcuts-help",
+      label: t("common.keyboardShortcuts"),
+      keys: keys("shortcuts-help"),
+      run: () => setHelpOpen(true),
+    },
     ...THEME_CHOICES.filter((choice) => choice.value !== theme()).map((choice) => ({
       id: `theme-${choice.value}`,
-      label: `Switch theme to ${choice.name}`,
+      label: t("app.switchTheme", { theme: t(`theme.${choice.value}`) }),
       run: () => setTheme(choice.value),
+    })),
+    // Explicit languages only: "System" is chosen in Settings → Appearance, where its rule is explained.
+    ...LOCALES.filter((choice) => choice !== locale()).map((choice) => ({
+      id: `language-${choice}`,
+      label: t("app.switchLanguage", { language: LANGUAGE_NAMES[choice] }),
+      run: () => void setLanguage(choice),
     })),
   ]);
 
   onMount(() => {
     state.init().catch((error: unknown) => {
-      state.setNotice(`Fawn could not open its storage: ${error instanceof Error ? error.message : String(error)}`);
+      state.setNotice(t("app.storageFailed", { error: error instanceof Error ? error.message : String(error) }));
     });
     const onPhoneChange = (event: MediaQueryListEvent) => {
       setPhone(event.matches);
@@ -163,7 +177,12 @@ export function App(props: { state: AppState }) {
           {(text) => (
             <div class="notice" role="alert">
               <span>{text()}</span>
-              <button type="button" class="ghost" aria-label="Dismiss" onClick={() => state.setNotice(undefined)}>
+              <button
+                type="button"
+                class="ghost"
+                aria-label={t("common.dismiss")}
+                onClick={() => state.setNotice(undefined)}
+              >
                 ×
               </button>
             </div>
@@ -195,8 +214,8 @@ export function App(props: { state: AppState }) {
           {(thread) => (
             <Suspense
               fallback={
-                <section class="terminal-panel" aria-label="Terminal" aria-busy="true">
-                  <p class="terminal-loading">Loading the terminal…</p>
+                <section class="terminal-panel" aria-label={t("common.terminal")} aria-busy="true">
+                  <p class="terminal-loading">{t("app.loadingTerminal")}</p>
                 </section>
               }
             >

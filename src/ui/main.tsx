@@ -4,6 +4,7 @@ import { App } from "./app.tsx";
 import { createAppState } from "./app-state.ts";
 import { requestPersistentStorage } from "./components/data-tab.tsx";
 import { connectGateway } from "./gateway-client.ts";
+import { i18nReady } from "./i18n/index.ts";
 import { applyTheme, theme } from "./theme.ts";
 import "./styles.css";
 
@@ -12,6 +13,7 @@ if (!root) throw new Error("index.html has no #root element");
 // index.html's first script set it already (no flash); this keeps it right if that script could not run.
 applyTheme(theme());
 const state = createAppState(connectGateway());
-render(() => <App state={state} />, root);
+// A Chinese UI waits for its dictionary (a small chunk) so that English never flashes first; English is immediate.
+void i18nReady().then(() => render(() => <App state={state} />, root));
 // Ask the browser not to evict threads under storage pressure (Chromium decides without a prompt).
 void requestPersistentStorage().catch(() => undefined);

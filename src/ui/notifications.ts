@@ -1,4 +1,5 @@
 // A browser notification when a run finishes while Fawn's tab is hidden, and the permission it needs.
+import { t } from "./i18n/index.ts";
 
 /** The browser's answer, or "unsupported" when it has no Notification API. */
 export type NotificationState = NotificationPermission | "unsupported";
@@ -42,7 +43,10 @@ export interface FinishedThread {
 
 /** The notification for a finished run; one per thread (a newer one replaces it). */
 export function runFinishedNotification(thread: FinishedThread): { title: string; options: NotificationOptions } {
-  return { title: "Fawn", options: { body: `${thread.title}: reply ready`, tag: `fawn-run-${thread.threadId}` } };
+  return {
+    title: "Fawn",
+    options: { body: t("notify.replyReady", { title: thread.title }), tag: `fawn-run-${thread.threadId}` },
+  };
 }
 
 /**

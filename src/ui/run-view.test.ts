@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent, WireMessage } from "../protocol/index.ts";
-import { applyRunEvent, liveMessages, startRunView } from "./run-view.ts";
+import { applyRunEvent, applyRunEvents, liveMessages, startRunView } from "./run-view.ts";
 
 const chunk = (id: string, content: string, reasoning?: string): RunEvent => ({
   event: "messages",
@@ -93,5 +93,27 @@ describe("applyRunEvent with task events", () => {
       view,
     );
     expect(view.subtasks.get("a")).toMatchObject({ status: "failed", error: "boom" });
+  });
+});
+
+describe("applyRunEvents", () => {
+  it("gives the same view for a batch as for its events one by one", () => {
+    const start = startRunView("r", "t", "hi", 0);
+    const events: RunEvent[] = [
+      chunk("a", "One "),
+      chunk("a", "two "),
+      { event: "values", data: { messages: [{ type: "human", id: "h", content: "hi" }], todos: [] } },
+      chunk("a", "three", "why"),
+      chunk("b", "Next"),
+      { event: "end", data: { status: "success" } },
+    ];
+    const oneByOne = events.reduce(applyRunEvent, start);
+    const batched = applyRunEvents(start, events);
+    expect(batched).toEqual(oneByOne);
+    expect(liveMessages(batched)).toEqual([
+      { type: "ai", id: "a", content: "One two three", reasoning: "why" },
+      { type: "ai", id: "b", content: "Next" },
+    ]);
+    expect(batched.ended).toBe(true);
   });
 });

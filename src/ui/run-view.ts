@@ -83,6 +83,11 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
   }
 }
 
+/** The view after `events`, in order: a batch of events costs the UI one update instead of one per event. */
+export function applyRunEvents(view: RunView, events: readonly RunEvent[]): RunView {
+  return events.reduce(applyRunEvent, view);
+}
+
 /** Everything the agent has said so far in this run, completed messages first. */
 export function liveMessages(view: RunView): WireMessage[] {
   return [...view.produced, ...view.drafts];

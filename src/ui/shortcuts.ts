@@ -1,4 +1,5 @@
 // Keyboard shortcuts as a table, and the pure matching of a key event against it (app.tsx performs the actions).
+import type { TextKey } from "./i18n/index.ts";
 
 export type ShortcutAction =
   "new-thread" | "focus-composer" | "toggle-sidebar" | "stop" | "open-settings" | "command-palette" | "shortcuts-help";
@@ -15,26 +16,26 @@ export interface KeyCombo {
 
 export interface Shortcut {
   action: ShortcutAction;
-  /** What it does, as the help sheet lists it. */
-  label: string;
+  /** What it does, as the help sheet lists it (a dictionary key). */
+  label: TextKey;
   combos: readonly KeyCombo[];
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
-  { action: "new-thread", label: "New thread", combos: [{ key: "o", mod: true, shift: true }] },
+  { action: "new-thread", label: "common.newThread", combos: [{ key: "o", mod: true, shift: true }] },
   {
     action: "focus-composer",
-    label: "Focus the message box",
+    label: "common.focusComposer",
     combos: [
       { key: "l", mod: true },
       { key: "/", notTyping: true },
     ],
   },
-  { action: "toggle-sidebar", label: "Show or hide the threads", combos: [{ key: "b", mod: true }] },
-  { action: "stop", label: "Stop the reply", combos: [{ key: "Escape" }] },
-  { action: "open-settings", label: "Open Settings", combos: [{ key: ",", mod: true }] },
-  { action: "command-palette", label: "Command palette", combos: [{ key: "k", mod: true }] },
-  { action: "shortcuts-help", label: "Keyboard shortcuts", combos: [{ key: "?", notTyping: true }] },
+  { action: "toggle-sidebar", label: "shortcuts.toggleSidebar", combos: [{ key: "b", mod: true }] },
+  { action: "stop", label: "common.stopReply", combos: [{ key: "Escape" }] },
+  { action: "open-settings", label: "common.openSettings", combos: [{ key: ",", mod: true }] },
+  { action: "command-palette", label: "common.commandPalette", combos: [{ key: "k", mod: true }] },
+  { action: "shortcuts-help", label: "common.keyboardShortcuts", combos: [{ key: "?", notTyping: true }] },
 ];
 
 /** What matching reads of a `KeyboardEvent`. */

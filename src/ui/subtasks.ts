@@ -9,6 +9,7 @@ import {
   type WireMessage,
   type WireToolCall,
 } from "../protocol/index.ts";
+import { t } from "./i18n/index.ts";
 
 export { TASK_TOOL_NAME };
 
@@ -67,7 +68,8 @@ function isWireMessage(value: unknown): value is WireMessage {
 /** A subtask as its `task` call describes it, before anything ran. */
 export function subtaskOfCall(call: WireToolCall): Subtask {
   const prompt = text(call.args.prompt) ?? "";
-  const description = text(call.args.description)?.trim() || prompt.split("\n")[0]!.slice(0, 80) || "Subtask";
+  const description =
+    text(call.args.description)?.trim() || prompt.split("\n")[0]!.slice(0, 80) || t("subtasks.untitled");
   return {
     id: call.id,
     description,
@@ -288,7 +290,7 @@ export function mergeSubtasks(saved: Subtasks, live: Subtasks): Map<string, Subt
 
 /** One line on what a step did: an AI turn's first line of text or the tools it calls, or the tool that ran. */
 export function stepSummary(step: WireMessage): string {
-  if (step.type === "tool") return `Ran ${step.name ?? "a tool"}`;
+  if (step.type === "tool") return t("subtasks.ranTool", { name: step.name ?? t("subtasks.aTool") });
   const firstLine =
     contentText(step.content)
       .split("\n")
@@ -296,7 +298,7 @@ export function stepSummary(step: WireMessage): string {
       ?.trim() ?? "";
   if (firstLine) return firstLine.length > 140 ? `${firstLine.slice(0, 139)}…` : firstLine;
   if (step.type === "ai" && step.tool_calls && step.tool_calls.length > 0) {
-    return `Calling ${step.tool_calls.map((call) => call.name).join(", ")}`;
+    return t("subtasks.calling", { names: step.tool_calls.map((call) => call.name).join(", ") });
   }
-  return "Thinking";
+  return t("subtasks.thinking");
 }

@@ -1,5 +1,6 @@
 // Token usage as the model reported it (`usage_metadata` of AI messages), per message and summed per thread.
 import type { ThreadEntry, UsageMetadata, WireMessage } from "../protocol/index.ts";
+import { formatNumber, t, tn } from "./i18n/index.ts";
 
 const count = (value: unknown): number =>
   typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
@@ -46,19 +47,17 @@ export function threadUsage(
   return sumUsage(messages());
 }
 
-const numbers = new Intl.NumberFormat("en-US");
-
-/** "12,345". */
+/** "12,345", as the active locale writes it. */
 export function formatCount(count: number): string {
-  return numbers.format(count);
+  return formatNumber(count);
 }
 
-/** "1,234 tokens" (one token: "1 token"). */
+/** "1,234 tokens" (one token: "1 token"), in the active language. */
 export function formatTokens(total: number): string {
-  return `${formatCount(total)} ${total === 1 ? "token" : "tokens"}`;
+  return tn("tokens.count", total);
 }
 
 /** The split, for a tooltip: "1,000 in · 234 out". */
 export function usageDetail(usage: UsageMetadata): string {
-  return `${formatCount(usage.input_tokens)} in · ${formatCount(usage.output_tokens)} out`;
+  return t("tokens.detail", { input: formatCount(usage.input_tokens), output: formatCount(usage.output_tokens) });
 }

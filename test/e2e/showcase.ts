@@ -3,7 +3,7 @@
 // cards and a clarification card). The screenshots script (scripts/screenshots.ts) photographs it and
 // showcase.spec.ts checks that it still holds every kind, so the screenshots cannot silently lose one.
 import { expect, type Page } from "@playwright/test";
-import { assistantMessages, callTool, configureEndpoint, conversation, send } from "./fixtures.ts";
+import { assistantMessages, callTool, configureEndpoint, conversation, editSettings, send } from "./fixtures.ts";
 
 const SALES_CSV = ["region,quarter,revenue", "North,Q3,120400", "South,Q3,95150", "East,Q3,143900", ""].join("\n");
 
@@ -31,6 +31,14 @@ async function settled(page: Page): Promise<void> {
  */
 export async function buildShowcaseThread(page: Page, mockUrl: string): Promise<void> {
   await configureEndpoint(page, { baseUrl: mockUrl, model: "mock-thinking" });
+  // The mock model's server also plays a search and a reader provider.
+  const mockOrigin = new URL(mockUrl).origin;
+  await editSettings(page, "Web", async (dialog) => {
+    await dialog.getByRole("combobox", { name: "Search provider" }).selectOption("tavily");
+    await dialog.getByRole("textbox", { name: "Search API key" }).fill("tvly-showcase");
+    await dialog.getByRole("textbox", { name: "Search base URL" }).fill(`${mockOrigin}/tavily`);
+    await dialog.getByRole("textbox", { name: "Fetch base URL" }).fill(`${mockOrigin}/jina`);
+  });
   await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Ultra" }).check();
 
   await page
@@ -41,13 +49,26 @@ export async function buildShowcaseThread(page: Page, mockUrl: string): Promise<
 
   await send(
     page,
-    callTool("bash", { command: "head -4 /mnt/user-data/uploads/sales.csv && wc -l /mnt/user-data/uploads/sales.csv" }),
+    callTool("bash", {
+      description: "Look at the uploaded figures",
+      command: "head -4 /mnt/user-data/uploads/sales.csv && wc -l /mnt/user-data/uploads/sales.csv",
+    }),
   );
   await settled(page);
 
-  await send(page, callTool("write_file", { path: "/mnt/user-data/outputs/q3-report.md", content: REPORT }));
+  await send(
+    page,
+    callTool("write_file", {
+      description: "Write the report",
+      path: "/mnt/user-data/outputs/q3-report.md",
+      content: REPORT,
+    }),
+  );
   await settled(page);
   await send(page, callTool("present_files", { filepaths: ["/mnt/user-data/outputs/q3-report.md"] }));
+  await settled(page);
+
+  await send(page, callTool("web_search", { description: "Find regional benchmarks", query: "Q3 retail sales" }));
   await settled(page);
 
   await send(page, "Make a plan demo for the Q4 forecast");

@@ -13,11 +13,15 @@ function textOf(content: unknown): string {
     : "";
 }
 
-/** The system prompt of the latest chat request that carries `userText`. */
+/**
+ * The system prompt of the latest agent request (one that offers tools, unlike the memory updater's and the title
+ * writer's) that carries `userText`.
+ */
 function systemPromptFor(userText: string): string {
-  const request = harness.mock.requests.findLast((recorded) =>
-    JSON.stringify((recorded.body as { messages?: unknown }).messages ?? []).includes(userText),
-  );
+  const request = harness.mock.requests.findLast((recorded) => {
+    const body = recorded.body as { messages?: unknown; tools?: unknown };
+    return Array.isArray(body.tools) && JSON.stringify(body.messages ?? []).includes(userText);
+  });
   const messages = ((request?.body as { messages?: { role: string; content: unknown }[] })?.messages ?? []).filter(
     (message) => message.role === "system",
   );

@@ -85,6 +85,29 @@ export const MARKDOWN_TEXT = [
   "Raw HTML that must be sanitized: <img src=x onerror=alert(1)> (if an alert pops up, sanitizing failed).",
 ].join("\n");
 
+/** The "math and code" reply: GFM table, a Python block, inline and display math, dollar amounts and a TeX trick. */
+export const MATH_AND_CODE_TEXT = [
+  "## Results",
+  "",
+  "| Run | Loss |",
+  "| --- | ---: |",
+  "| first | 0.42 |",
+  "| second | 0.17 |",
+  "",
+  "```python",
+  "def loss(x):",
+  "    return x ** 2  # squared",
+  "```",
+  "",
+  "The energy is $E = mc^2$, and the area under the curve is",
+  "",
+  "$$",
+  "\\int_0^1 x^2 \\, dx = \\frac{1}{3}",
+  "$$",
+  "",
+  "Each run costs $5 and $10 with a GPU. A link in TeX must not run: $\\href{javascript:alert(1)}{click}$ done.",
+].join("\n");
+
 /** The plan the "plan demo" scenario walks through, one write_todos call per step. */
 export const PLAN_DEMO_STEPS = [
   ["in_progress", "pending", "pending"],
@@ -384,6 +407,13 @@ export const scenarios: readonly Scenario[] = [
     reply: "heading, list, GFM table, ```ts block and a raw <img onerror> to test sanitizing",
     matches: says("markdown"),
     respond: () => text(MARKDOWN_TEXT, 15),
+  },
+  {
+    name: "math-and-code",
+    trigger: '"math and code"',
+    reply: "GFM table, ```python block, $inline$ and $$display$$ math, dollar amounts and a \\href trick to sanitize",
+    matches: says("math and code"),
+    respond: () => text(MATH_AND_CODE_TEXT, 25),
   },
   {
     name: "long",

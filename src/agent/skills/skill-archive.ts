@@ -3,6 +3,7 @@
 import { unzipSync, type UnzipFileInfo } from "fflate";
 import { SKILL_ARCHIVE_LIMITS } from "../../protocol/skills.ts";
 import { formatBytes } from "../../shared/text.ts";
+import { declaredMemberSize, hasZipMagic, isUnsafeMemberName } from "../../shared/zip-safety.ts";
 import { parseSkillMarkdown, type SkillMetadata } from "./skill-frontmatter.ts";
 
 /** Why an archive cannot be installed; `message` is one sentence for the user. */
@@ -37,27 +38,9 @@ function isExecutable(bytes: Uint8Array): boolean {
   return EXECUTABLE_MAGIC.some((magic) => magic.every((byte, index) => bytes[index] === byte));
 }
 
-/** True when `name` could leave the skill's folder or means something else on another system. */
-function isUnsafeMemberName(name: string): boolean {
-  return (
-    name.startsWith("/") ||
-    name.includes("\\") ||
-    name.includes(":") ||
-    name.includes("\0") ||
-    name.split("/").some((segment) => segment === "..")
-  );
-}
-
 /** Finder's resource forks: never part of a skill. */
 function isMacMetadata(name: string): boolean {
   return name === "__MACOSX" || name.startsWith("__MACOSX/");
-}
-
-/** `PK\3\4` (a local file header) or `PK\5\6` (the end record of an empty archive). */
-function hasZipMagic(bytes: Uint8Array): boolean {
-  return (
-    bytes[0] === 0x50 && bytes[1] === 0x4b && ((bytes[2] === 3 && bytes[3] === 4) || (bytes[2] === 5 && bytes[3] === 6))
-  );
 }
 
 /**
@@ -85,8 +68,7 @@ export function readSkillArchive(fileName: string, bytes: Uint8Array): SkillArch
     if (entries > limits.maxEntries) fail(`'${fileName}' has more than ${limits.maxEntries} entries.`);
     if (isUnsafeMemberName(file.name)) fail(`'${fileName}' contains an unsafe path '${file.name}'.`);
     if (file.name.endsWith("/") || isMacMetadata(file.name)) return false;
-    // A stored member's data is `size` bytes whatever it declares; an inflated one is cut at `originalSize`.
-    const declared = Math.max(file.originalSize, file.compression === 0 ? file.size : 0);
+    const declared = declaredMemberSize(file);
     if (declared > limits.maxFileBytes) fail(fileTooLarge(fileName, file.name, declared));
     declaredTotal += declared;
     if (declaredTotal > limits.maxTotalBytes) fail(totalTooLarge(fileName));

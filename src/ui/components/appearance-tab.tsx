@@ -1,14 +1,24 @@
-// Settings → Appearance: the theme (Light, Dark, or System, which follows the device), and permission to notify
-// when a reply is ready while Fawn's tab is hidden.
+// Settings → Appearance: the theme (Light, Dark, or System, which follows the device), the language (System, which
+// follows the browser, English or Simplified Chinese), and permission to notify when a reply is ready while Fawn's
+// tab is hidden.
 import { createSignal, For, onCleanup, onMount } from "solid-js";
+import {
+  LANGUAGE_CHOICES,
+  LANGUAGE_NAMES,
+  language,
+  parseLanguage,
+  setLanguage,
+  t,
+  type TextKey,
+} from "../i18n/index.ts";
 import { notificationState, requestNotifications, type NotificationState } from "../notifications.ts";
 import { setTheme, theme, THEME_CHOICES } from "../theme.ts";
 
-const PERMISSION_TEXT: Record<NotificationState, string> = {
-  default: "Not allowed yet.",
-  granted: "Allowed: Fawn tells you when a reply is ready while its tab is hidden.",
-  denied: "Blocked. Allow notifications for this site in the browser's site settings.",
-  unsupported: "This browser cannot show notifications.",
+const PERMISSION_TEXT: Record<NotificationState, TextKey> = {
+  default: "appearance.permission.default",
+  granted: "appearance.permission.granted",
+  denied: "appearance.permission.denied",
+  unsupported: "appearance.permission.unsupported",
 };
 
 export function AppearanceTab() {
@@ -32,7 +42,7 @@ export function AppearanceTab() {
     <div class="settings-form appearance-tab">
       <div class="field">
         <span class="field-label" id="appearance-theme">
-          Theme
+          {t("appearance.theme")}
         </span>
         <div class="theme-choices" role="radiogroup" aria-labelledby="appearance-theme">
           <For each={THEME_CHOICES}>
@@ -45,18 +55,36 @@ export function AppearanceTab() {
                   checked={theme() === choice.value}
                   onChange={() => setTheme(choice.value)}
                 />
-                <span>{choice.name}</span>
+                <span>{t(`theme.${choice.value}`)}</span>
               </label>
             )}
           </For>
         </div>
-        <p class="hint">System follows your device's light or dark setting, and switches when it does.</p>
+        <p class="hint">{t("appearance.themeHint")}</p>
+      </div>
+      <div class="field">
+        <label for="appearance-language">{t("appearance.language")}</label>
+        <select
+          id="appearance-language"
+          value={language()}
+          onChange={(event) => void setLanguage(parseLanguage(event.currentTarget.value))}
+        >
+          <For each={LANGUAGE_CHOICES}>
+            {(choice) => (
+              // Each language by its own name, so that a reader of the other one still finds theirs.
+              <option value={choice} lang={choice === "system" ? undefined : choice}>
+                {choice === "system" ? t("appearance.languageSystem") : LANGUAGE_NAMES[choice]}
+              </option>
+            )}
+          </For>
+        </select>
+        <p class="hint">{t("appearance.languageHint")}</p>
       </div>
       <div class="field">
         <span class="field-label" id="appearance-notifications">
-          Notifications
+          {t("appearance.notifications")}
         </span>
-        <p class="hint">A notification when a reply is ready while Fawn's tab is in the background.</p>
+        <p class="hint">{t("appearance.notificationsHint")}</p>
         <div class="inline notification-permission">
           <button
             type="button"
@@ -65,14 +93,14 @@ export function AppearanceTab() {
             aria-describedby="appearance-notification-state"
             onClick={() => void allow()}
           >
-            Allow notifications
+            {t("appearance.allowNotifications")}
           </button>
           <p
             class={`status ${permission() === "granted" ? "ok" : ""}`}
             id="appearance-notification-state"
             role="status"
           >
-            {PERMISSION_TEXT[permission()]}
+            {t(PERMISSION_TEXT[permission()])}
           </p>
         </div>
       </div>

@@ -9,6 +9,7 @@ import {
   type FieldValue,
   type HumanInputAnswer,
 } from "../human-input.ts";
+import { t } from "../i18n/index.ts";
 
 /** Answers as they are sent: the reply's text. */
 export type AnswerHandler = (text: string) => void;
@@ -32,8 +33,8 @@ function FreeAnswer(props: { request: HumanInputRequest; onAnswer: AnswerHandler
         when={withOptions()}
         fallback={
           <textarea
-            aria-label="Your answer"
-            placeholder="Your answer"
+            aria-label={t("clarification.yourAnswer")}
+            placeholder={t("clarification.yourAnswer")}
             rows={2}
             value={text()}
             onInput={(event) => setText(event.currentTarget.value)}
@@ -48,14 +49,14 @@ function FreeAnswer(props: { request: HumanInputRequest; onAnswer: AnswerHandler
       >
         <input
           type="text"
-          aria-label="Your answer"
-          placeholder="Or write another answer"
+          aria-label={t("clarification.yourAnswer")}
+          placeholder={t("clarification.otherAnswer")}
           value={text()}
           onInput={(event) => setText(event.currentTarget.value)}
         />
       </Show>
       <button type="submit" class="primary" disabled={text().trim().length === 0}>
-        Answer
+        {t("clarification.answer")}
       </button>
     </form>
   );
@@ -126,7 +127,7 @@ function LabelledControl(props: FieldProps) {
             value={text()}
             onChange={(event) => props.onChange(event.currentTarget.value)}
           >
-            <option value="">{props.field.placeholder ?? "Choose…"}</option>
+            <option value="">{props.field.placeholder ?? t("clarification.choose")}</option>
             <For each={props.field.options}>{(option) => <option value={option.value}>{option.label}</option>}</For>
           </select>
         </Match>
@@ -236,13 +237,13 @@ function FormAnswer(props: { request: HumanInputFormRequest; onAnswer: AnswerHan
       <Show when={tried() && (problems().size > 0 || empty())}>
         <p class="clarification-problem" role="alert">
           {problems().size > 0
-            ? `Before answering: ${[...problems().values()].join(" ")}`
-            : "Fill in at least one field before answering."}
+            ? t("clarification.beforeAnswering", { problems: [...problems().values()].join(" ") })
+            : t("clarification.fillOne")}
         </p>
       </Show>
       <div class="clarification-form-actions">
         <button type="submit" class="primary">
-          Answer
+          {t("clarification.answer")}
         </button>
       </div>
     </form>
@@ -268,7 +269,7 @@ export function ClarificationCard(props: {
     if (reply) onAnswer()?.(reply);
   };
   return (
-    <div class="clarification" role="group" aria-label="Clarification">
+    <div class="clarification" role="group" aria-label={t("clarification.group")}>
       <Show when={props.request.context}>{(context) => <p class="clarification-context">{context()}</p>}</Show>
       <p class="clarification-question">{props.request.question}</p>
       <Show when={options().length > 0}>
@@ -298,7 +299,7 @@ export function ClarificationCard(props: {
       <Show when={answer()}>
         {(value) => (
           <p class="clarification-answered">
-            <span class="clarification-answered-label">Your answer:</span> {value()}
+            <span class="clarification-answered-label">{t("clarification.answered")}</span> {value()}
           </p>
         )}
       </Show>

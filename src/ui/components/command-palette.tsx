@@ -2,6 +2,7 @@
 // Escape closes.
 import { createEffect, createMemo, createSignal, For, Show } from "solid-js";
 import type { ThreadSummary } from "../../protocol/index.ts";
+import { t } from "../i18n/index.ts";
 
 export interface PaletteCommand {
   id: string;
@@ -120,7 +121,7 @@ export function CommandPalette(props: {
     <dialog
       ref={dialog}
       class="sheet command-palette"
-      aria-label="Command palette"
+      aria-label={t("common.commandPalette")}
       onClose={() => props.onClose()}
       // A click on the backdrop (outside the box) closes.
       onClick={(event) => {
@@ -133,14 +134,14 @@ export function CommandPalette(props: {
           type="text"
           role="combobox"
           class="palette-search"
-          aria-label="Search commands and threads"
+          aria-label={t("palette.search")}
           aria-expanded="true"
           aria-controls="palette-results"
           aria-autocomplete="list"
           aria-activedescendant={activeItem()?.id}
           autocomplete="off"
           spellcheck={false}
-          placeholder="Search commands and threads…"
+          placeholder={t("palette.searchPlaceholder")}
           value={query()}
           onInput={(event) => {
             setQuery(event.currentTarget.value);
@@ -148,11 +149,11 @@ export function CommandPalette(props: {
           }}
           onKeyDown={onKeyDown}
         />
-        <div id="palette-results" role="listbox" aria-label="Commands and threads" class="palette-results">
+        <div id="palette-results" role="listbox" aria-label={t("palette.results")} class="palette-results">
           <Show when={commands().length > 0}>
             <ul role="group" aria-labelledby="palette-commands-heading">
               <li role="presentation" id="palette-commands-heading" class="palette-heading">
-                Commands
+                {t("palette.commands")}
               </li>
               <For each={commands()}>{(item, index) => <Option item={item} index={index()} />}</For>
             </ul>
@@ -160,14 +161,14 @@ export function CommandPalette(props: {
           <Show when={threads().length > 0}>
             <ul role="group" aria-labelledby="palette-threads-heading">
               <li role="presentation" id="palette-threads-heading" class="palette-heading">
-                Threads
+                {t("common.threads")}
               </li>
               <For each={threads()}>{(item, index) => <Option item={item} index={commands().length + index()} />}</For>
             </ul>
           </Show>
         </div>
         <Show when={items().length === 0}>
-          <p class="palette-empty muted">Nothing matches "{query()}".</p>
+          <p class="palette-empty muted">{t("palette.nothing", { query: query() })}</p>
         </Show>
       </div>
     </dialog>

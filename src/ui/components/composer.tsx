@@ -3,14 +3,14 @@
 // the message is sent.
 import { createSignal, For, Show } from "solid-js";
 import { AGENT_MODES, uploadLimitProblem, type AgentMode } from "../../protocol/index.ts";
-import { formatBytes } from "../../shared/text.ts";
 import type { AppState } from "../app-state.ts";
+import { formatBytes, t, type TextKey } from "../i18n/index.ts";
 
-const MODE_INFO: Record<AgentMode, { name: string; hint: string }> = {
-  flash: { name: "Flash", hint: "Fast answers, no reasoning or plan" },
-  thinking: { name: "Thinking", hint: "Reasons before answering (models marked Thinking)" },
-  pro: { name: "Pro", hint: "Reasons and keeps a plan of the steps" },
-  ultra: { name: "Ultra", hint: "Reasons, plans, and may split work among subagents" },
+const MODE_INFO: Record<AgentMode, { name: TextKey; hint: TextKey }> = {
+  flash: { name: "composer.mode.flash", hint: "composer.mode.flashHint" },
+  thinking: { name: "composer.mode.thinking", hint: "composer.mode.thinkingHint" },
+  pro: { name: "composer.mode.pro", hint: "composer.mode.proHint" },
+  ultra: { name: "composer.mode.ultra", hint: "composer.mode.ultraHint" },
 };
 
 export function Composer(props: { state: AppState }) {
@@ -26,7 +26,7 @@ export function Composer(props: { state: AppState }) {
     const next = [...files(), ...chosen];
     const problem = uploadLimitProblem(next);
     if (problem) {
-      props.state.setNotice(`${problem} Nothing was attached.`);
+      props.state.setNotice(t("composer.notAttached", { problem }));
       return;
     }
     setFiles(next);
@@ -75,7 +75,7 @@ export function Composer(props: { state: AppState }) {
       }}
     >
       <Show when={files().length > 0}>
-        <ul class="attachments" aria-label="Attached files">
+        <ul class="attachments" aria-label={t("composer.attachedFiles")}>
           <For each={files()}>
             {(file, index) => (
               <li class="chip">
@@ -83,7 +83,7 @@ export function Composer(props: { state: AppState }) {
                 <button
                   type="button"
                   class="ghost"
-                  aria-label={`Remove ${file.name}`}
+                  aria-label={t("composer.remove", { name: file.name })}
                   onClick={() => setFiles(files().filter((_, i) => i !== index()))}
                 >
                   ×
@@ -96,8 +96,8 @@ export function Composer(props: { state: AppState }) {
       <textarea
         ref={box}
         id="composer-input"
-        aria-label="Message"
-        placeholder="Ask anything…  (Enter to send, Shift+Enter for a new line)"
+        aria-label={t("composer.message")}
+        placeholder={t("composer.placeholder")}
         rows={1}
         value={text()}
         onInput={onInput}
@@ -116,19 +116,19 @@ export function Composer(props: { state: AppState }) {
           type="file"
           multiple
           hidden
-          aria-label="Attach files"
+          aria-label={t("composer.attach")}
           onChange={(event) => {
             attach([...(event.currentTarget.files ?? [])]);
             event.currentTarget.value = "";
           }}
         />
-        <button type="button" class="ghost" onClick={() => picker.click()} title="Attach files (up to 10, 50 MB each)">
-          Attach files
+        <button type="button" class="ghost" onClick={() => picker.click()} title={t("composer.attachTitle")}>
+          {t("composer.attach")}
         </button>
-        <div class="modes" role="radiogroup" aria-label="Mode">
+        <div class="modes" role="radiogroup" aria-label={t("composer.mode")}>
           <For each={AGENT_MODES}>
             {(mode) => (
-              <label class="mode" title={MODE_INFO[mode].hint}>
+              <label class="mode" title={t(MODE_INFO[mode].hint)}>
                 <input
                   type="radio"
                   name="mode"
@@ -136,7 +136,7 @@ export function Composer(props: { state: AppState }) {
                   checked={props.state.mode() === mode}
                   onChange={() => props.state.setMode(mode)}
                 />
-                <span>{MODE_INFO[mode].name}</span>
+                <span>{t(MODE_INFO[mode].name)}</span>
               </label>
             )}
           </For>
@@ -144,7 +144,7 @@ export function Composer(props: { state: AppState }) {
         <Show when={props.state.modelEntries().length > 1}>
           <select
             class="model-choice"
-            aria-label="Model for this message"
+            aria-label={t("composer.model")}
             value={props.state.model()?.id ?? ""}
             onChange={(event) => props.state.setModel(event.currentTarget.value)}
           >
@@ -156,12 +156,12 @@ export function Composer(props: { state: AppState }) {
           when={props.state.run()}
           fallback={
             <button type="submit" class="primary" disabled={text().trim().length === 0 || sending()}>
-              {sending() ? "Uploading…" : "Send"}
+              {sending() ? t("composer.uploading") : t("composer.send")}
             </button>
           }
         >
           <button type="button" class="danger" onClick={() => void props.state.stop()}>
-            Stop
+            {t("composer.stop")}
           </button>
         </Show>
       </div>

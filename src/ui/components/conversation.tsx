@@ -11,6 +11,7 @@ import {
 } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { answerOf, requestOfToolMessage } from "../human-input.ts";
+import { rich, t } from "../i18n/index.ts";
 import { liveMessages } from "../run-view.ts";
 import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "../subtasks.ts";
 import { MessageView } from "./message-view.tsx";
@@ -22,7 +23,7 @@ function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
       <p>{props.error.message}</p>
       <Show when={fixable()}>
         <button type="button" class="link-button" onClick={() => props.onOpenSettings()}>
-          Open Settings
+          {t("common.openSettings")}
         </button>
       </Show>
     </div>
@@ -54,22 +55,22 @@ function Welcome(props: { state: AppState }) {
   const configured = () => Boolean(props.state.settings()?.baseUrl && props.state.settings()?.model);
   return (
     <div class="welcome">
-      <h1>What can I do for you?</h1>
+      <h1>{t("conversation.welcome")}</h1>
       <Show
         when={configured()}
         fallback={
           <p>
-            Fawn talks to any OpenAI-compatible model with your own key, straight from this browser.{" "}
-            <button type="button" class="link-button" onClick={() => props.state.setSettingsOpen(true)}>
-              Set up a model
-            </button>{" "}
-            to begin.
+            {rich("conversation.setUp", {
+              link: (
+                <button type="button" class="link-button" onClick={() => props.state.setSettingsOpen(true)}>
+                  {t("conversation.setUpLink")}
+                </button>
+              ),
+            })}
           </p>
         }
       >
-        <p>
-          Using <strong>{props.state.settings()?.model}</strong>. Your threads stay in this browser.
-        </p>
+        <p>{rich("conversation.using", { model: <strong>{props.state.settings()?.model}</strong> })}</p>
       </Show>
     </div>
   );
@@ -131,7 +132,14 @@ export function Conversation(props: { state: AppState }) {
   });
 
   return (
-    <div class="conversation" role="log" aria-label="Conversation" aria-live="polite" ref={log} onScroll={onScroll}>
+    <div
+      class="conversation"
+      role="log"
+      aria-label={t("conversation.log")}
+      aria-live="polite"
+      ref={log}
+      onScroll={onScroll}
+    >
       <div class="conversation-inner">
         <Show when={!empty()} fallback={<Welcome state={state} />}>
           <For each={state.thread()?.entries ?? []}>
@@ -168,8 +176,8 @@ export function Conversation(props: { state: AppState }) {
                   {(message) => <MessageView message={message()} streaming={!view().ended} subtasks={subtasks()} />}
                 </Index>
                 <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
-                  <article class="message assistant" aria-label="Assistant message" aria-busy="true">
-                    <span class="typing" aria-label="Thinking" />
+                  <article class="message assistant" aria-label={t("conversation.assistantMessage")} aria-busy="true">
+                    <span class="typing" aria-label={t("conversation.thinking")} />
                   </article>
                 </Show>
                 <Show when={view().error}>

@@ -4,6 +4,7 @@ import * as Comlink from "comlink";
 import { createSignal, onCleanup, onMount, Show } from "solid-js";
 import type { GatewayApi } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
+import { t } from "../i18n/index.ts";
 import { readThreadImport } from "../import-thread-files.ts";
 
 export type ImportThreadClient = Pick<GatewayApi, "importDeerFlowThread">;
@@ -72,18 +73,18 @@ export function ImportThreadButton(props: { client: ImportThreadClient; onImport
           aria-expanded={open()}
           aria-busy={busy()}
           disabled={busy()}
-          title="Import a DeerFlow thread: its folder, a .zip of it, or its thread.json with its files"
+          title={t("import.title")}
           onClick={() => setOpen(!open())}
         >
-          Import thread
+          {t("import.button")}
         </button>
         <Show when={open()}>
-          <div class="menu" role="menu" aria-label="Import thread">
+          <div class="menu" role="menu" aria-label={t("import.button")}>
             <button type="button" role="menuitem" onClick={() => choose(folderPicker)}>
-              From a folder…
+              {t("import.fromFolder")}
             </button>
             <button type="button" role="menuitem" onClick={() => choose(filesPicker)}>
-              From a .zip or files…
+              {t("import.fromFiles")}
             </button>
           </div>
         </Show>
@@ -92,7 +93,7 @@ export function ImportThreadButton(props: { client: ImportThreadClient; onImport
         ref={folderPicker}
         type="file"
         hidden
-        aria-label="Thread folder"
+        aria-label={t("import.folderInput")}
         onChange={(event) => void importPicked(event.currentTarget)}
       />
       <input
@@ -100,12 +101,12 @@ export function ImportThreadButton(props: { client: ImportThreadClient; onImport
         type="file"
         multiple
         hidden
-        aria-label="Thread files"
+        aria-label={t("import.filesInput")}
         onChange={(event) => void importPicked(event.currentTarget)}
       />
       <Show when={busy()}>
         <p class="status" role="status">
-          Importing…
+          {t("import.importing")}
         </p>
       </Show>
       <Show when={failure()}>

@@ -11,6 +11,7 @@ import {
   type MemorySettings,
 } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
+import { locale, t, tn } from "../i18n/index.ts";
 import {
   filterFacts,
   formatConfidence,
@@ -55,7 +56,6 @@ interface FactDraft {
 }
 
 const DEFAULT_CONFIDENCE = "0.9";
-const CONFIDENCE_PROBLEM = "Confidence must be a number from 0 to 1.";
 
 /** The status line of one area of the tab. */
 function AreaStatus(props: { status: Status | undefined; area: Status["area"] }) {
@@ -130,7 +130,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
   /** Runs one change of the memory and shows the document it returns; false when it was refused. */
   const change = async (action: () => Promise<MemoryDocument>, done: string): Promise<boolean> => {
     setBusy(true);
-    setStatus({ kind: "busy", text: "Working…", area: "memory" });
+    setStatus({ kind: "busy", text: t("memory.working"), area: "memory" });
     try {
       setMemory(await action());
       setStatus({ kind: "ok", text: done, area: "memory" });
@@ -153,12 +153,12 @@ export function MemoryTab(props: { client: MemoryClient }) {
       setStatus({ kind: "error", text: read.error, area: "settings" });
       return;
     }
-    setStatus({ kind: "busy", text: "Saving…", area: "settings" });
+    setStatus({ kind: "busy", text: t("common.saving"), area: "settings" });
     try {
       const saved = await props.client.saveMemorySettings(read.settings);
       setSavedSettings(saved);
       setSettingsForm(toMemorySettingsForm(saved));
-      setStatus({ kind: "ok", text: "Saved.", area: "settings" });
+      setStatus({ kind: "ok", text: t("common.saved"), area: "settings" });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error), area: "settings" });
     }
@@ -184,19 +184,20 @@ export function MemoryTab(props: { client: MemoryClient }) {
     const { content, category, confidence } = draft();
     const value = parseConfidence(confidence);
     if (content.trim() === "") {
-      setStatus({ kind: "error", text: "A fact needs some text.", area: "memory" });
+      setStatus({ kind: "error", text: t("memory.factNeedsText"), area: "memory" });
       return;
     }
     if (value === undefined) {
-      setStatus({ kind: "error", text: CONFIDENCE_PROBLEM, area: "memory" });
+      setStatus({ kind: "error", text: t("memory.confidenceProblem"), area: "memory" });
       return;
     }
     const patch = { content: content.trim(), category, confidence: value };
-    if (await change(() => props.client.updateMemoryFact(fact.id, patch), "Fact saved.")) setRowAction(undefined);
+    if (await change(() => props.client.updateMemoryFact(fact.id, patch), t("memory.factSaved")))
+      setRowAction(undefined);
   };
 
   const deleteFact = async (fact: MemoryFact) => {
-    if (await change(() => props.client.deleteMemoryFact(fact.id), "Fact deleted.")) setRowAction(undefined);
+    if (await change(() => props.client.deleteMemoryFact(fact.id), t("memory.factDeleted"))) setRowAction(undefined);
   };
 
   const addFact = async (event: SubmitEvent) => {
@@ -204,15 +205,15 @@ export function MemoryTab(props: { client: MemoryClient }) {
     const { content, category, confidence } = newFact();
     const value = parseConfidence(confidence);
     if (content.trim() === "") {
-      setStatus({ kind: "error", text: "Write the fact to add first.", area: "memory" });
+      setStatus({ kind: "error", text: t("memory.writeFactFirst"), area: "memory" });
       return;
     }
     if (value === undefined) {
-      setStatus({ kind: "error", text: CONFIDENCE_PROBLEM, area: "memory" });
+      setStatus({ kind: "error", text: t("memory.confidenceProblem"), area: "memory" });
       return;
     }
     const fact = { content: content.trim(), category, confidence: value };
-    if (await change(() => props.client.addMemoryFact(fact), "Fact added.")) {
+    if (await change(() => props.client.addMemoryFact(fact), t("memory.factAdded"))) {
       setNewFact({ ...newFact(), content: "" });
     }
   };
@@ -222,7 +223,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
       const current = await props.client.getMemory();
       setMemory(current);
       download(memoryExportText(current), MEMORY_EXPORT_FILE_NAME);
-      setStatus({ kind: "ok", text: `Memory exported as ${MEMORY_EXPORT_FILE_NAME}.`, area: "memory" });
+      setStatus({ kind: "ok", text: t("memory.exported", { file: MEMORY_EXPORT_FILE_NAME }), area: "memory" });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error), area: "memory" });
     }
@@ -235,7 +236,11 @@ export function MemoryTab(props: { client: MemoryClient }) {
     try {
       text = await file.text();
     } catch (error) {
-      setStatus({ kind: "error", text: `Could not read ${file.name}: ${errorMessage(error)}`, area: "memory" });
+      setStatus({
+        kind: "error",
+        text: t("memory.unreadable", { file: file.name, error: errorMessage(error) }),
+        area: "memory",
+      });
       return;
     }
     const read = parseMemoryFile(text);
@@ -251,12 +256,12 @@ export function MemoryTab(props: { client: MemoryClient }) {
     const pending = pendingImport();
     if (!pending) return;
     setPendingImport(undefined);
-    await change(() => props.client.importMemory(pending.document), "Memory imported.");
+    await change(() => props.client.importMemory(pending.document), t("memory.imported"));
   };
 
   const clearMemory = async () => {
     setConfirmingClear(false);
-    await change(() => props.client.clearMemory(), "Memory cleared.");
+    await change(() => props.client.clearMemory(), t("memory.cleared"));
   };
 
   const shownFacts = () => filterFacts(memory()?.facts ?? [], query());
@@ -269,13 +274,11 @@ export function MemoryTab(props: { client: MemoryClient }) {
     <div class="settings-form memory-tab">
       <form
         class="memory-settings"
-        aria-label="Memory settings"
+        aria-label={t("memory.settings")}
         noValidate
         onSubmit={(event) => void saveSettings(event)}
       >
-        <p class="hint">
-          Fawn learns about you from your conversations and keeps it in this browser, for every thread.
-        </p>
+        <p class="hint">{t("memory.intro")}</p>
         <label class="check">
           <input
             type="checkbox"
@@ -283,7 +286,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
             disabled={!settingsForm()}
             onChange={(event) => setSetting("enabled", event.currentTarget.checked)}
           />
-          Use memory
+          {t("memory.use")}
         </label>
         <label class="check">
           <input
@@ -292,14 +295,14 @@ export function MemoryTab(props: { client: MemoryClient }) {
             disabled={!settingsForm()}
             onChange={(event) => setSetting("injectionEnabled", event.currentTarget.checked)}
           />
-          Put memory into the prompt
+          {t("memory.inject")}
         </label>
         <Show when={settingsForm()?.enabled === false}>
-          <p class="hint">Memory is off: Fawn learns nothing new, and the agent sees none of it.</p>
+          <p class="hint">{t("memory.off")}</p>
         </Show>
         <div class="memory-numbers">
           <div class="field">
-            <label for="memory-debounce">Update delay (seconds)</label>
+            <label for="memory-debounce">{t("memory.debounce")}</label>
             <input
               id="memory-debounce"
               type="number"
@@ -310,10 +313,10 @@ export function MemoryTab(props: { client: MemoryClient }) {
               disabled={!settingsForm()}
               onInput={(event) => setSetting("debounceSeconds", event.currentTarget.value)}
             />
-            <p class="hint">How long after a reply Fawn waits for more before it learns (0–3600).</p>
+            <p class="hint">{t("memory.debounceHint")}</p>
           </div>
           <div class="field">
-            <label for="memory-budget">Memory budget (tokens)</label>
+            <label for="memory-budget">{t("memory.budget")}</label>
             <input
               id="memory-budget"
               type="number"
@@ -324,22 +327,22 @@ export function MemoryTab(props: { client: MemoryClient }) {
               disabled={!settingsForm()}
               onInput={(event) => setSetting("maxInjectionTokens", event.currentTarget.value)}
             />
-            <p class="hint">The memory's share of the prompt (100–20000).</p>
+            <p class="hint">{t("memory.budgetHint")}</p>
           </div>
         </div>
         <AreaStatus status={status()} area="settings" />
         <div class="actions">
           <button type="submit" class="primary" disabled={!settingsForm()}>
-            Save memory settings
+            {t("memory.saveSettings")}
           </button>
         </div>
       </form>
 
-      <Show when={memory()} fallback={<p class="hint">Loading memory…</p>}>
+      <Show when={memory()} fallback={<p class="hint">{t("memory.loading")}</p>}>
         {(current) => (
           <>
             <Show when={isMemoryEmpty(current())}>
-              <p class="hint">Nothing remembered yet.</p>
+              <p class="hint">{t("memory.empty")}</p>
             </Show>
             <For each={memorySummaries(current())}>
               {(group) => (
@@ -362,22 +365,22 @@ export function MemoryTab(props: { client: MemoryClient }) {
               <input
                 type="search"
                 class="memory-search"
-                aria-label="Search memory"
-                placeholder="Search facts"
+                aria-label={t("memory.search")}
+                placeholder={t("memory.searchPlaceholder")}
                 value={query()}
                 onInput={(event) => setQuery(event.currentTarget.value)}
               />
               <div class="memory-facts-scroll">
                 <table class="memory-facts">
-                  <caption>Facts</caption>
+                  <caption>{t("memory.facts")}</caption>
                   <thead>
                     <tr>
-                      <th scope="col">Fact</th>
-                      <th scope="col">Category</th>
-                      <th scope="col">Confidence</th>
-                      <th scope="col">Learned</th>
+                      <th scope="col">{t("memory.fact")}</th>
+                      <th scope="col">{t("memory.category")}</th>
+                      <th scope="col">{t("memory.confidence")}</th>
+                      <th scope="col">{t("memory.learned")}</th>
                       <th scope="col">
-                        <span class="visually-hidden">Actions</span>
+                        <span class="visually-hidden">{t("memory.actions")}</span>
                       </th>
                     </tr>
                   </thead>
@@ -392,13 +395,13 @@ export function MemoryTab(props: { client: MemoryClient }) {
                                 <td class="memory-fact">
                                   {fact.content}
                                   <Show when={fact.sourceError}>
-                                    {(wrong) => <small class="hint">Instead of: {wrong()}</small>}
+                                    {(wrong) => <small class="hint">{t("memory.insteadOf", { wrong: wrong() })}</small>}
                                   </Show>
                                 </td>
                                 <td>{fact.category}</td>
                                 <td>{formatConfidence(fact.confidence)}</td>
                                 <td>
-                                  <time datetime={fact.createdAt}>{formatLearned(fact.createdAt)}</time>
+                                  <time datetime={fact.createdAt}>{formatLearned(fact.createdAt, locale())}</time>
                                 </td>
                                 <td class="memory-row-actions">
                                   <Show
@@ -408,20 +411,20 @@ export function MemoryTab(props: { client: MemoryClient }) {
                                         <button
                                           type="button"
                                           class="ghost"
-                                          aria-label={`Edit fact: ${fact.content}`}
+                                          aria-label={t("memory.editFact", { fact: fact.content })}
                                           disabled={busy()}
                                           onClick={() => startEdit(fact)}
                                         >
-                                          Edit
+                                          {t("memory.edit")}
                                         </button>
                                         <button
                                           type="button"
                                           class="ghost"
-                                          aria-label={`Delete fact: ${fact.content}`}
+                                          aria-label={t("memory.deleteFact", { fact: fact.content })}
                                           disabled={busy()}
                                           onClick={() => startDelete(fact)}
                                         >
-                                          Delete
+                                          {t("common.delete")}
                                         </button>
                                       </>
                                     }
@@ -433,10 +436,10 @@ export function MemoryTab(props: { client: MemoryClient }) {
                                       disabled={busy()}
                                       onClick={() => void deleteFact(fact)}
                                     >
-                                      Confirm delete
+                                      {t("common.confirmDelete")}
                                     </button>
                                     <button type="button" class="ghost" onClick={() => setRowAction(undefined)}>
-                                      Keep fact
+                                      {t("memory.keepFact")}
                                     </button>
                                   </Show>
                                 </td>
@@ -447,7 +450,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
                               <input
                                 id={`memory-edit-${fact.id}`}
                                 type="text"
-                                aria-label="Fact"
+                                aria-label={t("memory.fact")}
                                 value={draft().content}
                                 onInput={(event) => setDraft({ ...draft(), content: event.currentTarget.value })}
                                 onKeyDown={(event) => {
@@ -464,7 +467,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
                             </td>
                             <td>
                               <select
-                                aria-label="Category"
+                                aria-label={t("memory.category")}
                                 value={draft().category}
                                 onChange={(event) => setDraft({ ...draft(), category: event.currentTarget.value })}
                               >
@@ -476,7 +479,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
                             <td>
                               <input
                                 type="number"
-                                aria-label="Confidence"
+                                aria-label={t("memory.confidence")}
                                 min="0"
                                 max="1"
                                 step="0.05"
@@ -485,7 +488,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
                               />
                             </td>
                             <td>
-                              <time datetime={fact.createdAt}>{formatLearned(fact.createdAt)}</time>
+                              <time datetime={fact.createdAt}>{formatLearned(fact.createdAt, locale())}</time>
                             </td>
                             <td class="memory-row-actions">
                               <button
@@ -494,10 +497,10 @@ export function MemoryTab(props: { client: MemoryClient }) {
                                 disabled={busy()}
                                 onClick={() => void saveEdit(fact)}
                               >
-                                Save fact
+                                {t("memory.saveFact")}
                               </button>
                               <button type="button" class="ghost" onClick={() => setRowAction(undefined)}>
-                                Cancel
+                                {t("common.cancel")}
                               </button>
                             </td>
                           </Show>
@@ -508,32 +511,32 @@ export function MemoryTab(props: { client: MemoryClient }) {
                 </table>
               </div>
               <Show when={shownFacts().length === 0}>
-                <p class="hint">No fact matches “{query().trim()}”.</p>
+                <p class="hint">{t("memory.noMatch", { query: query().trim() })}</p>
               </Show>
             </Show>
             <Show when={current().facts.length === 0 && !isMemoryEmpty(current())}>
-              <p class="hint">No facts yet.</p>
+              <p class="hint">{t("memory.noFacts")}</p>
             </Show>
           </>
         )}
       </Show>
 
       <form class="memory-add" aria-labelledby="memory-add-title" noValidate onSubmit={(event) => void addFact(event)}>
-        <h3 id="memory-add-title">Add a fact</h3>
+        <h3 id="memory-add-title">{t("memory.addTitle")}</h3>
         <div class="field">
-          <label for="memory-new-fact">New fact</label>
+          <label for="memory-new-fact">{t("memory.newFact")}</label>
           <input
             id="memory-new-fact"
             type="text"
             autocomplete="off"
-            placeholder="Prefers answers in British English"
+            placeholder={t("memory.newFactPlaceholder")}
             value={newFact().content}
             onInput={(event) => setNewFact({ ...newFact(), content: event.currentTarget.value })}
           />
         </div>
         <div class="inline">
           <div class="field">
-            <label for="memory-new-category">Category</label>
+            <label for="memory-new-category">{t("memory.category")}</label>
             <select
               id="memory-new-category"
               value={newFact().category}
@@ -543,7 +546,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
             </select>
           </div>
           <div class="field">
-            <label for="memory-new-confidence">Confidence</label>
+            <label for="memory-new-confidence">{t("memory.confidence")}</label>
             <input
               id="memory-new-confidence"
               type="number"
@@ -557,7 +560,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
         </div>
         <div class="actions">
           <button type="submit" disabled={busy() || !memory()}>
-            Add fact
+            {t("memory.addFact")}
           </button>
         </div>
       </form>
@@ -566,16 +569,13 @@ export function MemoryTab(props: { client: MemoryClient }) {
       <Show when={pendingImport()}>
         {(pending) => (
           <div class="memory-confirm">
-            <p>
-              Replace what Fawn remembers with {pending().fileName} ({pending().factCount}{" "}
-              {pending().factCount === 1 ? "fact" : "facts"})? The current memory will be lost.
-            </p>
+            <p>{tn("memory.replace", pending().factCount, { file: pending().fileName })}</p>
             <div class="inline">
               <button type="button" class="danger" disabled={busy()} onClick={() => void replaceMemory()}>
-                Replace memory
+                {t("memory.replaceButton")}
               </button>
               <button type="button" class="ghost" onClick={() => setPendingImport(undefined)}>
-                Cancel import
+                {t("memory.cancelImport")}
               </button>
             </div>
           </div>
@@ -583,30 +583,30 @@ export function MemoryTab(props: { client: MemoryClient }) {
       </Show>
       <Show when={confirmingClear()}>
         <div class="memory-confirm">
-          <p>Forget every summary and fact? This cannot be undone.</p>
+          <p>{t("memory.clearConfirm")}</p>
           <div class="inline">
             <button type="button" class="danger" disabled={busy()} onClick={() => void clearMemory()}>
-              Confirm clear
+              {t("memory.confirmClear")}
             </button>
             <button type="button" class="ghost" onClick={() => setConfirmingClear(false)}>
-              Keep memory
+              {t("memory.keepMemory")}
             </button>
           </div>
         </div>
       </Show>
       <div class="memory-actions">
         <button type="button" disabled={busy() || !memory()} onClick={() => void exportMemory()}>
-          Export memory
+          {t("memory.export")}
         </button>
         <button type="button" disabled={busy()} onClick={() => picker.click()}>
-          Import memory
+          {t("memory.import")}
         </button>
         <input
           ref={picker}
           type="file"
           accept=".json,application/json"
           hidden
-          aria-label="Import memory file"
+          aria-label={t("memory.importFile")}
           onChange={(event) => {
             const file = event.currentTarget.files?.[0];
             event.currentTarget.value = "";
@@ -622,7 +622,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
             setConfirmingClear(true);
           }}
         >
-          Clear memory
+          {t("memory.clear")}
         </button>
       </div>
     </div>

@@ -1,22 +1,23 @@
 // The Plan region: the agent's todo list in plan mode (Pro, Ultra), updated live as `write_todos` changes it.
 import { For, Show } from "solid-js";
 import type { TodoItem } from "../../protocol/index.ts";
+import { formatNumber, t, type TextKey } from "../i18n/index.ts";
 
-const STATUS: Record<TodoItem["status"], { mark: string; label: string }> = {
-  pending: { mark: "○", label: "to do" },
-  in_progress: { mark: "◐", label: "in progress" },
-  completed: { mark: "✓", label: "done" },
+const STATUS: Record<TodoItem["status"], { mark: string; label: TextKey }> = {
+  pending: { mark: "○", label: "plan.pending" },
+  in_progress: { mark: "◐", label: "plan.inProgress" },
+  completed: { mark: "✓", label: "plan.completed" },
 };
 
 export function PlanPanel(props: { todos: readonly TodoItem[] }) {
   const done = () => props.todos.filter((todo) => todo.status === "completed").length;
   return (
     <Show when={props.todos.length > 0}>
-      <section class="plan" aria-label="Plan">
+      <section class="plan" aria-label={t("plan.region")}>
         <h2>
-          Plan{" "}
+          {t("plan.region")}{" "}
           <span class="plan-progress">
-            {done()} of {props.todos.length} done
+            {t("plan.progress", { done: formatNumber(done()), total: formatNumber(props.todos.length) })}
           </span>
         </h2>
         <ol>
@@ -27,7 +28,7 @@ export function PlanPanel(props: { todos: readonly TodoItem[] }) {
                   {STATUS[todo.status].mark}
                 </span>
                 <span class="todo-text">{todo.content}</span>
-                <span class="visually-hidden"> ({STATUS[todo.status].label})</span>
+                <span class="visually-hidden">{t("plan.status", { status: t(STATUS[todo.status].label) })}</span>
               </li>
             )}
           </For>

@@ -3,6 +3,7 @@
 import { createResource, Match, Show, Switch } from "solid-js";
 import type { SandboxSettings } from "../../protocol/index.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
+import { rich, t } from "../i18n/index.ts";
 import type { WebContainerStarter } from "../webcontainer-starter.ts";
 
 export function SandboxTab(props: { client: GatewayClient; starter: WebContainerStarter }) {
@@ -20,8 +21,8 @@ export function SandboxTab(props: { client: GatewayClient; starter: WebContainer
 
   return (
     <div class="settings-form sandbox-tab">
-      <p class="hint">Where the agent's commands and the Terminal run. Each thread keeps its own files either way.</p>
-      <div role="radiogroup" aria-label="Sandbox" class="sandbox-choices">
+      <p class="hint">{t("sandbox.intro")}</p>
+      <div role="radiogroup" aria-label={t("sandbox.group")} class="sandbox-choices">
         <label class="sandbox-choice">
           <input
             type="radio"
@@ -30,9 +31,7 @@ export function SandboxTab(props: { client: GatewayClient; starter: WebContainer
             checked={settings()?.provider !== "webcontainer"}
             onChange={() => void choose("browser")}
           />
-          <span>
-            <strong>Browser</strong> — bash tools and Python in this tab. Works offline.
-          </span>
+          <span>{rich("sandbox.browserText", { name: <strong>{t("sandbox.browser")}</strong> })}</span>
         </label>
         <label class="sandbox-choice">
           <input
@@ -43,28 +42,22 @@ export function SandboxTab(props: { client: GatewayClient; starter: WebContainer
             checked={settings()?.provider === "webcontainer"}
             onChange={() => void choose("webcontainer")}
           />
-          <span>
-            <strong>WebContainer</strong> — Node.js and npm, from StackBlitz. Needs a connection; commercial use needs
-            StackBlitz's licence.
-          </span>
+          <span>{rich("sandbox.webcontainerText", { name: <strong>WebContainer</strong> })}</span>
         </label>
       </div>
       <Show when={!isolated}>
-        <p class="hint">
-          WebContainer needs a cross-origin isolated page, and this one is not. Reload once Fawn is installed or its
-          service worker is active, or serve Fawn with COOP/COEP headers.
-        </p>
+        <p class="hint">{t("sandbox.notIsolated")}</p>
       </Show>
       <Show when={settings()?.provider === "webcontainer"}>
         <Switch>
           <Match when={props.starter.status().state === "starting"}>
             <p class="status busy" role="status">
-              Starting WebContainer… (up to 30 s)
+              {t("sandbox.starting")}
             </p>
           </Match>
           <Match when={props.starter.status().state === "running"}>
             <p class="status ok" role="status">
-              WebContainer is running.
+              {t("sandbox.running")}
             </p>
           </Match>
           <Match when={props.starter.status().state === "failed"}>

@@ -1,10 +1,27 @@
-// The sidebar: New thread, the thread list (most recent first) and Settings.
-import { For, Show } from "solid-js";
+// The sidebar: New thread, Import thread, the thread list (pinned first, then by recent activity; virtualized) with
+// its search box, and Settings.
+import { createEffect, createSignal, on, onCleanup, Show } from "solid-js";
 import type { AppState } from "../app-state.ts";
+import { createThreadSearch, isActiveQuery, type ThreadSearchState } from "../thread-search.ts";
 import { ImportThreadButton } from "./import-thread.tsx";
+import { ThreadList } from "./thread-list.tsx";
+import { ThreadSearchBox, ThreadSearchResults } from "./thread-search.tsx";
 
 export function Sidebar(props: { state: AppState }) {
   const state = props.state;
+  const [searchState, setSearchState] = createSignal<ThreadSearchState>({ query: "", pending: false });
+  const search = createThreadSearch({
+    search: (query) => state.client.searchThreads(query),
+    onChange: setSearchState,
+  });
+  onCleanup(() => search.dispose());
+  // Threads changed (a run ended, a rename, another tab): the results are searched again.
+  createEffect(on(state.threads, () => search.refresh(), { defer: true }));
+  const searching = () => isActiveQuery(searchState().query);
+  let results: HTMLUListElement | undefined;
+  let nav: HTMLElement | undefined;
+  const openThread = (threadId: string) => void state.openThread(threadId);
+
   return (
     <aside class="sidebar">
       <div class="brand">
@@ -15,34 +32,34 @@ export function Sidebar(props: { state: AppState }) {
         New thread
       </button>
       <ImportThreadButton client={state.client} onImported={(threadId) => void state.openThread(threadId)} />
-      <nav aria-label="Threads" class="thread-list">
-        <Show when={state.threads().length > 0} fallback={<p class="muted">No threads yet.</p>}>
-          <ul>
-            <For each={state.threads()}>
-              {(thread) => (
-                <li>
-                  <a
-                    href={`#/t/${thread.thread_id}`}
-                    aria-current={state.thread()?.thread_id === thread.thread_id ? "page" : undefined}
-                    onClick={(event) => {
-                      event.preventDefault();
-                      void state.openThread(thread.thread_id);
-                    }}
-                  >
-                    {thread.title}
-                  </a>
-                  <Show when={thread.pinned}>
-                    <span class="pinned-mark" role="img" aria-label="Pinned" title="Pinned">
-                      ●
-                    </span>
-                  </Show>
-                  <Show when={state.isRunning(thread.thread_id)}>
-                    <span class="running-dot" role="img" aria-label="Running" title="Running" />
-                  </Show>
-                </li>
-              )}
-            </For>
-          </ul>
+      <nav aria-label="Threads" class="thread-list thread-nav" ref={nav}>
+        <ThreadSearchBox
+          search={search}
+          state={searchState()}
+          // Starts indexing threads from before search existed, so the first query finds them.
+          onFirstFocus={() => void state.client.searchThreads("").catch(() => undefined)}
+          // A click, not a call: on a phone, choosing a thread closes the thread list (app.tsx).
+          onOpenFirst={() => results?.querySelector<HTMLElement>('a[data-result="0"]')?.click()}
+          onFocusResults={() => results?.querySelector<HTMLElement>('a[data-result="0"]')?.focus()}
+        />
+        <Show
+          when={searching()}
+          fallback={
+            <ThreadList
+              threads={state.threads()}
+              currentId={state.thread()?.thread_id}
+              isRunning={state.isRunning}
+              onOpen={openThread}
+            />
+          }
+        >
+          <ThreadSearchResults
+            state={searchState()}
+            currentId={state.thread()?.thread_id}
+            onOpen={openThread}
+            onFocusBox={() => nav?.querySelector<HTMLElement>('input[type="search"]')?.focus()}
+            ref={(element) => (results = element)}
+          />
         </Show>
       </nav>
       <button type="button" class="ghost settings-button" onClick={() => state.setSettingsOpen(true)}>

@@ -3,8 +3,8 @@
 import { createSignal, For, onMount, Show } from "solid-js";
 import { createStore, reconcile } from "solid-js/store";
 import { SKILL_ARCHIVE_LIMITS, type GatewayApi, type SkillInfo } from "../../protocol/index.ts";
-import { formatBytes } from "../../shared/text.ts";
 import { errorMessage } from "../gateway-client.ts";
+import { formatBytes, t } from "../i18n/index.ts";
 import { StatusLine, type Status } from "./status-line.tsx";
 
 /** The Gateway methods the Skills tab calls. */
@@ -22,7 +22,7 @@ function SkillItem(props: {
     <li class="skill">
       <input
         type="checkbox"
-        aria-label={`Enable ${props.skill.name}`}
+        aria-label={t("skills.enable", { name: props.skill.name })}
         checked={props.skill.enabled}
         onChange={(event) => props.onToggle(event.currentTarget.checked, event.currentTarget)}
       />
@@ -41,11 +41,11 @@ function SkillItem(props: {
               <button
                 type="button"
                 class="ghost"
-                aria-label={`Delete skill ${props.skill.name}`}
+                aria-label={t("skills.deleteSkill", { name: props.skill.name })}
                 disabled={props.busy}
                 onClick={() => props.onConfirm(true)}
               >
-                Delete
+                {t("common.delete")}
               </button>
             }
           >
@@ -56,10 +56,10 @@ function SkillItem(props: {
               disabled={props.busy}
               onClick={() => props.onDelete()}
             >
-              Confirm delete
+              {t("common.confirmDelete")}
             </button>
             <button type="button" class="ghost" onClick={() => props.onConfirm(false)}>
-              Keep skill
+              {t("skills.keep")}
             </button>
           </Show>
         </div>
@@ -92,7 +92,10 @@ export function SkillsTab(props: { client: SkillsClient }) {
     try {
       const updated = await props.client.setSkillEnabled(skill.name, enabled);
       setState("skills", (each) => each.name === updated.name, reconcile(updated));
-      setStatus({ kind: "ok", text: `${updated.enabled ? "Enabled" : "Disabled"} ${updated.name}.` });
+      setStatus({
+        kind: "ok",
+        text: t(updated.enabled ? "skills.enabled" : "skills.disabled", { name: updated.name }),
+      });
     } catch (error) {
       // The store did not change, so the checkbox is put back by hand.
       box.checked = skill.enabled;
@@ -111,7 +114,7 @@ export function SkillsTab(props: { client: SkillsClient }) {
       await props.client.deleteSkill(name);
       setConfirming(undefined);
       await refresh();
-      setStatus({ kind: "ok", text: `Deleted ${name}.` });
+      setStatus({ kind: "ok", text: t("skills.deleted", { name }) });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
     } finally {
@@ -123,17 +126,21 @@ export function SkillsTab(props: { client: SkillsClient }) {
     if (file.size > SKILL_ARCHIVE_LIMITS.maxArchiveBytes) {
       setStatus({
         kind: "error",
-        text: `${file.name} is ${formatBytes(file.size)}; a skill archive may be at most ${formatBytes(SKILL_ARCHIVE_LIMITS.maxArchiveBytes)}.`,
+        text: t("skills.tooLarge", {
+          file: file.name,
+          size: formatBytes(file.size),
+          max: formatBytes(SKILL_ARCHIVE_LIMITS.maxArchiveBytes),
+        }),
       });
       return;
     }
     setBusy(true);
-    setStatus({ kind: "busy", text: `Installing ${file.name}…` });
+    setStatus({ kind: "busy", text: t("skills.installing", { file: file.name }) });
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
       const skill = await props.client.installSkill({ name: file.name, bytes });
       await refresh();
-      setStatus({ kind: "ok", text: `Installed ${skill.name}.` });
+      setStatus({ kind: "ok", text: t("skills.installed", { name: skill.name }) });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
     } finally {
@@ -160,20 +167,17 @@ export function SkillsTab(props: { client: SkillsClient }) {
 
   return (
     <div class="settings-form skills-tab">
-      <p class="hint">
-        Skills are instructions and scripts the agent reads from /mnt/skills when a task needs them. Turned-off skills
-        stay out of its prompt.
-      </p>
+      <p class="hint">{t("skills.intro")}</p>
       <div class="actions">
         <button type="button" disabled={busy()} onClick={() => picker.click()}>
-          Install skill
+          {t("skills.install")}
         </button>
         <input
           ref={picker}
           type="file"
           accept=".skill,.zip"
           hidden
-          aria-label="Skill archive"
+          aria-label={t("skills.archive")}
           onChange={(event) => {
             const file = event.currentTarget.files?.[0];
             event.currentTarget.value = "";
@@ -182,24 +186,16 @@ export function SkillsTab(props: { client: SkillsClient }) {
         />
       </div>
       <StatusLine status={status()} />
-      <Show when={state.loaded} fallback={<p class="hint">Loading skills…</p>}>
+      <Show when={state.loaded} fallback={<p class="hint">{t("skills.loading")}</p>}>
         <section class="skill-group">
-          <h3 id="skills-built-in">Built-in skills</h3>
-          <Show when={builtIn().length > 0} fallback={<p class="hint">This build of Fawn ships no skills.</p>}>
+          <h3 id="skills-built-in">{t("skills.builtIn")}</h3>
+          <Show when={builtIn().length > 0} fallback={<p class="hint">{t("skills.noneShipped")}</p>}>
             {list(builtIn(), "skills-built-in")}
           </Show>
         </section>
         <section class="skill-group">
-          <h3 id="skills-installed">Installed skills</h3>
-          <Show
-            when={installed().length > 0}
-            fallback={
-              <p class="hint">
-                None yet. Install a .skill or .zip archive holding a SKILL.md (its name and description in YAML
-                frontmatter). The agent can write one for you with the skill-creator skill.
-              </p>
-            }
-          >
+          <h3 id="skills-installed">{t("skills.installedTitle")}</h3>
+          <Show when={installed().length > 0} fallback={<p class="hint">{t("skills.noneInstalled")}</p>}>
             {list(installed(), "skills-installed")}
           </Show>
         </section>

@@ -3,6 +3,7 @@ import { createSignal, For, onMount, Show } from "solid-js";
 import { createStore, reconcile } from "solid-js/store";
 import { DEFAULT_SUBAGENT_SETTINGS, type GatewayApi, type SubagentSettings } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
+import { t } from "../i18n/index.ts";
 import {
   blankSubagentType,
   fromSubagentForm,
@@ -93,11 +94,11 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
       setStatus({ kind: "error", text: read.error });
       return;
     }
-    setStatus({ kind: "busy", text: "Saving…" });
+    setStatus({ kind: "busy", text: t("common.saving") });
     try {
       show(await props.client.saveSubagentSettings(read.settings));
       setLoaded(true);
-      setStatus({ kind: "ok", text: "Saved." });
+      setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
     }
@@ -105,13 +106,10 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
 
   return (
     <form class="settings-form subagents-tab" noValidate onSubmit={(event) => void save(event)}>
-      <p class="hint">
-        In Ultra mode the agent hands parts of a task to subagents, each working in its own context. The built-in types
-        general-purpose and bash are always there (bash only when the sandbox has bash); add your own below.
-      </p>
+      <p class="hint">{t("subagents.intro")}</p>
       <div class="subagent-limits">
         <div class="field">
-          <label for="subagent-timeout">Subagent time limit (seconds)</label>
+          <label for="subagent-timeout">{t("subagents.timeout")}</label>
           <input
             id="subagent-timeout"
             type="number"
@@ -123,7 +121,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
           />
         </div>
         <div class="field">
-          <label for="subagent-max-concurrent">Subagents per response</label>
+          <label for="subagent-max-concurrent">{t("subagents.perResponse")}</label>
           <input
             id="subagent-max-concurrent"
             type="number"
@@ -135,7 +133,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
           />
         </div>
         <div class="field">
-          <label for="subagent-max-per-run">Subagents per run</label>
+          <label for="subagent-max-per-run">{t("subagents.perRun")}</label>
           <input
             id="subagent-max-per-run"
             type="number"
@@ -147,34 +145,31 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
           />
         </div>
       </div>
-      <p class="hint">
-        A subagent is stopped after its time limit (10–7200 seconds). Up to 4 run at once from one response, and up to
-        50 in one run.
-      </p>
-      <h3>Your subagent types</h3>
+      <p class="hint">{t("subagents.limitsHint")}</p>
+      <h3>{t("subagents.yourTypes")}</h3>
       <Show when={loaded() && form.types.length === 0}>
-        <p class="hint">None yet. A type gives a subagent its own instructions and, if you like, fewer tools.</p>
+        <p class="hint">{t("subagents.noTypes")}</p>
       </Show>
       <For each={form.types}>
         {(type) => (
           <fieldset class="subagent-type">
-            <legend>{type.name.trim() || "New subagent type"}</legend>
+            <legend>{type.name.trim() || t("subagents.newType")}</legend>
             <TypeInput
               type={type}
               field="name"
-              label="Name"
+              label={t("subagents.name")}
               placeholder="researcher"
               onInput={(value) => setType(type.key, "name", value)}
             />
             <TypeInput
               type={type}
               field="description"
-              label="Description"
-              placeholder="Looks things up on the web and reports what it found"
+              label={t("subagents.description")}
+              placeholder={t("subagents.descriptionPlaceholder")}
               onInput={(value) => setType(type.key, "description", value)}
             />
             <div class="field">
-              <label for={`${type.key}-instructions`}>Instructions</label>
+              <label for={`${type.key}-instructions`}>{t("subagents.instructions")}</label>
               <textarea
                 id={`${type.key}-instructions`}
                 rows={4}
@@ -185,7 +180,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
             <TypeInput
               type={type}
               field="tools"
-              label="Tools (comma-separated, empty for all)"
+              label={t("subagents.tools")}
               placeholder="web_search, web_fetch, read_file"
               onInput={(value) => setType(type.key, "tools", value)}
             />
@@ -193,21 +188,21 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
               <TypeInput
                 type={type}
                 field="maxTurns"
-                label="Max turns"
+                label={t("subagents.maxTurns")}
                 kind="number"
                 min={1}
                 max={500}
-                placeholder="Default"
+                placeholder={t("subagents.default")}
                 onInput={(value) => setType(type.key, "maxTurns", value)}
               />
               <TypeInput
                 type={type}
                 field="timeoutSeconds"
-                label="Time limit (seconds)"
+                label={t("subagents.typeTimeout")}
                 kind="number"
                 min={10}
                 max={7200}
-                placeholder="As above"
+                placeholder={t("subagents.asAbove")}
                 onInput={(value) => setType(type.key, "timeoutSeconds", value)}
               />
             </div>
@@ -215,10 +210,10 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
               <button
                 type="button"
                 class="ghost danger-text"
-                aria-label={`Remove subagent type ${type.name.trim()}`.trim()}
+                aria-label={t("subagents.removeType", { name: type.name.trim() }).trim()}
                 onClick={() => removeType(type.key)}
               >
-                Remove
+                {t("subagents.remove")}
               </button>
             </div>
           </fieldset>
@@ -226,13 +221,13 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
       </For>
       <div class="inline">
         <button type="button" ref={addButton} disabled={!loaded()} onClick={addType}>
-          Add subagent type
+          {t("subagents.addType")}
         </button>
       </div>
       <StatusLine status={status()} />
       <div class="actions">
         <button type="submit" class="primary" disabled={!loaded()}>
-          Save subagents
+          {t("subagents.save")}
         </button>
       </div>
     </form>

@@ -1,24 +1,25 @@
 // The Subtasks region of an assistant message: one card per `task` call, live while its subagent works.
 import { Index, Show } from "solid-js";
 import { contentText, type WireMessage } from "../../protocol/index.ts";
+import { t, tn, type TextKey } from "../i18n/index.ts";
 import { isTerminal, stepSummary, type Subtask } from "../subtasks.ts";
 import { Markdown } from "./markdown-view.tsx";
 
 /** What a card says of its task: how it ended, or, before that, running while the run lives and stopped after. */
 type ShownStatus = "running" | "stopped" | Exclude<Subtask["status"], "pending" | "running">;
 
-const STATUS: Record<ShownStatus, { label: string; mark: string }> = {
-  running: { label: "Running", mark: "" },
-  completed: { label: "Completed", mark: "✓" },
-  failed: { label: "Failed", mark: "✗" },
-  cancelled: { label: "Cancelled", mark: "⊘" },
-  timed_out: { label: "Timed out", mark: "⏱" },
-  stopped: { label: "Stopped", mark: "■" },
+const STATUS: Record<ShownStatus, { label: TextKey; mark: string }> = {
+  running: { label: "subtasks.running", mark: "" },
+  completed: { label: "subtasks.completed", mark: "✓" },
+  failed: { label: "subtasks.failed", mark: "✗" },
+  cancelled: { label: "subtasks.cancelled", mark: "⊘" },
+  timed_out: { label: "subtasks.timedOut", mark: "⏱" },
+  stopped: { label: "subtasks.stopped", mark: "■" },
 };
 
-const STOP_REASONS: Record<NonNullable<Subtask["stopReason"]>, string> = {
-  turn_capped: "It stopped at its turn limit; the result may be partial.",
-  loop_capped: "It stopped repeating the same tool calls; the result may be partial.",
+const STOP_REASONS: Record<NonNullable<Subtask["stopReason"]>, TextKey> = {
+  turn_capped: "subtasks.turnCapped",
+  loop_capped: "subtasks.loopCapped",
 };
 
 /** A step's full text is long for a card: the head is enough to see what happened. */
@@ -28,8 +29,6 @@ function shownStatus(subtask: Subtask, live: boolean): ShownStatus {
   if (isTerminal(subtask.status)) return subtask.status;
   return live ? "running" : "stopped";
 }
-
-const plural = (count: number, noun: string) => `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
 
 function stepText(step: WireMessage): string {
   const text = contentText(step.content).trim();
@@ -61,15 +60,15 @@ function SubtaskCard(props: { subtask: Subtask; live: boolean }) {
     [
       props.subtask.subagentType,
       props.subtask.modelName,
-      props.subtask.steps.length > 0 ? plural(props.subtask.steps.length, "step") : undefined,
-      props.subtask.usage ? plural(props.subtask.usage.total_tokens, "token") : undefined,
+      props.subtask.steps.length > 0 ? tn("subtasks.steps", props.subtask.steps.length) : undefined,
+      props.subtask.usage ? tn("tokens.count", props.subtask.usage.total_tokens) : undefined,
     ].filter(Boolean);
   const latest = () => (running() ? props.subtask.steps.at(-1) : undefined);
   return (
     <article
       class="subtask"
       data-status={status()}
-      aria-label={`Subtask: ${props.subtask.description}`}
+      aria-label={t("subtasks.card", { description: props.subtask.description })}
       aria-busy={running() ? "true" : "false"}
     >
       <div class="subtask-head">
@@ -84,28 +83,28 @@ function SubtaskCard(props: { subtask: Subtask; live: boolean }) {
           <span class="subtask-spinner" aria-hidden="true" />
         </Show>
         <span class="subtask-description">{props.subtask.description}</span>
-        <span class="subtask-status">{STATUS[status()].label}</span>
+        <span class="subtask-status">{t(STATUS[status()].label)}</span>
       </div>
       <p class="subtask-meta">{meta().join(" · ")}</p>
       <Show when={latest()}>{(step) => <p class="subtask-latest">{stepSummary(step())}</p>}</Show>
       <details class="subtask-details">
-        <summary>Details</summary>
+        <summary>{t("subtasks.details")}</summary>
         <Show when={props.subtask.prompt}>
-          <p class="subtask-label">Prompt</p>
+          <p class="subtask-label">{t("subtasks.prompt")}</p>
           <p class="subtask-prompt">{props.subtask.prompt}</p>
         </Show>
         <Show when={props.subtask.steps.length > 0}>
-          <p class="subtask-label">Steps</p>
-          <ol class="subtask-steps" aria-label="Steps">
+          <p class="subtask-label">{t("subtasks.stepsLabel")}</p>
+          <ol class="subtask-steps" aria-label={t("subtasks.stepsLabel")}>
             <Index each={props.subtask.steps}>{(step) => <StepItem step={step()} />}</Index>
           </ol>
         </Show>
         <Show when={props.subtask.result}>
           {(result) => (
             <div class="subtask-result">
-              <p class="subtask-label">Result</p>
+              <p class="subtask-label">{t("subtasks.result")}</p>
               <Show when={props.subtask.stopReason}>
-                {(reason) => <p class="subtask-note">{STOP_REASONS[reason()]}</p>}
+                {(reason) => <p class="subtask-note">{t(STOP_REASONS[reason()])}</p>}
               </Show>
               <Markdown source={result()} />
             </div>
@@ -114,7 +113,7 @@ function SubtaskCard(props: { subtask: Subtask; live: boolean }) {
         <Show when={props.subtask.error}>
           {(error) => (
             <div class="subtask-error">
-              <p class="subtask-label">Error</p>
+              <p class="subtask-label">{t("subtasks.error")}</p>
               <p class="subtask-error-text">{error()}</p>
             </div>
           )}
@@ -131,7 +130,7 @@ function SubtaskCard(props: { subtask: Subtask; live: boolean }) {
 export function SubtaskCards(props: { subtasks: readonly Subtask[]; live: boolean }) {
   return (
     <Show when={props.subtasks.length > 0}>
-      <section class="subtasks" aria-label="Subtasks">
+      <section class="subtasks" aria-label={t("subtasks.region")}>
         <Index each={props.subtasks}>{(subtask) => <SubtaskCard subtask={subtask()} live={props.live} />}</Index>
       </section>
     </Show>

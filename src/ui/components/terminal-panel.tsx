@@ -8,6 +8,7 @@ import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show, t
 import type { SandboxInfo } from "../../protocol/index.ts";
 import { newId } from "../../shared/ids.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
+import { t } from "../i18n/index.ts";
 import { errorLine, formatCommandResult, noteLine, promptFor, WORKSPACE_DIR } from "../terminal/command-output.ts";
 import { LineEditor, type LineEditorOutput } from "../terminal/line-editor.ts";
 
@@ -139,14 +140,14 @@ class TerminalSession {
     try {
       info = await this.client.sandboxInfo(this.threadId);
     } catch (error) {
-      info = { kind: "browser", cwd: WORKSPACE_DIR, notice: `The sandbox did not answer: ${errorMessage(error)}` };
+      info = { kind: "browser", cwd: WORKSPACE_DIR, notice: t("terminal.noAnswer", { error: errorMessage(error) }) };
     }
     if (this.#disposed) return;
     this.#cwd = info.cwd;
     this.#setInfo(info);
-    const kind = info.kind === "webcontainer" ? "WebContainer" : "bash in the browser";
-    this.terminal.write(noteLine(`This thread's sandbox (${kind}). Files under /mnt/user-data are kept.`));
-    this.terminal.write(noteLine("Output shows when a command ends; Ctrl+C stops it."));
+    const kind = info.kind === "webcontainer" ? "WebContainer" : t("terminal.kindBrowser");
+    this.terminal.write(noteLine(t("terminal.intro", { kind })));
+    this.terminal.write(noteLine(t("terminal.outputNote")));
     this.#apply(this.#editor.prompt(promptFor(this.#cwd)));
   }
 
@@ -299,14 +300,14 @@ export function TerminalPanel(props: { client: GatewayClient; threadId: string; 
       ref={panel}
       id="terminal-panel"
       class="terminal-panel"
-      aria-label="Terminal"
+      aria-label={t("common.terminal")}
       style={panelHeight() === undefined ? {} : { height: `${panelHeight()}px` }}
     >
       <div
         class="terminal-resize"
         role="separator"
         aria-orientation="horizontal"
-        aria-label="Resize terminal"
+        aria-label={t("terminal.resize")}
         aria-valuemin={MIN_HEIGHT}
         aria-valuemax={maxHeight()}
         aria-valuenow={height()}
@@ -315,9 +316,9 @@ export function TerminalPanel(props: { client: GatewayClient; threadId: string; 
         onKeyDown={resizeWithKeys}
       />
       <div class="terminal-bar">
-        <span class="terminal-title">Sandbox terminal</span>
+        <span class="terminal-title">{t("terminal.title")}</span>
         <span class="terminal-status" role="status">
-          {session().running() ? "Running… Ctrl+C stops it." : ""}
+          {session().running() ? t("terminal.running") : ""}
         </span>
       </div>
       <Show when={session().info()?.notice}>

@@ -1,5 +1,6 @@
 // A labelled one-line input for settings: an address, or a key that stays masked until "Show key" is pressed.
 import { createSignal, Show, type JSX } from "solid-js";
+import { t } from "../i18n/index.ts";
 
 /** A labelled one-line input: an address, or a key that stays masked until its Show key button is pressed. */
 export function TextField(props: {
@@ -31,7 +32,7 @@ export function TextField(props: {
         <div class="inline">
           {input}
           <button type="button" class="ghost" aria-pressed={shown()} onClick={() => setShown(!shown())}>
-            {shown() ? "Hide key" : "Show key"}
+            {shown() ? t("field.hideKey") : t("field.showKey")}
           </button>
         </div>
       </Show>

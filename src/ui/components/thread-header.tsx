@@ -3,6 +3,7 @@
 import { createMemo, createSignal, onCleanup, Show } from "solid-js";
 import type { WireMessage } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
+import { t } from "../i18n/index.ts";
 import { formatCount, threadUsage, usageDetail } from "../token-usage.ts";
 
 const NO_MESSAGES: readonly WireMessage[] = [];
@@ -31,14 +32,14 @@ export function ThreadHeader(props: {
     setOpen(false);
     const thread = props.state.thread();
     if (!thread) return;
-    const title = window.prompt("Rename thread", thread.title);
+    const title = window.prompt(t("header.renamePrompt"), thread.title);
     if (title !== null) void props.state.renameThread(thread.thread_id, title);
   };
   const remove = () => {
     setOpen(false);
     const thread = props.state.thread();
     if (!thread) return;
-    if (window.confirm(`Delete "${thread.title}" and everything in it? This cannot be undone.`)) {
+    if (window.confirm(t("header.deleteConfirm", { title: thread.title }))) {
       void props.state.deleteThread(thread.thread_id);
     }
   };
@@ -52,26 +53,26 @@ export function ThreadHeader(props: {
       <button
         type="button"
         class="ghost threads-toggle"
-        aria-label="Show threads"
+        aria-label={t("header.showThreads")}
         aria-expanded={props.sidebarShown}
         onClick={() => props.onToggleSidebar()}
       >
-        <span aria-hidden="true">☰</span> Threads
+        <span aria-hidden="true">☰</span> {t("common.threads")}
       </button>
       <Show when={props.state.thread()}>{(thread) => <h1 class="thread-title">{thread().title}</h1>}</Show>
       <div class="thread-header-actions">
         <Show when={props.state.thread() && usage()}>
           {(total) => (
             <span class="thread-tokens" title={usageDetail(total())}>
-              Tokens: {formatCount(total().total_tokens)}
+              {t("header.tokens", { count: formatCount(total().total_tokens) })}
             </span>
           )}
         </Show>
         <button
           type="button"
           class="ghost icon shortcuts-button"
-          aria-label="Keyboard shortcuts"
-          title="Keyboard shortcuts (?)"
+          aria-label={t("common.keyboardShortcuts")}
+          title={t("header.shortcutsTitle")}
           onClick={() => props.onShowShortcuts()}
         >
           ?
@@ -86,7 +87,7 @@ export function ThreadHeader(props: {
                 aria-controls="terminal-panel"
                 onClick={() => props.onToggleTerminal()}
               >
-                Terminal
+                {t("common.terminal")}
               </button>
               <div class="menu-anchor" ref={menu}>
                 <button
@@ -96,12 +97,12 @@ export function ThreadHeader(props: {
                   aria-expanded={open()}
                   onClick={() => setOpen(!open())}
                 >
-                  Thread actions
+                  {t("header.threadActions")}
                 </button>
                 <Show when={open()}>
-                  <div class="menu" role="menu" aria-label="Thread actions">
+                  <div class="menu" role="menu" aria-label={t("header.threadActions")}>
                     <button type="button" role="menuitem" onClick={rename}>
-                      Rename
+                      {t("header.rename")}
                     </button>
                     <button
                       type="button"
@@ -111,10 +112,10 @@ export function ThreadHeader(props: {
                         void props.state.pinThread(thread().thread_id, !thread().pinned);
                       }}
                     >
-                      {thread().pinned ? "Unpin" : "Pin"}
+                      {thread().pinned ? t("header.unpin") : t("header.pin")}
                     </button>
                     <button type="button" role="menuitem" class="danger-text" onClick={remove}>
-                      Delete
+                      {t("common.delete")}
                     </button>
                   </div>
                 </Show>

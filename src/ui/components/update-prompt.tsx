@@ -1,6 +1,7 @@
 // Service-worker status: offers the new version when one is waiting, and says when Fawn can work offline.
 import { createEffect, Show } from "solid-js";
 import { useRegisterSW } from "virtual:pwa-register/solid";
+import { t } from "../i18n/index.ts";
 
 export function UpdatePrompt() {
   const {
@@ -17,18 +18,18 @@ export function UpdatePrompt() {
     <>
       <Show when={needRefresh()}>
         <div class="toast" role="alert">
-          <span>A new version of Fawn is ready.</span>
+          <span>{t("update.ready")}</span>
           <button type="button" class="primary" onClick={() => void updateServiceWorker(true)}>
-            Reload
+            {t("update.reload")}
           </button>
           <button type="button" class="ghost" onClick={() => setNeedRefresh(false)}>
-            Later
+            {t("update.later")}
           </button>
         </div>
       </Show>
       <Show when={offlineReady()}>
         <div class="toast" role="status">
-          Fawn is installed in this browser and now works offline.
+          {t("update.offline")}
         </div>
       </Show>
     </>

@@ -11,6 +11,7 @@ import {
   type WebToolSettings,
 } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
+import { rich, t } from "../i18n/index.ts";
 import { TextField } from "./text-field.tsx";
 import { StatusLine, type Status } from "./status-line.tsx";
 
@@ -58,25 +59,20 @@ function toSettings(form: WebForm): WebToolSettings {
 function searchHint(provider: WebSearchProviderName): string {
   switch (provider) {
     case "off":
-      return "The agent has no web_search. It can still read pages you give it with web_fetch.";
+      return t("web.search.off");
     case "tavily":
-      return "Needs an API key from tavily.com. Answers this browser directly.";
+      return t("web.search.tavily");
     case "brave":
-      return "Needs an API key from brave.com/search/api. Brave refuses browser requests: set the Proxy URL below.";
+      return t("web.search.brave");
     case "searxng":
-      return (
-        "Your own SearXNG instance, with the json format enabled in its settings.yml. Without CORS headers on the " +
-        "instance, set the Proxy URL below."
-      );
+      return t("web.search.searxng");
     case "jina":
-      return "Needs an API key from jina.ai. Answers this browser directly.";
+      return t("web.search.jina");
   }
 }
 
 function fetchHint(provider: WebFetchProviderName): string {
-  return provider === "jina"
-    ? "Jina's reader works without a key at a low rate limit; a key raises it. The pages are read on Jina's side."
-    : "Pages are read from this browser. Most sites refuse browser requests, so set the Proxy URL below.";
+  return provider === "jina" ? t("web.fetch.jina") : t("web.fetch.direct");
 }
 
 export function WebTab(props: {
@@ -101,12 +97,12 @@ export function WebTab(props: {
 
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
-    setStatus({ kind: "busy", text: "Saving…" });
+    setStatus({ kind: "busy", text: t("common.saving") });
     try {
       const saved = await props.save(toSettings(form()));
       setForm(toForm(saved));
       setLoaded(true);
-      setStatus({ kind: "ok", text: "Saved." });
+      setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
     }
@@ -119,18 +115,15 @@ export function WebTab(props: {
 
   return (
     <form class="settings-form web-tab" noValidate onSubmit={(event) => void save(event)}>
-      <p class="hint">
-        The agent's web_search and web_fetch tools call these services with your own keys. Keys stay in this browser and
-        are sent only to their service (or through your proxy).
-      </p>
+      <p class="hint">{t("web.intro")}</p>
       <div class="field">
-        <label for="web-search-provider">Search provider</label>
+        <label for="web-search-provider">{t("web.searchProvider")}</label>
         <select
           id="web-search-provider"
           value={form().searchProvider}
           onChange={(event) => set("searchProvider", event.currentTarget.value as WebSearchProviderName)}
         >
-          <option value="off">Off</option>
+          <option value="off">{t("web.off")}</option>
           <For each={SEARCH_CHOICES}>{([value, info]) => <option value={value}>{info.label}</option>}</For>
         </select>
         <p class="hint">{searchHint(form().searchProvider)}</p>
@@ -141,7 +134,7 @@ export function WebTab(props: {
             <Show when={info().apiKey !== "none"}>
               <TextField
                 id="web-search-api-key"
-                label="Search API key"
+                label={t("web.searchKey")}
                 kind="key"
                 value={form().searchApiKey}
                 onInput={(value) => set("searchApiKey", value)}
@@ -149,18 +142,18 @@ export function WebTab(props: {
             </Show>
             <TextField
               id="web-search-base-url"
-              label="Search base URL"
+              label={t("web.searchBaseUrl")}
               kind="url"
               placeholder={info().defaultBaseUrl ?? "https://searx.example.org"}
               value={form().searchBaseUrl}
               onInput={(value) => set("searchBaseUrl", value)}
-              hint={info().defaultBaseUrl && "Leave empty for the public service."}
+              hint={info().defaultBaseUrl && t("web.publicService")}
             />
           </>
         )}
       </Show>
       <div class="field">
-        <label for="web-fetch-provider">Fetch provider</label>
+        <label for="web-fetch-provider">{t("web.fetchProvider")}</label>
         <select
           id="web-fetch-provider"
           value={form().fetchProvider}
@@ -173,15 +166,15 @@ export function WebTab(props: {
       <Show when={form().fetchProvider === "jina"}>
         <TextField
           id="web-fetch-api-key"
-          label="Fetch API key"
+          label={t("web.fetchKey")}
           kind="key"
-          placeholder="Optional"
+          placeholder={t("web.optional")}
           value={form().fetchApiKey}
           onInput={(value) => set("fetchApiKey", value)}
         />
         <TextField
           id="web-fetch-base-url"
-          label="Fetch base URL"
+          label={t("web.fetchBaseUrl")}
           kind="url"
           placeholder={WEB_FETCH_PROVIDERS.jina.defaultBaseUrl}
           value={form().fetchBaseUrl}
@@ -190,22 +183,17 @@ export function WebTab(props: {
       </Show>
       <TextField
         id="web-proxy-url"
-        label="Proxy URL"
+        label={t("web.proxyUrl")}
         kind="url"
         placeholder={PROXY_PLACEHOLDER}
         value={form().proxyUrl}
         onInput={(value) => set("proxyUrl", value)}
-        hint={
-          <>
-            Fawn's optional proxy (<code>npm run proxy</code>) for services and pages that refuse browser requests.
-            Services that answer browsers are always called directly.
-          </>
-        }
+        hint={<>{rich("web.proxyHint", { command: <code>npm run proxy</code> })}</>}
       />
       <StatusLine status={status()} />
       <div class="actions">
         <button type="submit" class="primary" disabled={!loaded() && status()?.kind !== "error"}>
-          Save
+          {t("common.save")}
         </button>
       </div>
     </form>

@@ -1,0 +1,71 @@
+import { strToU8, unzipSync, zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { BACKUP_LIMITS } from "../protocol/index.ts";
+import type { ThreadBackup } from "../storage/backup-store.ts";
+import { BackupArchiveWriter, readBackupArchive } from "./backup-archive.ts";
+
+const THREAD = "t-1";
+const PATH = "/mnt/user-data/outputs/a.txt";
+
+function records(overrides: Partial<ThreadBackup> = {}): ThreadBackup {
+  return {
+    thread: { thread_id: THREAD, title: "Bees", created_at: 1, updated_at: 2, status: "idle" },
+    entries: [],
+    runs: [],
+    checkpoints: [],
+    checkpoint_blobs: [],
+    checkpoint_writes: [],
+    checkpoint_messages: [
+      { thread_id: THREAD, message_id: "m1", hash: "h", type: "json", bytes: strToU8('{"content":"hello"}') },
+    ],
+    files: [{ thread_id: THREAD, path: PATH, size: 3, sha256: "x", mimeType: "text/plain", mtime: 1 }],
+    ...overrides,
+  };
+}
+
+async function archive(thread = records(), files = [{ thread_id: THREAD, path: PATH, bytes: strToU8("abc") }]) {
+  const writer = new BackupArchiveWriter();
+  writer.addThread(thread, files);
+  writer.addSettings([{ key: "sandbox.settings", value: { provider: "browser" } }], []);
+  writer.addMemory(null, []);
+  const { blob } = writer.finish({ app_version: "0.1.0", created_at: new Date(0), memory_facts: 0 });
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
+describe("the backup archive", () => {
+  it("reads back what was written, bytes included", async () => {
+    const read = readBackupArchive(await archive());
+    expect(read.manifest).toMatchObject({ format: "fawn-backup", version: 1, counts: { threads: 1, thread_files: 1 } });
+    expect(read.threads[0]?.records.checkpoint_messages[0]?.bytes).toEqual(strToU8('{"content":"hello"}'));
+    expect(read.threads[0]?.files[0]?.bytes).toEqual(strToU8("abc"));
+    expect(read.settings).toEqual([{ key: "sandbox.settings", value: { provider: "browser" } }]);
+  });
+
+  it("refuses a thread holding another thread's records", async () => {
+    const foreign = records({
+      checkpoint_messages: [{ thread_id: "t-2", message_id: "m", hash: "h", type: "json", bytes: new Uint8Array() }],
+    });
+    const bytes = await archive(foreign);
+    expect(() => readBackupArchive(bytes)).toThrow(/holds a record of another thread \(t-2\)/);
+  });
+
+  it("refuses a file its thread does not list, and a listed file that is missing or of another size", async () => {
+    const extra = await archive(records({ files: [] }));
+    expect(() => readBackupArchive(extra)).toThrow(/does not list/);
+    const missing = await archive(records(), []);
+    expect(() => readBackupArchive(missing)).toThrow(/which the backup does not hold/);
+    const resized = await archive(records(), [{ thread_id: THREAD, path: PATH, bytes: strToU8("abcd") }]);
+    expect(() => readBackupArchive(resized)).toThrow(/is 4 bytes, not 3/);
+  });
+
+  it("refuses members it does not know, and judges sizes before inflating", async () => {
+    const bytes = await archive();
+    const members = unzipSync(bytes);
+    expect(() => readBackupArchive(zipSync({ ...members, "notes/readme.txt": strToU8("hi") }))).toThrow(
+      /"notes\/readme.txt", which a Fawn backup never has/,
+    );
+    expect(() => readBackupArchive(bytes, { ...BACKUP_LIMITS, maxEntryBytes: 10 })).toThrow(/too large/);
+    expect(() => readBackupArchive(bytes, { ...BACKUP_LIMITS, maxTotalBytes: 100 })).toThrow(/once unpacked/);
+    expect(() => readBackupArchive(bytes, { ...BACKUP_LIMITS, maxEntries: 2 })).toThrow(/more than 2 members/);
+  });
+});

@@ -1,0 +1,260 @@
+// Settings → Data as a service: "Export all data" into one backup archive (never an API key), "Import data" from
+// one (checked whole, written in one transaction, nothing already here overwritten), and "Delete all data".
+import { version as packageVersion } from "../../package.json";
+import { parseMemoryDocument } from "../agent/index.ts";
+import { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "../agent/memory/memory-document.ts";
+import { parseSkillMarkdown, skillNameProblem } from "../agent/skills/skill-frontmatter.ts";
+import { BackupArchiveError, BackupArchiveWriter, readBackupArchive } from "../bundles/index.ts";
+import {
+  backupFileName,
+  BACKUP_LIMITS,
+  describeImport,
+  emptyMemoryDocument,
+  SKILL_ARCHIVE_LIMITS,
+  type BackupLimits,
+  type DataExport,
+  type DataImportResult,
+  type MemoryDocument,
+  type MemorySection,
+} from "../protocol/index.ts";
+import { formatBytes } from "../shared/text.ts";
+import { BackupStore, type BackupWrite } from "../storage/backup-store.ts";
+import type { FawnDb, SettingRecord, ThreadFileMetaRecord } from "../storage/fawn-db.ts";
+import { MEMORY_DOCUMENT_KEY } from "../storage/memory-repository.ts";
+import { sha256Hex } from "../storage/thread-files.ts";
+
+/** A readable reason an import was refused (the gateway turns it into a GatewayError); nothing was written. */
+export class DataRequestError extends Error {
+  override name = "DataRequestError";
+}
+
+/**
+ * Names of fields that hold credentials. Keys live in the `secrets` store, which a backup never reads; a settings
+ * value that still carries one (an older record, a future setting) loses it here too.
+ */
+const SECRET_FIELD =
+  /^(api[-_]?key|apikey|secret|client[-_]?secret|password|passwd|token|access[-_]?token|refresh[-_]?token|bearer|authorization|auth|credentials?)$/i;
+
+/** A JSON-like value with every credential field removed, at any depth. */
+export function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (typeof value !== "object" || value === null || value instanceof Uint8Array) return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .filter(([key]) => !SECRET_FIELD.test(key))
+      .map(([key, item]) => [key, withoutSecrets(item)]),
+  );
+}
+
+export interface DataServiceOptions {
+  /** The Fawn version written into a backup's manifest. */
+  appVersion?: string;
+  now?: () => Date;
+  /** Limits an imported archive is checked against (tests lower them). */
+  limits?: BackupLimits;
+}
+
+/** What an import did, with the ids the caller tells the UI about. */
+export interface DataImportOutcome {
+  result: DataImportResult;
+  threadIds: string[];
+  memoryChanged: boolean;
+  settingsChanged: boolean;
+  skillsChanged: boolean;
+}
+
+const SECTIONS = {
+  user: ["workContext", "personalContext", "topOfMind"],
+  history: ["recentMonths", "earlierContext", "longTermBackground"],
+} as const;
+
+/**
+ * `imported` merged into `stored`: facts whose content the memory already holds (case and spacing aside) are not
+ * added again, an id already taken gets a new one; an empty summary takes the imported one, a written one stays.
+ * Undefined when nothing would change.
+ */
+export function mergeMemoryDocuments(
+  stored: MemoryDocument,
+  imported: MemoryDocument,
+  now: Date,
+): { value: MemoryDocument; added: number } | undefined {
+  const contents = new Set(stored.facts.map((fact) => factContentKey(fact.content)));
+  const ids = new Set(stored.facts.map((fact) => fact.id));
+  const added = [];
+  for (const fact of imported.facts) {
+    const key = factContentKey(fact.content);
+    if (contents.has(key)) continue;
+    contents.add(key);
+    let id = fact.id;
+    while (ids.has(id)) id = newFactId();
+    ids.add(id);
+    added.push({ ...fact, id });
+  }
+  let sectionsChanged = false;
+  const section = (mine: MemorySection, theirs: MemorySection): MemorySection => {
+    if (mine.summary.trim() !== "" || theirs.summary.trim() === "") return mine;
+    sectionsChanged = true;
+    return theirs;
+  };
+  const user = { ...stored.user };
+  for (const name of SECTIONS.user) user[name] = section(stored.user[name], imported.user[name]);
+  const history = { ...stored.history };
+  for (const name of SECTIONS.history) history[name] = section(stored.history[name], imported.history[name]);
+  if (added.length === 0 && !sectionsChanged) return undefined;
+  const facts = capFacts([...stored.facts, ...added], MAX_DOCUMENT_FACTS);
+  const kept = facts.length - stored.facts.filter((fact) => facts.includes(fact)).length;
+  return {
+    value: { version: "1.0", lastUpdated: now.toISOString(), user, history, facts },
+    added: kept,
+  };
+}
+
+export class DataService {
+  private readonly store: BackupStore;
+  private readonly appVersion: string;
+  private readonly now: () => Date;
+  private readonly limits: BackupLimits;
+
+  constructor(db: FawnDb, options: DataServiceOptions = {}) {
+    this.store = new BackupStore(db);
+    this.appVersion = options.appVersion ?? packageVersion;
+    this.now = options.now ?? (() => new Date());
+    this.limits = options.limits ?? BACKUP_LIMITS;
+  }
+
+  /**
+   * Writes every thread (records, checkpoints, files), the memory, installed skills and settings into one zip. Threads
+   * are read one at a time and their bytes handed to the zip stream, so at most one thread's files are in memory
+   * beside the archive. API keys are never read; credential fields of settings are dropped.
+   */
+  async export(): Promise<DataExport> {
+    const writer = new BackupArchiveWriter();
+    for (const threadId of await this.store.threadIds()) {
+      const thread = await this.store.readThread(threadId);
+      // A thread deleted meanwhile is simply not in the backup.
+      if (thread) writer.addThread(thread.records, thread.files);
+    }
+    const globals = await this.store.readGlobals();
+    const memory = globals.settings.find((record) => record.key === MEMORY_DOCUMENT_KEY)?.value;
+    const settings: SettingRecord[] = globals.settings
+      .filter((record) => record.key !== MEMORY_DOCUMENT_KEY)
+      .map((record) => ({ key: record.key, value: withoutSecrets(record.value) }));
+    writer.addSettings(
+      settings,
+      globals.mcp_servers.map((server) => withoutSecrets(server) as typeof server),
+    );
+    writer.addMemory(memory ?? null, globals.store_items);
+    for (const skill of globals.skills) writer.addSkill(skill);
+    const parsedMemory = memory === undefined ? undefined : parseMemoryDocument(memory);
+    const createdAt = this.now();
+    const { blob, manifest } = writer.finish({
+      app_version: this.appVersion,
+      created_at: createdAt,
+      memory_facts: parsedMemory?.ok ? parsedMemory.value.facts.length : 0,
+    });
+    return { file_name: backupFileName(createdAt), blob, manifest };
+  }
+
+  /**
+   * Imports a backup. The archive is read and checked whole first (see readBackupArchive), then the memory document,
+   * skills and settings are checked for their meaning; any problem rejects with a DataRequestError and nothing is
+   * written. Then everything is written in one transaction: threads and skills already here are kept (the backup's
+   * are skipped), memory facts are merged without duplicates, settings are restored only where none is stored.
+   */
+  async import(archive: Blob | Uint8Array): Promise<DataImportOutcome> {
+    if (!(archive instanceof Uint8Array) && !(archive instanceof Blob)) {
+      throw new DataRequestError("Choose a backup file (.zip) to import.");
+    }
+    if (archive instanceof Blob && archive.size > this.limits.maxArchiveBytes) {
+      throw new DataRequestError(
+        `The backup is too large (${formatBytes(archive.size)}; at most ${formatBytes(this.limits.maxArchiveBytes)}).`,
+      );
+    }
+    const bytes = archive instanceof Uint8Array ? archive : new Uint8Array(await archive.arrayBuffer());
+    let contents;
+    try {
+      contents = readBackupArchive(bytes, this.limits);
+    } catch (error) {
+      if (error instanceof BackupArchiveError) throw new DataRequestError(error.message);
+      throw error;
+    }
+
+    let importedMemory: MemoryDocument | undefined;
+    if (contents.memory_document !== null && contents.memory_document !== undefined) {
+      const parsed = parseMemoryDocument(contents.memory_document);
+      if (!parsed.ok) throw new DataRequestError(`The backup's memory is not valid: ${parsed.message}.`);
+      importedMemory = parsed.value;
+    }
+    for (const skill of contents.skills) {
+      const nameProblem = skillNameProblem(skill.name);
+      if (nameProblem) throw new DataRequestError(`The backup's skill cannot be installed: ${nameProblem}`);
+      const skillFile = skill.files["SKILL.md"] as Uint8Array;
+      const parsed = parseSkillMarkdown(new TextDecoder().decode(skillFile));
+      if (!parsed.ok) throw new DataRequestError(`The backup's skill '${skill.name}' is not valid: ${parsed.message}`);
+      if (parsed.metadata.name !== skill.name) {
+        throw new DataRequestError(`The backup's skill '${skill.name}' names itself '${parsed.metadata.name}'.`);
+      }
+      const sizes = Object.values(skill.files).map((file) => file.byteLength);
+      if (
+        sizes.some((size) => size > SKILL_ARCHIVE_LIMITS.maxFileBytes) ||
+        sizes.reduce((sum, size) => sum + size, 0) > SKILL_ARCHIVE_LIMITS.maxTotalBytes
+      ) {
+        throw new DataRequestError(`The backup's skill '${skill.name}' is larger than an installed skill may be.`);
+      }
+    }
+
+    // Hash the files before the transaction opens (it would commit while we awaited crypto.subtle); the stored meta
+    // is recomputed from the bytes rather than trusted.
+    const threads = await Promise.all(
+      contents.threads.map(async ({ records, files }) => {
+        const metas = new Map(records.files.map((meta) => [meta.path, meta]));
+        const fileMetas: ThreadFileMetaRecord[] = await Promise.all(
+          files.map(async (file) => {
+            const meta = metas.get(file.path) as ThreadFileMetaRecord;
+            return { ...meta, size: file.bytes.byteLength, sha256: await sha256Hex(file.bytes) };
+          }),
+        );
+        // A thread exported mid-run is at rest now.
+        const status = records.thread.status === "busy" ? "idle" : records.thread.status;
+        return { records: { ...records, thread: { ...records.thread, status }, files: fileMetas }, files };
+      }),
+    );
+    const now = this.now();
+    const plan: BackupWrite = {
+      threads,
+      skills: contents.skills,
+      settings: contents.settings
+        .filter((record) => record.key !== MEMORY_DOCUMENT_KEY)
+        .map((record) => ({ key: record.key, value: withoutSecrets(record.value) })),
+      store_items: contents.store_items,
+      mcp_servers: contents.mcp_servers,
+      ...(importedMemory && {
+        mergeMemory: (stored: unknown) => {
+          const current = stored === undefined ? undefined : parseMemoryDocument(stored);
+          return mergeMemoryDocuments(current?.ok ? current.value : emptyMemoryDocument(), importedMemory, now);
+        },
+      }),
+    };
+    const written = await this.store.write(plan);
+    const counts = {
+      threads_imported: written.threadsImported.length,
+      threads_skipped: written.threadsSkipped.length,
+      skills_imported: written.skillsImported.length,
+      skills_skipped: written.skillsSkipped.length,
+      memory_facts_added: written.memoryFactsAdded,
+      settings_restored: written.settingsRestored,
+    };
+    return {
+      result: { ...counts, message: describeImport(counts) },
+      threadIds: written.threadsImported,
+      memoryChanged: written.memoryFactsAdded > 0 || importedMemory !== undefined,
+      settingsChanged: written.settingsRestored > 0,
+      skillsChanged: written.skillsImported.length > 0,
+    };
+  }
+
+  /** Deletes everything in one transaction; returns the ids of the threads there were. */
+  deleteAll(): Promise<string[]> {
+    return this.store.deleteAll();
+  }
+}

@@ -1,0 +1,57 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import { IncrementalMarkdown, renderMarkdown } from "./markdown.ts";
+import { MarkdownDom } from "./markdown-dom.ts";
+
+const REPLY = "# Plan\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\nx = 1\n```\n\n- one\n- two\n\nThe end, said slowly.";
+
+describe("MarkdownDom", () => {
+  it("keeps the nodes of finished blocks while the last block grows, and ends as the whole text renders", () => {
+    const root = document.createElement("div");
+    const dom = new MarkdownDom(root);
+    const renderer = new IncrementalMarkdown();
+    dom.show(renderer.render(REPLY.slice(0, REPLY.indexOf("```") + 3)));
+    const heading = root.querySelector("h1");
+    const table = root.querySelector("table");
+    expect(heading?.textContent).toBe("Plan");
+    for (let end = REPLY.indexOf("```") + 4; end <= REPLY.length; end++) {
+      dom.show(renderer.render(REPLY.slice(0, end)));
+      expect(root.querySelector("h1")).toBe(heading);
+      expect(root.querySelector("table")).toBe(table);
+    }
+    const whole = document.createElement("div");
+    whole.innerHTML = renderMarkdown(REPLY);
+    expect(root.innerHTML).toBe(whole.innerHTML);
+  });
+
+  it("patches the growing block in place: its text grows and its finished items stay", () => {
+    const root = document.createElement("div");
+    const dom = new MarkdownDom(root);
+    const renderer = new IncrementalMarkdown();
+    dom.show(renderer.render("- first item\n- sec"));
+    const first = root.querySelector("li");
+    const text = root.querySelectorAll("li")[1]!.firstChild;
+    dom.show(renderer.render("- first item\n- second, **bold** and more"));
+    expect(root.querySelector("li")).toBe(first);
+    expect(root.querySelectorAll("li")[1]!.firstChild).toBe(text);
+    expect(root.innerHTML).toBe("<ul>\n<li>first item</li>\n<li>second, <strong>bold</strong> and more</li>\n</ul>\n");
+    // A change of element (a paragraph becoming a heading) replaces it.
+    dom.show(renderer.render("Title\n"));
+    dom.show(renderer.render("Title\n==="));
+    expect(root.innerHTML).toBe("<h1>Title</h1>\n");
+  });
+
+  it("replaces a block in place when it changes and removes blocks that are gone", () => {
+    const root = document.createElement("div");
+    const dom = new MarkdownDom(root);
+    dom.show([{ html: "<p>a</p>\n" }, { html: "<p>b</p>\n" }, { html: "<p>c</p>\n" }]);
+    const first = root.firstChild;
+    dom.show([{ html: "<p>a</p>\n" }, { html: "<h2>B</h2>\n" }, { html: "<p>c</p>\n" }]);
+    expect(root.innerHTML).toBe("<p>a</p>\n<h2>B</h2>\n<p>c</p>\n");
+    expect(root.firstChild).toBe(first);
+    dom.show([{ html: "<p>a</p>\n" }]);
+    expect(root.innerHTML).toBe("<p>a</p>\n");
+    dom.show([{ html: "" }, { html: "<p>z</p>\n" }]);
+    expect(root.innerHTML).toBe("<p>z</p>\n");
+  });
+});

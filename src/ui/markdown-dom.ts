@@ -1,0 +1,89 @@
+// Puts rendered Markdown blocks into the page, touching only what changed: while a reply streams, the nodes of its
+// finished blocks (a highlighted code block, a table, selected text) stay as they are, and the growing block is
+// patched in place (its text appended to, its finished list items and table rows kept).
+import type { MarkdownBlock } from "./markdown.ts";
+
+interface MountedBlock {
+  block: MarkdownBlock;
+  nodes: ChildNode[];
+}
+
+function sameAttributes(a: Element, b: Element): boolean {
+  if (a.attributes.length !== b.attributes.length) return false;
+  for (const attribute of a.attributes) {
+    if (b.getAttributeNS(attribute.namespaceURI, attribute.localName) !== attribute.value) return false;
+  }
+  return true;
+}
+
+/** Whether `current` can be kept and patched into `next`: same kind of node, and for elements the same tag and attributes. */
+function patchable(current: ChildNode, next: ChildNode): boolean {
+  if (current.nodeType !== next.nodeType) return false;
+  if (current instanceof Element && next instanceof Element) {
+    return (
+      current.namespaceURI === next.namespaceURI && current.tagName === next.tagName && sameAttributes(current, next)
+    );
+  }
+  return current.nodeType === Node.TEXT_NODE || current.nodeType === Node.COMMENT_NODE;
+}
+
+/**
+ * Makes the run of `current` nodes in `parent` (which starts before `anchor`, or ends the parent) equal to `next`,
+ * which hold sanitized markup: text and elements with the same tag and attributes are kept, anything else is replaced
+ * by the new node. Returns the nodes now in place.
+ */
+function patchNodes(parent: Node, current: readonly ChildNode[], next: readonly ChildNode[], anchor: Node | null) {
+  const placed: ChildNode[] = [];
+  for (let index = 0; index < next.length; index++) {
+    const old = current[index];
+    const node = next[index]!;
+    if (old && patchable(old, node)) {
+      if (old instanceof CharacterData) {
+        const text = (node as CharacterData).data;
+        // Appending keeps the browser's work on the text so far (shaping, line breaks up to the change).
+        if (text.startsWith(old.data)) {
+          if (text.length > old.data.length) old.appendData(text.slice(old.data.length));
+        } else old.data = text;
+      } else patchNodes(old, [...old.childNodes], [...node.childNodes], null);
+      placed.push(old);
+    } else if (old) {
+      parent.replaceChild(node, old);
+      placed.push(node);
+    } else {
+      parent.insertBefore(node, placed.at(-1)?.nextSibling ?? anchor);
+      placed.push(node);
+    }
+  }
+  for (const extra of current.slice(next.length)) extra.remove();
+  return placed;
+}
+
+/** The blocks shown in one element, updated in place by `show`. */
+export class MarkdownDom {
+  readonly #root: HTMLElement;
+  readonly #mounted: MountedBlock[] = [];
+
+  constructor(root: HTMLElement) {
+    this.#root = root;
+  }
+
+  /** Makes the element show `blocks` (sanitized HTML, from markdown.ts), in order. */
+  show(blocks: readonly MarkdownBlock[]): void {
+    const mounted = this.#mounted;
+    const parser = this.#root.ownerDocument.createElement("div");
+    for (let index = 0; index < blocks.length; index++) {
+      const block = blocks[index]!;
+      const old = mounted[index];
+      if (old && (old.block === block || old.block.html === block.html)) {
+        old.block = block;
+        continue;
+      }
+      parser.innerHTML = block.html;
+      // Before the first node of a later block still in place.
+      const anchor = mounted.slice(index + 1).find((later) => later.nodes.length > 0)?.nodes[0] ?? null;
+      const nodes = patchNodes(this.#root, old?.nodes ?? [], [...parser.childNodes], anchor);
+      mounted[index] = { block, nodes };
+    }
+    for (const gone of mounted.splice(blocks.length)) for (const node of gone.nodes) node.remove();
+  }
+}

@@ -1,0 +1,62 @@
+// Markdown in replies: a streamed reply renders its table, highlighted code and math, stays sanitized, and its
+// finished blocks are not rebuilt while later tokens arrive.
+import { expect, test } from "@playwright/test";
+import { assistantMessages, configureEndpoint, send } from "./fixtures.ts";
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "New thread" })).toBeVisible();
+});
+
+test("a streamed reply shows its GFM table, highlighted code and math, and runs nothing", async ({ page }) => {
+  await configureEndpoint(page);
+  let dialogs = 0;
+  page.on("dialog", (dialog) => {
+    dialogs++;
+    void dialog.dismiss();
+  });
+  // Count tables put into a reply's Markdown while it streams: a finished block is inserted once, not per token.
+  await page.evaluate(() => {
+    const w = window as unknown as { __tablesInserted: number };
+    w.__tablesInserted = 0;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const target = record.target as Element;
+        if (!target.closest?.('[aria-label="Assistant message"][aria-busy="true"] .markdown')) continue;
+        for (const node of record.addedNodes) if (node.nodeName === "TABLE") w.__tablesInserted++;
+      }
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+
+  await send(page, "math and code");
+  const reply = assistantMessages(page).last();
+  await expect(reply).toHaveAttribute("aria-busy", "true");
+
+  const table = reply.getByRole("table");
+  await expect(table.getByRole("row")).toHaveCount(3);
+  await expect(table.getByRole("cell", { name: "0.17" })).toBeVisible();
+
+  const code = reply.locator("pre code");
+  await expect(code.locator(".hljs-keyword").first()).toHaveText("def");
+  await expect(code.locator(".hljs-comment")).toHaveText("# squared");
+
+  // Inline and display math as MathML, without the TeX source showing (the third is KaTeX's error for \href).
+  await expect(reply.locator("math")).toHaveCount(3);
+  await expect(reply.locator('math[display="block"]').locator("mfrac")).toHaveCount(1);
+  await expect(reply).not.toContainText("\\frac");
+  // Dollar amounts are not math.
+  await expect(reply).toContainText("Each run costs $5 and $10 with a GPU.");
+
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  const tablesInserted = await page.evaluate(
+    () => (window as unknown as { __tablesInserted: number }).__tablesInserted,
+  );
+  expect(tablesInserted).toBe(1);
+  // The saved reply renders the same way.
+  await expect(reply.getByRole("table")).toBeVisible();
+  await expect(reply.locator("pre code .hljs-keyword").first()).toHaveText("def");
+  await expect(reply.locator("math")).toHaveCount(3);
+  // TeX's \href became an error message, not a link; nothing ran.
+  expect(await reply.locator("a[href^='javascript'], [onerror], script").count()).toBe(0);
+  expect(dialogs).toBe(0);
+});

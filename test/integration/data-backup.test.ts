@@ -1,0 +1,298 @@
+// Settings → Data through the Gateway: "Export all data" brings a thread (with its checkpoints, upload and artifact),
+// the memory, a custom skill and settings into one zip without any API key; "Import data" puts them back in another
+// browser (the thread continues), keeps what is already here, and refuses a tampered archive without writing a thing;
+// "Delete all data" leaves nothing behind.
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { createGatewayFetch, Gateway } from "../../src/gateway/index.ts";
+import { contentText, type ThreadEntry } from "../../src/protocol/index.ts";
+import { BACKUP_COVERAGE } from "../../src/storage/backup-store.ts";
+import { openFawnDb } from "../../src/storage/index.ts";
+import { runThread, useGatewayHarness } from "./harness.ts";
+
+const harness = useGatewayHarness("data-backup-test");
+
+const MODEL_KEY = "sk-live-MODELKEY-7f3a9c";
+const SEARCH_KEY = "tvly-SEARCHKEY-51bd02";
+const FETCH_KEY = "jina-FETCHKEY-c8e4aa";
+const UPLOAD = "/mnt/user-data/uploads/notes.txt";
+const ARTIFACT = "/mnt/user-data/outputs/report.md";
+const FACT = "User brews oolong at 90 degrees";
+const SKILL =
+  "---\nname: tea-brewing\ndescription: Brew tea well. Use when asked about tea.\n---\n\n# Tea\n\nSteep 3 min.\n";
+
+const callTool = (name: string, args: Record<string, unknown>) =>
+  `call tool ${name} ${JSON.stringify({ description: "t", ...args })}`;
+
+function messageTexts(entries: readonly ThreadEntry[] | undefined): string[] {
+  return (entries ?? []).flatMap((entry) => (entry.kind === "message" ? [contentText(entry.message.content)] : []));
+}
+
+/** A thread with an upload and a presented artifact, a memory fact, a skill, and keys for every provider. */
+async function fillStore(gateway: Gateway): Promise<string> {
+  await gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: MODEL_KEY, model: "mock-model" });
+  await gateway.saveWebToolSettings({
+    search: { provider: "tavily", apiKey: SEARCH_KEY },
+    fetch: { provider: "jina", apiKey: FETCH_KEY },
+  });
+  const thread = await gateway.createThread();
+  await gateway.uploadFiles(thread.thread_id, [{ name: "notes.txt", bytes: strToU8("first-flush notes") }]);
+  await runThread(gateway, thread.thread_id, callTool("write_file", { path: ARTIFACT, content: "# Tea report\n" }));
+  await runThread(gateway, thread.thread_id, callTool("present_files", { filepaths: [ARTIFACT] }));
+  await gateway.addMemoryFact({ content: FACT });
+  await gateway.installSkill({ name: "tea-brewing.skill", bytes: zipSync({ "SKILL.md": strToU8(SKILL) }) });
+  return thread.thread_id;
+}
+
+async function archiveBytes(gateway: Gateway): Promise<Uint8Array> {
+  return new Uint8Array(await (await gateway.exportData()).blob.arrayBuffer());
+}
+
+/** Every text the archive holds: its raw bytes, each member inflated, and every base64 byte field decoded. */
+function archiveTexts(bytes: Uint8Array): string[] {
+  const texts = [new TextDecoder("latin1").decode(bytes)];
+  for (const data of Object.values(unzipSync(bytes))) {
+    const text = new TextDecoder("latin1").decode(data);
+    texts.push(text);
+    for (const match of text.matchAll(/"\$bytes":"([A-Za-z0-9+/=]*)"/g)) {
+      texts.push(Buffer.from(match[1] ?? "", "base64").toString("latin1"));
+    }
+  }
+  return texts;
+}
+
+/** How many records all stores of the gateway's database hold. */
+async function storedRecords(dbName: string): Promise<number> {
+  const db = await openFawnDb(dbName);
+  const counts = await Promise.all(Object.keys(BACKUP_COVERAGE).map((name) => db.count(name as "threads")));
+  db.close();
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
+/** The archive's members changed by `change`, zipped again. */
+function tamper(bytes: Uint8Array, change: (members: Record<string, Uint8Array>) => void): Uint8Array {
+  const members = unzipSync(bytes);
+  change(members);
+  return zipSync(members);
+}
+
+describe("export all data", () => {
+  it("writes one dated zip with a manifest counting what it holds", async () => {
+    await fillStore(harness.gateway);
+    const backup = await harness.gateway.exportData();
+    expect(backup.file_name).toMatch(/^fawn-backup-\d{4}-\d{2}-\d{2}\.zip$/);
+    expect(backup.blob.type).toBe("application/zip");
+    const members = unzipSync(new Uint8Array(await backup.blob.arrayBuffer()));
+    const manifest = JSON.parse(strFromU8(members["manifest.json"] as Uint8Array)) as Record<string, unknown>;
+    expect(manifest).toMatchObject({
+      format: "fawn-backup",
+      version: 1,
+      app_version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      counts: { threads: 1, thread_files: 2, skills: 1, memory_facts: 1 },
+    });
+    expect(Date.parse(manifest.created_at as string)).not.toBeNaN();
+    expect(backup.manifest).toEqual(manifest);
+    expect(Object.keys(members).some((name) => name.endsWith("/files/mnt/user-data/uploads/notes.txt"))).toBe(true);
+    expect(Object.keys(members).some((name) => name.endsWith("/files/mnt/user-data/outputs/report.md"))).toBe(true);
+    expect(Object.keys(members)).toContain("skills/tea-brewing/files/SKILL.md");
+  });
+
+  it("never holds an API key, anywhere in the archive", async () => {
+    await fillStore(harness.gateway);
+    const texts = archiveTexts(await archiveBytes(harness.gateway));
+    // The search works: the upload's text, and a message only found in checkpoint bytes, are found the same way.
+    expect(texts.some((text) => text.includes("first-flush notes"))).toBe(true);
+    expect(texts.some((text) => text.includes("call tool present_files"))).toBe(true);
+    for (const key of [MODEL_KEY, SEARCH_KEY, FETCH_KEY]) {
+      expect(texts.filter((text) => text.includes(key))).toEqual([]);
+    }
+  });
+});
+
+describe("import data", () => {
+  it("brings everything back in another browser, and the thread continues", async () => {
+    const threadId = await fillStore(harness.gateway);
+    const before = await harness.gateway.getThread(threadId);
+    const archive = await archiveBytes(harness.gateway);
+
+    const other = await harness.freshGateway();
+    const result = await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]));
+    expect(result).toMatchObject({
+      threads_imported: 1,
+      threads_skipped: 0,
+      skills_imported: 1,
+      memory_facts_added: 1,
+    });
+    expect(result.message).toMatch(/^Imported 1 thread\./);
+
+    expect((await other.listThreads()).map((thread) => [thread.thread_id, thread.title])).toEqual([
+      [threadId, before?.title],
+    ]);
+    const after = await other.getThread(threadId);
+    expect(messageTexts(after?.entries)).toEqual(messageTexts(before?.entries));
+    expect(after?.artifacts).toEqual([ARTIFACT]);
+    expect(strFromU8((await other.readThreadFile(threadId, UPLOAD)).bytes)).toBe("first-flush notes");
+    expect(strFromU8((await other.readThreadFile(threadId, ARTIFACT)).bytes)).toBe("# Tea report\n");
+    expect((await other.getMemory()).facts.map((fact) => fact.content)).toEqual([FACT]);
+    expect((await other.listSkills()).find((skill) => skill.name === "tea-brewing")).toMatchObject({
+      category: "custom",
+      enabled: true,
+    });
+    // Settings come back without their keys.
+    expect(await other.getModelSettings()).toMatchObject({
+      baseUrl: harness.mock.url,
+      model: "mock-model",
+      apiKey: "",
+    });
+    expect((await other.getWebToolSettings()).search).toMatchObject({ provider: "tavily", apiKey: "" });
+    // Search finds the imported thread's messages (its index is rebuilt).
+    expect((await other.searchThreads("report")).hits.map((hit) => hit.thread.thread_id)).toEqual([threadId]);
+
+    await runThread(other, threadId, "and one more thing");
+    expect(messageTexts((await other.getThread(threadId))?.entries).at(-1)).toBe("You said: and one more thing");
+  });
+
+  it("keeps threads, facts, skills and settings already here, and says what it skipped", async () => {
+    const threadId = await fillStore(harness.gateway);
+    const archive = await archiveBytes(harness.gateway);
+    await harness.gateway.renameThread(threadId, "Mine, renamed");
+    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: MODEL_KEY, model: "other-model" });
+    const extra = await harness.gateway.createThread();
+
+    const result = await harness.gateway.importData(archive);
+    expect(result).toMatchObject({ threads_imported: 0, threads_skipped: 1, skills_skipped: 1, memory_facts_added: 0 });
+    expect(result.message).toBe("Imported 0 threads, skipped 1 thread already here. 1 skill already installed kept.");
+    expect((await harness.gateway.listThreads()).map((thread) => thread.thread_id).sort()).toEqual(
+      [threadId, extra.thread_id].sort(),
+    );
+    expect((await harness.gateway.getThread(threadId))?.title).toBe("Mine, renamed");
+    expect((await harness.gateway.getMemory()).facts.map((fact) => fact.content)).toEqual([FACT]);
+    expect(await harness.gateway.getModelSettings()).toMatchObject({ model: "other-model", apiKey: MODEL_KEY });
+  });
+
+  it("merges memory facts without duplicates", async () => {
+    await fillStore(harness.gateway);
+    const archive = await archiveBytes(harness.gateway);
+    const other = await harness.freshGateway();
+    await other.addMemoryFact({ content: "  user BREWS oolong at 90 degrees " });
+    await other.addMemoryFact({ content: "User likes green tea" });
+    const result = await other.importData(archive);
+    expect(result.memory_facts_added).toBe(0);
+    expect((await other.getMemory()).facts.map((fact) => fact.content)).toEqual([
+      "user BREWS oolong at 90 degrees",
+      "User likes green tea",
+    ]);
+  });
+
+  it.each([
+    [
+      "a member with a ../ path",
+      (members: Record<string, Uint8Array>) => (members["threads/../../escape.txt"] = strToU8("x")),
+      /unsafe path "threads\/\.\.\/\.\.\/escape\.txt"/,
+    ],
+    [
+      "a manifest of another format",
+      (members: Record<string, Uint8Array>) =>
+        (members["manifest.json"] = strToU8(JSON.stringify({ format: "zip-of-things", version: 1 }))),
+      /manifest\.json in the backup is not valid/,
+    ],
+    ["no manifest", (members: Record<string, Uint8Array>) => delete members["manifest.json"], /no manifest\.json/],
+    [
+      "a thread removed (counts disagree)",
+      (members: Record<string, Uint8Array>) => {
+        for (const name of Object.keys(members)) if (name.startsWith("threads/")) delete members[name];
+      },
+      /manifest counts 1 threads but the archive holds 0/,
+    ],
+    [
+      "a file whose path leaves the thread's folders",
+      (members: Record<string, Uint8Array>) => {
+        const name = Object.keys(members).find((member) => member.endsWith("uploads/notes.txt")) as string;
+        members[name.replace("/files/mnt/user-data/uploads/", "/files/etc/")] = strToU8("x");
+      },
+      /cannot be imported: a path must start with/,
+    ],
+    [
+      "a broken memory",
+      (members: Record<string, Uint8Array>) =>
+        (members["memory.json"] = strToU8(
+          JSON.stringify({ document: { facts: [{ id: "f", content: "x", confidence: 7 }] }, store_items: [] }),
+        )),
+      /memory is not valid: facts\[0\]\.confidence/,
+    ],
+  ])("refuses %s with the reason, and changes nothing", async (_name, change, reason) => {
+    await fillStore(harness.gateway);
+    const archive = tamper(await archiveBytes(harness.gateway), change);
+    const other = await harness.freshGateway();
+    const otherName = `data-backup-test-${Number(harness.gatewayDbName().split("-").at(-1)) + 1}`;
+    const records = await storedRecords(otherName);
+    await expect(other.importData(archive)).rejects.toThrow(reason);
+    // Opened again (a reload): still nothing.
+    expect(await storedRecords(otherName)).toBe(records);
+    const reopened = await Gateway.open(otherName);
+    expect(await reopened.listThreads()).toEqual([]);
+    expect((await reopened.getMemory()).facts).toEqual([]);
+    expect((await reopened.listSkills()).filter((skill) => skill.category === "custom")).toEqual([]);
+  });
+
+  it("refuses a file that is not a zip, and one whose declared sizes are over the limit, before inflating", async () => {
+    await expect(harness.gateway.importData(strToU8("just text"))).rejects.toThrow(/not a zip archive/);
+    await fillStore(harness.gateway);
+    const archive = await archiveBytes(harness.gateway);
+    // A zip bomb's directory says how big its members become: claim 3 GB for the manifest.
+    const bomb = declareSize(archive, "manifest.json", 0xc0000000);
+    await expect(harness.gateway.importData(bomb)).rejects.toThrow(/"manifest\.json" is too large \(3\.0 GB/);
+  });
+});
+
+/** The archive with `member`'s uncompressed size in the central directory set to `size`. */
+function declareSize(archive: Uint8Array, member: string, size: number): Uint8Array {
+  const bytes = archive.slice();
+  const view = new DataView(bytes.buffer);
+  const name = strToU8(member);
+  for (let offset = 0; offset + 46 < bytes.length; offset++) {
+    if (view.getUint32(offset, true) !== 0x02014b50) continue;
+    const nameLength = view.getUint16(offset + 28, true);
+    const found = bytes.subarray(offset + 46, offset + 46 + nameLength);
+    if (nameLength === name.length && found.every((byte, index) => byte === name[index])) {
+      view.setUint32(offset + 24, size, true);
+      return bytes;
+    }
+  }
+  throw new Error(`no ${member} in the archive`);
+}
+
+describe("delete all data", () => {
+  it("deletes threads, files, memory, skills, settings and keys, in every store", async () => {
+    await fillStore(harness.gateway);
+    await harness.gateway.deleteAllData();
+    expect(await storedRecords(harness.gatewayDbName())).toBe(0);
+    expect(await harness.gateway.listThreads()).toEqual([]);
+    expect((await harness.gateway.getMemory()).facts).toEqual([]);
+    expect((await harness.gateway.listSkills()).filter((skill) => skill.category === "custom")).toEqual([]);
+    expect(await harness.gateway.getModelSettings()).toMatchObject({ baseUrl: "", apiKey: "" });
+  });
+});
+
+describe("HTTP routes", () => {
+  it("GET /api/data/export downloads the zip; POST /api/data/import restores it or says why not", async () => {
+    const threadId = await fillStore(harness.gateway);
+    const handle = createGatewayFetch(harness.gateway);
+    const exported = await handle(new Request("http://fawn.local/api/data/export"));
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-type")).toBe("application/zip");
+    expect(exported.headers.get("content-disposition")).toMatch(/attachment; filename="fawn-backup-.*\.zip"/);
+    const archive = await exported.arrayBuffer();
+
+    const other = createGatewayFetch(await harness.freshGateway());
+    const refused = await other(new Request("http://fawn.local/api/data/import", { method: "POST", body: "nope" }));
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/not a zip archive/);
+    const imported = await other(new Request("http://fawn.local/api/data/import", { method: "POST", body: archive }));
+    expect(await imported.json()).toMatchObject({ threads_imported: 1 });
+    expect((await other(new Request(`http://fawn.local/api/threads/${threadId}`))).status).toBe(200);
+
+    expect((await handle(new Request("http://fawn.local/api/data", { method: "DELETE" }))).status).toBe(200);
+    expect(await harness.gateway.listThreads()).toEqual([]);
+  });
+});
