@@ -68,7 +68,7 @@ describe("toolSteps", () => {
       results: [{ title: "Fawn", url: "https://example.com/fawn", content: "A young deer." }],
     });
     const step = stepOf(call("web_search", { query: "fawn" }), output);
-    expect(step.title).toBe('Searched the web for "fawn"');
+    expect(step.title).toBe("Searched the web for \u201cfawn\u201d");
     expect(step.body).toMatchObject({
       kind: "links",
       links: [{ title: "Fawn", url: "https://example.com/fawn", snippet: "A young deer." }],

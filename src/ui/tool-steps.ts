@@ -2,6 +2,7 @@
 // reader understands at a glance: a command and its output, a file written with its content, search results as
 // links, a fetched page, an edit as the text replaced. Pure, so that the rules are tested without a DOM.
 import { contentText, type ToolWireMessage, type WireMessage, type WireToolCall } from "../protocol/index.ts";
+import { t } from "./i18n/index.ts";
 
 export type StepStatus = "running" | "done" | "failed";
 
@@ -80,20 +81,20 @@ function describe(call: WireToolCall, output: string | undefined): Pick<ToolStep
   switch (call.name) {
     case "bash": {
       const command = text(args.command);
-      return { title: `Ran ${oneLine(command)}`, body: { kind: "command", command, output } };
+      return { title: t("steps.ran", { command: oneLine(command) }), body: { kind: "command", command, output } };
     }
     case "write_file": {
       const path = text(args.path);
       const append = args.append === true;
       return {
-        title: `${append ? "Appended to" : "Wrote"} ${path}`,
+        title: t(append ? "steps.appended" : "steps.wrote", { path }),
         body: { kind: "file", path, content: text(args.content), append },
       };
     }
     case "str_replace": {
       const path = text(args.path);
       return {
-        title: `Edited ${path}`,
+        title: t("steps.edited", { path }),
         body: { kind: "edit", path, before: text(args.old_str), after: text(args.new_str), output },
       };
     }
@@ -101,41 +102,54 @@ function describe(call: WireToolCall, output: string | undefined): Pick<ToolStep
       const path = text(args.path);
       const start = typeof args.start_line === "number" ? args.start_line : undefined;
       const end = typeof args.end_line === "number" ? args.end_line : undefined;
-      const lines = start !== undefined || end !== undefined ? ` (lines ${start ?? 1}–${end ?? "end"})` : "";
-      return { title: `Read ${path}${lines}`, body: { kind: "output", args: undefined, output } };
+      const title =
+        start !== undefined || end !== undefined
+          ? t("steps.readLines", {
+              path,
+              start: String(start ?? 1),
+              end: end === undefined ? t("steps.lineEnd") : String(end),
+            })
+          : t("steps.read", { path });
+      return { title, body: { kind: "output", args: undefined, output } };
     }
     case "ls":
-      return { title: `Listed ${text(args.path)}`, body: { kind: "output", args: undefined, output } };
+      return { title: t("steps.listed", { path: text(args.path) }), body: { kind: "output", args: undefined, output } };
     case "glob":
       return {
-        title: `Looked for ${text(args.pattern)} in ${text(args.path)}`,
+        title: t("steps.globbed", { pattern: text(args.pattern), path: text(args.path) }),
         body: { kind: "output", args: undefined, output },
       };
     case "grep":
       return {
-        title: `Searched for ${text(args.pattern)} in ${text(args.path)}`,
+        title: t("steps.grepped", { pattern: text(args.pattern), path: text(args.path) }),
         body: { kind: "output", args: undefined, output },
       };
     case "web_search":
       return {
-        title: `Searched the web for "${text(args.query)}"`,
+        title: t("steps.searchedWeb", { query: text(args.query) }),
         body: { kind: "links", links: output === undefined ? [] : searchLinks(output), output },
       };
     case "web_fetch": {
       const url = text(args.url);
-      return { title: `Read ${url}`, body: { kind: "page", url, output } };
+      return { title: t("steps.read", { path: url }), body: { kind: "page", url, output } };
     }
     case "present_files": {
       const paths = Array.isArray(args.filepaths) ? args.filepaths.filter((path) => typeof path === "string") : [];
       const names = paths.map((path) => path.split("/").pop() ?? path);
-      return { title: `Presented ${names.join(", ") || "files"}`, body: { kind: "files", paths } };
+      return {
+        title: names.length > 0 ? t("steps.presented", { names: names.join(", ") }) : t("steps.presentedFiles"),
+        body: { kind: "files", paths },
+      };
     }
     case "view_image":
-      return { title: `Looked at ${text(args.image_path)}`, body: { kind: "output", args: undefined, output } };
+      return {
+        title: t("steps.lookedAt", { path: text(args.image_path) }),
+        body: { kind: "output", args: undefined, output },
+      };
     default: {
       const { description: _description, ...rest } = args;
       const shown = Object.keys(rest).length > 0 ? JSON.stringify(rest, null, 2) : undefined;
-      return { title: `Used ${call.name}`, body: { kind: "output", args: shown, output } };
+      return { title: t("steps.used", { tool: call.name }), body: { kind: "output", args: shown, output } };
     }
   }
 }

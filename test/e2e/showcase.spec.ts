@@ -21,7 +21,21 @@ test("the showcase thread holds every kind of message, with no console error", a
   await expect(log.getByText("Reasoning").first()).toBeVisible();
   await expect(log.getByRole("table").first()).toBeVisible();
   await expect(log.locator("pre code").first()).toBeVisible();
-  await expect(log.getByRole("list", { name: "Tool calls" }).first()).toBeVisible();
+  // Tool steps, each shown for what it is once opened: the command and its output, search results as links, the
+  // written file rendered.
+  const steps = log.getByRole("list", { name: "Tool calls" });
+  const command = steps.getByRole("listitem").filter({ hasText: /^\s*Ran head -5/ });
+  await command.getByText(/^Ran head -5/).click();
+  await expect(command.locator(".step-output")).toContainText("region,quarter,revenue");
+  await expect(command).toContainText("Look at the uploaded figures");
+  const search = steps.getByRole("listitem").filter({ hasText: "Searched the web for" });
+  await search.getByText(/^Searched the web for/).click();
+  await expect(search.getByRole("list", { name: "Search results" }).getByRole("link")).toHaveCount(3);
+  const written = steps.getByRole("listitem").filter({ hasText: "Wrote /mnt/user-data/outputs/q3-report.md" });
+  await written.getByText(/^Wrote /).click();
+  await expect(written.getByRole("table")).toContainText("143,900");
+  // A result shows on its step, not again on its own.
+  await expect(log.getByText(/^Tool result:/)).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Plan" })).toContainText("3 of 3 done");
   await expect(log.getByRole("article", { name: /^Subtask:/ })).toHaveCount(3);
   await expect(log.getByRole("group", { name: "Clarification" })).toBeVisible();

@@ -117,6 +117,26 @@ export const PLAN_DEMO_STEPS = [
 export const PLAN_DEMO_TASKS = ["Gather the facts", "Draft the answer", "Check the result"] as const;
 export const PLAN_DEMO_DONE_TEXT = "All three steps of the plan are done.";
 
+/** The report the "report demo" scenario writes to /mnt/user-data/outputs/q3-report.md. */
+export const REPORT_DEMO_PATH = "/mnt/user-data/outputs/q3-report.md";
+export const REPORT_DEMO_TEXT = [
+  "# Q3 sales",
+  "",
+  "East led the quarter with **$143,900**, ahead of North and South.",
+  "",
+  "| Region | Revenue |",
+  "| --- | ---: |",
+  "| East | 143,900 |",
+  "| North | 120,400 |",
+  "| South | 95,150 |",
+  "",
+].join("\n");
+export const REPORT_DEMO_DONE_TEXT =
+  "The report is ready: **East** led Q3 with $143,900, North followed with $120,400 and South with $95,150. " +
+  "I put it in the Artifacts panel as `q3-report.md`.";
+export const FORECAST_QUESTION = "Which format should the Q4 forecast take?";
+export const FORECAST_OPTIONS = ["A slide deck", "A one-page report", "A spreadsheet"] as const;
+
 /** The "stream bench" reply: 2,000 tokens of 10 characters (20,000 characters), one every 5 ms (200 tokens/s). */
 export const STREAM_BENCH_TOKENS = Array.from({ length: 2000 }, (_, i) => `w${String(i).padStart(8, "0")} `);
 export const STREAM_BENCH_DELAY_MS = 5;
@@ -332,6 +352,57 @@ export const scenarios: readonly Scenario[] = [
         delayMs: step === 0 ? 30 : 1500,
       };
     },
+  },
+  {
+    name: "report-demo",
+    trigger: '"write up the q3 report" with bash, web_search, write_file and present_files available',
+    reply: "bash and web_search at once, then write_file q3-report.md, then present_files, then a short summary",
+    matches: (request) =>
+      lastUserText(request).includes("write up the q3 report") &&
+      ["bash", "web_search", "write_file", "present_files"].every((name) => request.toolNames.includes(name)),
+    respond: (request) => {
+      const round = sinceLastUser(request).filter((m) => m.role === "assistant").length;
+      const call = (name: string, args: Record<string, unknown>): ToolCallScript => ({
+        name,
+        arguments: JSON.stringify(args),
+      });
+      const rounds: ToolCallScript[][] = [
+        [
+          call("bash", {
+            description: "Look at the uploaded figures",
+            command: "head -5 /mnt/user-data/uploads/*.csv && wc -l /mnt/user-data/uploads/*.csv",
+          }),
+          call("web_search", { description: "Find regional benchmarks", query: "Q3 retail sales by region" }),
+        ],
+        [call("write_file", { description: "Write the report", path: REPORT_DEMO_PATH, content: REPORT_DEMO_TEXT })],
+        [call("present_files", { filepaths: [REPORT_DEMO_PATH] })],
+      ];
+      const calls = rounds[round];
+      return calls ? { kind: "tool_calls", calls, delayMs: 40 } : text(REPORT_DEMO_DONE_TEXT, 20);
+    },
+  },
+  {
+    name: "forecast-question",
+    trigger: '"draft the q4 forecast" with ask_clarification available',
+    reply: `ask_clarification "${FORECAST_QUESTION}" with three options`,
+    matches: (request) =>
+      lastUserText(request).includes("draft the q4 forecast") &&
+      request.toolNames.includes("ask_clarification") &&
+      lastMessage(request).role === "user",
+    respond: () => ({
+      kind: "tool_calls",
+      calls: [
+        {
+          name: "ask_clarification",
+          arguments: JSON.stringify({
+            question: FORECAST_QUESTION,
+            clarification_type: "approach_choice",
+            options: FORECAST_OPTIONS,
+          }),
+        },
+      ],
+      delayMs: 30,
+    }),
   },
   {
     name: "stream-bench",

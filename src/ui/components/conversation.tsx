@@ -14,6 +14,7 @@ import { answerOf, requestOfToolMessage } from "../human-input.ts";
 import { rich, t } from "../i18n/index.ts";
 import { liveMessages } from "../run-view.ts";
 import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "../subtasks.ts";
+import { toolResultsOf, type ToolResults } from "../tool-steps.ts";
 import { MessageView } from "./message-view.tsx";
 
 function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
@@ -36,6 +37,7 @@ function EntryView(props: {
   answer?: string | undefined;
   onAnswer?: ((text: string) => void) | undefined;
   subtasks: Subtasks;
+  tools: ConversationTools;
 }): JSX.Element {
   const entry = props.entry;
   return entry.kind === "message" ? (
@@ -45,6 +47,7 @@ function EntryView(props: {
       answer={props.answer}
       onAnswer={props.onAnswer}
       subtasks={props.subtasks}
+      tools={props.tools}
     />
   ) : (
     <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} />
@@ -77,6 +80,19 @@ function Welcome(props: { state: AppState }) {
 }
 
 const NO_MESSAGES: readonly WireMessage[] = [];
+
+/** The conversation's tool results by call id, and the ids of the calls its assistant messages make. */
+interface ConversationTools {
+  results: ToolResults;
+  calls: ReadonlySet<string>;
+}
+
+function conversationTools(messages: readonly WireMessage[], moreCalls: readonly string[]): ConversationTools {
+  const calls = new Set<string>(moreCalls);
+  for (const message of messages)
+    if (message.type === "ai") for (const call of message.tool_calls ?? []) calls.add(call.id);
+  return { results: toolResultsOf(messages), calls };
+}
 const NO_SUBTASKS: Subtasks = new Map();
 
 function isClarification(entry: ThreadEntry): boolean {
@@ -113,10 +129,24 @@ export function Conversation(props: { state: AppState }) {
   // The live run's messages and task state change by reference only when they change, not on every token.
   const produced = createMemo(() => liveRun()?.produced ?? NO_MESSAGES);
   const liveSubtasks = createMemo(() => liveRun()?.subtasks ?? NO_SUBTASKS);
-  const subtasks = createMemo(() => {
+  const messages = createMemo(() => {
     const saved = (state.thread()?.entries ?? []).flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
-    return mergeSubtasks(subtasksFromMessages([...saved, ...produced()]), liveSubtasks());
+    return [...saved, ...produced()];
   });
+  const subtasks = createMemo(() => mergeSubtasks(subtasksFromMessages(messages()), liveSubtasks()));
+  // The streaming message's calls count too: its results come in `produced` while it is still on screen.
+  const streamingCalls = createMemo(
+    () => {
+      const view = liveRun();
+      const live = view ? liveMessages(view) : NO_MESSAGES;
+      return live.flatMap((message) =>
+        message.type === "ai" ? (message.tool_calls ?? []).map((call) => call.id) : [],
+      );
+    },
+    [],
+    { equals: (a, b) => a.length === b.length && a.every((id, i) => id === b[i]) },
+  );
+  const tools = createMemo(() => conversationTools(messages(), streamingCalls()));
   const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
 
   // Follow the reply as it grows, unless the user scrolled up to read.
@@ -124,11 +154,21 @@ export function Conversation(props: { state: AppState }) {
   const onScroll = () => {
     pinned = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
   };
+  // Once a frame at most: reading scrollHeight forces a layout, which on every streamed token would add up.
+  let scrollQueued = false;
+  const scrollToEnd = () => {
+    if (scrollQueued) return;
+    scrollQueued = true;
+    requestAnimationFrame(() => {
+      scrollQueued = false;
+      log.scrollTo({ top: log.scrollHeight });
+    });
+  };
   createEffect(() => {
     state.thread();
     const view = liveRun();
     if (view) liveMessages(view);
-    if (pinned) queueMicrotask(() => log.scrollTo({ top: log.scrollHeight }));
+    if (pinned) scrollToEnd();
   });
 
   return (
@@ -151,6 +191,7 @@ export function Conversation(props: { state: AppState }) {
                   onOpenSettings={openSettings}
                   answer={answer()}
                   subtasks={subtasks()}
+                  tools={tools()}
                   // Only an unanswered question takes an answer, and only while nothing runs.
                   onAnswer={
                     isClarification(entry) && answer() === undefined && !liveRun()
@@ -173,7 +214,9 @@ export function Conversation(props: { state: AppState }) {
                   }}
                 />
                 <Index each={liveMessages(view())}>
-                  {(message) => <MessageView message={message()} streaming={!view().ended} subtasks={subtasks()} />}
+                  {(message) => (
+                    <MessageView message={message()} streaming={!view().ended} subtasks={subtasks()} tools={tools()} />
+                  )}
                 </Index>
                 <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
                   <article class="message assistant" aria-label={t("conversation.assistantMessage")} aria-busy="true">

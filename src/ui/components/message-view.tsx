@@ -9,19 +9,24 @@ import {
   type ToolWireMessage,
   type WireMessage,
 } from "../../protocol/index.ts";
-import { formatBytes } from "../../shared/text.ts";
 import { requestOfToolMessage } from "../human-input.ts";
+import { formatBytes, t } from "../i18n/index.ts";
 import { formatTokens, messageUsage, usageDetail } from "../token-usage.ts";
 import { subtaskOfCall, TASK_TOOL_NAME, type Subtasks } from "../subtasks.ts";
+import type { ToolResults } from "../tool-steps.ts";
 import { ClarificationCard } from "./clarification-card.tsx";
 import { SubtaskCards } from "./subtask-cards.tsx";
 import { Markdown } from "./markdown-view.tsx";
+import { ToolSteps } from "./tool-steps.tsx";
+
+const NO_RESULTS: ToolResults = new Map();
 
 function AssistantMessage(props: {
   message: AiWireMessage;
   streaming?: boolean | undefined;
   stopped?: boolean | undefined;
   subtasks?: Subtasks | undefined;
+  toolResults?: ToolResults | undefined;
 }) {
   const text = () => contentText(props.message.content);
   // The question shows as a Clarification card with the tool's result (below), which carries its request; each
@@ -45,11 +50,15 @@ function AssistantMessage(props: {
     (props.message.tool_calls?.length ?? 0) > 0;
   return (
     <Show when={!onlyAsks()}>
-      <article class="message assistant" aria-label="Assistant message" aria-busy={props.streaming ? "true" : "false"}>
+      <article
+        class="message assistant"
+        aria-label={t("conversation.assistantMessage")}
+        aria-busy={props.streaming ? "true" : "false"}
+      >
         <Show when={props.message.reasoning}>
           {(reasoning) => (
             <details class="reasoning" open={props.streaming && text().length === 0}>
-              <summary>Reasoning</summary>
+              <summary>{t("message.reasoning")}</summary>
               <div class="reasoning-text">{reasoning()}</div>
             </details>
           )}
@@ -58,7 +67,7 @@ function AssistantMessage(props: {
           when={text().length > 0}
           fallback={
             <Show when={props.streaming}>
-              <span class="typing" aria-label="Thinking" />
+              <span class="typing" aria-label={t("conversation.thinking")} />
             </Show>
           }
         >
@@ -66,18 +75,14 @@ function AssistantMessage(props: {
         </Show>
         <SubtaskCards subtasks={subtasks()} live={props.streaming === true} />
         <Show when={otherCalls().length > 0}>
-          <ul class="tool-calls" aria-label="Tool calls">
-            <For each={otherCalls()}>
-              {(call) => (
-                <li>
-                  <span class="tool-name">{call.name}</span> <code>{JSON.stringify(call.args)}</code>
-                </li>
-              )}
-            </For>
-          </ul>
+          <ToolSteps
+            calls={otherCalls()}
+            results={props.toolResults ?? NO_RESULTS}
+            streaming={props.streaming === true}
+          />
         </Show>
         <Show when={props.stopped}>
-          <p class="stopped-note">Stopped</p>
+          <p class="stopped-note">{t("message.stopped")}</p>
         </Show>
       </article>
       {/* Beside the article, not in it: the message's text stays the model's alone. */}
@@ -96,8 +101,9 @@ function ToolResult(props: { message: ToolWireMessage }) {
   return (
     <details class="tool-result">
       <summary>
-        {props.message.status === "error" ? "Tool failed" : "Tool result"}:{" "}
-        {props.message.name ?? props.message.tool_call_id}
+        {t(props.message.status === "error" ? "message.toolFailed" : "message.toolResult", {
+          tool: props.message.name ?? props.message.tool_call_id,
+        })}
       </summary>
       <pre>{contentText(props.message.content)}</pre>
     </details>
@@ -114,19 +120,29 @@ export function MessageView(props: {
   answer?: string | undefined;
   /** The conversation's subtasks by `task` call id: an AI message shows a card for each of its `task` calls. */
   subtasks?: Subtasks | undefined;
+  /**
+   * The conversation's tool results by call id, and the ids of the calls its messages make: a call shows as a step
+   * with its result, and a result whose call is shown is not shown again on its own.
+   */
+  tools?: { results: ToolResults; calls: ReadonlySet<string> } | undefined;
 }) {
-  // A `task` result shows on its subtask card, not as a tool result of its own.
-  const isSubtaskResult = () => {
+  // A `task` result shows on its subtask card, and any other result on its call's step, not on its own.
+  const shownElsewhere = () => {
     const message = props.message;
-    return message.type === "tool" && (message.name === TASK_TOOL_NAME || props.subtasks?.has(message.tool_call_id));
+    return (
+      message.type === "tool" &&
+      (message.name === TASK_TOOL_NAME ||
+        props.subtasks?.has(message.tool_call_id) ||
+        props.tools?.calls.has(message.tool_call_id))
+    );
   };
   return (
     <Switch>
       <Match when={props.message.type === "human"}>
-        <article class="message user" aria-label="User message">
+        <article class="message user" aria-label={t("message.user")}>
           <Show when={(props.message as HumanWireMessage).files}>
             {(files) => (
-              <ul class="message-files" aria-label="Files">
+              <ul class="message-files" aria-label={t("message.files")}>
                 <For each={files()}>
                   {(file) => (
                     <li class="chip" title={file.virtual_path}>
@@ -146,12 +162,13 @@ export function MessageView(props: {
           streaming={props.streaming}
           stopped={props.stopped}
           subtasks={props.subtasks}
+          toolResults={props.tools?.results}
         />
       </Match>
       <Match
         when={props.message.type === "tool" && (props.message as ToolWireMessage).name === CLARIFICATION_TOOL_NAME}
       >
-        <article class="message assistant" aria-label="Assistant message">
+        <article class="message assistant" aria-label={t("conversation.assistantMessage")}>
           <ClarificationCard
             request={requestOfToolMessage(props.message as ToolWireMessage)}
             answer={props.answer}
@@ -159,7 +176,7 @@ export function MessageView(props: {
           />
         </article>
       </Match>
-      <Match when={props.message.type === "tool" && !isSubtaskResult()}>
+      <Match when={props.message.type === "tool" && !shownElsewhere()}>
         <ToolResult message={props.message as ToolWireMessage} />
       </Match>
     </Switch>

@@ -3,13 +3,18 @@
 // <Index> keeps each step's DOM while the reply streams, so a step the reader opened stays open.
 import { Index, Match, Show, Switch } from "solid-js";
 import type { WireToolCall } from "../../protocol/index.ts";
+import { t, type TextKey } from "../i18n/index.ts";
 import { toolSteps, type StepBody, type StepStatus, type ToolResults } from "../tool-steps.ts";
 import { Markdown } from "./markdown-view.tsx";
 
 /** Longer outputs are cut in the view (the tools already cut what the model sees; this keeps the page light). */
 const SHOWN_CHARS = 20_000;
 
-const STATUS_LABEL: Record<StepStatus, string> = { running: "Running", done: "Done", failed: "Failed" };
+const STATUS_LABEL: Record<StepStatus, TextKey> = {
+  running: "steps.running",
+  done: "steps.done",
+  failed: "steps.failed",
+};
 
 function cut(value: string): string {
   return value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}\n…` : value;
@@ -17,7 +22,7 @@ function cut(value: string): string {
 
 function Output(props: { text: string | undefined }) {
   return (
-    <Show when={props.text !== undefined} fallback={<p class="step-waiting">Waiting for the result…</p>}>
+    <Show when={props.text !== undefined} fallback={<p class="step-waiting">{t("steps.waiting")}</p>}>
       <pre class="step-output">{cut(props.text ?? "")}</pre>
     </Show>
   );
@@ -57,15 +62,15 @@ function Body(props: { body: StepBody }) {
       <Match when={props.body.kind === "edit" && props.body}>
         {(body) => (
           <pre class="step-diff">
-            <del aria-label="Replaced text">{body().before}</del>
-            <ins aria-label="New text">{body().after}</ins>
+            <del aria-label={t("steps.replaced")}>{body().before}</del>
+            <ins aria-label={t("steps.newText")}>{body().after}</ins>
           </pre>
         )}
       </Match>
       <Match when={props.body.kind === "links" && props.body}>
         {(body) => (
           <Show when={body().links.length > 0} fallback={<Output text={body().output} />}>
-            <ul class="step-links" aria-label="Search results">
+            <ul class="step-links" aria-label={t("steps.searchResults")}>
               <Index each={body().links}>
                 {(link) => (
                   <li>
@@ -119,13 +124,13 @@ function Body(props: { body: StepBody }) {
 export function ToolSteps(props: { calls: readonly WireToolCall[]; results: ToolResults; streaming: boolean }) {
   const steps = () => toolSteps(props.calls, props.results, props.streaming);
   return (
-    <ol class="tool-steps" aria-label="Tool calls">
+    <ol class="tool-steps" aria-label={t("steps.list")}>
       <Index each={steps()}>
         {(step) => (
           <li class="tool-step" data-status={step().status}>
             <details>
               <summary>
-                <span class="step-status" role="img" aria-label={STATUS_LABEL[step().status]} />
+                <span class="step-status" role="img" aria-label={t(STATUS_LABEL[step().status])} />
                 <span class="step-title">{step().title}</span>
                 <Show when={step().note}>{(note) => <span class="step-note">{note()}</span>}</Show>
               </summary>
