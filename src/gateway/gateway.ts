@@ -88,9 +88,6 @@ const SUBAGENT_SETTINGS_KEY = "subagents.settings";
 /** How long a thread waits for the page to report on WebContainer before it uses the browser sandbox. */
 export const SANDBOX_HOST_WAIT_MS = 35_000;
 
-/** Thread notices sent for one import or deletion at most: each makes every tab list the threads again. */
-const MAX_THREAD_NOTICES = 200;
-
 /** DeerFlow's thread-id rule. */
 export const THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -170,7 +167,9 @@ export class Gateway implements GatewayApi {
     const notify = options.notify ?? broadcastNotices();
     // Thread search keeps the thread list between searches: every change this Gateway announces renews it.
     this.notify = (notice) => {
-      if (notice.type === "thread-changed" || notice.type === "thread-deleted") this.threadSearch.threadsChanged();
+      if (notice.type === "thread-changed" || notice.type === "thread-deleted" || notice.type === "threads-replaced") {
+        this.threadSearch.threadsChanged();
+      }
       notify(notice);
     };
     this.files = new ThreadFiles(db);
@@ -790,10 +789,8 @@ export class Gateway implements GatewayApi {
       if (error instanceof DataRequestError) throw new GatewayError(error.message);
       throw error;
     }
-    // Each notice makes every tab read the whole list again: a few name the new threads, the first refreshes it.
-    for (const threadId of outcome.threadIds.slice(0, MAX_THREAD_NOTICES)) {
-      this.notify({ type: "thread-changed", thread_id: threadId });
-    }
+    // One notice for all of them: each makes every tab read the whole list again.
+    if (outcome.threadIds.length > 0) this.notify({ type: "threads-replaced" });
     if (outcome.memoryChanged) this.notify({ type: "memory-changed" });
     if (outcome.settingsChanged || outcome.skillsChanged) {
       // Open sandboxes mount the skills and follow the sandbox setting as they were: their next command reopens.
@@ -811,9 +808,7 @@ export class Gateway implements GatewayApi {
     await this.memory.clear();
     const threadIds = await this.writing(() => this.data.deleteAll());
     await Promise.all([...this.sandboxes.keys()].map((threadId) => this.closeSandbox(threadId)));
-    for (const threadId of threadIds.slice(0, MAX_THREAD_NOTICES)) {
-      this.notify({ type: "thread-deleted", thread_id: threadId });
-    }
+    if (threadIds.length > 0) this.notify({ type: "threads-replaced" });
     this.notify({ type: "memory-changed" });
     this.notify({ type: "settings-changed" });
   }

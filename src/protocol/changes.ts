@@ -5,6 +5,8 @@ export const CHANGES_CHANNEL = "fawn-changes";
 export type ChangeNotice =
   | { type: "thread-changed"; thread_id: string }
   | { type: "thread-deleted"; thread_id: string }
+  /** Many threads came or went at once (a backup imported, all data deleted): list them all again. */
+  | { type: "threads-replaced" }
   | { type: "settings-changed" }
   /** The long-term memory changed (an update learned from a run, or an edit in another tab). */
   | { type: "memory-changed" };
@@ -12,6 +14,8 @@ export type ChangeNotice =
 export function isChangeNotice(value: unknown): value is ChangeNotice {
   if (typeof value !== "object" || value === null) return false;
   const notice = value as { type?: unknown; thread_id?: unknown };
-  if (notice.type === "settings-changed" || notice.type === "memory-changed") return true;
+  if (notice.type === "settings-changed" || notice.type === "memory-changed" || notice.type === "threads-replaced") {
+    return true;
+  }
   return (notice.type === "thread-changed" || notice.type === "thread-deleted") && typeof notice.thread_id === "string";
 }

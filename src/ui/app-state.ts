@@ -134,6 +134,13 @@ export function createAppState(client: GatewayClient) {
     }
     await refreshThreads();
     const open = thread();
+    if (notice.type === "threads-replaced") {
+      if (!open) return;
+      // The open thread may be gone (all data deleted) or unchanged (a backup adds threads, never replaces one).
+      if (threads().some((summary) => summary.thread_id === open.thread_id)) await reloadIfOpen(open.thread_id);
+      else await openThread(undefined);
+      return;
+    }
     if (!open || open.thread_id !== notice.thread_id) return;
     if (notice.type === "thread-deleted") {
       await openThread(undefined);

@@ -5,7 +5,7 @@
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { createGatewayFetch, Gateway } from "../../src/gateway/index.ts";
-import { contentText, type ThreadEntry } from "../../src/protocol/index.ts";
+import { contentText, type ChangeNotice, type ThreadEntry } from "../../src/protocol/index.ts";
 import { BACKUP_COVERAGE } from "../../src/storage/backup-store.ts";
 import { openFawnDb } from "../../src/storage/index.ts";
 import { runThread, useGatewayHarness } from "./harness.ts";
@@ -271,6 +271,22 @@ describe("delete all data", () => {
     expect((await harness.gateway.getMemory()).facts).toEqual([]);
     expect((await harness.gateway.listSkills()).filter((skill) => skill.category === "custom")).toEqual([]);
     expect(await harness.gateway.getModelSettings()).toMatchObject({ baseUrl: "", apiKey: "" });
+  });
+});
+
+describe("other tabs", () => {
+  it("hear once that the threads were replaced, however many an import brings or a deletion takes", async () => {
+    for (let i = 0; i < 3; i++) await harness.gateway.createThread();
+    const archive = await archiveBytes(harness.gateway);
+    const notices: ChangeNotice[] = [];
+    const other = await Gateway.open("data-backup-notices", { notify: (notice) => notices.push(notice) });
+    await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]));
+    expect(notices.filter((notice) => notice.type.startsWith("thread"))).toEqual([{ type: "threads-replaced" }]);
+
+    notices.length = 0;
+    await other.deleteAllData();
+    expect(notices.filter((notice) => notice.type.startsWith("thread"))).toEqual([{ type: "threads-replaced" }]);
+    expect(await other.listThreads()).toEqual([]);
   });
 });
 
