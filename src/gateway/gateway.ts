@@ -6,6 +6,7 @@ import {
   EMPTY_MODEL_SETTINGS,
   fetchModelIds,
   parseModelSettings,
+  settingsForRun,
   type ChatModelOptions,
 } from "../models/index.ts";
 import {
@@ -21,7 +22,6 @@ import {
   CHANGES_CHANNEL,
   contentText,
   DEFAULT_SUBAGENT_SETTINGS,
-  modelEntryFor,
   PROTOCOL_VERSION,
   type ChangeNotice,
   type DataExport,
@@ -180,8 +180,9 @@ export class Gateway implements GatewayApi {
     this.skills = new SkillsService(db);
     this.memory = new MemoryService(db, {
       createModel: async () => {
-        const settings = await this.getModelSettings();
-        return settings.baseUrl && settings.model ? this.createModel(settings) : undefined;
+        const [settings, webTools] = await Promise.all([this.getModelSettings(), this.getWebToolSettings()]);
+        if (!settings.baseUrl || !settings.model) return undefined;
+        return this.createModel(settingsForRun(settings, undefined, webTools.proxyUrl));
       },
       onChange: () => this.notify({ type: "memory-changed" }),
     });
@@ -470,16 +471,30 @@ export class Gateway implements GatewayApi {
   }
 
   async getModelSettings(): Promise<ModelSettings> {
-    const { value, apiKey } = await this.settings.getWithApiKey(MODEL_ENDPOINT_KEY);
-    const parsed = parseModelSettings({ ...(value as object | undefined), apiKey: apiKey ?? "" });
+    const { value, apiKeys } = await this.settings.getWithApiKeys(MODEL_ENDPOINT_KEY);
+    const stored = (value ?? {}) as { endpoints?: unknown };
+    const endpoints = Array.isArray(stored.endpoints)
+      ? stored.endpoints.map((endpoint: unknown) => {
+          const id = (endpoint as { id?: unknown } | null)?.id;
+          return { ...(endpoint as object), apiKey: (typeof id === "string" && apiKeys.get(id)) || "" };
+        })
+      : undefined;
+    const parsed = parseModelSettings({ ...stored, apiKey: apiKeys.get("") ?? "", ...(endpoints && { endpoints }) });
     return parsed.ok ? parsed.value : { ...EMPTY_MODEL_SETTINGS };
   }
 
   async saveModelSettings(settings: ModelSettings): Promise<ModelSettings> {
     const parsed = parseModelSettings(settings);
     if (!parsed.ok) throw new GatewayError(parsed.message);
-    const { apiKey, ...endpoint } = parsed.value;
-    await this.writing(() => this.settings.putWithApiKey(MODEL_ENDPOINT_KEY, endpoint, apiKey));
+    // Keys apart from the settings (they never reach a backup): the main one's and each other endpoint's.
+    const { apiKey, endpoints, ...main } = parsed.value;
+    const apiKeys = new Map([["", apiKey]]);
+    for (const endpoint of endpoints ?? []) apiKeys.set(endpoint.id, endpoint.apiKey);
+    const value = {
+      ...main,
+      ...(endpoints && { endpoints: endpoints.map(({ apiKey: _key, ...endpoint }) => endpoint) }),
+    };
+    await this.writing(() => this.settings.putWithApiKeys(MODEL_ENDPOINT_KEY, value, apiKeys));
     this.notify({ type: "settings-changed" });
     return parsed.value;
   }
@@ -513,13 +528,16 @@ export class Gateway implements GatewayApi {
     return parsed.value;
   }
 
-  async listModels(endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">): Promise<string[]> {
+  async listModels(endpoint: Pick<ModelSettings, "baseUrl" | "apiKey" | "useProxy">): Promise<string[]> {
     const parsed = parseModelSettings({ ...endpoint, model: "any" });
     if (!parsed.ok) throw new GatewayError(parsed.message);
+    const { proxyUrl } = await this.getWebToolSettings();
     try {
-      return await fetchModelIds(parsed.value, this.fetchImpl);
+      return await fetchModelIds(settingsForRun(parsed.value, undefined, proxyUrl), this.fetchImpl);
     } catch (error) {
-      throw new GatewayError(describeModelError(error, parsed.value.baseUrl).message);
+      throw new GatewayError(
+        describeModelError(error, parsed.value.baseUrl, { proxied: parsed.value.useProxy === true }).message,
+      );
     }
   }
 
@@ -566,7 +584,7 @@ export class Gateway implements GatewayApi {
         ...(failure ? { error: failure } : {}),
       });
       try {
-        const [settings, webTools, thread, memory, skills, subagents] = await Promise.all([
+        const [allSettings, webTools, thread, memory, skills, subagents] = await Promise.all([
           this.getModelSettings(),
           this.getWebToolSettings(),
           this.threads.get(request.thread_id),
@@ -574,7 +592,9 @@ export class Gateway implements GatewayApi {
           this.skills.list(),
           this.getSubagentSettings(),
         ]);
-        model = modelEntryFor(settings, request.context?.model)?.id ?? settings.model;
+        // The endpoint and model the user chose for this message, through the proxy when the endpoint needs it.
+        const settings = settingsForRun(allSettings, request.context, webTools.proxyUrl);
+        model = settings.model;
         known = thread !== undefined;
         if (known) await this.threads.recordRun({ ...record(), status: "running" });
         if (known) await this.threadSearch.invalidate(request.thread_id);

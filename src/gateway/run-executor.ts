@@ -269,7 +269,7 @@ export async function executeRun(
       status = "error";
       runError = isQuotaError(error)
         ? { error: "storage_full", message: STORAGE_FULL_MESSAGE }
-        : describeModelError(error, settings.baseUrl);
+        : describeModelError(error, settings.baseUrl, { proxied: settings.useProxy === true });
     }
   }
 

@@ -42,7 +42,7 @@ export function isRetryableModelError(wrapped: unknown): boolean {
 }
 
 /** Describes why a call to the model endpoint at `baseUrl` failed, in words a user can act on. */
-export function describeModelError(wrapped: unknown, baseUrl: string): RunError {
+export function describeModelError(wrapped: unknown, baseUrl: string, options: { proxied?: boolean } = {}): RunError {
   const error = unwrap(wrapped);
   const status = field(error, "status");
   const message = providerMessage(error);
@@ -71,8 +71,12 @@ export function describeModelError(wrapped: unknown, baseUrl: string): RunError 
     return {
       error: "unreachable",
       message:
-        `Could not reach the model endpoint at ${baseUrl}. Check the Base URL, that the server is running, ` +
-        "and that it allows requests from this page (CORS); a provider that blocks browsers works through Fawn's proxy.",
+        `Could not reach the model endpoint at ${baseUrl}. ` +
+        (options.proxied
+          ? "It goes through Fawn's proxy: check that the proxy is running (npm run proxy) and that the Base URL is right."
+          : "Check the Base URL, that the server is running, and that it allows requests from this page (CORS); " +
+            'a provider that blocks browsers works with "Use the proxy" on for its endpoint in Settings → Models ' +
+            "(and npm run proxy running)."),
     };
   }
   return { error: "unknown", message: `The run failed: ${message}` };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseModelSettings } from "./model-settings.ts";
+import { DEFAULT_PROXY_URL, modelChoiceFor, modelChoices } from "../protocol/index.ts";
+import { parseModelSettings, settingsForRun } from "./model-settings.ts";
 
 const base = { baseUrl: "https://api.example.test/v1/", apiKey: " sk ", model: " gpt " };
 
@@ -36,5 +37,92 @@ describe("model settings", () => {
     const empty = parseModelSettings({ ...base, models: [{ id: " " }] });
     expect(empty.ok).toBe(false);
     expect(!empty.ok && empty.message).toMatch(/model name is required/i);
+  });
+});
+
+describe("several endpoints", () => {
+  const other = {
+    id: "router",
+    name: "OpenRouter",
+    baseUrl: "https://openrouter.example.test/api/v1/",
+    apiKey: " sk-or ",
+    models: [{ id: "deep/think", thinking: true, vision: false }, { id: "small" }],
+    useProxy: true,
+  };
+
+  it("keeps other endpoints with their keys, models and proxy switch, normalized", () => {
+    const parsed = parseModelSettings({ ...base, name: "Work", endpoints: [other] });
+    expect(parsed.ok && parsed.value).toMatchObject({
+      name: "Work",
+      endpoints: [
+        {
+          id: "router",
+          name: "OpenRouter",
+          baseUrl: "https://openrouter.example.test/api/v1",
+          apiKey: "sk-or",
+          models: [{ id: "deep/think", thinking: true }, { id: "small" }],
+          useProxy: true,
+        },
+      ],
+    });
+  });
+
+  it("refuses two endpoints of one name, an endpoint without models, a bad id or URL, saying which", () => {
+    const twice = parseModelSettings({ ...base, endpoints: [other, { ...other, id: "again", name: "openrouter" }] });
+    expect(!twice.ok && twice.message).toBe("Two endpoints are named openrouter.");
+    const main = parseModelSettings({ ...base, endpoints: [{ ...other, name: "Main endpoint" }] });
+    expect(!main.ok && main.message).toBe("Two endpoints are named Main endpoint.");
+    const empty = parseModelSettings({ ...base, endpoints: [{ ...other, models: [] }] });
+    expect(!empty.ok && empty.message).toBe("List at least one model for OpenRouter.");
+    const badId = parseModelSettings({ ...base, endpoints: [{ ...other, id: "Bad Id" }] });
+    expect(badId.ok).toBe(false);
+    const badUrl = parseModelSettings({ ...base, endpoints: [{ ...other, baseUrl: "ftp://x" }] });
+    expect(!badUrl.ok && badUrl.message).toMatch(/http:\/\/ or https:\/\//);
+    const sameModel = parseModelSettings({ ...base, endpoints: [{ ...other, models: [{ id: "a" }, { id: "a" }] }] });
+    expect(!sameModel.ok && sameModel.message).toBe("The model a is listed twice for OpenRouter.");
+  });
+
+  it("gives a run the endpoint and model it asks for, through the proxy when the endpoint uses it", () => {
+    const parsed = parseModelSettings({ ...base, modelTitles: true, endpoints: [other] });
+    if (!parsed.ok) throw new Error(parsed.message);
+    const settings = parsed.value;
+    expect(settingsForRun(settings, { endpoint: "router", model: "small" }, "http://127.0.0.1:8787/forward/")).toEqual({
+      baseUrl: "http://127.0.0.1:8787/forward/https://openrouter.example.test/api/v1",
+      apiKey: "sk-or",
+      model: "small",
+      models: [{ id: "deep/think", thinking: true }, { id: "small" }],
+      useProxy: true,
+      modelTitles: true,
+    });
+    // A model the endpoint does not list: its first one. The proxy's default address when Settings → Web has none.
+    expect(settingsForRun(settings, { endpoint: "router", model: "gone" }, undefined)).toMatchObject({
+      baseUrl: `${DEFAULT_PROXY_URL}https://openrouter.example.test/api/v1`,
+      model: "deep/think",
+    });
+    // No endpoint, or one that was removed: the main endpoint, as it is, without the others.
+    const main = settingsForRun(settings, { endpoint: "removed", model: "small" }, undefined);
+    expect(main).toMatchObject({ baseUrl: "https://api.example.test/v1", apiKey: "sk", model: "gpt" });
+    expect(main.endpoints).toBeUndefined();
+    expect(settingsForRun({ ...settings, useProxy: true }, undefined, "http://p.test/forward/").baseUrl).toBe(
+      "http://p.test/forward/https://api.example.test/v1",
+    );
+  });
+});
+
+describe("model choices", () => {
+  it("lists every endpoint's models, the main endpoint's first, each with a key of its own", () => {
+    const settings = {
+      baseUrl: "https://a.test/v1",
+      apiKey: "",
+      model: "gpt",
+      endpoints: [{ id: "local", name: "Ollama", baseUrl: "http://b.test/v1", apiKey: "", models: [{ id: "gpt" }] }],
+    };
+    expect(modelChoices(settings).map((choice) => [choice.key, choice.endpointName])).toEqual([
+      ["gpt", "Main endpoint"],
+      ["@local:gpt", "Ollama"],
+    ]);
+    expect(modelChoiceFor(settings, "@local:gpt")?.endpoint).toBe("local");
+    // A choice that no longer exists falls back to the default model.
+    expect(modelChoiceFor(settings, "@gone:x")?.key).toBe("gpt");
   });
 });

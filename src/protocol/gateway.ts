@@ -78,29 +78,95 @@ export interface ModelEntry {
   vision?: boolean;
 }
 
-/** The endpoint the agent talks to (Settings → Models). */
+/** Another OpenAI-compatible endpoint beside the main one, with its own key and models (Settings → Models). */
+export interface ModelEndpoint {
+  /** Stable id (lowercase letters, digits, dashes), how runs and the composer name it. */
+  id: string;
+  name: string;
+  baseUrl: string;
+  apiKey: string;
+  /** At least one. */
+  models: ModelEntry[];
+  /** Requests go through Fawn's CORS relay (`npm run proxy`), for providers that refuse browsers. */
+  useProxy?: boolean;
+}
+
+/** The endpoints the agent talks to (Settings → Models): the main one, which holds the default model, and others. */
 export interface ModelSettings {
   baseUrl: string;
   apiKey: string;
-  /** The default model. */
+  /** The default model, of the main endpoint. */
   model: string;
-  /** The endpoint's models the user can choose from, with their abilities; `model` is always among them. */
+  /** The main endpoint's models the user can choose from, with their abilities; `model` is always among them. */
   models?: ModelEntry[];
   /** Name each thread with a short model-written title after its first exchange (one small extra request). */
   modelTitles?: boolean;
+  /** The main endpoint's name as lists show it ("Main endpoint" when unset). */
+  name?: string;
+  /** The main endpoint's requests go through Fawn's CORS relay. */
+  useProxy?: boolean;
+  /** More endpoints; API keys are kept apart from the settings, like the main one's, and never exported. */
+  endpoints?: ModelEndpoint[];
 }
 
-/** The endpoint's models, the default one first when the list lacks it; none without a default model. */
+/** Fawn's CORS relay as `npm run proxy` starts it, used when Settings → Web names no other. */
+export const DEFAULT_PROXY_URL = "http://127.0.0.1:8787/forward/";
+
+/** `baseUrl` through the relay at `proxyUrl` (the relay takes the target URL after its prefix). */
+export function proxiedUrl(baseUrl: string, proxyUrl: string | undefined): string {
+  const prefix = proxyUrl?.trim() || DEFAULT_PROXY_URL;
+  return `${prefix.endsWith("/") ? prefix : `${prefix}/`}${baseUrl}`;
+}
+
+/** The main endpoint's models, the default one first when the list lacks it; none without a default model. */
 export function modelEntries(settings: ModelSettings | undefined): ModelEntry[] {
   if (!settings?.model) return [];
   const listed = settings.models ?? [];
   return listed.some((entry) => entry.id === settings.model) ? listed : [{ id: settings.model }, ...listed];
 }
 
-/** The model a message goes to: `id` when the endpoint lists it, else the default model. */
+/** The model a message goes to: `id` when the main endpoint lists it, else the default model. */
 export function modelEntryFor(settings: ModelSettings | undefined, id: string | undefined): ModelEntry | undefined {
   const entries = modelEntries(settings);
   return entries.find((entry) => entry.id === id) ?? entries.find((entry) => entry.id === settings?.model);
+}
+
+/** One model the composer offers, of the main endpoint (no `endpoint`) or of another. */
+export interface ModelChoice {
+  /** Unique across endpoints: the model id for the main endpoint's, `@endpoint-id:model-id` for others'. */
+  key: string;
+  /** The id of the endpoint when it is not the main one. */
+  endpoint?: string;
+  endpointName: string;
+  entry: ModelEntry;
+}
+
+/** The main endpoint's name when the user gave none. */
+export const MAIN_ENDPOINT_NAME = "Main endpoint";
+
+/** Every model of every endpoint, the main endpoint's first; none until a default model is set. */
+export function modelChoices(settings: ModelSettings | undefined): ModelChoice[] {
+  const main = modelEntries(settings).map((entry) => ({
+    key: entry.id,
+    endpointName: settings?.name || MAIN_ENDPOINT_NAME,
+    entry,
+  }));
+  if (main.length === 0) return [];
+  const others = (settings?.endpoints ?? []).flatMap((endpoint) =>
+    endpoint.models.map((entry) => ({
+      key: `@${endpoint.id}:${entry.id}`,
+      endpoint: endpoint.id,
+      endpointName: endpoint.name,
+      entry,
+    })),
+  );
+  return [...main, ...others];
+}
+
+/** The choice with `key`, else the default model. */
+export function modelChoiceFor(settings: ModelSettings | undefined, key: string | undefined): ModelChoice | undefined {
+  const choices = modelChoices(settings);
+  return choices.find((choice) => choice.key === key) ?? choices.find((choice) => choice.key === settings?.model);
 }
 
 /**
@@ -135,7 +201,8 @@ export interface RunRequest {
   thread_id: string;
   input: { messages: { type: "human"; content: MessageContent; files?: UploadedFileRef[] }[] };
   /** How to run: the mode and the model (one of Settings → Models); defaults to Flash and the default model. */
-  context?: { mode?: AgentMode; model?: string };
+  /** `endpoint`: the id of one of the other endpoints `model` belongs to; none for the main endpoint. */
+  context?: { mode?: AgentMode; model?: string; endpoint?: string };
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -220,7 +287,7 @@ export interface GatewayApi {
   getModelSettings(): Promise<ModelSettings>;
   saveModelSettings(settings: ModelSettings): Promise<ModelSettings>;
   /** Model ids the endpoint offers (`GET {baseUrl}/models`); rejects with a readable message. */
-  listModels(endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">): Promise<string[]>;
+  listModels(endpoint: Pick<ModelSettings, "baseUrl" | "apiKey" | "useProxy">): Promise<string[]>;
   /** The web tools' providers and keys (Settings → Web). */
   getWebToolSettings(): Promise<WebToolSettings>;
   /** Validates and stores them (keys with the other secrets); rejects with one sentence per problem. */

@@ -38,6 +38,45 @@ export class SettingsRepository {
     ]);
   }
 
+  /**
+   * A setting with parts that each hold a key (the model endpoints): the setting's own key under `""`, each part's
+   * under its id.
+   */
+  async getWithApiKeys(key: string): Promise<{ value: unknown; apiKeys: Map<string, string> }> {
+    const own = secretKey(key);
+    const tx = this.db.transaction(["settings", "secrets"], "readonly");
+    const [record, secrets] = await Promise.all([
+      tx.objectStore("settings").get(key),
+      tx.objectStore("secrets").getAll(IDBKeyRange.bound(own, `${own}.\uffff`)),
+      tx.done,
+    ]);
+    const apiKeys = new Map<string, string>();
+    for (const secret of secrets) {
+      if (secret.key === own) apiKeys.set("", secret.value);
+      else if (secret.key.startsWith(`${own}.`)) apiKeys.set(secret.key.slice(own.length + 1), secret.value);
+    }
+    return { value: record?.value, apiKeys };
+  }
+
+  /** Stores such a setting and its keys in one transaction; keys of parts no longer in `apiKeys` are deleted. */
+  async putWithApiKeys(key: string, value: unknown, apiKeys: ReadonlyMap<string, string>): Promise<void> {
+    const own = secretKey(key);
+    const tx = this.db.transaction(["settings", "secrets"], "readwrite");
+    const secrets = tx.objectStore("secrets");
+    const stored = await secrets.getAllKeys(IDBKeyRange.bound(`${own}.`, `${own}.\uffff`));
+    const writes: Promise<unknown>[] = [tx.objectStore("settings").put({ key, value })];
+    for (const storedKey of stored) {
+      const part = String(storedKey).slice(own.length + 1);
+      if (!apiKeys.get(part)) writes.push(secrets.delete(storedKey));
+    }
+    for (const [part, apiKey] of apiKeys) {
+      const name = part === "" ? own : `${own}.${part}`;
+      writes.push(apiKey ? secrets.put({ key: name, value: apiKey }) : secrets.delete(name));
+    }
+    if (!apiKeys.has("")) writes.push(secrets.delete(own));
+    await Promise.all([...writes, tx.done]);
+  }
+
   /** Stores several settings and their API keys in one transaction: all of them, or none. */
   async putAllWithApiKeys(entries: readonly { key: string; value: unknown; apiKey: string }[]): Promise<void> {
     const tx = this.db.transaction(["settings", "secrets"], "readwrite");

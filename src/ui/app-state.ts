@@ -14,8 +14,9 @@ import {
   CHANGES_CHANNEL,
   defaultMode,
   isChangeNotice,
-  modelEntries,
-  modelEntryFor,
+  modelChoiceFor,
+  modelChoices,
+  type ModelChoice,
   PROTOCOL_VERSION,
   type ChangeNotice,
 } from "../protocol/index.ts";
@@ -50,6 +51,12 @@ function threadIdFromHash(): string | undefined {
   return match?.[1];
 }
 
+/** The model and endpoint a message asks for (none: the default model of the main endpoint). */
+function runModel(choice: ModelChoice | undefined): { model?: string; endpoint?: string } {
+  if (!choice) return {};
+  return { model: choice.entry.id, ...(choice.endpoint && { endpoint: choice.endpoint }) };
+}
+
 export function createAppState(client: GatewayClient) {
   const [threads, setThreads] = createSignal<ThreadSummary[]>([]);
   const [thread, setThread] = createSignal<ThreadDetail | undefined>();
@@ -75,7 +82,8 @@ export function createAppState(client: GatewayClient) {
   );
   const [chosenModel, setChosenModel] = createSignal<string | undefined>(stored(MODEL_KEY));
   /** The model the next message goes to: the user's choice when the endpoint still has it, else the default. */
-  const model = (): ModelEntry | undefined => modelEntryFor(settings(), chosenModel());
+  const modelChoice = (): ModelChoice | undefined => modelChoiceFor(settings(), chosenModel());
+  const model = (): ModelEntry | undefined => modelChoice()?.entry;
   /** The mode of the next message: the user's last choice, else DeerFlow's default for the model. */
   const mode = (): AgentMode => chosenMode() ?? defaultMode(model());
   const setMode = (next: AgentMode) => {
@@ -229,7 +237,7 @@ export function createAppState(client: GatewayClient) {
           run_id: runId,
           thread_id: threadId,
           input: { messages: [{ type: "human", content: text, ...(files.length > 0 && { files }) }] },
-          context: { mode: mode(), ...(model() && { model: model()!.id }) },
+          context: { mode: mode(), ...runModel(modelChoice()) },
         },
         onEvent,
       );
@@ -309,7 +317,8 @@ export function createAppState(client: GatewayClient) {
     setMode,
     model,
     setModel,
-    modelEntries: () => modelEntries(settings()),
+    modelChoices: () => modelChoices(settings()),
+    modelChoice,
     notice,
     setNotice,
     settingsOpen,
@@ -324,7 +333,7 @@ export function createAppState(client: GatewayClient) {
     pinThread,
     deleteThread,
     saveSettings,
-    listModels: (endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">) => client.listModels(endpoint),
+    listModels: (endpoint: Pick<ModelSettings, "baseUrl" | "apiKey" | "useProxy">) => client.listModels(endpoint),
   };
 }
 

@@ -2,7 +2,7 @@
 // Enter sends; Shift+Enter adds a line. Files are checked against the upload limits when chosen and uploaded when
 // the message is sent.
 import { createSignal, For, Show } from "solid-js";
-import { AGENT_MODES, uploadLimitProblem, type AgentMode } from "../../protocol/index.ts";
+import { AGENT_MODES, uploadLimitProblem, type AgentMode, type ModelChoice } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { formatBytes, t, type TextKey } from "../i18n/index.ts";
 
@@ -12,6 +12,13 @@ const MODE_INFO: Record<AgentMode, { name: TextKey; hint: TextKey }> = {
   pro: { name: "composer.mode.pro", hint: "composer.mode.proHint" },
   ultra: { name: "composer.mode.ultra", hint: "composer.mode.ultraHint" },
 };
+
+/** The choices grouped by endpoint; `several` when there is more than one endpoint, to label each group. */
+function endpointGroups(choices: readonly ModelChoice[]): { name: string; several: boolean; choices: ModelChoice[] }[] {
+  const groups = new Map<string, ModelChoice[]>();
+  for (const choice of choices) groups.set(choice.endpointName, [...(groups.get(choice.endpointName) ?? []), choice]);
+  return [...groups].map(([name, grouped]) => ({ name, several: groups.size > 1, choices: grouped }));
+}
 
 export function Composer(props: { state: AppState }) {
   const [text, setText] = createSignal("");
@@ -141,14 +148,27 @@ export function Composer(props: { state: AppState }) {
             )}
           </For>
         </div>
-        <Show when={props.state.modelEntries().length > 1}>
+        <Show when={props.state.modelChoices().length > 1}>
           <select
             class="model-choice"
             aria-label={t("composer.model")}
-            value={props.state.model()?.id ?? ""}
+            value={props.state.modelChoice()?.key ?? ""}
             onChange={(event) => props.state.setModel(event.currentTarget.value)}
           >
-            <For each={props.state.modelEntries()}>{(entry) => <option value={entry.id}>{entry.id}</option>}</For>
+            <For each={endpointGroups(props.state.modelChoices())}>
+              {(group) => (
+                <Show
+                  when={group.several}
+                  fallback={
+                    <For each={group.choices}>{(choice) => <option value={choice.key}>{choice.entry.id}</option>}</For>
+                  }
+                >
+                  <optgroup label={group.name}>
+                    <For each={group.choices}>{(choice) => <option value={choice.key}>{choice.entry.id}</option>}</For>
+                  </optgroup>
+                </Show>
+              )}
+            </For>
           </select>
         </Show>
         <span class="spacer" />
