@@ -17,6 +17,7 @@ import { connectGateway } from "./gateway-client.ts";
 import { LANGUAGE_NAMES, locale, LOCALES, setLanguage, t } from "./i18n/index.ts";
 import { isApplePlatform, isTextEntry, matchShortcut, shortcutKeys, type ShortcutAction } from "./shortcuts.ts";
 import { setTheme, theme, THEME_CHOICES } from "./theme.ts";
+import { filesBeingWritten } from "./run-view.ts";
 
 // xterm is large: the panel's chunk loads the first time the Terminal is opened.
 const TerminalPanel = lazy(() =>
@@ -203,6 +204,7 @@ export function App(props: { state: AppState }) {
               client={state.client}
               threadId={thread().thread_id}
               paths={state.run()?.artifacts ?? thread().artifacts ?? []}
+              writing={filesBeingWritten(state.run())}
             />
           )}
         </Show>

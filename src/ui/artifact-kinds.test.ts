@@ -37,6 +37,14 @@ describe("artifactKind", () => {
     expect(artifactKind(`${OUTPUTS}/notes.txt`)).toEqual({ kind: "code", language: undefined });
   });
 
+  it("plays video and audio in the browser's player, .ogg as audio", () => {
+    expect(artifactKind(`${OUTPUTS}/demo.MP4`)).toEqual({ kind: "video", mimeType: "video/mp4" });
+    expect(artifactKind(`${OUTPUTS}/demo.webm`)).toEqual({ kind: "video", mimeType: "video/webm" });
+    expect(artifactKind(`${OUTPUTS}/voice.mp3`)).toEqual({ kind: "audio", mimeType: "audio/mpeg" });
+    expect(artifactKind(`${OUTPUTS}/voice.ogg`)).toEqual({ kind: "audio", mimeType: "audio/ogg" });
+    expect(artifactKind(`${OUTPUTS}/tone.wav`)).toEqual({ kind: "audio", mimeType: "audio/wav" });
+  });
+
   it("shows CSV and TSV as tables", () => {
     expect(artifactKind(`${OUTPUTS}/sales.csv`)).toEqual({ kind: "table", delimiter: "," });
     expect(artifactKind(`${OUTPUTS}/sales.TSV`)).toEqual({ kind: "table", delimiter: "\t" });

@@ -46,11 +46,34 @@ export type ArtifactKind =
   | { kind: "markdown"; source: CodeLanguage }
   | { kind: "html"; source: CodeLanguage }
   | { kind: "image"; mimeType: string }
+  | { kind: "video"; mimeType: string }
+  | { kind: "audio"; mimeType: string }
   | { kind: "code"; language: CodeLanguage | undefined }
   | { kind: "table"; delimiter: "," | "\t" }
   | { kind: "pdf" }
   | { kind: "skill" }
   | { kind: "none" };
+
+/** Video the browser's own player shows (`.ogg` is taken as audio, its usual use). */
+const VIDEO_TYPES: Readonly<Record<string, string>> = {
+  mp4: "video/mp4",
+  m4v: "video/mp4",
+  webm: "video/webm",
+  ogv: "video/ogg",
+  mov: "video/quicktime",
+};
+
+const AUDIO_TYPES: Readonly<Record<string, string>> = {
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  ogg: "audio/ogg",
+  oga: "audio/ogg",
+  opus: "audio/ogg",
+  m4a: "audio/mp4",
+  aac: "audio/aac",
+  flac: "audio/flac",
+  weba: "audio/webm",
+};
 
 /** Text previews read at most this much of a file (DeerFlow previews a 1 MiB range). */
 export const PREVIEW_MAX_BYTES = 1024 * 1024;
@@ -172,6 +195,10 @@ export function artifactKind(path: string, mimeType = ""): ArtifactKind {
   if (extension === "html" || extension === "htm" || extension === "xhtml") return { kind: "html", source: "xml" };
   const image = IMAGE_TYPES[extension];
   if (image) return { kind: "image", mimeType: image };
+  const video = VIDEO_TYPES[extension];
+  if (video) return { kind: "video", mimeType: video };
+  const audio = AUDIO_TYPES[extension];
+  if (audio) return { kind: "audio", mimeType: audio };
   if (extension === "csv") return { kind: "table", delimiter: "," };
   if (extension === "tsv" || extension === "tab") return { kind: "table", delimiter: "\t" };
   if (extension === "pdf") return { kind: "pdf" };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent, WireMessage } from "../protocol/index.ts";
-import { applyRunEvent, applyRunEvents, liveMessages, startRunView } from "./run-view.ts";
+import { applyRunEvent, applyRunEvents, filesBeingWritten, liveMessages, startRunView } from "./run-view.ts";
 
 const chunk = (id: string, content: string, reasoning?: string): RunEvent => ({
   event: "messages",
@@ -115,5 +115,65 @@ describe("applyRunEvents", () => {
       { type: "ai", id: "b", content: "Next" },
     ]);
     expect(batched.ended).toBe(true);
+  });
+});
+
+describe("tool calls while they stream", () => {
+  const callChunk = (id: string, pieces: { index: number; id?: string; name?: string; args?: string }[]): RunEvent => ({
+    event: "messages",
+    data: [{ type: "AIMessageChunk", id, content: "", tool_call_chunks: pieces }, { langgraph_node: "model_request" }],
+  });
+  const args = JSON.stringify({
+    description: "Write it",
+    path: "/mnt/user-data/outputs/live.md",
+    content: "# Live\n\nline one\nline two\n",
+  });
+
+  it("shows a write_file call's file as its content streams in, and no more once the tool answered", () => {
+    let view = startRunView("r1", "t1", "write", 0);
+    view = applyRunEvent(view, callChunk("a", [{ index: 0, id: "call-1", name: "write_file", args: "" }]));
+    expect(filesBeingWritten(view)).toEqual([]);
+    const cut = args.indexOf("line two");
+    view = applyRunEvent(view, callChunk("a", [{ index: 0, args: args.slice(0, cut) }]));
+    expect(filesBeingWritten(view)).toEqual([
+      { path: "/mnt/user-data/outputs/live.md", content: "# Live\n\nline one\n", append: false },
+    ]);
+    view = applyRunEvent(view, callChunk("a", [{ index: 0, args: args.slice(cut) }]));
+    expect(filesBeingWritten(view)[0]?.content).toBe("# Live\n\nline one\nline two\n");
+    // The step in the conversation shows the call with what has come of its arguments.
+    expect(liveMessages(view)[0]).toMatchObject({
+      tool_calls: [{ id: "call-1", name: "write_file", args: { path: "/mnt/user-data/outputs/live.md" } }],
+    });
+
+    const call = { id: "call-1", name: "write_file", args: JSON.parse(args) as Record<string, unknown> };
+    const saved: WireMessage[] = [
+      { type: "human", id: "h", content: "write" },
+      { type: "ai", id: "a", content: "", tool_calls: [call] },
+    ];
+    view = applyRunEvent(view, { event: "values", data: { messages: saved } });
+    expect(filesBeingWritten(view)).toHaveLength(1);
+    expect(view.callDrafts).toEqual({});
+    const result: WireMessage = { type: "tool", id: "t", tool_call_id: "call-1", name: "write_file", content: "OK" };
+    view = applyRunEvent(view, { event: "values", data: { messages: [...saved, result] } });
+    expect(filesBeingWritten(view)).toEqual([]);
+  });
+
+  it("keeps two calls of one message apart by their index", () => {
+    let view = startRunView("r1", "t1", "write", 0);
+    view = applyRunEvent(
+      view,
+      callChunk("a", [
+        { index: 0, id: "c0", name: "bash", args: '{"command": "ls"}' },
+        { index: 1, id: "c1", name: "write_file", args: '{"path": "/mnt/user-data/outputs/b.txt", "content": "b' },
+      ]),
+    );
+    expect(liveMessages(view)[0]).toMatchObject({
+      tool_calls: [
+        { id: "c0", name: "bash", args: { command: "ls" } },
+        { id: "c1", name: "write_file", args: { content: "b" } },
+      ],
+    });
+    expect(filesBeingWritten(view).map((file) => file.path)).toEqual(["/mnt/user-data/outputs/b.txt"]);
+    expect(filesBeingWritten({ ...view, ended: true })).toEqual([]);
   });
 });

@@ -8,7 +8,10 @@ import {
   type TodoItem,
   type UploadedFileRef,
   type WireMessage,
+  type WireToolCall,
+  type WireToolCallChunk,
 } from "../protocol/index.ts";
+import { readPartialObject } from "./partial-json.ts";
 import { applyTaskEvent, type Subtasks } from "./subtasks.ts";
 
 export interface RunView {
@@ -32,6 +35,44 @@ export interface RunView {
   todos?: TodoItem[];
   /** What the `task` events said of each subtask so far, by `task` call id (saved results win over it). */
   subtasks: Subtasks;
+  /** The tool calls of the messages still streaming, as their pieces came, by message id. */
+  callDrafts?: Record<string, CallDraft[]>;
+}
+
+/** A tool call while the model streams it: its arguments' JSON text so far. */
+export interface CallDraft {
+  index: number;
+  id?: string;
+  name?: string;
+  args: string;
+}
+
+/** The drafts after `chunks`: a piece with a new index starts a call, the others add to theirs. */
+function addCallChunks(drafts: readonly CallDraft[], chunks: readonly WireToolCallChunk[]): CallDraft[] {
+  const next = [...drafts];
+  for (const chunk of chunks) {
+    const index = chunk.index ?? Math.max(0, next.length - 1);
+    const at = next.findIndex((draft) => draft.index === index);
+    const previous = at >= 0 ? next[at]! : { index, args: "" };
+    const updated: CallDraft = {
+      ...previous,
+      ...(chunk.id && { id: chunk.id }),
+      ...(chunk.name && { name: chunk.name }),
+      args: previous.args + (chunk.args ?? ""),
+    };
+    if (at >= 0) next[at] = updated;
+    else next.push(updated);
+  }
+  return next;
+}
+
+/** The calls so far, their arguments read as far as they have come. */
+function draftCalls(messageId: string, drafts: readonly CallDraft[]): WireToolCall[] {
+  return drafts.map((draft) => ({
+    id: draft.id ?? `${messageId}-call-${draft.index}`,
+    name: draft.name ?? "",
+    args: readPartialObject(draft.args),
+  }));
 }
 
 export function startRunView(runId: string, threadId: string, userText: string, historyLength: number): RunView {
@@ -46,10 +87,14 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
       const produced = event.data.messages.slice(view.historyLength + 1);
       const done = new Set(produced.map((message) => message.id));
       const { artifacts, todos } = event.data;
+      const callDrafts =
+        view.callDrafts &&
+        Object.fromEntries(Object.entries(view.callDrafts).filter(([messageId]) => !done.has(messageId)));
       return {
         ...view,
         produced,
         drafts: view.drafts.filter((draft) => !done.has(draft.id)),
+        ...(callDrafts && { callDrafts }),
         ...(Array.isArray(artifacts) && { artifacts: artifacts.filter((path) => typeof path === "string") }),
         ...(Array.isArray(todos) && { todos: todos.filter(isTodoItem) }),
       };
@@ -65,8 +110,14 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
       };
       const reasoning = (previous.reasoning ?? "") + (chunk.reasoning ?? "");
       if (reasoning) next.reasoning = reasoning;
+      let callDrafts = view.callDrafts;
+      if (chunk.tool_call_chunks?.length) {
+        const calls = addCallChunks(callDrafts?.[chunk.id] ?? [], chunk.tool_call_chunks);
+        callDrafts = { ...callDrafts, [chunk.id]: calls };
+        next.tool_calls = draftCalls(chunk.id, calls);
+      }
       const drafts = index >= 0 ? view.drafts.with(index, next) : [...view.drafts, next];
-      return { ...view, drafts };
+      return { ...view, drafts, ...(callDrafts && { callDrafts }) };
     }
     case "error":
       return { ...view, error: event.data };
@@ -91,4 +142,37 @@ export function applyRunEvents(view: RunView, events: readonly RunEvent[]): RunV
 /** Everything the agent has said so far in this run, completed messages first. */
 export function liveMessages(view: RunView): WireMessage[] {
   return [...view.produced, ...view.drafts];
+}
+
+/** A file the agent is writing (`write_file` called, no result yet), with its content as far as it has come. */
+export interface FileBeingWritten {
+  path: string;
+  content: string;
+  append: boolean;
+}
+
+/** The files this run is writing right now, by path (the latest call for a path wins). */
+export function filesBeingWritten(view: RunView | undefined): FileBeingWritten[] {
+  if (!view || view.ended) return [];
+  const messages = liveMessages(view);
+  const answered = new Set(messages.flatMap((message) => (message.type === "tool" ? [message.tool_call_id] : [])));
+  const writing = new Map<string, FileBeingWritten>();
+  for (const message of messages) {
+    if (message.type !== "ai") continue;
+    for (const call of message.tool_calls ?? []) {
+      const { path, content, append } = call.args;
+      // Once `content` has begun, the path before it is whole (models send the arguments in the schema's order).
+      if (
+        call.name !== "write_file" ||
+        answered.has(call.id) ||
+        typeof path !== "string" ||
+        !("content" in call.args)
+      ) {
+        continue;
+      }
+      if (!path.startsWith("/mnt/user-data/")) continue;
+      writing.set(path, { path, content: typeof content === "string" ? content : "", append: append === true });
+    }
+  }
+  return [...writing.values()];
 }

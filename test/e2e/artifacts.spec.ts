@@ -101,7 +101,8 @@ test("an HTML file runs in a sandboxed iframe without same-origin access", async
     "<script>",
     "const say = (text) => document.body.insertAdjacentHTML('beforeend', '<p>' + text + '</p>');",
     "say('script ran');",
-    "try { localStorage.getItem('x'); say('storage open'); } catch { say('storage blocked'); }",
+    "try { localStorage.setItem('fromFrame', 'kept'); say('own storage ' + localStorage.getItem('fromFrame')); } catch { say('storage failed'); }",
+    "try { document.cookie; window.top.localStorage; say('fawn storage open'); } catch { say('fawn storage blocked'); }",
     "try { parent.document.title; say('parent open'); } catch { say('parent blocked'); }",
     "try { parent.__fromFrame = true; } catch {}",
     "</script>",
@@ -114,7 +115,10 @@ test("an HTML file runs in a sandboxed iframe without same-origin access", async
   const inside = dialog.frameLocator('iframe[title="HTML preview"]');
   await expect(inside.getByRole("heading", { name: "Hello from the page" })).toBeVisible();
   await expect(inside.getByText("script ran")).toBeVisible();
-  await expect(inside.getByText("storage blocked")).toBeVisible();
+  // The page gets a storage of its own for while it is open (generated pages use one), never Fawn's.
+  await expect(inside.getByText("own storage kept")).toBeVisible();
+  await expect(inside.getByText("fawn storage blocked")).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("fromFrame"))).toBeNull();
   await expect(inside.getByText("parent blocked")).toBeVisible();
   expect(await page.evaluate(() => (window as { __fromFrame?: boolean }).__fromFrame)).toBeUndefined();
 
@@ -227,4 +231,63 @@ test("PNG and SVG show as images (an SVG's scripts never run) and a PDF gets the
   const viewer = dialog.locator('object[type="application/pdf"]');
   await expect(viewer).toHaveAttribute("data", /^blob:/);
   await expect(dialog.getByRole("button", { name: "Download", exact: true })).toBeVisible();
+});
+
+/** A tenth of a second of a 440 Hz tone as 8-bit mono WAV, base64. */
+function wavBase64(): string {
+  const rate = 8000;
+  const samples = rate / 10;
+  const bytes = Buffer.alloc(44 + samples);
+  bytes.write("RIFF", 0);
+  bytes.writeUInt32LE(36 + samples, 4);
+  bytes.write("WAVEfmt ", 8);
+  bytes.writeUInt32LE(16, 16);
+  bytes.writeUInt16LE(1, 20);
+  bytes.writeUInt16LE(1, 22);
+  bytes.writeUInt32LE(rate, 24);
+  bytes.writeUInt32LE(rate, 28);
+  bytes.writeUInt16LE(1, 32);
+  bytes.writeUInt16LE(8, 34);
+  bytes.write("data", 36);
+  bytes.writeUInt32LE(samples, 40);
+  for (let i = 0; i < samples; i++) bytes[44 + i] = 128 + Math.round(100 * Math.sin((2 * Math.PI * 440 * i) / rate));
+  return bytes.toString("base64");
+}
+
+test("audio plays in the browser's player; a video it cannot play says so and offers Download", async ({ page }) => {
+  await present(page, {
+    "tone.wav": { bash: (path) => `echo '${wavBase64()}' | base64 -d > ${path}` },
+    "clip.mp4": "not really a video",
+  });
+  let dialog = await openPreview(page, "tone.wav");
+  const audio = dialog.getByLabel("Audio tone.wav");
+  await expect(audio).toHaveAttribute("src", /^blob:/);
+  await expect.poll(() => audio.evaluate((element) => (element as HTMLAudioElement).duration)).toBeCloseTo(0.1, 2);
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+
+  dialog = await openPreview(page, "clip.mp4");
+  await expect(dialog.getByText("This browser cannot play this file. Use Download to save it.")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Download" })).toBeVisible();
+});
+
+test("a file shows in Artifacts while the agent writes it, growing, then becomes a presented file", async ({
+  page,
+}) => {
+  await send(page, "Please write slowly some notes");
+  const artifacts = page.getByRole("region", { name: "Artifacts" });
+  const writing = artifacts.getByRole("list", { name: "Files being written" });
+  await expect(writing).toContainText("Writing live-notes.md…", { timeout: 15_000 });
+  const live = writing.getByLabel("live-notes.md as it is written");
+  await expect(live).toContainText("Note 3:");
+  // Still being written: the reply has not ended, and more of the file keeps coming.
+  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await expect(live).toContainText("Note 20:");
+  await expect(artifacts.getByRole("button", { name: "Preview live-notes.md", exact: true })).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(writing).toHaveCount(0);
+  await runEnded(page);
+  const dialog = await openPreview(page, "live-notes.md");
+  await expect(dialog.getByRole("heading", { name: "Live notes" })).toBeVisible();
+  await expect(dialog).toContainText("Note 24: written while you watch.");
 });

@@ -115,7 +115,7 @@ function toolCallFrames(script: Extract<Script, { kind: "tool_calls" }>, callIds
       type: "function",
       function: { name: call.name, arguments: "" },
     };
-    const argumentFrames = fragments(call.arguments).map((part) => ({
+    const argumentFrames = fragments(call.arguments, script.argumentParts).map((part) => ({
       delta: { tool_calls: [{ index, function: { arguments: part } }] },
       finishReason: null,
       delayMs: script.delayMs,

@@ -33,7 +33,8 @@ export interface ToolCallScript {
 
 export type Script =
   | { kind: "text"; chunks: string[]; delayMs: number }
-  | { kind: "tool_calls"; calls: ToolCallScript[]; delayMs: number }
+  /** `argumentParts`: how many pieces each call's arguments stream in (3 unless said). */
+  | { kind: "tool_calls"; calls: ToolCallScript[]; delayMs: number; argumentParts?: number }
   | { kind: "error"; status: number; error: OpenAiError; headers?: Record<string, string> };
 
 export interface ScenarioContext {
@@ -136,6 +137,15 @@ export const REPORT_DEMO_DONE_TEXT =
   "I put it in the Artifacts panel as `q3-report.md`.";
 export const FORECAST_QUESTION = "Which format should the Q4 forecast take?";
 export const FORECAST_OPTIONS = ["A slide deck", "A one-page report", "A spreadsheet"] as const;
+
+/** The file the "write slowly" scenario writes, in 60 pieces 80 ms apart (about 5 s). */
+export const SLOW_WRITE_PATH = "/mnt/user-data/outputs/live-notes.md";
+export const SLOW_WRITE_TEXT = [
+  "# Live notes",
+  "",
+  ...Array.from({ length: 24 }, (_, i) => `- Note ${i + 1}: written while you watch.`),
+  "",
+].join("\n");
 
 /** The "stream bench" reply: 2,000 tokens of 10 characters (20,000 characters), one every 5 ms (200 tokens/s). */
 export const STREAM_BENCH_TOKENS = Array.from({ length: 2000 }, (_, i) => `w${String(i).padStart(8, "0")} `);
@@ -351,6 +361,35 @@ export const scenarios: readonly Scenario[] = [
         calls: [{ name: "write_todos", arguments: JSON.stringify({ todos }) }],
         delayMs: step === 0 ? 30 : 1500,
       };
+    },
+  },
+  {
+    name: "slow-write",
+    trigger: '"write slowly" with write_file and present_files available',
+    reply: "write_file live-notes.md streamed in 60 pieces 80 ms apart (~5 s), then present_files, then a sentence",
+    matches: (request) =>
+      lastUserText(request).includes("write slowly") &&
+      request.toolNames.includes("write_file") &&
+      request.toolNames.includes("present_files"),
+    respond: (request) => {
+      const round = sinceLastUser(request).filter((m) => m.role === "assistant").length;
+      if (round === 0) {
+        const args = { description: "Write the notes", path: SLOW_WRITE_PATH, content: SLOW_WRITE_TEXT };
+        return {
+          kind: "tool_calls",
+          calls: [{ name: "write_file", arguments: JSON.stringify(args) }],
+          delayMs: 80,
+          argumentParts: 60,
+        };
+      }
+      if (round === 1) {
+        return {
+          kind: "tool_calls",
+          calls: [{ name: "present_files", arguments: JSON.stringify({ filepaths: [SLOW_WRITE_PATH] }) }],
+          delayMs: 20,
+        };
+      }
+      return text("The notes are written.", 20);
     },
   },
   {

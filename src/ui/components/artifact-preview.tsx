@@ -2,7 +2,6 @@
 // PDF, code highlighted, CSV/TSV as a table, a skill archive's SKILL.md. Loaded the first time a preview opens.
 import { createMemo, createResource, createSignal, Match, onCleanup, Show, Switch, type JSX } from "solid-js";
 import type { ThreadFileContent } from "../../protocol/index.ts";
-import { formatBytes } from "../../shared/text.ts";
 import {
   artifactKind,
   fileName,
@@ -12,6 +11,8 @@ import {
   type ArtifactKind,
 } from "../artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
+import { inlineHtmlArtifact, type ThreadFileReader } from "../html-artifact.ts";
+import { formatBytes, t } from "../i18n/index.ts";
 import { CodePreview } from "./artifact-preview-code.tsx";
 import { TablePreview } from "./artifact-preview-table.tsx";
 import { Markdown } from "./markdown-view.tsx";
@@ -29,17 +30,57 @@ function objectUrl(bytes: () => Uint8Array, type: string): () => string {
 
 /**
  * The page runs its scripts in an opaque origin (`allow-scripts` without `allow-same-origin`): it cannot read
- * Fawn's storage or cookies, reach the page around it, open windows or navigate the tab.
+ * Fawn's storage or cookies, reach the page around it, open windows or navigate the tab. Its relative files come
+ * from the thread, inline (src/ui/html-artifact.ts), since the frame can fetch none.
  */
-function HtmlFrame(props: { html: string }) {
+function HtmlFrame(props: { html: string; path: string; read: ThreadFileReader }) {
+  const [page] = createResource(
+    () => ({ html: props.html, path: props.path }),
+    ({ html, path }) => inlineHtmlArtifact(html, path, props.read),
+  );
   return (
-    <iframe
-      class="artifact-frame"
-      title="HTML preview"
-      sandbox="allow-scripts"
-      referrerPolicy="no-referrer"
-      srcdoc={props.html}
-    />
+    <Show when={page()}>
+      {(srcdoc) => (
+        <iframe
+          class="artifact-frame"
+          title={t("artifacts.htmlPreview")}
+          sandbox="allow-scripts"
+          referrerPolicy="no-referrer"
+          srcdoc={srcdoc()}
+        />
+      )}
+    </Show>
+  );
+}
+
+/** Video or audio in the browser's own player, from an object URL revoked when the preview closes. */
+function MediaView(props: { bytes: Uint8Array; mimeType: string; name: string; video: boolean }) {
+  const url = objectUrl(() => props.bytes, props.mimeType);
+  const [broken, setBroken] = createSignal(false);
+  return (
+    <Show when={!broken()} fallback={<p class="hint">{t("artifacts.mediaBroken")}</p>}>
+      <Show
+        when={props.video}
+        fallback={
+          <audio
+            class="artifact-audio"
+            controls
+            src={url()}
+            aria-label={t("artifacts.audioPreview", { name: props.name })}
+            onError={() => setBroken(true)}
+          />
+        }
+      >
+        <video
+          class="artifact-video"
+          controls
+          playsinline
+          src={url()}
+          aria-label={t("artifacts.videoPreview", { name: props.name })}
+          onError={() => setBroken(true)}
+        />
+      </Show>
+    </Show>
   );
 }
 
@@ -48,7 +89,7 @@ function ImageView(props: { bytes: Uint8Array; mimeType: string; name: string })
   const url = objectUrl(() => props.bytes, props.mimeType);
   const [broken, setBroken] = createSignal(false);
   return (
-    <Show when={!broken()} fallback={<p class="hint">This image could not be shown. Use Download to save it.</p>}>
+    <Show when={!broken()} fallback={<p class="hint">{t("artifacts.imageBroken")}</p>}>
       <img class="artifact-image" src={url()} alt={props.name} onError={() => setBroken(true)} />
     </Show>
   );
@@ -58,8 +99,8 @@ function PdfView(props: { bytes: Uint8Array }) {
   // <object> shows its fallback where the browser has no PDF viewer, where an <iframe> would start a download.
   const url = objectUrl(() => props.bytes, "application/pdf");
   return (
-    <object class="artifact-frame" type="application/pdf" data={url()} aria-label="PDF preview">
-      <p class="hint">This browser cannot show PDFs here. Use Download to open it in a PDF reader.</p>
+    <object class="artifact-frame" type="application/pdf" data={url()} aria-label={t("artifacts.pdfPreview")}>
+      <p class="hint">{t("artifacts.noPdf")}</p>
     </object>
   );
 }
@@ -70,8 +111,8 @@ function SkillView(props: { bytes: Uint8Array }) {
     () => props.bytes,
     (bytes): Promise<{ source?: string; note?: string }> =>
       skillMarkdown(bytes).then(
-        (source) => (source === undefined ? { note: "The archive has no SKILL.md." } : { source }),
-        () => ({ note: "This skill archive could not be opened." }),
+        (source) => (source === undefined ? { note: t("artifacts.noSkillMd") } : { source }),
+        () => ({ note: t("artifacts.badSkill") }),
       ),
   );
   return (
@@ -93,30 +134,43 @@ function ofKind<K extends ArtifactKind["kind"]>(
   return kind.kind === name ? (kind as Extract<ArtifactKind, { kind: K }>) : undefined;
 }
 
-function TextPreview(props: { file: ThreadFileContent; kind: ArtifactKind; source: boolean }): JSX.Element {
+function TextPreview(props: {
+  file: ThreadFileContent;
+  kind: ArtifactKind;
+  source: boolean;
+  read: ThreadFileReader;
+}): JSX.Element {
   const preview = createMemo(() => previewText(props.file.bytes));
-  const label = () => `Source of ${fileName(props.file.path)}`;
+  const label = () => t("artifacts.sourceOf", { name: fileName(props.file.path) });
   const name = () => fileName(props.file.path);
   return (
     <>
       <Show when={preview().truncated}>
         <p class="hint" role="note">
-          Showing the first {formatBytes(PREVIEW_MAX_BYTES)} of {formatBytes(preview().totalBytes)}
-          {props.kind.kind === "html" ? ", as source: a cut page is not run" : ""}. Download the file to see all of it.
+          {t(props.kind.kind === "html" ? "artifacts.truncatedHtml" : "artifacts.truncated", {
+            shown: formatBytes(PREVIEW_MAX_BYTES),
+            total: formatBytes(preview().totalBytes),
+          })}
         </p>
       </Show>
       <Switch>
         <Match when={preview().totalBytes === 0}>
-          <p class="hint">This file is empty.</p>
+          <p class="hint">{t("artifacts.empty")}</p>
         </Match>
         <Match when={props.kind.kind === "markdown" && !props.source}>
           <Markdown source={preview().text} class="artifact-markdown" />
         </Match>
         <Match when={props.kind.kind === "html" && !props.source && !preview().truncated}>
-          <HtmlFrame html={preview().text} />
+          <HtmlFrame html={preview().text} path={props.file.path} read={props.read} />
         </Match>
         <Match when={ofKind(props.kind, "table")}>
-          {(table) => <TablePreview text={preview().text} delimiter={table().delimiter} label={`Table of ${name()}`} />}
+          {(table) => (
+            <TablePreview
+              text={preview().text}
+              delimiter={table().delimiter}
+              label={t("artifacts.tableOf", { name: name() })}
+            />
+          )}
         </Match>
         <Match when={ofKind(props.kind, "code")}>
           {(code) => <CodePreview text={preview().text} language={code().language} label={label()} />}
@@ -139,6 +193,12 @@ export default function ArtifactPreview(props: {
   path: string;
   source: boolean;
 }) {
+  // The page's own relative files, for an HTML preview.
+  const read: ThreadFileReader = (path) =>
+    props.client.readThreadFile(props.threadId, path).then(
+      (file) => file,
+      () => undefined,
+    );
   const [loaded] = createResource(
     () => ({ threadId: props.threadId, path: props.path }),
     ({ threadId, path }): Promise<Loaded> =>
@@ -167,6 +227,16 @@ export default function ArtifactPreview(props: {
                     <ImageView bytes={file().bytes} mimeType={image().mimeType} name={fileName(file().path)} />
                   )}
                 </Match>
+                <Match when={ofKind(kind(), "video") ?? ofKind(kind(), "audio")}>
+                  {(media) => (
+                    <MediaView
+                      bytes={file().bytes}
+                      mimeType={media().mimeType}
+                      name={fileName(file().path)}
+                      video={media().kind === "video"}
+                    />
+                  )}
+                </Match>
                 <Match when={kind().kind === "pdf"}>
                   <PdfView bytes={file().bytes} />
                 </Match>
@@ -174,10 +244,10 @@ export default function ArtifactPreview(props: {
                   <SkillView bytes={file().bytes} />
                 </Match>
                 <Match when={kind().kind === "none"}>
-                  <p class="hint">No preview for this kind of file. Use Download to save it.</p>
+                  <p class="hint">{t("artifacts.noPreview")}</p>
                 </Match>
                 <Match when={true}>
-                  <TextPreview file={file()} kind={kind()} source={props.source} />
+                  <TextPreview file={file()} kind={kind()} source={props.source} read={read} />
                 </Match>
               </Switch>
             );

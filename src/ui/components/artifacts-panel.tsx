@@ -1,8 +1,18 @@
 // The Artifacts region: the files the agent presented (`present_files`), by name, each with a Download button, and
 // an Install button for a `.skill` archive. Clicking a name opens the preview dialog, whose body loads on first use.
-import { createMemo, createSignal, For, lazy, onMount, Show, Suspense } from "solid-js";
+import { createMemo, createSignal, For, Index, lazy, onMount, Show, Suspense } from "solid-js";
 import { artifactKind, fileName } from "../artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
+import { t } from "../i18n/index.ts";
+import type { FileBeingWritten } from "../run-view.ts";
+
+/** Lines of a file being written that the panel shows: the last ones, where the writing is. */
+const LIVE_LINES = 14;
+
+function lastLines(text: string): string {
+  const lines = text.split("\n");
+  return lines.length > LIVE_LINES ? lines.slice(-LIVE_LINES).join("\n") : text;
+}
 
 const ArtifactPreview = lazy(() => import("./artifact-preview.tsx"));
 
@@ -29,12 +39,17 @@ function PreviewDialog(props: { client: GatewayClient; threadId: string; path: s
   const [failure, setFailure] = createSignal<string | undefined>();
   onMount(() => dialog.showModal());
   return (
-    <dialog ref={dialog} class="artifact-preview" aria-label={`Preview: ${name()}`} onClose={() => props.onClose()}>
+    <dialog
+      ref={dialog}
+      class="artifact-preview"
+      aria-label={t("artifacts.previewOf", { name: name() })}
+      onClose={() => props.onClose()}
+    >
       <header>
         <h2 title={props.path}>{name()}</h2>
         <Show when={kind() === "markdown" || kind() === "html"}>
           <button type="button" class="ghost" aria-pressed={source()} onClick={() => setSource(!source())}>
-            Source
+            {t("artifacts.source")}
           </button>
         </Show>
         <button
@@ -47,9 +62,14 @@ function PreviewDialog(props: { client: GatewayClient; threadId: string; path: s
             );
           }}
         >
-          Download
+          {t("artifacts.download")}
         </button>
-        <button type="button" class="ghost icon" aria-label="Close preview" onClick={() => dialog.close()}>
+        <button
+          type="button"
+          class="ghost icon"
+          aria-label={t("artifacts.closePreview")}
+          onClick={() => dialog.close()}
+        >
           ×
         </button>
       </header>
@@ -59,7 +79,7 @@ function PreviewDialog(props: { client: GatewayClient; threadId: string; path: s
         </p>
       </Show>
       <div class="artifact-preview-body">
-        <Suspense fallback={<p class="hint">Loading the preview…</p>}>
+        <Suspense fallback={<p class="hint">{t("artifacts.loading")}</p>}>
           <ArtifactPreview client={props.client} threadId={props.threadId} path={props.path} source={source()} />
         </Suspense>
       </div>
@@ -67,7 +87,14 @@ function PreviewDialog(props: { client: GatewayClient; threadId: string; path: s
   );
 }
 
-export function ArtifactsPanel(props: { client: GatewayClient; threadId: string; paths: readonly string[] }) {
+export function ArtifactsPanel(props: {
+  client: GatewayClient;
+  threadId: string;
+  paths: readonly string[];
+  /** Files the agent is writing right now, shown as they grow. */
+  writing?: readonly FileBeingWritten[];
+}) {
+  const writing = () => props.writing ?? [];
   const [failure, setFailure] = createSignal<string | undefined>();
   const [installed, setInstalled] = createSignal<string | undefined>();
   const [previewing, setPreviewing] = createSignal<{ threadId: string; path: string } | undefined>();
@@ -81,13 +108,30 @@ export function ArtifactsPanel(props: { client: GatewayClient; threadId: string;
     setInstalled(undefined);
     props.client
       .installSkillFromThread(props.threadId, path)
-      .then((skill) => setInstalled(`Installed ${skill.name}. It is on in Settings → Skills.`))
+      .then((skill) => setInstalled(t("artifacts.installed", { name: skill.name })))
       .catch((error: unknown) => setFailure(errorMessage(error)));
   };
   return (
-    <Show when={props.paths.length > 0}>
-      <section class="artifacts" aria-label="Artifacts">
-        <h2>Artifacts</h2>
+    <Show when={props.paths.length > 0 || writing().length > 0}>
+      <section class="artifacts" aria-label={t("artifacts.region")}>
+        <h2>{t("artifacts.region")}</h2>
+        <Show when={writing().length > 0}>
+          <ul class="artifacts-writing" aria-label={t("artifacts.beingWritten")}>
+            <Index each={writing()}>
+              {(file) => (
+                <li>
+                  <p class="writing-name" title={file().path}>
+                    <span class="step-status" data-status="running" aria-hidden="true" />
+                    {t("artifacts.writingFile", { name: fileName(file().path) })}
+                  </p>
+                  <pre class="writing-content" aria-label={t("artifacts.liveContent", { name: fileName(file().path) })}>
+                    {lastLines(file().content)}
+                  </pre>
+                </li>
+              )}
+            </Index>
+          </ul>
+        </Show>
         <ul>
           <For each={props.paths}>
             {(path) => (
@@ -96,7 +140,7 @@ export function ArtifactsPanel(props: { client: GatewayClient; threadId: string;
                   type="button"
                   class="artifact-name"
                   title={path}
-                  aria-label={`Preview ${fileName(path)}`}
+                  aria-label={t("artifacts.preview", { name: fileName(path) })}
                   aria-haspopup="dialog"
                   onClick={() => setPreviewing({ threadId: props.threadId, path })}
                 >
@@ -105,7 +149,7 @@ export function ArtifactsPanel(props: { client: GatewayClient; threadId: string;
                 <button
                   type="button"
                   class="ghost"
-                  aria-label={`Download ${fileName(path)}`}
+                  aria-label={t("artifacts.downloadFile", { name: fileName(path) })}
                   onClick={() => {
                     setFailure(undefined);
                     download(props.client, props.threadId, path).catch((error: unknown) =>
@@ -113,16 +157,16 @@ export function ArtifactsPanel(props: { client: GatewayClient; threadId: string;
                     );
                   }}
                 >
-                  Download
+                  {t("artifacts.download")}
                 </button>
                 <Show when={path.endsWith(".skill")}>
                   <button
                     type="button"
                     class="ghost"
-                    aria-label={`Install skill ${fileName(path)}`}
+                    aria-label={t("artifacts.installSkill", { name: fileName(path) })}
                     onClick={() => install(path)}
                   >
-                    Install
+                    {t("artifacts.install")}
                   </button>
                 </Show>
               </li>
