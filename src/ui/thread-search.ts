@@ -2,6 +2,7 @@
 // an answer to an older query never replaces a newer one, and while older threads are still being indexed the
 // search runs again until they are done. Also: how a text with marked ranges splits into parts.
 import type { TextHighlights, ThreadSearchResult } from "../protocol/index.ts";
+import { formatNumber, t, tn } from "./i18n/index.ts";
 
 export interface ThreadSearchState {
   query: string;
@@ -131,16 +132,13 @@ export function highlightParts(text: string, highlights: TextHighlights): { text
 /** What the search says about its results, for a status line read by screen readers. */
 export function searchStatus(state: ThreadSearchState): string {
   const { result } = state;
-  if (state.error) return `The search failed: ${state.error}`;
-  if (!result || (state.pending && result.query !== state.query)) return "Searching…";
-  const indexing = result.indexing ? " Still indexing older threads…" : "";
-  if (result.total === 0) return `No threads match “${result.query.trim()}”.${indexing}`;
-  const count = result.total === 1 ? "1 matching thread" : `${result.total.toLocaleString("en")} matching threads`;
+  if (state.error) return t("search.failed", { error: state.error });
+  if (!result || (state.pending && result.query !== state.query)) return t("search.searching");
+  const indexing = result.indexing ? ` ${t("search.indexing")}` : "";
+  if (result.total === 0) return `${t("search.none", { query: result.query.trim() })}${indexing}`;
   const shown =
-    result.hits.length < result.total ? `Showing ${result.hits.length} of ${count}.` : `${capitalize(count)}.`;
+    result.hits.length < result.total
+      ? tn("search.showing", result.total, { shown: formatNumber(result.hits.length) })
+      : tn("search.matches", result.total);
   return `${shown}${indexing}`;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -34,6 +34,17 @@ async function expectChinese(page: Page): Promise<void> {
   await expect(page.getByRole("button", { name: "导入对话", exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "键盘快捷键", exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { name: "有什么可以帮你？" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "新建对话", exact: true })).toBeVisible();
+  await expect(page.getByRole("searchbox", { name: "搜索对话" })).toBeVisible();
+  // Settings' tabs, the Models tab and the Data tab.
+  await page.getByRole("button", { name: SETTINGS }).click();
+  const dialog = page.getByRole("dialog", { name: SETTINGS });
+  await dialog.getByRole("tab", { name: "模型" }).click();
+  await expect(dialog.getByRole("button", { name: "添加端点" })).toBeVisible();
+  await dialog.getByRole("tab", { name: "数据" }).click();
+  await expect(dialog.getByRole("button", { name: "导出全部数据" })).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "删除全部数据" })).toBeVisible();
+  await closeSettings(page);
 }
 
 async function expectEnglish(page: Page): Promise<void> {

@@ -1,6 +1,7 @@
 // CSV and TSV as a table of at most TABLE_MAX_ROWS rows, with a note when the file has more.
 import { createEffect, createSignal, For, on, onCleanup, Show } from "solid-js";
 import { parseTable, type TablePreviewData } from "../artifact-kinds.ts";
+import { t } from "../i18n/index.ts";
 
 /** The first row is the header. */
 export function TablePreview(props: { text: string; delimiter: "," | "\t"; label: string }) {
@@ -16,7 +17,7 @@ export function TablePreview(props: { text: string; delimiter: "," | "\t"; label
         onCleanup(() => (current = false));
         parseTable(text, delimiter).then(
           (parsed) => current && setTable(parsed),
-          (error: unknown) => current && setFailure(`The table could not be read: ${String(error)}`),
+          (error: unknown) => current && setFailure(t("artifacts.tableFailed", { error: String(error) })),
         );
       },
     ),

@@ -1,7 +1,7 @@
 // Settings → Data: how much this browser stores for Fawn, how much it allows, and whether it may evict it; a backup
 // of everything (export, import) and "Delete all data".
 import { createResource, createSignal, Show } from "solid-js";
-import { formatBytes } from "../../shared/text.ts";
+import { formatBytes, rich, t, tn } from "../i18n/index.ts";
 import { connectGateway, errorMessage } from "../gateway-client.ts";
 import { StatusLine, type Status } from "./status-line.tsx";
 
@@ -48,8 +48,6 @@ interface Loss {
   skills: number;
 }
 
-const plural = (count: number, word: string) => `${count.toLocaleString("en")} ${word}${count === 1 ? "" : "s"}`;
-
 export function DataTab() {
   const client = connectGateway();
   const [report, { refetch }] = createResource(readStorage);
@@ -74,20 +72,20 @@ export function DataTab() {
 
   const exportAll = () =>
     act(
-      "Preparing the backup…",
+      t("data.preparing"),
       async () => {
         const backup = await client.exportData();
         download(backup.blob, backup.file_name);
-        return `Saved ${backup.file_name} (${formatBytes(backup.blob.size)}).`;
+        return t("data.saved", { file: backup.file_name, size: formatBytes(backup.blob.size) });
       },
-      "The backup could not be made:",
+      t("data.exportFailed"),
     );
 
   const importFrom = (file: File) =>
     act(
-      `Checking ${file.name}…`,
+      t("data.checking", { file: file.name }),
       async () => (await client.importData(file)).message,
-      `${file.name} was not imported, and nothing was changed:`,
+      t("data.importFailed", { file: file.name }),
     );
 
   const askDelete = async () => {
@@ -111,33 +109,31 @@ export function DataTab() {
   const deleteAll = () => {
     setLoss(undefined);
     return act(
-      "Deleting…",
+      t("data.deleting"),
       async () => {
         await client.deleteAllData();
-        return "All data was deleted from this browser.";
+        return t("data.deleted");
       },
-      "Nothing was deleted:",
+      t("data.deleteFailed"),
     );
   };
 
   return (
     <div class="settings-form">
-      <Show when={report()} fallback={<p class="hint">This browser does not report its storage use.</p>}>
+      <Show when={report()} fallback={<p class="hint">{t("data.noReport")}</p>}>
         {(current) => (
           <>
-            <p role="status" aria-label="Storage used">
-              Fawn uses <strong>{formatBytes(current().usage)}</strong> of the{" "}
-              <strong>{formatBytes(current().quota)}</strong> this browser allows it.
+            <p role="status" aria-label={t("data.storageUsed")}>
+              {rich("data.usage", {
+                used: <strong>{formatBytes(current().usage)}</strong>,
+                quota: <strong>{formatBytes(current().quota)}</strong>,
+              })}
             </p>
-            <p>
-              {current().persisted
-                ? "Storage is persistent: the browser will not clear your threads to free space."
-                : "Storage is not persistent yet: under storage pressure the browser may clear it."}
-            </p>
+            <p>{current().persisted ? t("data.persistent") : t("data.notPersistent")}</p>
             <Show when={!current().persisted}>
               <div class="actions">
                 <button type="button" onClick={() => void requestPersistentStorage().then(() => refetch())}>
-                  Keep my data
+                  {t("data.keep")}
                 </button>
               </div>
             </Show>
@@ -147,24 +143,21 @@ export function DataTab() {
 
       {/* ---- Backup: export, import, delete (issue 7) ---- */}
       <section class="data-backup" aria-labelledby="data-backup-title">
-        <h3 id="data-backup-title">Backup</h3>
-        <p class="hint">
-          One .zip with every thread and its files, the memory, installed skills and settings. API keys are never in it:
-          after an import, enter them again in Models. Importing keeps what is already here and adds the rest.
-        </p>
+        <h3 id="data-backup-title">{t("data.backup")}</h3>
+        <p class="hint">{t("data.backupHint")}</p>
         <div class="data-actions">
           <button type="button" disabled={busy()} onClick={() => void exportAll()}>
-            Export all data
+            {t("data.export")}
           </button>
           <button type="button" disabled={busy()} onClick={() => picker.click()}>
-            Import data
+            {t("data.import")}
           </button>
           <input
             ref={picker}
             type="file"
             accept=".zip,application/zip"
             hidden
-            aria-label="Backup file to import"
+            aria-label={t("data.importFile")}
             onChange={(event) => {
               const file = event.currentTarget.files?.[0];
               event.currentTarget.value = "";
@@ -172,24 +165,25 @@ export function DataTab() {
             }}
           />
           <button type="button" class="danger-text" disabled={busy()} onClick={() => void askDelete()}>
-            Delete all data
+            {t("data.deleteAll")}
           </button>
         </div>
         <Show when={loss()}>
           {(current) => (
-            <div class="data-confirm" role="group" aria-label="Confirm deleting all data">
+            <div class="data-confirm" role="group" aria-label={t("data.confirmGroup")}>
               <p>
-                {`This deletes ${plural(current().threads, "thread")} with their files, ` +
-                  `${plural(current().facts, "memory fact")}, ${plural(current().skills, "installed skill")}, all ` +
-                  "settings and your API keys from this browser. It cannot be undone: export a backup first if you " +
-                  "may want them back."}
+                {t("data.confirm", {
+                  threads: tn("data.threads", current().threads),
+                  facts: tn("data.facts", current().facts),
+                  skills: tn("data.skills", current().skills),
+                })}
               </p>
               <div class="inline">
                 <button type="button" class="danger" disabled={busy()} onClick={() => void deleteAll()}>
-                  Delete everything
+                  {t("data.deleteEverything")}
                 </button>
                 <button type="button" class="ghost" onClick={() => setLoss(undefined)}>
-                  Cancel
+                  {t("common.cancel")}
                 </button>
               </div>
             </div>

@@ -6,6 +6,7 @@ import { createThreadSearch, isActiveQuery, type ThreadSearchState } from "../th
 import { ImportThreadButton } from "./import-thread.tsx";
 import { ThreadList } from "./thread-list.tsx";
 import { ThreadSearchBox, ThreadSearchResults } from "./thread-search.tsx";
+import { t } from "../i18n/index.ts";
 
 export function Sidebar(props: { state: AppState }) {
   const state = props.state;
@@ -29,10 +30,10 @@ export function Sidebar(props: { state: AppState }) {
         <span>Fawn</span>
       </div>
       <button type="button" class="primary new-thread" onClick={() => void state.newThread()}>
-        New thread
+        {t("common.newThread")}
       </button>
       <ImportThreadButton client={state.client} onImported={(threadId) => void state.openThread(threadId)} />
-      <nav aria-label="Threads" class="thread-list thread-nav" ref={nav}>
+      <nav aria-label={t("common.threads")} class="thread-list thread-nav" ref={nav}>
         <ThreadSearchBox
           search={search}
           state={searchState()}
@@ -63,7 +64,7 @@ export function Sidebar(props: { state: AppState }) {
         </Show>
       </nav>
       <button type="button" class="ghost settings-button" onClick={() => state.setSettingsOpen(true)}>
-        Settings
+        {t("sidebar.settings")}
       </button>
     </aside>
   );

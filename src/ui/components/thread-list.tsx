@@ -4,6 +4,7 @@ import { createVirtualizer } from "@tanstack/solid-virtual";
 import { createEffect, For, on, Show } from "solid-js";
 import type { ThreadSummary } from "../../protocol/index.ts";
 import { keyTarget } from "../thread-list.ts";
+import { t } from "../i18n/index.ts";
 
 /** A row's height in rem; styles.css gives `.thread-row` the same. */
 const ROW_REM = 2.25;
@@ -62,7 +63,7 @@ export function ThreadList(props: {
 
   return (
     <div class="thread-scroll" ref={scroller}>
-      <Show when={props.threads.length > 0} fallback={<p class="muted">No threads yet.</p>}>
+      <Show when={props.threads.length > 0} fallback={<p class="muted">{t("threads.none")}</p>}>
         <ul class="thread-rows" style={{ height: `${virtualizer.getTotalSize()}px` }} onKeyDown={onKeyDown}>
           <For each={virtualizer.getVirtualItems()}>
             {(item) => (
@@ -86,12 +87,17 @@ export function ThreadList(props: {
                       {thread().title}
                     </a>
                     <Show when={thread().pinned}>
-                      <span class="pinned-mark" role="img" aria-label="Pinned" title="Pinned">
+                      <span class="pinned-mark" role="img" aria-label={t("threads.pinned")} title={t("threads.pinned")}>
                         ●
                       </span>
                     </Show>
                     <Show when={props.isRunning(thread().thread_id)}>
-                      <span class="running-dot" role="img" aria-label="Running" title="Running" />
+                      <span
+                        class="running-dot"
+                        role="img"
+                        aria-label={t("threads.running")}
+                        title={t("threads.running")}
+                      />
                     </Show>
                   </li>
                 )}

@@ -5,6 +5,7 @@ import { For, Show } from "solid-js";
 import type { TextHighlights, ThreadSearchHit } from "../../protocol/index.ts";
 import { keyTarget } from "../thread-list.ts";
 import { highlightParts, searchStatus, type ThreadSearchController, type ThreadSearchState } from "../thread-search.ts";
+import { t } from "../i18n/index.ts";
 
 function Highlighted(props: { text: string; highlights: TextHighlights }) {
   return (
@@ -50,8 +51,8 @@ export function ThreadSearchBox(props: {
       <input
         ref={input}
         type="search"
-        aria-label="Search threads"
-        placeholder="Search threads"
+        aria-label={t("search.box")}
+        placeholder={t("search.box")}
         autocomplete="off"
         spellcheck={false}
         value={props.state.query}
@@ -67,8 +68,8 @@ export function ThreadSearchBox(props: {
         <button
           type="button"
           class="ghost thread-search-clear"
-          aria-label="Clear search"
-          title="Clear search (Esc)"
+          aria-label={t("search.clear")}
+          title={t("search.clearTitle")}
           onClick={(event) => {
             // Not a choice of thread: the phone's thread list stays open.
             event.stopPropagation();
@@ -111,7 +112,7 @@ export function ThreadSearchResults(props: {
       <p class="thread-search-status muted" role="status">
         {searchStatus(props.state)}
       </p>
-      <ul class="thread-search-results" aria-label="Search results" ref={props.ref} onKeyDown={onKeyDown}>
+      <ul class="thread-search-results" aria-label={t("search.results")} ref={props.ref} onKeyDown={onKeyDown}>
         <For each={hits()}>
           {(hit, index) => {
             const snippetId = `thread-search-snippet-${hit.thread.thread_id}`;
