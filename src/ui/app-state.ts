@@ -26,6 +26,7 @@ import { notifyRunFinished } from "./notifications.ts";
 import { createFrameBatcher } from "./frame-batcher.ts";
 import { applyRunEvents, startRunView, type RunView } from "./run-view.ts";
 import { createWebContainerStarter } from "./webcontainer-starter.ts";
+import { t } from "./i18n/index.ts";
 
 const MODE_KEY = "fawn.mode";
 const MODEL_KEY = "fawn.model";
@@ -107,14 +108,14 @@ export function createAppState(client: GatewayClient) {
     }
     const detail = await client.getThread(threadId);
     setThread(detail);
-    if (!detail) setNotice("That thread no longer exists.");
+    if (!detail) setNotice(t("notice.threadGone"));
     const hash = detail ? `#/t/${detail.thread_id}` : "";
     if (location.hash !== hash) history.pushState(null, "", hash || location.pathname + location.search);
   }
 
   async function init(): Promise<void> {
     const version = await client.protocolVersion();
-    if (version !== PROTOCOL_VERSION) setNotice("Fawn was updated. Reload the page to use the new version.");
+    if (version !== PROTOCOL_VERSION) setNotice(t("notice.updated"));
     const [, loaded] = await Promise.all([refreshThreads(), client.getModelSettings()]);
     setSettings(loaded);
     // The user may have started a thread while storage was opening: keep it rather than the address's.
@@ -152,7 +153,7 @@ export function createAppState(client: GatewayClient) {
     if (!open || open.thread_id !== notice.thread_id) return;
     if (notice.type === "thread-deleted") {
       await openThread(undefined);
-      setNotice("This thread was deleted in another tab.");
+      setNotice(t("notice.deletedElsewhere"));
     } else {
       await reloadIfOpen(open.thread_id);
     }
@@ -200,7 +201,7 @@ export function createAppState(client: GatewayClient) {
       );
       return true;
     } catch (error) {
-      setNotice(`The files were not uploaded: ${errorMessage(error)}`);
+      setNotice(t("notice.notUploaded", { error: errorMessage(error) }));
       return false;
     }
   }
@@ -243,7 +244,7 @@ export function createAppState(client: GatewayClient) {
       );
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 5000))]);
     } catch (error) {
-      setNotice(`The run could not start: ${errorMessage(error)}`);
+      setNotice(t("notice.runNotStarted", { error: errorMessage(error) }));
     }
     events.flush();
     const last = runs()[threadId];

@@ -222,6 +222,13 @@ export const en = {
   "field.showKey": "Show key",
   "field.hideKey": "Hide key",
 
+  // Notices at the top of the page (app-state.ts).
+  "notice.threadGone": "That thread no longer exists.",
+  "notice.updated": "Fawn was updated. Reload the page to use the new version.",
+  "notice.deletedElsewhere": "This thread was deleted in another tab.",
+  "notice.notUploaded": template<{ error: string }>("The files were not uploaded: {{ error }}"),
+  "notice.runNotStarted": template<{ error: string }>("The run could not start: {{ error }}"),
+
   // Settings → Data (data-tab.tsx).
   "data.preparing": "Preparing the backup…",
   "data.saved": template<{ file: string; size: string }>("Saved {{ file }} ({{ size }})."),

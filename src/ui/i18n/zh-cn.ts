@@ -195,6 +195,12 @@ export const zhCN: Translation = {
   "field.showKey": "显示密钥",
   "field.hideKey": "隐藏密钥",
 
+  "notice.threadGone": "该对话已不存在。",
+  "notice.updated": "Fawn 已更新。请刷新页面以使用新版本。",
+  "notice.deletedElsewhere": "该对话已在另一个标签页中被删除。",
+  "notice.notUploaded": "文件未上传：{{ error }}",
+  "notice.runNotStarted": "无法开始运行：{{ error }}",
+
   "data.preparing": "正在准备备份…",
   "data.saved": "已保存 {{ file }}（{{ size }}）。",
   "data.exportFailed": "无法生成备份：",
