@@ -21,6 +21,8 @@ test("the showcase thread holds every kind of message, with no console error", a
   await expect(log.getByText("Reasoning").first()).toBeVisible();
   await expect(log.getByRole("table").first()).toBeVisible();
   await expect(log.locator("pre code").first()).toBeVisible();
+  await expect(log.locator("pre code .hljs-keyword").first()).toBeVisible();
+  await expect(log.locator("math").first()).toBeAttached();
   // Tool steps, each shown for what it is once opened: the command and its output, search results as links, the
   // written file rendered.
   const steps = log.getByRole("list", { name: "Tool calls" });

@@ -31,7 +31,7 @@ export async function buildShowcaseThread(page: Page, mockUrl: string): Promise<
   await page
     .getByLabel("Attach files")
     .setInputFiles({ name: "sales.csv", mimeType: "text/csv", buffer: Buffer.from(SALES_CSV) });
-  await send(page, "Here are the Q3 sales figures. Show me a markdown summary first.");
+  await send(page, "Here are the Q3 sales figures. Start with the math and code behind the trend.");
   await settled(page);
 
   await send(page, "Now check the figures, look up how other retailers did, and write up the Q3 report.");
