@@ -512,18 +512,18 @@ export const scenarios: readonly Scenario[] = [
         : text(RATE_LIMIT_RECOVERED_TEXT, 20),
   },
   {
-    name: "markdown",
-    trigger: '"markdown"',
-    reply: "heading, list, GFM table, ```ts block and a raw <img onerror> to test sanitizing",
-    matches: says("markdown"),
-    respond: () => text(MARKDOWN_TEXT, 15),
-  },
-  {
     name: "math-and-code",
     trigger: '"math and code"',
     reply: "GFM table, ```python block, $inline$ and $$display$$ math, dollar amounts and a \\href trick to sanitize",
     matches: says("math and code"),
     respond: () => text(MATH_AND_CODE_TEXT, 25),
+  },
+  {
+    name: "markdown",
+    trigger: '"markdown"',
+    reply: "heading, list, GFM table, ```ts block and a raw <img onerror> to test sanitizing",
+    matches: says("markdown"),
+    respond: () => text(MARKDOWN_TEXT, 15),
   },
   {
     name: "long",
