@@ -5,6 +5,7 @@ import { parseMemoryDocument } from "../agent/index.ts";
 import { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "../agent/memory/memory-document.ts";
 import { parseSkillMarkdown, skillNameProblem } from "../agent/skills/skill-frontmatter.ts";
 import { BackupArchiveError, BackupArchiveWriter, readBackupArchive } from "../bundles/index.ts";
+import { parseModelSettings } from "../models/index.ts";
 import {
   backupFileName,
   BACKUP_LIMITS,
@@ -19,7 +20,7 @@ import {
 } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
 import { BackupStore, type BackupWrite } from "../storage/backup-store.ts";
-import type { FawnDb, SettingRecord, ThreadFileMetaRecord } from "../storage/fawn-db.ts";
+import { MODEL_ENDPOINT_KEY, type FawnDb, type SettingRecord, type ThreadFileMetaRecord } from "../storage/fawn-db.ts";
 import { MEMORY_DOCUMENT_KEY } from "../storage/memory-repository.ts";
 import { sha256Hex } from "../storage/thread-files.ts";
 
@@ -184,6 +185,16 @@ export class DataService {
       const parsed = parseMemoryDocument(contents.memory_document);
       if (!parsed.ok) throw new DataRequestError(`The backup's memory is not valid: ${parsed.message}.`);
       importedMemory = parsed.value;
+    }
+    // The model endpoints as Settings → Models would save them (their keys were never in the backup).
+    const models = contents.settings.find((record) => record.key === MODEL_ENDPOINT_KEY)?.value;
+    if (models !== undefined) {
+      const value = (typeof models === "object" && models !== null ? models : {}) as { endpoints?: unknown };
+      const endpoints = Array.isArray(value.endpoints)
+        ? value.endpoints.map((endpoint: unknown) => ({ ...(endpoint as object), apiKey: "" }))
+        : value.endpoints;
+      const parsed = parseModelSettings({ ...value, apiKey: "", ...(endpoints !== undefined && { endpoints }) });
+      if (!parsed.ok) throw new DataRequestError(`The backup's model settings are not valid: ${parsed.message}`);
     }
     for (const skill of contents.skills) {
       const nameProblem = skillNameProblem(skill.name);

@@ -2,7 +2,9 @@
 // so the service worker can serve `/api/*` and `@langchain/langgraph-sdk`'s Client can drive a thread.
 import { z } from "zod";
 import {
+  defaultModelKey,
   MAX_THREAD_SEARCH_LIMIT,
+  modelChoices,
   type RunEvent,
   type SkillInfo,
   type ThreadDetail,
@@ -32,6 +34,8 @@ const runBody = z.object({
   stream_subgraphs: z.literal(false).optional(),
   on_disconnect: z.enum(["cancel", "continue"]).optional(),
   multitask_strategy: z.literal("reject").optional(),
+  /** DeerFlow's run context; `model_name` is a `name` from GET /api/models (else the default model). */
+  context: z.object({ model_name: z.string().optional() }).loose().nullish(),
 });
 
 const createThreadBody = z.object({
@@ -145,7 +149,9 @@ function runStream(gateway: Gateway, request: Request, threadId: string, body: z
       };
       if (cancelOnDisconnect) request.signal.addEventListener("abort", () => void gateway.cancelRun(runId));
       const messages = body.input.messages.map((message) => ({ type: "human" as const, content: message.content }));
-      void gateway.runStream({ run_id: runId, thread_id: threadId, input: { messages } }, write).finally(() => {
+      const model = body.context?.model_name;
+      const run = { run_id: runId, thread_id: threadId, input: { messages }, ...(model && { context: { model } }) };
+      void gateway.runStream(run, write).finally(() => {
         open = false;
         controller.close();
       });
@@ -172,18 +178,18 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
       "GET",
       /^\/api\/models$/,
       async () => {
+        // Every endpoint's models, the default first; `name` is what a run's `context.model_name` takes.
         const settings = await gateway.getModelSettings();
-        const models = settings.model
-          ? [
-              {
-                name: settings.model,
-                model: settings.model,
-                display_name: settings.model,
-                supports_thinking: false,
-                supports_reasoning_effort: false,
-              },
-            ]
-          : [];
+        const fallback = defaultModelKey(settings);
+        const choices = modelChoices(settings).sort((a, b) => Number(b.key === fallback) - Number(a.key === fallback));
+        const models = choices.map((choice) => ({
+          name: choice.key,
+          model: choice.entry.id,
+          display_name: choice.endpoint ? `${choice.entry.id} (${choice.endpointName})` : choice.entry.id,
+          supports_thinking: choice.entry.thinking === true,
+          supports_reasoning_effort: choice.entry.thinking === true,
+          supports_vision: choice.entry.vision === true,
+        }));
         return json({ models, token_usage: { enabled: true } });
       },
     ],

@@ -28,6 +28,7 @@ import type {
   WebToolSettings,
   WireMessage,
 } from "../protocol/index.ts";
+import { MAIN_ENDPOINT_NAME } from "../protocol/index.ts";
 import { contentText, isTodoItem } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
@@ -269,7 +270,10 @@ export async function executeRun(
       status = "error";
       runError = isQuotaError(error)
         ? { error: "storage_full", message: STORAGE_FULL_MESSAGE }
-        : describeModelError(error, settings.baseUrl, { proxied: settings.useProxy === true });
+        : describeModelError(error, settings.baseUrl, {
+            proxied: settings.useProxy === true,
+            endpoint: settings.name || MAIN_ENDPOINT_NAME,
+          });
     }
   }
 

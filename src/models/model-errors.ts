@@ -41,8 +41,15 @@ export function isRetryableModelError(wrapped: unknown): boolean {
   return isConnectionError(error, message) || /timed? ?out|socket hang up|econnreset|network/i.test(message);
 }
 
-/** Describes why a call to the model endpoint at `baseUrl` failed, in words a user can act on. */
-export function describeModelError(wrapped: unknown, baseUrl: string, options: { proxied?: boolean } = {}): RunError {
+/**
+ * Describes why a call to the model endpoint at `baseUrl` failed, in words a user can act on. `endpoint` names it as
+ * Settings → Models does, so that a blocked request (CORS) says which endpoint needs "Use the proxy".
+ */
+export function describeModelError(
+  wrapped: unknown,
+  baseUrl: string,
+  options: { proxied?: boolean; endpoint?: string } = {},
+): RunError {
   const error = unwrap(wrapped);
   const status = field(error, "status");
   const message = providerMessage(error);
@@ -75,7 +82,8 @@ export function describeModelError(wrapped: unknown, baseUrl: string, options: {
         (options.proxied
           ? "It goes through Fawn's proxy: check that the proxy is running (npm run proxy) and that the Base URL is right."
           : "Check the Base URL, that the server is running, and that it allows requests from this page (CORS); " +
-            'a provider that blocks browsers works with "Use the proxy" on for its endpoint in Settings → Models ' +
+            `a provider that blocks browsers works with "Use the proxy" switched on for ` +
+            `${options.endpoint ? `the endpoint ${options.endpoint}` : "its endpoint"} in Settings → Models ` +
             "(and npm run proxy running)."),
     };
   }

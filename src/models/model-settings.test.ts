@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROXY_URL, modelChoiceFor, modelChoices } from "../protocol/index.ts";
+import { DEFAULT_PROXY_URL, defaultModelKey, modelChoiceFor, modelChoices, proxiedUrl } from "../protocol/index.ts";
 import { parseModelSettings, settingsForRun } from "./model-settings.ts";
 
 const base = { baseUrl: "https://api.example.test/v1/", apiKey: " sk ", model: " gpt " };
@@ -87,6 +87,7 @@ describe("several endpoints", () => {
     if (!parsed.ok) throw new Error(parsed.message);
     const settings = parsed.value;
     expect(settingsForRun(settings, { endpoint: "router", model: "small" }, "http://127.0.0.1:8787/forward/")).toEqual({
+      name: "OpenRouter",
       baseUrl: "http://127.0.0.1:8787/forward/https://openrouter.example.test/api/v1",
       apiKey: "sk-or",
       model: "small",
@@ -124,5 +125,83 @@ describe("model choices", () => {
     expect(modelChoiceFor(settings, "@local:gpt")?.endpoint).toBe("local");
     // A choice that no longer exists falls back to the default model.
     expect(modelChoiceFor(settings, "@gone:x")?.key).toBe("gpt");
+  });
+});
+
+describe("the default model, of any endpoint", () => {
+  const other = {
+    id: "router",
+    name: "OpenRouter",
+    baseUrl: "https://openrouter.example.test/api/v1",
+    apiKey: "sk-or",
+    models: [{ id: "deep/think", thinking: true }, { id: "small" }],
+  };
+
+  it("reads settings stored before there were several endpoints as they were, key included", () => {
+    const old = { baseUrl: "https://api.example.test/v1", apiKey: "sk-old", model: "gpt", models: [{ id: "o1" }] };
+    const parsed = parseModelSettings({ ...old, modelTitles: true });
+    expect(parsed).toEqual({
+      ok: true,
+      value: { ...old, models: [{ id: "gpt" }, { id: "o1" }], modelTitles: true },
+    });
+    if (!parsed.ok) return;
+    expect(defaultModelKey(parsed.value)).toBe("gpt");
+    expect(settingsForRun(parsed.value, undefined, undefined)).toMatchObject({ apiKey: "sk-old", model: "gpt" });
+  });
+
+  it("may be another endpoint's model, which then answers a run that names none, with that endpoint's key", () => {
+    const parsed = parseModelSettings({
+      ...base,
+      endpoints: [other],
+      defaultModel: { endpoint: "router", model: " small " },
+    });
+    if (!parsed.ok) throw new Error(parsed.message);
+    const settings = parsed.value;
+    expect(settings.defaultModel).toEqual({ endpoint: "router", model: "small" });
+    expect(defaultModelKey(settings)).toBe("@router:small");
+    expect(modelChoiceFor(settings, undefined)?.key).toBe("@router:small");
+    const run = settingsForRun(settings, { mode: "flash" }, undefined);
+    expect(run).toMatchObject({ baseUrl: other.baseUrl, apiKey: "sk-or", model: "small", name: "OpenRouter" });
+    expect(run.defaultModel).toBeUndefined();
+    // The main endpoint's models are still there to choose.
+    expect(settingsForRun(settings, { model: "gpt" }, undefined)).toMatchObject({ apiKey: "sk", model: "gpt" });
+  });
+
+  it("refuses a default model whose endpoint is gone or does not list it, before anything is stored", () => {
+    const gone = parseModelSettings({ ...base, defaultModel: { endpoint: "router", model: "small" } });
+    expect(!gone.ok && gone.message).toMatch(/default model belongs to an endpoint that is no longer listed/);
+    const unlisted = parseModelSettings({
+      ...base,
+      endpoints: [other],
+      defaultModel: { endpoint: "router", model: "big" },
+    });
+    expect(!unlisted.ok && unlisted.message).toBe("The default model big is not listed for OpenRouter; pick another.");
+    const none = parseModelSettings({ ...base, model: "" });
+    expect(!none.ok && none.message).toMatch(/model name is required/i);
+  });
+
+  it("reads a bare model id (old threads and requests) as the main endpoint's, else the one endpoint listing it", () => {
+    const parsed = parseModelSettings({ ...base, endpoints: [other] });
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(modelChoiceFor(parsed.value, "gpt")?.key).toBe("gpt");
+    expect(modelChoiceFor(parsed.value, "small")?.key).toBe("@router:small");
+    expect(settingsForRun(parsed.value, { model: "deep/think" }, undefined)).toMatchObject({
+      apiKey: "sk-or",
+      model: "deep/think",
+    });
+    // Unknown: the default model.
+    expect(modelChoiceFor(parsed.value, "nothing")?.key).toBe("gpt");
+  });
+});
+
+describe("the proxy URL", () => {
+  it("puts the endpoint's Base URL after the relay's prefix, with or without its slash", () => {
+    expect(proxiedUrl("https://api.example.test/v1", undefined)).toBe(
+      "http://127.0.0.1:8787/forward/https://api.example.test/v1",
+    );
+    expect(proxiedUrl("https://api.example.test/v1", " http://relay.test/forward ")).toBe(
+      "http://relay.test/forward/https://api.example.test/v1",
+    );
+    expect(proxiedUrl("https://api.example.test/v1", "")).toBe(`${DEFAULT_PROXY_URL}https://api.example.test/v1`);
   });
 });

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import {
   MAIN_ENDPOINT_NAME,
-  modelEntryFor,
+  modelChoiceFor,
   proxiedUrl,
   type ModelSettings,
   type RunRequest,
@@ -81,6 +81,7 @@ export const modelSettingsSchema = z
       .array(endpoint)
       .max(MAX_EXTRA_ENDPOINTS, `Add at most ${MAX_EXTRA_ENDPOINTS} more endpoints.`)
       .optional(),
+    defaultModel: z.object({ endpoint: z.string(), model: modelId }).optional(),
   })
   .superRefine((value, context) => {
     const problems = duplicateModels(value.models ?? [], "");
@@ -94,16 +95,25 @@ export const modelSettingsSchema = z
       if (other.models.length === 0) problems.push(`List at least one model for ${other.name}.`);
       problems.push(...duplicateModels(other.models, ` for ${other.name}`));
     }
+    const chosen = value.defaultModel;
+    if (chosen) {
+      const holder = value.endpoints?.find((other) => other.id === chosen.endpoint);
+      if (!holder) problems.push("The default model belongs to an endpoint that is no longer listed; pick another.");
+      else if (!holder.models.some((entry) => entry.id === chosen.model)) {
+        problems.push(`The default model ${chosen.model} is not listed for ${holder.name}; pick another.`);
+      }
+    }
     for (const message of problems) context.addIssue({ code: "custom", message });
   })
   .transform((value) => {
     // The default model is always one of the list, keeping its flags when the list has it.
     const listed = cleanModels(value.models ?? []);
     const models = listed.some((entry) => entry.id === value.model) ? listed : [{ id: value.model }, ...listed];
-    const { modelTitles, name, useProxy, endpoints, ...rest } = value;
+    const { modelTitles, name, useProxy, endpoints, defaultModel, ...rest } = value;
     return {
       ...rest,
       models,
+      ...(defaultModel && { defaultModel }),
       ...(modelTitles && { modelTitles: true }),
       ...(name && { name }),
       ...(useProxy && { useProxy: true }),
@@ -134,23 +144,35 @@ export function isConfigured(settings: ModelSettings): boolean {
 }
 
 /**
- * The settings a run talks to: the endpoint its context names (another endpoint, or the main one), with that
- * endpoint's key and models, the model asked for when the endpoint lists it, and the proxy applied when the endpoint
- * uses it. An unknown endpoint falls back to the main one and its default model.
+ * The settings a run talks to: the endpoint and model its context names, with that endpoint's key and models, and the
+ * proxy applied when the endpoint uses it. A context naming another endpoint gets that endpoint's model (its first
+ * when it lacks the one asked for); a bare model id is looked up as the composer does (`modelChoiceFor`); no choice,
+ * an unknown one, or an endpoint that is gone, gets the default model, whichever endpoint holds it.
  */
 export function settingsForRun(
   settings: ModelSettings,
   context: RunRequest["context"] | undefined,
   proxyUrl: string | undefined,
 ): ModelSettings {
-  const other = context?.endpoint ? settings.endpoints?.find((found) => found.id === context.endpoint) : undefined;
+  const named = context?.endpoint ? settings.endpoints?.find((found) => found.id === context.endpoint) : undefined;
+  let endpointId: string | undefined;
+  let model: string;
+  if (named) {
+    endpointId = named.id;
+    model = named.models.find((entry) => entry.id === context?.model)?.id ?? named.models[0]?.id ?? "";
+  } else {
+    // An endpoint that is gone takes its model's meaning with it: the default model.
+    const choice = modelChoiceFor(settings, context?.endpoint ? undefined : context?.model);
+    endpointId = choice?.endpoint;
+    model = choice?.entry.id ?? settings.model;
+  }
+  const other = endpointId ? settings.endpoints?.find((found) => found.id === endpointId) : undefined;
   if (!other) {
-    const { endpoints: _others, ...main } = settings;
-    const model = modelEntryFor(settings, context?.model)?.id ?? settings.model;
+    const { endpoints: _others, defaultModel: _default, ...main } = settings;
     return { ...main, model, ...(settings.useProxy && { baseUrl: proxiedUrl(settings.baseUrl, proxyUrl) }) };
   }
-  const model = other.models.find((entry) => entry.id === context?.model)?.id ?? other.models[0]?.id ?? "";
   return {
+    name: other.name,
     baseUrl: other.useProxy ? proxiedUrl(other.baseUrl, proxyUrl) : other.baseUrl,
     apiKey: other.apiKey,
     model,

@@ -95,10 +95,15 @@ export interface ModelEndpoint {
 export interface ModelSettings {
   baseUrl: string;
   apiKey: string;
-  /** The default model, of the main endpoint. */
+  /** The main endpoint's first model, and the default model unless `defaultModel` names another endpoint's. */
   model: string;
   /** The main endpoint's models the user can choose from, with their abilities; `model` is always among them. */
   models?: ModelEntry[];
+  /**
+   * The default model when it is one of another endpoint's (the id of that endpoint and of the model); without it the
+   * default is `model`. New messages, and memory updates, use the default model.
+   */
+  defaultModel?: { endpoint: string; model: string };
   /** Name each thread with a short model-written title after its first exchange (one small extra request). */
   modelTitles?: boolean;
   /** The main endpoint's name as lists show it ("Main endpoint" when unset). */
@@ -163,10 +168,33 @@ export function modelChoices(settings: ModelSettings | undefined): ModelChoice[]
   return [...main, ...others];
 }
 
-/** The choice with `key`, else the default model. */
+/** The composer's key of a model: its id for the main endpoint's, `@endpoint-id:model-id` for another's. */
+export function modelChoiceKey(endpoint: string | undefined, model: string): string {
+  return endpoint ? `@${endpoint}:${model}` : model;
+}
+
+/** The key of the default model (`defaultModel` when that endpoint still lists it, else the main `model`). */
+export function defaultModelKey(settings: ModelSettings | undefined): string | undefined {
+  if (!settings?.model) return undefined;
+  const chosen = settings.defaultModel;
+  const other = chosen && settings.endpoints?.find((endpoint) => endpoint.id === chosen.endpoint);
+  return other && other.models.some((entry) => entry.id === chosen.model)
+    ? modelChoiceKey(other.id, chosen.model)
+    : settings.model;
+}
+
+/**
+ * The choice with `key`, else the default model. A bare model id (what threads and requests carried before there
+ * were several endpoints) is the main endpoint's model of that id, else the only other endpoint's that lists it.
+ */
 export function modelChoiceFor(settings: ModelSettings | undefined, key: string | undefined): ModelChoice | undefined {
   const choices = modelChoices(settings);
-  return choices.find((choice) => choice.key === key) ?? choices.find((choice) => choice.key === settings?.model);
+  const exact = choices.find((choice) => choice.key === key);
+  if (exact) return exact;
+  const byId = key && !key.startsWith("@") ? choices.filter((choice) => choice.entry.id === key) : [];
+  if (byId.length === 1) return byId[0];
+  const fallback = defaultModelKey(settings);
+  return choices.find((choice) => choice.key === fallback);
 }
 
 /**

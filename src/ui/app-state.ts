@@ -52,7 +52,7 @@ function threadIdFromHash(): string | undefined {
   return match?.[1];
 }
 
-/** The model and endpoint a message asks for (none: the default model of the main endpoint). */
+/** The model and endpoint a message asks for (none: the default model). */
 function runModel(choice: ModelChoice | undefined): { model?: string; endpoint?: string } {
   if (!choice) return {};
   return { model: choice.entry.id, ...(choice.endpoint && { endpoint: choice.endpoint }) };

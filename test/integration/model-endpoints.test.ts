@@ -1,8 +1,11 @@
 // Settings → Models with several endpoints, through the Gateway: each endpoint keeps its own key (never in the
 // settings record), a run goes to the endpoint and model the message chose, an endpoint marked "Use the proxy" is
-// reached through Fawn's CORS relay, and a removed endpoint takes its key with it.
+// reached through Fawn's CORS relay, a removed endpoint takes its key with it, the default model may be any
+// endpoint's, settings stored before there were several endpoints read as they were, and no key reaches a backup.
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { afterEach, describe, expect, it } from "vitest";
 import { startProxy, type RunningProxy } from "../../proxy/server.ts";
+import { createGatewayFetch } from "../../src/gateway/index.ts";
 import type { ModelSettings } from "../../src/protocol/index.ts";
 import { MODEL_ENDPOINT_KEY, openFawnDb } from "../../src/storage/index.ts";
 import { runThread, useGatewayHarness } from "./harness.ts";
@@ -122,5 +125,144 @@ describe("several model endpoints", () => {
     expect(await secretKeys()).not.toContain(`${MODEL_ENDPOINT_KEY}.apiKey.second`);
     expect(await secretKeys()).toContain(`${MODEL_ENDPOINT_KEY}.apiKey`);
     expect((await harness.gateway.getModelSettings()).endpoints).toBeUndefined();
+  });
+});
+
+describe("the default model and older settings", () => {
+  const chatRequests = () => harness.mock.requests.filter((request) => request.path === "/v1/chat/completions");
+
+  it("reads the single endpoint stored by an older Fawn, key included, and runs with it", async () => {
+    // Exactly what the settings and secrets stores held before several endpoints.
+    const db = await openFawnDb(harness.gatewayDbName());
+    await db.put("settings", {
+      key: MODEL_ENDPOINT_KEY,
+      value: { baseUrl: harness.mock.url, model: "mock-model", models: [{ id: "mock-thinking", thinking: true }] },
+    });
+    await db.put("secrets", { key: `${MODEL_ENDPOINT_KEY}.apiKey`, value: "sk-older-fawn-5555" });
+    db.close();
+    expect(await harness.gateway.getModelSettings()).toEqual({
+      baseUrl: harness.mock.url,
+      apiKey: "sk-older-fawn-5555",
+      model: "mock-model",
+      models: [{ id: "mock-model" }, { id: "mock-thinking", thinking: true }],
+    });
+    const thread = await harness.gateway.createThread();
+    // A thread's request from then names the model by its bare id.
+    await runThread(harness.gateway, thread.thread_id, "hello", undefined, { model: "mock-thinking" });
+    expect(chatRequests().at(-1)).toMatchObject({
+      headers: { authorization: "Bearer sk-***5555" },
+      body: { model: "mock-thinking" },
+    });
+  });
+
+  it("sends a message that names no model to the default one, on whichever endpoint holds it", async () => {
+    await harness.gateway.saveModelSettings({
+      ...settingsWithOther(),
+      defaultModel: { endpoint: "second", model: "mock-vision" },
+    });
+    expect((await harness.gateway.getModelSettings()).defaultModel).toEqual({
+      endpoint: "second",
+      model: "mock-vision",
+    });
+    const thread = await harness.gateway.createThread();
+    await runThread(harness.gateway, thread.thread_id, "hello");
+    expect(chatRequests().at(-1)).toMatchObject({
+      headers: { host: expect.stringContaining("localhost"), authorization: "Bearer sk-***9876" },
+      body: { model: "mock-vision" },
+    });
+    // A default whose endpoint is gone is refused, and the stored one stays.
+    await expect(
+      harness.gateway.saveModelSettings({
+        ...settingsWithOther(),
+        endpoints: [],
+        defaultModel: { endpoint: "second", model: "mock-vision" },
+      }),
+    ).rejects.toThrow("The default model belongs to an endpoint that is no longer listed; pick another.");
+    expect((await harness.gateway.getModelSettings()).endpoints).toHaveLength(1);
+  });
+
+  it("lists every endpoint's models on GET /api/models and runs the one a request names", async () => {
+    await harness.gateway.saveModelSettings({
+      ...settingsWithOther(),
+      defaultModel: { endpoint: "second", model: "mock-thinking" },
+    });
+    const handle = createGatewayFetch(harness.gateway);
+    const listed = (await (await handle(new Request("http://fawn.local/api/models"))).json()) as {
+      models: { name: string; model: string; supports_thinking: boolean }[];
+    };
+    expect(listed.models.map((model) => [model.name, model.model, model.supports_thinking])).toEqual([
+      ["@second:mock-thinking", "mock-thinking", true],
+      ["mock-model", "mock-model", false],
+      ["@second:mock-vision", "mock-vision", false],
+    ]);
+    const thread = await harness.gateway.createThread();
+    const response = await handle(
+      new Request(`http://fawn.local/api/threads/${thread.thread_id}/runs/stream`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          input: { messages: [{ type: "human", content: "hello" }] },
+          context: { model_name: "mock-model" },
+        }),
+      }),
+    );
+    await response.text();
+    expect(chatRequests().at(-1)).toMatchObject({
+      headers: { authorization: "Bearer sk-***1111" },
+      body: { model: "mock-model" },
+    });
+  });
+
+  it("exports every endpoint without any key, and refuses a backup whose endpoints are broken", async () => {
+    await harness.gateway.saveModelSettings({
+      ...settingsWithOther(),
+      defaultModel: { endpoint: "second", model: "mock-vision" },
+    });
+    const bytes = new Uint8Array(await (await harness.gateway.exportData()).blob.arrayBuffer());
+    const members = unzipSync(bytes);
+    const everything = [
+      new TextDecoder("latin1").decode(bytes),
+      ...Object.values(members).map((data) => strFromU8(data)),
+    ];
+    for (const key of [MAIN_KEY, OTHER_KEY]) expect(everything.filter((text) => text.includes(key))).toEqual([]);
+    const settings = JSON.parse(strFromU8(members["settings.json"]!)) as {
+      settings: { key: string; value: ModelSettings }[];
+    };
+    const models = settings.settings.find((record) => record.key === MODEL_ENDPOINT_KEY)?.value;
+    expect(models).toMatchObject({
+      endpoints: [{ id: "second", name: "Second" }],
+      defaultModel: { endpoint: "second" },
+    });
+
+    // Another browser gets the endpoints back, without keys.
+    const other = await harness.freshGateway();
+    await other.importData(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+    expect(await other.getModelSettings()).toMatchObject({
+      apiKey: "",
+      endpoints: [{ id: "second", apiKey: "", models: [{ id: "mock-thinking" }, { id: "mock-vision" }] }],
+      defaultModel: { endpoint: "second", model: "mock-vision" },
+    });
+
+    // Two endpoints of one name: refused with the reason, nothing written.
+    const broken = {
+      ...settings,
+      settings: settings.settings.map((record) =>
+        record.key === MODEL_ENDPOINT_KEY
+          ? {
+              ...record,
+              value: {
+                ...record.value,
+                endpoints: [...record.value.endpoints!, { ...record.value.endpoints![0]!, id: "third" }],
+              },
+            }
+          : record,
+      ),
+    };
+    const tampered = zipSync({ ...members, "settings.json": strToU8(JSON.stringify(broken)) });
+    const third = await harness.freshGateway();
+    await expect(third.importData(new Blob([tampered as Uint8Array<ArrayBuffer>]))).rejects.toThrow(
+      "The backup's model settings are not valid: Two endpoints are named Second.",
+    );
+    expect(await third.listThreads()).toEqual([]);
   });
 });

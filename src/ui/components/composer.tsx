@@ -22,6 +22,12 @@ function endpointGroups(choices: readonly ModelChoice[]): { name: string; severa
 
 export function Composer(props: { state: AppState }) {
   const [text, setText] = createSignal("");
+  // Each option says whether it is chosen: the list may be built after the select's value was set (new settings).
+  const option = (choice: ModelChoice) => (
+    <option value={choice.key} selected={choice.key === props.state.modelChoice()?.key}>
+      {choice.entry.id}
+    </option>
+  );
   const [files, setFiles] = createSignal<File[]>([]);
   const [sending, setSending] = createSignal(false);
   let box!: HTMLTextAreaElement;
@@ -172,14 +178,9 @@ export function Composer(props: { state: AppState }) {
           >
             <For each={endpointGroups(props.state.modelChoices())}>
               {(group) => (
-                <Show
-                  when={group.several}
-                  fallback={
-                    <For each={group.choices}>{(choice) => <option value={choice.key}>{choice.entry.id}</option>}</For>
-                  }
-                >
+                <Show when={group.several} fallback={<For each={group.choices}>{option}</For>}>
                   <optgroup label={group.name}>
-                    <For each={group.choices}>{(choice) => <option value={choice.key}>{choice.entry.id}</option>}</For>
+                    <For each={group.choices}>{option}</For>
                   </optgroup>
                 </Show>
               )}

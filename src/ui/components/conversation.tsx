@@ -73,7 +73,7 @@ function Welcome(props: { state: AppState }) {
           </p>
         }
       >
-        <p>{rich("conversation.using", { model: <strong>{props.state.settings()?.model}</strong> })}</p>
+        <p>{rich("conversation.using", { model: <strong>{props.state.model()?.id}</strong> })}</p>
       </Show>
     </div>
   );

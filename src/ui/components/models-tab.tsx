@@ -1,6 +1,6 @@
-// Settings → Models: the main endpoint (which holds the default model) and any other OpenAI-compatible endpoints,
-// each with its key, its models (with their Thinking and Vision abilities) and whether it goes through Fawn's proxy.
-// One endpoint is edited at a time, picked in the Endpoint list; Save checks and stores all of them together.
+// Settings → Models: the main endpoint and any other OpenAI-compatible endpoints, each with its key, its models (with
+// their Thinking and Vision abilities) and whether it goes through Fawn's proxy; one model of any endpoint is the
+// default. One endpoint is edited at a time, picked in the Endpoint list; Save checks and stores all of them together.
 import { createSignal, For, Show } from "solid-js";
 import {
   MAIN_ENDPOINT_NAME,
@@ -73,7 +73,25 @@ export function ModelsTab(props: { state: AppState }) {
     }
     setForm({ ...form(), endpoints: others().map((each) => (each.id === endpoint.id ? { ...each, models } : each)) });
   };
-  const isDefault = (id: string) => isMain() && id === form().model.trim();
+  /** The main endpoint's `model` (its "Model" field) stays listed; so does the default model. */
+  const isPrimary = (id: string) => isMain() && id === form().model.trim();
+  const isDefault = (id: string) => {
+    const chosen = form().defaultModel;
+    return chosen ? chosen.endpoint === selected() && chosen.model === id : isPrimary(id);
+  };
+  const makeDefault = (id: string) => {
+    const endpoint = other();
+    if (endpoint) {
+      setForm({ ...form(), defaultModel: { endpoint: endpoint.id, model: id } });
+      return;
+    }
+    // The main endpoint's default is its `model`; the list keeps the former one.
+    const { defaultModel: _other, ...main } = form();
+    setForm({ ...main, models: entries(), model: id });
+  };
+  /** The Endpoint list's label: the endpoint holding the default model says so. */
+  const endpointLabel = (id: string, name: string) =>
+    (form().defaultModel?.endpoint ?? MAIN) === id ? t("models.mainOption", { name }) : name;
   const flag = (id: string, key: "thinking" | "vision", on: boolean) =>
     setEntries(entries().map((entry) => (entry.id === id ? { ...entry, [key]: on } : entry)));
   const addModel = () => {
@@ -105,7 +123,13 @@ export function ModelsTab(props: { state: AppState }) {
   const removeEndpoint = () => {
     const endpoint = other();
     if (!endpoint) return;
-    setForm({ ...form(), endpoints: others().filter((each) => each.id !== endpoint.id) });
+    const { defaultModel, ...rest } = form();
+    // The default model goes back to the main endpoint's when its endpoint leaves.
+    setForm({
+      ...rest,
+      ...(defaultModel && defaultModel.endpoint !== endpoint.id && { defaultModel }),
+      endpoints: others().filter((each) => each.id !== endpoint.id),
+    });
     pick(MAIN);
     setStatus({ kind: "ok", text: t("models.removedUnsaved", { name: endpoint.name }) });
   };
@@ -148,8 +172,17 @@ export function ModelsTab(props: { state: AppState }) {
         <label for="settings-endpoint">{t("models.endpoint")}</label>
         <div class="inline">
           <select id="settings-endpoint" value={selected()} onChange={(event) => pick(event.currentTarget.value)}>
-            <option value={MAIN}>{t("models.mainOption", { name: form().name || MAIN_ENDPOINT_NAME })}</option>
-            <For each={others()}>{(endpoint) => <option value={endpoint.id}>{endpoint.name}</option>}</For>
+            {/* Each option says whether it is selected: editing an endpoint replaces its option element. */}
+            <option value={MAIN} selected={isMain()}>
+              {endpointLabel(MAIN, form().name || MAIN_ENDPOINT_NAME)}
+            </option>
+            <For each={others()}>
+              {(endpoint) => (
+                <option value={endpoint.id} selected={endpoint.id === selected()}>
+                  {endpointLabel(endpoint.id, endpoint.name)}
+                </option>
+              )}
+            </For>
           </select>
           <button type="button" class="ghost" onClick={addEndpoint}>
             {t("models.addEndpoint")}
@@ -242,16 +275,23 @@ export function ModelsTab(props: { state: AppState }) {
       <fieldset class="model-list">
         <legend>{t("models.choose")}</legend>
         <p class="hint">{t("models.chooseHint")}</p>
+        <p class="hint">{t("models.defaultHint")}</p>
         <ul>
           <For each={entries()}>
             {(entry) => (
               <li role="group" aria-label={entry.id}>
-                <span class="model-id">
-                  {entry.id}
-                  <Show when={isDefault(entry.id)}>
-                    <span class="badge">{t("models.default")}</span>
-                  </Show>
-                </span>
+                <span class="model-id">{entry.id}</span>
+                <label>
+                  <input
+                    type="radio"
+                    name="default-model"
+                    checked={isDefault(entry.id)}
+                    onChange={(event) => {
+                      if (event.currentTarget.checked) makeDefault(entry.id);
+                    }}
+                  />
+                  {t("models.defaultChoice")}
+                </label>
                 <label>
                   <input
                     type="checkbox"
@@ -268,7 +308,7 @@ export function ModelsTab(props: { state: AppState }) {
                   />
                   {t("models.vision")}
                 </label>
-                <Show when={!isDefault(entry.id)}>
+                <Show when={!isDefault(entry.id) && !isPrimary(entry.id)}>
                   <button
                     type="button"
                     class="ghost"

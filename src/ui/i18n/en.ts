@@ -30,6 +30,12 @@ export const en = {
   "app.storageFailed": template<{ error: string }>("Fawn could not open its storage: {{ error }}"),
   "app.loadingTerminal": "Loading the terminal…",
 
+  // Layout: the side panels' summary row on narrower screens (side-panels.tsx).
+  "layout.artifactsCount": template<{ count: string }>("Artifacts ({{ count }})"),
+  "layout.planProgress": template<{ done: string; total: string }>("Plan {{ done }}/{{ total }}"),
+  "layout.writing": "writing…",
+  "layout.hideThreads": "Hide threads",
+
   // Keyboard shortcuts (shortcuts.ts, shortcuts-help.tsx).
   "shortcuts.toggleSidebar": "Show or hide the threads",
   "shortcuts.close": "Close keyboard shortcuts",
@@ -359,7 +365,6 @@ export const en = {
   "models.choose": "Models to choose from",
   "models.chooseHint":
     "Mark the models that reason (they think in the Thinking, Pro and Ultra modes) and those that read images.",
-  "models.default": "default",
   "models.thinking": "Thinking",
   "models.vision": "Vision",
   "models.remove": template<{ model: string }>("Remove {{ model }}"),
@@ -367,6 +372,11 @@ export const en = {
   "models.addPlaceholder": "another model of this endpoint",
   "models.addModel": "Add model",
   "models.titles": "Name threads with the model (one short extra request per thread)",
+
+  // Settings → Models: the default model, of any endpoint (models-tab.tsx).
+  "models.defaultChoice": "Default",
+  "models.defaultHint":
+    "New messages go to the model marked Default unless the composer picks another; memory updates use it too.",
 
   // Settings → Memory.
   "memory.confidenceProblem": "Confidence must be a number from 0 to 1.",

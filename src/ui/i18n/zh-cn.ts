@@ -28,6 +28,12 @@ export const zhCN: Translation = {
   "app.storageFailed": "Fawn 无法打开本地存储：{{ error }}",
   "app.loadingTerminal": "正在加载终端…",
 
+  // Layout: the side panels' summary row on narrower screens (side-panels.tsx).
+  "layout.artifactsCount": "产出文件（{{ count }}）",
+  "layout.planProgress": "计划 {{ done }}/{{ total }}",
+  "layout.writing": "正在写入…",
+  "layout.hideThreads": "隐藏对话列表",
+
   "shortcuts.toggleSidebar": "显示或隐藏对话列表",
   "shortcuts.close": "关闭键盘快捷键",
   "shortcuts.action": "操作",
@@ -316,7 +322,6 @@ export const zhCN: Translation = {
   "models.offersNone": "该端点没有列出任何模型。",
   "models.choose": "可选模型",
   "models.chooseHint": "标记会推理的模型（它们在思考、Pro 和 Ultra 模式下进行推理）以及能读取图片的模型。",
-  "models.default": "默认",
   "models.thinking": "思考",
   "models.vision": "视觉",
   "models.remove": "移除 {{ model }}",
@@ -324,6 +329,10 @@ export const zhCN: Translation = {
   "models.addPlaceholder": "此端点的其他模型",
   "models.addModel": "添加模型",
   "models.titles": "由模型为对话命名（每个对话多发送一次简短请求）",
+
+  // Settings → Models: the default model, of any endpoint (models-tab.tsx).
+  "models.defaultChoice": "默认",
+  "models.defaultHint": "新消息发送给标记为“默认”的模型，除非在输入框中另选模型；记忆更新也使用该模型。",
 
   "memory.confidenceProblem": "置信度必须是 0 到 1 之间的数字。",
   "memory.working": "正在处理…",
