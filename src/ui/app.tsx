@@ -1,15 +1,14 @@
 // The app shell: sidebar, conversation and composer, the Terminal panel (loaded on demand), the Settings dialog,
 // notices; and what spans them: keyboard shortcuts, the command palette, the shortcuts sheet, the phone layout's
-// threads overlay.
+// drawer (the sidebar, opened from the title bar's menu button).
 import { createMemo, createSignal, lazy, onCleanup, onMount, Show, Suspense } from "solid-js";
 import type { AppState } from "./app-state.ts";
-import { ArtifactsPanel } from "./components/artifacts-panel.tsx";
 import { CommandPalette, type PaletteCommand } from "./components/command-palette.tsx";
 import { Composer } from "./components/composer.tsx";
 import { Conversation } from "./components/conversation.tsx";
-import { PlanPanel } from "./components/plan-panel.tsx";
 import { SettingsDialog } from "./components/settings-dialog.tsx";
 import { ShortcutsHelp } from "./components/shortcuts-help.tsx";
+import { SidePanels } from "./components/side-panels.tsx";
 import { Sidebar } from "./components/sidebar.tsx";
 import { ThreadHeader } from "./components/thread-header.tsx";
 import { UpdatePrompt } from "./components/update-prompt.tsx";
@@ -24,15 +23,15 @@ const TerminalPanel = lazy(() =>
   import("./components/terminal-panel.tsx").then((module) => ({ default: module.TerminalPanel })),
 );
 
-/** Where the thread list becomes an overlay (styles.css uses the same width). */
-const PHONE_QUERY = "(max-width: 640px)";
+/** Where the sidebar becomes a drawer over the conversation (styles.css uses the same width). */
+const PHONE_QUERY = "(max-width: 720px)";
 
 export function App(props: { state: AppState }) {
   const state = props.state;
   const [terminalOpen, setTerminalOpen] = createSignal(false);
   /** Wide screens: the user hid the sidebar. */
   const [sidebarHidden, setSidebarHidden] = createSignal(false);
-  /** Phones: the thread list is open over the conversation. */
+  /** Phones: the sidebar is open as a drawer over the conversation. */
   const [threadsOpen, setThreadsOpen] = createSignal(false);
   const [paletteOpen, setPaletteOpen] = createSignal(false);
   const [helpOpen, setHelpOpen] = createSignal(false);
@@ -161,14 +160,24 @@ export function App(props: { state: AppState }) {
       ref={root}
       data-sidebar={sidebarHidden() ? "hidden" : "shown"}
       data-threads={threadsOpen() ? "open" : "closed"}
-      // On a phone, choosing anything in the thread overlay closes it.
+      // On a phone, choosing a thread or a command in the drawer closes it (Import thread's menu and the search's
+      // Clear button keep it open).
       onClick={(event) => {
-        if (threadsOpen() && event.target instanceof Element && event.target.closest(".sidebar a, .sidebar button")) {
+        if (
+          threadsOpen() &&
+          event.target instanceof Element &&
+          event.target.closest(".sidebar :is(a, .closes-drawer)")
+        ) {
           setThreadsOpen(false);
         }
       }}
     >
-      <Sidebar state={state} />
+      <Sidebar
+        state={state}
+        onShowShortcuts={() => setHelpOpen(true)}
+        onImported={() => setThreadsOpen(false)}
+        onClose={() => closeThreads(true)}
+      />
       <Show when={phone() && threadsOpen()}>
         <div class="sidebar-scrim" aria-hidden="true" onClick={() => closeThreads(true)} />
       </Show>
@@ -200,16 +209,14 @@ export function App(props: { state: AppState }) {
         <Conversation state={state} />
         <Show when={state.thread()}>
           {(thread) => (
-            <ArtifactsPanel
+            <SidePanels
               client={state.client}
               threadId={thread().thread_id}
               paths={state.run()?.artifacts ?? thread().artifacts ?? []}
               writing={filesBeingWritten(state.run())}
+              todos={state.run()?.todos ?? thread().todos ?? []}
             />
           )}
-        </Show>
-        <Show when={state.thread()}>
-          {(thread) => <PlanPanel todos={state.run()?.todos ?? thread().todos ?? []} />}
         </Show>
         <Composer state={state} />
         <Show when={terminalOpen() && state.thread()}>

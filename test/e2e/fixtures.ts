@@ -3,9 +3,18 @@ import { expect, type Locator, type Page } from "@playwright/test";
 
 export const MOCK_URL = `http://127.0.0.1:${process.env.E2E_MOCK_PORT ?? 11436}/v1`;
 
+/** Clicks "Settings": in the sidebar, or on a phone in the drawer that "Show threads" opens. */
+export async function clickSettings(page: Page): Promise<void> {
+  const settings = page.getByRole("button", { name: "Settings", exact: true });
+  const menu = page.getByRole("button", { name: "Show threads" });
+  await expect(settings.or(menu).first()).toBeVisible();
+  if (!(await settings.isVisible())) await menu.click();
+  await settings.click();
+}
+
 /** Opens Settings on `tab`, lets `fill` change it, saves, waits for "Saved." and closes the dialog. */
 export async function editSettings(page: Page, tab: string, fill: (dialog: Locator) => Promise<void>): Promise<void> {
-  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  await clickSettings(page);
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await expect(dialog).toBeVisible();
   await dialog.getByRole("tab", { name: tab }).click();
@@ -145,7 +154,7 @@ export async function systemPromptFor(page: Page, userText: string): Promise<str
 
 /** Opens Settings on `tab` and returns the dialog (close it with closeSettings). */
 export async function openSettings(page: Page, tab: string): Promise<Locator> {
-  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  await clickSettings(page);
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await expect(dialog).toBeVisible();
   await dialog.getByRole("tab", { name: tab }).click();

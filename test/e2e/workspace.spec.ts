@@ -271,13 +271,21 @@ test.describe("on a phone", () => {
     await configureEndpoint(page);
     await send(page, "hello");
     await expect(assistantMessages(page)).toContainText("answer from a script.");
+    // New thread is in the drawer.
+    await show.click();
     await page.getByRole("button", { name: "New thread" }).click();
+    await expect(threads).toBeHidden();
     await expect(conversation(page).getByRole("article")).toHaveCount(0);
 
     const log = await conversation(page).boundingBox();
     expect(log?.width).toBeGreaterThanOrEqual(389);
+    // The message box shares its row with the paperclip and Send, which reach the screen's edges.
     const box = await page.getByRole("textbox", { name: "Message" }).boundingBox();
-    expect(box?.width).toBeGreaterThanOrEqual(360);
+    expect(box?.width).toBeGreaterThanOrEqual(240);
+    const attach = await page.getByRole("button", { name: "Attach files" }).boundingBox();
+    const sendButton = await page.getByRole("button", { name: "Send" }).boundingBox();
+    expect(attach!.x).toBeLessThanOrEqual(12);
+    expect(sendButton!.x + sendButton!.width).toBeGreaterThanOrEqual(378);
 
     await show.click();
     await expect(threads).toBeVisible();

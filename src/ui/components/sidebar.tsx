@@ -1,5 +1,6 @@
 // The sidebar: New thread, Import thread, the thread list (pinned first, then by recent activity; virtualized) with
-// its search box, and Settings.
+// its search box, and Settings. On a phone it is a drawer over the conversation (app.tsx), which also holds
+// "Keyboard shortcuts" and a "Hide threads" button; a click on a control marked `closes-drawer` closes it.
 import { createEffect, createSignal, on, onCleanup, Show } from "solid-js";
 import type { AppState } from "../app-state.ts";
 import { createThreadSearch, isActiveQuery, type ThreadSearchState } from "../thread-search.ts";
@@ -8,7 +9,14 @@ import { ThreadList } from "./thread-list.tsx";
 import { ThreadSearchBox, ThreadSearchResults } from "./thread-search.tsx";
 import { t } from "../i18n/index.ts";
 
-export function Sidebar(props: { state: AppState }) {
+export function Sidebar(props: {
+  state: AppState;
+  onShowShortcuts: () => void;
+  /** A thread was imported and opened. */
+  onImported: () => void;
+  /** "Hide threads" (the phone's drawer). */
+  onClose: () => void;
+}) {
   const state = props.state;
   const [searchState, setSearchState] = createSignal<ThreadSearchState>({ query: "", pending: false });
   const search = createThreadSearch({
@@ -28,11 +36,25 @@ export function Sidebar(props: { state: AppState }) {
       <div class="brand">
         <img src="/favicon.svg" alt="" width="24" height="24" />
         <span>Fawn</span>
+        <button
+          type="button"
+          class="ghost icon drawer-close"
+          aria-label={t("layout.hideThreads")}
+          onClick={() => props.onClose()}
+        >
+          <span aria-hidden="true">×</span>
+        </button>
       </div>
-      <button type="button" class="primary new-thread" onClick={() => void state.newThread()}>
+      <button type="button" class="primary new-thread closes-drawer" onClick={() => void state.newThread()}>
         {t("common.newThread")}
       </button>
-      <ImportThreadButton client={state.client} onImported={(threadId) => void state.openThread(threadId)} />
+      <ImportThreadButton
+        client={state.client}
+        onImported={(threadId) => {
+          props.onImported();
+          void state.openThread(threadId);
+        }}
+      />
       <nav aria-label={t("common.threads")} class="thread-list thread-nav" ref={nav}>
         <ThreadSearchBox
           search={search}
@@ -63,9 +85,21 @@ export function Sidebar(props: { state: AppState }) {
           />
         </Show>
       </nav>
-      <button type="button" class="ghost settings-button" onClick={() => state.setSettingsOpen(true)}>
-        {t("sidebar.settings")}
-      </button>
+      <div class="sidebar-footer">
+        <button type="button" class="ghost settings-button closes-drawer" onClick={() => state.setSettingsOpen(true)}>
+          {t("sidebar.settings")}
+        </button>
+        {/* The title bar's "?" on wider screens. */}
+        <button
+          type="button"
+          class="ghost icon shortcuts-button drawer-shortcuts closes-drawer"
+          aria-label={t("common.keyboardShortcuts")}
+          title={t("header.shortcutsTitle")}
+          onClick={() => props.onShowShortcuts()}
+        >
+          ?
+        </button>
+      </div>
     </aside>
   );
 }

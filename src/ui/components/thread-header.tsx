@@ -1,5 +1,7 @@
 // The title bar: "Show threads" (on a phone, or when the sidebar is hidden), the open thread's title and token
 // total, the "Keyboard shortcuts" button, the Terminal toggle, and the thread's actions (Rename, Pin, Delete).
+// On a phone it is the only bar: Terminal and Thread actions become icons (their names stay, visually hidden), the
+// token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (styles.css, Layout).
 import { createMemo, createSignal, onCleanup, Show } from "solid-js";
 import type { WireMessage } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
@@ -57,9 +59,11 @@ export function ThreadHeader(props: {
         aria-expanded={props.sidebarShown}
         onClick={() => props.onToggleSidebar()}
       >
-        <span aria-hidden="true">☰</span> {t("common.threads")}
+        <span aria-hidden="true">☰</span> <span class="threads-toggle-label">{t("common.threads")}</span>
       </button>
-      <Show when={props.state.thread()}>{(thread) => <h1 class="thread-title">{thread().title}</h1>}</Show>
+      <Show when={props.state.thread()} fallback={<span class="header-brand">Fawn</span>}>
+        {(thread) => <h1 class="thread-title">{thread().title}</h1>}
+      </Show>
       <div class="thread-header-actions">
         <Show when={props.state.thread() && usage()}>
           {(total) => (
@@ -87,7 +91,17 @@ export function ThreadHeader(props: {
                 aria-controls="terminal-panel"
                 onClick={() => props.onToggleTerminal()}
               >
-                {t("common.terminal")}
+                <svg class="header-icon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
+                  <path
+                    d="M4 6.5 9 12l-5 5.5M12 18h8"
+                    fill="none"
+                    stroke="currentColor"
+                    stroke-width="1.9"
+                    stroke-linecap="round"
+                    stroke-linejoin="round"
+                  />
+                </svg>
+                <span class="header-label">{t("common.terminal")}</span>
               </button>
               <div class="menu-anchor" ref={menu}>
                 <button
@@ -97,10 +111,23 @@ export function ThreadHeader(props: {
                   aria-expanded={open()}
                   onClick={() => setOpen(!open())}
                 >
-                  {t("header.threadActions")}
+                  <svg class="header-icon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
+                    <circle cx="5" cy="12" r="1.8" fill="currentColor" />
+                    <circle cx="12" cy="12" r="1.8" fill="currentColor" />
+                    <circle cx="19" cy="12" r="1.8" fill="currentColor" />
+                  </svg>
+                  <span class="header-label">{t("header.threadActions")}</span>
                 </button>
                 <Show when={open()}>
                   <div class="menu" role="menu" aria-label={t("header.threadActions")}>
+                    {/* The phone's title bar has no room for the token total; it is shown here instead. */}
+                    <Show when={usage()}>
+                      {(total) => (
+                        <div class="menu-note menu-tokens" role="none" title={usageDetail(total())}>
+                          {t("header.tokens", { count: formatCount(total().total_tokens) })}
+                        </div>
+                      )}
+                    </Show>
                     <button type="button" role="menuitem" onClick={rename}>
                       {t("header.rename")}
                     </button>
