@@ -1,6 +1,6 @@
 // One agent run: streams LangGraph's events, keeps the thread's state in the checkpointer, and always ends with `end`.
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { BaseMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import {
   createLeadAgent,
@@ -245,6 +245,9 @@ export async function executeRun(
       for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
         if (mode === "messages") {
           const [chunk, metadata] = payload as [BaseMessage, Record<string, unknown>];
+          // The model's words only: a tool node's result comes through here too, whole, and would read as a reply
+          // while the other calls of its step still run; it reaches the UI with the step's values instead.
+          if (!AIMessageChunk.isInstance(chunk) && !AIMessage.isInstance(chunk)) continue;
           const wire = toWireChunk(chunk, `run-${request.run_id}`);
           const sofar = partial.get(wire.id) ?? { content: "", reasoning: "" };
           partial.set(wire.id, {

@@ -97,8 +97,10 @@ test("a wrong API key shows a clear error in the conversation", async ({ page })
 test("an unreachable endpoint shows a clear error in the conversation", async ({ page }) => {
   await configureEndpoint(page, { baseUrl: "http://127.0.0.1:9/v1" });
   await send(page, "hello");
+  // A dropped connection is retried after 1, 2 and 4 s (MODEL_RETRY_DEFAULTS) before the run gives up.
   await expect(conversation(page).getByRole("alert")).toContainText(
     "Could not reach the model endpoint at http://127.0.0.1:9/v1",
+    { timeout: 25_000 },
   );
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 });

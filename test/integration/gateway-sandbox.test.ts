@@ -71,6 +71,20 @@ describe("the agent's sandbox tools", () => {
     ]);
   });
 
+  it("streams only the model's words as messages: a finished call's result is not shown as a reply", async () => {
+    const thread = await harness.gateway.createThread();
+    const calls = [
+      `write_file ${JSON.stringify({ description: "test", path: "/mnt/user-data/workspace/a.txt", content: "hi" })}`,
+      `bash ${JSON.stringify({ description: "test", command: "echo done" })}`,
+    ];
+    const events = await run(thread.thread_id, `call tools ${calls.join("; ")}`);
+    expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+    // Before, the results "OK" and "done" came through as chunks of a reply while the step was still running.
+    const streamed = events.flatMap((event) => (event.event === "messages" ? [event.data[0].content] : []));
+    expect(streamed.join("")).toBe("The tool returned: done");
+    expect(toolResults((await harness.gateway.getThread(thread.thread_id))?.entries ?? [])).toEqual(["OK", "done"]);
+  });
+
   it("stops a bash call when the user stops the run; the next message is a valid request", async () => {
     const thread = await harness.gateway.createThread();
     let runId = "";
