@@ -160,6 +160,8 @@ export const FAN_OUT_SUBTASKS = [
   { description: "Count the pears", name: "beta" },
   { description: "Count the plums", name: "gamma" },
 ] as const;
+/** Ends a subtask's prompt when its subagent should take 30 s (for tests that stop it while it runs). */
+const SLOW_SUBTASK = "Take your time.";
 export const SUBTASK_DONE_TEXT = (name: string) => `Subtask ${name} is complete: 3 found.`;
 
 const PREFERENCE = /\b(i prefer|i like|i love|i use|i work (?:on|at|as|with)|my name is|call me)\s+([^.!?\n<]{2,80})/gi;
@@ -308,18 +310,23 @@ export const scenarios: readonly Scenario[] = [
   {
     name: "fan-out",
     trigger: '"fan out" with the task tool available (Ultra mode)',
-    reply: "three task calls at once (general-purpose subagents alpha, beta, gamma); then the tool-result reply",
+    reply:
+      'three task calls at once (general-purpose subagents alpha, beta, gamma), slow ones when the message says "stop"; then the tool-result reply',
     matches: (request) =>
       lastUserText(request).includes("fan out") &&
       request.toolNames.includes("task") &&
       lastMessage(request).role === "user",
-    respond: () => ({
+    respond: (request) => ({
       kind: "tool_calls",
       calls: FAN_OUT_SUBTASKS.map(({ description, name }) => ({
         name: "task",
         arguments: JSON.stringify({
           description,
-          prompt: `Subtask ${name}: ${description.toLowerCase()} in the basket and report the number.`,
+          // "stop": the user means to stop them, so they must still be running when Stop is pressed, however busy
+          // the machine is.
+          prompt: `Subtask ${name}: ${description.toLowerCase()} in the basket and report the number.${
+            lastUserText(request).includes("stop") ? ` ${SLOW_SUBTASK}` : ""
+          }`,
           subagent_type: "general-purpose",
         }),
       })),
@@ -329,7 +336,8 @@ export const scenarios: readonly Scenario[] = [
   {
     name: "subtask",
     trigger: 'a subagent whose task starts with "Subtask NAME:"',
-    reply: 'bash `echo NAME counting` after 600 ms (when it has bash), then "Subtask NAME is complete: 3 found."',
+    reply:
+      'bash `echo NAME counting` after 600 ms (30 s when the task says "Take your time.") (when it has bash), then "Subtask NAME is complete: 3 found."',
     matches: (request) => /^subtask \w+:/.test(lastUserText(request)),
     respond: (request) => {
       const name = /^subtask (\w+):/.exec(lastUserText(request))?.[1] ?? "unknown";
@@ -340,7 +348,7 @@ export const scenarios: readonly Scenario[] = [
           calls: [
             { name: "bash", arguments: JSON.stringify({ description: "Count", command: `echo ${name} counting` }) },
           ],
-          delayMs: 600,
+          delayMs: lastUserText(request).includes(SLOW_SUBTASK.toLowerCase()) ? 30_000 : 600,
         };
       }
       return text(SUBTASK_DONE_TEXT(name), 60);
