@@ -26,3 +26,17 @@ describe("a model request that never got an answer", () => {
     );
   });
 });
+
+describe("a refusal from Fawn's proxy", () => {
+  it("is not blamed on the API key and says what the proxy wants", () => {
+    const refused = Object.assign(new Error("403 Target host api.example.test is not allowed."), {
+      status: 403,
+      type: "proxy_error",
+      error: { message: "Target host api.example.test is not allowed.", type: "proxy_error" },
+    });
+    expect(describeModelError(refused, "http://127.0.0.1:8787/forward/https://api.example.test/v1")).toEqual({
+      error: "proxy_refused",
+      message: "Fawn's proxy refused to forward the request (403): Target host api.example.test is not allowed.",
+    });
+  });
+});

@@ -7,6 +7,9 @@ function field(error: unknown, key: string): unknown {
     : undefined;
 }
 
+/** The `type` of the error body Fawn's proxy answers with (proxy/server.ts) when it will not forward a request. */
+const PROXY_ERROR_TYPE = "proxy_error";
+
 /** The provider's own message without LangChain's appended troubleshooting link. */
 function providerMessage(error: unknown): string {
   const message = field(error, "message");
@@ -53,6 +56,14 @@ export function describeModelError(
   const error = unwrap(wrapped);
   const status = field(error, "status");
   const message = providerMessage(error);
+  // Fawn's own relay said no (its error body's type): the provider never saw the request, so the key is not at fault.
+  if (field(error, "type") === PROXY_ERROR_TYPE) {
+    const own = field(field(error, "error"), "message");
+    return {
+      error: "proxy_refused",
+      message: `Fawn's proxy refused to forward the request (${String(status)}): ${typeof own === "string" ? own : message}`,
+    };
+  }
   if (status === 401 || status === 403) {
     return {
       error: "authentication",

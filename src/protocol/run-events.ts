@@ -27,6 +27,7 @@ export type RunErrorCode =
   | "not_found"
   | "rate_limited"
   | "unreachable"
+  | "proxy_refused"
   | "server_error"
   | "busy"
   | "storage_full"

@@ -112,6 +112,27 @@ describe("several model endpoints", () => {
     );
   });
 
+  it("says it was Fawn's proxy, not the provider, that refused a request, and what to change", async () => {
+    // The relay only forwards to the hosts it was started with; this endpoint's host is not one of them.
+    proxy = await startProxy({ port: 0, allowedOrigins: ["*"], allowedTargets: ["api.deepseek.com"], log: () => {} });
+    const web = await harness.gateway.getWebToolSettings();
+    await harness.gateway.saveWebToolSettings({ ...web, proxyUrl: `${proxy.url}/forward/` });
+    await harness.gateway.saveModelSettings(settingsWithOther({ useProxy: true }));
+    const thread = await harness.gateway.createThread();
+    const events = await runThread(harness.gateway, thread.thread_id, "hello", undefined, {
+      endpoint: "second",
+      model: "mock-thinking",
+    });
+    const error = events.find((event) => event.event === "error");
+    expect(error?.data).toEqual({
+      error: "proxy_refused",
+      message:
+        "Fawn's proxy refused to forward the request (403): Target host localhost is not allowed. " +
+        "Add it to FAWN_PROXY_TARGETS (comma-separated).",
+    });
+    expect(JSON.stringify(error)).not.toContain("API key");
+  });
+
   it("forgets a removed endpoint's key, and refuses a bad list without changing anything", async () => {
     await harness.gateway.saveModelSettings(settingsWithOther());
     expect(await secretKeys()).toContain(`${MODEL_ENDPOINT_KEY}.apiKey.second`);

@@ -18,7 +18,8 @@ import { toolResultsOf, type ToolResults } from "../tool-steps.ts";
 import { MessageView } from "./message-view.tsx";
 
 function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
-  const fixable = () => ["not_configured", "authentication", "not_found", "unreachable"].includes(props.error.error);
+  const fixable = () =>
+    ["not_configured", "authentication", "not_found", "unreachable", "proxy_refused"].includes(props.error.error);
   return (
     <div class="run-error" role="alert">
       <p>{props.error.message}</p>
