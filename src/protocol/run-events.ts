@@ -42,3 +42,28 @@ export type RunEvent =
   | { event: "custom"; data: unknown }
   | { event: "error"; data: RunError }
   | { event: "end"; data: { status: RunEndStatus } };
+
+/**
+ * A `custom` run event: a model call failed in a way worth another try, which comes after about `delay_ms`
+ * (retry `attempt` of `retries`); `reason` is the code the run would end with if the tries run out.
+ */
+export interface ModelRetryEvent {
+  type: "model_retry";
+  attempt: number;
+  retries: number;
+  delay_ms: number;
+  reason: RunErrorCode;
+}
+
+/** True for a model retry event (custom events are read as untrusted data). */
+export function isModelRetryEvent(value: unknown): value is ModelRetryEvent {
+  if (typeof value !== "object" || value === null) return false;
+  const { type, attempt, retries, delay_ms, reason } = value as Record<string, unknown>;
+  return (
+    type === "model_retry" &&
+    typeof attempt === "number" &&
+    typeof retries === "number" &&
+    typeof delay_ms === "number" &&
+    typeof reason === "string"
+  );
+}

@@ -96,6 +96,29 @@ describe("applyRunEvent with task events", () => {
   });
 });
 
+describe("a model call tried again", () => {
+  const retry = { type: "model_retry", attempt: 2, retries: 3, delay_ms: 2000, reason: "unreachable" } as const;
+
+  it("is shown until the model answers", () => {
+    let view = applyRunEvent(startRunView("r", "t", "hi", 0), { event: "custom", data: retry });
+    expect(view.retry).toEqual(retry);
+    view = applyRunEvent(view, chunk("a", "Hi"));
+    expect(view.retry).toBeUndefined();
+  });
+
+  it("gives way to the error when the tries run out, and is gone when the run ends", () => {
+    const waiting = applyRunEvent(startRunView("r", "t", "hi", 0), { event: "custom", data: retry });
+    const failed = applyRunEvent(waiting, { event: "error", data: { error: "unreachable", message: "down" } });
+    expect(failed.retry).toBeUndefined();
+    expect(applyRunEvent(waiting, { event: "end", data: { status: "interrupted" } }).retry).toBeUndefined();
+  });
+
+  it("ignores a retry event that is not well formed", () => {
+    const view = startRunView("r", "t", "hi", 0);
+    expect(applyRunEvent(view, { event: "custom", data: { ...retry, attempt: "2" } })).toBe(view);
+  });
+});
+
 describe("applyRunEvents", () => {
   it("gives the same view for a batch as for its events one by one", () => {
     const start = startRunView("r", "t", "hi", 0);

@@ -1,8 +1,10 @@
 // Folds a run's stream events into what the conversation shows while the run is live.
 import {
+  isModelRetryEvent,
   isTaskEvent,
   isTodoItem,
   type AiWireMessage,
+  type ModelRetryEvent,
   type RunError,
   type RunEvent,
   type TodoItem,
@@ -37,6 +39,8 @@ export interface RunView {
   subtasks: Subtasks;
   /** The tool calls of the messages still streaming, as their pieces came, by message id. */
   callDrafts?: Record<string, CallDraft[]>;
+  /** A model call failed and is about to be tried again; gone once the model answers or the run ends. */
+  retry?: ModelRetryEvent;
 }
 
 /** A tool call while the model streams it: its arguments' JSON text so far. */
@@ -79,6 +83,12 @@ export function startRunView(runId: string, threadId: string, userText: string, 
   return { runId, threadId, userText, historyLength, produced: [], drafts: [], ended: false, subtasks: new Map() };
 }
 
+function withoutRetry(view: RunView): RunView {
+  if (!view.retry) return view;
+  const { retry: _retry, ...rest } = view;
+  return rest;
+}
+
 /** The next view after `event`; pure, so it is easy to test and cheap to diff. */
 export function applyRunEvent(view: RunView, event: RunEvent): RunView {
   switch (event.event) {
@@ -91,7 +101,7 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
         view.callDrafts &&
         Object.fromEntries(Object.entries(view.callDrafts).filter(([messageId]) => !done.has(messageId)));
       return {
-        ...view,
+        ...withoutRetry(view),
         produced,
         drafts: view.drafts.filter((draft) => !done.has(draft.id)),
         ...(callDrafts && { callDrafts }),
@@ -117,13 +127,14 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
         next.tool_calls = draftCalls(chunk.id, calls);
       }
       const drafts = index >= 0 ? view.drafts.with(index, next) : [...view.drafts, next];
-      return { ...view, drafts, ...(callDrafts && { callDrafts }) };
+      return { ...withoutRetry(view), drafts, ...(callDrafts && { callDrafts }) };
     }
     case "error":
-      return { ...view, error: event.data };
+      return { ...withoutRetry(view), error: event.data };
     case "end":
-      return { ...view, ended: true };
+      return { ...withoutRetry(view), ended: true };
     case "custom": {
+      if (isModelRetryEvent(event.data)) return { ...view, retry: event.data };
       if (!isTaskEvent(event.data)) return view;
       const subtasks = applyTaskEvent(view.subtasks, event.data);
       return subtasks === view.subtasks ? view : { ...view, subtasks };

@@ -97,11 +97,16 @@ test("a wrong API key shows a clear error in the conversation", async ({ page })
 test("an unreachable endpoint shows a clear error in the conversation", async ({ page }) => {
   await configureEndpoint(page, { baseUrl: "http://127.0.0.1:9/v1" });
   await send(page, "hello");
-  // A dropped connection is retried after 1, 2 and 4 s (MODEL_RETRY_DEFAULTS) before the run gives up.
+  // A dropped connection is retried after 1, 2 and 4 s (MODEL_RETRY_DEFAULTS) before the run gives up; meanwhile the
+  // conversation says why the reply is late.
+  await expect(conversation(page).getByRole("status")).toContainText(
+    /Could not reach the model endpoint; trying again in about \d s \(retry [123] of 3\)/,
+  );
   await expect(conversation(page).getByRole("alert")).toContainText(
     "Could not reach the model endpoint at http://127.0.0.1:9/v1",
     { timeout: 25_000 },
   );
+  await expect(conversation(page).getByRole("status")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 });
 

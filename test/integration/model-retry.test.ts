@@ -15,6 +15,11 @@ describe("model retries", () => {
     expect(last?.kind === "message" && last.message.content).toBe(RATE_LIMIT_RECOVERED_TEXT);
     const chats = harness.mock.requests.filter((request) => request.path.endsWith("/chat/completions"));
     expect(chats).toHaveLength(2);
+    // While it waits, the run says why the reply is late.
+    const retries = events.flatMap((event) => (event.event === "custom" ? [event.data] : []));
+    expect(retries).toEqual([
+      { type: "model_retry", attempt: 1, retries: 3, delay_ms: expect.any(Number), reason: "rate_limited" },
+    ]);
   });
 });
 
@@ -24,6 +29,17 @@ describe("model errors that persist", () => {
     const events = await runThread(harness.gateway, thread.thread_id, "please error 500 now");
     const chats = harness.mock.requests.filter((request) => request.path.endsWith("/chat/completions"));
     expect(chats).toHaveLength(4);
+    const retries = events.flatMap((event) => (event.event === "custom" ? [event.data] : []));
+    expect(retries).toEqual(
+      // The harness starts the backoff at 10 ms (1 s in the app), doubling each time.
+      [10, 20, 40].map((delay, index) => ({
+        type: "model_retry",
+        attempt: index + 1,
+        retries: 3,
+        delay_ms: delay,
+        reason: "server_error",
+      })),
+    );
     expect(events.find((event) => event.event === "error")).toEqual({
       event: "error",
       data: {
@@ -37,7 +53,8 @@ describe("model errors that persist", () => {
   it("does not retry a refused key", async () => {
     await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "bad-key", model: "mock-model" });
     const thread = await harness.gateway.createThread();
-    await runThread(harness.gateway, thread.thread_id, "hi there");
+    const events = await runThread(harness.gateway, thread.thread_id, "hi there");
+    expect(events.filter((event) => event.event === "custom")).toEqual([]);
     expect(harness.mock.requests.filter((request) => request.path.endsWith("/chat/completions"))).toHaveLength(1);
   });
 });

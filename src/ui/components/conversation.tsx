@@ -4,6 +4,7 @@ import { createEffect, createMemo, For, Index, Show, type JSX } from "solid-js";
 import {
   CLARIFICATION_TOOL_NAME,
   contentText,
+  type ModelRetryEvent,
   type RunError,
   type ThreadEntry,
   type ToolWireMessage,
@@ -29,6 +30,26 @@ function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
         </button>
       </Show>
     </div>
+  );
+}
+
+const RETRY_REASONS = ["unreachable", "rate_limited", "server_error"] as const;
+
+/** Why the reply is late: the model call failed and is tried again shortly (the run's `model_retry` events). */
+function RetryNotice(props: { retry: ModelRetryEvent }) {
+  const reason = () => {
+    const known = RETRY_REASONS.find((code) => code === props.retry.reason);
+    return t(known ? `conversation.retry.${known}` : "conversation.retry.failed");
+  };
+  return (
+    <p class="run-retry" role="status">
+      {t("conversation.retrying", {
+        reason: reason(),
+        seconds: String(Math.max(1, Math.round(props.retry.delay_ms / 1000))),
+        attempt: String(props.retry.attempt),
+        retries: String(props.retry.retries),
+      })}
+    </p>
   );
 }
 
@@ -224,6 +245,7 @@ export function Conversation(props: { state: AppState }) {
                     <span class="typing" aria-label={t("conversation.thinking")} />
                   </article>
                 </Show>
+                <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
                 <Show when={view().error}>
                   {(error) => <RunErrorView error={error()} onOpenSettings={openSettings} />}
                 </Show>

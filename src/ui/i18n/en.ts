@@ -114,6 +114,14 @@ export const en = {
   "conversation.using": template<{ model: string }>("Using {{ model }}. Your threads stay in this browser."),
   "conversation.assistantMessage": "Assistant message",
   "conversation.thinking": "Thinking",
+  // A model call failed and is tried again (run-view.ts `retry`).
+  "conversation.retry.unreachable": "Could not reach the model endpoint",
+  "conversation.retry.rate_limited": "The model endpoint is rate limiting requests",
+  "conversation.retry.server_error": "The model endpoint had a server error",
+  "conversation.retry.failed": "The model call failed",
+  "conversation.retrying": template<{ reason: string; seconds: string; attempt: string; retries: string }>(
+    "{{ reason }}; trying again in about {{ seconds }} s (retry {{ attempt }} of {{ retries }})…",
+  ),
 
   // Messages and their tool steps (message-view.tsx, tool-steps.ts, tool-steps.tsx).
   "message.user": "User message",
