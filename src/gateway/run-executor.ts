@@ -1,6 +1,6 @@
 // One agent run: streams LangGraph's events, keeps the thread's state in the checkpointer, and always ends with `end`.
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import {
   createLeadAgent,
@@ -245,8 +245,14 @@ export async function executeRun(
       for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
         if (mode === "messages") {
           const [chunk, metadata] = payload as [BaseMessage, Record<string, unknown>];
-          // The model's words only: a tool node's result comes through here too, whole, and would read as a reply
-          // while the other calls of its step still run; it reaches the UI with the step's values instead.
+          const meta = toWireValue(metadata) as Record<string, unknown>;
+          // A tool's result comes through whole as soon as its call ends, before the other calls of its step: sent
+          // as what it is (as LangGraph's messages-tuple does), so its step shows done while the others still run.
+          if (ToolMessage.isInstance(chunk)) {
+            const result = toWireMessage(chunk);
+            if (result.type === "tool") emit({ event: "messages", data: [result, meta] });
+            continue;
+          }
           if (!AIMessageChunk.isInstance(chunk) && !AIMessage.isInstance(chunk)) continue;
           const wire = toWireChunk(chunk, `run-${request.run_id}`);
           const sofar = partial.get(wire.id) ?? { content: "", reasoning: "" };
@@ -254,7 +260,7 @@ export async function executeRun(
             content: sofar.content + wire.content,
             reasoning: sofar.reasoning + (wire.reasoning ?? ""),
           });
-          emit({ event: "messages", data: [wire, toWireValue(metadata) as Record<string, unknown>] });
+          emit({ event: "messages", data: [wire, meta] });
         } else if (mode === "values") {
           finalMessages = (payload as { messages: BaseMessage[] }).messages;
           const values = toWireValue(payload) as { messages: WireMessage[] };

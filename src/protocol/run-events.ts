@@ -1,5 +1,5 @@
 // The run stream: LangGraph's stream events as a tagged union of plain data (DESIGN.md D4).
-import type { AiWireMessageChunk, WireMessage } from "./messages.ts";
+import type { AiWireMessageChunk, ToolWireMessage, WireMessage } from "./messages.ts";
 
 export interface RunMetadata {
   run_id: string;
@@ -37,7 +37,8 @@ export type RunErrorCode =
 export type RunEvent =
   | { event: "metadata"; data: RunMetadata }
   | { event: "values"; data: { messages: WireMessage[] } & Record<string, unknown> }
-  | { event: "messages"; data: [AiWireMessageChunk, MessageStreamMetadata] }
+  /** A piece of the model's reply, or a tool call's whole result as soon as that call ends. */
+  | { event: "messages"; data: [AiWireMessageChunk | ToolWireMessage, MessageStreamMetadata] }
   | { event: "updates"; data: Record<string, unknown> }
   | { event: "custom"; data: unknown }
   | { event: "error"; data: RunError }

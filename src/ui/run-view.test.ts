@@ -96,6 +96,30 @@ describe("applyRunEvent with task events", () => {
   });
 });
 
+describe("a tool result that comes before the rest of its step", () => {
+  const result = (callId: string, content: string): RunEvent => ({
+    event: "messages",
+    data: [{ type: "tool", id: `m-${callId}`, tool_call_id: callId, name: "bash", content }, {}],
+  });
+
+  it("is shown at once, once, and gives way to the step's values that carry it", () => {
+    let view = startRunView("r", "t", "hi", 0);
+    view = applyRunEvent(view, result("c1", "first"));
+    view = applyRunEvent(view, result("c1", "first"));
+    expect(liveMessages(view).map((message) => message.content)).toEqual(["first"]);
+    const saved: WireMessage = { type: "tool", id: "s1", tool_call_id: "c1", name: "bash", content: "first" };
+    view = applyRunEvent(view, result("c2", "second"));
+    view = applyRunEvent(view, {
+      event: "values",
+      data: { messages: [{ type: "human", id: "h", content: "hi" }, saved] },
+    });
+    expect(liveMessages(view).map((message) => message.content)).toEqual(["first", "second"]);
+    expect(view.results?.map((message) => message.tool_call_id)).toEqual(["c2"]);
+    // Already saved: not shown twice.
+    expect(applyRunEvent(view, result("c1", "first"))).toBe(view);
+  });
+});
+
 describe("a model call tried again", () => {
   const retry = { type: "model_retry", attempt: 2, retries: 3, delay_ms: 2000, reason: "unreachable" } as const;
 

@@ -8,6 +8,7 @@ import {
   type RunError,
   type RunEvent,
   type TodoItem,
+  type ToolWireMessage,
   type UploadedFileRef,
   type WireMessage,
   type WireToolCall,
@@ -29,6 +30,8 @@ export interface RunView {
   produced: WireMessage[];
   /** Messages still streaming, by id, in arrival order. */
   drafts: AiWireMessage[];
+  /** Tool results that came as their calls ended, before the step's `values` (which then carry them). */
+  results?: ToolWireMessage[];
   error?: RunError;
   ended: boolean;
   /** The thread's presented files as of the latest `values`, when they carry any. */
@@ -100,10 +103,14 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
       const callDrafts =
         view.callDrafts &&
         Object.fromEntries(Object.entries(view.callDrafts).filter(([messageId]) => !done.has(messageId)));
+      const answered = new Set(produced.flatMap((message) => (message.type === "tool" ? [message.tool_call_id] : [])));
+      const results = view.results?.filter((result) => !answered.has(result.tool_call_id));
+      const { results: _results, ...rest } = withoutRetry(view);
       return {
-        ...withoutRetry(view),
+        ...rest,
         produced,
         drafts: view.drafts.filter((draft) => !done.has(draft.id)),
+        ...(results?.length && { results }),
         ...(callDrafts && { callDrafts }),
         ...(Array.isArray(artifacts) && { artifacts: artifacts.filter((path) => typeof path === "string") }),
         ...(Array.isArray(todos) && { todos: todos.filter(isTodoItem) }),
@@ -111,6 +118,11 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
     }
     case "messages": {
       const [chunk] = event.data;
+      if (chunk.type === "tool") {
+        const known = (message: WireMessage) => message.type === "tool" && message.tool_call_id === chunk.tool_call_id;
+        if (view.produced.some(known) || view.results?.some(known)) return view;
+        return { ...view, results: [...(view.results ?? []), chunk] };
+      }
       if (view.produced.some((message) => message.id === chunk.id)) return view;
       const index = view.drafts.findIndex((draft) => draft.id === chunk.id);
       const previous: AiWireMessage = index >= 0 ? view.drafts[index]! : { type: "ai", id: chunk.id, content: "" };
@@ -152,7 +164,7 @@ export function applyRunEvents(view: RunView, events: readonly RunEvent[]): RunV
 
 /** Everything the agent has said so far in this run, completed messages first. */
 export function liveMessages(view: RunView): WireMessage[] {
-  return [...view.produced, ...view.drafts];
+  return [...view.produced, ...(view.results ?? []), ...view.drafts];
 }
 
 /** A file the agent is writing (`write_file` called, no result yet), with its content as far as it has come. */

@@ -96,6 +96,25 @@ test("paths outside the sandbox and writes under /mnt/skills are refused clearly
   );
 });
 
+test("a call that ends first shows done while the other call of its step still runs", async ({ page }) => {
+  await send(
+    page,
+    callTools([
+      ["bash", { command: "echo first" }],
+      ["bash", { command: "sleep 6; echo second" }],
+    ]),
+  );
+  const steps = conversation(page).getByRole("list", { name: "Tool calls" }).getByRole("listitem");
+  const first = steps.filter({ hasText: "Ran echo first" });
+  const second = steps.filter({ hasText: "Ran sleep 6; echo second" });
+  await expect(first.getByRole("img", { name: "Done" })).toBeVisible({ timeout: 20_000 });
+  await expect(second.getByRole("img", { name: "Running" })).toBeVisible();
+  await first.getByText("Ran echo first").click();
+  await expect(first).toContainText("first");
+  await expect(second.getByRole("img", { name: "Done" })).toBeVisible({ timeout: 20_000 });
+  await runEnded(page);
+});
+
 test.describe("python3", () => {
   // Pyodide starts cold in each new page (a few seconds, more on a busy CI machine).
   test.describe.configure({ timeout: 120_000 });

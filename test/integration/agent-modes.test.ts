@@ -51,7 +51,9 @@ describe("modes", () => {
     });
     expect(chatBodies()[0]?.reasoning_effort).toBe("low");
     const reasoning = events
-      .flatMap((event) => (event.event === "messages" ? [event.data[0].reasoning ?? ""] : []))
+      .flatMap((event) =>
+        event.event === "messages" && event.data[0].type === "AIMessageChunk" ? [event.data[0].reasoning ?? ""] : [],
+      )
       .join("");
     expect(reasoning).toContain("Let me think about this step by step.");
     const last = (await harness.gateway.getThread(thread.thread_id))?.entries.at(-1);

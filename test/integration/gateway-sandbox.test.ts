@@ -71,7 +71,7 @@ describe("the agent's sandbox tools", () => {
     ]);
   });
 
-  it("streams only the model's words as messages: a finished call's result is not shown as a reply", async () => {
+  it("streams each tool result whole as its call ends, apart from the model's words", async () => {
     const thread = await harness.gateway.createThread();
     const calls = [
       `write_file ${JSON.stringify({ description: "test", path: "/mnt/user-data/workspace/a.txt", content: "hi" })}`,
@@ -79,9 +79,15 @@ describe("the agent's sandbox tools", () => {
     ];
     const events = await run(thread.thread_id, `call tools ${calls.join("; ")}`);
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
-    // Before, the results "OK" and "done" came through as chunks of a reply while the step was still running.
-    const streamed = events.flatMap((event) => (event.event === "messages" ? [event.data[0].content] : []));
-    expect(streamed.join("")).toBe("The tool returned: done");
+    const streamed = events.flatMap((event) => (event.event === "messages" ? [event.data[0]] : []));
+    // Before, the results "OK" and "done" came as pieces of a reply while the step was still running.
+    const words = streamed.flatMap((chunk) => (chunk.type === "AIMessageChunk" ? [chunk.content] : []));
+    expect(words.join("")).toBe("The tool returned: done");
+    const results = streamed.flatMap((chunk) => (chunk.type === "tool" ? [[chunk.name, chunk.content]] : []));
+    expect(results.sort()).toEqual([
+      ["bash", "done"],
+      ["write_file", "OK"],
+    ]);
     expect(toolResults((await harness.gateway.getThread(thread.thread_id))?.entries ?? [])).toEqual(["OK", "done"]);
   });
 

@@ -151,9 +151,11 @@ export function Conversation(props: { state: AppState }) {
   // The live run's messages and task state change by reference only when they change, not on every token.
   const produced = createMemo(() => liveRun()?.produced ?? NO_MESSAGES);
   const liveSubtasks = createMemo(() => liveRun()?.subtasks ?? NO_SUBTASKS);
+  // Results of calls that ended before the rest of their step: their steps show done while the others run.
+  const earlyResults = createMemo(() => liveRun()?.results ?? NO_MESSAGES);
   const messages = createMemo(() => {
     const saved = (state.thread()?.entries ?? []).flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
-    return [...saved, ...produced()];
+    return [...saved, ...produced(), ...earlyResults()];
   });
   const subtasks = createMemo(() => mergeSubtasks(subtasksFromMessages(messages()), liveSubtasks()));
   // The streaming message's calls count too: its results come in `produced` while it is still on screen.
