@@ -116,8 +116,9 @@ test("a call that ends first shows done while the other call of its step still r
 });
 
 test.describe("python3", () => {
-  // Pyodide starts cold in each new page (a few seconds, more on a busy CI machine).
-  test.describe.configure({ timeout: 120_000 });
+  // Pyodide starts cold in each new page: a few seconds, but over 40 s on a busy 2-core CI machine. One at a time,
+  // so the two cold starts do not compete with each other.
+  test.describe.configure({ mode: "serial", timeout: 180_000 });
   test("computes a figure from a CSV the agent wrote to the workspace", async ({ page }) => {
     await send(
       page,
@@ -132,7 +133,7 @@ test.describe("python3", () => {
         ],
       ]),
     );
-    await expect(assistantMessages(page).last()).toContainText("The tool returned: total 42", { timeout: 40_000 });
+    await expect(assistantMessages(page).last()).toContainText("The tool returned: total 42", { timeout: 90_000 });
     await runEnded(page);
     await send(page, callTool("read_file", { path: "/mnt/user-data/outputs/total.txt" }));
     await expect(assistantMessages(page).last()).toContainText("The tool returned: 42");
@@ -150,7 +151,7 @@ test.describe("python3", () => {
     await page.getByRole("button", { name: "Stop" }).click();
     await runEnded(page);
     await send(page, callTool("bash", { command: "python3 -c 'print(6*7)'" }));
-    await expect(assistantMessages(page).last()).toContainText("The tool returned: 42", { timeout: 40_000 });
+    await expect(assistantMessages(page).last()).toContainText("The tool returned: 42", { timeout: 90_000 });
   });
 });
 
