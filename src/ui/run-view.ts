@@ -86,6 +86,11 @@ export function startRunView(runId: string, threadId: string, userText: string, 
   return { runId, threadId, userText, historyLength, produced: [], drafts: [], ended: false, subtasks: new Map() };
 }
 
+/** The ids of the tool calls that have their result among `messages`. */
+function answeredCalls(messages: readonly WireMessage[]): Set<string> {
+  return new Set(messages.flatMap((message) => (message.type === "tool" ? [message.tool_call_id] : [])));
+}
+
 function withoutRetry(view: RunView): RunView {
   if (!view.retry) return view;
   const { retry: _retry, ...rest } = view;
@@ -103,7 +108,7 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
       const callDrafts =
         view.callDrafts &&
         Object.fromEntries(Object.entries(view.callDrafts).filter(([messageId]) => !done.has(messageId)));
-      const answered = new Set(produced.flatMap((message) => (message.type === "tool" ? [message.tool_call_id] : [])));
+      const answered = answeredCalls(produced);
       const results = view.results?.filter((result) => !answered.has(result.tool_call_id));
       const { results: _results, ...rest } = withoutRetry(view);
       return {
@@ -178,7 +183,7 @@ export interface FileBeingWritten {
 export function filesBeingWritten(view: RunView | undefined): FileBeingWritten[] {
   if (!view || view.ended) return [];
   const messages = liveMessages(view);
-  const answered = new Set(messages.flatMap((message) => (message.type === "tool" ? [message.tool_call_id] : [])));
+  const answered = answeredCalls(messages);
   const writing = new Map<string, FileBeingWritten>();
   for (const message of messages) {
     if (message.type !== "ai") continue;
