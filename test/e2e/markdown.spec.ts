@@ -23,7 +23,11 @@ test("a streamed reply shows its GFM table, highlighted code and math, and runs 
       for (const record of records) {
         const target = record.target as Element;
         if (!target.closest?.('[aria-label="Assistant message"][aria-busy="true"] .markdown')) continue;
-        for (const node of record.addedNodes) if (node.nodeName === "TABLE") w.__tablesInserted++;
+        // A busy machine may insert the table inside a larger block, in one go.
+        for (const node of record.addedNodes) {
+          if (node.nodeName === "TABLE") w.__tablesInserted++;
+          else if (node instanceof Element) w.__tablesInserted += node.querySelectorAll("table").length;
+        }
       }
     }).observe(document.body, { subtree: true, childList: true });
   });
