@@ -18,8 +18,10 @@ export default defineConfig({
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   retries: 0,
-  timeout: 45_000,
-  expect: { timeout: 10_000 },
+  // A CI machine runs two browsers, the app server and the mock on 2 cores: a run that takes 3 s here can take 12 s
+  // there, so waits are longer under CI. A passing test never waits for a timeout, so this costs nothing.
+  timeout: process.env.CI ? 90_000 : 45_000,
+  expect: { timeout: process.env.CI ? 25_000 : 10_000 },
   reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,
