@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   INLINE_MAX_FILE_BYTES,
   inlineHtmlArtifact,
+  linkedThreadFile,
+  OPEN_THREAD_FILE,
   resolveThreadPath,
   type ThreadFileReader,
 } from "./html-artifact.ts";
@@ -61,8 +63,8 @@ describe("inlineHtmlArtifact", () => {
     expect(style?.textContent).toContain("position: fixed");
     expect(style?.textContent).toContain('url("data:image/png;base64,iVBORw==")');
     expect(page.querySelector("link")).toBeNull();
-    // After the storage stand-in, which comes first.
-    const [, local, remote] = [...page.querySelectorAll("script")];
+    // After the storage stand-in and the link handler, which come first.
+    const [, , local, remote] = [...page.querySelectorAll("script")];
     expect(local?.hasAttribute("src")).toBe(false);
     expect(local?.textContent).toContain("document.title = 'ran'");
     // The code cannot end its element early.
@@ -84,7 +86,7 @@ describe("inlineHtmlArtifact", () => {
     );
     const page = parse(html);
     expect(page.querySelector("link")).toBeNull();
-    expect(page.querySelector("script")?.hasAttribute("src")).toBe(false);
+    expect([...page.querySelectorAll("script")].some((script) => script.hasAttribute("src"))).toBe(false);
     expect([...page.querySelectorAll("img")].map((image) => image.getAttribute("src"))).toEqual([null, null]);
     expect(page.querySelector("style")?.textContent).toBe("body { background: url() }");
     // The path outside the thread's files was never read.
@@ -106,10 +108,86 @@ describe("a page with scripts", () => {
       reader({}),
     );
     const scripts = [...parse(html).querySelectorAll("script")];
-    expect(scripts).toHaveLength(2);
+    expect(scripts).toHaveLength(3);
     expect(scripts[0]?.textContent).toContain("localStorage");
-    expect(scripts[1]?.textContent).toBe('localStorage.setItem("theme", "dark")');
-    // A page without scripts is left without one.
-    expect(await inlineHtmlArtifact("<p>hi</p>", `${SITE}/index.html`, reader({}))).not.toContain("<script");
+    expect(scripts[1]?.textContent).toContain(OPEN_THREAD_FILE);
+    expect(scripts[2]?.textContent).toBe('localStorage.setItem("theme", "dark")');
+    // A page without scripts gets only the link handler.
+    const plain = [...parse(await inlineHtmlArtifact("<p>hi</p>", `${SITE}/index.html`, reader({}))).scripts];
+    expect(plain.map((script) => script.textContent?.includes(OPEN_THREAD_FILE))).toEqual([true]);
+  });
+});
+
+describe("links in a page", () => {
+  const PAGE = `${SITE}/index.html`;
+
+  /** Runs the page's link handler here and clicks each link; returns what was opened and what was asked of Fawn. */
+  async function click(body: string, pageHandler?: (event: MouseEvent) => void) {
+    const html = await inlineHtmlArtifact(`<html><body>${body}</body></html>`, PAGE, reader({}));
+    const handler = [...parse(html).scripts].find((script) => script.textContent?.includes(OPEN_THREAD_FILE));
+    const opened = vi.spyOn(window, "open").mockImplementation(() => null);
+    const posted = vi.spyOn(window.parent, "postMessage").mockImplementation(() => undefined);
+    const listeners = new Set<EventListenerOrEventListenerObject>();
+    const add = vi.spyOn(window, "addEventListener").mockImplementation((type, listener) => {
+      if (type === "click" && listener) listeners.add(listener);
+    });
+    new Function(handler?.textContent ?? "")();
+    add.mockRestore();
+    for (const listener of listeners) window.addEventListener("click", listener);
+    document.body.innerHTML = body;
+    if (pageHandler) document.body.addEventListener("click", pageHandler);
+    const followed: boolean[] = [];
+    for (const link of document.querySelectorAll("a")) {
+      followed.push(link.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true, button: 0 })));
+    }
+    for (const listener of listeners) window.removeEventListener("click", listener);
+    const result = {
+      opened: opened.mock.calls.map((call) => [call[0], call[1], call[2]]),
+      posted: posted.mock.calls.map((call) => call[0] as unknown),
+      followed,
+    };
+    opened.mockRestore();
+    posted.mockRestore();
+    return result;
+  }
+
+  it("opens web and mail links in a new tab, without an opener, instead of navigating the frame", async () => {
+    const { opened, posted, followed } = await click(
+      `<a href="https://example.com/a?b=1">web</a><a href="//example.org/x">scheme-relative</a>` +
+        `<a href="mailto:team@example.com">mail</a><a href="https://example.com/b" target="_top">top</a>`,
+    );
+    expect(opened).toEqual([
+      ["https://example.com/a?b=1", "_blank", "noopener,noreferrer"],
+      ["https://example.org/x", "_blank", "noopener,noreferrer"],
+      ["mailto:team@example.com", "_blank", "noopener,noreferrer"],
+      ["https://example.com/b", "_blank", "noopener,noreferrer"],
+    ]);
+    expect(posted).toEqual([]);
+    expect(followed).toEqual([false, false, false, false]);
+  });
+
+  it("asks Fawn to preview a linked thread file; in-page links and ones the page handles stay the page's", async () => {
+    const { opened, posted, followed } = await click(
+      `<a href="details.html#part">details</a><a href="#top">top</a><a href="spa" data-own="1">own</a>`,
+      (event) => {
+        if ((event.target as Element).hasAttribute("data-own")) event.preventDefault();
+      },
+    );
+    expect(opened).toEqual([]);
+    expect(posted).toEqual([{ type: OPEN_THREAD_FILE, href: "details.html#part" }]);
+    expect(followed).toEqual([false, true, false]);
+    expect(linkedThreadFile(posted[0], PAGE)).toBe(`${SITE}/details.html`);
+  });
+
+  it("opens only thread files, for messages of the link handler's shape", () => {
+    expect(linkedThreadFile({ type: OPEN_THREAD_FILE, href: "../report.md" }, PAGE)).toBe(
+      "/mnt/user-data/outputs/report.md",
+    );
+    expect(linkedThreadFile({ type: OPEN_THREAD_FILE, href: "../../../../etc/passwd" }, PAGE)).toBeUndefined();
+    expect(linkedThreadFile({ type: OPEN_THREAD_FILE, href: "https://example.com" }, PAGE)).toBeUndefined();
+    expect(linkedThreadFile({ type: "other", href: "a.html" }, PAGE)).toBeUndefined();
+    expect(linkedThreadFile({ type: OPEN_THREAD_FILE, href: 42 }, PAGE)).toBeUndefined();
+    expect(linkedThreadFile("a.html", PAGE)).toBeUndefined();
+    expect(linkedThreadFile(null, PAGE)).toBeUndefined();
   });
 });

@@ -153,6 +153,43 @@ const STORAGE_STAND_IN = `(() => {
   }
 })();`;
 
+/** What the page's link script posts to Fawn when a link to another of the thread's files is clicked. */
+export const OPEN_THREAD_FILE = "fawn:open-thread-file";
+
+/**
+ * Runs first in the page, for links (including ones its scripts add later). A sandboxed frame would navigate itself
+ * to a web address (many sites refuse to be framed, leaving a broken preview with no way back), and a relative link
+ * would ask Fawn's own server for the file. Web and mail links open in a new tab instead (the frame may open
+ * windows, which escape the sandbox as ordinary pages); a link to another thread file asks Fawn to preview that file.
+ * In-page links (#section) and links the page handles itself (preventDefault) are left to the page.
+ */
+const LINK_HANDLER = `(() => {
+  window.addEventListener("click", (event) => {
+    if (event.defaultPrevented || event.button !== 0) return;
+    const link = event.target instanceof Element ? event.target.closest("a[href], area[href]") : null;
+    if (!link) return;
+    const href = (link.getAttribute("href") || "").trim();
+    if (!href || href.startsWith("#") || /^javascript:/i.test(href)) return;
+    event.preventDefault();
+    if (/^(https?|mailto):/i.test(href) || href.startsWith("//")) {
+      window.open(href.startsWith("//") ? "https:" + href : href, "_blank", "noopener,noreferrer");
+    } else if (!/^[a-z][a-z0-9+.-]*:/i.test(href)) {
+      parent.postMessage({ type: "${OPEN_THREAD_FILE}", href }, "*");
+    }
+  });
+})();`;
+
+/**
+ * The thread file a message from a preview's link script asks to open, resolved against the page's own path, or
+ * undefined for anything else (other messages, paths outside the thread's files).
+ */
+export function linkedThreadFile(message: unknown, from: string): string | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const { type, href } = message as { type?: unknown; href?: unknown };
+  if (type !== OPEN_THREAD_FILE || typeof href !== "string" || href.length > 4096) return undefined;
+  return resolveThreadPath(href, from);
+}
+
 /** Takes away a relative reference that cannot be inlined, so the frame never asks Fawn's server for it. */
 function dropReference(element: Element, attribute: string, reference: string): void {
   if (/^[a-z][a-z0-9+.-]*:/i.test(reference.trim()) || reference.trim().startsWith("//")) return;
@@ -240,11 +277,14 @@ export async function inlineHtmlArtifact(html: string, path: string, read: Threa
   }
 
   await Promise.all(jobs);
-  if (document.querySelector("script")) {
-    const standIn = document.createElement("script");
-    standIn.textContent = STORAGE_STAND_IN;
-    document.head.prepend(standIn);
-  }
+  const firstScripts = document.querySelector("script") ? [STORAGE_STAND_IN, LINK_HANDLER] : [LINK_HANDLER];
+  document.head.prepend(
+    ...firstScripts.map((code) => {
+      const script = document.createElement("script");
+      script.textContent = code;
+      return script;
+    }),
+  );
   const doctype = html.trimStart().toLowerCase().startsWith("<!doctype") ? "<!DOCTYPE html>\n" : "";
   return doctype + document.documentElement.outerHTML;
 }

@@ -1,7 +1,7 @@
 // Artifact previews in a real browser: each presented file opens in a dialog and is shown for its kind, with the
 // file's own scripts kept away from Fawn.
 import { expect, test, type Page } from "@playwright/test";
-import { callTool, callTools, configureEndpoint, send } from "./fixtures.ts";
+import { callTool, callTools, configureEndpoint, MOCK_URL, send } from "./fixtures.ts";
 
 const OUTPUTS = "/mnt/user-data/outputs";
 
@@ -110,8 +110,10 @@ test("an HTML file runs in a sandboxed iframe without same-origin access", async
   await present(page, { "page.html": `<!doctype html><html><body><h1>Hello from the page</h1>${probe}</body></html>` });
   const dialog = await openPreview(page, "page.html");
   const frame = dialog.locator('iframe[title="HTML preview"]');
-  await expect(frame).toHaveAttribute("sandbox", "allow-scripts");
-  expect(await frame.getAttribute("sandbox")).not.toContain("allow-same-origin");
+  const sandbox = (await frame.getAttribute("sandbox"))?.split(" ") ?? [];
+  expect(sandbox).toContain("allow-scripts");
+  expect(sandbox).not.toContain("allow-same-origin");
+  expect(sandbox).not.toContain("allow-top-navigation");
   const inside = dialog.frameLocator('iframe[title="HTML preview"]');
   await expect(inside.getByRole("heading", { name: "Hello from the page" })).toBeVisible();
   await expect(inside.getByText("script ran")).toBeVisible();
@@ -127,6 +129,40 @@ test("an HTML file runs in a sandboxed iframe without same-origin access", async
   await expect(dialog.locator('iframe[title="HTML preview"]')).toHaveCount(0);
   await expect(dialog.getByLabel("Source of page.html")).toContainText("<h1>Hello from the page</h1>");
   await expect(dialog.getByLabel("Source of page.html").locator(".hljs-tag").first()).toBeVisible();
+});
+
+test("an HTML page's web links open in a new tab; its links to thread files open in the preview, with Back", async ({
+  page,
+}) => {
+  // A file of the thread the agent did not present.
+  await send(page, callTool("write_file", { path: `${OUTPUTS}/details.html`, content: "<h1>The details</h1>" }));
+  await runEnded(page);
+  const web = `${MOCK_URL}/models`;
+  await present(page, {
+    "index.html": `<h1>Summary</h1><p><a href="${web}">source</a> <a href="details.html#part">details</a></p>`,
+  });
+  const dialog = await openPreview(page, "index.html");
+  const inside = dialog.frameLocator('iframe[title="HTML preview"]');
+  const [tab] = await Promise.all([
+    page.context().waitForEvent("page"),
+    inside.getByRole("link", { name: "source" }).click(),
+  ]);
+  await tab.waitForLoadState();
+  expect(tab.url()).toBe(web);
+  // An ordinary page, outside the preview's sandbox, that cannot reach back into Fawn.
+  expect(await tab.evaluate(() => [window.opener === null, typeof localStorage.length])).toEqual([true, "number"]);
+  await tab.close();
+  // The preview still shows the page.
+  await expect(inside.getByRole("heading", { name: "Summary" })).toBeVisible();
+
+  await inside.getByRole("link", { name: "details" }).click();
+  const details = page.getByRole("dialog", { name: "Preview: details.html" });
+  await expect(
+    details.frameLocator('iframe[title="HTML preview"]').getByRole("heading", { name: "The details" }),
+  ).toBeVisible();
+  await details.getByRole("button", { name: "Back to index.html" }).click();
+  await expect(dialog.getByRole("button", { name: /^Back to/ })).toHaveCount(0);
+  await expect(inside.getByRole("heading", { name: "Summary" })).toBeVisible();
 });
 
 test("CSV and TSV become tables, code is highlighted, and other files say there is no preview", async ({ page }) => {

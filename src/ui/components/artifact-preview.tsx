@@ -11,7 +11,7 @@ import {
   type ArtifactKind,
 } from "../artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
-import { inlineHtmlArtifact, type ThreadFileReader } from "../html-artifact.ts";
+import { inlineHtmlArtifact, linkedThreadFile, type ThreadFileReader } from "../html-artifact.ts";
 import { formatBytes, t } from "../i18n/index.ts";
 import { CodePreview } from "./artifact-preview-code.tsx";
 import { TablePreview } from "./artifact-preview-table.tsx";
@@ -30,21 +30,37 @@ function objectUrl(bytes: () => Uint8Array, type: string): () => string {
 
 /**
  * The page runs its scripts in an opaque origin (`allow-scripts` without `allow-same-origin`): it cannot read
- * Fawn's storage or cookies, reach the page around it, open windows or navigate the tab. Its relative files come
- * from the thread, inline (src/ui/html-artifact.ts), since the frame can fetch none.
+ * Fawn's storage or cookies, reach the page around it or navigate the tab. Its relative files come from the thread,
+ * inline (src/ui/html-artifact.ts), since the frame can fetch none. Its web links open in a new tab, as ordinary
+ * pages (`allow-popups` with `allow-popups-to-escape-sandbox`); its links to other thread files call `onOpenFile`.
  */
-function HtmlFrame(props: { html: string; path: string; read: ThreadFileReader }) {
+function HtmlFrame(props: {
+  html: string;
+  path: string;
+  read: ThreadFileReader;
+  onOpenFile: ((path: string) => void) | undefined;
+}) {
   const [page] = createResource(
     () => ({ html: props.html, path: props.path }),
     ({ html, path }) => inlineHtmlArtifact(html, path, props.read),
   );
+  let frame: HTMLIFrameElement | undefined;
+  const onMessage = (event: MessageEvent) => {
+    // Only this preview's own frame, and only a thread file.
+    if (!frame || event.source !== frame.contentWindow) return;
+    const path = linkedThreadFile(event.data, props.path);
+    if (path) props.onOpenFile?.(path);
+  };
+  window.addEventListener("message", onMessage);
+  onCleanup(() => window.removeEventListener("message", onMessage));
   return (
     <Show when={page()}>
       {(srcdoc) => (
         <iframe
+          ref={frame}
           class="artifact-frame"
           title={t("artifacts.htmlPreview")}
-          sandbox="allow-scripts"
+          sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"
           referrerPolicy="no-referrer"
           srcdoc={srcdoc()}
         />
@@ -139,6 +155,7 @@ function TextPreview(props: {
   kind: ArtifactKind;
   source: boolean;
   read: ThreadFileReader;
+  onOpenFile: ((path: string) => void) | undefined;
 }): JSX.Element {
   const preview = createMemo(() => previewText(props.file.bytes));
   const label = () => t("artifacts.sourceOf", { name: fileName(props.file.path) });
@@ -161,7 +178,7 @@ function TextPreview(props: {
           <Markdown source={preview().text} class="artifact-markdown" />
         </Match>
         <Match when={props.kind.kind === "html" && !props.source && !preview().truncated}>
-          <HtmlFrame html={preview().text} path={props.file.path} read={props.read} />
+          <HtmlFrame html={preview().text} path={props.file.path} read={props.read} onOpenFile={props.onOpenFile} />
         </Match>
         <Match when={ofKind(props.kind, "table")}>
           {(table) => (
@@ -192,6 +209,8 @@ export default function ArtifactPreview(props: {
   threadId: string;
   path: string;
   source: boolean;
+  /** An HTML page's link to another of the thread's files was clicked. */
+  onOpenFile?: (path: string) => void;
 }) {
   // The page's own relative files, for an HTML preview.
   const read: ThreadFileReader = (path) =>
@@ -247,7 +266,13 @@ export default function ArtifactPreview(props: {
                   <p class="hint">{t("artifacts.noPreview")}</p>
                 </Match>
                 <Match when={true}>
-                  <TextPreview file={file()} kind={kind()} source={props.source} read={read} />
+                  <TextPreview
+                    file={file()}
+                    kind={kind()}
+                    source={props.source}
+                    read={read}
+                    onOpenFile={props.onOpenFile}
+                  />
                 </Match>
               </Switch>
             );

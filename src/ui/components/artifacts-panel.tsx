@@ -29,14 +29,31 @@ async function download(client: GatewayClient, threadId: string, path: string): 
 
 /**
  * The modal dialog "Preview: <file name>" with Source (Markdown and HTML), Download and "Close preview"; Escape
- * closes it too, and focus returns to the file's button.
+ * closes it too, and focus returns to the file's button. A link in an HTML page to another of the thread's files
+ * shows that file here, with Back to return.
  */
 function PreviewDialog(props: { client: GatewayClient; threadId: string; path: string; onClose: () => void }) {
   let dialog!: HTMLDialogElement;
-  const name = () => fileName(props.path);
-  const kind = createMemo(() => artifactKind(props.path).kind);
+  // The files shown before this one, most recent last.
+  const [trail, setTrail] = createSignal<readonly string[]>([]);
+  const [shown, setShown] = createSignal(props.path);
+  const name = () => fileName(shown());
+  const kind = createMemo(() => artifactKind(shown()).kind);
   const [source, setSource] = createSignal(false);
   const [failure, setFailure] = createSignal<string | undefined>();
+  const show = (path: string, back: readonly string[]) => {
+    setTrail(back);
+    setShown(path);
+    setSource(false);
+    setFailure(undefined);
+  };
+  const open = (path: string) => {
+    if (path !== shown()) show(path, [...trail(), shown()]);
+  };
+  const goBack = () => {
+    const previous = trail().at(-1);
+    if (previous !== undefined) show(previous, trail().slice(0, -1));
+  };
   onMount(() => dialog.showModal());
   return (
     <dialog
@@ -46,7 +63,19 @@ function PreviewDialog(props: { client: GatewayClient; threadId: string; path: s
       onClose={() => props.onClose()}
     >
       <header>
-        <h2 title={props.path}>{name()}</h2>
+        <Show when={trail().at(-1)}>
+          {(previous) => (
+            <button
+              type="button"
+              class="ghost"
+              aria-label={t("artifacts.backTo", { name: fileName(previous()) })}
+              onClick={goBack}
+            >
+              {t("artifacts.back")}
+            </button>
+          )}
+        </Show>
+        <h2 title={shown()}>{name()}</h2>
         <Show when={kind() === "markdown" || kind() === "html"}>
           <button type="button" class="ghost" aria-pressed={source()} onClick={() => setSource(!source())}>
             {t("artifacts.source")}
@@ -57,9 +86,7 @@ function PreviewDialog(props: { client: GatewayClient; threadId: string; path: s
           class="ghost"
           onClick={() => {
             setFailure(undefined);
-            download(props.client, props.threadId, props.path).catch((error: unknown) =>
-              setFailure(errorMessage(error)),
-            );
+            download(props.client, props.threadId, shown()).catch((error: unknown) => setFailure(errorMessage(error)));
           }}
         >
           {t("artifacts.download")}
@@ -80,7 +107,13 @@ function PreviewDialog(props: { client: GatewayClient; threadId: string; path: s
       </Show>
       <div class="artifact-preview-body">
         <Suspense fallback={<p class="hint">{t("artifacts.loading")}</p>}>
-          <ArtifactPreview client={props.client} threadId={props.threadId} path={props.path} source={source()} />
+          <ArtifactPreview
+            client={props.client}
+            threadId={props.threadId}
+            path={shown()}
+            source={source()}
+            onOpenFile={open}
+          />
         </Suspense>
       </div>
     </dialog>

@@ -315,6 +315,8 @@ export const en = {
   "artifacts.installSkill": template<{ name: string }>("Install skill {{ name }}"),
   "artifacts.installed": template<{ name: string }>("Installed {{ name }}. It is on in Settings → Skills."),
   "artifacts.source": "Source",
+  "artifacts.back": "Back",
+  "artifacts.backTo": template<{ name: string }>("Back to {{ name }}"),
   "artifacts.closePreview": "Close preview",
   "artifacts.loading": "Loading the preview…",
   "artifacts.htmlPreview": "HTML preview",

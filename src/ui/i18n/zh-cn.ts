@@ -274,6 +274,8 @@ export const zhCN: Translation = {
   "artifacts.installSkill": "安装技能 {{ name }}",
   "artifacts.installed": "已安装 {{ name }}，可在“设置 → 技能”中管理。",
   "artifacts.source": "源码",
+  "artifacts.back": "返回",
+  "artifacts.backTo": "返回 {{ name }}",
   "artifacts.closePreview": "关闭预览",
   "artifacts.loading": "正在加载预览…",
   "artifacts.htmlPreview": "HTML 预览",
