@@ -76,6 +76,8 @@ export function createAppState(client: GatewayClient) {
   const [settings, setSettings] = createSignal<ModelSettings | undefined>();
   const [notice, setNotice] = createSignal<string | undefined>();
   const [settingsOpen, setSettingsOpen] = createSignal(false);
+  /** The file in the preview dialog, with the thread it belongs to. */
+  const [preview, setPreview] = createSignal<{ threadId: string; path: string } | undefined>();
   const webContainer = createWebContainerStarter(client, setNotice);
   const savedMode = stored(MODE_KEY);
   const [chosenMode, setChosenMode] = createSignal<AgentMode | undefined>(
@@ -324,6 +326,17 @@ export function createAppState(client: GatewayClient) {
     setNotice,
     settingsOpen,
     setSettingsOpen,
+    /** The file being previewed, while its thread is the one open. */
+    previewing: () => {
+      const open = preview();
+      return open && open.threadId === thread()?.thread_id ? open : undefined;
+    },
+    /** Previews one of the open thread's files. */
+    openPreview: (path: string) => {
+      const threadId = thread()?.thread_id;
+      if (threadId) setPreview({ threadId, path });
+    },
+    closePreview: () => setPreview(undefined),
     init,
     send,
     sendWithFiles,

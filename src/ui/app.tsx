@@ -8,6 +8,7 @@ import { Composer } from "./components/composer.tsx";
 import { Conversation } from "./components/conversation.tsx";
 import { SettingsDialog } from "./components/settings-dialog.tsx";
 import { ShortcutsHelp } from "./components/shortcuts-help.tsx";
+import { PreviewDialog } from "./components/preview-dialog.tsx";
 import { SidePanels } from "./components/side-panels.tsx";
 import { Sidebar } from "./components/sidebar.tsx";
 import { ThreadHeader } from "./components/thread-header.tsx";
@@ -215,6 +216,7 @@ export function App(props: { state: AppState }) {
               paths={state.run()?.artifacts ?? thread().artifacts ?? []}
               writing={filesBeingWritten(state.run())}
               todos={state.run()?.todos ?? thread().todos ?? []}
+              onPreview={state.openPreview}
             />
           )}
         </Show>
@@ -237,6 +239,11 @@ export function App(props: { state: AppState }) {
           )}
         </Show>
       </main>
+      <Show when={state.previewing()} keyed>
+        {(open) => (
+          <PreviewDialog client={state.client} threadId={open.threadId} path={open.path} onClose={state.closePreview} />
+        )}
+      </Show>
       <SettingsDialog state={state} />
       <CommandPalette
         open={paletteOpen()}

@@ -24,6 +24,22 @@ describe("MarkdownDom", () => {
     expect(root.innerHTML).toBe(whole.innerHTML);
   });
 
+  it("keeps a thread file's image, once shown, while the paragraph around it grows", () => {
+    const root = document.createElement("div");
+    const dom = new MarkdownDom(root);
+    const renderer = new IncrementalMarkdown();
+    dom.show(renderer.render("See ![Sales](chart.png) and"));
+    const image = root.querySelector("img")!;
+    image.setAttribute("src", "blob:shown");
+    dom.show(renderer.render("See ![Sales](chart.png) and the totals"));
+    expect(root.querySelector("img")).toBe(image);
+    expect(image.getAttribute("src")).toBe("blob:shown");
+    // Another picture in its place is a new image.
+    dom.show(renderer.render("See ![Costs](costs.png) and the totals"));
+    expect(root.querySelector("img")).not.toBe(image);
+    expect(root.querySelector("img")?.hasAttribute("src")).toBe(false);
+  });
+
   it("patches the growing block in place: its text grows and its finished items stay", () => {
     const root = document.createElement("div");
     const dom = new MarkdownDom(root);

@@ -2,16 +2,23 @@
 // finished blocks (a highlighted code block, a table, selected text) stay as they are, and the growing block is
 // patched in place (its text appended to, its finished list items and table rows kept).
 import type { MarkdownBlock } from "./markdown.ts";
+import { THREAD_FILE_ATTRIBUTE } from "./thread-files.ts";
 
 interface MountedBlock {
   block: MarkdownBlock;
   nodes: ChildNode[];
 }
 
-function sameAttributes(a: Element, b: Element): boolean {
-  if (a.attributes.length !== b.attributes.length) return false;
-  for (const attribute of a.attributes) {
-    if (b.getAttributeNS(attribute.namespaceURI, attribute.localName) !== attribute.value) return false;
+/**
+ * Whether `current` (in the page) has the attributes of `next` (just rendered). The view may have given a thread
+ * file's image its `src` since (an object URL, see thread-files.ts): that image is still the same.
+ */
+function sameAttributes(current: Element, next: Element): boolean {
+  const loaded =
+    current.hasAttribute(THREAD_FILE_ATTRIBUTE) && current.hasAttribute("src") && !next.hasAttribute("src") ? 1 : 0;
+  if (current.attributes.length !== next.attributes.length + loaded) return false;
+  for (const attribute of next.attributes) {
+    if (current.getAttributeNS(attribute.namespaceURI, attribute.localName) !== attribute.value) return false;
   }
   return true;
 }

@@ -145,6 +145,21 @@ describe("renderMarkdown", () => {
     expect(renderMarkdown("[docs](https://example.com)")).toContain('rel="noopener noreferrer nofollow"');
   });
 
+  it("marks images and links that may be thread files, so no image is fetched from Fawn's own server", () => {
+    const html = renderMarkdown(
+      "![Sales](chart.png) ![Logo](https://example.com/logo.png) [details](../uploads/notes.md) [web](https://example.com) [top](#top)",
+    );
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const [local, web] = [...page.querySelectorAll("img")];
+    expect(local?.hasAttribute("src")).toBe(false);
+    expect(local?.getAttribute("data-fawn-file")).toBe("chart.png");
+    expect(local?.getAttribute("alt")).toBe("Sales");
+    expect(web?.getAttribute("src")).toBe("https://example.com/logo.png");
+    expect(web?.hasAttribute("data-fawn-file")).toBe(false);
+    const links = [...page.querySelectorAll("a")].map((link) => link.getAttribute("data-fawn-file"));
+    expect(links).toEqual(["../uploads/notes.md", null, null]);
+  });
+
   it("highlights a closed code fence once its grammar has loaded, and leaves a streaming one plain", async () => {
     renderMarkdown(CODE);
     await markdownFeaturesSettled();

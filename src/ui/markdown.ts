@@ -6,6 +6,7 @@ import type { HLJSApi } from "highlight.js";
 import { Marked, type Token, type Tokens } from "marked";
 import type { CodeLanguage } from "./artifact-kinds.ts";
 import { fenceLanguage, loadHighlighter } from "./code-highlighter.ts";
+import { isLocalReference, THREAD_FILE_ATTRIBUTE } from "./thread-files.ts";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
@@ -32,6 +33,15 @@ function createPurifier(): ReturnType<typeof DOMPurify> {
     if (node.tagName === "A" && node.hasAttribute("href")) {
       node.setAttribute("target", "_blank");
       node.setAttribute("rel", "noopener noreferrer nofollow");
+      // A link that may name a thread file is marked for the view, which opens the file's preview instead.
+      const href = node.getAttribute("href") ?? "";
+      if (isLocalReference(href)) node.setAttribute(THREAD_FILE_ATTRIBUTE, href);
+    }
+    // An image that may be a thread file is never fetched from Fawn's server: the view reads the file and shows it.
+    if (node.tagName === "IMG" && isLocalReference(node.getAttribute("src") ?? "")) {
+      node.setAttribute(THREAD_FILE_ATTRIBUTE, node.getAttribute("src") ?? "");
+      node.removeAttribute("src");
+      node.removeAttribute("srcset");
     }
   });
   return purify;

@@ -1,7 +1,7 @@
 // Artifact previews in a real browser: each presented file opens in a dialog and is shown for its kind, with the
 // file's own scripts kept away from Fawn.
-import { expect, test, type Page } from "@playwright/test";
-import { callTool, callTools, configureEndpoint, MOCK_URL, send } from "./fixtures.ts";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { assistantMessages, callTool, callTools, configureEndpoint, MOCK_URL, send } from "./fixtures.ts";
 
 const OUTPUTS = "/mnt/user-data/outputs";
 
@@ -163,6 +163,44 @@ test("an HTML page's web links open in a new tab; its links to thread files open
   await details.getByRole("button", { name: "Back to index.html" }).click();
   await expect(dialog.getByRole("button", { name: /^Back to/ })).toHaveCount(0);
   await expect(inside.getByRole("heading", { name: "Summary" })).toBeVisible();
+});
+
+test("pictures and links naming thread files show from the thread, in a reply and in a Markdown file, and open previews", async ({
+  page,
+}) => {
+  const fetched: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("chart.png")) fetched.push(request.url());
+  });
+  await present(page, {
+    "chart.png": { bash: (path) => `echo '${PNG_BASE64}' | base64 -d > ${path}` },
+    "data.csv": "region,sales\nNorth,12\n",
+    "report.md": "# Sales\n\n![Sales chart](chart.png)\n\nSee [the data](data.csv).\n",
+  });
+  const loaded = (image: Locator) =>
+    expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0);
+
+  // A reply showing a picture by its thread path (the mock repeats what the tool printed).
+  await send(page, callTool("bash", { command: "echo '![Sales chart](/mnt/user-data/outputs/chart.png)'" }));
+  const inReply = assistantMessages(page).last().getByRole("img", { name: "Sales chart" });
+  await loaded(inReply);
+  await inReply.click();
+  const picture = page.getByRole("dialog", { name: "Preview: chart.png" });
+  await loaded(picture.getByRole("img", { name: "chart.png" }));
+  await picture.getByRole("button", { name: "Close preview" }).click();
+  await expect(picture).toBeHidden();
+  await runEnded(page);
+
+  // The Markdown file's relative picture, and its link to another file, which opens here with Back.
+  const report = await openPreview(page, "report.md");
+  await loaded(report.getByRole("img", { name: "Sales chart" }));
+  await report.getByRole("link", { name: "the data" }).click();
+  const data = page.getByRole("dialog", { name: "Preview: data.csv" });
+  await expect(data.getByRole("table")).toContainText("North");
+  await data.getByRole("button", { name: "Back to report.md" }).click();
+  await loaded(report.getByRole("img", { name: "Sales chart" }));
+  // Never asked of Fawn's server: the pictures come from the thread's files.
+  expect(fetched).toEqual([]);
 });
 
 test("CSV and TSV become tables, code is highlighted, and other files say there is no preview", async ({ page }) => {

@@ -3,7 +3,7 @@
 import { strToU8, zipSync } from "fflate";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test, type ConsoleMessage, type Page } from "@playwright/test";
+import { expect, test, type ConsoleMessage, type Locator, type Page } from "@playwright/test";
 import { deerFlowFixture, deerFlowFixtures, type DeerFlowFixture } from "../support/deerflow-fixtures.ts";
 import { conversation } from "./fixtures.ts";
 
@@ -192,6 +192,34 @@ test("every DeerFlow demo thread imports, renders without a console error, and p
     }
     expect(errors, fixture.thread.values.title).toEqual([]);
   }
+});
+
+test("a DeerFlow article's pictures show in its preview, read from the thread's files, and open as files", async ({
+  page,
+}) => {
+  // DeerFlow wrote its demo's addresses (/demo/threads/<id>/user-data/outputs/…) into this thread's article.
+  const fixture = deerFlowFixture("7f9dc56c-e49c-4671-a3d2-c492ff4dce0c");
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/demo/threads/")) asked.push(request.url());
+  });
+  await page.getByLabel("Thread folder").setInputFiles(fixture.dir);
+  await expectThreadShown(page, fixture);
+  const loaded = (image: Locator) =>
+    expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0);
+
+  const article = await openPreview(page, "leica-master-photography-article.md");
+  await loaded(article.getByRole("img", { name: "Paris Decisive Moment" }));
+  await loaded(article.getByRole("img", { name: "NYC Candid Scene" }));
+  const tokyo = article.getByRole("img", { name: "Tokyo Night Scene" });
+  await loaded(tokyo);
+  // A picture opens as its own file, with Back to the article.
+  await tokyo.click();
+  const picture = page.getByRole("dialog", { name: "Preview: leica-tokyo-night.jpg" });
+  await loaded(picture.getByRole("img", { name: "leica-tokyo-night.jpg" }));
+  await picture.getByRole("button", { name: "Back to leica-master-photography-article.md" }).click();
+  await loaded(article.getByRole("img", { name: "Tokyo Night Scene" }));
+  expect(asked).toEqual([]);
 });
 
 test("an HTML file's relative stylesheets and scripts load from the thread's files", async ({ page }) => {

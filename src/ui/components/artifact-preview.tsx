@@ -16,6 +16,7 @@ import { formatBytes, t } from "../i18n/index.ts";
 import { CodePreview } from "./artifact-preview-code.tsx";
 import { TablePreview } from "./artifact-preview-table.tsx";
 import { Markdown } from "./markdown-view.tsx";
+import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "./thread-files-context.ts";
 
 type Loaded = { file: ThreadFileContent; error?: undefined } | { file?: undefined; error: string };
 
@@ -66,6 +67,32 @@ function HtmlFrame(props: {
         />
       )}
     </Show>
+  );
+}
+
+/** A Markdown file rendered, its pictures read from the thread and its links to thread files opening here. */
+function MarkdownFile(props: {
+  text: string;
+  path: string;
+  read: ThreadFileReader;
+  onOpenFile: ((path: string) => void) | undefined;
+}) {
+  const images = createImageUrls(async (path) => {
+    const file = await props.read(path);
+    if (!file) throw new Error(`${path} could not be read`);
+    return file;
+  });
+  const files: ThreadFiles = {
+    get base() {
+      return props.path;
+    },
+    imageUrl: images.imageUrl,
+    open: (path) => props.onOpenFile?.(path),
+  };
+  return (
+    <ThreadFilesContext.Provider value={files}>
+      <Markdown source={props.text} class="artifact-markdown" />
+    </ThreadFilesContext.Provider>
   );
 }
 
@@ -175,7 +202,7 @@ function TextPreview(props: {
           <p class="hint">{t("artifacts.empty")}</p>
         </Match>
         <Match when={props.kind.kind === "markdown" && !props.source}>
-          <Markdown source={preview().text} class="artifact-markdown" />
+          <MarkdownFile text={preview().text} path={props.file.path} read={props.read} onOpenFile={props.onOpenFile} />
         </Match>
         <Match when={props.kind.kind === "html" && !props.source && !preview().truncated}>
           <HtmlFrame html={preview().text} path={props.file.path} read={props.read} onOpenFile={props.onOpenFile} />

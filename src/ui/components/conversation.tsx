@@ -1,6 +1,6 @@
 // The conversation log: saved entries, then the live run (the user's message, streamed replies, its error), with
 // each `task` call's subtask card built from the saved messages and the live run's task events.
-import { createEffect, createMemo, For, Index, Show, type JSX } from "solid-js";
+import { createEffect, createMemo, For, Index, on, Show, type JSX } from "solid-js";
 import {
   CLARIFICATION_TOOL_NAME,
   contentText,
@@ -16,7 +16,9 @@ import { rich, t } from "../i18n/index.ts";
 import { liveMessages } from "../run-view.ts";
 import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "../subtasks.ts";
 import { toolResultsOf, type ToolResults } from "../tool-steps.ts";
+import { MESSAGE_BASE } from "../thread-files.ts";
 import { MessageView } from "./message-view.tsx";
+import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "./thread-files-context.ts";
 
 function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
   const fixable = () =>
@@ -172,6 +174,11 @@ export function Conversation(props: { state: AppState }) {
   );
   const tools = createMemo(() => conversationTools(messages(), streamingCalls()));
   const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
+  // Pictures and links in the messages that name the thread's files.
+  const threadId = () => state.thread()?.thread_id ?? "";
+  const images = createImageUrls((path, thread) => state.client.readThreadFile(thread, path), threadId);
+  createEffect(on(threadId, images.forgetOthers, { defer: true }));
+  const files: ThreadFiles = { base: MESSAGE_BASE, imageUrl: images.imageUrl, open: state.openPreview };
 
   // Follow the reply as it grows, unless the user scrolled up to read.
   let pinned = true;
@@ -205,56 +212,63 @@ export function Conversation(props: { state: AppState }) {
       onScroll={onScroll}
     >
       <div class="conversation-inner">
-        <Show when={!empty()} fallback={<Welcome state={state} />}>
-          <For each={state.thread()?.entries ?? []}>
-            {(entry, index) => {
-              const answer = () => (isClarification(entry) ? answers()[index()] : undefined);
-              return (
-                <EntryView
-                  entry={entry}
-                  onOpenSettings={openSettings}
-                  answer={answer()}
-                  subtasks={subtasks()}
-                  tools={tools()}
-                  // Only an unanswered question takes an answer, and only while nothing runs.
-                  onAnswer={
-                    isClarification(entry) && answer() === undefined && !liveRun()
-                      ? (text) => void state.send(text)
-                      : undefined
-                  }
-                />
-              );
-            }}
-          </For>
-          <Show when={liveRun()}>
-            {(view) => (
-              <>
-                <MessageView
-                  message={{
-                    type: "human",
-                    id: `pending-${view().runId}`,
-                    content: view().userText,
-                    ...(view().files && { files: view().files }),
-                  }}
-                />
-                <Index each={liveMessages(view())}>
-                  {(message) => (
-                    <MessageView message={message()} streaming={!view().ended} subtasks={subtasks()} tools={tools()} />
-                  )}
-                </Index>
-                <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
-                  <article class="message assistant" aria-label={t("conversation.assistantMessage")} aria-busy="true">
-                    <span class="typing" aria-label={t("conversation.thinking")} />
-                  </article>
-                </Show>
-                <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
-                <Show when={view().error}>
-                  {(error) => <RunErrorView error={error()} onOpenSettings={openSettings} />}
-                </Show>
-              </>
-            )}
+        <ThreadFilesContext.Provider value={files}>
+          <Show when={!empty()} fallback={<Welcome state={state} />}>
+            <For each={state.thread()?.entries ?? []}>
+              {(entry, index) => {
+                const answer = () => (isClarification(entry) ? answers()[index()] : undefined);
+                return (
+                  <EntryView
+                    entry={entry}
+                    onOpenSettings={openSettings}
+                    answer={answer()}
+                    subtasks={subtasks()}
+                    tools={tools()}
+                    // Only an unanswered question takes an answer, and only while nothing runs.
+                    onAnswer={
+                      isClarification(entry) && answer() === undefined && !liveRun()
+                        ? (text) => void state.send(text)
+                        : undefined
+                    }
+                  />
+                );
+              }}
+            </For>
+            <Show when={liveRun()}>
+              {(view) => (
+                <>
+                  <MessageView
+                    message={{
+                      type: "human",
+                      id: `pending-${view().runId}`,
+                      content: view().userText,
+                      ...(view().files && { files: view().files }),
+                    }}
+                  />
+                  <Index each={liveMessages(view())}>
+                    {(message) => (
+                      <MessageView
+                        message={message()}
+                        streaming={!view().ended}
+                        subtasks={subtasks()}
+                        tools={tools()}
+                      />
+                    )}
+                  </Index>
+                  <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
+                    <article class="message assistant" aria-label={t("conversation.assistantMessage")} aria-busy="true">
+                      <span class="typing" aria-label={t("conversation.thinking")} />
+                    </article>
+                  </Show>
+                  <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
+                  <Show when={view().error}>
+                    {(error) => <RunErrorView error={error()} onOpenSettings={openSettings} />}
+                  </Show>
+                </>
+              )}
+            </Show>
           </Show>
-        </Show>
+        </ThreadFilesContext.Provider>
       </div>
     </div>
   );

@@ -15,6 +15,7 @@ export function SidePanels(props: {
   paths: readonly string[];
   writing: readonly FileBeingWritten[];
   todos: readonly TodoItem[];
+  onPreview: (path: string) => void;
 }) {
   const [open, setOpen] = createSignal(false);
   const fileCount = () => new Set([...props.paths, ...props.writing.map((file) => file.path)]).size;
@@ -50,7 +51,13 @@ export function SidePanels(props: {
         </button>
       </Show>
       <div class="side-panels-body" id="side-panels-body">
-        <ArtifactsPanel client={props.client} threadId={props.threadId} paths={props.paths} writing={props.writing} />
+        <ArtifactsPanel
+          client={props.client}
+          threadId={props.threadId}
+          paths={props.paths}
+          writing={props.writing}
+          onPreview={props.onPreview}
+        />
         <PlanPanel todos={props.todos} />
       </div>
     </div>
