@@ -20,8 +20,8 @@ export async function download(client: GatewayClient, threadId: string, path: st
 
 /**
  * The modal dialog "Preview: <file name>" with Source (Markdown and HTML), Download and "Close preview"; Escape
- * closes it too, and focus returns to the file's button. A link in an HTML page to another of the thread's files
- * shows that file here, with Back to return.
+ * closes it too, and focus returns to what opened it. A link in an HTML page or a Markdown file to another of the
+ * thread's files (or a picture in a Markdown file) shows that file here, with Back to return.
  */
 export function PreviewDialog(props: { client: GatewayClient; threadId: string; path: string; onClose: () => void }) {
   let dialog!: HTMLDialogElement;
