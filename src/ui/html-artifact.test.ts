@@ -5,9 +5,9 @@ import {
   inlineHtmlArtifact,
   linkedThreadFile,
   OPEN_THREAD_FILE,
-  resolveThreadPath,
   type ThreadFileReader,
 } from "./html-artifact.ts";
+import { resolveThreadPath } from "./thread-files.ts";
 
 const SITE = "/mnt/user-data/outputs/site";
 

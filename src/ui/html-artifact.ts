@@ -5,6 +5,7 @@
 // stay as they are; paths that leave /mnt/user-data, missing files and files over the limits are dropped rather than
 // requested from Fawn's server.
 import { fileName } from "./artifact-kinds.ts";
+import { resolveThreadPath } from "./thread-files.ts";
 
 export interface ThreadFileReader {
   (path: string): Promise<{ bytes: Uint8Array; mime_type: string } | undefined>;
@@ -16,25 +17,6 @@ export const INLINE_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const INLINE_MAX_TOTAL_BYTES = 20 * 1024 * 1024;
 /** At most this many files per page. */
 export const INLINE_MAX_FILES = 300;
-
-const THREAD_ROOT = "/mnt/user-data/";
-
-/** The thread path `reference` points to from `from` (a file's path), or undefined when it is not a thread file. */
-export function resolveThreadPath(reference: string, from: string): string | undefined {
-  const trimmed = reference.trim();
-  // Web addresses, data: and blob: URLs, protocol-relative and in-page references are not thread files.
-  if (!trimmed || /^[a-z][a-z0-9+.-]*:/i.test(trimmed) || trimmed.startsWith("//") || trimmed.startsWith("#")) {
-    return undefined;
-  }
-  const base = `file://${from.slice(0, from.lastIndexOf("/") + 1)}`;
-  let path: string;
-  try {
-    path = decodeURIComponent(new URL(trimmed, base).pathname);
-  } catch {
-    return undefined;
-  }
-  return path.startsWith(THREAD_ROOT) ? path : undefined;
-}
 
 function base64(bytes: Uint8Array): string {
   let binary = "";

@@ -2,13 +2,8 @@
 // image a reply shows (`/mnt/user-data/outputs/photo.jpg`), a link to another file (`[details](details.md)`). The
 // page cannot load them by address (they live in the worker's storage, not on Fawn's server), so rendering marks them
 // (`data-fawn-file`, see markdown.ts) and the view resolves them here, then reads the file or opens its preview.
-import { resolveThreadPath } from "./html-artifact.ts";
 
-/** The attribute rendering puts a thread file's reference in, instead of the `src` the browser would fetch. */
-export const THREAD_FILE_ATTRIBUTE = "data-fawn-file";
-
-/** What a reference in a chat message is relative to: the agent's deliverables. */
-export const MESSAGE_BASE = "/mnt/user-data/outputs/";
+const THREAD_ROOT = "/mnt/user-data/";
 
 /**
  * Whether `reference` (an image's src or a link's href) may name a thread file rather than a web address: no scheme,
@@ -21,6 +16,27 @@ export function isLocalReference(reference: string): boolean {
   );
 }
 
+/** The thread path `reference` points to from `from` (a file's path), or undefined when it is not a thread file. */
+export function resolveThreadPath(reference: string, from: string): string | undefined {
+  // Web addresses, data: and blob: URLs, protocol-relative and in-page references are not thread files.
+  if (!isLocalReference(reference)) return undefined;
+  const trimmed = reference.trim();
+  const base = `file://${from.slice(0, from.lastIndexOf("/") + 1)}`;
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(trimmed, base).pathname);
+  } catch {
+    return undefined;
+  }
+  return path.startsWith(THREAD_ROOT) ? path : undefined;
+}
+
+/** The attribute rendering puts a thread file's reference in, instead of the `src` the browser would fetch. */
+export const THREAD_FILE_ATTRIBUTE = "data-fawn-file";
+
+/** What a reference in a chat message is relative to: the agent's deliverables. */
+export const MESSAGE_BASE = "/mnt/user-data/outputs/";
+
 /**
  * The thread file `reference` names, read from `base` (the file the text belongs to, or MESSAGE_BASE for a message),
  * or undefined when it names none. Besides thread paths, relative or absolute, this accepts the addresses DeerFlow
@@ -28,7 +44,6 @@ export function isLocalReference(reference: string): boolean {
  * static demo's (`/demo/threads/<id>/user-data/…`), so an imported thread's pictures still show.
  */
 export function threadFileReference(reference: string, base: string): string | undefined {
-  if (!isLocalReference(reference)) return undefined;
   const trimmed = reference.trim();
   const deerflow =
     /^\/api\/threads\/[^/]+\/artifacts(\/mnt\/user-data\/.*)$/.exec(trimmed)?.[1] ??
