@@ -145,6 +145,34 @@ describe("renderMarkdown", () => {
     expect(renderMarkdown("[docs](https://example.com)")).toContain('rel="noopener noreferrer nofollow"');
   });
 
+  it("shows a [citation:Title](url) as a chip naming the site, with the title on hover and in its name", () => {
+    const page = new DOMParser().parseFromString(
+      renderMarkdown(
+        "Rates rose [citation:Fed raises rates](https://www.example.com/news?id=1) and " +
+          "[citation:Bad](javascript:alert(1)) [citation:Local](notes.md) [citation:](https://x.org) [plain](https://y.org).",
+      ),
+      "text/html",
+    );
+    const links = [...page.querySelectorAll("a")];
+    const chip = links[0]!;
+    expect(chip.className).toBe("citation");
+    expect(chip.textContent).toBe("example.com");
+    expect(chip.getAttribute("href")).toBe("https://www.example.com/news?id=1");
+    expect(chip.getAttribute("title")).toBe("Fed raises rates");
+    expect(chip.getAttribute("aria-label")).toBe("Fed raises rates (example.com)");
+    expect(chip.getAttribute("rel")).toBe("noopener noreferrer nofollow");
+    // Anything that is not a web citation stays an ordinary (sanitized) link or text.
+    expect(page.querySelectorAll("a.citation")).toHaveLength(1);
+    expect(page.body.innerHTML).not.toContain("javascript:");
+    expect(links.map((link) => link.textContent)).toEqual([
+      "example.com",
+      "citation:Bad",
+      "citation:Local",
+      "citation:",
+      "plain",
+    ]);
+  });
+
   it("marks images and links that may be thread files, so no image is fetched from Fawn's own server", () => {
     const html = renderMarkdown(
       "![Sales](chart.png) ![Logo](https://example.com/logo.png) [details](../uploads/notes.md) [web](https://example.com) [top](#top)",

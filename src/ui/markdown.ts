@@ -173,8 +173,28 @@ function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
+/** The cited page's label in `[citation:Title](url)`, the form Fawn's prompt asks the model to cite sources in. */
+const CITATION = /^citation:\s*(\S[\s\S]*)$/;
+
 marked.use({
   renderer: {
+    // A citation is a small chip naming the site, the page's title on hover and in its accessible name.
+    link(token) {
+      const label = CITATION.exec(token.text)?.[1]?.trim();
+      if (!label) return false;
+      let host: string;
+      try {
+        const url = new URL(token.href);
+        if (url.protocol !== "https:" && url.protocol !== "http:") return false;
+        host = url.hostname.replace(/^www\./, "");
+      } catch {
+        return false;
+      }
+      return (
+        `<a class="citation" href="${escapeAttribute(token.href)}" title="${escapeAttribute(label)}"` +
+        ` aria-label="${escapeAttribute(`${label} (${host})`)}">${escapeAttribute(host)}</a>`
+      );
+    },
     code(token) {
       const language = fenceLanguage(token.lang);
       if (!language || !isClosedFence(token) || token.text.length > MESSAGE_HIGHLIGHT_MAX_CHARS) return false;

@@ -1,7 +1,7 @@
 // Markdown in replies: a streamed reply renders its table, highlighted code and math, stays sanitized, and its
-// finished blocks are not rebuilt while later tokens arrive.
+// finished blocks are not rebuilt while later tokens arrive; a cited source shows as a chip.
 import { expect, test } from "@playwright/test";
-import { assistantMessages, configureEndpoint, send } from "./fixtures.ts";
+import { assistantMessages, callTool, configureEndpoint, send } from "./fixtures.ts";
 
 test.beforeEach(async ({ page }) => {
   await page.goto("/");
@@ -63,4 +63,19 @@ test("a streamed reply shows its GFM table, highlighted code and math, and runs 
   // TeX's \href became an error message, not a link; nothing ran.
   expect(await reply.locator("a[href^='javascript'], [onerror], script").count()).toBe(0);
   expect(dialogs).toBe(0);
+});
+
+test("a cited source shows as a chip naming its site, with the page's title on hover", async ({ page }) => {
+  await configureEndpoint(page);
+  // The mock repeats what the tool printed, so the reply holds the citation as a model writes it.
+  await send(
+    page,
+    callTool("bash", { command: "echo 'Rates rose [citation:Fed raises rates](https://www.example.com/news).'" }),
+  );
+  const chip = assistantMessages(page).last().getByRole("link", { name: "Fed raises rates (example.com)" });
+  await expect(chip).toHaveText("example.com");
+  await expect(chip).toHaveAttribute("title", "Fed raises rates");
+  await expect(chip).toHaveAttribute("href", "https://www.example.com/news");
+  await expect(chip).toHaveAttribute("target", "_blank");
+  await expect(assistantMessages(page).last()).not.toContainText("citation:");
 });

@@ -23,6 +23,7 @@ test("the showcase thread holds every kind of message, with no console error", a
   await expect(log.locator("pre code").first()).toBeVisible();
   await expect(log.locator("pre code .hljs-keyword").first()).toBeVisible();
   await expect(log.locator("math").first()).toBeAttached();
+  await expect(log.getByRole("link", { name: "Q3 retail sales by region (example.com)" })).toHaveText("example.com");
   // Tool steps, each shown for what it is once opened: the command and its output, search results as links, the
   // written file rendered.
   const steps = log.getByRole("list", { name: "Tool calls" });

@@ -1,6 +1,6 @@
 // The showcase thread: one conversation that holds every kind of message Fawn renders (an upload, reasoning,
-// Markdown with a table and code, a command and its output, a written file, presented artifacts, a plan, subtask
-// cards and a clarification card). The screenshots script (scripts/screenshots.ts) photographs it and
+// Markdown with a table, code and a cited source, a command and its output, a written file, presented artifacts, a
+// plan, subtask cards and a clarification card). The screenshots script (scripts/screenshots.ts) photographs it and
 // showcase.spec.ts checks that it still holds every kind, so the screenshots cannot silently lose one.
 import { expect, type Page } from "@playwright/test";
 import { assistantMessages, configureEndpoint, conversation, editSettings, send } from "./fixtures.ts";

@@ -133,7 +133,8 @@ export const REPORT_DEMO_TEXT = [
   "",
 ].join("\n");
 export const REPORT_DEMO_DONE_TEXT =
-  "The report is ready: **East** led Q3 with $143,900, North followed with $120,400 and South with $95,150. " +
+  "The report is ready: **East** led Q3 with $143,900, North followed with $120,400 and South with $95,150, " +
+  "above the regional benchmark [citation:Q3 retail sales by region](https://www.example.com/retail/q3-by-region). " +
   "I put it in the Artifacts panel as `q3-report.md`.";
 export const FORECAST_QUESTION = "Which format should the Q4 forecast take?";
 export const FORECAST_OPTIONS = ["A slide deck", "A one-page report", "A spreadsheet"] as const;

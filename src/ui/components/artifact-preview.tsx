@@ -236,7 +236,7 @@ export default function ArtifactPreview(props: {
   threadId: string;
   path: string;
   source: boolean;
-  /** An HTML page's link to another of the thread's files was clicked. */
+  /** A link (or a picture) in an HTML page or a Markdown file naming another of the thread's files was clicked. */
   onOpenFile?: (path: string) => void;
 }) {
   // The page's own relative files, for an HTML preview.
