@@ -77,11 +77,7 @@ function MarkdownFile(props: {
   read: ThreadFileReader;
   onOpenFile: ((path: string) => void) | undefined;
 }) {
-  const images = createImageUrls(async (path) => {
-    const file = await props.read(path);
-    if (!file) throw new Error(`${path} could not be read`);
-    return file;
-  });
+  const images = createImageUrls((path) => props.read(path));
   const files: ThreadFiles = {
     get base() {
       return props.path;

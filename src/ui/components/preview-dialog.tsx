@@ -25,25 +25,24 @@ export async function download(client: GatewayClient, threadId: string, path: st
  */
 export function PreviewDialog(props: { client: GatewayClient; threadId: string; path: string; onClose: () => void }) {
   let dialog!: HTMLDialogElement;
-  // The files shown before this one, most recent last.
-  const [trail, setTrail] = createSignal<readonly string[]>([]);
-  const [shown, setShown] = createSignal(props.path);
+  // The files shown in this dialog, the one on screen last: Back steps down the trail.
+  const [trail, setTrail] = createSignal<readonly string[]>([props.path]);
+  const shown = () => trail().at(-1) ?? props.path;
+  const previous = () => trail().at(-2);
   const name = () => fileName(shown());
   const kind = createMemo(() => artifactKind(shown()).kind);
   const [source, setSource] = createSignal(false);
   const [failure, setFailure] = createSignal<string | undefined>();
-  const show = (path: string, back: readonly string[]) => {
-    setTrail(back);
-    setShown(path);
+  const show = (next: readonly string[]) => {
+    setTrail(next);
     setSource(false);
     setFailure(undefined);
   };
   const open = (path: string) => {
-    if (path !== shown()) show(path, [...trail(), shown()]);
+    if (path !== shown()) show([...trail(), path]);
   };
   const goBack = () => {
-    const previous = trail().at(-1);
-    if (previous !== undefined) show(previous, trail().slice(0, -1));
+    if (previous() !== undefined) show(trail().slice(0, -1));
   };
   onMount(() => dialog.showModal());
   return (
@@ -54,7 +53,7 @@ export function PreviewDialog(props: { client: GatewayClient; threadId: string; 
       onClose={() => props.onClose()}
     >
       <header>
-        <Show when={trail().at(-1)}>
+        <Show when={previous()}>
           {(previous) => (
             <button
               type="button"

@@ -20,12 +20,12 @@ export function useThreadFiles(): ThreadFiles | undefined {
 }
 
 /**
- * Object URLs for the images read by `read`, each read once while the calling component lives (a failed read is
- * tried again next time) and revoked with it. Reads are keyed by `scope()` too (the thread): `forgetOthers()` revokes
+ * Object URLs for the images read by `read`, each read once while the calling component lives (a failed read, or
+ * one that finds nothing, is tried again next time) and revoked with it. Reads are keyed by `scope()` too (the thread): `forgetOthers()` revokes
  * those of other scopes, as when another thread opens.
  */
 export function createImageUrls(
-  read: (path: string, scope: string) => Promise<{ bytes: Uint8Array }>,
+  read: (path: string, scope: string) => Promise<{ bytes: Uint8Array } | undefined>,
   scope: () => string = () => "",
 ): {
   imageUrl: (path: string) => Promise<string | undefined>;
@@ -53,12 +53,16 @@ export function createImageUrls(
     const key = `${current}\n${path}`;
     let entry = urls.get(key);
     if (!entry) {
-      const url = read(path, current).then(
-        (file) => URL.createObjectURL(new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: kind.mimeType })),
-        () => {
-          if (urls.get(key)?.url === url) urls.delete(key);
-          return undefined;
-        },
+      const forgetFailure = () => {
+        if (urls.get(key)?.url === url) urls.delete(key);
+        return undefined;
+      };
+      const url: Promise<string | undefined> = read(path, current).then(
+        (file) =>
+          file
+            ? URL.createObjectURL(new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: kind.mimeType }))
+            : forgetFailure(),
+        forgetFailure,
       );
       entry = { scope: current, url };
       urls.set(key, entry);
