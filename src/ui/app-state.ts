@@ -98,8 +98,13 @@ export function createAppState(client: GatewayClient) {
     store(MODEL_KEY, id);
   };
 
+  // Refreshes can overlap (the first load and an import's): only the latest one asked may set the list, or a slow
+  // early answer would put back a list without the thread just imported.
+  let threadsAsked = 0;
   async function refreshThreads(): Promise<void> {
-    setThreads(await client.listThreads());
+    const asked = ++threadsAsked;
+    const list = await client.listThreads();
+    if (asked === threadsAsked) setThreads(list);
   }
 
   async function openThread(threadId: string | undefined): Promise<void> {
