@@ -121,6 +121,12 @@ export function createAppState(client: GatewayClient) {
   }
 
   async function init(): Promise<void> {
+    // Listen before the first load: a change made while storage opens (a thread imported right away) must still
+    // refresh the list, which the first load may have read before it.
+    const changes = new BroadcastChannel(CHANGES_CHANNEL);
+    changes.onmessage = (event: MessageEvent<unknown>) => {
+      if (isChangeNotice(event.data)) void applyChange(event.data);
+    };
     const version = await client.protocolVersion();
     if (version !== PROTOCOL_VERSION) setNotice(t("notice.updated"));
     const [, loaded] = await Promise.all([refreshThreads(), client.getModelSettings()]);
@@ -134,10 +140,6 @@ export function createAppState(client: GatewayClient) {
       if (document.visibilityState === "hidden") void client.flushMemory().catch(() => undefined);
     });
     void webContainer.startIfChosen().catch(() => undefined);
-    const changes = new BroadcastChannel(CHANGES_CHANNEL);
-    changes.onmessage = (event: MessageEvent<unknown>) => {
-      if (isChangeNotice(event.data)) void applyChange(event.data);
-    };
   }
 
   /** Another tab (or this tab's worker) changed data: refresh what is shown, unless a run here is writing it. */
