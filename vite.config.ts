@@ -1,8 +1,17 @@
+import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import solid from "vite-plugin-solid";
+import { contentSecurityPolicy } from "./scripts/vite-plugin-csp.ts";
 import { pyodide } from "./scripts/vite-plugin-pyodide.ts";
+
+/** The frame documents (frames/*.html): same-origin pages with policies of their own that host untrusted code. */
+const FRAMES = Object.fromEntries(
+  readdirSync(fileURLToPath(new URL("frames", import.meta.url)))
+    .filter((name) => name.endsWith(".html"))
+    .map((name) => [`frames/${name.slice(0, -5)}`, fileURLToPath(new URL(`frames/${name}`, import.meta.url))]),
+);
 
 /** Cross-origin isolation (DESIGN.md D9), which WebContainer needs; the service worker adds the same headers. */
 const CROSS_ORIGIN_ISOLATION = {
@@ -14,6 +23,8 @@ const CROSS_ORIGIN_ISOLATION = {
 export default defineConfig({
   plugins: [
     solid(),
+    // Every document's Content-Security-Policy in its <meta> (src/shared/content-security-policy.ts).
+    contentSecurityPolicy(),
     // Pyodide from our own origin at /pyodide/ (workers/python.worker.ts), copied from node_modules at build.
     pyodide(),
     // Our own service worker (DESIGN.md D9): precache the shell and the worker chunks, offline navigation.
@@ -58,6 +69,7 @@ export default defineConfig({
       input: {
         index: fileURLToPath(new URL("index.html", import.meta.url)),
         "webcontainer-check": fileURLToPath(new URL("webcontainer-check.html", import.meta.url)),
+        ...FRAMES,
       },
     },
   },

@@ -4,6 +4,7 @@
 import { clientsClaim } from "workbox-core";
 import { addPlugins, cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
+import { APP_CSP } from "../src/shared/content-security-policy.ts";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -25,9 +26,22 @@ addPlugins([{ handlerWillRespond: async ({ response }) => withCrossOriginIsolati
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Every in-app navigation is the single-page app: serve index.html from the precache, online or not. The handler
-// answers through the precache strategy, so the plugin above adds the headers.
-registerRoute(new NavigationRoute(createHandlerBoundToURL("index.html")));
+// Every in-app navigation is the single-page app: serve index.html from the precache, online or not, with the page's
+// Content-Security-Policy as a header too (index.html also carries it in a <meta>). The handler answers through the
+// precache strategy, so the plugin above adds the isolation headers. The frame documents (frames/*.html) are
+// precached files of their own, with their own policies, and never the app shell.
+const appShell = createHandlerBoundToURL("index.html");
+registerRoute(
+  new NavigationRoute(
+    async (options) => {
+      const response = await appShell(options);
+      const headers = new Headers(response.headers);
+      headers.set("Content-Security-Policy", `${APP_CSP}; frame-ancestors 'self'`);
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    },
+    { denylist: [/\/frames\//] },
+  ),
+);
 
 // Everything else from our origin comes from the network, with the headers too (register other routes above this).
 registerRoute(

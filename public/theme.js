@@ -1,0 +1,7 @@
+// The theme before the first paint, so a chosen theme never flashes the other one (src/ui/theme.ts). A file, not an
+// inline script, because the page's Content-Security-Policy allows no inline script.
+try {
+  document.documentElement.dataset.theme = localStorage.getItem("fawn.theme") || "system";
+} catch {
+  // No storage (private windows): the stylesheet follows the system.
+}

@@ -1,0 +1,29 @@
+// The messages that start a walled-off Python worker: the page (python-frame-host.ts) → the Python frame
+// (python-frame.ts, in frames/python.html) → the `data:` worker (workers/python.worker.ts). Plain data and one
+// MessagePort, which the worker keeps: from then on the sandbox worker and Python talk over it directly
+// (python-worker-protocol.ts), and nothing of the page or the frame is in between.
+
+/** The files under `<base>pyodide/` that Pyodide needs to start, handed over as bytes (the worker cannot fetch). */
+export const PYODIDE_CORE_FILES = [
+  "pyodide.mjs",
+  "pyodide.asm.mjs",
+  "pyodide.asm.wasm",
+  "python_stdlib.zip",
+  "pyodide-lock.json",
+] as const;
+
+/** Page → frame (with the port in `event.ports[0]`), and frame → worker (the same message, the port moved on). */
+export interface PythonFrameStart {
+  type: "fawn-python-start";
+  /** The python worker's bundled module source, started as a `data:` URL so its origin is opaque. */
+  workerSource: string;
+  /** Pyodide's core files by name (PYODIDE_CORE_FILES). */
+  files: Record<string, ArrayBuffer>;
+  /** The app's `<base>pyodide/` URL: Pyodide resolves its files against it, and the worker serves them from `files`. */
+  indexURL: string;
+  /** Where packages such as numpy come from when online; the frame's policy allows this prefix and nothing else. */
+  packageBaseUrl: string;
+}
+
+/** Frame → page: the frame is listening (`ready`), or the worker could not start (`failed`). */
+export type PythonFrameReport = { type: "fawn-python-ready" } | { type: "fawn-python-failed"; reason: string };

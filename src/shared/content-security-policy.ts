@@ -1,0 +1,57 @@
+// The Content-Security-Policies of Fawn's documents: the app page (index.html), the Python frame that starts Pyodide
+// in a worker of its own, and the two HTML preview frames (network off, and on after "Allow network"). One place,
+// so the page's <meta>, the preview server's and the service worker's headers, and the tests all say the same thing.
+// Each frame document is a same-origin file the service worker serves offline; what the model wrote runs only inside
+// what those frames start (an opaque-origin worker or iframe), which inherits the frame's policy.
+
+/** Joins directives into one policy string. */
+function policy(directives: Record<string, string>): string {
+  return Object.entries(directives)
+    .map(([name, value]) => `${name} ${value}`)
+    .join("; ");
+}
+
+/**
+ * WebContainer's boot page and its runtime frames (stackblitz.com, then *.webcontainer-api.io and *.staticblitz.com);
+ * the only frames from elsewhere the page may show.
+ */
+const WEBCONTAINER_FRAMES = "https://stackblitz.com https://*.stackblitz.com https://*.webcontainer-api.io https://*.staticblitz.com";
+
+/**
+ * The app page: no inline script, no plugins, no <base>, no form posts, frames only from Fawn itself (the preview and
+ * Python frames) and WebContainer. `connect-src` stays open to any http(s) host because the user's own endpoints (a
+ * model on localhost, a LAN server, any provider) are chosen at run time. Images may come from anywhere only because
+ * a remote image in a reply is loaded after the user clicks "Load image"; the sanitizer keeps them from loading before.
+ */
+export const APP_CSP = policy({
+  "default-src": "'self'",
+  "script-src": "'self'",
+  // Components set inline styles (virtual lists, xterm, KaTeX); model text never keeps a style attribute.
+  "style-src": "'self' 'unsafe-inline'",
+  "img-src": "'self' data: blob: https: http:",
+  "media-src": "'self' data: blob:",
+  "font-src": "'self' data:",
+  "connect-src": "'self' https: http: ws: wss:",
+  "worker-src": "'self' blob:",
+  "frame-src": `'self' blob: ${WEBCONTAINER_FRAMES}`,
+  "manifest-src": "'self'",
+  "object-src": "'none'",
+  "base-uri": "'none'",
+  "form-action": "'none'",
+});
+
+/**
+ * The Python frame (frames/python.html) and, by inheritance, the `data:` worker it starts, where Pyodide runs
+ * with an opaque origin: its own script, Pyodide's modules as blobs the worker makes, WebAssembly, and no network
+ * but Pyodide's package host for this version (numpy, pandas… when online).
+ */
+export function pythonFrameCsp(packageBaseUrl: string): string {
+  return policy({
+    "default-src": "'none'",
+    "script-src": "'self' blob: 'wasm-unsafe-eval'",
+    "worker-src": "data:",
+    "connect-src": packageBaseUrl,
+    "base-uri": "'none'",
+    "form-action": "'none'",
+  });
+}
