@@ -36,6 +36,8 @@ export interface LeadAgentOptions {
   planMode?: boolean;
   /** Retry policy for model errors (tests shorten the waits). */
   retry?: ModelErrorOptions;
+  /** Stored API keys: replaced by `[redacted key]` in tool and subagent error text before it is stored or shown. */
+  secrets?: readonly string[];
   /** When older messages are condensed; `false` turns summarization off. */
   summarization?: SummarizationOptions | false;
   /** Ultra: the `task` tool delegates to subagents, within the settings' limits and with the user's own types. */
@@ -208,6 +210,7 @@ export function createLeadAgent(options: LeadAgentOptions) {
             tools: workTools,
             ...(options.now && { now: options.now }),
             ...(options.retry && { retry: options.retry }),
+            ...(options.secrets && { secrets: options.secrets }),
           }),
         ]
       : []),
@@ -221,7 +224,7 @@ export function createLeadAgent(options: LeadAgentOptions) {
     modelErrorMiddleware(options.retry),
     ...(options.allowTools ? [toolAllowlistMiddleware({ allow: options.allowTools })] : []),
     // Always present: with any wrapToolCall middleware in the chain, langchain no longer answers a tool that throws.
-    toolErrorsMiddleware(),
+    toolErrorsMiddleware({ ...(options.secrets && { secrets: options.secrets }) }),
     ...(options.summarization === false ? [] : [summarizationMiddleware(options.model, options.summarization)]),
     ...(options.planMode ? planMiddlewares() : []),
     tokenUsageMiddleware(),

@@ -70,6 +70,7 @@ import type { SandboxHost } from "../sandbox/webcontainer/webcontainer-host.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 import { ThreadIdTakenError, ThreadImporter } from "../storage/thread-import.ts";
 import { newId } from "../shared/ids.ts";
+import { redactSecrets } from "../shared/redact.ts";
 import { MemoryRequestError, MemoryService } from "./memory-service.ts";
 import { DataRequestError, DataService } from "./data-service.ts";
 import { checkpointView, executeRun } from "./run-executor.ts";
@@ -87,6 +88,9 @@ const WEB_FETCH_KEY = "web.fetch";
 const SUBAGENT_SETTINGS_KEY = "subagents.settings";
 /** How long a thread waits for the page to report on WebContainer before it uses the browser sandbox. */
 export const SANDBOX_HOST_WAIT_MS = 35_000;
+
+/** Why a thread another tab is running cannot be deleted. */
+export const THREAD_RUNNING_ELSEWHERE = "This thread is running in another tab; stop it there before deleting it.";
 
 /** DeerFlow's thread-id rule. */
 export const THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -330,7 +334,14 @@ export class Gateway implements GatewayApi {
   async deleteThread(threadId: string): Promise<void> {
     if (this.runningThreads.has(threadId))
       throw new GatewayError("Stop the running reply before deleting the thread.", 409);
-    await this.threads.delete(threadId);
+    // Another tab's run holds the thread's lock. Holding it while deleting also keeps a run from starting meanwhile.
+    const release = await tryLockThread(threadId);
+    if (!release) throw new GatewayError(THREAD_RUNNING_ELSEWHERE, 409);
+    try {
+      await this.threads.delete(threadId);
+    } finally {
+      release();
+    }
     await this.closeSandbox(threadId);
     this.notify({ type: "thread-deleted", thread_id: threadId });
   }
@@ -535,9 +546,10 @@ export class Gateway implements GatewayApi {
     try {
       return await fetchModelIds(settingsForRun(parsed.value, undefined, proxyUrl), this.fetchImpl);
     } catch (error) {
-      throw new GatewayError(
-        describeModelError(error, parsed.value.baseUrl, { proxied: parsed.value.useProxy === true }).message,
-      );
+      // The key being tried may not be stored yet: it is kept out of the message as well as the stored ones.
+      const secrets = [parsed.value.apiKey, ...(await this.settings.secretValues())];
+      const described = describeModelError(error, parsed.value.baseUrl, { proxied: parsed.value.useProxy === true });
+      throw new GatewayError(redactSecrets(described.message, secrets));
     }
   }
 
@@ -565,6 +577,7 @@ export class Gateway implements GatewayApi {
       }
       this.runningThreads.add(request.thread_id);
       const startedAt = Date.now();
+      let secrets: readonly string[] = [];
       let known = false;
       let model = "";
       let status: RunRecord["status"] = "error";
@@ -584,14 +597,16 @@ export class Gateway implements GatewayApi {
         ...(failure ? { error: failure } : {}),
       });
       try {
-        const [allSettings, webTools, thread, memory, skills, subagents] = await Promise.all([
+        const [allSettings, webTools, thread, memory, skills, subagents, storedSecrets] = await Promise.all([
           this.getModelSettings(),
           this.getWebToolSettings(),
           this.threads.get(request.thread_id),
           this.memory.promptSection(),
           this.skills.list(),
           this.getSubagentSettings(),
+          this.settings.secretValues(),
         ]);
+        secrets = storedSecrets;
         // The endpoint and model the user chose for this message, through the proxy when the endpoint needs it.
         const settings = settingsForRun(allSettings, request.context, webTools.proxyUrl);
         model = settings.model;
@@ -608,6 +623,7 @@ export class Gateway implements GatewayApi {
             memory,
             skills,
             subagents,
+            secrets,
             activateSkill: (text: string) => this.skills.activation(text),
             onRunSaved: (threadId, messages) => this.memory.learnFrom(threadId, messages),
             ...(this.retry && { retry: this.retry }),
@@ -624,7 +640,10 @@ export class Gateway implements GatewayApi {
           ? { error: "storage_full" as const, message: STORAGE_FULL_MESSAGE }
           : {
               error: "unknown" as const,
-              message: `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+              message: redactSecrets(
+                `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+                secrets,
+              ),
             };
         track({ event: "error", data });
         track({ event: "end", data: { status: "error" } });

@@ -31,6 +31,7 @@ import type {
 import { MAIN_ENDPOINT_NAME } from "../protocol/index.ts";
 import { contentText, isTodoItem } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
+import { secretRedactor } from "../shared/redact.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { HistoryNote, ThreadRepository } from "../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
@@ -60,6 +61,11 @@ export interface RunDependencies {
   activateSkill?: (text: string) => Promise<SkillActivation>;
   /** Told the thread's messages after a run that completed, for memory to learn from. */
   onRunSaved?: (threadId: string, messages: BaseMessage[]) => void;
+  /**
+   * Every stored secret (all endpoints' and web providers' keys): replaced by `[redacted key]` in error text before
+   * it is stored or emitted. The run's own keys are redacted without it too.
+   */
+  secrets?: readonly string[];
 }
 
 type Emit = (event: RunEvent) => void;
@@ -138,6 +144,14 @@ export async function executeRun(
   const threadId = request.thread_id;
   emit({ event: "metadata", data: { run_id: request.run_id, thread_id: threadId } });
 
+  // A provider or a tool may echo the key it was sent: error text never carries a stored key.
+  const secrets = [
+    ...(deps.secrets ?? []),
+    settings.apiKey,
+    deps.webTools?.search.apiKey,
+    deps.webTools?.fetch.apiKey,
+  ].filter((secret): secret is string => typeof secret === "string" && secret !== "");
+  const redact = secretRedactor(secrets);
   const finish = (status: RunEndStatus, error?: RunError): void => {
     if (error) emit({ event: "error", data: error });
     emit({ event: "end", data: { status } });
@@ -198,6 +212,7 @@ export async function executeRun(
       activation.skill.allowedTools && { allowTools: activation.skill.allowedTools }),
     ...(settings.modelTitles && { onTitle: (title: string) => titles.push(title) }),
     ...(deps.retry && { retry: deps.retry }),
+    secrets,
     ...(deps.summarization !== undefined && { summarization: deps.summarization }),
     ...(sandbox && { sandbox: () => sandbox(threadId) }),
   });
@@ -285,6 +300,8 @@ export async function executeRun(
           });
     }
   }
+  // Before the note is stored and the event emitted (the gateway records the run's error from that event).
+  if (runError) runError = { ...runError, message: redact(runError.message) };
 
   if (status === "interrupted") {
     const replies = partialReplies(partial, produced);

@@ -16,6 +16,13 @@ export class SettingsRepository {
     await this.db.put("settings", { key, value });
   }
 
+  /** Every secret stored (each endpoint's and web provider's key, and any later one), for redacting error text. */
+  async secretValues(): Promise<string[]> {
+    return (await this.db.getAll("secrets")).flatMap((secret) =>
+      typeof secret.value === "string" && secret.value !== "" ? [secret.value] : [],
+    );
+  }
+
   /** A setting and its API key (undefined when none is stored), read together. */
   async getWithApiKey(key: string): Promise<{ value: unknown; apiKey: string | undefined }> {
     const tx = this.db.transaction(["settings", "secrets"], "readonly");

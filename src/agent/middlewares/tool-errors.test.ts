@@ -36,6 +36,20 @@ describe("toolErrorContent", () => {
     expect(toolErrorContent({ code: 7 })).toBe('Error: {"code":7}');
   });
 
+  it("never carries a stored key, even one echoed in a long message", async () => {
+    const key = "sk-tool-SECRET-4242";
+    expect(toolErrorContent(new Error(`upstream said: bad key ${key}`), TOOL_ERROR_MAX_CHARS, [key])).toBe(
+      "Error: upstream said: bad key [redacted key]",
+    );
+    const long = toolErrorContent(`${"x".repeat(5_000)} ${key} ${"y".repeat(5_000)}`, TOOL_ERROR_MAX_CHARS, [key]);
+    expect(long).not.toContain("SECRET");
+    const middleware = toolErrorsMiddleware({ secrets: [key] });
+    const result = await middleware.wrapToolCall!(request(), () => {
+      throw new Error(`401 for ${key}`);
+    });
+    expect(ToolMessage.isInstance(result) && result.content).toBe("Error: 401 for [redacted key]");
+  });
+
   it("is bounded to 2,000 characters", () => {
     const content = toolErrorContent(new Error("x".repeat(10_000)));
     expect(content.length).toBeLessThanOrEqual(TOOL_ERROR_MAX_CHARS);

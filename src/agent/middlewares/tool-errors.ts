@@ -2,6 +2,7 @@
 // call with an error ToolMessage (`Error: <message>`), so the model sees it and the run goes on. A cancelled run's
 // error still propagates, and langchain passes LangGraph's interrupts and commands through untouched.
 import { toolErrorMiddleware } from "langchain";
+import { secretRedactor } from "../../shared/redact.ts";
 import { truncateMiddle } from "../tools/output-limits.ts";
 
 /** The longest error text a tool result carries. */
@@ -10,6 +11,8 @@ export const TOOL_ERROR_MAX_CHARS = 2_000;
 export interface ToolErrorOptions {
   /** Default TOOL_ERROR_MAX_CHARS. */
   maxChars?: number;
+  /** Stored API keys: never in an error's text (a service may echo the key it was sent). */
+  secrets?: readonly string[];
 }
 
 /** True when the error means the run was cancelled: the run's signal is aborted, or it is an AbortError. */
@@ -21,8 +24,15 @@ export function isCancellation(error: unknown, signal?: AbortSignal): boolean {
 /** A JavaScript stack frame line ("    at f (file.js:1:2)"), which a message may carry along. */
 const STACK_FRAME = /^\s*at\s+\S.*(?:\(.*\)|:\d+:\d+)\s*$/;
 
-/** The error's message for the model: no stack frames, `Error: ` first, middle-truncated to `maxChars`. */
-export function toolErrorContent(error: unknown, maxChars = TOOL_ERROR_MAX_CHARS): string {
+/**
+ * The error's message for the model: no stack frames, no `secrets` (each replaced by `[redacted key]`), `Error: `
+ * first, middle-truncated to `maxChars`.
+ */
+export function toolErrorContent(
+  error: unknown,
+  maxChars = TOOL_ERROR_MAX_CHARS,
+  secrets: readonly string[] = [],
+): string {
   let message: string;
   if (error instanceof Error) message = error.message || error.name;
   else if (typeof error === "string") message = error;
@@ -34,17 +44,19 @@ export function toolErrorContent(error: unknown, maxChars = TOOL_ERROR_MAX_CHARS
     }
   }
   const lines = message.split("\n").filter((line) => !STACK_FRAME.test(line));
-  const text = lines.join("\n").trim() || "The tool failed without saying why.";
+  // Redacted before truncation, so a key cut in half by the truncation is still found whole.
+  const text = secretRedactor(secrets)(lines.join("\n").trim()) || "The tool failed without saying why.";
   return truncateMiddle(`Error: ${text}`, maxChars);
 }
 
 /** Turns tool exceptions into error ToolMessages; put it before the middlewares whose tool calls it should cover. */
 export function toolErrorsMiddleware(options: ToolErrorOptions = {}) {
   const maxChars = options.maxChars ?? TOOL_ERROR_MAX_CHARS;
+  const secrets = options.secrets ?? [];
   return {
     ...toolErrorMiddleware({
       onError: (error, request) =>
-        isCancellation(error, request.runtime.signal) ? undefined : toolErrorContent(error, maxChars),
+        isCancellation(error, request.runtime.signal) ? undefined : toolErrorContent(error, maxChars, secrets),
     }),
     name: "ToolErrorHandlingMiddleware",
   };

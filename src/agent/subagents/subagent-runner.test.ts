@@ -196,6 +196,16 @@ describe("runSubagent", () => {
     });
   });
 
+  it("fails without a stored key in its error", async () => {
+    const model = new ScriptedChatModel({ replies: [new Error("401 Incorrect API key provided: sk-sub-KEY-1234")] });
+    const outcome = await run(model, { secrets: ["sk-sub-KEY-1234"] });
+    expect(outcome).toMatchObject({
+      subagent_status: "failed",
+      subagent_error: "401 Incorrect API key provided: [redacted key]",
+      text: "Task failed. Error: 401 Incorrect API key provided: [redacted key]",
+    });
+  });
+
   it("keeps the whole result for the parent and a bounded brief in the outcome", async () => {
     const long = `${"a".repeat(3_000)}${"z".repeat(3_000)}`;
     const outcome = await run(new ScriptedChatModel({ replies: [new AIMessage(long)] }));

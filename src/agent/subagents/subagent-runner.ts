@@ -22,6 +22,7 @@ import {
 } from "../middlewares/loop-detection.ts";
 import { modelErrorMiddleware, type ModelErrorOptions } from "../middlewares/model-errors.ts";
 import { toolErrorsMiddleware } from "../middlewares/tool-errors.ts";
+import { redactSecrets } from "../../shared/redact.ts";
 import { visibleText } from "../visible-text.ts";
 import { toWireMessage } from "../wire-messages.ts";
 import type { SubagentType } from "./subagent-types.ts";
@@ -52,6 +53,8 @@ export interface SubagentRunOptions {
   modelName?: string;
   /** Retry policy for model errors (tests shorten the waits). */
   retry?: ModelErrorOptions;
+  /** Stored API keys: never in the error text of its tools or of its own failure. */
+  secrets?: readonly string[];
   /**
    * Told each subagent message once it is final (AI turns after the middlewares' rewrites, tool results):
    * its 1-based index, how many have been reported, and the usage summed over the AI turns so far.
@@ -273,7 +276,7 @@ export async function runSubagent(options: SubagentRunOptions): Promise<Subagent
     middleware: [
       danglingToolCallMiddleware,
       modelErrorMiddleware(options.retry),
-      toolErrorsMiddleware(),
+      toolErrorsMiddleware({ ...(options.secrets && { secrets: options.secrets }) }),
       loopDetectionMiddleware(DEFAULT_LOOP_LIMITS),
       turnBudgetMiddleware(type.maxTurns, DEFAULT_LOOP_LIMITS, (reason) => {
         stopReason ??= reason;
@@ -344,7 +347,7 @@ export async function runSubagent(options: SubagentRunOptions): Promise<Subagent
       const timedOut: SubtaskOutcome = { ...outcome("timed_out"), subagent_error: message };
       return { ...timedOut, text: parentText(timedOut, message) };
     }
-    const message = errorText(error);
+    const message = redactSecrets(errorText(error), options.secrets ?? []);
     const failed: SubtaskOutcome = { ...outcome("failed"), subagent_error: boundText(message) };
     return { ...failed, text: parentText(failed, message) };
   } finally {

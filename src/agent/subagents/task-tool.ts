@@ -29,6 +29,8 @@ export interface TaskToolOptions {
   modelName?: string;
   /** Retry policy for the subagents' model errors (tests shorten the waits). */
   retry?: ModelErrorOptions;
+  /** Stored API keys, kept out of the subagents' error text. */
+  secrets?: readonly string[];
   /** Runs a subagent; tests replace it. */
   runner?: (options: SubagentRunOptions) => Promise<SubagentRun>;
 }
@@ -128,6 +130,7 @@ export function createTaskTool(options: TaskToolOptions) {
             ...(runtime.signal && { signal: runtime.signal }),
             ...(options.now && { now: options.now }),
             ...(options.retry && { retry: options.retry }),
+            ...(options.secrets && { secrets: options.secrets }),
             onMessage: (message, index, total, usage) =>
               emit({
                 type: "task_running",

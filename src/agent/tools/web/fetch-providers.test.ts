@@ -135,7 +135,7 @@ describe("Jina Reader", () => {
     const error = (await keyed.fetch("https://d.example/").catch((reason: unknown) => reason)) as Error;
     expect(error).toBeInstanceOf(WebToolError);
     expect(error.message).toBe(
-      "Jina Reader refused the request (HTTP 401): Bad token [redacted]. Check the fetch API key in Settings → Web, " +
+      "Jina Reader refused the request (HTTP 401): Bad token [redacted key]. Check the fetch API key in Settings → Web, " +
         "or leave it empty.",
     );
   });

@@ -97,7 +97,7 @@ describe.each(CASES)("$name search (contract)", (entry) => {
     const refusing = provider(entry, () => jsonResponse({ error: { message: `Invalid key ${KEY}` } }, 401));
     const refused = await failure(refusing.search.search("q", 5));
     expect(refused.message).toMatch(new RegExp(`^${entry.name} refused the request \\(HTTP 401\\)`));
-    expect(refused.message).toContain("[redacted]");
+    expect(refused.message).toContain("[redacted key]");
 
     const limiting = provider(entry, () => jsonResponse({ message: "Slow down" }, 429, { "Retry-After": "30" }));
     expect((await failure(limiting.search.search("q", 5))).message).toMatch(

@@ -2,6 +2,7 @@
 // failure (HTTP status, time-out, network or CORS) turned into a WebToolError a user can act on, with no key in it.
 // Also what every search provider shares: its endpoint and the reading of its hits.
 import type { WebProviderInfo } from "../../../protocol/index.ts";
+import { redactSecrets } from "../../../shared/redact.ts";
 import { formatBytes } from "../../../shared/text.ts";
 import { WEB_SEARCH_TIMEOUT_MS, WebToolError, type WebProviderOptions, type WebSearchResult } from "./web-provider.ts";
 
@@ -41,13 +42,9 @@ function routedUrl(endpoint: Pick<WebEndpoint, "browserCors" | "proxyUrl">, targ
   return !endpoint.browserCors && endpoint.proxyUrl ? `${endpoint.proxyUrl}${target}` : target;
 }
 
-/** Replaces every secret in `text` by `[redacted]`. */
+/** Replaces every secret in `text` by `[redacted key]` (shared/redact.ts). */
 export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) result = result.split(secret).join("[redacted]");
-  }
-  return result;
+  return redactSecrets(text, secrets);
 }
 
 function hostOf(url: string): string {

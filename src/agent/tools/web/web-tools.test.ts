@@ -88,7 +88,7 @@ describe("web_search", () => {
     const { call } = tavilyTools(() => jsonResponse({ detail: { error: `Invalid API key: ${SEARCH_KEY}` } }, 401));
     const output = await call("web_search", { query: "fawn" });
     expect(output).toBe(
-      "Error: Tavily refused the request (HTTP 401): Invalid API key: [redacted]. Check the search API key in " +
+      "Error: Tavily refused the request (HTTP 401): Invalid API key: [redacted key]. Check the search API key in " +
         "Settings → Web.",
     );
     expect(output).not.toContain(SEARCH_KEY);
@@ -219,7 +219,7 @@ describe("web_fetch", () => {
     );
     expect(await broken("web_fetch", { url: "https://example.com/" })).toMatch(/^Error: the web tool failed: boom/);
     expect(await secretFree("web_fetch", { url: "https://example.com/" })).toBe(
-      "Error: the web tool failed: boom [redacted]",
+      "Error: the web tool failed: boom [redacted key]",
     );
   });
 });
