@@ -18,8 +18,11 @@ const LAYERS = {
   ui: ["protocol", "shared"],
 };
 
-/** What the page may take from sandbox/ (relative to it): it hosts the WebContainer (DESIGN.md §1). */
-const PAGE_SANDBOX = ["./webcontainer", "./sandbox.ts"];
+/**
+ * What the page may take from sandbox/ (relative to it): it hosts the WebContainer and the walled-off Python workers
+ * (DESIGN.md §1), which only a page can start.
+ */
+const PAGE_SANDBOX = ["./webcontainer", "./sandbox.ts", "./python/page"];
 
 const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
   Object.keys(LAYERS)
@@ -30,7 +33,7 @@ const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
       ...(layer === "ui" && other === "sandbox" && { except: PAGE_SANDBOX }),
       message:
         layer === "ui"
-          ? "ui/ imports only protocol/ and shared/ (and sandbox/webcontainer/ and sandbox/sandbox.ts, for the page's WebContainer host): reach the worker through the gateway client (ui/gateway-client.ts)."
+          ? "ui/ imports only protocol/ and shared/ (and sandbox/webcontainer/, sandbox/python/page/ and sandbox/sandbox.ts, for the page's WebContainer and Python hosts): reach the worker through the gateway client (ui/gateway-client.ts)."
           : `${layer}/ may import only ${allowed.join(", ") || "nothing in src/"} (DESIGN.md §2); move the shared piece down a layer or call it from gateway/.`,
     })),
 );
@@ -65,7 +68,13 @@ export default tseslint.config(
               message:
                 "sandbox/webcontainer/ runs on the page, which never opens IndexedDB: take the thread's files through the ThreadFileStore (webcontainer/thread-file-store.ts) the agent worker passes in.",
             },
-            { target: "./src", from: "./workers", message: "workers/ are entry points: nothing imports them." },
+            {
+              target: "./src",
+              from: "./workers",
+              // The Python frame host takes the python worker's built URL (`?worker&url`), not its code.
+              except: ["./python.worker.ts"],
+              message: "workers/ are entry points: nothing imports them.",
+            },
             {
               target: "./proxy",
               from: "./src",

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Plugin } from "vite";
-import { APP_CSP, pythonFrameCsp } from "../src/shared/content-security-policy.ts";
+import { APP_CSP, PREVIEW_CSP, PREVIEW_NETWORK_CSP, pythonFrameCsp } from "../src/shared/content-security-policy.ts";
 
 /** Pyodide's package host for the installed version (what python-core's pyodidePackageBaseUrl gives at run time). */
 function installedPyodidePackageBaseUrl(root: string): string {
@@ -20,6 +20,8 @@ export function documentPolicies(root: string): Record<string, string> {
     "/index.html": APP_CSP,
     "/webcontainer-check.html": APP_CSP,
     "/frames/python.html": pythonFrameCsp(installedPyodidePackageBaseUrl(root)),
+    "/frames/preview.html": PREVIEW_CSP,
+    "/frames/preview-network.html": PREVIEW_NETWORK_CSP,
   };
 }
 
@@ -36,7 +38,8 @@ export function contentSecurityPolicy(): Plugin {
       order: "pre",
       handler(html, context) {
         const policy = policies[context.path];
-        if (policy === undefined) throw new Error(`${context.path} has no Content-Security-Policy in vite-plugin-csp.ts.`);
+        if (policy === undefined)
+          throw new Error(`${context.path} has no Content-Security-Policy in vite-plugin-csp.ts.`);
         const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
         if (!PLACEHOLDER.test(html)) throw new Error(`${context.path} needs a Content-Security-Policy <meta> to fill.`);
         return html.replace(PLACEHOLDER, meta);

@@ -1,14 +1,32 @@
 // Agent worker entry point: opens storage and exposes the Gateway to the page through comlink. Thread sandboxes run
-// in a worker of their own (workers/sandbox.worker.ts), so a runaway command can be killed without killing the agent.
+// in a worker of their own (workers/sandbox.worker.ts), so a runaway command can be killed without killing the agent;
+// their python3 runs in the page's walled-off Python frames, which the page hands over once (attachPythonHost).
 import * as Comlink from "comlink";
 import { Gateway } from "../src/gateway/index.ts";
 import { IsolatedSandboxes } from "../src/sandbox/browser/isolated-browser-sandbox.ts";
+import type { PythonFrameConnector } from "../src/sandbox/python/python-frame-protocol.ts";
 import { whenReady } from "../src/shared/when-ready.ts";
 
 const DB_NAME = "fawn";
 
+let attachPythonHost: (host: Comlink.Remote<PythonFrameConnector>) => void = () => undefined;
+const pythonHost = new Promise<Comlink.Remote<PythonFrameConnector>>((resolve) => (attachPythonHost = resolve));
+
 const sandboxes = new IsolatedSandboxes(
   () => new Worker(new URL("./sandbox.worker.ts", import.meta.url), { type: "module", name: "fawn-sandbox" }),
+  {
+    python: {
+      connect: async () => (await pythonHost).connect(),
+      disconnect: (id) => void pythonHost.then((host) => host.disconnect(id)).catch(() => undefined),
+    },
+  },
 );
 
-Comlink.expose(whenReady(Gateway.open(DB_NAME, { openSandbox: (threadId) => sandboxes.open(threadId) })));
+Comlink.expose(
+  whenReady(
+    Gateway.open(DB_NAME, {
+      openSandbox: (threadId) => sandboxes.open(threadId),
+      attachPythonHost: (host) => attachPythonHost(host as Comlink.Remote<PythonFrameConnector>),
+    }),
+  ),
+);

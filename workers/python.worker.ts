@@ -1,23 +1,112 @@
-// Python worker entry point: Pyodide served from Fawn's own origin (`<base>pyodide/`, precached by the service worker
-// so the standard library works offline), started by WorkerPythonRunner, which terminates it to stop a program.
-import { PythonCore, pyodidePackageBaseUrl, type PyodideRuntime } from "../src/sandbox/python/python-core.ts";
+// Python worker entry point. It runs from a `data:` URL started by the Python frame (src/sandbox/python/page/python-frame.ts),
+// so its origin is opaque and its Content-Security-Policy is the frame's: it cannot open Fawn's IndexedDB, caches or
+// cookies, and cannot reach the network except Pyodide's package host. It cannot fetch Pyodide either, so the page
+// hands over Pyodide's files as bytes (which also makes it work offline), served here to Pyodide through `fetch`.
+// Requests come over the one MessagePort of the start message, straight from the sandbox worker.
+import { PythonCore, type PyodideRuntime } from "../src/sandbox/python/python-core.ts";
+import type { PythonFrameStart } from "../src/sandbox/python/python-frame-protocol.ts";
 import { servePythonRequests, type PythonWorkerRequest } from "../src/sandbox/python/python-worker-protocol.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
 /** What `pyodide.mjs` exports, as far as this worker uses it. */
 interface PyodideModule {
-  version: string;
-  loadPyodide(options: { indexURL: string; packageBaseUrl: string }): Promise<PyodideRuntime>;
+  loadPyodide(options: {
+    indexURL: string;
+    packageBaseUrl: string;
+    lockFileContents: string;
+    createPyodideModule: unknown;
+  }): Promise<PyodideRuntime>;
 }
 
-const indexURL = new URL(`${import.meta.env.BASE_URL}pyodide/`, self.location.href).href;
+/** The sentence a program gets for any attempt at the network, storage or other scripts. */
+const REFUSED = "Python programs in Fawn have no network or browser storage access";
 
-const core = new PythonCore(async () => {
-  // Loaded at run time from our origin, not bundled: pyodide.mjs must sit beside pyodide.asm.* of the same version.
-  const pyodide = (await import(/* @vite-ignore */ `${indexURL}pyodide.mjs`)) as PyodideModule;
-  return pyodide.loadPyodide({ indexURL, packageBaseUrl: pyodidePackageBaseUrl(pyodide.version) });
-});
+/**
+ * Removes what a program could reach through `import js` / `pyodide_js` besides Pyodide's own needs: the page's
+ * policy already blocks these (the real walls are the opaque origin and the CSP); this turns a silent CSP failure
+ * into a clear error, and leaves no handle on the frame (`postMessage`) or on other scripts.
+ */
+function lockDown(scope: DedicatedWorkerGlobalScope, fetchFile: typeof fetch): void {
+  const refuse = () => {
+    throw new TypeError(REFUSED);
+  };
+  const names = [
+    "XMLHttpRequest",
+    "WebSocket",
+    "WebSocketStream",
+    "EventSource",
+    "WebTransport",
+    "importScripts",
+    "Worker",
+    "SharedWorker",
+    "BroadcastChannel",
+    "indexedDB",
+    "caches",
+    "cookieStore",
+    "postMessage",
+    "close",
+  ];
+  for (
+    let target: object | null = scope;
+    target && target !== Object.prototype;
+    target = Object.getPrototypeOf(target)
+  ) {
+    for (const name of names) {
+      if (Object.prototype.hasOwnProperty.call(target, name)) define(target, name, { get: refuse });
+    }
+    if (Object.prototype.hasOwnProperty.call(target, "fetch")) define(target, "fetch", { value: fetchFile });
+  }
+}
 
-const handle = servePythonRequests(core, (message, transfer) => self.postMessage(message, transfer));
-self.addEventListener("message", (event: MessageEvent<PythonWorkerRequest>) => handle(event.data));
+/** Redefines a property for good; one the browser does not let us change stays behind the policy's walls. */
+function define(target: object, name: string, descriptor: PropertyDescriptor): void {
+  try {
+    Object.defineProperty(target, name, { ...descriptor, configurable: false });
+  } catch {
+    // Not configurable here: the Content-Security-Policy and the opaque origin still refuse it.
+  }
+}
+
+function start(message: PythonFrameStart, port: MessagePort): void {
+  const { files, indexURL, packageBaseUrl } = message;
+  const realFetch = self.fetch.bind(self);
+  const fetchFile: typeof fetch = (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const name = url.startsWith(indexURL) ? url.slice(indexURL.length) : "";
+    const bytes = files[name];
+    if (bytes) {
+      const type = name.endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
+      return Promise.resolve(new Response(bytes.slice(0), { headers: { "Content-Type": type } }));
+    }
+    // Packages such as numpy when online: the frame's policy allows this prefix and nothing else.
+    if (url.startsWith(packageBaseUrl)) return realFetch(input, init);
+    return Promise.reject(new TypeError(`${REFUSED} (${url.slice(0, 200)})`));
+  };
+  lockDown(self, fetchFile);
+
+  const moduleUrl = (name: string) =>
+    URL.createObjectURL(new Blob([files[name] ?? new ArrayBuffer(0)], { type: "text/javascript" }));
+  const core = new PythonCore(async () => {
+    const pyodide = (await import(/* @vite-ignore */ moduleUrl("pyodide.mjs"))) as PyodideModule;
+    const asm = (await import(/* @vite-ignore */ moduleUrl("pyodide.asm.mjs"))) as { default: unknown };
+    return pyodide.loadPyodide({
+      indexURL,
+      packageBaseUrl,
+      lockFileContents: new TextDecoder().decode(files["pyodide-lock.json"]),
+      createPyodideModule: asm.default,
+    });
+  });
+  const handle = servePythonRequests(core, (reply, transfer) => port.postMessage(reply, transfer));
+  port.addEventListener("message", (event: MessageEvent<PythonWorkerRequest>) => handle(event.data));
+  port.start();
+}
+
+self.addEventListener(
+  "message",
+  (event: MessageEvent<PythonFrameStart>) => {
+    const port = event.ports[0];
+    if (event.data?.type === "fawn-python-start" && port) start(event.data, port);
+  },
+  { once: true },
+);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { emptyMemoryDocument, type MemoryDocument, type MemoryFact } from "../protocol/index.ts";
-import { mergeMemoryDocuments, withoutSecrets } from "./data-service.ts";
+import {
+  DEFAULT_PROXY_URL,
+  describeAddressChanges,
+  emptyMemoryDocument,
+  type MemoryDocument,
+  type MemoryFact,
+} from "../protocol/index.ts";
+import { addressChanges, mergeMemoryDocuments, withoutSecrets } from "./data-service.ts";
 
 const fact = (id: string, content: string): MemoryFact => ({
   id,
@@ -50,5 +56,53 @@ describe("mergeMemoryDocuments", () => {
     expect(merged?.value.user.workContext.summary).toBe("Beekeeper");
     expect(merged?.value.user.topOfMind.summary).toBe("Spring honey");
     expect(mergeMemoryDocuments(merged!.value, theirs, now)).toBeUndefined();
+  });
+});
+
+describe("addressChanges", () => {
+  it("lists each endpoint's Base URL, the web services' own addresses and a proxy URL other than the default", () => {
+    const changes = addressChanges([
+      {
+        key: "web.search",
+        value: { provider: "searxng", baseUrl: "https://searx.example", proxyUrl: "https://relay.example/forward/" },
+      },
+      { key: "web.fetch", value: { provider: "jina", baseUrl: "https://reader.example" } },
+      { key: "sandbox.settings", value: { provider: "browser", baseUrl: "not an address setting" } },
+      {
+        key: "models.endpoint",
+        value: {
+          baseUrl: "https://api.example/v1",
+          model: "m",
+          endpoints: [
+            { id: "second", name: "Second", baseUrl: "https://second.example/v1" },
+            { id: "no-url", name: "No URL" },
+          ],
+        },
+      },
+    ]);
+    expect(changes).toEqual([
+      { kind: "endpoint", name: "Main endpoint", address: "https://api.example/v1" },
+      { kind: "endpoint", name: "Second", address: "https://second.example/v1" },
+      { kind: "web-search", name: "SearXNG", address: "https://searx.example" },
+      { kind: "web-fetch", name: "Jina Reader", address: "https://reader.example" },
+      { kind: "proxy", name: "", address: "https://relay.example/forward/" },
+    ]);
+    expect(describeAddressChanges(changes)).toBe(
+      "This backup changes these addresses: the endpoint Main endpoint at https://api.example/v1; the endpoint " +
+        "Second at https://second.example/v1; SearXNG at https://searx.example; Jina Reader at " +
+        "https://reader.example; the proxy URL https://relay.example/forward/. Nothing was imported; import it " +
+        "again accepting them to apply it.",
+    );
+  });
+
+  it("lists nothing for settings without addresses, or with the default proxy", () => {
+    expect(
+      addressChanges([
+        { key: "web.search", value: { provider: "tavily", proxyUrl: DEFAULT_PROXY_URL.replace(/\/$/, "") } },
+        { key: "web.fetch", value: { provider: "jina" } },
+        { key: "models.endpoint", value: { baseUrl: "  ", model: "" } },
+        { key: "subagents.settings", value: { maxConcurrent: 3 } },
+      ]),
+    ).toEqual([]);
   });
 });

@@ -9,18 +9,32 @@ import { parseModelSettings } from "../models/index.ts";
 import {
   backupFileName,
   BACKUP_LIMITS,
+  DEFAULT_PROXY_URL,
+  describeAddressChanges,
   describeImport,
   emptyMemoryDocument,
+  MAIN_ENDPOINT_NAME,
   SKILL_ARCHIVE_LIMITS,
+  WEB_FETCH_PROVIDERS,
+  WEB_SEARCH_PROVIDERS,
+  type AddressChange,
   type BackupLimits,
   type DataExport,
+  type DataImportConfirmation,
   type DataImportResult,
   type MemoryDocument,
   type MemorySection,
 } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
 import { BackupStore, type BackupWrite } from "../storage/backup-store.ts";
-import { MODEL_ENDPOINT_KEY, type FawnDb, type SettingRecord, type ThreadFileMetaRecord } from "../storage/fawn-db.ts";
+import {
+  MODEL_ENDPOINT_KEY,
+  WEB_FETCH_KEY,
+  WEB_SEARCH_KEY,
+  type FawnDb,
+  type SettingRecord,
+  type ThreadFileMetaRecord,
+} from "../storage/fawn-db.ts";
 import { MEMORY_DOCUMENT_KEY } from "../storage/memory-repository.ts";
 import { sha256Hex } from "../storage/thread-files.ts";
 
@@ -47,6 +61,69 @@ export function withoutSecrets(value: unknown): unknown {
   );
 }
 
+/** Thrown inside the import's transaction to stop it before anything is written: the addresses wait for the user. */
+class AddressChangesPending extends Error {
+  override name = "AddressChangesPending";
+
+  constructor(readonly changes: AddressChange[]) {
+    super("The backup sets addresses the user has not accepted.");
+  }
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function textField(value: unknown, key: string): string {
+  const found = field(value, key);
+  return typeof found === "string" ? found.trim() : "";
+}
+
+/** A web service's label for a stored provider name (the name itself when it is unknown). */
+function providerLabel(providers: Readonly<Record<string, { label: string }>>, name: unknown): string {
+  const key = typeof name === "string" ? name : "";
+  return Object.hasOwn(providers, key) ? providers[key]!.label : key;
+}
+
+const withoutTrailingSlashes = (url: string) => url.replace(/\/+$/, "");
+
+/**
+ * The addresses restoring these settings records would set, in the order Settings shows them: each model endpoint's
+ * Base URL, the web services' own addresses, and the proxy URL (unless it is the default relay's). Requests go there,
+ * and so do the keys the user enters next to them.
+ */
+export function addressChanges(records: readonly SettingRecord[]): AddressChange[] {
+  const endpoints: AddressChange[] = [];
+  const web: AddressChange[] = [];
+  const proxy: AddressChange[] = [];
+  for (const { key, value } of records) {
+    if (key === MODEL_ENDPOINT_KEY) {
+      const main = textField(value, "baseUrl");
+      if (main)
+        endpoints.push({ kind: "endpoint", name: textField(value, "name") || MAIN_ENDPOINT_NAME, address: main });
+      const others = field(value, "endpoints");
+      for (const endpoint of Array.isArray(others) ? others : []) {
+        const address = textField(endpoint, "baseUrl");
+        const name = textField(endpoint, "name") || textField(endpoint, "id");
+        if (address) endpoints.push({ kind: "endpoint", name, address });
+      }
+    } else if (key === WEB_SEARCH_KEY) {
+      const address = textField(value, "baseUrl");
+      const name = providerLabel(WEB_SEARCH_PROVIDERS, field(value, "provider"));
+      if (address) web.push({ kind: "web-search", name, address });
+      const proxyUrl = textField(value, "proxyUrl");
+      if (proxyUrl && withoutTrailingSlashes(proxyUrl) !== withoutTrailingSlashes(DEFAULT_PROXY_URL)) {
+        proxy.push({ kind: "proxy", name: "", address: proxyUrl });
+      }
+    } else if (key === WEB_FETCH_KEY) {
+      const address = textField(value, "baseUrl");
+      const name = providerLabel(WEB_FETCH_PROVIDERS, field(value, "provider"));
+      if (address) web.push({ kind: "web-fetch", name, address });
+    }
+  }
+  return [...endpoints, ...web, ...proxy];
+}
+
 export interface DataServiceOptions {
   /** The Fawn version written into a backup's manifest. */
   appVersion?: string;
@@ -56,13 +133,16 @@ export interface DataServiceOptions {
 }
 
 /** What an import did, with the ids the caller tells the UI about. */
-export interface DataImportOutcome {
+export interface DataImportDone {
   result: DataImportResult;
   threadIds: string[];
   memoryChanged: boolean;
   settingsChanged: boolean;
   skillsChanged: boolean;
 }
+
+/** What an import did, or the addresses it waits for the user to accept (then nothing was written). */
+export type DataImportOutcome = DataImportDone | DataImportConfirmation;
 
 const SECTIONS = {
   user: ["workContext", "personalContext", "topOfMind"],
@@ -161,8 +241,14 @@ export class DataService {
    * skills and settings are checked for their meaning; any problem rejects with a DataRequestError and nothing is
    * written. Then everything is written in one transaction: threads and skills already here are kept (the backup's
    * are skipped), memory facts are merged without duplicates, settings are restored only where none is stored.
+   * Settings that would set addresses (see addressChanges) are restored only with `acceptAddressChanges`; without it,
+   * such an import writes nothing and answers with the addresses (decided inside the transaction, on what is stored
+   * then).
    */
-  async import(archive: Blob | Uint8Array): Promise<DataImportOutcome> {
+  async import(
+    archive: Blob | Uint8Array,
+    options: { acceptAddressChanges?: boolean } = {},
+  ): Promise<DataImportOutcome> {
     if (!(archive instanceof Uint8Array) && !(archive instanceof Blob)) {
       throw new DataRequestError("Choose a backup file (.zip) to import.");
     }
@@ -245,8 +331,24 @@ export class DataService {
           return mergeMemoryDocuments(current?.ok ? current.value : emptyMemoryDocument(), importedMemory, now);
         },
       }),
+      ...(options.acceptAddressChanges !== true && {
+        checkSettings: (restoring: readonly SettingRecord[]) => {
+          const changes = addressChanges(restoring);
+          if (changes.length > 0) throw new AddressChangesPending(changes);
+        },
+      }),
     };
-    const written = await this.store.write(plan);
+    let written;
+    try {
+      written = await this.store.write(plan);
+    } catch (error) {
+      if (!(error instanceof AddressChangesPending)) throw error;
+      return {
+        confirm: "address_changes",
+        address_changes: error.changes,
+        message: describeAddressChanges(error.changes),
+      };
+    }
     const counts = {
       threads_imported: written.threadsImported.length,
       threads_skipped: written.threadsSkipped.length,

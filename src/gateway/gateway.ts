@@ -22,10 +22,11 @@ import {
   CHANGES_CHANNEL,
   contentText,
   DEFAULT_SUBAGENT_SETTINGS,
+  needsConfirmation,
   PROTOCOL_VERSION,
   type ChangeNotice,
   type DataExport,
-  type DataImportResult,
+  type DataImportAnswer,
   type GatewayApi,
   type MemoryDocument,
   type MemoryFactInput,
@@ -37,6 +38,7 @@ import {
   type RunRequest,
   type SandboxCommandRequest,
   type SandboxCommandResult,
+  type PythonHostHandle,
   type SandboxHostHandle,
   type SandboxInfo,
   type SandboxSettings,
@@ -58,6 +60,8 @@ import {
   ThreadFiles,
   ThreadRepository,
   ThreadSearchIndex,
+  WEB_FETCH_KEY,
+  WEB_SEARCH_KEY,
   type FawnDb,
   type RunRecord,
 } from "../storage/index.ts";
@@ -82,9 +86,6 @@ import { listenForThreadChanges, searchableText, ThreadSearchService } from "./t
 import { tryLockThread } from "./thread-locks.ts";
 
 const SANDBOX_SETTINGS_KEY = "sandbox.settings";
-/** The web tools' settings: two records, so each provider's key is a secret of its own. */
-const WEB_SEARCH_KEY = "web.search";
-const WEB_FETCH_KEY = "web.fetch";
 const SUBAGENT_SETTINGS_KEY = "subagents.settings";
 /** How long a thread waits for the page to report on WebContainer before it uses the browser sandbox. */
 export const SANDBOX_HOST_WAIT_MS = 35_000;
@@ -124,6 +125,8 @@ export interface GatewayOptions {
     files: ThreadFiles,
     skills: () => Promise<Record<string, Uint8Array>>,
   ) => Sandbox | Promise<Sandbox>;
+  /** Receives the page's Python frames (see attachPythonHost); the agent worker passes them to its sandboxes. */
+  attachPythonHost?: (host: PythonHostHandle) => void;
 }
 
 /** Posts change notices to every tab of this origin (the UI of this tab included). */
@@ -151,6 +154,7 @@ export class Gateway implements GatewayApi {
   private readonly memory: MemoryService;
   private readonly skills: SkillsService;
   private readonly openSandbox: GatewayOptions["openSandbox"];
+  private readonly onPythonHost: GatewayOptions["attachPythonHost"];
   private readonly sandboxes = new Map<string, Promise<Sandbox>>();
   /** Threads whose open sandbox mounts skills that changed while they ran: closed when the run ends. */
   private readonly staleSandboxes = new Set<string>();
@@ -181,6 +185,7 @@ export class Gateway implements GatewayApi {
     this.importer = new ThreadImporter(db, this.checkpointer);
     this.uploads = new UploadsService(this.files);
     this.openSandbox = options.openSandbox;
+    this.onPythonHost = options.attachPythonHost;
     this.skills = new SkillsService(db);
     this.memory = new MemoryService(db, {
       createModel: async () => {
@@ -371,6 +376,10 @@ export class Gateway implements GatewayApi {
     this.forgetSandboxes();
     this.notify({ type: "settings-changed" });
     return saved;
+  }
+
+  async attachPythonHost(host: PythonHostHandle): Promise<void> {
+    this.onPythonHost?.(host);
   }
 
   async attachSandboxHost(host: SandboxHostHandle | null, notice?: string): Promise<void> {
@@ -820,14 +829,20 @@ export class Gateway implements GatewayApi {
     return this.data.export();
   }
 
-  async importData(archive: Blob | Uint8Array): Promise<DataImportResult> {
+  async importData(
+    archive: Blob | Uint8Array,
+    options: { acceptAddressChanges?: boolean } = {},
+  ): Promise<DataImportAnswer> {
     let outcome;
     try {
-      outcome = await this.writing(() => this.data.import(archive));
+      const accept = options?.acceptAddressChanges === true;
+      outcome = await this.writing(() => this.data.import(archive, { acceptAddressChanges: accept }));
     } catch (error) {
       if (error instanceof DataRequestError) throw new GatewayError(error.message);
       throw error;
     }
+    // Nothing was written: the UI asks the user about the addresses, then imports again.
+    if (needsConfirmation(outcome)) return outcome;
     // One notice for all of them: each makes every tab read the whole list again.
     if (outcome.threadIds.length > 0) this.notify({ type: "threads-replaced" });
     if (outcome.memoryChanged) this.notify({ type: "memory-changed" });

@@ -360,7 +360,13 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
     [
       "POST",
       /^\/api\/data\/import$/,
-      async (request) => json(await gateway.importData(new Uint8Array(await request.arrayBuffer()))),
+      // `?accept_address_changes=true` applies a backup that sets addresses; without it such a backup is only listed.
+      async (request) => {
+        const accept = new URL(request.url).searchParams.get("accept_address_changes") === "true";
+        return json(
+          await gateway.importData(new Uint8Array(await request.arrayBuffer()), { acceptAddressChanges: accept }),
+        );
+      },
     ],
     [
       "DELETE",

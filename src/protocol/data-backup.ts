@@ -54,6 +54,46 @@ export interface DataImportResult {
   message: string;
 }
 
+/** An address a backup import would set in this browser: a model endpoint's Base URL, a web service's, the proxy's. */
+export interface AddressChange {
+  kind: "endpoint" | "web-search" | "web-fetch" | "proxy";
+  /** The endpoint's name as Settings → Models lists it, or the web service's label; "" for the proxy. */
+  name: string;
+  /** The address requests (and, once entered, keys) would go to. */
+  address: string;
+}
+
+/**
+ * What "Import data" answers instead of importing when the backup would set addresses and the caller has not accepted
+ * them: nothing was written. Importing again with `acceptAddressChanges` applies the backup, these addresses included.
+ */
+export interface DataImportConfirmation {
+  confirm: "address_changes";
+  address_changes: AddressChange[];
+  /** One sentence for clients without their own words, listing the addresses. */
+  message: string;
+}
+
+/** "Import data"'s answer: what it imported, or the addresses it waits for the user to accept. */
+export type DataImportAnswer = DataImportResult | DataImportConfirmation;
+
+/** True when the import waits for the user to accept the addresses it would set. */
+export function needsConfirmation<Done extends object>(
+  answer: Done | DataImportConfirmation,
+): answer is DataImportConfirmation {
+  return "confirm" in answer && answer.confirm === "address_changes";
+}
+
+/** The sentence a confirmation carries: the addresses the backup would set. */
+export function describeAddressChanges(changes: readonly AddressChange[]): string {
+  const named = changes.map((change) => {
+    if (change.kind === "proxy") return `the proxy URL ${change.address}`;
+    if (change.kind === "endpoint") return `the endpoint ${change.name} at ${change.address}`;
+    return `${change.name} at ${change.address}`;
+  });
+  return `This backup changes these addresses: ${named.join("; ")}. Nothing was imported; import it again accepting them to apply it.`;
+}
+
 /** Limits on a backup archive, judged from the zip's directory before anything is inflated. */
 export const BACKUP_LIMITS = {
   /** The archive file itself. */

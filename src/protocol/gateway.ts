@@ -1,5 +1,5 @@
 // The UI ⇄ agent-worker contract: typed Gateway methods over comlink, versioned, plain data only.
-import type { DataExport, DataImportResult } from "./data-backup.ts";
+import type { DataExport, DataImportAnswer } from "./data-backup.ts";
 import type { MessageContent, UploadedFileRef, WireMessage } from "./messages.ts";
 import type { RunError, RunEvent } from "./run-events.ts";
 import type { MemoryDocument, MemoryFactInput, MemorySettings } from "./memory.ts";
@@ -269,6 +269,12 @@ export interface SandboxSettings {
  */
 export type SandboxHostHandle = object;
 
+/**
+ * The page's Python frames (src/sandbox/python/page/python-frame-host.ts `PythonFrameHost`) as a comlink proxy: only a
+ * page can start the walled-off worker python3 runs in. Opaque here, like SandboxHostHandle.
+ */
+export type PythonHostHandle = object;
+
 export interface SandboxInfo {
   /** Which provider runs this thread's commands. */
   kind: "browser" | "webcontainer";
@@ -336,6 +342,8 @@ export interface GatewayApi {
    * start, which threads then show as a notice while they use the browser sandbox.
    */
   attachSandboxHost(host: SandboxHostHandle | null, notice?: string): Promise<void>;
+  /** The page hands over its Python frames once, at start; python3 waits for them. */
+  attachPythonHost(host: PythonHostHandle): Promise<void>;
   /** The long-term memory (Settings → Memory); also what "Export" saves. */
   getMemory(): Promise<MemoryDocument>;
   /** Adds a fact; rejects an empty or duplicate content (case and surrounding spaces ignored) or a bad confidence. */
@@ -380,8 +388,11 @@ export interface GatewayApi {
    * every record); a bad one is refused with one sentence and nothing changes. Threads and skills already here are
    * kept (the backup's are skipped), memory facts are merged without duplicates, settings are restored only where
    * this browser has none. All of it is written in one transaction.
+   * When the restored settings would set addresses (a model endpoint's or web service's Base URL, the proxy URL) and
+   * `acceptAddressChanges` is not set, nothing is written and the answer lists them (a DataImportConfirmation): a
+   * backup cannot quietly point this browser's endpoints at another host.
    */
-  importData(archive: Blob | Uint8Array): Promise<DataImportResult>;
+  importData(archive: Blob | Uint8Array, options?: { acceptAddressChanges?: boolean }): Promise<DataImportAnswer>;
   /** Deletes every thread, file, memory, skill, setting and API key; refused while a reply is running. */
   deleteAllData(): Promise<void>;
 }

@@ -15,7 +15,8 @@ function policy(directives: Record<string, string>): string {
  * WebContainer's boot page and its runtime frames (stackblitz.com, then *.webcontainer-api.io and *.staticblitz.com);
  * the only frames from elsewhere the page may show.
  */
-const WEBCONTAINER_FRAMES = "https://stackblitz.com https://*.stackblitz.com https://*.webcontainer-api.io https://*.staticblitz.com";
+const WEBCONTAINER_FRAMES =
+  "https://stackblitz.com https://*.stackblitz.com https://*.webcontainer-api.io https://*.staticblitz.com";
 
 /**
  * The app page: no inline script, no plugins, no <base>, no form posts, frames only from Fawn itself (the preview and
@@ -55,3 +56,33 @@ export function pythonFrameCsp(packageBaseUrl: string): string {
     "form-action": "'none'",
   });
 }
+
+/**
+ * An HTML preview's frame (frames/preview.html, or frames/preview-network.html once the user turns on "Allow network")
+ * and, by inheritance, the opaque-origin `srcdoc` page it shows. The page may run its own inline scripts, styles and
+ * what it carries as data: or blob: URLs, and with `network` also load from any web address; without it nothing
+ * leaves the browser: no fetch, image, font, script or frame from the web, no form post. `frame-src` also governs
+ * where the page's frame may navigate itself. `'self'` is only there for the frame's own script.
+ */
+function previewCsp(network: boolean): string {
+  const web = network ? " http: https:" : "";
+  return policy({
+    "default-src": "'none'",
+    "script-src": `'self' 'unsafe-inline' 'unsafe-eval' data: blob:${web}`,
+    "style-src": `'unsafe-inline' data: blob:${web}`,
+    "img-src": `data: blob:${web}`,
+    "font-src": `data: blob:${web}`,
+    "media-src": `data: blob:${web}`,
+    "connect-src": `data: blob:${network ? " http: https: ws: wss:" : ""}`,
+    "worker-src": "data: blob:",
+    "frame-src": `data: blob:${web}`,
+    "form-action": "'none'",
+    "base-uri": "'none'",
+  });
+}
+
+/** An HTML preview with the network off (the default): see previewCsp. */
+export const PREVIEW_CSP = previewCsp(false);
+
+/** An HTML preview after "Allow network": its page may load from and connect to any web address. */
+export const PREVIEW_NETWORK_CSP = previewCsp(true);

@@ -83,6 +83,12 @@ export interface BackupWrite {
    * transaction. Returns the document to store and how many facts it added, or undefined to leave memory as it is.
    */
   mergeMemory?: (stored: unknown) => { value: unknown; added: number } | undefined;
+  /**
+   * Told, inside the transaction and before anything is written, the settings records that will be restored (those
+   * this browser has none of). A throw aborts the import with nothing written and is rethrown: an import that would
+   * set addresses the user has not accepted stops here, judged on what is stored at that moment.
+   */
+  checkSettings?: (restoring: readonly SettingRecord[]) => void;
 }
 
 export interface BackupWriteResult {
@@ -185,6 +191,11 @@ export class BackupStore {
         Promise.all(plan.mcp_servers.map((server) => tx.objectStore("mcp_servers").getKey(server.name))),
         plan.mergeMemory ? tx.objectStore("settings").get(MEMORY_DOCUMENT_KEY) : Promise.resolve(undefined),
       ]);
+      plan.checkSettings?.(
+        plan.settings.filter(
+          (setting, index) => settingKeys[index] === undefined && setting.key !== MEMORY_DOCUMENT_KEY,
+        ),
+      );
       const result: BackupWriteResult = {
         threadsImported: [],
         threadsSkipped: [],

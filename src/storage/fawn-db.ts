@@ -6,6 +6,9 @@ export const DB_VERSION = 5;
 
 /** The settings record of the model endpoint (Base URL, Model); its API key is the secret `<key>.apiKey`. */
 export const MODEL_ENDPOINT_KEY = "models.endpoint";
+/** The web tools' settings records (Settings → Web): two, so each provider's key is a secret of its own. */
+export const WEB_SEARCH_KEY = "web.search";
+export const WEB_FETCH_KEY = "web.fetch";
 
 /**
  * What a checkpointed thread keeps beside its messages (which live in the checkpoints): a run's error, shown after

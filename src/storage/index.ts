@@ -5,6 +5,8 @@ export {
   CHECKPOINT_STORES,
   THREAD_STORES,
   MODEL_ENDPOINT_KEY,
+  WEB_SEARCH_KEY,
+  WEB_FETCH_KEY,
   type FawnDb,
   type FawnDbSchema,
   type ThreadFileMeta,

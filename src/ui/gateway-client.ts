@@ -13,7 +13,12 @@ export function connectGateway(): GatewayClient {
     type: "module",
     name: "fawn-agent",
   });
-  connected = Comlink.wrap<GatewayApi>(worker);
+  const client = Comlink.wrap<GatewayApi>(worker);
+  connected = client;
+  // python3 runs walled off in frames only the page can make; loaded after the first paint, python3 waits for it.
+  void import("../sandbox/python/page/python-frame-host.ts").then(({ PythonFrameHost }) =>
+    client.attachPythonHost(Comlink.proxy(new PythonFrameHost())),
+  );
   return connected;
 }
 

@@ -1,9 +1,10 @@
-// Settings → Data: export everything as one backup, delete it all, import the backup and find the thread (with its
-// upload and artifact) and the memory fact again; a tampered backup is refused with its reason and changes nothing.
+// Settings → Data: export everything as one backup, delete it all, import the backup (after accepting the endpoint
+// address it sets) and find the thread (with its upload and artifact) and the memory fact again; a tampered backup is
+// refused with its reason and changes nothing.
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
-import { callTool, configureEndpoint, conversation, send } from "./fixtures.ts";
+import { callTool, configureEndpoint, conversation, MOCK_URL, send } from "./fixtures.ts";
 
 const FACT = "User keeps bees on the roof";
 const REPORT = "/mnt/user-data/outputs/report.md";
@@ -106,11 +107,25 @@ test("export all data, delete it, and import the backup back; a tampered backup 
   await expect(page.getByRole("button", { name: "New thread" })).toBeVisible();
   await expect(threadLinks(page)).toHaveCount(0);
 
-  // Import the real backup: the thread, its upload, its artifact and the memory fact are back.
+  // Import the real backup. It would set the model endpoint's address in this emptied browser, so it asks first and
+  // writes nothing until the user accepts; Cancel leaves everything as it is.
   dialog = await openSettings(page, "Data");
-  await dialog
-    .getByLabel("Backup file to import")
-    .setInputFiles({ name: download.suggestedFilename(), mimeType: "application/zip", buffer: Buffer.from(archive) });
+  const backupFile = { name: download.suggestedFilename(), mimeType: "application/zip", buffer: Buffer.from(archive) };
+  await dialog.getByLabel("Backup file to import").setInputFiles(backupFile);
+  const addresses = page.getByRole("dialog", { name: "Confirm the backup's addresses" });
+  await expect(addresses).toContainText("This backup changes these addresses:");
+  await expect(addresses.getByRole("list", { name: "Addresses the backup sets" })).toHaveText(
+    `Model endpoint Main endpoint: ${MOCK_URL}`,
+  );
+  await addresses.getByRole("button", { name: "Cancel" }).click();
+  await expect(addresses).toBeHidden();
+  await expect(dialog.getByRole("status").filter({ hasText: "The backup was not imported" })).toBeVisible();
+  await expect(threadLinks(page)).toHaveCount(0);
+
+  // Accepted: the thread, its upload, its artifact and the memory fact are back.
+  await dialog.getByLabel("Backup file to import").setInputFiles(backupFile);
+  await addresses.getByRole("button", { name: "Import with these addresses" }).click();
+  await expect(addresses).toBeHidden();
   await expect(dialog.getByRole("status").filter({ hasText: "Imported 1 thread." })).toBeVisible();
   await expect(dialog.getByRole("status").filter({ hasText: "1 memory fact added" })).toBeVisible();
   await expect(threadLinks(page)).toHaveCount(1);

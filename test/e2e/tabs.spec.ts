@@ -1,4 +1,5 @@
-// Two tabs on one thread: one run at a time across tabs, and both show what the other wrote.
+// Two tabs on one thread: one run at a time across tabs, both show what the other wrote, and neither deletes a thread
+// the other is running.
 import { expect, test } from "@playwright/test";
 import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
 
@@ -51,4 +52,36 @@ test("closing the page mid-run keeps the thread, and a new message works after r
   await send(reopened, "hello");
   await expect(assistantMessages(reopened).last()).toContainText("answer from a script.");
   await expect(conversation(reopened).getByRole("article", { name: "User message" })).toHaveCount(2);
+});
+
+test("a tab cannot delete a thread another tab is running, and says so", async ({ context }) => {
+  const first = await context.newPage();
+  await first.goto("/");
+  await configureEndpoint(first);
+  await send(first, "something long please");
+  await expect(assistantMessages(first)).toContainText("Sentence 1");
+  const threadUrl = first.url();
+
+  const second = await context.newPage();
+  await second.goto(threadUrl);
+  await expect(conversation(second).getByRole("article", { name: "User message" })).toHaveText("something long please");
+  second.once("dialog", (dialog) => void dialog.accept());
+  await second.getByRole("button", { name: "Thread actions" }).click();
+  await second.getByRole("menuitem", { name: "Delete" }).click();
+  await expect(
+    second
+      .getByRole("alert")
+      .filter({ hasText: "This thread is running in another tab; stop it there before deleting it." }),
+  ).toBeVisible();
+  const threads = (page: typeof first) => page.getByRole("navigation", { name: "Threads" }).getByRole("link");
+  await expect(threads(second)).toHaveCount(1);
+
+  // Once it is stopped there, the delete goes through, and the first tab hears of it.
+  await first.getByRole("button", { name: "Stop" }).click();
+  await expect(conversation(first).getByText("Stopped")).toBeVisible();
+  second.once("dialog", (dialog) => void dialog.accept());
+  await second.getByRole("button", { name: "Thread actions" }).click();
+  await second.getByRole("menuitem", { name: "Delete" }).click();
+  await expect(threads(second)).toHaveCount(0);
+  await expect(threads(first)).toHaveCount(0);
 });

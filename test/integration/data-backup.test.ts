@@ -116,7 +116,15 @@ describe("import data", () => {
     const archive = await archiveBytes(harness.gateway);
 
     const other = await harness.freshGateway();
-    const result = await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]));
+    // The backup would set the model endpoint's address here: it asks first, and writes nothing until accepted.
+    expect(await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]))).toMatchObject({
+      confirm: "address_changes",
+      address_changes: [{ kind: "endpoint", name: "Main endpoint", address: harness.mock.url }],
+    });
+    expect(await other.listThreads()).toEqual([]);
+    const result = await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]), {
+      acceptAddressChanges: true,
+    });
     expect(result).toMatchObject({
       threads_imported: 1,
       threads_skipped: 0,
@@ -176,8 +184,8 @@ describe("import data", () => {
     const other = await harness.freshGateway();
     await other.addMemoryFact({ content: "  user BREWS oolong at 90 degrees " });
     await other.addMemoryFact({ content: "User likes green tea" });
-    const result = await other.importData(archive);
-    expect(result.memory_facts_added).toBe(0);
+    const result = await other.importData(archive, { acceptAddressChanges: true });
+    expect(result).toMatchObject({ memory_facts_added: 0 });
     expect((await other.getMemory()).facts.map((fact) => fact.content)).toEqual([
       "user BREWS oolong at 90 degrees",
       "User likes green tea",
@@ -245,6 +253,83 @@ describe("import data", () => {
   });
 });
 
+describe("addresses a backup would set", () => {
+  /** A backup whose settings point two endpoints, SearXNG and the proxy at other hosts. */
+  async function backupWithAddresses(): Promise<Uint8Array> {
+    await harness.gateway.saveModelSettings({
+      baseUrl: "https://elsewhere.example/v1",
+      apiKey: MODEL_KEY,
+      model: "mock-model",
+      endpoints: [
+        {
+          id: "second",
+          name: "Second",
+          baseUrl: "https://second.example/v1",
+          apiKey: "",
+          models: [{ id: "mock-model" }],
+        },
+      ],
+    });
+    await harness.gateway.saveWebToolSettings({
+      search: { provider: "searxng", apiKey: "", baseUrl: "https://searx.example" },
+      fetch: { provider: "jina", apiKey: "" },
+      proxyUrl: "https://relay.example/forward/",
+    });
+    await harness.gateway.createThread();
+    return archiveBytes(harness.gateway);
+  }
+
+  it("lists every address and writes nothing until they are accepted, then imports it all in one go", async () => {
+    const archive = await backupWithAddresses();
+    const other = await harness.freshGateway();
+    const otherName = `data-backup-test-${Number(harness.gatewayDbName().split("-").at(-1)) + 1}`;
+    const records = await storedRecords(otherName);
+
+    const asked = await other.importData(archive);
+    expect(asked).toEqual({
+      confirm: "address_changes",
+      address_changes: [
+        { kind: "endpoint", name: "Main endpoint", address: "https://elsewhere.example/v1" },
+        { kind: "endpoint", name: "Second", address: "https://second.example/v1" },
+        { kind: "web-search", name: "SearXNG", address: "https://searx.example" },
+        { kind: "proxy", name: "", address: "https://relay.example/forward/" },
+      ],
+      message: expect.stringMatching(/^This backup changes these addresses: the endpoint Main endpoint at https/),
+    });
+    expect(await storedRecords(otherName)).toBe(records);
+    expect(await other.listThreads()).toEqual([]);
+
+    const result = await other.importData(archive, { acceptAddressChanges: true });
+    expect(result).toMatchObject({ threads_imported: 1, settings_restored: 3 });
+    expect(await other.getModelSettings()).toMatchObject({
+      baseUrl: "https://elsewhere.example/v1",
+      endpoints: [{ id: "second", baseUrl: "https://second.example/v1" }],
+    });
+    expect((await other.getWebToolSettings()).proxyUrl).toBe("https://relay.example/forward/");
+  });
+
+  it("asks only about what it would restore: settings already here are kept, and then it does not ask", async () => {
+    const archive = await backupWithAddresses();
+    const other = await harness.freshGateway();
+    await other.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-mine", model: "mock-model" });
+    // Only the web settings would be restored: the endpoints here stay, so they are not listed.
+    expect(await other.importData(archive)).toMatchObject({
+      address_changes: [
+        { kind: "web-search", address: "https://searx.example" },
+        { kind: "proxy", address: "https://relay.example/forward/" },
+      ],
+    });
+    await other.saveWebToolSettings({
+      search: { provider: "off", apiKey: "" },
+      fetch: { provider: "jina", apiKey: "" },
+    });
+    const result = await other.importData(archive);
+    expect(result).toMatchObject({ threads_imported: 1, settings_restored: 0 });
+    expect(await other.getModelSettings()).toMatchObject({ baseUrl: harness.mock.url, apiKey: "sk-mine" });
+    expect((await other.getWebToolSettings()).proxyUrl).toBeUndefined();
+  });
+});
+
 /** The archive with `member`'s uncompressed size in the central directory set to `size`. */
 function declareSize(archive: Uint8Array, member: string, size: number): Uint8Array {
   const bytes = archive.slice();
@@ -280,7 +365,7 @@ describe("other tabs", () => {
     const archive = await archiveBytes(harness.gateway);
     const notices: ChangeNotice[] = [];
     const other = await Gateway.open("data-backup-notices", { notify: (notice) => notices.push(notice) });
-    await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]));
+    await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]), { acceptAddressChanges: true });
     expect(notices.filter((notice) => notice.type.startsWith("thread"))).toEqual([{ type: "threads-replaced" }]);
 
     notices.length = 0;
@@ -304,7 +389,14 @@ describe("HTTP routes", () => {
     const refused = await other(new Request("http://fawn.local/api/data/import", { method: "POST", body: "nope" }));
     expect(refused.status).toBe(422);
     expect(((await refused.json()) as { detail: string }).detail).toMatch(/not a zip archive/);
-    const imported = await other(new Request("http://fawn.local/api/data/import", { method: "POST", body: archive }));
+    const asked = await other(new Request("http://fawn.local/api/data/import", { method: "POST", body: archive }));
+    expect(await asked.json()).toMatchObject({
+      confirm: "address_changes",
+      message: expect.stringContaining(`This backup changes these addresses: the endpoint Main endpoint at`),
+    });
+    const imported = await other(
+      new Request("http://fawn.local/api/data/import?accept_address_changes=true", { method: "POST", body: archive }),
+    );
     expect(await imported.json()).toMatchObject({ threads_imported: 1 });
     expect((await other(new Request(`http://fawn.local/api/threads/${threadId}`))).status).toBe(200);
 

@@ -37,11 +37,22 @@ interface LiveWorker {
   end: () => void;
 }
 
+export interface IsolatedSandboxesOptions {
+  /**
+   * A broker port on the page's Python frames for each sandbox worker started (PythonFrameConnector.connect), and
+   * its release when that worker ends. Without it, python3 waits for one that never comes (tests without a page).
+   */
+  python?: { connect(): Promise<{ id: number; port: MessagePort }>; disconnect(id: number): void };
+}
+
 /** The sandbox worker of this agent worker, restarted when a command has to be killed. */
 export class IsolatedSandboxes {
   private live: LiveWorker | undefined;
 
-  constructor(private readonly createWorker: () => SandboxWorker) {}
+  constructor(
+    private readonly createWorker: () => SandboxWorker,
+    private readonly options: IsolatedSandboxesOptions = {},
+  ) {}
 
   /** The sandbox of a thread; cheap, holds nothing until used. */
   open(threadId: string): Sandbox {
@@ -60,12 +71,23 @@ export class IsolatedSandboxes {
       let reject: (error: Error) => void = () => undefined;
       const ended = new Promise<never>((_, fail) => (reject = fail));
       ended.catch(() => undefined);
+      const api = Comlink.wrap<SandboxService>(worker);
+      // Its python3 runs in the page's walled-off frames; they go when the worker goes.
+      const python = this.options.python;
+      const connection = python
+        ?.connect()
+        .then(async ({ id, port }) => {
+          await api.attachPython(Comlink.transfer(port, [port]));
+          return id;
+        })
+        .catch(() => undefined);
       const live: LiveWorker = {
-        api: Comlink.wrap<SandboxService>(worker),
+        api,
         ended,
         end: () => {
           if (this.live === live) this.live = undefined;
           worker.terminate();
+          void connection?.then((id) => id !== undefined && python?.disconnect(id));
           reject(new WorkerEnded("The sandbox was restarted to stop a command; run it again if it was yours."));
         },
       };

@@ -11,8 +11,13 @@ export interface SandboxServiceOptions {
   files: ThreadFiles;
   /** Read-only files under /mnt/skills, by absolute path. */
   skills?: () => Promise<Record<string, Uint8Array>>;
-  commands?: CustomCommand[];
+  /** Extra commands of a thread's shell (python3 gets a runner of the thread's own). */
+  commands?: (threadId: string) => CustomCommand[];
   env?: Record<string, string>;
+  /** Receives the page's Python frames broker (see attachPython). */
+  attachPython?: (port: MessagePort) => void;
+  /** Called when a thread's sandbox closes, so its python3 interpreter can go too. */
+  onClose?: (threadId: string) => void;
 }
 
 export class SandboxService {
@@ -77,11 +82,17 @@ export class SandboxService {
     return settle(async () => (await this.sandbox(threadId)).grep(pattern, root, options));
   }
 
+  /** The agent worker hands over a broker port on the page's Python frames (PythonFrames, over comlink). */
+  attachPython(port: MessagePort): void {
+    this.options.attachPython?.(port);
+  }
+
   /** Drops the thread's in-memory copy (its files stay stored); the next call loads them again. */
   close(threadId: string): Promise<RemoteResult<void>> {
     return settle(async () => {
       const sandbox = this.sandboxes.get(threadId);
       this.sandboxes.delete(threadId);
+      this.options.onClose?.(threadId);
       await (await sandbox?.catch(() => undefined))?.dispose();
     });
   }
@@ -94,7 +105,7 @@ export class SandboxService {
           threadId,
           files: this.options.files,
           ...(this.options.skills && { skills: await this.options.skills() }),
-          ...(this.options.commands && { commands: this.options.commands }),
+          ...(this.options.commands && { commands: this.options.commands(threadId) }),
           ...(this.options.env && { env: this.options.env }),
         }))();
       sandbox.catch(() => this.sandboxes.delete(threadId));

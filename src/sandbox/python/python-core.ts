@@ -37,11 +37,6 @@ export interface PyodideRuntime {
   ): Promise<unknown>;
 }
 
-/** Where Pyodide's optional packages (numpy, pandas, matplotlib…) come from: the official CDN, for this version. */
-export function pyodidePackageBaseUrl(version: string): string {
-  return `https://cdn.jsdelivr.net/pyodide/v${version}/full/`;
-}
-
 /** Called while a run is under way. */
 export interface PythonRunHooks {
   /** The interpreter is loaded and the files are in place: the program's own time starts now. */

@@ -3,6 +3,11 @@
 // MessagePort, which the worker keeps: from then on the sandbox worker and Python talk over it directly
 // (python-worker-protocol.ts), and nothing of the page or the frame is in between.
 
+/** Where Pyodide's optional packages (numpy, pandas, matplotlib…) come from: the official CDN, for this version. */
+export function pyodidePackageBaseUrl(version: string): string {
+  return `https://cdn.jsdelivr.net/pyodide/v${version}/full/`;
+}
+
 /** The files under `<base>pyodide/` that Pyodide needs to start, handed over as bytes (the worker cannot fetch). */
 export const PYODIDE_CORE_FILES = [
   "pyodide.mjs",
@@ -27,3 +32,21 @@ export interface PythonFrameStart {
 
 /** Frame → page: the frame is listening (`ready`), or the worker could not start (`failed`). */
 export type PythonFrameReport = { type: "fawn-python-ready" } | { type: "fawn-python-failed"; reason: string };
+
+/** One sandbox worker's handle on the page's Python frames (page/python-frame-host.ts; exposed with comlink). */
+export interface PythonFrames {
+  /** Starts a walled-off Python worker; `port` speaks python-worker-protocol.ts to it directly. */
+  spawn(): Promise<{ id: number; port: MessagePort }>;
+  /** Resolves with the reason when the worker `id` could not start (never, if it did). */
+  failure(id: number): Promise<string>;
+  /** Ends the worker `id` (its frame is removed); unknown ids are ignored. */
+  terminate(id: number): void;
+}
+
+/** The page's side as the agent worker sees it: a broker port per sandbox worker it starts. */
+export interface PythonFrameConnector {
+  /** A new broker (exposing PythonFrames) for one sandbox worker; pass the port on to it. */
+  connect(): { id: number; port: MessagePort };
+  /** Ends every worker started through connection `id` (its sandbox worker was terminated). */
+  disconnect(id: number): void;
+}

@@ -1,4 +1,4 @@
-// PythonRunner over a dedicated worker (workers/python.worker.ts), started on first use and kept warm: runs are
+// PythonRunner over a dedicated worker (workers/python.worker.ts, started by `spawn`) on first use and kept warm: runs are
 // queued one at a time, and a run that times out or is cancelled ends with `worker.terminate()`, the only way to stop
 // a busy Python; the next run then starts a fresh worker.
 import { stoppedMessage } from "../sandbox.ts";
@@ -24,28 +24,16 @@ export interface PythonWorkerHandle {
 export type SpawnPythonWorker = (events: PythonWorkerEvents) => PythonWorkerHandle;
 
 export interface WorkerPythonRunnerOptions {
-  /** Defaults to the app's module worker, workers/python.worker.ts; tests pass a Node worker thread. */
-  spawn?: SpawnPythonWorker;
+  /**
+   * Starts the interpreter's worker: in the app, a walled-off worker in the page's Python frames
+   * (frame-python-runners.ts); in tests, a Node worker thread.
+   */
+  spawn: SpawnPythonWorker;
   /** How long loading Pyodide and the thread's files may take before the run is given up (default 60 s). */
   startupTimeoutMs?: number;
 }
 
 const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
-
-/** The browser's python worker, a nested module worker that Vite bundles as its own chunk. */
-const spawnModuleWorker: SpawnPythonWorker = (events) => {
-  const worker = new Worker(new URL("../../../workers/python.worker.ts", import.meta.url), {
-    type: "module",
-    name: "python",
-  });
-  worker.addEventListener("message", (event: MessageEvent<PythonWorkerResponse>) => events.message(event.data));
-  worker.addEventListener("error", (event) => {
-    event.preventDefault();
-    events.crash(event.message || "the python worker failed to load");
-  });
-  worker.addEventListener("messageerror", () => events.crash("a message from the python worker could not be read"));
-  return { send: (message) => worker.postMessage(message), terminate: () => worker.terminate() };
-};
 
 interface ActiveRun {
   onMessage(message: PythonWorkerResponse): void;
@@ -62,8 +50,8 @@ export class WorkerPythonRunner implements PythonRunner {
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
 
-  constructor(options: WorkerPythonRunnerOptions = {}) {
-    this.spawn = options.spawn ?? spawnModuleWorker;
+  constructor(options: WorkerPythonRunnerOptions) {
+    this.spawn = options.spawn;
     this.startupTimeoutMs = options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
   }
 

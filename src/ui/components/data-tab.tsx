@@ -1,6 +1,7 @@
 // Settings → Data: how much this browser stores for Fawn, how much it allows, and whether it may evict it; a backup
 // of everything (export, import) and "Delete all data".
-import { createResource, createSignal, Show } from "solid-js";
+import { createEffect, createResource, createSignal, For, Show } from "solid-js";
+import { needsConfirmation, type AddressChange } from "../../protocol/index.ts";
 import { formatBytes, rich, t, tn } from "../i18n/index.ts";
 import { connectGateway, errorMessage } from "../gateway-client.ts";
 import { StatusLine, type Status } from "./status-line.tsx";
@@ -41,6 +42,72 @@ function download(blob: Blob, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/** What an address a backup would set is for, as Settings names it. */
+function addressLabel(change: AddressChange): string {
+  switch (change.kind) {
+    case "endpoint":
+      return t("data.addressEndpoint", { name: change.name });
+    case "web-search":
+      return t("data.addressSearch", { name: change.name });
+    case "web-fetch":
+      return t("data.addressFetch", { name: change.name });
+    case "proxy":
+      return t("data.addressProxy");
+  }
+}
+
+/**
+ * Asks before a backup sets addresses (model endpoints, web services, the proxy): requests, and the keys the user
+ * enters next, would go there. Escape or Cancel leaves everything as it is.
+ */
+function AddressConfirm(props: {
+  changes: AddressChange[] | undefined;
+  busy: boolean;
+  onImport: () => void;
+  onCancel: () => void;
+}) {
+  let dialog!: HTMLDialogElement;
+  createEffect(() => {
+    if (props.changes) {
+      if (!dialog.open) dialog.showModal();
+    } else if (dialog.open) dialog.close();
+  });
+  return (
+    <dialog
+      ref={dialog}
+      class="sheet address-confirm"
+      aria-labelledby="address-confirm-title"
+      aria-describedby="address-confirm-hint"
+      onClose={() => {
+        if (props.changes) props.onCancel();
+      }}
+    >
+      <h2 id="address-confirm-title">{t("data.addressesTitle")}</h2>
+      <p>{t("data.addressesIntro")}</p>
+      <ul aria-label={t("data.addressesList")}>
+        <For each={props.changes ?? []}>
+          {(change) => (
+            <li>
+              {addressLabel(change)}: <code>{change.address}</code>
+            </li>
+          )}
+        </For>
+      </ul>
+      <p id="address-confirm-hint" class="hint">
+        {t("data.addressesHint")}
+      </p>
+      <div class="inline">
+        <button type="button" disabled={props.busy} onClick={() => props.onImport()}>
+          {t("data.importWithAddresses")}
+        </button>
+        <button type="button" class="ghost" onClick={() => props.onCancel()}>
+          {t("common.cancel")}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
 /** What "Delete all data" would take away, counted when the user asks. */
 interface Loss {
   threads: number;
@@ -54,14 +121,20 @@ export function DataTab() {
   const [status, setStatus] = createSignal<Status | undefined>();
   const [busy, setBusy] = createSignal(false);
   const [loss, setLoss] = createSignal<Loss | undefined>();
+  /** A backup that would set addresses, waiting for the user to accept them (nothing of it is written yet). */
+  const [pending, setPending] = createSignal<{ file: File; changes: AddressChange[] } | undefined>();
   let picker!: HTMLInputElement;
 
-  /** Runs one action at a time, its outcome in the status line; the storage report is read again after it. */
-  const act = async (busyText: string, action: () => Promise<string>, failure: string) => {
+  /**
+   * Runs one action at a time, its outcome in the status line (none when the action says nothing); the storage
+   * report is read again after it.
+   */
+  const act = async (busyText: string, action: () => Promise<string | undefined>, failure: string) => {
     setBusy(true);
     setStatus({ kind: "busy", text: busyText });
     try {
-      setStatus({ kind: "ok", text: await action() });
+      const text = await action();
+      setStatus(text === undefined ? undefined : { kind: "ok", text });
     } catch (error) {
       setStatus({ kind: "error", text: `${failure} ${errorMessage(error)}` });
     } finally {
@@ -81,12 +154,29 @@ export function DataTab() {
       t("data.exportFailed"),
     );
 
-  const importFrom = (file: File) =>
+  /** Imports the backup; one that would set addresses is written only after the user accepts them. */
+  const importFrom = (file: File, acceptAddressChanges = false) =>
     act(
       t("data.checking", { file: file.name }),
-      async () => (await client.importData(file)).message,
+      async () => {
+        const answer = await client.importData(file, { acceptAddressChanges });
+        if (!needsConfirmation(answer)) return answer.message;
+        setPending({ file, changes: answer.address_changes });
+        return undefined;
+      },
       t("data.importFailed", { file: file.name }),
     );
+
+  const acceptAddresses = () => {
+    const waiting = pending();
+    setPending(undefined);
+    if (waiting) void importFrom(waiting.file, true);
+  };
+
+  const refuseAddresses = () => {
+    setPending(undefined);
+    setStatus({ kind: "ok", text: t("data.importCancelled") });
+  };
 
   const askDelete = async () => {
     setStatus(undefined);
@@ -190,6 +280,12 @@ export function DataTab() {
           )}
         </Show>
         <StatusLine status={status()} />
+        <AddressConfirm
+          changes={pending()?.changes}
+          busy={busy()}
+          onImport={acceptAddresses}
+          onCancel={refuseAddresses}
+        />
       </section>
     </div>
   );

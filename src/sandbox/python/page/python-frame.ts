@@ -3,7 +3,7 @@
 // inherits this document's Content-Security-Policy (no network but Pyodide's package host, no eval). The frame itself
 // is Fawn's own same-origin code, so the service worker serves it offline; it never runs or reads what the model
 // wrote, and it ignores every message the worker sends.
-import type { PythonFrameReport, PythonFrameStart } from "./python-frame-protocol.ts";
+import type { PythonFrameReport, PythonFrameStart } from "../python-frame-protocol.ts";
 
 function report(message: PythonFrameReport): void {
   window.parent.postMessage(message, window.location.origin);

@@ -1,0 +1,104 @@
+// python3 for the sandbox worker: a WorkerPythonRunner per thread over the page's walled-off Python workers
+// (page/python-frame-host.ts), so a thread's program never shares an interpreter, its modules or its memory with another
+// thread's. The most recently used threads keep their interpreter warm; the least recently used idle one is ended
+// when a further thread needs Python.
+import type * as Comlink from "comlink";
+import type { PythonFrames } from "./python-frame-protocol.ts";
+import type { PythonRunner, PythonRunRequest, PythonRunResult } from "./python-runner.ts";
+import type { PythonWorkerResponse } from "./python-worker-protocol.ts";
+import type { WorkerPythonRunner } from "./worker-python-runner.ts";
+import { type SpawnPythonWorker } from "./worker-python-runner.ts";
+
+/** How many threads keep a warm interpreter (each holds a Pyodide, tens of MB). */
+export const WARM_THREADS = 3;
+
+/** A SpawnPythonWorker over a broker that is attached later (the page hands it over after the worker starts). */
+export function spawnFramePythonWorker(broker: Promise<Comlink.Remote<PythonFrames>>): SpawnPythonWorker {
+  return (events) => {
+    let ended = false;
+    let port: MessagePort | undefined;
+    let id: number | undefined;
+    const queued: unknown[] = [];
+    void (async () => {
+      const frames = await broker;
+      const spawned = await frames.spawn();
+      if (ended) {
+        spawned.port.close();
+        await frames.terminate(spawned.id);
+        return;
+      }
+      ({ id, port } = spawned);
+      spawned.port.addEventListener("message", (event: MessageEvent<PythonWorkerResponse>) =>
+        events.message(event.data),
+      );
+      spawned.port.addEventListener("messageerror", () => events.crash("a message from Python could not be read"));
+      spawned.port.start();
+      for (const message of queued.splice(0)) spawned.port.postMessage(message);
+      const reason = await frames.failure(spawned.id);
+      if (reason && !ended) events.crash(reason);
+    })().catch((error: unknown) => {
+      if (!ended) events.crash(error instanceof Error ? error.message : String(error));
+    });
+    return {
+      send: (message) => (port ? port.postMessage(message) : queued.push(message)),
+      terminate: () => {
+        ended = true;
+        port?.close();
+        if (id !== undefined) void broker.then((frames) => frames.terminate(id!)).catch(() => undefined);
+      },
+    };
+  };
+}
+
+/** One runner per thread, created on first use (see the module comment). */
+export class PerThreadPythonRunners {
+  private readonly runners = new Map<string, { runner: WorkerPythonRunner; busy: number }>();
+
+  constructor(
+    private readonly create: () => WorkerPythonRunner,
+    private readonly warmThreads = WARM_THREADS,
+  ) {}
+
+  /** The thread's runner; cheap, holds nothing until it runs a program. */
+  forThread(threadId: string): PythonRunner {
+    return {
+      run: (request, signal) => this.run(threadId, request, signal),
+      dispose: () => this.release(threadId),
+    };
+  }
+
+  /** Ends the thread's interpreter, if it has one. */
+  release(threadId: string): void {
+    this.runners.get(threadId)?.runner.dispose();
+    this.runners.delete(threadId);
+  }
+
+  dispose(): void {
+    for (const threadId of [...this.runners.keys()]) this.release(threadId);
+  }
+
+  private async run(threadId: string, request: PythonRunRequest, signal?: AbortSignal): Promise<PythonRunResult> {
+    let entry = this.runners.get(threadId);
+    this.runners.delete(threadId);
+    entry ??= { runner: this.create(), busy: 0 };
+    // Most recent last: Map keeps insertion order.
+    this.runners.set(threadId, entry);
+    this.evict();
+    entry.busy++;
+    try {
+      return await entry.runner.run(request, signal);
+    } finally {
+      entry.busy--;
+    }
+  }
+
+  private evict(): void {
+    let excess = this.runners.size - this.warmThreads;
+    for (const [threadId, entry] of this.runners) {
+      if (excess <= 0) break;
+      if (entry.busy > 0) continue;
+      this.release(threadId);
+      excess--;
+    }
+  }
+}
