@@ -1,9 +1,17 @@
-// Tests for the CORS proxy against a real local upstream server.
+// Tests for the CORS proxy against real local upstream servers: forwarding, CORS, the target policy and the limits.
 import http from "node:http";
+import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_ALLOWED_ORIGINS, proxyOptionsFromEnv, startProxy, type RunningProxy } from "./server.ts";
+import {
+  DEFAULT_APP_ORIGIN,
+  proxyOptionsFromEnv,
+  startProxy,
+  type ResolveHost,
+  type RunningProxy,
+  type StartProxyOptions,
+} from "./server.ts";
 
-const ORIGIN = "http://localhost:5173";
+const ORIGIN = DEFAULT_APP_ORIGIN;
 
 interface SeenRequest {
   method: string;
@@ -27,15 +35,19 @@ interface Reply {
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, seen: SeenRequest) => void;
 
-async function listen(server: http.Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+async function listen(server: http.Server, host = "127.0.0.1"): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const address = server.address();
   if (typeof address !== "object" || address === null) throw new Error("no address");
   return address.port;
 }
 
-/** An upstream that records each request; the handler runs once the request body has been read. */
-async function startUpstream(handler: Handler, readBody = true): Promise<Upstream> {
+/**
+ * An upstream that records each request; the handler runs once the request body has been read. It listens on
+ * loopback, which the proxy refuses unless host:port is listed, so its host:port joins the proxy's allowed targets
+ * (the proxy restarts with them) unless a test sets allowedTargets itself.
+ */
+async function startUpstream(handler: Handler, readBody = true, host = "127.0.0.1"): Promise<Upstream> {
   const seen: SeenRequest[] = [];
   const server = http.createServer((req, res) => {
     const record: SeenRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: "" };
@@ -48,9 +60,12 @@ async function startUpstream(handler: Handler, readBody = true): Promise<Upstrea
     req.on("data", (chunk: string) => (record.body += chunk));
     req.on("end", () => handler(req, res, record));
   });
-  const port = await listen(server);
+  const port = await listen(server, host);
+  const hostPort = host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+  upstreamTargets.push(hostPort);
+  await useProxy(proxyOptions);
   return {
-    base: `http://127.0.0.1:${port}`,
+    base: `http://${hostPort}`,
     port,
     seen,
     close: () =>
@@ -78,6 +93,19 @@ function send(
   });
 }
 
+function errorOf(reply: Reply): { message: string; type: string } {
+  return (JSON.parse(reply.text) as { error: { message: string; type: string } }).error;
+}
+
+/** An agent that connects every request to 127.0.0.1:`port`, whatever host the URL names (no DNS, no network). */
+function routeTo(port: number): http.Agent {
+  return new (class extends http.Agent {
+    override createConnection(): net.Socket {
+      return net.createConnection({ host: "127.0.0.1", port });
+    }
+  })();
+}
+
 function nextEvent<T>(register: (done: (value: T) => void) => void): Promise<T> {
   return new Promise((resolve) => register(resolve));
 }
@@ -85,14 +113,26 @@ function nextEvent<T>(register: (done: (value: T) => void) => void): Promise<T> 
 let proxy: RunningProxy;
 let upstream: Upstream | undefined;
 let logLines: string[];
+/** The options of the running proxy, kept when startUpstream restarts it. */
+let proxyOptions: StartProxyOptions;
+/** host:port of every upstream started in this test: the proxy's allowedTargets unless a test sets its own. */
+let upstreamTargets: string[];
 
-async function useProxy(options: Parameters<typeof startProxy>[0] = {}): Promise<void> {
+async function useProxy(options: StartProxyOptions = {}): Promise<void> {
+  proxyOptions = options;
   await proxy.close();
-  proxy = await startProxy({ port: 0, log: (line) => logLines.push(line), ...options });
+  proxy = await startProxy({
+    port: 0,
+    log: (line) => logLines.push(line),
+    allowedTargets: upstreamTargets,
+    ...options,
+  });
 }
 
 beforeEach(async () => {
   logLines = [];
+  proxyOptions = {};
+  upstreamTargets = [];
   proxy = await startProxy({ port: 0, log: (line) => logLines.push(line) });
 });
 
@@ -154,7 +194,7 @@ describe("forwarding", () => {
       new RegExp(`^\\[fawn-proxy\\] GET 127\\.0\\.0\\.1:${upstream.port}/v1/models 200 \\d+ms$`),
     );
     expect(logLines[1]).toMatch(/^\[fawn-proxy\] GET \/health 200 \d+ms$/);
-    expect(logLines.join("\n")).not.toMatch(/secret|localhost:5173/);
+    expect(logLines.join("\n")).not.toMatch(/secret|4173/);
   });
 
   it("strips hop-by-hop, cookie, origin and sec-* headers in both directions", async () => {
@@ -283,18 +323,77 @@ describe("forwarding", () => {
     expect(upstream.seen[0]?.headers["transfer-encoding"]).toBe("chunked");
   }, 5_000);
 
-  it("keeps same-origin redirects on the proxy and leaves cross-origin ones alone", async () => {
+  it("follows a same-origin redirect itself, resending the body and the key", async () => {
     upstream = await startUpstream((req, res) => {
-      const location = req.url === "/mcp" ? "/mcp/" : "https://elsewhere.example/x";
-      res.writeHead(307, { location });
+      if (req.url === "/mcp") {
+        res.writeHead(307, { location: "/mcp/" });
+        res.end();
+        return;
+      }
+      res.end("arrived");
+    });
+    const reply = await send(forwardUrl(`${upstream.base}/mcp`), {
+      method: "POST",
+      headers: { origin: ORIGIN, authorization: "Bearer sk-secret", "content-type": "application/json" },
+      body: '{"jsonrpc":"2.0"}',
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.text).toBe("arrived");
+    expect(upstream.seen.map((seen) => [seen.method, seen.url, seen.body, seen.headers.authorization])).toEqual([
+      ["POST", "/mcp", '{"jsonrpc":"2.0"}', "Bearer sk-secret"],
+      ["POST", "/mcp/", '{"jsonrpc":"2.0"}', "Bearer sk-secret"],
+    ]);
+  });
+
+  it("follows a redirect to another origin without the key headers, and a 303 as a GET", async () => {
+    const other = await startUpstream((_req, res) => res.end("other"));
+    upstream = await startUpstream((req, res) => {
+      res.writeHead(req.url === "/see-other" ? 303 : 302, { location: `${other.base}/landing` });
       res.end();
     });
-    const same = await send(forwardUrl(`${upstream.base}/mcp`), { headers: { origin: ORIGIN } });
-    expect(same.status).toBe(307);
-    expect(same.headers.location).toBe(`/forward/${upstream.base}/mcp/`);
+    try {
+      const moved = await send(forwardUrl(`${upstream.base}/moved`), {
+        headers: { origin: ORIGIN, authorization: "Bearer sk-secret", "x-api-key": "secret-x", accept: "text/html" },
+      });
+      expect(moved.text).toBe("other");
+      expect(other.seen[0]?.headers.authorization).toBeUndefined();
+      expect(other.seen[0]?.headers["x-api-key"]).toBeUndefined();
+      expect(other.seen[0]?.headers.accept).toBe("text/html");
 
-    const cross = await send(forwardUrl(`${upstream.base}/other`), { headers: { origin: ORIGIN } });
-    expect(cross.headers.location).toBe("https://elsewhere.example/x");
+      const seeOther = await send(forwardUrl(`${upstream.base}/see-other`), {
+        method: "POST",
+        headers: { origin: ORIGIN, "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(seeOther.text).toBe("other");
+      expect(other.seen[1]).toMatchObject({ method: "GET", body: "" });
+      expect(other.seen[1]?.headers["content-type"]).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("stops after five redirects with a sentence", async () => {
+    upstream = await startUpstream((_req, res) => {
+      res.writeHead(302, { location: "/again" });
+      res.end();
+    });
+    const reply = await send(forwardUrl(`${upstream.base}/loop`), { headers: { origin: ORIGIN } });
+    expect(reply.status).toBe(502);
+    expect(errorOf(reply).message).toBe(
+      `127.0.0.1:${upstream.port} redirected more than 5 times, so Fawn's proxy stopped following.`,
+    );
+    expect(upstream.seen).toHaveLength(6);
+  });
+
+  it("keeps a same-origin Location of a response it does not follow on the proxy", async () => {
+    upstream = await startUpstream((_req, res) => {
+      res.writeHead(201, { location: "/v1/files/f-1" });
+      res.end();
+    });
+    const reply = await send(forwardUrl(`${upstream.base}/v1/files`), { method: "POST", headers: { origin: ORIGIN } });
+    expect(reply.status).toBe(201);
+    expect(reply.headers.location).toBe(`/forward/${upstream.base}/v1/files/f-1`);
   });
 
   it("accepts a percent-encoded target", async () => {
@@ -359,14 +458,26 @@ describe("CORS and access control", () => {
   });
 
   it("enforces the target hostname allowlist", async () => {
-    upstream = await startUpstream((_req, res) => res.end("ok"));
-    await useProxy({ allowedTargets: ["api.deepseek.com"] });
-    const refused = await send(forwardUrl(`${upstream.base}/x`), { headers: { origin: ORIGIN } });
+    upstream = await startUpstream((req, res) => res.end(`ok ${req.headers.host}`));
+    // Routes every connection to the local upstream, so a public name can be forwarded without the network.
+    const httpAgent = routeTo(upstream.port);
+    await useProxy({ allowedTargets: ["api.deepseek.com"], httpAgent });
+    const refused = await send(forwardUrl("http://api.example.com/x"), { headers: { origin: ORIGIN } });
     expect(refused.status).toBe(403);
-    expect(refused.text).toContain("FAWN_PROXY_TARGETS");
+    expect(errorOf(refused).message).toBe(
+      "Target host api.example.com is not allowed. Add it to FAWN_PROXY_TARGETS (comma-separated).",
+    );
+    const allowed = await send(forwardUrl("http://api.deepseek.com:8080/x"), { headers: { origin: ORIGIN } });
+    expect(allowed.text).toBe("ok api.deepseek.com:8080");
 
+    // A bare host name never unlocks a loopback address: only its exact host:port does.
     await useProxy({ allowedTargets: ["127.0.0.1"] });
-    expect((await send(forwardUrl(`${upstream.base}/x`), { headers: { origin: ORIGIN } })).text).toBe("ok");
+    const bare = await send(forwardUrl(`${upstream.base}/x`), { headers: { origin: ORIGIN } });
+    expect(errorOf(bare).message).toBe(
+      `Fawn's proxy does not forward to 127.0.0.1 (a loopback address); to allow it, add "127.0.0.1:${upstream.port}" to FAWN_PROXY_TARGETS.`,
+    );
+    await useProxy({ allowedTargets: [`127.0.0.1:${upstream.port}`] });
+    expect((await send(forwardUrl(`${upstream.base}/x`), { headers: { origin: ORIGIN } })).status).toBe(200);
   });
 
   it("serves /health with CORS headers", async () => {
@@ -483,31 +594,282 @@ describe("errors", () => {
   }, 5_000);
 });
 
+describe("private targets", () => {
+  /** The refusal when no FAWN_PROXY_TARGETS list is set, as the app shows it after "Fawn's proxy refused ...: ". */
+  const refusal = (shown: string, details: string, entry: string): string =>
+    `Fawn's proxy does not forward to ${shown} (${details}); to allow it, ` +
+    `set FAWN_PROXY_TARGETS="*,${entry}" (the "*" keeps every public host allowed).`;
+
+  /** Forwards to `target` through a proxy with no target list, then with `entry` listed; returns both replies. */
+  async function refusedThenAllowed(
+    target: string,
+    entry: string,
+    options: StartProxyOptions = {},
+  ): Promise<{ refused: Reply; allowed: Reply }> {
+    await useProxy({ ...options, allowedTargets: [] });
+    const refused = await send(forwardUrl(target), { headers: { origin: ORIGIN, authorization: "Bearer sk-secret" } });
+    await useProxy({ ...options, allowedTargets: [entry] });
+    const allowed = await send(forwardUrl(target), { headers: { origin: ORIGIN } });
+    return { refused, allowed };
+  }
+
+  function expectRefusal(reply: Reply, message: string): void {
+    expect(reply.status).toBe(403);
+    expect(reply.headers["access-control-allow-origin"]).toBe(ORIGIN);
+    expect(errorOf(reply)).toEqual({ message, type: "proxy_error" });
+  }
+
+  it("refuses 127.0.0.1 unless its host:port is listed", async () => {
+    upstream = await startUpstream((_req, res) => res.end("local"));
+    const entry = `127.0.0.1:${upstream.port}`;
+    const { refused, allowed } = await refusedThenAllowed(`${upstream.base}/v1/models`, entry);
+    expectRefusal(refused, refusal("127.0.0.1", "a loopback address", entry));
+    expect(allowed.text).toBe("local");
+    expect(upstream.seen).toHaveLength(1);
+    expect(logLines.join("\n")).toContain("403 (target refused)");
+  });
+
+  it("refuses [::1] unless its host:port is listed", async () => {
+    upstream = await startUpstream((_req, res) => res.end("local v6"), true, "::1");
+    const entry = `[::1]:${upstream.port}`;
+    const { refused, allowed } = await refusedThenAllowed(`${upstream.base}/v1/models`, entry);
+    expectRefusal(refused, refusal("[::1]", "a loopback address", entry));
+    expect(allowed.text).toBe("local v6");
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it.each([
+    ["10.0.0.1", "a private address"],
+    ["169.254.169.254", "a cloud metadata address"],
+    ["[::ffff:10.0.0.1]", "a private address"],
+    ["100.64.0.1", "a shared (CGNAT) address"],
+    ["0.0.0.0", "an unspecified address"],
+    ["[fd00:ec2::254]", "a cloud metadata address"],
+  ])("refuses %s unless its host:port is listed", async (host, kind) => {
+    upstream = await startUpstream((req, res) => res.end(`reached as ${req.headers.host}`));
+    const target = `http://${host}:8080/latest/meta-data/`;
+    const shown = new URL(target).hostname;
+    const entry = `${shown}:8080`;
+    // The listed target is connected to the local upstream: the policy lets it through, no real network is touched.
+    const { refused, allowed } = await refusedThenAllowed(target, entry, { httpAgent: routeTo(upstream.port) });
+    expectRefusal(refused, refusal(shown, kind, entry));
+    expect(allowed.text).toBe(`reached as ${entry}`);
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it("refuses a name that resolves to 127.0.0.1, checking the address it connects to", async () => {
+    upstream = await startUpstream((req, res) => res.end(`reached as ${req.headers.host}`));
+    const lookups: string[] = [];
+    const resolveHost: ResolveHost = async (hostname) => {
+      lookups.push(hostname);
+      return [{ address: "127.0.0.1", family: 4 }];
+    };
+    const entry = `models.rebind.test:${upstream.port}`;
+    const target = `http://models.rebind.test:${upstream.port}/v1/models`;
+    const { refused, allowed } = await refusedThenAllowed(target, entry, { resolveHost });
+    expectRefusal(refused, refusal("models.rebind.test", "127.0.0.1, a loopback address", entry));
+    expect(allowed.text).toBe(`reached as ${entry}`);
+    expect(upstream.seen).toHaveLength(1);
+    expect(lookups).toEqual(["models.rebind.test", "models.rebind.test"]);
+  });
+
+  it("refuses a name when any of its addresses is private, and localhost by name", async () => {
+    const resolveHost: ResolveHost = async () => [
+      { address: "93.184.215.14", family: 4 },
+      { address: "::ffff:192.168.1.10", family: 6 },
+    ];
+    await useProxy({ resolveHost, allowedTargets: [] });
+    const mixed = await send(forwardUrl("https://mixed.example/x"), { headers: { origin: ORIGIN } });
+    expectRefusal(mixed, refusal("mixed.example", "::ffff:192.168.1.10, a private address", "mixed.example:443"));
+
+    const local = await send(forwardUrl("http://localhost:11434/api/tags"), { headers: { origin: ORIGIN } });
+    expectRefusal(local, refusal("localhost", "a loopback name", "localhost:11434"));
+    const metadata = await send(forwardUrl("http://metadata.google.internal./computeMetadata/v1/"), {
+      headers: { origin: ORIGIN },
+    });
+    expectRefusal(
+      metadata,
+      refusal("metadata.google.internal", "a cloud metadata address", "metadata.google.internal:80"),
+    );
+  });
+
+  it("refuses a redirect to 127.0.0.1 unless that host:port is listed", async () => {
+    const secret = await startUpstream((_req, res) => res.end("secret"));
+    upstream = await startUpstream((_req, res) => {
+      res.writeHead(302, { location: `http://127.0.0.1:${secret.port}/admin` });
+      res.end();
+    });
+    try {
+      const from = `127.0.0.1:${upstream.port}`;
+      const entry = `127.0.0.1:${secret.port}`;
+      await useProxy({ allowedTargets: [from] });
+      const refused = await send(forwardUrl(`${upstream.base}/start`), { headers: { origin: ORIGIN } });
+      expectRefusal(
+        refused,
+        `Fawn's proxy does not forward to 127.0.0.1 (a loopback address, reached by a redirect from ${from}); ` +
+          `to allow it, add "${entry}" to FAWN_PROXY_TARGETS.`,
+      );
+      expect(secret.seen).toHaveLength(0);
+
+      await useProxy({ allowedTargets: [from, entry] });
+      const allowed = await send(forwardUrl(`${upstream.base}/start`), { headers: { origin: ORIGIN } });
+      expect(allowed.text).toBe("secret");
+      expect(secret.seen.map((seen) => seen.url)).toEqual(["/admin"]);
+    } finally {
+      await secret.close();
+    }
+  });
+});
+
+describe("limits", () => {
+  it("answers 504 with a sentence when the upstream sends no headers in time", async () => {
+    let upstreamClosed: () => void = () => {};
+    const closed = new Promise<void>((resolve) => (upstreamClosed = resolve));
+    upstream = await startUpstream((_req, res) => res.once("close", () => upstreamClosed()));
+    await useProxy({ headersTimeoutMs: 200 });
+    const started = performance.now();
+    const reply = await send(forwardUrl(`${upstream.base}/v1/chat/completions`), {
+      method: "POST",
+      headers: { origin: ORIGIN },
+      body: "{}",
+    });
+    expect(reply.status).toBe(504);
+    expect(reply.headers["access-control-allow-origin"]).toBe(ORIGIN);
+    expect(errorOf(reply)).toEqual({
+      message: `127.0.0.1:${upstream.port} sent no response within 0.2 s; to wait longer, raise FAWN_PROXY_HEADERS_TIMEOUT (seconds).`,
+      type: "proxy_error",
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    await closed;
+  }, 5_000);
+
+  it("cuts a response stream that goes idle", async () => {
+    upstream = await startUpstream((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("data: one\n\n");
+    });
+    await useProxy({ idleTimeoutMs: 200 });
+    const outcome = await nextEvent<string>((done) => {
+      const req = http.request(
+        forwardUrl(`${upstream!.base}/sse`),
+        { headers: { origin: ORIGIN }, agent: false },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => done(`ended cleanly: ${text}`));
+          res.on("error", () => done(`cut after: ${text}`));
+        },
+      );
+      req.on("error", () => done("request failed"));
+      req.end();
+    });
+    expect(outcome).toBe("cut after: data: one\n\n");
+    await expect.poll(() => logLines.at(-1)).toMatch(/ 200 \(upstream idle timeout\) \d+ms$/);
+  }, 5_000);
+
+  it("refuses an oversize request body with 413, declared or streamed", async () => {
+    upstream = await startUpstream((_req, res) => res.end("ok"));
+    await useProxy({ maxRequestBytes: 1024 });
+    const message =
+      "The request body is larger than Fawn's proxy accepts (1 KiB); to send it, raise FAWN_PROXY_MAX_REQUEST_BYTES.";
+    const declared = await send(forwardUrl(`${upstream.base}/v1/chat/completions`), {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/json" },
+      body: "x".repeat(2048),
+    });
+    expect(declared.status).toBe(413);
+    expect(declared.headers["access-control-allow-origin"]).toBe(ORIGIN);
+    expect(errorOf(declared)).toEqual({ message, type: "proxy_error" });
+    expect(upstream.seen).toHaveLength(0);
+
+    const streamed = await new Promise<Reply>((resolve, reject) => {
+      const req = http.request(
+        forwardUrl(`${upstream!.base}/upload`),
+        { method: "POST", headers: { origin: ORIGIN }, agent: false },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        },
+      );
+      req.on("error", reject);
+      req.write("y".repeat(700));
+      req.end("y".repeat(700));
+    });
+    expect(streamed.status).toBe(413);
+    expect(errorOf(streamed).message).toBe(message);
+    // Exactly at the limit is fine.
+    const atLimit = await send(forwardUrl(`${upstream.base}/x`), {
+      method: "POST",
+      headers: { origin: ORIGIN },
+      body: "z".repeat(1024),
+    });
+    expect(atLimit.text).toBe("ok");
+  });
+
+  it("refuses a response over the size limit: 502 when declared, a cut stream when not", async () => {
+    upstream = await startUpstream((req, res) => {
+      if (req.url === "/declared") {
+        res.end("d".repeat(4096));
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.write("s".repeat(1000));
+      setTimeout(() => res.end("s".repeat(1000)), 20);
+    });
+    await useProxy({ maxResponseBytes: 2000 - 1 });
+    const declared = await send(forwardUrl(`${upstream.base}/declared`), { headers: { origin: ORIGIN } });
+    expect(declared.status).toBe(502);
+    expect(errorOf(declared).message).toBe(
+      `The response from 127.0.0.1:${upstream.port} is larger than Fawn's proxy relays (1999 bytes); ` +
+        "to receive it, raise FAWN_PROXY_MAX_RESPONSE_BYTES.",
+    );
+    await expect(send(forwardUrl(`${upstream.base}/streamed`), { headers: { origin: ORIGIN } })).rejects.toThrow();
+  });
+});
+
 describe("proxyOptionsFromEnv", () => {
   it("uses defaults", () => {
     const options = proxyOptionsFromEnv({});
-    expect(options).toEqual({ port: 8787, host: "127.0.0.1", allowedOrigins: DEFAULT_ALLOWED_ORIGINS });
+    expect(options).toEqual({ port: 8787, host: "127.0.0.1", appOrigin: "http://127.0.0.1:4173" });
   });
 
   it("reads overrides", () => {
     const options = proxyOptionsFromEnv({
       FAWN_PROXY_PORT: "9000",
       FAWN_PROXY_HOST: "0.0.0.0",
-      FAWN_PROXY_ORIGINS: "https://fawn.example, http://localhost:3000 ",
-      FAWN_PROXY_TARGETS: "api.deepseek.com,api.openai.com",
+      FAWN_APP_ORIGIN: "https://fawn.example/",
+      FAWN_PROXY_ORIGINS: "http://localhost:5173, http://localhost:3000 ",
+      FAWN_PROXY_TARGETS: "*,api.deepseek.com,192.168.1.10:11434,[::1]:11435",
+      FAWN_PROXY_HEADERS_TIMEOUT: "90",
+      FAWN_PROXY_IDLE_TIMEOUT: "0.5",
+      FAWN_PROXY_MAX_REQUEST_BYTES: "64MiB",
+      FAWN_PROXY_MAX_RESPONSE_BYTES: "1048576",
       FAWN_PROXY_QUIET: "1",
     });
     expect(options).toEqual({
       port: 9000,
       host: "0.0.0.0",
-      allowedOrigins: ["https://fawn.example", "http://localhost:3000"],
-      allowedTargets: ["api.deepseek.com", "api.openai.com"],
+      appOrigin: "https://fawn.example",
+      allowedOrigins: ["http://localhost:5173", "http://localhost:3000"],
+      allowedTargets: ["*", "api.deepseek.com", "192.168.1.10:11434", "[::1]:11435"],
+      headersTimeoutMs: 90_000,
+      idleTimeoutMs: 500,
+      maxRequestBytes: 64 * 1024 * 1024,
+      maxResponseBytes: 1048576,
       log: null,
     });
   });
 
-  it("rejects a bad port", () => {
+  it("rejects bad values, naming the variable", () => {
     expect(() => proxyOptionsFromEnv({ FAWN_PROXY_PORT: "80a" })).toThrow(/FAWN_PROXY_PORT/);
     expect(() => proxyOptionsFromEnv({ FAWN_PROXY_PORT: "70000" })).toThrow(/FAWN_PROXY_PORT/);
+    expect(() => proxyOptionsFromEnv({ FAWN_APP_ORIGIN: "http://127.0.0.1:4173/app" })).toThrow(/FAWN_APP_ORIGIN/);
+    expect(() => proxyOptionsFromEnv({ FAWN_PROXY_TARGETS: "http://x.example/" })).toThrow(/FAWN_PROXY_TARGETS/);
+    expect(() => proxyOptionsFromEnv({ FAWN_PROXY_TARGETS: "x.example:99999" })).toThrow(/FAWN_PROXY_TARGETS/);
+    expect(() => proxyOptionsFromEnv({ FAWN_PROXY_HEADERS_TIMEOUT: "0" })).toThrow(/FAWN_PROXY_HEADERS_TIMEOUT/);
+    expect(() => proxyOptionsFromEnv({ FAWN_PROXY_MAX_REQUEST_BYTES: "lots" })).toThrow(/FAWN_PROXY_MAX_REQUEST_BYTES/);
   });
 });

@@ -1,18 +1,33 @@
 // Optional localhost CORS proxy: forwards /forward/<url> to model and MCP endpoints that refuse browser requests.
+import dns from "node:dns";
 import { realpathSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import { pipeline } from "node:stream";
+import type { LookupFunction } from "node:net";
+import { pipeline, Transform } from "node:stream";
 import { pathToFileURL } from "node:url";
+import { TargetPolicy, targetPort, type ResolveHost } from "./target-policy.ts";
+
+export { TargetPolicy, type ResolveHost, type ResolvedAddress } from "./target-policy.ts";
+
+const MiB = 1024 * 1024;
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = "127.0.0.1";
-export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = [
-  "http://127.0.0.1:4173",
-  "http://localhost:4173",
-  "http://127.0.0.1:5173",
-  "http://localhost:5173",
-];
+/** What `npm start` / `npm run preview` serve Fawn on: the one origin allowed by default. */
+export const DEFAULT_APP_ORIGIN = "http://127.0.0.1:4173";
+/**
+ * Wait for response headers. Generous because a local model server (e.g. Ollama) answers only once it has loaded the
+ * model, which can take a minute or more from disk.
+ */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 120_000;
+/** Silence allowed between two chunks of a response: a reasoning model may think for minutes between SSE events. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/** Room for a long conversation with a few images inlined as base64. */
+export const DEFAULT_MAX_REQUEST_BYTES = 32 * MiB;
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * MiB;
+/** Redirects the proxy follows itself (checking each hop) before it gives up. */
+export const DEFAULT_MAX_REDIRECTS = 5;
 
 /** Response headers browser code may read: what the OpenAI-compatible clients and MCP Streamable HTTP look at. */
 export const EXPOSED_HEADERS: readonly string[] = [
@@ -58,10 +73,33 @@ const DROPPED_REQUEST_HEADERS = new Set(["host", "origin", "referer", "cookie", 
 const DROPPED_RESPONSE_HEADERS = new Set(["set-cookie", "set-cookie2"]);
 
 export interface ProxyOptions {
-  /** Origins allowed to use the proxy ("*": any origin, and no Origin at all). Default: DEFAULT_ALLOWED_ORIGINS. */
+  /** The origin Fawn is served from; always allowed. Default DEFAULT_APP_ORIGIN (FAWN_APP_ORIGIN). */
+  appOrigin?: string;
+  /** More origins allowed to use the proxy ("*": any origin, and no Origin at all) (FAWN_PROXY_ORIGINS). */
   allowedOrigins?: readonly string[];
-  /** Hostnames that may be targeted; undefined or empty allows any host. */
+  /**
+   * FAWN_PROXY_TARGETS entries: "*" (any public host), a host name, or host:port. Undefined or empty: any public host.
+   * Loopback, private, link-local, CGNAT and metadata targets need their exact host:port listed (see TargetPolicy).
+   */
   allowedTargets?: readonly string[];
+  /** No response headers this long after the request began: 504. Default DEFAULT_HEADERS_TIMEOUT_MS. */
+  headersTimeoutMs?: number;
+  /** No response bytes for this long while streaming: the stream is cut. Default DEFAULT_IDLE_TIMEOUT_MS. */
+  idleTimeoutMs?: number;
+  /** Larger request bodies get 413. Default DEFAULT_MAX_REQUEST_BYTES. */
+  maxRequestBytes?: number;
+  /** Larger responses get 502 (declared length) or are cut (streamed). Default DEFAULT_MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
+  /** Default DEFAULT_MAX_REDIRECTS. */
+  maxRedirects?: number;
+  /** Resolves target host names at connect time; default dns.lookup (all addresses). */
+  resolveHost?: ResolveHost;
+  /**
+   * Agents for upstream connections; default one keep-alive agent per scheme for this server. An agent must pass the
+   * request's `lookup` option to its connections, or names skip the connect-time address check.
+   */
+  httpAgent?: http.Agent;
+  httpsAgent?: https.Agent;
   /** Receives one line per request (never header values or query strings); null silences it. Default: console.log. */
   log?: ((line: string) => void) | null;
 }
@@ -88,8 +126,51 @@ function splitList(value: string | undefined): string[] {
     .filter((item) => item !== "");
 }
 
-/** Reads FAWN_PROXY_PORT, FAWN_PROXY_HOST, FAWN_PROXY_ORIGINS, FAWN_PROXY_TARGETS and FAWN_PROXY_QUIET. */
-export function proxyOptionsFromEnv(env: Env): StartProxyOptions & { port: number; host: string } {
+/** A positive number of seconds from `env[name]`, in milliseconds; undefined when unset. */
+function secondsFromEnv(env: Env, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  const seconds = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || seconds <= 0) {
+    throw new Error(`${name} must be a number of seconds above 0, got "${raw}"`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** A positive byte count from `env[name]` ("33554432", "32M", "32MiB", "1G"); undefined when unset. */
+function bytesFromEnv(env: Env, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  const match = /^(\d+)\s*(?:([kmg])(?:i?b)?|b)?$/i.exec(raw);
+  const scale = { k: 1024, m: MiB, g: 1024 * MiB } as const;
+  const unit = match?.[2]?.toLowerCase() as keyof typeof scale | undefined;
+  const bytes = match === null ? NaN : Number(match[1]) * (unit === undefined ? 1 : scale[unit]);
+  if (!(bytes > 0)) throw new Error(`${name} must be a size in bytes such as 33554432 or 32MiB, got "${raw}"`);
+  return bytes;
+}
+
+/** The origin `value` names, or an error naming FAWN_APP_ORIGIN. */
+function appOriginFromEnv(value: string | undefined): string {
+  const raw = value?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_APP_ORIGIN;
+  let origin: string | undefined;
+  try {
+    origin = new URL(raw).origin;
+  } catch {
+    origin = undefined;
+  }
+  if (origin === undefined || origin === "null" || normalizeOrigin(raw) !== origin) {
+    throw new Error(`FAWN_APP_ORIGIN must be an origin such as ${DEFAULT_APP_ORIGIN} (no path), got "${raw}"`);
+  }
+  return origin;
+}
+
+/**
+ * Reads FAWN_PROXY_PORT, FAWN_PROXY_HOST, FAWN_APP_ORIGIN, FAWN_PROXY_ORIGINS, FAWN_PROXY_TARGETS,
+ * FAWN_PROXY_HEADERS_TIMEOUT, FAWN_PROXY_IDLE_TIMEOUT (seconds), FAWN_PROXY_MAX_REQUEST_BYTES,
+ * FAWN_PROXY_MAX_RESPONSE_BYTES and FAWN_PROXY_QUIET. Unset ones are left out, so the defaults apply.
+ */
+export function proxyOptionsFromEnv(env: Env): StartProxyOptions & { port: number; host: string; appOrigin: string } {
   const rawPort = env.FAWN_PROXY_PORT?.trim();
   let port = DEFAULT_PORT;
   if (rawPort !== undefined && rawPort !== "") {
@@ -100,22 +181,28 @@ export function proxyOptionsFromEnv(env: Env): StartProxyOptions & { port: numbe
   }
   const origins = splitList(env.FAWN_PROXY_ORIGINS);
   const targets = splitList(env.FAWN_PROXY_TARGETS);
+  // Fail at start-up, not on the first request, for an entry the policy cannot read.
+  new TargetPolicy(targets);
   const quiet = env.FAWN_PROXY_QUIET === "1" || env.FAWN_PROXY_QUIET?.toLowerCase() === "true";
+  const limits = {
+    headersTimeoutMs: secondsFromEnv(env, "FAWN_PROXY_HEADERS_TIMEOUT"),
+    idleTimeoutMs: secondsFromEnv(env, "FAWN_PROXY_IDLE_TIMEOUT"),
+    maxRequestBytes: bytesFromEnv(env, "FAWN_PROXY_MAX_REQUEST_BYTES"),
+    maxResponseBytes: bytesFromEnv(env, "FAWN_PROXY_MAX_RESPONSE_BYTES"),
+  };
   return {
     port,
     host: env.FAWN_PROXY_HOST?.trim() || DEFAULT_HOST,
-    allowedOrigins: origins.length > 0 ? origins : DEFAULT_ALLOWED_ORIGINS,
+    appOrigin: appOriginFromEnv(env.FAWN_APP_ORIGIN),
+    ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
     ...(targets.length > 0 ? { allowedTargets: targets } : {}),
+    ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)),
     ...(quiet ? { log: null } : {}),
   };
 }
 
 function normalizeOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, "").toLowerCase();
-}
-
-function bareHostname(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
 }
 
 function connectionTokens(value: string | undefined): Set<string> {
@@ -224,47 +311,361 @@ function mergeVary(upstreamVary: string | undefined, cors: http.OutgoingHttpHead
   return { ...cors, vary: `${upstreamVary}, Origin` };
 }
 
-function forward(req: http.IncomingMessage, res: http.ServerResponse, target: URL, origin: string | undefined): void {
-  const options: http.RequestOptions = { method: req.method ?? "GET", headers: forwardedRequestHeaders(req) };
-  const upstreamReq = target.protocol === "https:" ? https.request(target, options) : http.request(target, options);
+/** Redirect statuses the proxy follows itself; other 3xx answers go to the client as they are. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Headers dropped when a redirect turns the request into a GET without a body (as fetch does). */
+const BODY_HEADERS = [
+  "content-length",
+  "content-type",
+  "content-encoding",
+  "content-language",
+  "content-location",
+  "transfer-encoding",
+];
+/**
+ * The only request headers that follow a redirect to another origin. Keys travel in many headers (authorization,
+ * x-api-key, api-key, x-goog-api-key, ...), so the rest stay with the origin the client addressed.
+ */
+const CROSS_ORIGIN_HEADERS = new Set([
+  "accept",
+  "accept-encoding",
+  "accept-language",
+  "cache-control",
+  "pragma",
+  "user-agent",
+  ...BODY_HEADERS,
+]);
 
-  // The client hanging up (stop button, closed tab) must cancel the upstream generation too.
-  res.once("close", () => {
-    if (!res.writableFinished) upstreamReq.destroy();
-  });
+/** A lookup that found a refused address: answered with its sentence (403), not as an unreachable host (502). */
+class TargetRefused extends Error {}
 
-  upstreamReq.on("response", (upstreamRes) => {
-    const headers = forwardedResponseHeaders(upstreamRes, target);
-    const cors = mergeVary(upstreamRes.headers.vary, corsHeaders(origin));
-    res.writeHead(upstreamRes.statusCode ?? 502, { ...headers, ...cors });
-    // Send headers now so an SSE client sees the response before the first event.
-    res.flushHeaders();
-    // On upstream failure mid-body this destroys `res`, so the client sees a truncated stream rather than a clean end.
-    pipeline(upstreamRes, res, () => {});
-  });
+interface Limits {
+  headersTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxRequestBytes: number;
+  maxResponseBytes: number;
+  maxRedirects: number;
+}
 
-  upstreamReq.on("error", (err: NodeJS.ErrnoException) => {
-    if (res.headersSent) {
-      res.destroy();
+interface RelayContext {
+  policy: TargetPolicy;
+  limits: Limits;
+  resolveHost: ResolveHost;
+  httpAgent: http.Agent;
+  httpsAgent: https.Agent;
+  /** Adds a note to this request's log line. */
+  note(text: string): void;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes % MiB === 0) return `${bytes / MiB} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+function formatSeconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
+
+function withoutHeaders(headers: http.OutgoingHttpHeaders, drop: (name: string) => boolean): http.OutgoingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !drop(name)));
+}
+
+/** The URL a redirect's Location leads to, if the proxy may follow it (http or https, no credentials). */
+function redirectTarget(location: string, from: URL): URL | undefined {
+  try {
+    const next = new URL(location, from);
+    if (next.protocol !== "http:" && next.protocol !== "https:") return undefined;
+    if (next.username !== "" || next.password !== "") return undefined;
+    return next;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One client request relayed upstream. It follows redirects itself, so every hop passes the target policy (before
+ * connecting, and on the addresses DNS gives at connect time) and the client only ever sees the final answer.
+ * The request body streams through; a copy is kept until the final response so a 307/308 can send it again.
+ */
+class Relay {
+  private current: http.ClientRequest | undefined;
+  private currentUrl: URL;
+  /** The upstream request the client's body is streaming into, if any. */
+  private bodySink: http.ClientRequest | undefined;
+  private bodyCopy: Buffer[] | undefined = [];
+  private bodyBytes = 0;
+  private bodyEnded = false;
+  private redirects = 0;
+  private failed = false;
+  private headersTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly req: http.IncomingMessage,
+    private readonly res: http.ServerResponse,
+    private readonly origin: string | undefined,
+    private readonly ctx: RelayContext,
+    target: URL,
+  ) {
+    this.currentUrl = target;
+  }
+
+  start(): void {
+    const { policy, limits } = this.ctx;
+    const first = policy.check(this.currentUrl);
+    if (!first.ok) {
+      this.fail(403, first.message, " (target refused)");
       return;
     }
-    if (res.destroyed || res.writableEnded) return;
-    const reason = err.message || err.code || "unknown error";
-    sendJson(res, 502, errorBody(`Could not reach ${target.host}: ${reason}`), corsHeaders(origin));
-  });
+    if (Number(this.req.headers["content-length"]) > limits.maxRequestBytes) {
+      this.refuseBody();
+      return;
+    }
+    // The client hanging up (stop button, closed tab) must cancel the upstream generation too.
+    this.res.once("close", () => {
+      clearTimeout(this.headersTimer);
+      if (!this.res.writableFinished) this.abortUpstream();
+    });
+    this.req.on("data", (chunk: Buffer) => this.onBodyChunk(chunk));
+    this.req.on("end", () => {
+      this.bodyEnded = true;
+      this.bodySink?.end();
+    });
+    this.headersTimer = setTimeout(() => {
+      const message =
+        `${this.currentUrl.host} sent no response within ${formatSeconds(limits.headersTimeoutMs)}; ` +
+        "to wait longer, raise FAWN_PROXY_HEADERS_TIMEOUT (seconds).";
+      this.fail(504, message, " (upstream timeout)");
+    }, limits.headersTimeoutMs);
+    this.hop(this.currentUrl, this.req.method ?? "GET", forwardedRequestHeaders(this.req), true, undefined);
+  }
 
-  // Not `pipeline`: it would destroy `req` (and the client socket) on upstream errors, leaving no way to send the 502.
-  req.pipe(upstreamReq);
+  private onBodyChunk(chunk: Buffer): void {
+    if (this.failed) return;
+    this.bodyBytes += chunk.length;
+    if (this.bodyBytes > this.ctx.limits.maxRequestBytes) {
+      this.refuseBody();
+      return;
+    }
+    this.bodyCopy?.push(chunk);
+    const sink = this.bodySink;
+    if (sink !== undefined && !sink.write(chunk)) {
+      this.req.pause();
+      sink.once("drain", () => this.req.resume());
+    }
+  }
+
+  private refuseBody(): void {
+    const size = formatBytes(this.ctx.limits.maxRequestBytes);
+    const message = `The request body is larger than Fawn's proxy accepts (${size}); to send it, raise FAWN_PROXY_MAX_REQUEST_BYTES.`;
+    this.fail(413, message, " (body too large)");
+  }
+
+  /** Sends one request upstream: `withBody` streams the client's body (what has arrived, then the rest) into it. */
+  private hop(url: URL, method: string, headers: http.OutgoingHttpHeaders, withBody: boolean, from?: string): void {
+    if (this.failed || this.res.destroyed) return;
+    const { policy, resolveHost } = this.ctx;
+    const check = policy.check(url, from);
+    if (!check.ok) {
+      this.fail(403, check.message, " (target refused)");
+      return;
+    }
+    const port = targetPort(url);
+    // Runs at connect time for host names (Node skips it for IP literals, which check() has judged), so the addresses
+    // checked are the addresses connected to: a name cannot pass here and then rebind to a refused address.
+    const lookup: LookupFunction = (hostname, options, callback) => {
+      resolveHost(hostname).then(
+        (found) => {
+          const refusal = check.explicit ? undefined : policy.checkResolved(hostname, port, found, from);
+          if (refusal !== undefined) return callback(new TargetRefused(refusal), "");
+          const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : (options.family ?? 0);
+          const usable = found.filter((entry) => family === 0 || entry.family === family);
+          const [firstAddress] = usable;
+          if (firstAddress === undefined) {
+            const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+            error.code = "ENOTFOUND";
+            return callback(error, "");
+          }
+          if (options.all !== true) return callback(null, firstAddress.address, firstAddress.family);
+          return callback(
+            null,
+            usable.map((entry) => ({ address: entry.address, family: entry.family })),
+          );
+        },
+        (error: NodeJS.ErrnoException) => callback(error, ""),
+      );
+    };
+    const secure = url.protocol === "https:";
+    const options: http.RequestOptions = {
+      method,
+      headers,
+      lookup,
+      agent: secure ? this.ctx.httpsAgent : this.ctx.httpAgent,
+    };
+    const upstreamReq = secure ? https.request(url, options) : http.request(url, options);
+    this.current = upstreamReq;
+    this.currentUrl = url;
+    upstreamReq.on("response", (upstreamRes) => this.onResponse(upstreamReq, upstreamRes, method, headers));
+    upstreamReq.on("error", (err: NodeJS.ErrnoException) => this.onError(upstreamReq, err));
+    if (!withBody) {
+      this.bodySink = undefined;
+      upstreamReq.end();
+      return;
+    }
+    this.bodySink = upstreamReq;
+    for (const chunk of this.bodyCopy ?? []) upstreamReq.write(chunk);
+    if (this.bodyEnded) upstreamReq.end();
+    // It may have been paused for the previous hop's backpressure, whose drain will now never come.
+    this.req.resume();
+  }
+
+  private onResponse(
+    upstreamReq: http.ClientRequest,
+    upstreamRes: http.IncomingMessage,
+    method: string,
+    headers: http.OutgoingHttpHeaders,
+  ): void {
+    if (upstreamReq !== this.current) {
+      upstreamRes.resume();
+      return;
+    }
+    const url = this.currentUrl;
+    const status = upstreamRes.statusCode ?? 502;
+    const location = upstreamRes.headers.location;
+    if (REDIRECT_STATUSES.has(status) && location !== undefined) {
+      upstreamRes.on("error", () => {});
+      upstreamRes.resume();
+      const next = redirectTarget(location, url);
+      if (next === undefined) {
+        const message = `${url.host} redirected to a URL Fawn's proxy does not follow (only http and https, without credentials).`;
+        this.fail(502, message, " (bad redirect)");
+        return;
+      }
+      if (this.redirects >= this.ctx.limits.maxRedirects) {
+        const message = `${url.host} redirected more than ${this.ctx.limits.maxRedirects} times, so Fawn's proxy stopped following.`;
+        this.fail(502, message, " (too many redirects)");
+        return;
+      }
+      this.redirects += 1;
+      // The old request may still be uploading; this hop is over either way.
+      this.current = undefined;
+      this.bodySink = undefined;
+      if (!upstreamReq.writableFinished) upstreamReq.destroy();
+      // As fetch does: 303 (and 301/302 after a POST) become a GET without a body; 307/308 resend it.
+      const toGet =
+        ((status === 301 || status === 302) && method === "POST") ||
+        (status === 303 && method !== "GET" && method !== "HEAD");
+      let nextHeaders = toGet ? withoutHeaders(headers, (name) => BODY_HEADERS.includes(name)) : headers;
+      if (next.origin !== url.origin) {
+        nextHeaders = withoutHeaders(nextHeaders, (name) => !CROSS_ORIGIN_HEADERS.has(name));
+      }
+      this.hop(next, toGet ? "GET" : method, nextHeaders, !toGet, url.host);
+      return;
+    }
+    this.relay(upstreamRes, status, url);
+  }
+
+  /** Passes the final response to the client, cutting it on idle or once it passes the size limit. */
+  private relay(upstreamRes: http.IncomingMessage, status: number, url: URL): void {
+    const { limits } = this.ctx;
+    clearTimeout(this.headersTimer);
+    this.bodyCopy = undefined;
+    const tooLarge =
+      `The response from ${url.host} is larger than Fawn's proxy relays (${formatBytes(limits.maxResponseBytes)}); ` +
+      "to receive it, raise FAWN_PROXY_MAX_RESPONSE_BYTES.";
+    if (Number(upstreamRes.headers["content-length"]) > limits.maxResponseBytes) {
+      this.fail(502, tooLarge, " (response too large)");
+      return;
+    }
+    const headers = forwardedResponseHeaders(upstreamRes, url);
+    const cors = mergeVary(upstreamRes.headers.vary, corsHeaders(this.origin));
+    this.res.writeHead(status, { ...headers, ...cors });
+    // Send headers now so an SSE client sees the response before the first event.
+    this.res.flushHeaders();
+
+    let received = 0;
+    const idleTimer = setTimeout(() => {
+      this.ctx.note(" (upstream idle timeout)");
+      guard.destroy(new Error(`${url.host} sent nothing for ${formatSeconds(limits.idleTimeoutMs)}.`));
+    }, limits.idleTimeoutMs);
+    const guard = new Transform({
+      transform: (chunk: Buffer, _encoding, callback) => {
+        received += chunk.length;
+        if (received > limits.maxResponseBytes) {
+          this.ctx.note(" (response too large)");
+          callback(new Error(tooLarge));
+          return;
+        }
+        idleTimer.refresh();
+        callback(null, chunk);
+      },
+    });
+    // On any failure mid-body this destroys `res`, so the client sees a cut stream rather than a clean end.
+    pipeline(upstreamRes, guard, this.res, () => clearTimeout(idleTimer));
+  }
+
+  private onError(upstreamReq: http.ClientRequest, err: NodeJS.ErrnoException): void {
+    if (upstreamReq !== this.current) return;
+    this.current = undefined;
+    if (err instanceof TargetRefused) {
+      this.fail(403, err.message, " (target refused)");
+      return;
+    }
+    const reason = err.message || err.code || "unknown error";
+    this.fail(502, `Could not reach ${this.currentUrl.host}: ${reason}`, "");
+  }
+
+  private abortUpstream(): void {
+    const upstreamReq = this.current;
+    this.current = undefined;
+    this.bodySink = undefined;
+    upstreamReq?.destroy();
+  }
+
+  /**
+   * Ends the relay with the proxy's own error body, or cuts the response if it has already begun. The rest of the
+   * client's body is read and dropped, so the client gets the answer rather than a reset mid-upload.
+   */
+  private fail(status: number, message: string, note: string): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.ctx.note(note);
+    clearTimeout(this.headersTimer);
+    this.bodyCopy = undefined;
+    this.abortUpstream();
+    this.req.resume();
+    if (this.res.headersSent) {
+      this.res.destroy();
+      return;
+    }
+    if (this.res.destroyed || this.res.writableEnded) return;
+    sendJson(this.res, status, errorBody(message), corsHeaders(this.origin));
+  }
 }
 
 /** Creates (but does not start) the proxy server. */
 export function createProxyServer(options: ProxyOptions = {}): http.Server {
-  const origins = new Set((options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map(normalizeOrigin));
+  const appOrigin = normalizeOrigin(options.appOrigin ?? DEFAULT_APP_ORIGIN);
+  const origins = new Set([appOrigin, ...(options.allowedOrigins ?? []).map(normalizeOrigin)]);
   const anyOrigin = origins.has("*");
-  const targets = new Set((options.allowedTargets ?? []).map((host) => host.trim().toLowerCase()).filter(Boolean));
+  const policy = new TargetPolicy(options.allowedTargets ?? []);
+  const limits: Limits = {
+    headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    maxRedirects: options.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
+  };
+  const resolveHost: ResolveHost = options.resolveHost ?? ((hostname) => dns.promises.lookup(hostname, { all: true }));
+  // Own agents, so keep-alive sockets (each checked when it connected) serve only this server's policy.
+  const ownAgents: http.Agent[] = [];
+  const httpAgent = options.httpAgent ?? new http.Agent({ keepAlive: true });
+  const httpsAgent = options.httpsAgent ?? new https.Agent({ keepAlive: true });
+  if (options.httpAgent === undefined) ownAgents.push(httpAgent);
+  if (options.httpsAgent === undefined) ownAgents.push(httpsAgent);
   const log = options.log === undefined ? (line: string) => console.log(line) : options.log;
 
-  return http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const started = performance.now();
     const method = req.method ?? "GET";
     const rawUrl = req.url ?? "/";
@@ -276,7 +677,8 @@ export function createProxyServer(options: ProxyOptions = {}): http.Server {
     if (log !== null) {
       res.once("close", () => {
         const status = res.headersSent ? String(res.statusCode) : "-";
-        const closed = res.writableFinished ? "" : " (client closed)";
+        // A cut the proxy made itself carries its note instead.
+        const closed = res.writableFinished || note !== "" ? "" : " (client closed)";
         log(`[fawn-proxy] ${method} ${label} ${status}${note}${closed} ${Math.round(performance.now() - started)}ms`);
       });
     }
@@ -291,8 +693,8 @@ export function createProxyServer(options: ProxyOptions = {}): http.Server {
     if (origin !== undefined && !anyOrigin && !origins.has(normalizeOrigin(origin))) {
       note = " (origin not allowed)";
       const message =
-        `Origin ${origin} is not allowed to use the Fawn proxy. ` +
-        `Restart it with FAWN_PROXY_ORIGINS=${origin} (comma-separated; "*" allows any origin).`;
+        `Origin ${origin} is not allowed to use the Fawn proxy. Restart it with FAWN_APP_ORIGIN=${origin} if Fawn ` +
+        `is served there, or add it to FAWN_PROXY_ORIGINS (comma-separated; "*" allows any origin).`;
       sendJson(res, 403, errorBody(message), { vary: "Origin" });
       return;
     }
@@ -333,16 +735,18 @@ export function createProxyServer(options: ProxyOptions = {}): http.Server {
       return;
     }
 
-    const hostname = bareHostname(target.url);
-    if (targets.size > 0 && !targets.has(hostname)) {
-      note = " (target not allowed)";
-      const message = `Target host ${hostname} is not allowed. Add it to FAWN_PROXY_TARGETS (comma-separated).`;
-      sendJson(res, 403, errorBody(message), corsHeaders(origin));
-      return;
-    }
-
-    forward(req, res, target.url, origin);
+    const context: RelayContext = {
+      policy,
+      limits,
+      resolveHost,
+      httpAgent,
+      httpsAgent,
+      note: (text) => (note ||= text),
+    };
+    new Relay(req, res, origin, context, target.url).start();
   });
+  server.once("close", () => ownAgents.forEach((agent) => agent.destroy()));
+  return server;
 }
 
 function closeServer(server: http.Server): Promise<void> {
@@ -382,9 +786,11 @@ function isMainModule(): boolean {
 async function main(): Promise<void> {
   const options = proxyOptionsFromEnv(process.env);
   const proxy = await startProxy(options);
-  const origins = (options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).join(", ");
-  const targets = options.allowedTargets ? `; targets: ${options.allowedTargets.join(", ")}` : "";
-  console.log(`Fawn proxy on ${proxy.url}${FORWARD_PREFIX}<target URL>; allowed origins: ${origins}${targets}`);
+  const origins = [options.appOrigin, ...(options.allowedOrigins ?? [])].join(", ");
+  const targets = new TargetPolicy(options.allowedTargets ?? []).describe();
+  console.log(
+    `Fawn proxy on ${proxy.url}${FORWARD_PREFIX}<target URL>; allowed origins: ${origins}; targets: ${targets}`,
+  );
 }
 
 if (isMainModule()) {

@@ -93,8 +93,10 @@ describe("several model endpoints", () => {
 
   it("reaches an endpoint marked Use the proxy through Fawn's relay", async () => {
     const lines: string[] = [];
-    // Node sends no Origin header; a browser page would send its own, which the relay allows by default.
-    proxy = await startProxy({ port: 0, allowedOrigins: ["*"], log: (line) => lines.push(line) });
+    // Node sends no Origin header; a browser page would send its own, which the relay allows by default. The mock
+    // endpoint is on loopback, which the relay forwards to only when its host:port is listed.
+    const allowedTargets = [new URL(otherBaseUrl()).host];
+    proxy = await startProxy({ port: 0, allowedOrigins: ["*"], allowedTargets, log: (line) => lines.push(line) });
     const web = await harness.gateway.getWebToolSettings();
     await harness.gateway.saveWebToolSettings({ ...web, proxyUrl: `${proxy.url}/forward/` });
     await harness.gateway.saveModelSettings(settingsWithOther({ useProxy: true }));
@@ -113,7 +115,7 @@ describe("several model endpoints", () => {
   });
 
   it("says it was Fawn's proxy, not the provider, that refused a request, and what to change", async () => {
-    // The relay only forwards to the hosts it was started with; this endpoint's host is not one of them.
+    // The relay only forwards to the hosts it was started with; this endpoint (on loopback) is not one of them.
     proxy = await startProxy({ port: 0, allowedOrigins: ["*"], allowedTargets: ["api.deepseek.com"], log: () => {} });
     const web = await harness.gateway.getWebToolSettings();
     await harness.gateway.saveWebToolSettings({ ...web, proxyUrl: `${proxy.url}/forward/` });
@@ -127,8 +129,8 @@ describe("several model endpoints", () => {
     expect(error?.data).toEqual({
       error: "proxy_refused",
       message:
-        "Fawn's proxy refused to forward the request (403): Target host localhost is not allowed. " +
-        "Add it to FAWN_PROXY_TARGETS (comma-separated).",
+        "Fawn's proxy refused to forward the request (403): Fawn's proxy does not forward to localhost " +
+        `(a loopback name); to allow it, add "${new URL(otherBaseUrl()).host}" to FAWN_PROXY_TARGETS.`,
     });
     expect(JSON.stringify(error)).not.toContain("API key");
   });
