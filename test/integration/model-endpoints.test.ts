@@ -259,7 +259,7 @@ describe("the default model and older settings", () => {
 
     // Another browser gets the endpoints back, without keys.
     const other = await harness.freshGateway();
-    await other.importData(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+    await other.importData(new Blob([bytes as Uint8Array<ArrayBuffer>]), { acceptAddressChanges: true });
     expect(await other.getModelSettings()).toMatchObject({
       apiKey: "",
       endpoints: [{ id: "second", apiKey: "", models: [{ id: "mock-thinking" }, { id: "mock-vision" }] }],

@@ -278,6 +278,17 @@ export const en = {
   "data.skills.one": template<{ count: string }>("{{ count }} installed skill"),
   "data.skills.other": template<{ count: string }>("{{ count }} installed skills"),
   "data.deleteEverything": "Delete everything",
+  "data.addressesTitle": "Confirm the backup's addresses",
+  "data.addressesIntro": "This backup changes these addresses:",
+  "data.addressesList": "Addresses the backup sets",
+  "data.addressesHint":
+    "Requests, and the API keys you enter for them, will go to these addresses. Import only if you know and trust them.",
+  "data.addressEndpoint": template<{ name: string }>("Model endpoint {{ name }}"),
+  "data.addressSearch": template<{ name: string }>("Web search ({{ name }})"),
+  "data.addressFetch": template<{ name: string }>("Web fetch ({{ name }})"),
+  "data.addressProxy": "Proxy URL",
+  "data.importWithAddresses": "Import with these addresses",
+  "data.importCancelled": "The backup was not imported; nothing was changed.",
 
   // The sidebar, the thread list and thread search (sidebar.tsx, thread-list.tsx, thread-search.tsx/.ts).
   "sidebar.settings": "Settings",
