@@ -5,7 +5,8 @@ import { init, parse } from "es-module-lexer";
 
 await init();
 
-export const DIST = join(process.cwd(), "dist");
+/** The built app: dist/, or FAWN_DIST (a build made with --outDir elsewhere). */
+export const DIST = process.env.FAWN_DIST ?? join(process.cwd(), "dist");
 
 function read(file: string): string {
   return readFileSync(join(DIST, file), "utf8");

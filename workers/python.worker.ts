@@ -44,6 +44,8 @@ function lockDown(scope: DedicatedWorkerGlobalScope, fetchFile: typeof fetch): v
     "indexedDB",
     "caches",
     "cookieStore",
+    "FontFace",
+    "fonts",
     "postMessage",
     "close",
   ];
@@ -68,6 +70,25 @@ function define(target: object, name: string, descriptor: PropertyDescriptor): v
   }
 }
 
+/**
+ * `pyodide_js.loadPackage(url)` takes any wheel URL; one outside Pyodide's package host is refused at the call (the
+ * policy would block its request anyway, but only inside a promise the program cannot wait for).
+ */
+function refusePackageUrls(runtime: PyodideRuntime, packageBaseUrl: string): void {
+  const api = runtime as unknown as { loadPackage?: (names: unknown, ...rest: unknown[]) => unknown };
+  const loadPackage = api.loadPackage?.bind(runtime);
+  if (!loadPackage) return;
+  api.loadPackage = (names, ...rest) => {
+    const list: unknown[] = Array.isArray(names) ? names : [names];
+    for (const name of list) {
+      if (typeof name === "string" && name.includes("/") && !name.startsWith(packageBaseUrl)) {
+        throw new TypeError(`${REFUSED} (${name.slice(0, 200)})`);
+      }
+    }
+    return loadPackage(names, ...rest);
+  };
+}
+
 function start(message: PythonFrameStart, port: MessagePort): void {
   const { files, indexURL, packageBaseUrl } = message;
   const realFetch = self.fetch.bind(self);
@@ -81,7 +102,8 @@ function start(message: PythonFrameStart, port: MessagePort): void {
     }
     // Packages such as numpy when online: the frame's policy allows this prefix and nothing else.
     if (url.startsWith(packageBaseUrl)) return realFetch(input, init);
-    return Promise.reject(new TypeError(`${REFUSED} (${url.slice(0, 200)})`));
+    // Thrown, not a rejected promise, so a program sees the refusal at the call.
+    throw new TypeError(`${REFUSED} (${url.slice(0, 200)})`);
   };
   lockDown(self, fetchFile);
 
@@ -90,12 +112,14 @@ function start(message: PythonFrameStart, port: MessagePort): void {
   const core = new PythonCore(async () => {
     const pyodide = (await import(/* @vite-ignore */ moduleUrl("pyodide.mjs"))) as PyodideModule;
     const asm = (await import(/* @vite-ignore */ moduleUrl("pyodide.asm.mjs"))) as { default: unknown };
-    return pyodide.loadPyodide({
+    const runtime = await pyodide.loadPyodide({
       indexURL,
       packageBaseUrl,
       lockFileContents: new TextDecoder().decode(files["pyodide-lock.json"]),
       createPyodideModule: asm.default,
     });
+    refusePackageUrls(runtime, packageBaseUrl);
+    return runtime;
   });
   const handle = servePythonRequests(core, (reply, transfer) => port.postMessage(reply, transfer));
   port.addEventListener("message", (event: MessageEvent<PythonWorkerRequest>) => handle(event.data));

@@ -1,5 +1,5 @@
 // Checks on the built app (dist/), run after `npm run build`: the runtime boundaries of DESIGN.md §2 hold.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allScripts, DIST, fileText, importSpecifiers, initialFiles, workerFiles } from "../../scripts/dist-graph.ts";
@@ -50,9 +50,62 @@ describe("built bundle", () => {
       expect(existsSync(join(DIST, "pyodide", file)), file).toBe(true);
       expect(serviceWorker, file).toContain(`pyodide/${file}`);
     }
-    // The python worker imports pyodide.mjs from `<base>pyodide/` at run time; only packages come from the CDN.
+    // The python worker gets pyodide.mjs from the page as bytes; only packages come from the CDN.
     const python = workerFiles("python").map(fileText).join("\n");
     expect(python).toContain("pyodide.mjs");
     expect(python).not.toMatch(/cdn\.jsdelivr\.net[^"'`]*pyodide\.m?js/);
+  });
+
+  it("starts python3 only walled off: the python worker is one self-contained chunk no worker starts itself", () => {
+    // It runs from a data: URL, where a relative import has nothing to resolve against.
+    const [python, ...others] = workerFiles("python");
+    expect(others).toEqual([]);
+    expect(importSpecifiers(python!)).toEqual([]);
+    // Neither the agent nor the sandbox worker can start it on Fawn's own origin.
+    for (const name of ["agent", "sandbox"]) {
+      expect(workerFiles(name).map(fileText).join("\n"), name).not.toMatch(/python\.worker-[\w-]+\.js/);
+    }
+  });
+});
+
+/** The Content-Security-Policy in a built HTML file's <meta>, as directive → value. */
+function metaPolicy(file: string): Record<string, string> {
+  const html = readFileSync(join(DIST, file), "utf8");
+  const content = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+  if (!content) throw new Error(`${file} has no Content-Security-Policy <meta>`);
+  return Object.fromEntries(
+    content.split(";").map((directive) => {
+      const [name = "", ...values] = directive.trim().split(/\s+/);
+      return [name, values.join(" ")];
+    }),
+  );
+}
+
+describe("Content-Security-Policy", () => {
+  it("holds the app page to its own scripts: no inline script, no plugins, no <base>, no form posts", () => {
+    const policy = metaPolicy("index.html");
+    expect(policy["script-src"]).toBe("'self'");
+    expect(policy["object-src"]).toBe("'none'");
+    expect(policy["base-uri"]).toBe("'none'");
+    expect(policy["form-action"]).toBe("'none'");
+    expect(policy["frame-src"]).toMatch(/^'self' /);
+    // The user's own endpoints, wherever they are.
+    expect(policy["connect-src"]).toContain("https:");
+    const html = readFileSync(join(DIST, "index.html"), "utf8");
+    expect(html.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? []).toEqual([]);
+  });
+
+  it("gives the Python frame no network but Pyodide's package host, and no eval", () => {
+    const policy = metaPolicy("frames/python.html");
+    expect(policy["default-src"]).toBe("'none'");
+    expect(policy["connect-src"]).toMatch(/^https:\/\/cdn\.jsdelivr\.net\/pyodide\/v[\d.]+\/full\/$/);
+    expect(policy["script-src"]).not.toContain("'unsafe-eval'");
+    expect(policy["worker-src"]).toBe("data:");
+  });
+
+  it("gives every HTML document Fawn serves a policy", () => {
+    const pages = ["index.html", ...readdirSync(join(DIST, "frames")).map((name) => `frames/${name}`)];
+    for (const page of pages.filter((name) => name.endsWith(".html")))
+      expect(() => metaPolicy(page), page).not.toThrow();
   });
 });
