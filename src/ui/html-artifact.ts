@@ -180,10 +180,16 @@ function dropReference(element: Element, attribute: string, reference: string): 
 
 /**
  * The page `html` (the thread file at `path`) with its relative stylesheets, scripts, images and media put inline,
- * ready for a sandboxed iframe's `srcdoc`.
+ * ready for a sandboxed iframe's `srcdoc`. `parser` parses it into an inert document (the preview frame passes its
+ * own, whose policy allows the page's inline handlers).
  */
-export async function inlineHtmlArtifact(html: string, path: string, read: ThreadFileReader): Promise<string> {
-  const document = new DOMParser().parseFromString(html, "text/html");
+export async function inlineHtmlArtifact(
+  html: string,
+  path: string,
+  read: ThreadFileReader,
+  parser: DOMParser = new DOMParser(),
+): Promise<string> {
+  const document = parser.parseFromString(html, "text/html");
   const inliner = new Inliner(read);
   const jobs: Promise<void>[] = [];
 

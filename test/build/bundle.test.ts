@@ -103,6 +103,27 @@ describe("Content-Security-Policy", () => {
     expect(policy["worker-src"]).toBe("data:");
   });
 
+  it("gives an HTML preview's frame no network until Allow network, then the web", () => {
+    const off = metaPolicy("frames/preview.html");
+    expect(off["default-src"]).toBe("'none'");
+    for (const directive of [
+      "script-src",
+      "style-src",
+      "img-src",
+      "font-src",
+      "media-src",
+      "connect-src",
+      "frame-src",
+    ]) {
+      expect(off[directive], directive).not.toMatch(/https?:/);
+    }
+    expect(off["form-action"]).toBe("'none'");
+    const on = metaPolicy("frames/preview-network.html");
+    for (const directive of ["script-src", "img-src", "connect-src", "frame-src"]) {
+      expect(on[directive], directive).toContain("https:");
+    }
+  });
+
   it("gives every HTML document Fawn serves a policy", () => {
     const pages = ["index.html", ...readdirSync(join(DIST, "frames")).map((name) => `frames/${name}`)];
     for (const page of pages.filter((name) => name.endsWith(".html")))

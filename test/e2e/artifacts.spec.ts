@@ -35,6 +35,14 @@ async function present(page: Page, files: Record<string, string | Shell>): Promi
   await runEnded(page);
 }
 
+/**
+ * The page an HTML preview shows: inside Fawn's frame document ("HTML preview", frames/preview.html), the sandboxed
+ * child frame that runs it.
+ */
+function htmlPage(dialog: Locator) {
+  return dialog.frameLocator('iframe[title="HTML preview"]').frameLocator("iframe");
+}
+
 async function openPreview(page: Page, name: string) {
   await page
     .getByRole("region", { name: "Artifacts" })
@@ -109,12 +117,13 @@ test("an HTML file runs in a sandboxed iframe without same-origin access", async
   ].join("\n");
   await present(page, { "page.html": `<!doctype html><html><body><h1>Hello from the page</h1>${probe}</body></html>` });
   const dialog = await openPreview(page, "page.html");
-  const frame = dialog.locator('iframe[title="HTML preview"]');
+  const frame = dialog.frameLocator('iframe[title="HTML preview"]').locator("iframe");
+  await expect(frame).toHaveAttribute("title", "page.html");
   const sandbox = (await frame.getAttribute("sandbox"))?.split(" ") ?? [];
   expect(sandbox).toContain("allow-scripts");
   expect(sandbox).not.toContain("allow-same-origin");
   expect(sandbox).not.toContain("allow-top-navigation");
-  const inside = dialog.frameLocator('iframe[title="HTML preview"]');
+  const inside = htmlPage(dialog);
   await expect(inside.getByRole("heading", { name: "Hello from the page" })).toBeVisible();
   await expect(inside.getByText("script ran")).toBeVisible();
   // The page gets a storage of its own for while it is open (generated pages use one), never Fawn's.
@@ -142,7 +151,7 @@ test("an HTML page's web links open in a new tab; its links to thread files open
     "index.html": `<h1>Summary</h1><p><a href="${web}">source</a> <a href="details.html#part">details</a></p>`,
   });
   const dialog = await openPreview(page, "index.html");
-  const inside = dialog.frameLocator('iframe[title="HTML preview"]');
+  const inside = htmlPage(dialog);
   const [tab] = await Promise.all([
     page.context().waitForEvent("page"),
     inside.getByRole("link", { name: "source" }).click(),
@@ -157,9 +166,7 @@ test("an HTML page's web links open in a new tab; its links to thread files open
 
   await inside.getByRole("link", { name: "details" }).click();
   const details = page.getByRole("dialog", { name: "Preview: details.html" });
-  await expect(
-    details.frameLocator('iframe[title="HTML preview"]').getByRole("heading", { name: "The details" }),
-  ).toBeVisible();
+  await expect(htmlPage(details).getByRole("heading", { name: "The details" })).toBeVisible();
   await details.getByRole("button", { name: "Back to index.html" }).click();
   await expect(dialog.getByRole("button", { name: /^Back to/ })).toHaveCount(0);
   await expect(inside.getByRole("heading", { name: "Summary" })).toBeVisible();
@@ -252,7 +259,7 @@ test("CSV and TSV become tables, code is highlighted, and other files say there 
   await expect(dialog.getByRole("button", { name: "Download", exact: true })).toBeVisible();
 });
 
-test("PNG and SVG show as images (an SVG's scripts never run) and a PDF gets the browser's viewer", async ({
+test("PNG and SVG show as images (an SVG's scripts never run) and a PDF gets the browser's viewer or a note", async ({
   page,
 }) => {
   const svg = [
@@ -280,13 +287,6 @@ test("PNG and SVG show as images (an SVG's scripts never run) and a PDF gets the
   await expect(image).toBeVisible();
   await expect(image).toHaveAttribute("src", /^blob:/);
   await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(1);
-  await dialog.getByRole("button", { name: "Close preview" }).click();
-
-  dialog = await openPreview(page, "logo.svg");
-  image = dialog.getByRole("img", { name: "logo.svg" });
-  await expect(image).toHaveAttribute("src", /^blob:/);
-  await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(40);
-  expect(await page.evaluate(() => (window as { __svg?: boolean }).__svg)).toBeUndefined();
   // Closing revokes the object URL.
   const url = (await image.getAttribute("src")) ?? "";
   await dialog.getByRole("button", { name: "Close preview" }).click();
@@ -301,9 +301,21 @@ test("PNG and SVG show as images (an SVG's scripts never run) and a PDF gets the
   );
   expect(revoked).toBe(true);
 
+  // An SVG shows sanitized, from a data: URL (test/e2e/previews.spec.ts opens it every other way).
+  dialog = await openPreview(page, "logo.svg");
+  image = dialog.getByRole("img", { name: "logo.svg" });
+  await expect(image).toHaveAttribute("src", /^data:image\/svg\+xml;base64,/);
+  await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(40);
+  expect(await page.evaluate(() => (window as { __svg?: boolean }).__svg)).toBeUndefined();
+  await dialog.getByRole("button", { name: "Close preview" }).click();
+
+  // The browser's viewer in a frame where there is one; otherwise a sentence pointing to Download.
   dialog = await openPreview(page, "paper.pdf");
-  const viewer = dialog.locator('object[type="application/pdf"]');
-  await expect(viewer).toHaveAttribute("data", /^blob:/);
+  if (await page.evaluate(() => navigator.pdfViewerEnabled)) {
+    await expect(dialog.locator('iframe[title="PDF preview"]')).toHaveAttribute("src", /^blob:/);
+  } else {
+    await expect(dialog.getByText("This browser cannot show PDFs here.")).toBeVisible();
+  }
   await expect(dialog.getByRole("button", { name: "Download", exact: true })).toBeVisible();
 });
 

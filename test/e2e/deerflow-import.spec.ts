@@ -158,12 +158,17 @@ test("refuses a folder without a thread.json, and one that climbs out of user-da
 
 /**
  * A resource an HTML preview loaded by itself, and could not get: from another site (the tests run without
- * internet). Relative files come inline from the thread, so one of those asked from Fawn's own address would be a
- * failure here.
+ * internet), or refused by the preview's policy (no network until "Allow network"). Relative files come inline from
+ * the thread, so one of those asked from Fawn's own address would be a failure here.
  */
 function isPreviewLoad(message: ConsoleMessage, appOrigin: string): boolean {
+  const where = message.location().url || "about:blank";
+  if (where === "about:srcdoc" && message.text().includes("violates the following Content Security Policy")) {
+    const refused = /'(https?:[^']+)'/.exec(message.text())?.[1];
+    return refused !== undefined && new URL(refused).origin !== appOrigin;
+  }
   if (!message.text().startsWith("Failed to load resource")) return false;
-  return new URL(message.location().url || "about:blank").origin !== appOrigin;
+  return new URL(where).origin !== appOrigin;
 }
 
 test("every DeerFlow demo thread imports, renders without a console error, and previews its files", async ({
@@ -235,7 +240,8 @@ test("an HTML file's relative stylesheets and scripts load from the thread's fil
   await page.getByLabel("Thread folder").setInputFiles(fixture.dir);
   await expectThreadShown(page, fixture);
   const dialog = await openPreview(page, "index.html");
-  const frame = dialog.frameLocator("iframe");
+  // The page runs in the sandboxed child of Fawn's preview frame document.
+  const frame = dialog.frameLocator("iframe").frameLocator("iframe");
   // css/style.css pins the page's navigation bar to the top; without it the bar is a plain block.
   const navbar = frame.locator(".navbar").first();
   await expect.poll(() => navbar.evaluate((element) => getComputedStyle(element).position)).toBe("fixed");

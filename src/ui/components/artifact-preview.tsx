@@ -1,6 +1,18 @@
-// The body of an artifact's preview, for its kind: Markdown rendered and sanitized, HTML in a sandboxed iframe, images,
-// PDF, code highlighted, CSV/TSV as a table, a skill archive's SKILL.md. Loaded the first time a preview opens.
-import { createMemo, createResource, createSignal, Match, onCleanup, Show, Switch, type JSX } from "solid-js";
+// The body of an artifact's preview, for its kind: Markdown rendered and sanitized, HTML in a sandboxed iframe (with
+// its "Allow network" switch), images, PDF, code highlighted, CSV/TSV as a table, a skill archive's SKILL.md. Loaded
+// the first time a preview opens.
+import {
+  createEffect,
+  createMemo,
+  createResource,
+  createSignal,
+  Match,
+  on,
+  onCleanup,
+  Show,
+  Switch,
+  type JSX,
+} from "solid-js";
 import type { ThreadFileContent } from "../../protocol/index.ts";
 import {
   artifactKind,
@@ -13,6 +25,8 @@ import {
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { inlineHtmlArtifact, linkedThreadFile, type ThreadFileReader } from "../html-artifact.ts";
 import { formatBytes, t } from "../i18n/index.ts";
+import { imageUrl, releaseImageUrl } from "../image-urls.ts";
+import { previewFramePath, type PreviewFrameReport, type PreviewFrameShow } from "../preview-frame-protocol.ts";
 import { CodePreview } from "./artifact-preview-code.tsx";
 import { TablePreview } from "./artifact-preview-table.tsx";
 import { Markdown } from "./markdown-view.tsx";
@@ -30,10 +44,13 @@ function objectUrl(bytes: () => Uint8Array, type: string): () => string {
 }
 
 /**
- * The page runs its scripts in an opaque origin (`allow-scripts` without `allow-same-origin`): it cannot read
- * Fawn's storage or cookies, reach the page around it or navigate the tab. Its relative files come from the thread,
- * inline (src/ui/html-artifact.ts), since the frame can fetch none. Its web links open in a new tab, as ordinary
- * pages (`allow-popups` with `allow-popups-to-escape-sandbox`); its links to other thread files call `onOpenFile`.
+ * The page runs its scripts in an opaque origin, with no network unless the user turns on "Allow network" for this
+ * preview: Fawn's own frame document (frames/preview.html, or frames/preview-network.html, with their
+ * Content-Security-Policies) shows it in a child iframe sandboxed without allow-same-origin (src/ui/preview-frame.ts),
+ * which inherits the frame's policy. It cannot read Fawn's storage or cookies, reach the page around it or navigate the
+ * tab. Its relative files come from the thread, inline (src/ui/html-artifact.ts), since it can fetch none. Its web
+ * links open in a new tab, as ordinary pages (`allow-popups` with `allow-popups-to-escape-sandbox`); its links to other
+ * thread files reach `onOpenFile` through the frame.
  */
 function HtmlFrame(props: {
   html: string;
@@ -41,32 +58,80 @@ function HtmlFrame(props: {
   read: ThreadFileReader;
   onOpenFile: ((path: string) => void) | undefined;
 }) {
-  const [page] = createResource(
-    () => ({ html: props.html, path: props.path }),
-    ({ html, path }) => inlineHtmlArtifact(html, path, props.read),
+  // Off for each file shown: the user allows the network for one page at a time.
+  const [network, setNetwork] = createSignal(false);
+  createEffect(
+    on(
+      () => props.path,
+      () => setNetwork(false),
+      { defer: true },
+    ),
   );
   let frame: HTMLIFrameElement | undefined;
+  // Whether the frame document now in `frame` has said it listens; which page preparation is the latest.
+  let ready = false;
+  let latest = 0;
+  /**
+   * Prepares the page (its relative files inline) and sends it to the frame. The markup is parsed by the frame's own
+   * DOMParser: a parsed document is inert either way, but under the page's policy every inline handler it holds
+   * (`onclick="…"`) would log a CSP violation on Fawn's console.
+   */
+  const show = () => {
+    const target = frame;
+    const view = target?.contentWindow as (Window & typeof globalThis) | null | undefined;
+    if (!ready || !view) return;
+    const preparing = ++latest;
+    const { html, path } = props;
+    void inlineHtmlArtifact(html, path, props.read, new view.DOMParser()).then((page) => {
+      if (preparing !== latest || frame !== target) return;
+      const message: PreviewFrameShow = { type: "fawn-preview-show", html: page, title: fileName(path) };
+      view.postMessage(message, location.origin);
+    });
+  };
+  createEffect(on([() => props.html, () => props.path], show, { defer: true }));
   const onMessage = (event: MessageEvent) => {
-    // Only this preview's own frame, and only a thread file.
-    if (!frame || event.source !== frame.contentWindow) return;
-    const path = linkedThreadFile(event.data, props.path);
-    if (path) props.onOpenFile?.(path);
+    // Only this preview's own frame document, which is Fawn's.
+    if (!frame || event.source !== frame.contentWindow || event.origin !== location.origin) return;
+    const report = event.data as Partial<PreviewFrameReport> | null;
+    if (report?.type === "fawn-preview-ready") {
+      ready = true;
+      show();
+    } else if (report?.type === "fawn-preview-relay") {
+      // What the page itself posted: only a link to a thread file counts.
+      const path = linkedThreadFile(report.data, props.path);
+      if (path) props.onOpenFile?.(path);
+    }
   };
   window.addEventListener("message", onMessage);
   onCleanup(() => window.removeEventListener("message", onMessage));
+  // A new frame element for each setting (no history entry, as changing `src` would make); it says when it is ready.
+  const frameElement = (withNetwork: boolean) => (
+    <iframe
+      ref={(element) => {
+        frame = element;
+        ready = false;
+      }}
+      class="artifact-frame"
+      title={t("artifacts.htmlPreview")}
+      referrerPolicy="no-referrer"
+      src={new URL(`${import.meta.env.BASE_URL}${previewFramePath(withNetwork)}`, location.href).href}
+    />
+  );
   return (
-    <Show when={page()}>
-      {(srcdoc) => (
-        <iframe
-          ref={frame}
-          class="artifact-frame"
-          title={t("artifacts.htmlPreview")}
-          sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"
-          referrerPolicy="no-referrer"
-          srcdoc={srcdoc()}
+    <>
+      <label class="check preview-network">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={network()}
+          onChange={(event) => setNetwork(event.currentTarget.checked)}
         />
-      )}
-    </Show>
+        {t("artifacts.allowNetwork")}
+      </label>
+      <Show when={network()} fallback={frameElement(false)}>
+        {frameElement(true)}
+      </Show>
+    </>
   );
 }
 
@@ -124,24 +189,36 @@ function MediaView(props: { bytes: Uint8Array; mimeType: string; name: string; v
 }
 
 function ImageView(props: { bytes: Uint8Array; mimeType: string; name: string }) {
-  // An SVG shown through <img> is a static picture: its scripts and external loads never run.
-  const url = objectUrl(() => props.bytes, props.mimeType);
+  // image-urls.ts: an SVG is sanitized and shown from a data: URL, so even opened in a tab of its own it is never a
+  // document of Fawn's origin; through <img> its scripts and external loads would not run anyway.
+  const url = createMemo(() => {
+    const shown = imageUrl(props.bytes, props.mimeType);
+    if (shown !== undefined) onCleanup(() => releaseImageUrl(shown));
+    return shown;
+  });
   const [broken, setBroken] = createSignal(false);
   return (
-    <Show when={!broken()} fallback={<p class="hint">{t("artifacts.imageBroken")}</p>}>
-      <img class="artifact-image" src={url()} alt={props.name} onError={() => setBroken(true)} />
+    <Show when={!broken() && url()} fallback={<p class="hint">{t("artifacts.imageBroken")}</p>}>
+      {(src) => <img class="artifact-image" src={src()} alt={props.name} onError={() => setBroken(true)} />}
     </Show>
   );
 }
 
+/**
+ * The browser's PDF viewer in a frame (the page's policy allows blob: frames, no <object>). Without a viewer such a
+ * frame would start a download, so the preview says to use Download instead.
+ */
 function PdfView(props: { bytes: Uint8Array }) {
-  // <object> shows its fallback where the browser has no PDF viewer, where an <iframe> would start a download.
-  const url = objectUrl(() => props.bytes, "application/pdf");
   return (
-    <object class="artifact-frame" type="application/pdf" data={url()} aria-label={t("artifacts.pdfPreview")}>
-      <p class="hint">{t("artifacts.noPdf")}</p>
-    </object>
+    <Show when={navigator.pdfViewerEnabled} fallback={<p class="hint">{t("artifacts.noPdf")}</p>}>
+      <PdfFrame bytes={props.bytes} />
+    </Show>
   );
+}
+
+function PdfFrame(props: { bytes: Uint8Array }) {
+  const url = objectUrl(() => props.bytes, "application/pdf");
+  return <iframe class="artifact-frame" src={url()} title={t("artifacts.pdfPreview")} />;
 }
 
 /** A `.skill` archive previews as its SKILL.md. */

@@ -4,13 +4,17 @@ import { createMemo, createSignal, lazy, onMount, Show, Suspense } from "solid-j
 import { artifactKind, fileName } from "../artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
+import { downloadBlob } from "../image-urls.ts";
 
 const ArtifactPreview = lazy(() => import("./artifact-preview.tsx"));
 
-/** Saves one of the thread's files through a temporary object URL. */
+/**
+ * Saves one of the thread's files through a temporary object URL of plain bytes (image-urls.ts downloadBlob): even
+ * opened in a tab, an HTML or SVG file is then saved, never run as a page of Fawn's origin.
+ */
 export async function download(client: GatewayClient, threadId: string, path: string): Promise<void> {
   const file = await client.readThreadFile(threadId, path);
-  const url = URL.createObjectURL(new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.mime_type }));
+  const url = URL.createObjectURL(downloadBlob(file.bytes));
   const link = document.createElement("a");
   link.href = url;
   link.download = fileName(path);

@@ -3,11 +3,15 @@
 // artifact preview for a Markdown file; without it, such references stay inert.
 import { createContext, onCleanup, useContext } from "solid-js";
 import { artifactKind } from "../artifact-kinds.ts";
+import { imageUrl as showImage, releaseImageUrl } from "../image-urls.ts";
 
 export interface ThreadFiles {
   /** What relative references are read from: the file the text belongs to, or MESSAGE_BASE for a message. */
   readonly base: string;
-  /** An object URL showing the image at `path`, or undefined when it is not a readable image. */
+  /**
+   * A URL showing the image at `path` (image-urls.ts: never a document of Fawn's origin), or undefined when it is not
+   * a readable image.
+   */
   imageUrl(path: string): Promise<string | undefined>;
   /** Shows the file at `path` in a preview. */
   open(path: string): void;
@@ -20,8 +24,9 @@ export function useThreadFiles(): ThreadFiles | undefined {
 }
 
 /**
- * Object URLs for the images read by `read`, each read once while the calling component lives (a failed read, or
- * one that finds nothing, is tried again next time) and revoked with it. Reads are keyed by `scope()` too (the thread): `forgetOthers()` revokes
+ * URLs for the images read by `read` (object URLs, or sanitized data: URLs for SVG: image-urls.ts), each read once
+ * while the calling component lives (a failed read, or one that finds nothing, is tried again next time) and revoked
+ * with it. Reads are keyed by `scope()` too (the thread): `forgetOthers()` revokes
  * those of other scopes, as when another thread opens.
  */
 export function createImageUrls(
@@ -33,7 +38,7 @@ export function createImageUrls(
 } {
   const urls = new Map<string, { scope: string; url: Promise<string | undefined> }>();
   const revoke = (url: Promise<string | undefined>) =>
-    void url.then((shown) => shown !== undefined && URL.revokeObjectURL(shown));
+    void url.then((shown) => shown !== undefined && releaseImageUrl(shown));
   onCleanup(() => {
     for (const entry of urls.values()) revoke(entry.url);
     urls.clear();
@@ -58,10 +63,7 @@ export function createImageUrls(
         return undefined;
       };
       const url: Promise<string | undefined> = read(path, current).then(
-        (file) =>
-          file
-            ? URL.createObjectURL(new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: kind.mimeType }))
-            : forgetFailure(),
+        (file) => (file && showImage(file.bytes, kind.mimeType)) ?? forgetFailure(),
         forgetFailure,
       );
       entry = { scope: current, url };

@@ -331,6 +331,7 @@ export const en = {
   "artifacts.closePreview": "Close preview",
   "artifacts.loading": "Loading the preview…",
   "artifacts.htmlPreview": "HTML preview",
+  "artifacts.allowNetwork": "Allow network",
   "artifacts.pdfPreview": "PDF preview",
   "artifacts.videoPreview": template<{ name: string }>("Video {{ name }}"),
   "artifacts.audioPreview": template<{ name: string }>("Audio {{ name }}"),

@@ -289,6 +289,7 @@ export const zhCN: Translation = {
   "artifacts.closePreview": "关闭预览",
   "artifacts.loading": "正在加载预览…",
   "artifacts.htmlPreview": "HTML 预览",
+  "artifacts.allowNetwork": "允许联网",
   "artifacts.pdfPreview": "PDF 预览",
   "artifacts.videoPreview": "视频 {{ name }}",
   "artifacts.audioPreview": "音频 {{ name }}",
