@@ -1,7 +1,9 @@
 // Sandbox latency: a trivial command and a 1 MB file write (both including the write-through to IndexedDB) in the
 // browser sandbox, and Pyodide's cold and warm start. Runs under Node: just-bash and Pyodide are the real ones,
 // IndexedDB is fake-indexeddb, Pyodide runs in a worker thread as it does in a Web Worker in the app.
-// Prints numbers only; nothing here is a timed assertion (DESIGN.md D10).
+// The Pyodide figures are the un-isolated, in-process reference (no frame, no opaque-origin worker, no browser);
+// bench/python-frame.ts measures python3 in the built app in Chromium (npm run bench:sandbox runs both). Prints
+// numbers only; nothing here is a timed assertion (DESIGN.md D10).
 import "fake-indexeddb/auto";
 import { BrowserSandbox } from "../src/sandbox/browser/browser-sandbox.ts";
 import { openFawnDb, ThreadFiles } from "../src/storage/index.ts";
@@ -43,7 +45,7 @@ await measure("`cp` of a 1 MB file in bash (incl. IndexedDB)", 20, (i) =>
 );
 await sandbox.dispose();
 
-console.log("\n| Pyodide (python3) | ms |");
+console.log("\n| Pyodide (python3) in Node, a worker thread: the un-isolated reference | ms |");
 console.log("|---|---|");
 for (let i = 1; i <= 3; i++) {
   const { coldMs, warmMs } = await measurePythonStartup();
