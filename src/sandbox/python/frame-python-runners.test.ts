@@ -59,9 +59,13 @@ function remote(frames: FakeFrames): Promise<Comlink.Remote<PythonFrames>> {
   return Promise.resolve(Comlink.wrap<PythonFrames>(port2));
 }
 
-function runners(frames: FakeFrames, warm = 2) {
+function runners(frames: FakeFrames, warm = 2, spareDelayMs: number | null = null) {
   const broker = remote(frames);
-  return new PerThreadPythonRunners(() => new WorkerPythonRunner({ spawn: spawnFramePythonWorker(broker) }), warm);
+  return new PerThreadPythonRunners(
+    () => new WorkerPythonRunner({ spawn: spawnFramePythonWorker(broker) }),
+    warm,
+    spareDelayMs,
+  );
 }
 
 describe("python3 over the page's Python frames", () => {
@@ -88,6 +92,21 @@ describe("python3 over the page's Python frames", () => {
     // Thread b comes back to a fresh interpreter: nothing of its earlier one, or of another thread's, is left.
     expect((await pool.forThread("b").run(REQUEST)).stdout).toBe("interpreter 4 run 1\n");
     pool.dispose();
+  });
+
+  it("starts a spare interpreter ahead, which the next thread gets fresh", async () => {
+    const frames = new FakeFrames();
+    const pool = runners(frames, 2, 0);
+    expect((await pool.forThread("a").run(REQUEST)).stdout).toBe("interpreter 1 run 1\n");
+    // The spare loads and runs only the warm-up; the next thread's program is its second run, on an interpreter of
+    // its own.
+    await expect.poll(() => frames.spawned).toEqual([1, 2]);
+    expect((await pool.forThread("b").run(REQUEST)).stdout).toBe("interpreter 2 run 2\n");
+    expect((await pool.forThread("a").run(REQUEST)).stdout).toBe("interpreter 1 run 2\n");
+    // A spare again, for the thread after.
+    await expect.poll(() => frames.spawned).toEqual([1, 2, 3]);
+    pool.dispose();
+    await expect.poll(() => frames.terminated).toEqual(expect.arrayContaining([1, 2, 3]));
   });
 
   it("ends a thread's interpreter when its sandbox closes", async () => {

@@ -1,7 +1,8 @@
 // python3 for the sandbox worker: a WorkerPythonRunner per thread over the page's walled-off Python workers
 // (page/python-frame-host.ts), so a thread's program never shares an interpreter, its modules or its memory with another
 // thread's. The most recently used threads keep their interpreter warm; the least recently used idle one is ended
-// when a further thread needs Python.
+// when a further thread needs Python. Once a page has used Python, one spare interpreter is started ahead (it runs
+// only `pass`), so the next thread's first program does not wait for Pyodide to load.
 import type * as Comlink from "comlink";
 import type { PythonFrames } from "./python-frame-protocol.ts";
 import type { PythonRunner, PythonRunRequest, PythonRunResult } from "./python-runner.ts";
@@ -10,7 +11,17 @@ import type { WorkerPythonRunner } from "./worker-python-runner.ts";
 import { type SpawnPythonWorker } from "./worker-python-runner.ts";
 
 /** How many threads keep a warm interpreter (each holds a Pyodide, tens of MB). */
-export const WARM_THREADS = 3;
+export const WARM_THREADS = 2;
+/** How long after a program ends the spare interpreter starts loading, so it does not compete with the next step. */
+export const SPARE_DELAY_MS = 500;
+
+/** What warms the spare: Pyodide loads, runs nothing of anyone's, and wipes its files as after every run. */
+const WARM_UP: PythonRunRequest = {
+  argv: ["-c", "pass"],
+  cwd: "/mnt/user-data/workspace",
+  files: {},
+  timeoutMs: 30_000,
+};
 
 /** A SpawnPythonWorker over a broker that is attached later (the page hands it over after the worker starts). */
 export function spawnFramePythonWorker(broker: Promise<Comlink.Remote<PythonFrames>>): SpawnPythonWorker {
@@ -53,10 +64,15 @@ export function spawnFramePythonWorker(broker: Promise<Comlink.Remote<PythonFram
 /** One runner per thread, created on first use (see the module comment). */
 export class PerThreadPythonRunners {
   private readonly runners = new Map<string, { runner: WorkerPythonRunner; busy: number }>();
+  /** A fresh interpreter no thread has used yet. */
+  private spare: WorkerPythonRunner | undefined;
+  private spareTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /** @param spareDelayMs null: no spare (tests that count interpreters). */
   constructor(
     private readonly create: () => WorkerPythonRunner,
     private readonly warmThreads = WARM_THREADS,
+    private readonly spareDelayMs: number | null = SPARE_DELAY_MS,
   ) {}
 
   /** The thread's runner; cheap, holds nothing until it runs a program. */
@@ -75,12 +91,16 @@ export class PerThreadPythonRunners {
 
   dispose(): void {
     for (const threadId of [...this.runners.keys()]) this.release(threadId);
+    clearTimeout(this.spareTimer);
+    this.spareTimer = undefined;
+    this.spare?.dispose();
+    this.spare = undefined;
   }
 
   private async run(threadId: string, request: PythonRunRequest, signal?: AbortSignal): Promise<PythonRunResult> {
     let entry = this.runners.get(threadId);
     this.runners.delete(threadId);
-    entry ??= { runner: this.create(), busy: 0 };
+    entry ??= { runner: this.takeSpare() ?? this.create(), busy: 0 };
     // Most recent last: Map keeps insertion order.
     this.runners.set(threadId, entry);
     this.evict();
@@ -89,7 +109,25 @@ export class PerThreadPythonRunners {
       return await entry.runner.run(request, signal);
     } finally {
       entry.busy--;
+      this.prepareSpare();
     }
+  }
+
+  private takeSpare(): WorkerPythonRunner | undefined {
+    const spare = this.spare;
+    this.spare = undefined;
+    return spare;
+  }
+
+  private prepareSpare(): void {
+    if (this.spareDelayMs === null || this.spare || this.spareTimer) return;
+    this.spareTimer = setTimeout(() => {
+      this.spareTimer = undefined;
+      if (this.spare) return;
+      const spare = this.create();
+      this.spare = spare;
+      void spare.run(WARM_UP);
+    }, this.spareDelayMs);
   }
 
   private evict(): void {
