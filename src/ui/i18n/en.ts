@@ -155,6 +155,10 @@ export const en = {
   "steps.lookedAt": template<{ path: string }>("Looked at {{ path }}"),
   "steps.used": template<{ tool: string }>("Used {{ tool }}"),
   "steps.lineEnd": "end",
+  // A web image in rendered Markdown, until the user loads it (markdown-view.tsx).
+  "markdown.loadImage": template<{ host: string }>("Load image from {{ host }}"),
+  "markdown.always": "Always",
+  "markdown.alwaysLoadImages": template<{ host: string }>("Always show images from {{ host }}"),
 
   // Token usage (token-usage.ts).
   "tokens.count.one": template<{ count: string }>("{{ count }} token"),

@@ -136,6 +136,9 @@ export const zhCN: Translation = {
   "steps.lookedAt": "查看了 {{ path }}",
   "steps.used": "使用了 {{ tool }}",
   "steps.lineEnd": "末尾",
+  "markdown.loadImage": "加载来自 {{ host }} 的图片",
+  "markdown.always": "始终",
+  "markdown.alwaysLoadImages": "始终显示来自 {{ host }} 的图片",
 
   "tokens.count.one": "{{ count }} Token",
   "tokens.count.other": "{{ count }} Token",
