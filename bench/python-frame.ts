@@ -9,6 +9,7 @@
 // served elsewhere: BENCH_APP_URL=http://127.0.0.1:4183 (another build, e.g. an older commit's). BENCH_LABEL names
 // the build in the heading. Prints numbers only; nothing here is a timed assertion (DESIGN.md D10).
 import { chromium, type Page } from "@playwright/test";
+import { configureMockModel } from "./app-page.ts";
 import { startMockLlm } from "../test/mock-llm/server.ts";
 import { startPreview, type PreviewServer } from "../scripts/preview-server.ts";
 
@@ -72,17 +73,6 @@ interface BenchWindow {
     arm(timeoutMs: number): void;
     timing: Promise<number>;
   };
-}
-
-async function configure(page: Page, baseUrl: string): Promise<void> {
-  await page.getByRole("button", { name: "Settings", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByRole("tab", { name: "Models" }).click();
-  await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill(baseUrl);
-  await dialog.getByRole("combobox", { name: "Model", exact: true }).fill("mock-model");
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await dialog.getByText("Saved.").waitFor();
-  await dialog.getByRole("button", { name: "Close settings" }).click();
 }
 
 /** Sends "hello" and waits for the mock's reply and the run's end, so the thread exists. */
@@ -152,7 +142,7 @@ try {
   await page.goto(app);
   // The service worker's precache (Pyodide included) is done before anything is timed.
   await page.evaluate(() => navigator.serviceWorker?.ready);
-  await configure(page, mock.url);
+  await configureMockModel(page, mock.url);
 
   await sayHello(page);
   const firstThread = await page.evaluate(() => location.hash);

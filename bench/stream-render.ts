@@ -3,8 +3,9 @@
 // saved thread is shown), the main thread's time per token and how often the message is updated while it is about
 // 1,000, 10,000 and 20,000 characters long. Needs `npm run build` first (npm run bench:stream does it). Prints numbers
 // only; nothing here is a timed assertion (DESIGN.md D10).
-import { chromium, type Page } from "@playwright/test";
+import { chromium } from "@playwright/test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { configureMockModel } from "./app-page.ts";
 import { startMockLlm } from "../test/mock-llm/server.ts";
 import { startPreview } from "../scripts/preview-server.ts";
 
@@ -17,17 +18,6 @@ const CHARS_PER_TOKEN = 10;
 const TOTAL_CHARS = 20_000;
 /** Each cost is measured over this many characters (100 tokens) ending at the mark. */
 const WINDOW_CHARS = 1_000;
-
-async function configure(page: Page, baseUrl: string): Promise<void> {
-  await page.getByRole("button", { name: "Settings", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Settings" });
-  await dialog.getByRole("tab", { name: "Models" }).click();
-  await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill(baseUrl);
-  await dialog.getByRole("combobox", { name: "Model", exact: true }).fill("mock-model");
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await dialog.getByText("Saved.").waitFor();
-  await dialog.getByRole("button", { name: "Close settings" }).click();
-}
 
 interface Sample {
   chars: number;
@@ -71,7 +61,7 @@ try {
     `,
   });
   await page.goto(APP);
-  await configure(page, mock.url);
+  await configureMockModel(page, mock.url);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable");
   const taskMs = async () => {

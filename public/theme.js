@@ -1,3 +1,4 @@
+/* global document, localStorage */
 // The theme before the first paint, so a chosen theme never flashes the other one (src/ui/theme.ts). A file, not an
 // inline script, because the page's Content-Security-Policy allows no inline script.
 try {

@@ -1,7 +1,16 @@
 // Artifact previews in a real browser: each presented file opens in a dialog and is shown for its kind, with the
 // file's own scripts kept away from Fawn.
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { assistantMessages, callTool, callTools, configureEndpoint, MOCK_URL, send } from "./fixtures.ts";
+import {
+  assistantMessages,
+  callTool,
+  callTools,
+  configureEndpoint,
+  MOCK_URL,
+  send,
+  htmlPage,
+  openPreview,
+} from "./fixtures.ts";
 
 const OUTPUTS = "/mnt/user-data/outputs";
 
@@ -33,24 +42,6 @@ async function present(page: Page, files: Record<string, string | Shell>): Promi
     await expect(artifacts.getByRole("button", { name: `Preview ${name}`, exact: true })).toBeVisible();
   }
   await runEnded(page);
-}
-
-/**
- * The page an HTML preview shows: inside Fawn's frame document ("HTML preview", frames/preview.html), the sandboxed
- * child frame that runs it.
- */
-function htmlPage(dialog: Locator) {
-  return dialog.frameLocator('iframe[title="HTML preview"]').frameLocator("iframe");
-}
-
-async function openPreview(page: Page, name: string) {
-  await page
-    .getByRole("region", { name: "Artifacts" })
-    .getByRole("button", { name: `Preview ${name}`, exact: true })
-    .click();
-  const dialog = page.getByRole("dialog", { name: `Preview: ${name}` });
-  await expect(dialog).toBeVisible();
-  return dialog;
 }
 
 test.beforeEach(async ({ page }) => {

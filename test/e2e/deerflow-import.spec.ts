@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type ConsoleMessage, type Locator, type Page } from "@playwright/test";
 import { deerFlowFixture, deerFlowFixtures, type DeerFlowFixture } from "../support/deerflow-fixtures.ts";
-import { conversation } from "./fixtures.ts";
+import { conversation, openPreview } from "./fixtures.ts";
 
 /** Console errors (but those `ignore` accepts) and uncaught exceptions of the page, for the whole test. */
 function watchErrors(page: Page, ignore: (message: ConsoleMessage) => boolean = () => false): string[] {
@@ -40,16 +40,6 @@ async function expectThreadShown(page: Page, fixture: DeerFlowFixture): Promise<
     const name = path.split("/").at(-1) ?? path;
     await expect(artifacts.getByRole("button", { name: `Preview ${name}`, exact: true })).toBeVisible();
   }
-}
-
-async function openPreview(page: Page, name: string) {
-  await page
-    .getByRole("region", { name: "Artifacts" })
-    .getByRole("button", { name: `Preview ${name}`, exact: true })
-    .click();
-  const dialog = page.getByRole("dialog", { name: `Preview: ${name}` });
-  await expect(dialog).toBeVisible();
-  return dialog;
 }
 
 async function closePreview(page: Page, name: string): Promise<void> {

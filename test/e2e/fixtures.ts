@@ -166,3 +166,24 @@ export async function closeSettings(page: Page): Promise<void> {
   await dialog.getByRole("button", { name: "Close settings" }).click();
   await expect(dialog).toBeHidden();
 }
+
+// Previews (the Artifacts region's preview dialog).
+
+/** Opens a presented file's preview from the Artifacts region; returns the dialog. */
+export async function openPreview(page: Page, name: string): Promise<Locator> {
+  await page
+    .getByRole("region", { name: "Artifacts" })
+    .getByRole("button", { name: `Preview ${name}`, exact: true })
+    .click();
+  const dialog = page.getByRole("dialog", { name: `Preview: ${name}` });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/**
+ * The page an HTML preview shows: inside Fawn's frame document ("HTML preview", frames/preview.html), the sandboxed
+ * child frame that runs it.
+ */
+export function htmlPage(dialog: Locator) {
+  return dialog.frameLocator('iframe[title="HTML preview"]').frameLocator("iframe");
+}

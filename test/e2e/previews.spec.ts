@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { assistantMessages, callTool, callTools, configureEndpoint, send } from "./fixtures.ts";
+import { assistantMessages, callTool, callTools, configureEndpoint, send, openPreview, htmlPage } from "./fixtures.ts";
 
 const OUTPUTS = "/mnt/user-data/outputs";
 
@@ -64,24 +64,9 @@ async function present(page: Page, files: Record<string, string>): Promise<void>
   await runEnded(page);
 }
 
-async function openPreview(page: Page, name: string): Promise<Locator> {
-  await page
-    .getByRole("region", { name: "Artifacts" })
-    .getByRole("button", { name: `Preview ${name}`, exact: true })
-    .click();
-  const dialog = page.getByRole("dialog", { name: `Preview: ${name}` });
-  await expect(dialog).toBeVisible();
-  return dialog;
-}
-
 async function closePreview(dialog: Locator): Promise<void> {
   await dialog.getByRole("button", { name: "Close preview" }).click();
   await expect(dialog).toBeHidden();
-}
-
-/** The page an HTML preview shows: the sandboxed child of Fawn's preview frame document ("HTML preview"). */
-function htmlPage(dialog: Locator) {
-  return dialog.frameLocator('iframe[title="HTML preview"]').frameLocator("iframe");
 }
 
 /** Nothing the hostile files tried reached Fawn's page: no flag set there, no request to the listener. */
