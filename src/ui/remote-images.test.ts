@@ -3,10 +3,12 @@ import { describe, expect, it } from "vitest";
 import {
   alwaysLoadImagesFrom,
   IMAGE_HOSTS_KEY,
+  imageHosts,
   imageMayLoad,
   loadImage,
   loadImageHosts,
   remoteImageUrl,
+  stopLoadingImagesFrom,
   withImageHost,
 } from "./remote-images.ts";
 
@@ -62,5 +64,16 @@ describe("remote images", () => {
     // Another port is another host.
     expect(imageMayLoad(new URL("http://always.example/other.png"))).toBe(false);
     expect(JSON.parse(storage.getItem(IMAGE_HOSTS_KEY) ?? "[]")).toEqual(["kept.example", "always.example:8080"]);
+  });
+
+  it("takes 'always' back for a host, in storage too, and its images ask again", () => {
+    const storage = memoryStorage();
+    const image = new URL("https://revoked.example/x.png");
+    alwaysLoadImagesFrom(image, storage);
+    expect(imageHosts()).toContain("revoked.example");
+    stopLoadingImagesFrom("revoked.example", storage);
+    expect(imageHosts()).not.toContain("revoked.example");
+    expect(imageMayLoad(image)).toBe(false);
+    expect(JSON.parse(storage.getItem(IMAGE_HOSTS_KEY) ?? "[]")).toEqual([]);
   });
 });

@@ -39,6 +39,11 @@ export function loadImageHosts(storage: Pick<Storage, "getItem"> | undefined = g
   }
 }
 
+/** `hosts` without `host`. */
+export function withoutImageHost(hosts: readonly string[], host: string): string[] {
+  return hosts.filter((kept) => kept !== host);
+}
+
 /** `hosts` plus `host` (last, without repeats), at most MAX_HOSTS of them. */
 export function withImageHost(hosts: readonly string[], host: string): string[] {
   return [...hosts.filter((kept) => kept !== host), host].slice(-MAX_HOSTS);
@@ -74,4 +79,23 @@ export function alwaysLoadImagesFrom(
     // Storage full or refused: the choice still holds for this page.
   }
   setAllowedHosts(new Set([...allowedHosts(), ...hosts]));
+}
+
+/** The hosts whose images always load, in the order they were chosen (Settings → Appearance lists them). */
+export function imageHosts(): string[] {
+  return [...allowedHosts()];
+}
+
+/** Takes back "always" for `host`: its images wait for "Load image" again (those already loaded stay). */
+export function stopLoadingImagesFrom(
+  host: string,
+  storage: Pick<Storage, "getItem" | "setItem"> | undefined = globalThis.localStorage,
+): void {
+  const hosts = withoutImageHost(loadImageHosts(storage), host);
+  try {
+    storage?.setItem(IMAGE_HOSTS_KEY, JSON.stringify(hosts));
+  } catch {
+    // Storage refused: the choice still holds for this page.
+  }
+  setAllowedHosts(new Set([...allowedHosts()].filter((kept) => kept !== host)));
 }

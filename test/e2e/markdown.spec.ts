@@ -1,7 +1,15 @@
 // Markdown in replies: a streamed reply renders its table, highlighted code and math, stays sanitized, and its
 // finished blocks are not rebuilt while later tokens arrive; a cited source shows as a chip.
 import { expect, test } from "@playwright/test";
-import { assistantMessages, callTool, configureEndpoint, send } from "./fixtures.ts";
+import {
+  assistantMessages,
+  callTool,
+  closeSettings,
+  configureEndpoint,
+  conversation,
+  openSettings,
+  send,
+} from "./fixtures.ts";
 
 test.beforeEach(async ({ page }) => {
   await page.goto("/");
@@ -126,5 +134,15 @@ test("a remote image in a reply loads only after Load image; Always shows its ho
   await send(page, "![other](http://other.attacker.test/x.png)");
   await expect(
     assistantMessages(page).last().getByRole("button", { name: "Load image from other.attacker.test" }),
+  ).toBeVisible();
+
+  // Settings → Appearance lists the host, and takes "Always" back: after a reload its images ask again.
+  const settings = await openSettings(page, "Appearance");
+  await settings.getByRole("button", { name: "Ask again before showing images from images.attacker.test" }).click();
+  await expect(settings.getByText("None: every picture from the web waits for a click.")).toBeVisible();
+  await closeSettings(page);
+  await page.reload();
+  await expect(
+    conversation(page).getByRole("button", { name: "Load image from images.attacker.test" }).first(),
   ).toBeVisible();
 });

@@ -1,7 +1,7 @@
 // Settings → Appearance: the theme (Light, Dark, or System, which follows the device), the language (System, which
-// follows the browser, English or Simplified Chinese), and permission to notify when a reply is ready while Fawn's
-// tab is hidden.
-import { createSignal, For, onCleanup, onMount } from "solid-js";
+// follows the browser, English or Simplified Chinese), permission to notify when a reply is ready while Fawn's
+// tab is hidden, and the web hosts whose images show without asking (chosen with "Always" on a remote image).
+import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import {
   LANGUAGE_CHOICES,
   LANGUAGE_NAMES,
@@ -12,6 +12,7 @@ import {
   type TextKey,
 } from "../i18n/index.ts";
 import { notificationState, requestNotifications, type NotificationState } from "../notifications.ts";
+import { imageHosts, stopLoadingImagesFrom } from "../remote-images.ts";
 import { setTheme, theme, THEME_CHOICES } from "../theme.ts";
 
 const PERMISSION_TEXT: Record<NotificationState, TextKey> = {
@@ -103,6 +104,31 @@ export function AppearanceTab() {
             {t(PERMISSION_TEXT[permission()])}
           </p>
         </div>
+      </div>
+      <div class="field">
+        <span class="field-label" id="appearance-image-hosts">
+          {t("appearance.imageHosts")}
+        </span>
+        <p class="hint">{t("appearance.imageHostsHint")}</p>
+        <Show when={imageHosts().length > 0} fallback={<p class="hint">{t("appearance.imageHostsNone")}</p>}>
+          <ul class="image-hosts" aria-labelledby="appearance-image-hosts">
+            <For each={imageHosts()}>
+              {(host) => (
+                <li>
+                  <span>{host}</span>
+                  <button
+                    type="button"
+                    class="ghost"
+                    aria-label={t("appearance.imageHostRemove", { host })}
+                    onClick={() => stopLoadingImagesFrom(host)}
+                  >
+                    {t("appearance.imageHostRemoveShort")}
+                  </button>
+                </li>
+              )}
+            </For>
+          </ul>
+        </Show>
       </div>
     </div>
   );

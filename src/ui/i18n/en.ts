@@ -68,6 +68,12 @@ export const en = {
   "appearance.permission.granted": "Allowed: Fawn tells you when a reply is ready while its tab is hidden.",
   "appearance.permission.denied": "Blocked. Allow notifications for this site in the browser's site settings.",
   "appearance.permission.unsupported": "This browser cannot show notifications.",
+  "appearance.imageHosts": "Images from the web",
+  "appearance.imageHostsHint":
+    "A picture from another site in a reply waits for Load image. Images from these sites show at once (chosen with Always):",
+  "appearance.imageHostsNone": "None: every picture from the web waits for a click.",
+  "appearance.imageHostRemove": template<{ host: string }>("Ask again before showing images from {{ host }}"),
+  "appearance.imageHostRemoveShort": "Ask again",
 
   // The composer.
   "composer.mode": "Mode",

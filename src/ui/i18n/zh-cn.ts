@@ -62,6 +62,12 @@ export const zhCN: Translation = {
   "appearance.permission.granted": "已允许：Fawn 的标签页在后台时，回复完成后会通知你。",
   "appearance.permission.denied": "已阻止。请在浏览器的网站设置中允许此网站发送通知。",
   "appearance.permission.unsupported": "此浏览器不支持通知。",
+  "appearance.imageHosts": "网络图片",
+  "appearance.imageHostsHint":
+    "回复中来自其他网站的图片需点击“加载图片”按钮才会显示。以下网站的图片会直接显示（通过“始终”选择）：",
+  "appearance.imageHostsNone": "无：所有网络图片都需点击后才显示。",
+  "appearance.imageHostRemove": "显示来自 {{ host }} 的图片前再次询问",
+  "appearance.imageHostRemoveShort": "再次询问",
 
   "composer.mode": "模式",
   "composer.mode.flash": "闪速",
