@@ -54,6 +54,8 @@ test("python3's standard library works offline: Pyodide is precached from our ow
 
   await configureEndpoint(page);
   await send(page, "hello");
+  // The reply, not only the Send button: right after the click Send may still show, before the run has begun.
+  await expect(assistantMessages(page)).toContainText("answer from a script.");
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
   await context.setOffline(true);
   await page.reload();
