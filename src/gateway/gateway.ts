@@ -83,7 +83,7 @@ import { UploadError } from "./uploads/upload-rules.ts";
 import { UploadsService } from "./uploads/uploads-service.ts";
 import { composeHistory } from "./thread-history.ts";
 import { listenForThreadChanges, searchableText, ThreadSearchService } from "./thread-search.ts";
-import { tryLockThread } from "./thread-locks.ts";
+import { anyThreadRunning, tryLockThread } from "./thread-locks.ts";
 
 const SANDBOX_SETTINGS_KEY = "sandbox.settings";
 const SUBAGENT_SETTINGS_KEY = "subagents.settings";
@@ -92,6 +92,8 @@ export const SANDBOX_HOST_WAIT_MS = 35_000;
 
 /** Why a thread another tab is running cannot be deleted. */
 export const THREAD_RUNNING_ELSEWHERE = "This thread is running in another tab; stop it there before deleting it.";
+/** Why all data cannot be deleted while another tab runs a thread. */
+export const DATA_IN_USE_ELSEWHERE = "A thread is running in another tab; stop it there before deleting all data.";
 
 /** DeerFlow's thread-id rule. */
 export const THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -858,6 +860,7 @@ export class Gateway implements GatewayApi {
     if (this.runningThreads.size > 0) {
       throw new GatewayError("Stop the running reply before deleting all data.", 409);
     }
+    if (await anyThreadRunning()) throw new GatewayError(DATA_IN_USE_ELSEWHERE, 409);
     // Memory updates still waiting would write facts back after the deletion.
     await this.memory.clear();
     const threadIds = await this.writing(() => this.data.deleteAll());

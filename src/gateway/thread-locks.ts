@@ -33,3 +33,11 @@ export function tryLockThread(threadId: string): Promise<Release | undefined> {
       .catch(reject);
   });
 }
+
+/** Whether any thread's run lock is held, in any tab (this one included): some thread is running a reply somewhere. */
+export async function anyThreadRunning(): Promise<boolean> {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  if (!locks?.query) return heldHere.size > 0;
+  const { held = [] } = await locks.query();
+  return held.some((lock) => lock.name?.startsWith(lockName("")) === true);
+}

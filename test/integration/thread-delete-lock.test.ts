@@ -1,7 +1,7 @@
 // Deleting a thread that another tab is running (its run holds the thread's Web Lock) is refused with a sentence, and
 // the thread stays; once the run has ended, the thread can be deleted.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Gateway, THREAD_RUNNING_ELSEWHERE } from "../../src/gateway/gateway.ts";
+import { DATA_IN_USE_ELSEWHERE, Gateway, THREAD_RUNNING_ELSEWHERE } from "../../src/gateway/gateway.ts";
 import type { RunEvent } from "../../src/protocol/index.ts";
 import { useGatewayHarness } from "./harness.ts";
 
@@ -18,6 +18,10 @@ class FakeLockManager {
     }
     this.heldElsewhere.add(name);
     return Promise.resolve(callback({ name })).finally(() => this.heldElsewhere.delete(name));
+  }
+
+  query(): Promise<{ held: { name: string }[] }> {
+    return Promise.resolve({ held: [...this.heldElsewhere].map((name) => ({ name })) });
   }
 }
 
@@ -71,5 +75,21 @@ describe("deleting a thread another tab is running", () => {
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "interrupted" } });
     await other.deleteThread(thread.thread_id);
     expect(await harness.gateway.getThread(thread.thread_id)).toBeUndefined();
+  });
+
+  it("refuses to delete all data while another tab runs a thread, and keeps everything", async () => {
+    const locks = new FakeLockManager();
+    vi.stubGlobal("navigator", { locks });
+    const thread = await harness.gateway.createThread();
+    locks.heldElsewhere.add(`fawn-run:${thread.thread_id}`);
+    // A lock of something else is no reason to refuse.
+    locks.heldElsewhere.add("some-other-lock");
+
+    await expect(harness.gateway.deleteAllData()).rejects.toThrow(DATA_IN_USE_ELSEWHERE);
+    expect((await harness.gateway.listThreads()).map((listed) => listed.thread_id)).toEqual([thread.thread_id]);
+
+    locks.heldElsewhere.delete(`fawn-run:${thread.thread_id}`);
+    await harness.gateway.deleteAllData();
+    expect(await harness.gateway.listThreads()).toEqual([]);
   });
 });
