@@ -343,7 +343,12 @@ export function createAppState(client: GatewayClient) {
       const threadId = thread()?.thread_id;
       if (threadId) setPreview({ threadId, path });
     },
-    closePreview: () => setPreview(undefined),
+    /**
+     * Closes the preview `which` (a dialog's `close` event comes a task after it closes, when another preview may
+     * already be open: that one stays).
+     */
+    closePreview: (which: { threadId: string; path: string }) =>
+      setPreview((current) => (current === which ? undefined : current)),
     init,
     send,
     sendWithFiles,

@@ -241,7 +241,12 @@ export function App(props: { state: AppState }) {
       </main>
       <Show when={state.previewing()} keyed>
         {(open) => (
-          <PreviewDialog client={state.client} threadId={open.threadId} path={open.path} onClose={state.closePreview} />
+          <PreviewDialog
+            client={state.client}
+            threadId={open.threadId}
+            path={open.path}
+            onClose={() => state.closePreview(open)}
+          />
         )}
       </Show>
       <SettingsDialog state={state} />

@@ -240,3 +240,19 @@ test("an HTML preview works offline: its frame document comes from the service w
     await context.setOffline(false);
   }
 });
+
+test("closing a preview and opening another at once leaves the other open", async ({ page }) => {
+  await present(page, { "a.txt": "first file\n", "b.txt": "second file\n" });
+  await openPreview(page, "a.txt");
+  // In one task: the first dialog closes (its close event comes a task later) and the second file opens.
+  await page.evaluate(() => {
+    const close = document.querySelector<HTMLButtonElement>('dialog[open] button[aria-label="Close preview"]');
+    const second = document.querySelector<HTMLButtonElement>('button[aria-label="Preview b.txt"]');
+    close?.click();
+    second?.click();
+  });
+  const dialog = page.getByRole("dialog", { name: "Preview: b.txt" });
+  await expect(dialog).toContainText("second file");
+  await page.waitForTimeout(500);
+  await expect(dialog).toBeVisible();
+});
