@@ -62,6 +62,10 @@ export class PythonFrameHost implements PythonFrameConnector {
   }
 }
 
+/**
+ * Reads Pyodide's files and the python worker's source. The worker must be one self-contained module (it runs from a
+ * `data:` URL): the build makes it so, and in `vite dev` scripts/vite-plugin-pyodide.ts bundles it on request.
+ */
 async function readAssets(base: string): Promise<PythonAssets> {
   const indexURL = new URL(`${base}pyodide/`, location.href).href;
   const read = async (url: string) => {
@@ -70,7 +74,9 @@ async function readAssets(base: string): Promise<PythonAssets> {
     return response;
   };
   const [workerSource, lock, ...files] = await Promise.all([
-    read(new URL(pythonWorkerUrl, location.href).href).then((response) => response.text()),
+    read(new URL(import.meta.env.DEV ? `${base}@fawn/python.worker.js` : pythonWorkerUrl, location.href).href).then(
+      (response) => response.text(),
+    ),
     read(`${indexURL}pyodide-lock.json`).then(
       (response) => response.clone().json() as Promise<{ info: { version: string } }>,
     ),
