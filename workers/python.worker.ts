@@ -98,7 +98,8 @@ function start(message: PythonFrameStart, port: MessagePort): void {
     const bytes = files[name];
     if (bytes) {
       const type = name.endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
-      return Promise.resolve(new Response(bytes.slice(0), { headers: { "Content-Type": type } }));
+      // A Response copies the bytes it is made from, so the same file can be served again.
+      return Promise.resolve(new Response(bytes, { headers: { "Content-Type": type } }));
     }
     // Packages such as numpy when online: the frame's policy allows this prefix and nothing else.
     if (url.startsWith(packageBaseUrl)) return realFetch(input, init);

@@ -26,6 +26,7 @@ import type {
   StoreItemRecord,
   ThreadFileRecord,
 } from "../storage/fawn-db.ts";
+import { toBase64 } from "../shared/base64.ts";
 
 /** Why a backup cannot be imported; `message` is one sentence for the user. */
 export class BackupArchiveError extends Error {
@@ -48,15 +49,6 @@ const SKILL_FILE = /^skills\/([a-z0-9-]{1,64})\/files\/(.+)$/;
 const STORED_TYPES = /^(image\/(png|jpeg|gif|webp)|application\/(zip|pdf|vnd\.openxmlformats.*)|audio\/|video\/)/;
 
 // ---- JSON with bytes ----
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  // String.fromCharCode takes its arguments on the stack: a chunk at a time.
-  for (let start = 0; start < bytes.length; start += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
-  }
-  return btoa(binary);
-}
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

@@ -6,6 +6,7 @@
 // requested from Fawn's server.
 import { fileName } from "./artifact-kinds.ts";
 import { resolveThreadPath } from "./thread-files.ts";
+import { toBase64 } from "../shared/base64.ts";
 
 export interface ThreadFileReader {
   (path: string): Promise<{ bytes: Uint8Array; mime_type: string } | undefined>;
@@ -17,14 +18,6 @@ export const INLINE_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const INLINE_MAX_TOTAL_BYTES = 20 * 1024 * 1024;
 /** At most this many files per page. */
 export const INLINE_MAX_FILES = 300;
-
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let start = 0; start < bytes.length; start += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
-  }
-  return btoa(binary);
-}
 
 const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   css: "text/css",
@@ -89,7 +82,7 @@ class Inliner {
 
   async dataUrl(path: string): Promise<string | undefined> {
     const file = await this.file(path);
-    return file && `data:${file.mime};base64,${base64(file.bytes)}`;
+    return file && `data:${file.mime};base64,${toBase64(file.bytes)}`;
   }
 
   /** CSS with its relative `url(...)`s (fonts, images) as data: URLs; ones it cannot read become `url()`. */

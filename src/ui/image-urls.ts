@@ -4,6 +4,7 @@
 // opaque origin (and to which Chromium refuses page-initiated top-level navigation); other images come from object
 // URLs of their image type, which browsers show as pictures only. A download is an untyped blob, saved, never rendered.
 import DOMPurify from "dompurify";
+import { toBase64 } from "../shared/base64.ts";
 
 const SVG_TYPE = "image/svg+xml";
 const SVG_NAMESPACE = "http://www.w3.org/2000/svg";
@@ -43,18 +44,10 @@ export function sanitizeSvg(text: string): string | undefined {
   return new XMLSerializer().serializeToString(svg);
 }
 
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let start = 0; start < bytes.length; start += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
-  }
-  return btoa(binary);
-}
-
 /** The SVG `bytes` sanitized, as a `data:image/svg+xml;base64,…` URL; undefined when they hold no SVG picture. */
 export function svgDataUrl(bytes: Uint8Array): string | undefined {
   const svg = sanitizeSvg(new TextDecoder().decode(bytes));
-  return svg === undefined ? undefined : `data:${SVG_TYPE};base64,${base64(new TextEncoder().encode(svg))}`;
+  return svg === undefined ? undefined : `data:${SVG_TYPE};base64,${toBase64(new TextEncoder().encode(svg))}`;
 }
 
 /**

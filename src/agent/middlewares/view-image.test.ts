@@ -12,12 +12,12 @@ import {
   inspectImage,
   mergeViewedImages,
   sniffImageType,
-  toBase64,
   VIEW_IMAGE_MAX_BYTES,
   viewableImagePath,
   viewImageMiddleware,
   viewImageTool,
 } from "./view-image.ts";
+import { toBase64 } from "../../shared/base64.ts";
 
 const W = "/mnt/user-data/workspace";
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3]);

@@ -7,6 +7,7 @@ import { createMiddleware, tool, type ToolRuntime } from "langchain";
 import { z } from "zod";
 import { isThreadDataPath, resolveSandboxPath, USER_DATA_DIRS, type Sandbox } from "../../sandbox/sandbox.ts";
 import { hiddenMessage } from "../hidden-messages.ts";
+import { toBase64 } from "../../shared/base64.ts";
 
 export const VIEW_IMAGE_TOOL_NAME = "view_image";
 export const VIEW_IMAGE_MAX_BYTES = 20 * 1024 * 1024;
@@ -109,15 +110,6 @@ export async function inspectImage(
     };
   }
   return { path: checked.path, image: { mime_type: actual, size: bytes.length } };
-}
-
-/** Base64 of `bytes`, built in slices so large images do not overflow the call stack. */
-export function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let start = 0; start < bytes.length; start += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
-  }
-  return btoa(binary);
 }
 
 /** The images whose view_image calls answered since the model's last message, as [path, record] pairs. */

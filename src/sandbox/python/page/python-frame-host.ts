@@ -73,21 +73,16 @@ async function readAssets(base: string): Promise<PythonAssets> {
     if (!response.ok) throw new Error(`${url} answered ${response.status}`);
     return response;
   };
-  const [workerSource, lock, ...files] = await Promise.all([
+  const [workerSource, ...bytes] = await Promise.all([
     read(new URL(import.meta.env.DEV ? `${base}@fawn/python.worker.js` : pythonWorkerUrl, location.href).href).then(
       (response) => response.text(),
     ),
-    read(`${indexURL}pyodide-lock.json`).then(
-      (response) => response.clone().json() as Promise<{ info: { version: string } }>,
-    ),
     ...PYODIDE_CORE_FILES.map((name) => read(`${indexURL}${name}`).then((response) => response.arrayBuffer())),
   ]);
-  return {
-    workerSource,
-    files: Object.fromEntries(PYODIDE_CORE_FILES.map((name, i) => [name, files[i]!])),
-    indexURL,
-    packageBaseUrl: pyodidePackageBaseUrl(lock.info.version),
-  };
+  const files = Object.fromEntries(PYODIDE_CORE_FILES.map((name, i) => [name, bytes[i]!]));
+  // The package host is the one of the Pyodide served here (its lock file names its version).
+  const lock = JSON.parse(new TextDecoder().decode(files["pyodide-lock.json"])) as { info: { version: string } };
+  return { workerSource, files, indexURL, packageBaseUrl: pyodidePackageBaseUrl(lock.info.version) };
 }
 
 interface LiveFrame {

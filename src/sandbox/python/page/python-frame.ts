@@ -3,6 +3,7 @@
 // inherits this document's Content-Security-Policy (no network but Pyodide's package host, no eval). The frame itself
 // is Fawn's own same-origin code, so the service worker serves it offline; it never runs or reads what the model
 // wrote, and it ignores every message the worker sends.
+import { toBase64 } from "../../../shared/base64.ts";
 import type { PythonFrameReport, PythonFrameStart } from "../python-frame-protocol.ts";
 
 function report(message: PythonFrameReport): void {
@@ -11,10 +12,7 @@ function report(message: PythonFrameReport): void {
 
 /** The `data:` URL of a JavaScript module source (UTF-8, base64). */
 function moduleDataUrl(source: string): string {
-  const bytes = new TextEncoder().encode(source);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:text/javascript;base64,${btoa(binary)}`;
+  return `data:text/javascript;base64,${toBase64(new TextEncoder().encode(source))}`;
 }
 
 window.addEventListener("message", function start(event: MessageEvent<PythonFrameStart>) {
