@@ -2,7 +2,7 @@
 // in a worker of their own (workers/sandbox.worker.ts), so a runaway command can be killed without killing the agent;
 // their python3 runs in the page's walled-off Python frames, which the page hands over once (attachPythonHost).
 import * as Comlink from "comlink";
-import { Gateway } from "../src/gateway/index.ts";
+import { openGateway } from "../src/gateway/index.ts";
 import { IsolatedSandboxes } from "../src/sandbox/browser/isolated-browser-sandbox.ts";
 import type { PythonFrameConnector } from "../src/sandbox/python/python-frame-protocol.ts";
 import { whenReady } from "../src/shared/when-ready.ts";
@@ -24,7 +24,7 @@ const sandboxes = new IsolatedSandboxes(
 
 Comlink.expose(
   whenReady(
-    Gateway.open(DB_NAME, {
+    openGateway(DB_NAME, {
       openSandbox: (threadId) => sandboxes.open(threadId),
       attachPythonHost: (host) => attachPythonHost(host as Comlink.Remote<PythonFrameConnector>),
     }),

@@ -1,6 +1,6 @@
 // DeerFlow's modes as run options: Flash, Thinking, Pro (plan) and Ultra (plan and subagents).
-import type { AgentMode, ModelSettings, RunRequest } from "../protocol/index.ts";
-import { AGENT_MODES, modelEntryFor } from "../protocol/index.ts";
+import type { AgentMode, ModelTarget } from "../protocol/index.ts";
+import { AGENT_MODES } from "../protocol/index.ts";
 
 export type ReasoningEffort = "low" | "medium" | "high";
 
@@ -27,18 +27,18 @@ const EFFORT: Record<AgentMode, ReasoningEffort | undefined> = {
 };
 
 /**
- * What a run does in a mode with a model. Unlike DeerFlow, a model without reasoning keeps Pro's plan and Ultra's
- * subagents (they do not need reasoning); only the reasoning request is dropped.
+ * What a run does in a mode with a model (the one the run talks to, already chosen: see models' `targetForRun`).
+ * Unlike DeerFlow, a model without reasoning keeps Pro's plan and Ultra's subagents (they do not need reasoning);
+ * only the reasoning request is dropped.
  */
-export function resolveRunOptions(settings: ModelSettings, context: RunRequest["context"] = {}): RunOptions {
-  const mode: AgentMode = context.mode && AGENT_MODES.includes(context.mode) ? context.mode : "flash";
-  const entry = modelEntryFor(settings, context.model);
-  const model = entry?.id ?? settings.model;
+export function resolveRunOptions(target: ModelTarget | undefined, requested?: AgentMode): RunOptions {
+  const mode: AgentMode = requested && AGENT_MODES.includes(requested) ? requested : "flash";
+  const entry = target?.models.find((found) => found.id === target.model);
   const thinking = mode !== "flash" && entry?.thinking === true;
   const effort = thinking ? EFFORT[mode] : undefined;
   return {
     mode,
-    model,
+    model: target?.model ?? "",
     thinking,
     ...(effort && { reasoningEffort: effort }),
     planMode: mode === "pro" || mode === "ultra",

@@ -12,13 +12,15 @@ import {
   DEFAULT_PROXY_URL,
   describeAddressChanges,
   describeImport,
+  needsConfirmation,
   emptyMemoryDocument,
-  MAIN_ENDPOINT_NAME,
   SKILL_ARCHIVE_LIMITS,
   WEB_FETCH_PROVIDERS,
   WEB_SEARCH_PROVIDERS,
   type AddressChange,
   type BackupLimits,
+  type ChangeNotice,
+  type DataImportAnswer,
   type DataExport,
   type DataImportConfirmation,
   type DataImportResult,
@@ -27,21 +29,19 @@ import {
 } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
 import { BackupStore, type BackupWrite } from "../storage/backup-store.ts";
+import type { FawnDb, SettingRecord, ThreadFileMetaRecord } from "../storage/fawn-db.ts";
 import {
-  MODEL_ENDPOINT_KEY,
+  MODEL_SETTINGS_KEY,
+  PROXY_SETTINGS_KEY,
+  upgradedRecords,
   WEB_FETCH_KEY,
   WEB_SEARCH_KEY,
-  type FawnDb,
-  type SettingRecord,
-  type ThreadFileMetaRecord,
-} from "../storage/fawn-db.ts";
+} from "../storage/settings-upgrade.ts";
+import { UserError } from "../shared/user-error.ts";
+import { anyThreadRunning } from "./thread-locks.ts";
+import { writing } from "./writes.ts";
 import { MEMORY_DOCUMENT_KEY } from "../storage/memory-repository.ts";
 import { sha256Hex } from "../storage/thread-files.ts";
-
-/** A readable reason an import was refused (the gateway turns it into a GatewayError); nothing was written. */
-export class DataRequestError extends Error {
-  override name = "DataRequestError";
-}
 
 /**
  * Names of fields that hold credentials. Keys live in the `secrets` store, which a backup never reads; a settings
@@ -96,11 +96,8 @@ export function addressChanges(records: readonly SettingRecord[]): AddressChange
   const endpoints: AddressChange[] = [];
   const web: AddressChange[] = [];
   const proxy: AddressChange[] = [];
-  for (const { key, value } of records) {
-    if (key === MODEL_ENDPOINT_KEY) {
-      const main = textField(value, "baseUrl");
-      if (main)
-        endpoints.push({ kind: "endpoint", name: textField(value, "name") || MAIN_ENDPOINT_NAME, address: main });
+  for (const { key, value } of upgradedRecords(records)) {
+    if (key === MODEL_SETTINGS_KEY) {
       const others = field(value, "endpoints");
       for (const endpoint of Array.isArray(others) ? others : []) {
         const address = textField(endpoint, "baseUrl");
@@ -111,7 +108,8 @@ export function addressChanges(records: readonly SettingRecord[]): AddressChange
       const address = textField(value, "baseUrl");
       const name = providerLabel(WEB_SEARCH_PROVIDERS, field(value, "provider"));
       if (address) web.push({ kind: "web-search", name, address });
-      const proxyUrl = textField(value, "proxyUrl");
+    } else if (key === PROXY_SETTINGS_KEY) {
+      const proxyUrl = textField(value, "url");
       if (proxyUrl && withoutTrailingSlashes(proxyUrl) !== withoutTrailingSlashes(DEFAULT_PROXY_URL)) {
         proxy.push({ kind: "proxy", name: "", address: proxyUrl });
       }
@@ -130,6 +128,16 @@ export interface DataServiceOptions {
   now?: () => Date;
   /** Limits an imported archive is checked against (tests lower them). */
   limits?: BackupLimits;
+  /** Tells every tab what an import or a deletion changed. */
+  notify?: (notice: ChangeNotice) => void;
+  /** Closes the open sandboxes not running (they mount the skills and follow the settings as they were). */
+  closeIdleSandboxes?: () => Promise<void>;
+  /** Closes every open sandbox. */
+  closeSandboxes?: () => Promise<void>;
+  /** Whether this worker is running a reply. */
+  running?: () => boolean;
+  /** Drops memory updates not yet applied, which would write facts back after a deletion. */
+  dropMemoryUpdates?: () => void;
 }
 
 /** What an import did, with the ids the caller tells the UI about. */
@@ -190,13 +198,19 @@ export function mergeMemoryDocuments(
   };
 }
 
+/** Why all data cannot be deleted while another tab runs a thread. */
+export const DATA_IN_USE_ELSEWHERE = "A thread is running in another tab; stop it there before deleting all data.";
+
 export class DataService {
   private readonly store: BackupStore;
   private readonly appVersion: string;
   private readonly now: () => Date;
   private readonly limits: BackupLimits;
 
-  constructor(db: FawnDb, options: DataServiceOptions = {}) {
+  constructor(
+    db: FawnDb,
+    private readonly options: DataServiceOptions = {},
+  ) {
     this.store = new BackupStore(db);
     this.appVersion = options.appVersion ?? packageVersion;
     this.now = options.now ?? (() => new Date());
@@ -238,7 +252,7 @@ export class DataService {
 
   /**
    * Imports a backup. The archive is read and checked whole first (see readBackupArchive), then the memory document,
-   * skills and settings are checked for their meaning; any problem rejects with a DataRequestError and nothing is
+   * skills and settings are checked for their meaning; any problem rejects with a UserError and nothing is
    * written. Then everything is written in one transaction: threads and skills already here are kept (the backup's
    * are skipped), memory facts are merged without duplicates, settings are restored only where none is stored.
    * Settings that would set addresses (see addressChanges) are restored only with `acceptAddressChanges`; without it,
@@ -250,10 +264,10 @@ export class DataService {
     options: { acceptAddressChanges?: boolean } = {},
   ): Promise<DataImportOutcome> {
     if (!(archive instanceof Uint8Array) && !(archive instanceof Blob)) {
-      throw new DataRequestError("Choose a backup file (.zip) to import.");
+      throw new UserError("Choose a backup file (.zip) to import.");
     }
     if (archive instanceof Blob && archive.size > this.limits.maxArchiveBytes) {
-      throw new DataRequestError(
+      throw new UserError(
         `The backup is too large (${formatBytes(archive.size)}; at most ${formatBytes(this.limits.maxArchiveBytes)}).`,
       );
     }
@@ -262,41 +276,47 @@ export class DataService {
     try {
       contents = readBackupArchive(bytes, this.limits);
     } catch (error) {
-      if (error instanceof BackupArchiveError) throw new DataRequestError(error.message);
+      if (error instanceof BackupArchiveError) throw new UserError(error.message);
       throw error;
     }
 
     let importedMemory: MemoryDocument | undefined;
     if (contents.memory_document !== null && contents.memory_document !== undefined) {
       const parsed = parseMemoryDocument(contents.memory_document);
-      if (!parsed.ok) throw new DataRequestError(`The backup's memory is not valid: ${parsed.message}.`);
+      if (!parsed.ok) throw new UserError(`The backup's memory is not valid: ${parsed.message}.`);
       importedMemory = parsed.value;
     }
     // The model endpoints as Settings → Models would save them (their keys were never in the backup).
-    const models = contents.settings.find((record) => record.key === MODEL_ENDPOINT_KEY)?.value;
+    // A backup from an earlier version holds its settings as that version stored them.
+    const settings = upgradedRecords(
+      contents.settings
+        .filter((record) => record.key !== MEMORY_DOCUMENT_KEY)
+        .map((record) => ({ key: record.key, value: withoutSecrets(record.value) })),
+    );
+    const models = settings.find((record) => record.key === MODEL_SETTINGS_KEY)?.value;
     if (models !== undefined) {
       const value = (typeof models === "object" && models !== null ? models : {}) as { endpoints?: unknown };
       const endpoints = Array.isArray(value.endpoints)
         ? value.endpoints.map((endpoint: unknown) => ({ ...(endpoint as object), apiKey: "" }))
         : value.endpoints;
-      const parsed = parseModelSettings({ ...value, apiKey: "", ...(endpoints !== undefined && { endpoints }) });
-      if (!parsed.ok) throw new DataRequestError(`The backup's model settings are not valid: ${parsed.message}`);
+      const parsed = parseModelSettings({ ...value, endpoints });
+      if (!parsed.ok) throw new UserError(`The backup's model settings are not valid: ${parsed.message}`);
     }
     for (const skill of contents.skills) {
       const nameProblem = skillNameProblem(skill.name);
-      if (nameProblem) throw new DataRequestError(`The backup's skill cannot be installed: ${nameProblem}`);
+      if (nameProblem) throw new UserError(`The backup's skill cannot be installed: ${nameProblem}`);
       const skillFile = skill.files["SKILL.md"] as Uint8Array;
       const parsed = parseSkillMarkdown(new TextDecoder().decode(skillFile));
-      if (!parsed.ok) throw new DataRequestError(`The backup's skill '${skill.name}' is not valid: ${parsed.message}`);
+      if (!parsed.ok) throw new UserError(`The backup's skill '${skill.name}' is not valid: ${parsed.message}`);
       if (parsed.metadata.name !== skill.name) {
-        throw new DataRequestError(`The backup's skill '${skill.name}' names itself '${parsed.metadata.name}'.`);
+        throw new UserError(`The backup's skill '${skill.name}' names itself '${parsed.metadata.name}'.`);
       }
       const sizes = Object.values(skill.files).map((file) => file.byteLength);
       if (
         sizes.some((size) => size > SKILL_ARCHIVE_LIMITS.maxFileBytes) ||
         sizes.reduce((sum, size) => sum + size, 0) > SKILL_ARCHIVE_LIMITS.maxTotalBytes
       ) {
-        throw new DataRequestError(`The backup's skill '${skill.name}' is larger than an installed skill may be.`);
+        throw new UserError(`The backup's skill '${skill.name}' is larger than an installed skill may be.`);
       }
     }
 
@@ -320,9 +340,7 @@ export class DataService {
     const plan: BackupWrite = {
       threads,
       skills: contents.skills,
-      settings: contents.settings
-        .filter((record) => record.key !== MEMORY_DOCUMENT_KEY)
-        .map((record) => ({ key: record.key, value: withoutSecrets(record.value) })),
+      settings,
       store_items: contents.store_items,
       mcp_servers: contents.mcp_servers,
       ...(importedMemory && {
@@ -366,8 +384,40 @@ export class DataService {
     };
   }
 
-  /** Deletes everything in one transaction; returns the ids of the threads there were. */
-  deleteAll(): Promise<string[]> {
-    return this.store.deleteAll();
+  /**
+   * Imports a backup (see `import`), then tells every tab what changed: one notice for all threads, since each makes
+   * every tab read the whole list again.
+   */
+  async importAndAnnounce(
+    archive: Blob | Uint8Array,
+    options: { acceptAddressChanges?: boolean } = {},
+  ): Promise<DataImportAnswer> {
+    const accept = options?.acceptAddressChanges === true;
+    const outcome = await writing(() => this.import(archive, { acceptAddressChanges: accept }));
+    // Nothing was written: the UI asks the user about the addresses, then imports again.
+    if (needsConfirmation(outcome)) return outcome;
+    const notify = this.options.notify ?? (() => undefined);
+    if (outcome.threadIds.length > 0) notify({ type: "threads-replaced" });
+    if (outcome.memoryChanged) notify({ type: "memory-changed" });
+    if (outcome.settingsChanged || outcome.skillsChanged) {
+      await this.options.closeIdleSandboxes?.();
+      notify({ type: "settings-changed" });
+    }
+    return outcome.result;
+  }
+
+  /** Deletes everything in one transaction and tells every tab; refused while any tab runs a reply. */
+  async deleteAll(): Promise<void> {
+    if (this.options.running?.()) {
+      throw new UserError("Stop the running reply before deleting all data.", "conflict");
+    }
+    if (await anyThreadRunning()) throw new UserError(DATA_IN_USE_ELSEWHERE, "conflict");
+    this.options.dropMemoryUpdates?.();
+    const threadIds = await writing(() => this.store.deleteAll());
+    await this.options.closeSandboxes?.();
+    const notify = this.options.notify ?? (() => undefined);
+    if (threadIds.length > 0) notify({ type: "threads-replaced" });
+    notify({ type: "memory-changed" });
+    notify({ type: "settings-changed" });
   }
 }

@@ -12,7 +12,8 @@ import {
   type WireMessage,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
-import { GatewayError, type Gateway } from "./gateway.ts";
+import { UserError, userErrorStatus } from "../shared/user-error.ts";
+import type { Gateway } from "./gateway.ts";
 
 /** The stream modes a run can be asked for; the SDK's `messages-tuple` is sent as the `messages` event. */
 const STREAM_MODES = ["values", "messages-tuple", "updates", "custom"] as const;
@@ -389,7 +390,7 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
       try {
         return await handler(request, match.slice(1).map(decodeURIComponent));
       } catch (error) {
-        if (error instanceof GatewayError) return problem(error.status, error.message);
+        if (error instanceof UserError) return problem(userErrorStatus(error), error.message);
         return problem(500, error instanceof Error ? error.message : String(error));
       }
     }

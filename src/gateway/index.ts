@@ -1,3 +1,7 @@
 // The gateway layer's public surface.
-export { Gateway, GatewayError, THREAD_ID, type GatewayOptions } from "./gateway.ts";
+export { Gateway, type GatewayServices } from "./gateway.ts";
+export { createGateway, openGateway, type GatewayOptions } from "./create-gateway.ts";
 export { createGatewayFetch } from "./http-routes.ts";
+export { THREAD_ID, THREAD_RUNNING_ELSEWHERE } from "./threads-service.ts";
+export { DATA_IN_USE_ELSEWHERE } from "./data-service.ts";
+export { SANDBOX_HOST_WAIT_MS } from "./thread-sandboxes.ts";

@@ -18,14 +18,11 @@ import {
   type MemoryFactInput,
   type MemorySettings,
 } from "../protocol/index.ts";
+import { UserError } from "../shared/user-error.ts";
 import { MemoryRepository, SettingsRepository, type FawnDb } from "../storage/index.ts";
+import { writing } from "./writes.ts";
 
 const MEMORY_SETTINGS_KEY = "memory.settings";
-
-/** A readable problem with a memory request (the gateway turns it into a GatewayError). */
-export class MemoryRequestError extends Error {
-  override name = "MemoryRequestError";
-}
 
 /** The numeric settings: their range, whether whole, and the sentence when a value is out of it. */
 const RANGES: readonly [
@@ -84,7 +81,10 @@ export class MemoryService {
   private readonly settingsStore: SettingsRepository;
   private readonly queue: MemoryUpdateQueue;
 
-  constructor(db: FawnDb, options: MemoryServiceOptions) {
+  constructor(
+    db: FawnDb,
+    private readonly options: MemoryServiceOptions,
+  ) {
     this.repository = new MemoryRepository(db);
     this.settingsStore = new SettingsRepository(db);
     this.queue = new MemoryUpdateQueue({
@@ -105,13 +105,22 @@ export class MemoryService {
     return readMemorySettings(await this.settingsStore.get(MEMORY_SETTINGS_KEY));
   }
 
-  async saveSettings(settings: MemorySettings): Promise<MemorySettings> {
-    const problem = memorySettingsProblem(settings);
-    if (problem) throw new MemoryRequestError(problem);
-    const saved = readMemorySettings(settings);
-    await this.settingsStore.put(MEMORY_SETTINGS_KEY, saved);
-    if (!saved.enabled) this.queue.clear();
-    return saved;
+  saveSettings(settings: MemorySettings): Promise<MemorySettings> {
+    return this.changed(async () => {
+      const problem = memorySettingsProblem(settings);
+      if (problem) throw new UserError(problem);
+      const saved = readMemorySettings(settings);
+      await this.settingsStore.put(MEMORY_SETTINGS_KEY, saved);
+      if (!saved.enabled) this.queue.clear();
+      return saved;
+    });
+  }
+
+  /** A change written (a full storage refused readably), then announced to every tab. */
+  private async changed<T>(change: () => Promise<T>): Promise<T> {
+    const result = await writing(change);
+    this.options.onChange?.();
+    return result;
   }
 
   /** The memory as the next run's prompt carries it: "" when memory or its injection is off, or it is empty. */
@@ -131,39 +140,50 @@ export class MemoryService {
     return this.queue.flush();
   }
 
-  async addFact(input: MemoryFactInput & { content: string }): Promise<MemoryDocument> {
-    const { maxFacts } = await this.getSettings();
-    return this.change((doc) => addFact(doc, input, { now: new Date(), maxFacts, source: "manual" }));
+  addFact(input: MemoryFactInput & { content: string }): Promise<MemoryDocument> {
+    return this.changed(async () => {
+      const { maxFacts } = await this.getSettings();
+      return this.update((doc) => addFact(doc, input, { now: new Date(), maxFacts, source: "manual" }));
+    });
   }
 
   updateFact(id: string, patch: MemoryFactInput): Promise<MemoryDocument> {
-    return this.change((doc) => updateFact(doc, id, patch, new Date()));
+    return this.changed(() => this.update((doc) => updateFact(doc, id, patch, new Date())));
   }
 
   deleteFact(id: string): Promise<MemoryDocument> {
-    return this.change((doc) => deleteFact(doc, id, new Date()));
+    return this.changed(() => this.update((doc) => deleteFact(doc, id, new Date())));
   }
 
-  async clear(): Promise<MemoryDocument> {
+  clear(): Promise<MemoryDocument> {
+    return this.changed(async () => {
+      this.queue.clear();
+      const empty = emptyMemoryDocument();
+      await this.repository.replace(empty);
+      return empty;
+    });
+  }
+
+  /** Drops the updates not yet applied (everything is about to be deleted). */
+  dropPendingUpdates(): void {
     this.queue.clear();
-    const empty = emptyMemoryDocument();
-    await this.repository.replace(empty);
-    return empty;
   }
 
-  async import(value: unknown): Promise<MemoryDocument> {
-    const parsed = parseMemoryDocument(value);
-    if (!parsed.ok) throw new MemoryRequestError(`That is not a Fawn or DeerFlow memory file: ${parsed.message}`);
-    await this.repository.replace(parsed.value);
-    return parsed.value;
+  import(value: unknown): Promise<MemoryDocument> {
+    return this.changed(async () => {
+      const parsed = parseMemoryDocument(value);
+      if (!parsed.ok) throw new UserError(`That is not a Fawn or DeerFlow memory file: ${parsed.message}`);
+      await this.repository.replace(parsed.value);
+      return parsed.value;
+    });
   }
 
-  /** One read-change-write in one transaction; a MemoryError (a bad fact) becomes a request error. */
-  private async change(apply: (doc: MemoryDocument) => MemoryDocument): Promise<MemoryDocument> {
+  /** One read-change-write in one transaction; a MemoryError (a bad fact) becomes a readable one. */
+  private async update(apply: (doc: MemoryDocument) => MemoryDocument): Promise<MemoryDocument> {
     try {
       return await this.repository.update(apply);
     } catch (error) {
-      if (error instanceof MemoryError) throw new MemoryRequestError(error.message);
+      if (error instanceof MemoryError) throw new UserError(error.message);
       throw error;
     }
   }

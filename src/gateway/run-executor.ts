@@ -13,13 +13,14 @@ import {
   type ModelErrorOptions,
   type SummarizationOptions,
 } from "../agent/index.ts";
-import { createChatModel, describeModelError, isConfigured, type ChatModelOptions } from "../models/index.ts";
+import { createChatModel, describeModelError, type ChatModelOptions } from "../models/index.ts";
 import type {
   AiWireMessage,
   SkillInfo,
   SubagentSettings,
   HumanWireMessage,
-  ModelSettings,
+  ModelTarget,
+  ThreadSummary,
   RunEndStatus,
   RunError,
   RunEvent,
@@ -28,7 +29,6 @@ import type {
   WebToolSettings,
   WireMessage,
 } from "../protocol/index.ts";
-import { MAIN_ENDPOINT_NAME } from "../protocol/index.ts";
 import { contentText, isTodoItem } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { secretRedactor } from "../shared/redact.ts";
@@ -38,15 +38,20 @@ import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts
 
 export interface RunDependencies {
   threads: ThreadRepository;
+  /** The thread as the caller read it before the run (undefined: there is no such thread). */
+  thread: ThreadSummary | undefined;
   checkpointer: BaseCheckpointSaver;
-  settings: ModelSettings;
-  createModel: (settings: ModelSettings, options?: ChatModelOptions) => BaseChatModel;
+  /** The endpoint and model the run talks to; undefined until a default model is set (the message is only saved). */
+  target: ModelTarget | undefined;
+  createModel: (target: ModelTarget, options?: ChatModelOptions) => BaseChatModel;
   /** Retry policy for model errors; tests shorten the waits. */
   retry?: ModelErrorOptions;
   /** Summarization triggers; `false` turns it off. */
   summarization?: SummarizationOptions | false;
   /** The web tools' providers and keys; without them the agent has no web tools. */
   webTools?: WebToolSettings;
+  /** Fawn's CORS relay, for web services that refuse browsers. */
+  proxyUrl?: string;
   /** Called after each write to the thread's history, so other tabs can refresh. */
   onThreadChanged?: (threadId: string) => void;
   /** The thread's sandbox, for the agent's bash and file tools. */
@@ -140,14 +145,14 @@ export async function executeRun(
   emit: Emit,
   signal: AbortSignal,
 ): Promise<void> {
-  const { threads, settings, checkpointer } = deps;
+  const { threads, target, checkpointer } = deps;
   const threadId = request.thread_id;
   emit({ event: "metadata", data: { run_id: request.run_id, thread_id: threadId } });
 
   // A provider or a tool may echo the key it was sent: error text never carries a stored key.
   const secrets = [
     ...(deps.secrets ?? []),
-    settings.apiKey,
+    target?.apiKey,
     deps.webTools?.search.apiKey,
     deps.webTools?.fetch.apiKey,
   ].filter((secret): secret is string => typeof secret === "string" && secret !== "");
@@ -157,7 +162,7 @@ export async function executeRun(
     emit({ event: "end", data: { status } });
   };
 
-  const thread = await threads.get(threadId);
+  const { thread } = deps;
   const text = request.input.messages.map((message) => contentText(message.content)).join("\n");
   if (!thread) return finish("error", { error: "bad_request", message: `There is no thread with id ${threadId}.` });
   if (text.trim().length === 0) return finish("error", { error: "bad_request", message: "The message is empty." });
@@ -185,23 +190,22 @@ export async function executeRun(
   deps.onThreadChanged?.(threadId);
 
   const config = { configurable: { thread_id: threadId } };
-  const configured = isConfigured(settings);
-  const options = resolveRunOptions(settings, request.context);
+  const options = resolveRunOptions(target, request.context?.mode);
   const activation = (await deps.activateSkill?.(text)) ?? { kind: "none" as const };
   // The titles the title middleware chose after the first exchange; the last is applied once the run has saved.
   const titles: string[] = [];
   const { sandbox } = deps;
   const agent = createLeadAgent({
     // Without a configured endpoint the agent never calls its model; it is built only to save the user's message.
-    model: configured
-      ? deps.createModel(settings, {
+    model: target
+      ? deps.createModel(target, {
           model: options.model,
           ...(options.reasoningEffort && { reasoningEffort: options.reasoningEffort }),
         })
-      : createChatModel({ baseUrl: "http://unset.invalid", apiKey: "", model: "unset" }),
+      : createChatModel({ name: "", baseUrl: "http://unset.invalid", apiKey: "", model: "unset", models: [] }),
     checkpointer,
     planMode: options.planMode,
-    ...(deps.webTools && { webTools: createWebTools(deps.webTools) }),
+    ...(deps.webTools && { webTools: createWebTools(deps.webTools, { proxyUrl: deps.proxyUrl }) }),
     ...(options.subagents && deps.subagents && { subagents: deps.subagents }),
     vision: options.vision,
     ...(deps.memory && { memory: deps.memory }),
@@ -210,7 +214,7 @@ export async function executeRun(
     // A skill that lists its tools (`allowed-tools`) gets only those for the message that activates it.
     ...(activation.kind === "activate" &&
       activation.skill.allowedTools && { allowTools: activation.skill.allowedTools }),
-    ...(settings.modelTitles && { onTitle: (title: string) => titles.push(title) }),
+    ...(target?.modelTitles && { onTitle: (title: string) => titles.push(title) }),
     ...(deps.retry && { retry: deps.retry }),
     secrets,
     ...(deps.summarization !== undefined && { summarization: deps.summarization }),
@@ -229,7 +233,7 @@ export async function executeRun(
   let status: RunEndStatus = "success";
   let runError: RunError | undefined;
   try {
-    if (!configured) {
+    if (!target) {
       await agent.updateState(config, { messages: input }, "model_request");
       status = "error";
       runError = {
@@ -294,9 +298,9 @@ export async function executeRun(
       status = "error";
       runError = isQuotaError(error)
         ? { error: "storage_full", message: STORAGE_FULL_MESSAGE }
-        : describeModelError(error, settings.baseUrl, {
-            proxied: settings.useProxy === true,
-            endpoint: settings.name || MAIN_ENDPOINT_NAME,
+        : describeModelError(error, target?.baseUrl ?? "", {
+            proxied: target?.useProxy === true,
+            ...(target?.name && { endpoint: target.name }),
           });
     }
   }

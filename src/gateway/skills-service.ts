@@ -11,27 +11,32 @@ import {
 } from "../agent/index.ts";
 import type { SkillInfo, SkillMetadata } from "../protocol/index.ts";
 import type { SkillActivation } from "./run-executor.ts";
+import { UserError } from "../shared/user-error.ts";
 import { SkillExistsError, SkillsRepository, type FawnDb } from "../storage/index.ts";
-
-/** A readable problem with a skills request (the gateway turns it into a GatewayError). */
-export class SkillRequestError extends Error {
-  override name = "SkillRequestError";
-
-  constructor(
-    message: string,
-    readonly status: 409 | 422 = 422,
-  ) {
-    super(message);
-  }
-}
+import { writing } from "./writes.ts";
 
 const decoder = new TextDecoder();
+
+export interface SkillsServiceOptions {
+  /** Told after the skills changed: open sandboxes mount them anew, other tabs refresh. */
+  onChange?: () => Promise<void> | void;
+}
 
 export class SkillsService {
   private readonly repository: SkillsRepository;
 
-  constructor(db: FawnDb) {
+  constructor(
+    db: FawnDb,
+    private readonly options: SkillsServiceOptions = {},
+  ) {
     this.repository = new SkillsRepository(db);
+  }
+
+  /** A change written (a full storage refused readably), then announced. */
+  private async changed<T>(change: () => Promise<T>): Promise<T> {
+    const result = await writing(change);
+    await this.options.onChange?.();
+    return result;
   }
 
   /** Shipped skills first, then installed ones, each sorted by name. */
@@ -56,27 +61,38 @@ export class SkillsService {
     return [...shipped.sort(byName), ...installed.sort(byName)];
   }
 
-  async setEnabled(name: string, enabled: boolean): Promise<SkillInfo> {
-    if (typeof enabled !== "boolean") throw new SkillRequestError("Say whether the skill is enabled: true or false.");
+  setEnabled(name: string, enabled: boolean): Promise<SkillInfo> {
+    return this.changed(() => this.writeEnabled(name, enabled));
+  }
+
+  private async writeEnabled(name: string, enabled: boolean): Promise<SkillInfo> {
+    if (typeof enabled !== "boolean") throw new UserError("Say whether the skill is enabled: true or false.");
     const skill = (await this.list()).find((item) => item.name === name);
-    if (!skill) throw new SkillRequestError(`There is no skill named ${JSON.stringify(name)}.`);
+    if (!skill) throw new UserError(`There is no skill named ${JSON.stringify(name)}.`);
     if (skill.category === "public") await this.repository.setPublicEnabled(name, enabled);
     else await this.repository.setCustomEnabled(name, enabled);
     return { ...skill, enabled };
   }
 
   /** Checks the whole archive, then stores it in one transaction; a bad archive writes nothing. */
-  async install(fileName: string, bytes: Uint8Array): Promise<SkillInfo> {
+  install(fileName: string, bytes: Uint8Array): Promise<SkillInfo> {
+    if (typeof fileName !== "string" || !(bytes instanceof Uint8Array)) {
+      return Promise.reject(new UserError("A skill archive is a file name and its bytes."));
+    }
+    return this.changed(() => this.writeInstall(fileName, bytes));
+  }
+
+  private async writeInstall(fileName: string, bytes: Uint8Array): Promise<SkillInfo> {
     let archive: ReturnType<typeof readSkillArchive>;
     try {
       archive = readSkillArchive(fileName, bytes);
     } catch (error) {
-      if (error instanceof SkillArchiveError) throw new SkillRequestError(error.message);
+      if (error instanceof SkillArchiveError) throw new UserError(error.message);
       throw error;
     }
     const { metadata, files } = archive;
     if (publicSkills().some((skill) => skill.metadata.name === metadata.name)) {
-      throw new SkillRequestError(`Fawn already ships a skill named '${metadata.name}'; rename yours.`, 409);
+      throw new UserError(`Fawn already ships a skill named '${metadata.name}'; rename yours.`, "conflict");
     }
     try {
       await this.repository.installCustom({
@@ -87,7 +103,7 @@ export class SkillsService {
         metadata: withoutName(metadata),
       });
     } catch (error) {
-      if (error instanceof SkillExistsError) throw new SkillRequestError(error.message, 409);
+      if (error instanceof SkillExistsError) throw new UserError(error.message, "conflict");
       throw error;
     }
     const installed = (await this.list()).find((skill) => skill.category === "custom" && skill.name === metadata.name);
@@ -95,11 +111,14 @@ export class SkillsService {
     return installed;
   }
 
-  async delete(name: string): Promise<void> {
+  delete(name: string): Promise<void> {
+    return this.changed(() => this.writeDelete(name));
+  }
+
+  private async writeDelete(name: string): Promise<void> {
     const skill = (await this.list()).find((item) => item.name === name);
-    if (!skill) throw new SkillRequestError(`There is no skill named ${JSON.stringify(name)}.`);
-    if (skill.category !== "custom")
-      throw new SkillRequestError("Skills that ship with Fawn can be turned off, not deleted.");
+    if (!skill) throw new UserError(`There is no skill named ${JSON.stringify(name)}.`);
+    if (skill.category !== "custom") throw new UserError("Skills that ship with Fawn can be turned off, not deleted.");
     await this.repository.deleteCustom(name);
   }
 

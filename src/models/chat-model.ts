@@ -1,6 +1,6 @@
 // The chat-model factory: any OpenAI-compatible endpoint through @langchain/openai (DESIGN.md D6).
 import { ChatOpenAI } from "@langchain/openai";
-import type { ModelSettings } from "../protocol/index.ts";
+import type { ModelEndpoint, ModelTarget } from "../protocol/index.ts";
 
 /** A key for endpoints that need none (Ollama, LM Studio, the mock); the OpenAI client refuses an empty one. */
 const NO_KEY = "no-key";
@@ -12,7 +12,7 @@ export interface ChatModelOptions {
   reasoningEffort?: "low" | "medium" | "high";
 }
 
-export function createChatModel(settings: ModelSettings, options: ChatModelOptions = {}): ChatOpenAI {
+export function createChatModel(settings: ModelTarget, options: ChatModelOptions = {}): ChatOpenAI {
   return new ChatOpenAI({
     model: options.model ?? settings.model,
     // Sent as is: langchain's `reasoning` option only reaches models it knows by name (o1, gpt-5…), while users
@@ -30,7 +30,7 @@ export function createChatModel(settings: ModelSettings, options: ChatModelOptio
 
 /** Model ids from `GET {baseUrl}/models` (OpenAI list shape). */
 export async function fetchModelIds(
-  endpoint: Pick<ModelSettings, "baseUrl" | "apiKey">,
+  endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey">,
   fetchImpl: typeof fetch = fetch,
 ): Promise<string[]> {
   const headers: Record<string, string> = { accept: "application/json" };

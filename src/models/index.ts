@@ -3,9 +3,12 @@ export { createChatModel, fetchModelIds, type ChatModelOptions } from "./chat-mo
 export { describeModelError, isRetryableModelError } from "./model-errors.ts";
 export {
   EMPTY_MODEL_SETTINGS,
+  FIRST_ENDPOINT_ID,
   isConfigured,
-  MAX_EXTRA_ENDPOINTS,
+  MAX_ENDPOINTS,
   modelSettingsSchema,
+  normalizeProxyUrl,
   parseModelSettings,
-  settingsForRun,
+  parseProxySettings,
+  targetForRun,
 } from "./model-settings.ts";

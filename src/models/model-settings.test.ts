@@ -1,92 +1,95 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PROXY_URL, defaultModelKey, modelChoiceFor, modelChoices, proxiedUrl } from "../protocol/index.ts";
-import { parseModelSettings, settingsForRun } from "./model-settings.ts";
+import { parseModelSettings, parseProxySettings, targetForRun } from "./model-settings.ts";
 
-const base = { baseUrl: "https://api.example.test/v1/", apiKey: " sk ", model: " gpt " };
+const first = { id: "main", name: "Main endpoint", baseUrl: "https://api.example.test/v1/", apiKey: " sk " };
+const other = {
+  id: "router",
+  name: "OpenRouter",
+  baseUrl: "https://openrouter.example.test/api/v1/",
+  apiKey: " sk-or ",
+  models: [{ id: "deep/think", thinking: true, vision: false }, { id: "small" }],
+  useProxy: true,
+};
+/** One endpoint with `models`, its first the default, and any others after it. */
+const settings = (models: unknown[], more: unknown[] = [], extra: object = {}) => ({
+  endpoints: [{ ...first, models }, ...more],
+  defaultModel: { endpoint: "main", model: "gpt" },
+  ...extra,
+});
 
 describe("model settings", () => {
-  it("keeps several models per endpoint with their thinking and vision flags, the default first when missing", () => {
-    const parsed = parseModelSettings({
-      ...base,
-      models: [
-        { id: "o-mini", thinking: true },
-        { id: " eyes ", vision: true, thinking: false },
-      ],
-    });
+  it("keeps several models per endpoint with their thinking and vision flags, normalized", () => {
+    const parsed = parseModelSettings(
+      settings([{ id: " gpt " }, { id: "o-mini", thinking: true }, { id: " eyes ", vision: true, thinking: false }]),
+    );
     expect(parsed).toEqual({
       ok: true,
       value: {
-        baseUrl: "https://api.example.test/v1",
-        apiKey: "sk",
-        model: "gpt",
-        models: [{ id: "gpt" }, { id: "o-mini", thinking: true }, { id: "eyes", vision: true }],
+        endpoints: [
+          {
+            id: "main",
+            name: "Main endpoint",
+            baseUrl: "https://api.example.test/v1",
+            apiKey: "sk",
+            models: [{ id: "gpt" }, { id: "o-mini", thinking: true }, { id: "eyes", vision: true }],
+          },
+        ],
+        defaultModel: { endpoint: "main", model: "gpt" },
       },
     });
   });
 
-  it("keeps the default model's own flags when the list has it", () => {
-    const parsed = parseModelSettings({ ...base, models: [{ id: "gpt", vision: true }] });
-    expect(parsed.ok && parsed.value.models).toEqual([{ id: "gpt", vision: true }]);
-  });
-
   it("refuses a model listed twice or an empty model name, in a sentence", () => {
-    expect(parseModelSettings({ ...base, models: [{ id: "a" }, { id: "a" }] })).toEqual({
+    expect(parseModelSettings(settings([{ id: "gpt" }, { id: "gpt" }]))).toEqual({
       ok: false,
-      message: "The model a is listed twice.",
+      message: "The model gpt is listed twice for Main endpoint.",
     });
-    const empty = parseModelSettings({ ...base, models: [{ id: " " }] });
+    const empty = parseModelSettings(settings([{ id: "gpt" }, { id: " " }]));
     expect(empty.ok).toBe(false);
     expect(!empty.ok && empty.message).toMatch(/model name is required/i);
+  });
+
+  it("asks for a default model once there is an endpoint, and needs none without endpoints", () => {
+    const { defaultModel: _none, ...withoutDefault } = settings([{ id: "gpt" }]);
+    expect(parseModelSettings(withoutDefault)).toEqual({ ok: false, message: "Choose the default model." });
+    expect(parseModelSettings({ endpoints: [] })).toEqual({ ok: true, value: { endpoints: [] } });
   });
 });
 
 describe("several endpoints", () => {
-  const other = {
-    id: "router",
-    name: "OpenRouter",
-    baseUrl: "https://openrouter.example.test/api/v1/",
-    apiKey: " sk-or ",
-    models: [{ id: "deep/think", thinking: true, vision: false }, { id: "small" }],
-    useProxy: true,
-  };
-
-  it("keeps other endpoints with their keys, models and proxy switch, normalized", () => {
-    const parsed = parseModelSettings({ ...base, name: "Work", endpoints: [other] });
-    expect(parsed.ok && parsed.value).toMatchObject({
-      name: "Work",
-      endpoints: [
-        {
-          id: "router",
-          name: "OpenRouter",
-          baseUrl: "https://openrouter.example.test/api/v1",
-          apiKey: "sk-or",
-          models: [{ id: "deep/think", thinking: true }, { id: "small" }],
-          useProxy: true,
-        },
-      ],
+  it("keeps every endpoint with its key, models and proxy switch, normalized", () => {
+    const parsed = parseModelSettings(settings([{ id: "gpt" }], [other]));
+    expect(parsed.ok && parsed.value.endpoints[1]).toEqual({
+      id: "router",
+      name: "OpenRouter",
+      baseUrl: "https://openrouter.example.test/api/v1",
+      apiKey: "sk-or",
+      models: [{ id: "deep/think", thinking: true }, { id: "small" }],
+      useProxy: true,
     });
   });
 
   it("refuses two endpoints of one name, an endpoint without models, a bad id or URL, saying which", () => {
-    const twice = parseModelSettings({ ...base, endpoints: [other, { ...other, id: "again", name: "openrouter" }] });
+    const twice = parseModelSettings(settings([{ id: "gpt" }], [other, { ...other, id: "again", name: "openrouter" }]));
     expect(!twice.ok && twice.message).toBe("Two endpoints are named openrouter.");
-    const main = parseModelSettings({ ...base, endpoints: [{ ...other, name: "Main endpoint" }] });
-    expect(!main.ok && main.message).toBe("Two endpoints are named Main endpoint.");
-    const empty = parseModelSettings({ ...base, endpoints: [{ ...other, models: [] }] });
+    const same = parseModelSettings(settings([{ id: "gpt" }], [{ ...other, name: "Main endpoint" }]));
+    expect(!same.ok && same.message).toBe("Two endpoints are named Main endpoint.");
+    const empty = parseModelSettings(settings([{ id: "gpt" }], [{ ...other, models: [] }]));
     expect(!empty.ok && empty.message).toBe("List at least one model for OpenRouter.");
-    const badId = parseModelSettings({ ...base, endpoints: [{ ...other, id: "Bad Id" }] });
+    const badId = parseModelSettings(settings([{ id: "gpt" }], [{ ...other, id: "Bad Id" }]));
     expect(badId.ok).toBe(false);
-    const badUrl = parseModelSettings({ ...base, endpoints: [{ ...other, baseUrl: "ftp://x" }] });
+    const badUrl = parseModelSettings(settings([{ id: "gpt" }], [{ ...other, baseUrl: "ftp://x" }]));
     expect(!badUrl.ok && badUrl.message).toMatch(/http:\/\/ or https:\/\//);
-    const sameModel = parseModelSettings({ ...base, endpoints: [{ ...other, models: [{ id: "a" }, { id: "a" }] }] });
+    const sameModel = parseModelSettings(settings([{ id: "gpt" }], [{ ...other, models: [{ id: "a" }, { id: "a" }] }]));
     expect(!sameModel.ok && sameModel.message).toBe("The model a is listed twice for OpenRouter.");
   });
 
   it("gives a run the endpoint and model it asks for, through the proxy when the endpoint uses it", () => {
-    const parsed = parseModelSettings({ ...base, modelTitles: true, endpoints: [other] });
+    const parsed = parseModelSettings(settings([{ id: "gpt" }], [other], { modelTitles: true }));
     if (!parsed.ok) throw new Error(parsed.message);
-    const settings = parsed.value;
-    expect(settingsForRun(settings, { endpoint: "router", model: "small" }, "http://127.0.0.1:8787/forward/")).toEqual({
+    const value = parsed.value;
+    expect(targetForRun(value, { endpoint: "router", model: "small" }, "http://127.0.0.1:8787/forward/")).toEqual({
       name: "OpenRouter",
       baseUrl: "http://127.0.0.1:8787/forward/https://openrouter.example.test/api/v1",
       apiKey: "sk-or",
@@ -95,102 +98,88 @@ describe("several endpoints", () => {
       useProxy: true,
       modelTitles: true,
     });
-    // A model the endpoint does not list: its first one. The proxy's default address when Settings → Web has none.
-    expect(settingsForRun(settings, { endpoint: "router", model: "gone" }, undefined)).toMatchObject({
+    // A model the endpoint does not list: its first one. The proxy's default address when Settings names none.
+    expect(targetForRun(value, { endpoint: "router", model: "gone" }, undefined)).toMatchObject({
       baseUrl: `${DEFAULT_PROXY_URL}https://openrouter.example.test/api/v1`,
       model: "deep/think",
     });
-    // No endpoint, or one that was removed: the main endpoint, as it is, without the others.
-    const main = settingsForRun(settings, { endpoint: "removed", model: "small" }, undefined);
-    expect(main).toMatchObject({ baseUrl: "https://api.example.test/v1", apiKey: "sk", model: "gpt" });
-    expect(main.endpoints).toBeUndefined();
-    expect(settingsForRun({ ...settings, useProxy: true }, undefined, "http://p.test/forward/").baseUrl).toBe(
+    // An endpoint that was removed: the default model, on its endpoint, as it is.
+    expect(targetForRun(value, { endpoint: "removed", model: "small" }, undefined)).toMatchObject({
+      baseUrl: "https://api.example.test/v1",
+      apiKey: "sk",
+      model: "gpt",
+    });
+    const proxied = { ...value, endpoints: value.endpoints.map((endpoint) => ({ ...endpoint, useProxy: true })) };
+    expect(targetForRun(proxied, undefined, "http://p.test/forward/")?.baseUrl).toBe(
       "http://p.test/forward/https://api.example.test/v1",
     );
+  });
+
+  it("has no model for a run until a default model is set", () => {
+    expect(targetForRun({ endpoints: [] }, { model: "gpt" }, undefined)).toBeUndefined();
   });
 });
 
 describe("model choices", () => {
-  it("lists every endpoint's models, the main endpoint's first, each with a key of its own", () => {
-    const settings = {
-      baseUrl: "https://a.test/v1",
-      apiKey: "",
-      model: "gpt",
-      endpoints: [{ id: "local", name: "Ollama", baseUrl: "http://b.test/v1", apiKey: "", models: [{ id: "gpt" }] }],
+  it("lists every endpoint's models in order, each with a key of its own", () => {
+    const value = {
+      endpoints: [
+        { id: "main", name: "Main endpoint", baseUrl: "https://a.test/v1", apiKey: "", models: [{ id: "gpt" }] },
+        { id: "local", name: "Ollama", baseUrl: "http://b.test/v1", apiKey: "", models: [{ id: "gpt" }] },
+      ],
+      defaultModel: { endpoint: "main", model: "gpt" },
     };
-    expect(modelChoices(settings).map((choice) => [choice.key, choice.endpointName])).toEqual([
-      ["gpt", "Main endpoint"],
+    expect(modelChoices(value).map((choice) => [choice.key, choice.endpointName])).toEqual([
+      ["@main:gpt", "Main endpoint"],
       ["@local:gpt", "Ollama"],
     ]);
-    expect(modelChoiceFor(settings, "@local:gpt")?.endpoint).toBe("local");
+    expect(modelChoiceFor(value, "@local:gpt")?.endpoint).toBe("local");
     // A choice that no longer exists falls back to the default model.
-    expect(modelChoiceFor(settings, "@gone:x")?.key).toBe("gpt");
+    expect(modelChoiceFor(value, "@gone:x")?.key).toBe("@main:gpt");
   });
 });
 
 describe("the default model, of any endpoint", () => {
-  const other = {
-    id: "router",
-    name: "OpenRouter",
-    baseUrl: "https://openrouter.example.test/api/v1",
-    apiKey: "sk-or",
-    models: [{ id: "deep/think", thinking: true }, { id: "small" }],
-  };
-
-  it("reads settings stored before there were several endpoints as they were, key included", () => {
-    const old = { baseUrl: "https://api.example.test/v1", apiKey: "sk-old", model: "gpt", models: [{ id: "o1" }] };
-    const parsed = parseModelSettings({ ...old, modelTitles: true });
-    expect(parsed).toEqual({
-      ok: true,
-      value: { ...old, models: [{ id: "gpt" }, { id: "o1" }], modelTitles: true },
-    });
-    if (!parsed.ok) return;
-    expect(defaultModelKey(parsed.value)).toBe("gpt");
-    expect(settingsForRun(parsed.value, undefined, undefined)).toMatchObject({ apiKey: "sk-old", model: "gpt" });
-  });
-
   it("may be another endpoint's model, which then answers a run that names none, with that endpoint's key", () => {
     const parsed = parseModelSettings({
-      ...base,
-      endpoints: [other],
+      ...settings([{ id: "gpt" }], [other]),
       defaultModel: { endpoint: "router", model: " small " },
     });
     if (!parsed.ok) throw new Error(parsed.message);
-    const settings = parsed.value;
-    expect(settings.defaultModel).toEqual({ endpoint: "router", model: "small" });
-    expect(defaultModelKey(settings)).toBe("@router:small");
-    expect(modelChoiceFor(settings, undefined)?.key).toBe("@router:small");
-    const run = settingsForRun(settings, { mode: "flash" }, undefined);
-    expect(run).toMatchObject({ baseUrl: other.baseUrl, apiKey: "sk-or", model: "small", name: "OpenRouter" });
-    expect(run.defaultModel).toBeUndefined();
-    // The main endpoint's models are still there to choose.
-    expect(settingsForRun(settings, { model: "gpt" }, undefined)).toMatchObject({ apiKey: "sk", model: "gpt" });
+    const value = parsed.value;
+    expect(value.defaultModel).toEqual({ endpoint: "router", model: "small" });
+    expect(defaultModelKey(value)).toBe("@router:small");
+    expect(modelChoiceFor(value, undefined)?.key).toBe("@router:small");
+    expect(targetForRun(value, { mode: "flash" }, undefined)).toMatchObject({
+      apiKey: "sk-or",
+      model: "small",
+      name: "OpenRouter",
+    });
+    // The first endpoint's models are still there to choose.
+    expect(targetForRun(value, { model: "gpt" }, undefined)).toMatchObject({ apiKey: "sk", model: "gpt" });
   });
 
   it("refuses a default model whose endpoint is gone or does not list it, before anything is stored", () => {
-    const gone = parseModelSettings({ ...base, defaultModel: { endpoint: "router", model: "small" } });
+    const gone = parseModelSettings({ ...settings([{ id: "gpt" }]), defaultModel: { endpoint: "router", model: "s" } });
     expect(!gone.ok && gone.message).toMatch(/default model belongs to an endpoint that is no longer listed/);
     const unlisted = parseModelSettings({
-      ...base,
-      endpoints: [other],
+      ...settings([{ id: "gpt" }], [other]),
       defaultModel: { endpoint: "router", model: "big" },
     });
     expect(!unlisted.ok && unlisted.message).toBe("The default model big is not listed for OpenRouter; pick another.");
-    const none = parseModelSettings({ ...base, model: "" });
-    expect(!none.ok && none.message).toMatch(/model name is required/i);
   });
 
-  it("reads a bare model id (old threads and requests) as the main endpoint's, else the one endpoint listing it", () => {
-    const parsed = parseModelSettings({ ...base, endpoints: [other] });
+  it("reads a bare model id (old threads and requests) as the first endpoint's that lists it", () => {
+    const parsed = parseModelSettings(settings([{ id: "gpt" }], [other]));
     if (!parsed.ok) throw new Error(parsed.message);
-    expect(modelChoiceFor(parsed.value, "gpt")?.key).toBe("gpt");
+    expect(modelChoiceFor(parsed.value, "gpt")?.key).toBe("@main:gpt");
     expect(modelChoiceFor(parsed.value, "small")?.key).toBe("@router:small");
-    expect(settingsForRun(parsed.value, { model: "deep/think" }, undefined)).toMatchObject({
+    expect(targetForRun(parsed.value, { model: "deep/think" }, undefined)).toMatchObject({
       apiKey: "sk-or",
       model: "deep/think",
     });
     // Unknown: the default model.
-    expect(modelChoiceFor(parsed.value, "nothing")?.key).toBe("gpt");
+    expect(modelChoiceFor(parsed.value, "nothing")?.key).toBe("@main:gpt");
   });
 });
 
@@ -203,5 +192,27 @@ describe("the proxy URL", () => {
       "http://relay.test/forward/https://api.example.test/v1",
     );
     expect(proxiedUrl("https://api.example.test/v1", "")).toBe(`${DEFAULT_PROXY_URL}https://api.example.test/v1`);
+  });
+
+  it("is its own setting: Fawn's proxy by its bare address gets its /forward/ path; blank means none", () => {
+    expect(parseProxySettings({ url: " http://localhost:8787 " })).toEqual({
+      ok: true,
+      value: { url: "http://localhost:8787/forward/" },
+    });
+    expect(parseProxySettings({ url: "http://127.0.0.1:8787/" })).toEqual({
+      ok: true,
+      value: { url: "http://127.0.0.1:8787/forward/" },
+    });
+    expect(parseProxySettings({ url: "http://127.0.0.1:8787/forward" })).toEqual({
+      ok: true,
+      value: { url: "http://127.0.0.1:8787/forward/" },
+    });
+    expect(parseProxySettings({ url: "https://relay.example/?url=" })).toEqual({
+      ok: true,
+      value: { url: "https://relay.example/?url=" },
+    });
+    expect(parseProxySettings({ url: "  " })).toEqual({ ok: true, value: {} });
+    const bad = parseProxySettings({ url: "localhost:8787" });
+    expect(!bad.ok && bad.message).toMatch(/proxy URL must be an http:\/\/ or https:\/\/ address/);
   });
 });

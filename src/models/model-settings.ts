@@ -1,10 +1,12 @@
-// Validation of the model endpoint settings (Settings → Models); bad input is refused before anything is stored.
+// Validation of the model endpoint settings (Settings → Models) and of the proxy (Settings → Proxy); bad input is
+// refused before anything is stored.
 import { z } from "zod";
 import {
-  MAIN_ENDPOINT_NAME,
   modelChoiceFor,
   proxiedUrl,
   type ModelSettings,
+  type ModelTarget,
+  type ProxySettings,
   type RunRequest,
 } from "../protocol/index.ts";
 
@@ -29,105 +31,71 @@ const modelEntry = z.object({
   vision: z.boolean().optional(),
 });
 
-const apiKey = z.string().trim().max(4096, "API key is too long");
-const modelList = z.array(modelEntry).max(50, "List at most 50 models per endpoint.");
-const endpointName = z
-  .string()
-  .trim()
-  .min(1, "Each endpoint needs a name.")
-  .max(40, "An endpoint name is at most 40 characters.");
+/** At most this many endpoints. */
+export const MAX_ENDPOINTS = 11;
 
-/** At most this many endpoints besides the main one. */
-export const MAX_EXTRA_ENDPOINTS = 10;
+/** The id Settings gives the first endpoint; later ones get `endpoint-2`, `endpoint-3`… (see nextEndpointId). */
+export const FIRST_ENDPOINT_ID = "main";
 
 const endpoint = z.object({
   id: z.string().regex(/^[a-z0-9-]{1,40}$/, "An endpoint id is lowercase letters, digits and dashes."),
-  name: endpointName,
+  name: z.string().trim().min(1, "Each endpoint needs a name.").max(40, "An endpoint name is at most 40 characters."),
   baseUrl: httpUrl,
-  apiKey,
-  models: modelList,
+  apiKey: z.string().trim().max(4096, "API key is too long"),
+  models: z.array(modelEntry).max(50, "List at most 50 models per endpoint."),
   useProxy: z.boolean().optional(),
 });
 
-/** The models with only the flags that are on, in a stable shape. */
-function cleanModels(models: readonly z.infer<typeof modelEntry>[]) {
-  return models.map((entry) => ({
-    id: entry.id,
-    ...(entry.thinking && { thinking: true }),
-    ...(entry.vision && { vision: true }),
-  }));
-}
-
-function duplicateModels(models: readonly { id: string }[], where: string): string[] {
-  const seen = new Set<string>();
-  const problems: string[] = [];
-  for (const entry of models) {
-    if (seen.has(entry.id)) problems.push(`The model ${entry.id} is listed twice${where}.`);
-    seen.add(entry.id);
-  }
-  return problems;
-}
-
 export const modelSettingsSchema = z
   .object({
-    baseUrl: httpUrl,
-    apiKey,
-    model: modelId,
-    models: modelList.optional(),
-    modelTitles: z.boolean().optional(),
-    name: z.string().trim().max(40, "An endpoint name is at most 40 characters.").optional(),
-    useProxy: z.boolean().optional(),
-    endpoints: z
-      .array(endpoint)
-      .max(MAX_EXTRA_ENDPOINTS, `Add at most ${MAX_EXTRA_ENDPOINTS} more endpoints.`)
-      .optional(),
+    endpoints: z.array(endpoint).max(MAX_ENDPOINTS, `List at most ${MAX_ENDPOINTS} endpoints.`),
     defaultModel: z.object({ endpoint: z.string(), model: modelId }).optional(),
+    modelTitles: z.boolean().optional(),
   })
   .superRefine((value, context) => {
-    const problems = duplicateModels(value.models ?? [], "");
-    const names = new Set([(value.name || MAIN_ENDPOINT_NAME).toLowerCase()]);
+    const problems: string[] = [];
+    const names = new Set<string>();
     const ids = new Set<string>();
-    for (const other of value.endpoints ?? []) {
+    for (const other of value.endpoints) {
       if (names.has(other.name.toLowerCase())) problems.push(`Two endpoints are named ${other.name}.`);
       names.add(other.name.toLowerCase());
       if (ids.has(other.id)) problems.push(`Two endpoints have the id ${other.id}.`);
       ids.add(other.id);
       if (other.models.length === 0) problems.push(`List at least one model for ${other.name}.`);
-      problems.push(...duplicateModels(other.models, ` for ${other.name}`));
+      const seen = new Set<string>();
+      for (const entry of other.models) {
+        if (seen.has(entry.id)) problems.push(`The model ${entry.id} is listed twice for ${other.name}.`);
+        seen.add(entry.id);
+      }
     }
     const chosen = value.defaultModel;
     if (chosen) {
-      const holder = value.endpoints?.find((other) => other.id === chosen.endpoint);
+      const holder = value.endpoints.find((other) => other.id === chosen.endpoint);
       if (!holder) problems.push("The default model belongs to an endpoint that is no longer listed; pick another.");
       else if (!holder.models.some((entry) => entry.id === chosen.model)) {
         problems.push(`The default model ${chosen.model} is not listed for ${holder.name}; pick another.`);
       }
+    } else if (value.endpoints.length > 0) {
+      problems.push("Choose the default model.");
     }
     for (const message of problems) context.addIssue({ code: "custom", message });
   })
-  .transform((value) => {
-    // The default model is always one of the list, keeping its flags when the list has it.
-    const listed = cleanModels(value.models ?? []);
-    const models = listed.some((entry) => entry.id === value.model) ? listed : [{ id: value.model }, ...listed];
-    const { modelTitles, name, useProxy, endpoints, defaultModel, ...rest } = value;
-    return {
-      ...rest,
-      models,
-      ...(defaultModel && { defaultModel }),
-      ...(modelTitles && { modelTitles: true }),
-      ...(name && { name }),
+  .transform((value): ModelSettings => ({
+    endpoints: value.endpoints.map(({ useProxy, models, ...other }) => ({
+      ...other,
+      // Only the flags that are on, in a stable shape.
+      models: models.map((entry) => ({
+        id: entry.id,
+        ...(entry.thinking && { thinking: true }),
+        ...(entry.vision && { vision: true }),
+      })),
       ...(useProxy && { useProxy: true }),
-      ...(endpoints?.length && {
-        endpoints: endpoints.map(({ useProxy: proxied, models: own, ...other }) => ({
-          ...other,
-          models: cleanModels(own),
-          ...(proxied && { useProxy: true }),
-        })),
-      }),
-    };
-  });
+    })),
+    ...(value.defaultModel && { defaultModel: value.defaultModel }),
+    ...(value.modelTitles && { modelTitles: true }),
+  }));
 
-export const EMPTY_MODEL_SETTINGS: ModelSettings = { baseUrl: "", apiKey: "", model: "", models: [] };
+export const EMPTY_MODEL_SETTINGS: Readonly<ModelSettings> = { endpoints: [] };
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -138,46 +106,71 @@ export function parseModelSettings(input: unknown): ParseResult<ModelSettings> {
   return { ok: false, message: result.error.issues.map((issue) => issue.message).join(" ") };
 }
 
-/** True when the settings name an endpoint and a model, so a run can start. */
+/** True when the settings name a default model, so a run can start. */
 export function isConfigured(settings: ModelSettings): boolean {
-  return settings.baseUrl.length > 0 && settings.model.length > 0;
+  return modelChoiceFor(settings, undefined) !== undefined;
 }
 
 /**
- * The settings a run talks to: the endpoint and model its context names, with that endpoint's key and models, and the
- * proxy applied when the endpoint uses it. A context naming another endpoint gets that endpoint's model (its first
- * when it lacks the one asked for); a bare model id is looked up as the composer does (`modelChoiceFor`); no choice,
- * an unknown one, or an endpoint that is gone, gets the default model, whichever endpoint holds it.
+ * The endpoint and model a run talks to, with that endpoint's key and models, through the proxy when the endpoint
+ * uses it. A context naming an endpoint gets that endpoint's model (its first when it lacks the one asked for); a
+ * bare model id is looked up as the composer does (`modelChoiceFor`); no choice, an unknown one, or an endpoint that
+ * is gone, gets the default model. Undefined until a default model is set.
  */
-export function settingsForRun(
+export function targetForRun(
   settings: ModelSettings,
   context: RunRequest["context"] | undefined,
   proxyUrl: string | undefined,
-): ModelSettings {
-  const named = context?.endpoint ? settings.endpoints?.find((found) => found.id === context.endpoint) : undefined;
-  let endpointId: string | undefined;
-  let model: string;
-  if (named) {
-    endpointId = named.id;
-    model = named.models.find((entry) => entry.id === context?.model)?.id ?? named.models[0]?.id ?? "";
-  } else {
+): ModelTarget | undefined {
+  const named = context?.endpoint ? settings.endpoints.find((found) => found.id === context.endpoint) : undefined;
+  let holder = named;
+  let model = named && (named.models.find((entry) => entry.id === context?.model)?.id ?? named.models[0]?.id);
+  if (!holder || !model) {
     // An endpoint that is gone takes its model's meaning with it: the default model.
     const choice = modelChoiceFor(settings, context?.endpoint ? undefined : context?.model);
-    endpointId = choice?.endpoint;
-    model = choice?.entry.id ?? settings.model;
+    if (!choice) return undefined;
+    holder = settings.endpoints.find((found) => found.id === choice.endpoint);
+    model = choice.entry.id;
   }
-  const other = endpointId ? settings.endpoints?.find((found) => found.id === endpointId) : undefined;
-  if (!other) {
-    const { endpoints: _others, defaultModel: _default, ...main } = settings;
-    return { ...main, model, ...(settings.useProxy && { baseUrl: proxiedUrl(settings.baseUrl, proxyUrl) }) };
-  }
+  if (!holder) return undefined;
   return {
-    name: other.name,
-    baseUrl: other.useProxy ? proxiedUrl(other.baseUrl, proxyUrl) : other.baseUrl,
-    apiKey: other.apiKey,
+    name: holder.name,
+    baseUrl: holder.useProxy ? proxiedUrl(holder.baseUrl, proxyUrl) : holder.baseUrl,
+    apiKey: holder.apiKey,
     model,
-    models: other.models,
-    ...(other.useProxy && { useProxy: true }),
+    models: holder.models,
+    ...(holder.useProxy && { useProxy: true }),
     ...(settings.modelTitles && { modelTitles: true }),
   };
+}
+
+const PROXY_EXAMPLE = "http://127.0.0.1:8787/forward/";
+
+/**
+ * The proxy prefix, ready to have a target URL appended: Fawn's proxy given by its bare address gets its
+ * `/forward/` path; any other prefix ends with `/` unless it ends a query (`?url=`).
+ */
+export function normalizeProxyUrl(value: string): string {
+  const url = new URL(value);
+  if (url.pathname === "/" && url.search === "") return `${url.origin}/forward/`;
+  return /[/?=]$/.test(value) ? value : `${value}/`;
+}
+
+const proxySettingsSchema = z
+  .object({
+    url: z
+      .string({ error: "The proxy URL must be text." })
+      .trim()
+      .optional()
+      .refine((value) => !value || (URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)), {
+        message: `The proxy URL must be an http:// or https:// address, e.g. ${PROXY_EXAMPLE}.`,
+      }),
+  })
+  .transform((value): ProxySettings => (value.url ? { url: normalizeProxyUrl(value.url) } : {}));
+
+/** A normalized proxy setting (a bare address gets Fawn's /forward/ path; blank means none), or why it is wrong. */
+export function parseProxySettings(input: unknown): ParseResult<ProxySettings> {
+  const result = proxySettingsSchema.safeParse(input ?? {});
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, message: result.error.issues.map((issue) => issue.message).join(" ") };
 }

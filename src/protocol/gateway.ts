@@ -78,7 +78,7 @@ export interface ModelEntry {
   vision?: boolean;
 }
 
-/** Another OpenAI-compatible endpoint beside the main one, with its own key and models (Settings → Models). */
+/** An OpenAI-compatible endpoint with its own key and models (Settings → Models). */
 export interface ModelEndpoint {
   /** Stable id (lowercase letters, digits, dashes), how runs and the composer name it. */
   id: string;
@@ -87,34 +87,41 @@ export interface ModelEndpoint {
   apiKey: string;
   /** At least one. */
   models: ModelEntry[];
-  /** Requests go through Fawn's CORS relay (`npm run proxy`), for providers that refuse browsers. */
+  /** Requests go through Fawn's CORS relay (Settings → Proxy), for providers that refuse browsers. */
   useProxy?: boolean;
 }
 
-/** The endpoints the agent talks to (Settings → Models): the main one, which holds the default model, and others. */
+/** The endpoints the agent talks to (Settings → Models), all alike, and which of their models is the default. */
 export interface ModelSettings {
-  baseUrl: string;
-  apiKey: string;
-  /** The main endpoint's first model, and the default model unless `defaultModel` names another endpoint's. */
-  model: string;
-  /** The main endpoint's models the user can choose from, with their abilities; `model` is always among them. */
-  models?: ModelEntry[];
-  /**
-   * The default model when it is one of another endpoint's (the id of that endpoint and of the model); without it the
-   * default is `model`. New messages, and memory updates, use the default model.
-   */
+  /** In the order Settings and the composer list them; API keys are kept apart from the settings, never exported. */
+  endpoints: ModelEndpoint[];
+  /** The model new messages and memory updates use: one of an endpoint's. Set whenever there is an endpoint. */
   defaultModel?: { endpoint: string; model: string };
   /** Name each thread with a short model-written title after its first exchange (one small extra request). */
   modelTitles?: boolean;
-  /** The main endpoint's name as lists show it ("Main endpoint" when unset). */
-  name?: string;
-  /** The main endpoint's requests go through Fawn's CORS relay. */
-  useProxy?: boolean;
-  /** More endpoints; API keys are kept apart from the settings, like the main one's, and never exported. */
-  endpoints?: ModelEndpoint[];
 }
 
-/** Fawn's CORS relay as `npm run proxy` starts it, used when Settings → Web names no other. */
+/** Fawn's CORS relay (Settings → Proxy), for model endpoints and web services that refuse browsers. */
+export interface ProxySettings {
+  /** The relay's prefix, e.g. `http://127.0.0.1:8787/forward/`; absent: endpoints use the default relay, web none. */
+  url?: string;
+}
+
+/** One endpoint's model as a run talks to it: the endpoint's address and key, the model, and its abilities. */
+export interface ModelTarget {
+  /** The endpoint's name. */
+  name: string;
+  /** Already through the proxy when the endpoint uses it. */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** The endpoint's models (the run's abilities come from its entry). */
+  models: ModelEntry[];
+  useProxy?: boolean;
+  modelTitles?: boolean;
+}
+
+/** Fawn's CORS relay as `npm run proxy` starts it, used when Settings → Proxy names no other. */
 export const DEFAULT_PROXY_URL = "http://127.0.0.1:8787/forward/";
 
 /** `baseUrl` through the relay at `proxyUrl` (the relay takes the target URL after its prefix). */
@@ -123,76 +130,53 @@ export function proxiedUrl(baseUrl: string, proxyUrl: string | undefined): strin
   return `${prefix.endsWith("/") ? prefix : `${prefix}/`}${baseUrl}`;
 }
 
-/** The main endpoint's models, the default one first when the list lacks it; none without a default model. */
-export function modelEntries(settings: ModelSettings | undefined): ModelEntry[] {
-  if (!settings?.model) return [];
-  const listed = settings.models ?? [];
-  return listed.some((entry) => entry.id === settings.model) ? listed : [{ id: settings.model }, ...listed];
-}
-
-/** The model a message goes to: `id` when the main endpoint lists it, else the default model. */
-export function modelEntryFor(settings: ModelSettings | undefined, id: string | undefined): ModelEntry | undefined {
-  const entries = modelEntries(settings);
-  return entries.find((entry) => entry.id === id) ?? entries.find((entry) => entry.id === settings?.model);
-}
-
-/** One model the composer offers, of the main endpoint (no `endpoint`) or of another. */
+/** One model the composer offers. */
 export interface ModelChoice {
-  /** Unique across endpoints: the model id for the main endpoint's, `@endpoint-id:model-id` for others'. */
+  /** Unique across endpoints: `@endpoint-id:model-id`. */
   key: string;
-  /** The id of the endpoint when it is not the main one. */
-  endpoint?: string;
+  endpoint: string;
   endpointName: string;
   entry: ModelEntry;
 }
 
-/** The main endpoint's name when the user gave none. */
-export const MAIN_ENDPOINT_NAME = "Main endpoint";
+/** The composer's key of an endpoint's model. */
+export function modelChoiceKey(endpoint: string, model: string): string {
+  return `@${endpoint}:${model}`;
+}
 
-/** Every model of every endpoint, the main endpoint's first; none until a default model is set. */
+/** Every model of every endpoint, in order; none until a default model is set. */
 export function modelChoices(settings: ModelSettings | undefined): ModelChoice[] {
-  const main = modelEntries(settings).map((entry) => ({
-    key: entry.id,
-    endpointName: settings?.name || MAIN_ENDPOINT_NAME,
-    entry,
-  }));
-  if (main.length === 0) return [];
-  const others = (settings?.endpoints ?? []).flatMap((endpoint) =>
+  if (!settings?.defaultModel) return [];
+  return settings.endpoints.flatMap((endpoint) =>
     endpoint.models.map((entry) => ({
-      key: `@${endpoint.id}:${entry.id}`,
+      key: modelChoiceKey(endpoint.id, entry.id),
       endpoint: endpoint.id,
       endpointName: endpoint.name,
       entry,
     })),
   );
-  return [...main, ...others];
 }
 
-/** The composer's key of a model: its id for the main endpoint's, `@endpoint-id:model-id` for another's. */
-export function modelChoiceKey(endpoint: string | undefined, model: string): string {
-  return endpoint ? `@${endpoint}:${model}` : model;
-}
-
-/** The key of the default model (`defaultModel` when that endpoint still lists it, else the main `model`). */
+/** The key of the default model, when its endpoint still lists it. */
 export function defaultModelKey(settings: ModelSettings | undefined): string | undefined {
-  if (!settings?.model) return undefined;
-  const chosen = settings.defaultModel;
-  const other = chosen && settings.endpoints?.find((endpoint) => endpoint.id === chosen.endpoint);
-  return other && other.models.some((entry) => entry.id === chosen.model)
-    ? modelChoiceKey(other.id, chosen.model)
-    : settings.model;
+  const chosen = settings?.defaultModel;
+  if (!chosen) return undefined;
+  const holder = settings.endpoints.find((endpoint) => endpoint.id === chosen.endpoint);
+  return holder?.models.some((entry) => entry.id === chosen.model)
+    ? modelChoiceKey(holder.id, chosen.model)
+    : undefined;
 }
 
 /**
- * The choice with `key`, else the default model. A bare model id (what threads and requests carried before there
- * were several endpoints) is the main endpoint's model of that id, else the only other endpoint's that lists it.
+ * The choice with `key`, else the default model. A bare model id (what threads and requests carried before every
+ * endpoint had a key) is the first endpoint's model of that id, in Settings' order.
  */
 export function modelChoiceFor(settings: ModelSettings | undefined, key: string | undefined): ModelChoice | undefined {
   const choices = modelChoices(settings);
   const exact = choices.find((choice) => choice.key === key);
   if (exact) return exact;
-  const byId = key && !key.startsWith("@") ? choices.filter((choice) => choice.entry.id === key) : [];
-  if (byId.length === 1) return byId[0];
+  const byId = key && !key.startsWith("@") ? choices.find((choice) => choice.entry.id === key) : undefined;
+  if (byId) return byId;
   const fallback = defaultModelKey(settings);
   return choices.find((choice) => choice.key === fallback);
 }
@@ -229,7 +213,7 @@ export interface RunRequest {
   thread_id: string;
   input: { messages: { type: "human"; content: MessageContent; files?: UploadedFileRef[] }[] };
   /** How to run: the mode and the model (one of Settings → Models); defaults to Flash and the default model. */
-  /** `endpoint`: the id of one of the other endpoints `model` belongs to; none for the main endpoint. */
+  /** `endpoint`: the id of the endpoint `model` belongs to; without it, `model` is looked up as modelChoiceFor does. */
   context?: { mode?: AgentMode; model?: string; endpoint?: string };
 }
 
@@ -321,7 +305,10 @@ export interface GatewayApi {
   getModelSettings(): Promise<ModelSettings>;
   saveModelSettings(settings: ModelSettings): Promise<ModelSettings>;
   /** Model ids the endpoint offers (`GET {baseUrl}/models`); rejects with a readable message. */
-  listModels(endpoint: Pick<ModelSettings, "baseUrl" | "apiKey" | "useProxy">): Promise<string[]>;
+  listModels(endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy">): Promise<string[]>;
+  /** Fawn's CORS relay (Settings → Proxy). */
+  getProxySettings(): Promise<ProxySettings>;
+  saveProxySettings(settings: ProxySettings): Promise<ProxySettings>;
   /** The web tools' providers and keys (Settings → Web). */
   getWebToolSettings(): Promise<WebToolSettings>;
   /** Validates and stores them (keys with the other secrets); rejects with one sentence per problem. */

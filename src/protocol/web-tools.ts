@@ -21,11 +21,6 @@ export interface WebToolSettings {
     /** Overrides Jina's reader address (https://r.jina.ai); unused by `direct`. */
     baseUrl?: string;
   };
-  /**
-   * Prefix of Fawn's CORS proxy, e.g. `http://127.0.0.1:8787/forward/`. Services that refuse browser requests
-   * (`browserCors: false` below) and pages read by `direct` go through it when it is set.
-   */
-  proxyUrl?: string;
 }
 
 /** No web_search; web_fetch through Jina's reader, which needs no key and answers browsers. */

@@ -1,7 +1,7 @@
 import "fake-indexeddb/auto";
 import { openDB } from "idb";
 import { describe, expect, it } from "vitest";
-import { CHECKPOINT_STORES, DB_VERSION, MODEL_ENDPOINT_KEY, THREAD_STORES, openFawnDb } from "./fawn-db.ts";
+import { CHECKPOINT_STORES, DB_VERSION, THREAD_STORES, openFawnDb } from "./fawn-db.ts";
 import { IndexedDbStore } from "./indexeddb-store.ts";
 import { ThreadFiles } from "./thread-files.ts";
 
@@ -27,8 +27,8 @@ async function createVersion2(name: string) {
 }
 
 describe("openFawnDb", () => {
-  it("is at version 5", () => {
-    expect(DB_VERSION).toBe(5);
+  it("is at version 6", () => {
+    expect(DB_VERSION).toBe(6);
   });
 
   it("upgrades a version 2 database with data to the current version, keeping the data", async () => {
@@ -132,24 +132,6 @@ describe("openFawnDb", () => {
       "runs",
       "thread_search",
     ]);
-  });
-
-  it("moves the model endpoint's API key from settings into secrets when upgrading to version 4", async () => {
-    const name = `fawn-db-key-${dbCount++}`;
-    const v2 = await createVersion2(name);
-    const endpoint = { baseUrl: "https://api.example.com/v1", apiKey: "sk-secret", model: "m" };
-    await v2.put("settings", { key: MODEL_ENDPOINT_KEY, value: endpoint });
-    v2.close();
-    const db = await openFawnDb(name);
-    expect(await db.get("settings", MODEL_ENDPOINT_KEY)).toEqual({
-      key: MODEL_ENDPOINT_KEY,
-      value: { baseUrl: "https://api.example.com/v1", model: "m" },
-    });
-    expect(await db.get("secrets", `${MODEL_ENDPOINT_KEY}.apiKey`)).toEqual({
-      key: `${MODEL_ENDPOINT_KEY}.apiKey`,
-      value: "sk-secret",
-    });
-    db.close();
   });
 
   it("adds an empty thread search index when upgrading a version 4 database, keeping its threads", async () => {

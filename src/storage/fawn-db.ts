@@ -1,14 +1,9 @@
 // Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (DESIGN.md D2).
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
 import type { RunError, SkillMetadata, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
+import { movedSecrets, upgradeSettings } from "./settings-upgrade.ts";
 
-export const DB_VERSION = 5;
-
-/** The settings record of the model endpoint (Base URL, Model); its API key is the secret `<key>.apiKey`. */
-export const MODEL_ENDPOINT_KEY = "models.endpoint";
-/** The web tools' settings records (Settings → Web): two, so each provider's key is a secret of its own. */
-export const WEB_SEARCH_KEY = "web.search";
-export const WEB_FETCH_KEY = "web.fetch";
+export const DB_VERSION = 6;
 
 /**
  * What a checkpointed thread keeps beside its messages (which live in the checkpoints): a run's error, shown after
@@ -246,54 +241,86 @@ export function keyPrefixRange(...prefix: string[]): IDBKeyRange {
   return IDBKeyRange.bound(prefix, [...prefix, []]);
 }
 
+type UpgradeTransaction = IDBPTransaction<FawnDbSchema, StoreNames<FawnDbSchema>[], "versionchange">;
+
+/** Each store version's changes, in order; a database at version n gets every step after n. */
+const UPGRADES: readonly [version: number, step: (database: FawnDb, transaction: UpgradeTransaction) => void][] = [
+  [
+    1,
+    (database) => {
+      const threads = database.createObjectStore("threads", { keyPath: "thread_id" });
+      threads.createIndex("by-updated", "updated_at");
+      const entries = database.createObjectStore("entries", { keyPath: ["thread_id", "seq"] });
+      entries.createIndex("by-thread", "thread_id");
+      database.createObjectStore("settings", { keyPath: "key" });
+    },
+  ],
+  [
+    2,
+    (database) => {
+      const checkpoints = database.createObjectStore("checkpoints", {
+        keyPath: ["thread_id", "checkpoint_ns", "checkpoint_id"],
+      });
+      checkpoints.createIndex("by-thread", "thread_id");
+      database.createObjectStore("checkpoint_blobs", {
+        keyPath: ["thread_id", "checkpoint_ns", "channel", "version"],
+      });
+      database.createObjectStore("checkpoint_writes", {
+        keyPath: ["thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"],
+      });
+      database.createObjectStore("checkpoint_messages", { keyPath: ["thread_id", "message_id", "hash"] });
+    },
+  ],
+  [
+    3,
+    (database) => {
+      const items = database.createObjectStore("store_items", { keyPath: ["namespace_path", "key"] });
+      items.createIndex("by-namespace", "namespace_path");
+      const files = database.createObjectStore("thread_files", { keyPath: ["thread_id", "path"] });
+      files.createIndex("by-thread", "thread_id");
+      const meta = database.createObjectStore("thread_file_meta", { keyPath: ["thread_id", "path"] });
+      meta.createIndex("by-thread", "thread_id");
+    },
+  ],
+  [
+    4,
+    (database) => {
+      database.createObjectStore("secrets", { keyPath: "key" });
+      const runs = database.createObjectStore("runs", { keyPath: ["thread_id", "run_id"] });
+      runs.createIndex("by-thread", "thread_id");
+      database.createObjectStore("skills", { keyPath: "name" });
+      database.createObjectStore("mcp_servers", { keyPath: "name" });
+    },
+  ],
+  [
+    5,
+    (database) => {
+      // Filled outside the upgrade: reading messages needs the checkpointer's async serde, which an upgrade
+      // transaction would not outlive. The Gateway indexes every thread missing here (ThreadSearchService).
+      const search = database.createObjectStore("thread_search", { keyPath: ["thread_id"] });
+      search.createIndex("by-term", "terms", { multiEntry: true });
+    },
+  ],
+  [
+    6,
+    (_database, transaction) => {
+      // Settings keep one shape at a time: older records (an inline key, the first model endpoint apart from the
+      // others, the proxy inside Settings → Web) are rewritten in this same transaction (settings-upgrade.ts).
+      void upgradeStoredSettings(transaction);
+    },
+  ],
+];
+
 /**
  * Opens (and creates or upgrades) the database. Another tab holding an older version is asked to close
- * through `versionchange`; this connection closes itself when a newer version appears.
+ * through `versionchange`; this connection closes itself when a newer version appears. `version` is for tests
+ * that make a database as an earlier Fawn left it.
  */
-export async function openFawnDb(name: string): Promise<FawnDb> {
-  const db = await openDB<FawnDbSchema>(name, DB_VERSION, {
+export async function openFawnDb(name: string, version: number = DB_VERSION): Promise<FawnDb> {
+  const db = await openDB<FawnDbSchema>(name, version, {
     upgrade(database, oldVersion, _newVersion, transaction) {
-      if (oldVersion < 1) {
-        const threads = database.createObjectStore("threads", { keyPath: "thread_id" });
-        threads.createIndex("by-updated", "updated_at");
-        const entries = database.createObjectStore("entries", { keyPath: ["thread_id", "seq"] });
-        entries.createIndex("by-thread", "thread_id");
-        database.createObjectStore("settings", { keyPath: "key" });
-      }
-      if (oldVersion < 2) {
-        const checkpoints = database.createObjectStore("checkpoints", {
-          keyPath: ["thread_id", "checkpoint_ns", "checkpoint_id"],
-        });
-        checkpoints.createIndex("by-thread", "thread_id");
-        database.createObjectStore("checkpoint_blobs", {
-          keyPath: ["thread_id", "checkpoint_ns", "channel", "version"],
-        });
-        database.createObjectStore("checkpoint_writes", {
-          keyPath: ["thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"],
-        });
-        database.createObjectStore("checkpoint_messages", { keyPath: ["thread_id", "message_id", "hash"] });
-      }
-      if (oldVersion < 3) {
-        const items = database.createObjectStore("store_items", { keyPath: ["namespace_path", "key"] });
-        items.createIndex("by-namespace", "namespace_path");
-        const files = database.createObjectStore("thread_files", { keyPath: ["thread_id", "path"] });
-        files.createIndex("by-thread", "thread_id");
-        const meta = database.createObjectStore("thread_file_meta", { keyPath: ["thread_id", "path"] });
-        meta.createIndex("by-thread", "thread_id");
-      }
-      if (oldVersion < 4) {
-        database.createObjectStore("secrets", { keyPath: "key" });
-        const runs = database.createObjectStore("runs", { keyPath: ["thread_id", "run_id"] });
-        runs.createIndex("by-thread", "thread_id");
-        database.createObjectStore("skills", { keyPath: "name" });
-        database.createObjectStore("mcp_servers", { keyPath: "name" });
-        void moveApiKeyToSecrets(transaction);
-      }
-      if (oldVersion < 5) {
-        // Filled outside the upgrade: reading messages needs the checkpointer's async serde, which an upgrade
-        // transaction would not outlive. The Gateway indexes every thread missing here (ThreadSearchService).
-        const search = database.createObjectStore("thread_search", { keyPath: ["thread_id"] });
-        search.createIndex("by-term", "terms", { multiEntry: true });
+      for (const [step, upgrade] of UPGRADES) {
+        if (oldVersion < step && step <= version) upgrade(database, transaction);
       }
     },
     blocking() {
@@ -304,17 +331,19 @@ export async function openFawnDb(name: string): Promise<FawnDb> {
   return db;
 }
 
-/** Store version 4 keeps API keys in `secrets`: move the model endpoint's key out of its settings record. */
-async function moveApiKeyToSecrets(
-  transaction: IDBPTransaction<FawnDbSchema, StoreNames<FawnDbSchema>[], "versionchange">,
-): Promise<void> {
+/** Rewrites the settings and their secrets as this version stores them, inside the upgrade's transaction. */
+async function upgradeStoredSettings(transaction: UpgradeTransaction): Promise<void> {
   const settings = transaction.objectStore("settings");
-  const record = await settings.get(MODEL_ENDPOINT_KEY);
-  const value = record?.value as { apiKey?: unknown } | undefined;
-  if (!value || typeof value.apiKey !== "string") return;
-  const { apiKey, ...rest } = value;
-  if (apiKey) await transaction.objectStore("secrets").put({ key: `${MODEL_ENDPOINT_KEY}.apiKey`, value: apiKey });
-  await settings.put({ key: MODEL_ENDPOINT_KEY, value: rest });
+  const secrets = transaction.objectStore("secrets");
+  const [records, stored] = await Promise.all([settings.getAll(), secrets.getAll()]);
+  const upgrade = upgradeSettings(records);
+  const keys = movedSecrets(upgrade, new Map(stored.map((secret) => [secret.key, secret.value])));
+  await Promise.all([
+    ...upgrade.delete.map((key) => settings.delete(key)),
+    ...upgrade.put.map((record) => settings.put(record)),
+    ...keys.delete.map((key) => secrets.delete(key)),
+    ...keys.put.map((secret) => secrets.put(secret)),
+  ]);
 }
 
 /** Where a storage class gets its connection: a database name (opened on demand) or an open connection. */

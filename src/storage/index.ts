@@ -4,9 +4,6 @@ export {
   DB_VERSION,
   CHECKPOINT_STORES,
   THREAD_STORES,
-  MODEL_ENDPOINT_KEY,
-  WEB_SEARCH_KEY,
-  WEB_FETCH_KEY,
   type FawnDb,
   type FawnDbSchema,
   type ThreadFileMeta,
@@ -18,6 +15,16 @@ export { ThreadRepository, type ThreadPatch } from "./thread-repository.ts";
 export { ThreadSearchIndex, searchRecord, type SearchText } from "./thread-search-index.ts";
 export { findSnippet, queryTerms, titleHighlights, titleMatches, type QueryTerm, type Snippet } from "./search-text.ts";
 export { SettingsRepository } from "./settings-repository.ts";
+export {
+  apiKeySecret,
+  endpointKeySecret,
+  LEGACY_MODEL_ENDPOINT_KEY,
+  MODEL_SETTINGS_KEY,
+  PROXY_SETTINGS_KEY,
+  upgradedRecords,
+  WEB_FETCH_KEY,
+  WEB_SEARCH_KEY,
+} from "./settings-upgrade.ts";
 export {
   IndexedDbCheckpointSaver,
   type IndexedDbCheckpointSaverOptions,

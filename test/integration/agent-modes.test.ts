@@ -1,6 +1,6 @@
 // Modes: Flash, Thinking, Pro and Ultra change what the model is asked for and which tools the agent has.
 import { describe, expect, it } from "vitest";
-import { runThread, useGatewayHarness } from "./harness.ts";
+import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("agent-modes-test");
 
@@ -20,12 +20,14 @@ function chatBodies(): ChatBody[] {
 const toolNames = (body: ChatBody | undefined) => (body?.tools ?? []).map((tool) => tool.function.name);
 
 async function configureModels(): Promise<void> {
-  await harness.gateway.saveModelSettings({
-    baseUrl: harness.mock.url,
-    apiKey: "sk-test",
-    model: "mock-model",
-    models: [{ id: "mock-model" }, { id: "mock-thinking", thinking: true }],
-  });
+  await harness.gateway.saveModelSettings(
+    modelSettings({
+      baseUrl: harness.mock.url,
+      apiKey: "sk-test",
+      model: "mock-model",
+      models: [{ id: "mock-model" }, { id: "mock-thinking", thinking: true }],
+    }),
+  );
 }
 
 describe("modes", () => {

@@ -4,11 +4,11 @@
 // "Delete all data" leaves nothing behind.
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { createGatewayFetch, Gateway } from "../../src/gateway/index.ts";
+import { createGatewayFetch, openGateway, type Gateway } from "../../src/gateway/index.ts";
 import { contentText, type ChangeNotice, type ThreadEntry } from "../../src/protocol/index.ts";
 import { BACKUP_COVERAGE } from "../../src/storage/backup-store.ts";
 import { openFawnDb } from "../../src/storage/index.ts";
-import { runThread, useGatewayHarness } from "./harness.ts";
+import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("data-backup-test");
 
@@ -30,7 +30,7 @@ function messageTexts(entries: readonly ThreadEntry[] | undefined): string[] {
 
 /** A thread with an upload and a presented artifact, a memory fact, a skill, and keys for every provider. */
 async function fillStore(gateway: Gateway): Promise<string> {
-  await gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: MODEL_KEY, model: "mock-model" });
+  await gateway.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: MODEL_KEY, model: "mock-model" }));
   await gateway.saveWebToolSettings({
     search: { provider: "tavily", apiKey: SEARCH_KEY },
     fetch: { provider: "jina", apiKey: FETCH_KEY },
@@ -148,9 +148,8 @@ describe("import data", () => {
     });
     // Settings come back without their keys.
     expect(await other.getModelSettings()).toMatchObject({
-      baseUrl: harness.mock.url,
-      model: "mock-model",
-      apiKey: "",
+      endpoints: [{ baseUrl: harness.mock.url, apiKey: "", models: [{ id: "mock-model" }] }],
+      defaultModel: { model: "mock-model" },
     });
     expect((await other.getWebToolSettings()).search).toMatchObject({ provider: "tavily", apiKey: "" });
     // Search finds the imported thread's messages (its index is rebuilt).
@@ -164,7 +163,9 @@ describe("import data", () => {
     const threadId = await fillStore(harness.gateway);
     const archive = await archiveBytes(harness.gateway);
     await harness.gateway.renameThread(threadId, "Mine, renamed");
-    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: MODEL_KEY, model: "other-model" });
+    await harness.gateway.saveModelSettings(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: MODEL_KEY, model: "other-model" }),
+    );
     const extra = await harness.gateway.createThread();
 
     const result = await harness.gateway.importData(archive);
@@ -175,7 +176,10 @@ describe("import data", () => {
     );
     expect((await harness.gateway.getThread(threadId))?.title).toBe("Mine, renamed");
     expect((await harness.gateway.getMemory()).facts.map((fact) => fact.content)).toEqual([FACT]);
-    expect(await harness.gateway.getModelSettings()).toMatchObject({ model: "other-model", apiKey: MODEL_KEY });
+    expect(await harness.gateway.getModelSettings()).toMatchObject({
+      endpoints: [{ apiKey: MODEL_KEY }],
+      defaultModel: { model: "other-model" },
+    });
   });
 
   it("merges memory facts without duplicates", async () => {
@@ -237,7 +241,7 @@ describe("import data", () => {
     await expect(other.importData(archive)).rejects.toThrow(reason);
     // Opened again (a reload): still nothing.
     expect(await storedRecords(otherName)).toBe(records);
-    const reopened = await Gateway.open(otherName);
+    const reopened = await openGateway(otherName);
     expect(await reopened.listThreads()).toEqual([]);
     expect((await reopened.getMemory()).facts).toEqual([]);
     expect((await reopened.listSkills()).filter((skill) => skill.category === "custom")).toEqual([]);
@@ -253,27 +257,79 @@ describe("import data", () => {
   });
 });
 
+describe("a backup from an earlier Fawn", () => {
+  it("imports with its model endpoints and proxy as that version stored them (one endpoint apart, proxy in Web)", async () => {
+    await harness.gateway.createThread();
+    // Two settings records, as many as the older backup below holds (the manifest counts them).
+    await harness.gateway.saveSandboxSettings({ provider: "browser" });
+    const current = await archiveBytes(harness.gateway);
+    // settings.json as Fawn wrote it before store version 6.
+    const legacy = tamper(current, (members) => {
+      const settings = JSON.parse(strFromU8(members["settings.json"]!)) as { settings: unknown[] };
+      settings.settings = [
+        {
+          key: "models.endpoint",
+          value: {
+            baseUrl: "https://older.example/v1",
+            model: "old-model",
+            models: [{ id: "old-reasoner", thinking: true }],
+            endpoints: [{ id: "second", name: "Second", baseUrl: "https://second.example/v1", models: [{ id: "s" }] }],
+          },
+        },
+        { key: "web.search", value: { provider: "off", proxyUrl: "https://relay.example/forward/" } },
+      ];
+      members["settings.json"] = strToU8(JSON.stringify(settings));
+    });
+    const other = await harness.freshGateway();
+    const asked = await other.importData(legacy);
+    expect(asked).toMatchObject({
+      address_changes: [
+        { kind: "endpoint", name: "Main endpoint", address: "https://older.example/v1" },
+        { kind: "endpoint", name: "Second", address: "https://second.example/v1" },
+        { kind: "proxy", address: "https://relay.example/forward/" },
+      ],
+    });
+    expect(await other.importData(legacy, { acceptAddressChanges: true })).toMatchObject({ threads_imported: 1 });
+    expect(await other.getModelSettings()).toEqual({
+      endpoints: [
+        {
+          id: "main",
+          name: "Main endpoint",
+          baseUrl: "https://older.example/v1",
+          apiKey: "",
+          models: [{ id: "old-model" }, { id: "old-reasoner", thinking: true }],
+        },
+        { id: "second", name: "Second", baseUrl: "https://second.example/v1", apiKey: "", models: [{ id: "s" }] },
+      ],
+      defaultModel: { endpoint: "main", model: "old-model" },
+    });
+    expect(await other.getProxySettings()).toEqual({ url: "https://relay.example/forward/" });
+  });
+});
+
 describe("addresses a backup would set", () => {
   /** A backup whose settings point two endpoints, SearXNG and the proxy at other hosts. */
   async function backupWithAddresses(): Promise<Uint8Array> {
-    await harness.gateway.saveModelSettings({
-      baseUrl: "https://elsewhere.example/v1",
-      apiKey: MODEL_KEY,
-      model: "mock-model",
-      endpoints: [
-        {
-          id: "second",
-          name: "Second",
-          baseUrl: "https://second.example/v1",
-          apiKey: "",
-          models: [{ id: "mock-model" }],
-        },
-      ],
-    });
+    await harness.gateway.saveModelSettings(
+      modelSettings({
+        baseUrl: "https://elsewhere.example/v1",
+        apiKey: MODEL_KEY,
+        model: "mock-model",
+        endpoints: [
+          {
+            id: "second",
+            name: "Second",
+            baseUrl: "https://second.example/v1",
+            apiKey: "",
+            models: [{ id: "mock-model" }],
+          },
+        ],
+      }),
+    );
+    await harness.gateway.saveProxySettings({ url: "https://relay.example/forward/" });
     await harness.gateway.saveWebToolSettings({
       search: { provider: "searxng", apiKey: "", baseUrl: "https://searx.example" },
       fetch: { provider: "jina", apiKey: "" },
-      proxyUrl: "https://relay.example/forward/",
     });
     await harness.gateway.createThread();
     return archiveBytes(harness.gateway);
@@ -300,18 +356,20 @@ describe("addresses a backup would set", () => {
     expect(await other.listThreads()).toEqual([]);
 
     const result = await other.importData(archive, { acceptAddressChanges: true });
-    expect(result).toMatchObject({ threads_imported: 1, settings_restored: 3 });
+    expect(result).toMatchObject({ threads_imported: 1, settings_restored: 4 });
     expect(await other.getModelSettings()).toMatchObject({
-      baseUrl: "https://elsewhere.example/v1",
-      endpoints: [{ id: "second", baseUrl: "https://second.example/v1" }],
+      endpoints: [
+        { id: "main", baseUrl: "https://elsewhere.example/v1" },
+        { id: "second", baseUrl: "https://second.example/v1" },
+      ],
     });
-    expect((await other.getWebToolSettings()).proxyUrl).toBe("https://relay.example/forward/");
+    expect((await other.getProxySettings()).url).toBe("https://relay.example/forward/");
   });
 
   it("asks only about what it would restore: settings already here are kept, and then it does not ask", async () => {
     const archive = await backupWithAddresses();
     const other = await harness.freshGateway();
-    await other.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-mine", model: "mock-model" });
+    await other.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-mine", model: "mock-model" }));
     // Only the web settings would be restored: the endpoints here stay, so they are not listed.
     expect(await other.importData(archive)).toMatchObject({
       address_changes: [
@@ -323,10 +381,13 @@ describe("addresses a backup would set", () => {
       search: { provider: "off", apiKey: "" },
       fetch: { provider: "jina", apiKey: "" },
     });
+    await other.saveProxySettings({});
     const result = await other.importData(archive);
     expect(result).toMatchObject({ threads_imported: 1, settings_restored: 0 });
-    expect(await other.getModelSettings()).toMatchObject({ baseUrl: harness.mock.url, apiKey: "sk-mine" });
-    expect((await other.getWebToolSettings()).proxyUrl).toBeUndefined();
+    expect(await other.getModelSettings()).toMatchObject({
+      endpoints: [{ baseUrl: harness.mock.url, apiKey: "sk-mine" }],
+    });
+    expect((await other.getProxySettings()).url).toBeUndefined();
   });
 });
 
@@ -355,7 +416,7 @@ describe("delete all data", () => {
     expect(await harness.gateway.listThreads()).toEqual([]);
     expect((await harness.gateway.getMemory()).facts).toEqual([]);
     expect((await harness.gateway.listSkills()).filter((skill) => skill.category === "custom")).toEqual([]);
-    expect(await harness.gateway.getModelSettings()).toMatchObject({ baseUrl: "", apiKey: "" });
+    expect(await harness.gateway.getModelSettings()).toEqual({ endpoints: [] });
   });
 });
 
@@ -364,7 +425,7 @@ describe("other tabs", () => {
     for (let i = 0; i < 3; i++) await harness.gateway.createThread();
     const archive = await archiveBytes(harness.gateway);
     const notices: ChangeNotice[] = [];
-    const other = await Gateway.open("data-backup-notices", { notify: (notice) => notices.push(notice) });
+    const other = await openGateway("data-backup-notices", { notify: (notice) => notices.push(notice) });
     await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]), { acceptAddressChanges: true });
     expect(notices.filter((notice) => notice.type.startsWith("thread"))).toEqual([{ type: "threads-replaced" }]);
 

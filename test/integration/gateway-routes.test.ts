@@ -140,7 +140,7 @@ describe("Gateway routes", () => {
 
   it("lists the configured model", async () => {
     expect(await (await call("GET", "/api/models")).json()).toMatchObject({
-      models: [{ name: "mock-model", model: "mock-model" }],
+      models: [{ name: "@main:mock-model", model: "mock-model" }],
     });
   });
 });

@@ -1,9 +1,9 @@
 // The Gateway end to end in Node: real agent, real IndexedDB schema (fake-indexeddb), the scripted mock model.
 import { describe, expect, it, vi } from "vitest";
-import { Gateway } from "../../src/gateway/index.ts";
+import { openGateway } from "../../src/gateway/index.ts";
 import { IndexedDbCheckpointSaver, openFawnDb, ThreadRepository } from "../../src/storage/index.ts";
 import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
-import { runThread, useGatewayHarness } from "./harness.ts";
+import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("gateway-test");
 
@@ -52,7 +52,9 @@ describe("Gateway.runStream", () => {
 
   it("reports a wrong API key clearly, saves the error, and the thread still works with the right key", async () => {
     const thread = await harness.gateway.createThread();
-    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-wrong-key", model: "mock-model" });
+    await harness.gateway.saveModelSettings(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-wrong-key", model: "mock-model" }),
+    );
     const events = await run(thread.thread_id, "hello");
     const error = events.find((event) => event.event === "error");
     expect(error?.data).toMatchObject({ error: "authentication" });
@@ -64,7 +66,9 @@ describe("Gateway.runStream", () => {
       expect.objectContaining({ status: "error", error: expect.objectContaining({ error: "authentication" }) }),
     ]);
 
-    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" });
+    await harness.gateway.saveModelSettings(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
+    );
     const retry = await run(thread.thread_id, "hello");
     expect(retry.at(-1)).toEqual({ event: "end", data: { status: "success" } });
     const detail = await harness.gateway.getThread(thread.thread_id);
@@ -77,7 +81,9 @@ describe("Gateway.runStream", () => {
   });
 
   it("reports an unreachable endpoint with its address", async () => {
-    await harness.gateway.saveModelSettings({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "", model: "mock-model" });
+    await harness.gateway.saveModelSettings(
+      modelSettings({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "", model: "mock-model" }),
+    );
     const thread = await harness.gateway.createThread();
     const events = await run(thread.thread_id, "hello");
     const error = events.find((event) => event.event === "error");
@@ -142,8 +148,8 @@ describe("Gateway with threads from before checkpoints", () => {
       { kind: "message", message: { type: "ai", id: "a1", content: "old answer" }, stopped: true },
     ]);
     db.close();
-    const fresh = await Gateway.open(dbName);
-    await fresh.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "k", model: "mock-model" });
+    const fresh = await openGateway(dbName);
+    await fresh.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: "k", model: "mock-model" }));
 
     const events: RunEvent[] = [];
     await fresh.runStream(
@@ -198,36 +204,40 @@ describe("Gateway when storage is full", () => {
 
 describe("Gateway settings and threads", () => {
   it("refuses an invalid Base URL with a clear message and keeps the saved settings", async () => {
-    await expect(harness.gateway.saveModelSettings({ baseUrl: "ftp://x", apiKey: "", model: "m" })).rejects.toThrow(
-      /http:\/\/ or https:\/\//,
-    );
-    expect((await harness.gateway.getModelSettings()).baseUrl).toBe(harness.mock.url);
+    await expect(
+      harness.gateway.saveModelSettings(modelSettings({ baseUrl: "ftp://x", apiKey: "", model: "m" })),
+    ).rejects.toThrow(/http:\/\/ or https:\/\//);
+    expect((await harness.gateway.getModelSettings()).endpoints[0]?.baseUrl).toBe(harness.mock.url);
   });
 
   it("keeps the API key in the secrets store, never in settings", async () => {
-    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-very-secret", model: "m" });
+    await harness.gateway.saveModelSettings(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-very-secret", model: "m" }),
+    );
     const db = await openFawnDb(harness.gatewayDbName());
     const settings = await db.getAll("settings");
     expect(JSON.stringify(settings)).not.toContain("sk-very-secret");
     expect((await db.getAll("secrets")).map((secret) => secret.value)).toEqual(["sk-very-secret"]);
     db.close();
-    expect((await harness.gateway.getModelSettings()).apiKey).toBe("sk-very-secret");
+    expect((await harness.gateway.getModelSettings()).endpoints[0]?.apiKey).toBe("sk-very-secret");
     // An empty key removes the stored one.
-    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "", model: "m" });
-    expect((await harness.gateway.getModelSettings()).apiKey).toBe("");
+    await harness.gateway.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: "", model: "m" }));
+    expect((await harness.gateway.getModelSettings()).endpoints[0]?.apiKey).toBe("");
   });
 
   it("normalizes the Base URL and lists the endpoint's models", async () => {
-    const saved = await harness.gateway.saveModelSettings({
-      baseUrl: ` ${harness.mock.url}/ `,
-      apiKey: "k",
-      model: " mock-model ",
-    });
+    const saved = await harness.gateway.saveModelSettings(
+      modelSettings({
+        baseUrl: ` ${harness.mock.url}/ `,
+        apiKey: "k",
+        model: " mock-model ",
+      }),
+    );
     expect(saved).toEqual({
-      baseUrl: harness.mock.url,
-      apiKey: "k",
-      model: "mock-model",
-      models: [{ id: "mock-model" }],
+      endpoints: [
+        { id: "main", name: "Main endpoint", baseUrl: harness.mock.url, apiKey: "k", models: [{ id: "mock-model" }] },
+      ],
+      defaultModel: { endpoint: "main", model: "mock-model" },
     });
     expect(await harness.gateway.listModels({ baseUrl: harness.mock.url, apiKey: "k" })).toEqual([
       "mock-model",

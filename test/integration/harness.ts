@@ -1,8 +1,8 @@
 // Shared setup for the Gateway integration tests: one mock model per file, a fresh configured Gateway per test.
 import "fake-indexeddb/auto";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { Gateway } from "../../src/gateway/index.ts";
-import type { RunEvent, RunRequest } from "../../src/protocol/index.ts";
+import { openGateway, type Gateway } from "../../src/gateway/index.ts";
+import type { ModelEndpoint, ModelEntry, ModelSettings, RunEvent, RunRequest } from "../../src/protocol/index.ts";
 import { BrowserSandbox } from "../../src/sandbox/browser/browser-sandbox.ts";
 import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
 
@@ -21,7 +21,7 @@ export function useGatewayHarness(name: string): Harness {
   let current = "";
   const harness = {
     freshGateway: () =>
-      Gateway.open(`${name}-${dbCount++}`, {
+      openGateway(`${name}-${dbCount++}`, {
         openSandbox: async (threadId, files, skills) =>
           BrowserSandbox.open({ threadId, files, skills: await skills() }),
         // The retry policy with short waits, so a scripted 500 does not take seconds.
@@ -39,9 +39,48 @@ export function useGatewayHarness(name: string): Harness {
     harness.mock.reset();
     current = `${name}-${dbCount}`;
     harness.gateway = await harness.freshGateway();
-    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" });
+    await harness.gateway.saveModelSettings(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
+    );
   });
   return harness;
+}
+
+/** The first endpoint's fields as Settings → Models shows them, and the endpoints after it. */
+export interface EndpointFields {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  models?: ModelEntry[];
+  name?: string;
+  useProxy?: boolean;
+  modelTitles?: boolean;
+  endpoints?: ModelEndpoint[];
+  defaultModel?: { endpoint: string; model: string };
+}
+
+/**
+ * Model settings with a first endpoint (id `main`) holding `model` as the default (unless `defaultModel` names
+ * another endpoint's), followed by `endpoints`.
+ */
+export function modelSettings(fields: EndpointFields): ModelSettings {
+  const listed = fields.models ?? [];
+  const models = listed.some((entry) => entry.id === fields.model.trim()) ? listed : [{ id: fields.model }, ...listed];
+  return {
+    endpoints: [
+      {
+        id: "main",
+        name: fields.name ?? "Main endpoint",
+        baseUrl: fields.baseUrl,
+        apiKey: fields.apiKey,
+        models,
+        ...(fields.useProxy && { useProxy: true }),
+      },
+      ...(fields.endpoints ?? []),
+    ],
+    defaultModel: fields.defaultModel ?? { endpoint: "main", model: fields.model },
+    ...(fields.modelTitles && { modelTitles: true }),
+  };
 }
 
 /** Sends `text` on the thread and collects the run's events (passing each to `onEvent` as it comes). */

@@ -6,7 +6,7 @@ import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../../src/gateway/index.ts";
 import { REDACTED_KEY } from "../../src/shared/redact.ts";
-import { runThread, useGatewayHarness } from "./harness.ts";
+import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("key-redaction-test");
 
@@ -54,14 +54,16 @@ afterAll(async () => {
 
 /** The main endpoint is the echoing one; a second endpoint and the web search key are stored beside it. */
 async function storeKeys(gateway: Gateway): Promise<void> {
-  await gateway.saveModelSettings({
-    baseUrl,
-    apiKey: MODEL_KEY,
-    model: "echo-model",
-    endpoints: [
-      { id: "other", name: "Other", baseUrl: harness.mock.url, apiKey: OTHER_KEY, models: [{ id: "mock-model" }] },
-    ],
-  });
+  await gateway.saveModelSettings(
+    modelSettings({
+      baseUrl,
+      apiKey: MODEL_KEY,
+      model: "echo-model",
+      endpoints: [
+        { id: "other", name: "Other", baseUrl: harness.mock.url, apiKey: OTHER_KEY, models: [{ id: "mock-model" }] },
+      ],
+    }),
+  );
   await gateway.saveWebToolSettings({
     search: { provider: "tavily", apiKey: SEARCH_KEY },
     fetch: { provider: "jina", apiKey: "" },

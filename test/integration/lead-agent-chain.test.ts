@@ -1,7 +1,7 @@
 // The middleware chain end to end against the mock model: titles, token usage, uploads announced once.
 import { describe, expect, it } from "vitest";
 import { TITLE_TEXT } from "../mock-llm/scenarios.ts";
-import { runThread, useGatewayHarness } from "./harness.ts";
+import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("lead-agent-chain-test");
 
@@ -9,12 +9,14 @@ const chats = () => harness.mock.requests.filter((request) => request.path.endsW
 
 /** Turns on model-written titles for the mock endpoint. */
 const enableModelTitles = () =>
-  harness.gateway.saveModelSettings({
-    baseUrl: harness.mock.url,
-    apiKey: "sk-test",
-    model: "mock-model",
-    modelTitles: true,
-  });
+  harness.gateway.saveModelSettings(
+    modelSettings({
+      baseUrl: harness.mock.url,
+      apiKey: "sk-test",
+      model: "mock-model",
+      modelTitles: true,
+    }),
+  );
 
 describe("lead agent chain", () => {
   it("names the thread with the model after the first exchange when asked to, and only then", async () => {

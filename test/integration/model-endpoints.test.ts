@@ -5,10 +5,10 @@
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { afterEach, describe, expect, it } from "vitest";
 import { startProxy, type RunningProxy } from "../../proxy/server.ts";
-import { createGatewayFetch } from "../../src/gateway/index.ts";
-import type { ModelSettings } from "../../src/protocol/index.ts";
-import { MODEL_ENDPOINT_KEY, openFawnDb } from "../../src/storage/index.ts";
-import { runThread, useGatewayHarness } from "./harness.ts";
+import { createGatewayFetch, openGateway } from "../../src/gateway/index.ts";
+import type { ModelEndpoint, ModelSettings } from "../../src/protocol/index.ts";
+import { LEGACY_MODEL_ENDPOINT_KEY, MODEL_SETTINGS_KEY, openFawnDb } from "../../src/storage/index.ts";
+import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("model-endpoints-test");
 const MAIN_KEY = "sk-main-endpoint-1111";
@@ -19,8 +19,8 @@ function otherBaseUrl(): string {
   return harness.mock.url.replace("127.0.0.1", "localhost");
 }
 
-function settingsWithOther(overrides: Partial<NonNullable<ModelSettings["endpoints"]>[number]> = {}): ModelSettings {
-  return {
+function settingsWithOther(overrides: Partial<ModelEndpoint> = {}): ModelSettings {
+  return modelSettings({
     baseUrl: harness.mock.url,
     apiKey: MAIN_KEY,
     model: "mock-model",
@@ -34,7 +34,7 @@ function settingsWithOther(overrides: Partial<NonNullable<ModelSettings["endpoin
         ...overrides,
       },
     ],
-  };
+  });
 }
 
 async function secretKeys(): Promise<string[]> {
@@ -56,13 +56,13 @@ describe("several model endpoints", () => {
   it("keeps each endpoint's key apart from the settings, and gives them all back", async () => {
     await harness.gateway.saveModelSettings(settingsWithOther());
     expect(await harness.gateway.getModelSettings()).toMatchObject({
-      apiKey: MAIN_KEY,
       endpoints: [
+        { id: "main", apiKey: MAIN_KEY },
         { id: "second", apiKey: OTHER_KEY, models: [{ id: "mock-thinking", thinking: true }, { id: "mock-vision" }] },
       ],
     });
     const db = await openFawnDb(harness.gatewayDbName());
-    const record = await db.get("settings", MODEL_ENDPOINT_KEY);
+    const record = await db.get("settings", MODEL_SETTINGS_KEY);
     db.close();
     expect(JSON.stringify(record)).not.toContain(OTHER_KEY);
     expect(JSON.stringify(record)).not.toContain(MAIN_KEY);
@@ -97,8 +97,7 @@ describe("several model endpoints", () => {
     // endpoint is on loopback, which the relay forwards to only when its host:port is listed.
     const allowedTargets = [new URL(otherBaseUrl()).host];
     proxy = await startProxy({ port: 0, allowedOrigins: ["*"], allowedTargets, log: (line) => lines.push(line) });
-    const web = await harness.gateway.getWebToolSettings();
-    await harness.gateway.saveWebToolSettings({ ...web, proxyUrl: `${proxy.url}/forward/` });
+    await harness.gateway.saveProxySettings({ url: `${proxy.url}/forward/` });
     await harness.gateway.saveModelSettings(settingsWithOther({ useProxy: true }));
     const thread = await harness.gateway.createThread();
     const events = await runThread(harness.gateway, thread.thread_id, "hello", undefined, {
@@ -117,8 +116,7 @@ describe("several model endpoints", () => {
   it("says it was Fawn's proxy, not the provider, that refused a request, and what to change", async () => {
     // The relay only forwards to the hosts it was started with; this endpoint (on loopback) is not one of them.
     proxy = await startProxy({ port: 0, allowedOrigins: ["*"], allowedTargets: ["api.deepseek.com"], log: () => {} });
-    const web = await harness.gateway.getWebToolSettings();
-    await harness.gateway.saveWebToolSettings({ ...web, proxyUrl: `${proxy.url}/forward/` });
+    await harness.gateway.saveProxySettings({ url: `${proxy.url}/forward/` });
     await harness.gateway.saveModelSettings(settingsWithOther({ useProxy: true }));
     const thread = await harness.gateway.createThread();
     const events = await runThread(harness.gateway, thread.thread_id, "hello", undefined, {
@@ -137,17 +135,18 @@ describe("several model endpoints", () => {
 
   it("forgets a removed endpoint's key, and refuses a bad list without changing anything", async () => {
     await harness.gateway.saveModelSettings(settingsWithOther());
-    expect(await secretKeys()).toContain(`${MODEL_ENDPOINT_KEY}.apiKey.second`);
+    expect(await secretKeys()).toContain("models.apiKey.second");
 
     const twice = settingsWithOther();
-    twice.endpoints = [...twice.endpoints!, { ...twice.endpoints![0]!, id: "third" }];
+    twice.endpoints = [...twice.endpoints, { ...twice.endpoints[1]!, id: "third" }];
     await expect(harness.gateway.saveModelSettings(twice)).rejects.toThrow("Two endpoints are named Second.");
-    expect((await harness.gateway.getModelSettings()).endpoints).toHaveLength(1);
+    expect((await harness.gateway.getModelSettings()).endpoints).toHaveLength(2);
 
-    await harness.gateway.saveModelSettings({ ...settingsWithOther(), endpoints: [] });
-    expect(await secretKeys()).not.toContain(`${MODEL_ENDPOINT_KEY}.apiKey.second`);
-    expect(await secretKeys()).toContain(`${MODEL_ENDPOINT_KEY}.apiKey`);
-    expect((await harness.gateway.getModelSettings()).endpoints).toBeUndefined();
+    const all = settingsWithOther();
+    await harness.gateway.saveModelSettings({ ...all, endpoints: all.endpoints.slice(0, 1) });
+    expect(await secretKeys()).not.toContain("models.apiKey.second");
+    expect(await secretKeys()).toContain("models.apiKey.main");
+    expect((await harness.gateway.getModelSettings()).endpoints.map((endpoint) => endpoint.id)).toEqual(["main"]);
   });
 });
 
@@ -155,23 +154,35 @@ describe("the default model and older settings", () => {
   const chatRequests = () => harness.mock.requests.filter((request) => request.path === "/v1/chat/completions");
 
   it("reads the single endpoint stored by an older Fawn, key included, and runs with it", async () => {
-    // Exactly what the settings and secrets stores held before several endpoints.
-    const db = await openFawnDb(harness.gatewayDbName());
+    // Exactly what the settings and secrets stores held before several endpoints (store version 3).
+    const name = `${harness.gatewayDbName()}-older`;
+    const db = await openFawnDb(name, 3);
     await db.put("settings", {
-      key: MODEL_ENDPOINT_KEY,
-      value: { baseUrl: harness.mock.url, model: "mock-model", models: [{ id: "mock-thinking", thinking: true }] },
+      key: LEGACY_MODEL_ENDPOINT_KEY,
+      value: {
+        baseUrl: harness.mock.url,
+        apiKey: "sk-older-fawn-5555",
+        model: "mock-model",
+        models: [{ id: "mock-thinking", thinking: true }],
+      },
     });
-    await db.put("secrets", { key: `${MODEL_ENDPOINT_KEY}.apiKey`, value: "sk-older-fawn-5555" });
     db.close();
-    expect(await harness.gateway.getModelSettings()).toEqual({
-      baseUrl: harness.mock.url,
-      apiKey: "sk-older-fawn-5555",
-      model: "mock-model",
-      models: [{ id: "mock-model" }, { id: "mock-thinking", thinking: true }],
+    const gateway = await openGateway(name);
+    expect(await gateway.getModelSettings()).toEqual({
+      endpoints: [
+        {
+          id: "main",
+          name: "Main endpoint",
+          baseUrl: harness.mock.url,
+          apiKey: "sk-older-fawn-5555",
+          models: [{ id: "mock-model" }, { id: "mock-thinking", thinking: true }],
+        },
+      ],
+      defaultModel: { endpoint: "main", model: "mock-model" },
     });
-    const thread = await harness.gateway.createThread();
+    const thread = await gateway.createThread();
     // A thread's request from then names the model by its bare id.
-    await runThread(harness.gateway, thread.thread_id, "hello", undefined, { model: "mock-thinking" });
+    await runThread(gateway, thread.thread_id, "hello", undefined, { model: "mock-thinking" });
     expect(chatRequests().at(-1)).toMatchObject({
       headers: { authorization: "Bearer sk-***5555" },
       body: { model: "mock-thinking" },
@@ -197,11 +208,11 @@ describe("the default model and older settings", () => {
     await expect(
       harness.gateway.saveModelSettings({
         ...settingsWithOther(),
-        endpoints: [],
+        endpoints: settingsWithOther().endpoints.slice(0, 1),
         defaultModel: { endpoint: "second", model: "mock-vision" },
       }),
     ).rejects.toThrow("The default model belongs to an endpoint that is no longer listed; pick another.");
-    expect((await harness.gateway.getModelSettings()).endpoints).toHaveLength(1);
+    expect((await harness.gateway.getModelSettings()).endpoints).toHaveLength(2);
   });
 
   it("lists every endpoint's models on GET /api/models and runs the one a request names", async () => {
@@ -215,7 +226,7 @@ describe("the default model and older settings", () => {
     };
     expect(listed.models.map((model) => [model.name, model.model, model.supports_thinking])).toEqual([
       ["@second:mock-thinking", "mock-thinking", true],
-      ["mock-model", "mock-model", false],
+      ["@main:mock-model", "mock-model", false],
       ["@second:mock-vision", "mock-vision", false],
     ]);
     const thread = await harness.gateway.createThread();
@@ -251,9 +262,9 @@ describe("the default model and older settings", () => {
     const settings = JSON.parse(strFromU8(members["settings.json"]!)) as {
       settings: { key: string; value: ModelSettings }[];
     };
-    const models = settings.settings.find((record) => record.key === MODEL_ENDPOINT_KEY)?.value;
+    const models = settings.settings.find((record) => record.key === MODEL_SETTINGS_KEY)?.value;
     expect(models).toMatchObject({
-      endpoints: [{ id: "second", name: "Second" }],
+      endpoints: [{ id: "main" }, { id: "second", name: "Second" }],
       defaultModel: { endpoint: "second" },
     });
 
@@ -261,8 +272,10 @@ describe("the default model and older settings", () => {
     const other = await harness.freshGateway();
     await other.importData(new Blob([bytes as Uint8Array<ArrayBuffer>]), { acceptAddressChanges: true });
     expect(await other.getModelSettings()).toMatchObject({
-      apiKey: "",
-      endpoints: [{ id: "second", apiKey: "", models: [{ id: "mock-thinking" }, { id: "mock-vision" }] }],
+      endpoints: [
+        { id: "main", apiKey: "" },
+        { id: "second", apiKey: "", models: [{ id: "mock-thinking" }, { id: "mock-vision" }] },
+      ],
       defaultModel: { endpoint: "second", model: "mock-vision" },
     });
 
@@ -270,12 +283,12 @@ describe("the default model and older settings", () => {
     const broken = {
       ...settings,
       settings: settings.settings.map((record) =>
-        record.key === MODEL_ENDPOINT_KEY
+        record.key === MODEL_SETTINGS_KEY
           ? {
               ...record,
               value: {
                 ...record.value,
-                endpoints: [...record.value.endpoints!, { ...record.value.endpoints![0]!, id: "third" }],
+                endpoints: [...record.value.endpoints, { ...record.value.endpoints[1]!, id: "third" }],
               },
             }
           : record,

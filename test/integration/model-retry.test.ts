@@ -1,7 +1,7 @@
 // Model errors during a run: a rate limit or a server hiccup is retried with backoff before the user hears of it.
 import { describe, expect, it } from "vitest";
 import { RATE_LIMIT_RECOVERED_TEXT } from "../mock-llm/scenarios.ts";
-import { runThread, useGatewayHarness } from "./harness.ts";
+import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("model-retry-test");
 
@@ -51,7 +51,9 @@ describe("model errors that persist", () => {
   });
 
   it("does not retry a refused key", async () => {
-    await harness.gateway.saveModelSettings({ baseUrl: harness.mock.url, apiKey: "bad-key", model: "mock-model" });
+    await harness.gateway.saveModelSettings(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "bad-key", model: "mock-model" }),
+    );
     const thread = await harness.gateway.createThread();
     const events = await runThread(harness.gateway, thread.thread_id, "hi there");
     expect(events.filter((event) => event.event === "custom")).toEqual([]);

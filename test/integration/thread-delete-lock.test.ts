@@ -1,7 +1,7 @@
 // Deleting a thread that another tab is running (its run holds the thread's Web Lock) is refused with a sentence, and
 // the thread stays; once the run has ended, the thread can be deleted.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DATA_IN_USE_ELSEWHERE, Gateway, THREAD_RUNNING_ELSEWHERE } from "../../src/gateway/gateway.ts";
+import { DATA_IN_USE_ELSEWHERE, openGateway, THREAD_RUNNING_ELSEWHERE } from "../../src/gateway/index.ts";
 import type { RunEvent } from "../../src/protocol/index.ts";
 import { useGatewayHarness } from "./harness.ts";
 
@@ -48,7 +48,7 @@ describe("deleting a thread another tab is running", () => {
   });
 
   it("is refused while a second Gateway on the same database (another tab) runs it", async () => {
-    const other = await Gateway.open(harness.gatewayDbName(), { retry: { initialDelayMs: 10, maxDelayMs: 50 } });
+    const other = await openGateway(harness.gatewayDbName(), { retry: { initialDelayMs: 10, maxDelayMs: 50 } });
     const thread = await harness.gateway.createThread();
     const runId = crypto.randomUUID();
     let streaming!: () => void;

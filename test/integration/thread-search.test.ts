@@ -1,7 +1,7 @@
 // Thread search through the Gateway: titles and message text, kept up to date by runs, imports, renames and
 // deletes, and filled in for threads stored before the index existed.
 import { describe, expect, it } from "vitest";
-import { createGatewayFetch, Gateway } from "../../src/gateway/index.ts";
+import { createGatewayFetch, openGateway, type Gateway } from "../../src/gateway/index.ts";
 import type { ThreadSearchResult } from "../../src/protocol/index.ts";
 import { openFawnDb, ThreadRepository } from "../../src/storage/index.ts";
 import { deerFlowFixtures } from "../support/deerflow-fixtures.ts";
@@ -94,7 +94,7 @@ describe("Gateway.searchThreads", () => {
       { kind: "message", message: { type: "ai", id: "a0", content: "By the harbour." } },
     ]);
     db.close();
-    const gateway = await Gateway.open(dbName);
+    const gateway = await openGateway(dbName);
     const result = await gateway.searchThreads("harbour");
     expect(titles(result)).toEqual(["old"]);
     expect(result.indexing).toBe(false);
@@ -121,7 +121,7 @@ describe("Gateway.searchThreads", () => {
       ]);
     }
     db.close();
-    const gateway = await Gateway.open(dbName);
+    const gateway = await openGateway(dbName);
     const first = await gateway.searchThreads("walrus");
     expect(first.indexing).toBe(true);
     await expect.poll(async () => titles(await gateway.searchThreads("walrus"))).toEqual(["Thread 7"]);

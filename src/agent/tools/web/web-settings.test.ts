@@ -1,21 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_WEB_TOOL_SETTINGS, type WebToolSettings } from "../../../protocol/index.ts";
-import { normalizeProxyUrl, parseWebToolSettings, readWebToolSettings } from "./web-settings.ts";
+import { parseWebToolSettings, readWebToolSettings } from "./web-settings.ts";
 
 function settings(overrides: {
   search?: Partial<WebToolSettings["search"]>;
   fetch?: Partial<WebToolSettings["fetch"]>;
-  proxyUrl?: string;
 }): unknown {
   return {
     search: { ...DEFAULT_WEB_TOOL_SETTINGS.search, ...overrides.search },
     fetch: { ...DEFAULT_WEB_TOOL_SETTINGS.fetch, ...overrides.fetch },
-    ...(overrides.proxyUrl !== undefined && { proxyUrl: overrides.proxyUrl }),
   };
 }
 
-function problems(input: unknown): string[] {
-  const parsed = parseWebToolSettings(input);
+/** The problems with `input`, checked against the proxy Settings → Proxy names (none by default). */
+function problems(input: unknown, proxyUrl?: string): string[] {
+  const parsed = parseWebToolSettings(input, proxyUrl);
   return parsed.ok ? [] : parsed.problems;
 }
 
@@ -34,7 +33,7 @@ describe("web tool settings", () => {
     expect(problems(settings({ search: { provider: "jina" } }))).toEqual([
       "Jina Search needs an API key (the Jina Reader works without one, search does not).",
     ]);
-    expect(problems(settings({ search: { provider: "brave" }, proxyUrl: "http://127.0.0.1:8787/forward/" }))).toEqual([
+    expect(problems(settings({ search: { provider: "brave" } }), "http://127.0.0.1:8787/forward/")).toEqual([
       "Brave Search needs an API key.",
     ]);
   });
@@ -55,13 +54,11 @@ describe("web tool settings", () => {
         settings({
           search: { provider: "tavily", apiKey: "tvly-1", baseUrl: "api.tavily.com" },
           fetch: { baseUrl: "ftp://r.jina.ai" },
-          proxyUrl: "localhost:8787",
         }),
       ),
     ).toEqual([
       "The search base URL must be an http:// or https:// address, e.g. https://api.tavily.com.",
       "The fetch base URL must be an http:// or https:// address, e.g. https://r.jina.ai.",
-      "The proxy URL must be an http:// or https:// address, e.g. http://127.0.0.1:8787/forward/.",
     ]);
   });
 
@@ -94,23 +91,12 @@ describe("web tool settings", () => {
     ]);
   });
 
-  it("gives Fawn's proxy its /forward/ path and ends every prefix so a URL can follow", () => {
-    expect(normalizeProxyUrl("http://127.0.0.1:8787")).toBe("http://127.0.0.1:8787/forward/");
-    expect(normalizeProxyUrl("http://127.0.0.1:8787/")).toBe("http://127.0.0.1:8787/forward/");
-    expect(normalizeProxyUrl("http://127.0.0.1:8787/forward")).toBe("http://127.0.0.1:8787/forward/");
-    expect(normalizeProxyUrl("https://relay.example/?url=")).toBe("https://relay.example/?url=");
-    const parsed = parseWebToolSettings(settings({ proxyUrl: " http://localhost:8787 " }));
-    expect(parsed.ok && parsed.value.proxyUrl).toBe("http://localhost:8787/forward/");
-    const blank = parseWebToolSettings(settings({ proxyUrl: "  " }));
-    expect(blank.ok && "proxyUrl" in blank.value).toBe(false);
-  });
-
   it("joins the problems into one message for the Save button's status line", () => {
-    const parsed = parseWebToolSettings(settings({ search: { provider: "tavily" }, proxyUrl: "nope" }));
+    const parsed = parseWebToolSettings(settings({ search: { provider: "tavily" }, fetch: { baseUrl: "nope" } }));
     expect(parsed).toMatchObject({
       ok: false,
       message:
-        "Tavily needs an API key. The proxy URL must be an http:// or https:// address, e.g. http://127.0.0.1:8787/forward/.",
+        "Tavily needs an API key. The fetch base URL must be an http:// or https:// address, e.g. https://r.jina.ai.",
     });
   });
 

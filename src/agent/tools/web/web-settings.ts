@@ -11,7 +11,6 @@ const SEARCH_PROVIDER_NAMES = ["off", "tavily", "brave", "searxng", "jina"] as c
 const FETCH_PROVIDER_NAMES = ["jina", "direct"] as const;
 
 const SEARXNG_EXAMPLE = "https://searx.example.org";
-const PROXY_EXAMPLE = "http://127.0.0.1:8787/forward/";
 
 const apiKey = (label: string) =>
   z
@@ -45,7 +44,6 @@ const settingsShape = z.object({
       baseUrl: optionalText,
     })
     .default(() => ({ ...DEFAULT_WEB_TOOL_SETTINGS.fetch, baseUrl: undefined })),
-  proxyUrl: optionalText,
 });
 
 function isHttpUrl(value: string): boolean {
@@ -54,16 +52,6 @@ function isHttpUrl(value: string): boolean {
 
 function trimSlashes(url: string): string {
   return url.replace(/\/+$/, "");
-}
-
-/**
- * The proxy prefix, ready to have a target URL appended: Fawn's proxy given by its bare address gets its
- * `/forward/` path; any other prefix ends with `/` unless it ends a query (`?url=`).
- */
-export function normalizeProxyUrl(value: string): string {
-  const url = new URL(value);
-  if (url.pathname === "/" && url.search === "") return `${url.origin}/forward/`;
-  return /[/?=]$/.test(value) ? value : `${value}/`;
 }
 
 function searchProblems(search: z.infer<typeof settingsShape>["search"], proxyUrl: string | undefined): string[] {
@@ -91,42 +79,42 @@ function searchProblems(search: z.infer<typeof settingsShape>["search"], proxyUr
   return problems;
 }
 
-/** Settings → Web, checked field by field; the transform that follows normalizes addresses. */
-const webToolSettingsSchema = settingsShape
-  .superRefine((value, context) => {
-    const problems = searchProblems(value.search, value.proxyUrl);
-    if (value.fetch.baseUrl && !isHttpUrl(value.fetch.baseUrl)) {
-      const example = WEB_FETCH_PROVIDERS.jina.defaultBaseUrl!;
-      problems.push(`The fetch base URL must be an http:// or https:// address, e.g. ${example}`);
-    }
-    if (value.proxyUrl && !isHttpUrl(value.proxyUrl)) {
-      problems.push(`The proxy URL must be an http:// or https:// address, e.g. ${PROXY_EXAMPLE}`);
-    }
-    for (const message of problems) context.addIssue({ code: "custom", message });
-  })
-  .transform((value): WebToolSettings => {
-    const searchBase = value.search.baseUrl && trimSlashes(value.search.baseUrl);
-    const fetchBase = value.fetch.baseUrl && trimSlashes(value.fetch.baseUrl);
-    return {
-      search: {
-        provider: value.search.provider,
-        apiKey: value.search.apiKey,
-        // A SearXNG address pasted with its /search path still names the instance.
-        ...(searchBase && {
-          baseUrl: value.search.provider === "searxng" ? searchBase.replace(/\/search$/, "") : searchBase,
-        }),
-      },
-      fetch: { provider: value.fetch.provider, apiKey: value.fetch.apiKey, ...(fetchBase && { baseUrl: fetchBase }) },
-      ...(value.proxyUrl && { proxyUrl: normalizeProxyUrl(value.proxyUrl) }),
-    };
-  });
+/**
+ * Settings → Web, checked field by field against the proxy (Settings → Proxy) they would use; the transform that
+ * follows normalizes addresses.
+ */
+const webToolSettingsSchema = (proxyUrl: string | undefined) =>
+  settingsShape
+    .superRefine((value, context) => {
+      const problems = searchProblems(value.search, proxyUrl);
+      if (value.fetch.baseUrl && !isHttpUrl(value.fetch.baseUrl)) {
+        const example = WEB_FETCH_PROVIDERS.jina.defaultBaseUrl!;
+        problems.push(`The fetch base URL must be an http:// or https:// address, e.g. ${example}`);
+      }
+      for (const message of problems) context.addIssue({ code: "custom", message });
+    })
+    .transform((value): WebToolSettings => {
+      const searchBase = value.search.baseUrl && trimSlashes(value.search.baseUrl);
+      const fetchBase = value.fetch.baseUrl && trimSlashes(value.fetch.baseUrl);
+      return {
+        search: {
+          provider: value.search.provider,
+          apiKey: value.search.apiKey,
+          // A SearXNG address pasted with its /search path still names the instance.
+          ...(searchBase && {
+            baseUrl: value.search.provider === "searxng" ? searchBase.replace(/\/search$/, "") : searchBase,
+          }),
+        },
+        fetch: { provider: value.fetch.provider, apiKey: value.fetch.apiKey, ...(fetchBase && { baseUrl: fetchBase }) },
+      };
+    });
 
 export type WebSettingsParseResult =
   { ok: true; value: WebToolSettings } | { ok: false; message: string; problems: string[] };
 
-/** Normalized settings (trimmed, no trailing slash, the proxy's /forward/ path), or every problem in a sentence. */
-export function parseWebToolSettings(input: unknown): WebSettingsParseResult {
-  const result = webToolSettingsSchema.safeParse(input);
+/** Normalized settings (trimmed, no trailing slash), or every problem in a sentence. */
+export function parseWebToolSettings(input: unknown, proxyUrl?: string): WebSettingsParseResult {
+  const result = webToolSettingsSchema(proxyUrl).safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   const problems = [...new Set(result.error.issues.map((issue) => issue.message))].map((message) =>
     /[.!?]$/.test(message) ? message : `${message}.`,
@@ -138,15 +126,14 @@ export function parseWebToolSettings(input: unknown): WebSettingsParseResult {
  * Settings as stored earlier: valid ones normalized; anything unreadable gives the defaults, so a rule added later
  * never breaks loading.
  */
-export function readWebToolSettings(stored: unknown): WebToolSettings {
-  const parsed = parseWebToolSettings(stored ?? {});
+export function readWebToolSettings(stored: unknown, proxyUrl?: string): WebToolSettings {
+  const parsed = parseWebToolSettings(stored ?? {}, proxyUrl);
   if (parsed.ok) return parsed.value;
   const shape = settingsShape.safeParse(stored ?? {});
   if (!shape.success) return structuredClone(DEFAULT_WEB_TOOL_SETTINGS);
-  const { search, fetch, proxyUrl } = shape.data;
+  const { search, fetch } = shape.data;
   return {
     search: { provider: search.provider, apiKey: search.apiKey, ...(search.baseUrl && { baseUrl: search.baseUrl }) },
     fetch: { provider: fetch.provider, apiKey: fetch.apiKey, ...(fetch.baseUrl && { baseUrl: fetch.baseUrl }) },
-    ...(proxyUrl && { proxyUrl }),
   };
 }

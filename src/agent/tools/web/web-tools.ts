@@ -34,11 +34,13 @@ export interface WebProviders {
 export interface WebToolOptions {
   /** Injected in tests; defaults to the global fetch. */
   fetchImpl?: typeof fetch;
+  /** Fawn's CORS relay (Settings → Proxy): services that refuse browsers go through it when it is set. */
+  proxyUrl?: string;
 }
 
 /** The providers the settings name, each with its own key, address and the proxy. */
 function createWebProviders(settings: WebToolSettings, options: WebToolOptions = {}): WebProviders {
-  const common: WebProviderOptions = { fetchImpl: options.fetchImpl, proxyUrl: settings.proxyUrl };
+  const common: WebProviderOptions = { fetchImpl: options.fetchImpl, proxyUrl: options.proxyUrl };
   const searchOptions = { ...common, apiKey: settings.search.apiKey, baseUrl: settings.search.baseUrl };
   const fetchOptions = { ...common, apiKey: settings.fetch.apiKey, baseUrl: settings.fetch.baseUrl };
   return {

@@ -1,0 +1,117 @@
+// The Gateway's composition root: builds every service over one database and wires who tells whom. The agent worker
+// calls openGateway; tests pass their own model factory, fetch, notices and sandboxes.
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { ModelErrorOptions } from "../agent/index.ts";
+import { createChatModel, type ChatModelOptions } from "../models/index.ts";
+import { CHANGES_CHANNEL, type ChangeNotice, type ModelTarget, type PythonHostHandle } from "../protocol/index.ts";
+import { IndexedDbCheckpointSaver, openFawnDb, ThreadFiles, ThreadRepository, type FawnDb } from "../storage/index.ts";
+import { DataService } from "./data-service.ts";
+import { Gateway } from "./gateway.ts";
+import { MemoryService } from "./memory-service.ts";
+import { RunService } from "./run-service.ts";
+import { SettingsService } from "./settings-service.ts";
+import { SkillsService } from "./skills-service.ts";
+import { ThreadSandboxes, type OpenSandbox } from "./thread-sandboxes.ts";
+import { ThreadsService } from "./threads-service.ts";
+
+export interface GatewayOptions {
+  createModel?: (target: ModelTarget, options?: ChatModelOptions) => BaseChatModel;
+  /** Retry policy for model errors; tests shorten the waits. */
+  retry?: ModelErrorOptions;
+  fetch?: typeof fetch;
+  /** Tells other tabs what changed; defaults to posting on the `fawn-changes` BroadcastChannel. */
+  notify?: (notice: ChangeNotice) => void;
+  /**
+   * Opens a thread's browser sandbox. The agent worker passes sandboxes that live in their own worker (so the agent's
+   * bundle does not carry just-bash); tests pass BrowserSandbox in-process. Without it, the agent has no sandbox tools.
+   */
+  openSandbox?: OpenSandbox;
+  /** Receives the page's Python frames (see attachPythonHost); the agent worker passes them to its sandboxes. */
+  attachPythonHost?: (host: PythonHostHandle) => void;
+}
+
+/** Posts change notices to every tab of this origin (the UI of this tab included). */
+function broadcastNotices(): (notice: ChangeNotice) => void {
+  if (typeof BroadcastChannel === "undefined") return () => undefined;
+  const channel = new BroadcastChannel(CHANGES_CHANNEL);
+  // In Node (tests) an open channel would keep the process alive.
+  (channel as { unref?: () => void }).unref?.();
+  return (notice) => channel.postMessage(notice);
+}
+
+export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway {
+  const createModel = options.createModel ?? createChatModel;
+  const broadcast = options.notify ?? broadcastNotices();
+  const threadRepository = new ThreadRepository(db);
+  const files = new ThreadFiles(db);
+  const checkpointer = new IndexedDbCheckpointSaver({ db });
+  // Services are built in order of need; the few that refer back to a later one do so through these closures.
+  const notify = (notice: ChangeNotice) => threads.announce(notice);
+  const isRunning = (threadId?: string) => runs.isRunning(threadId);
+
+  const settings: SettingsService = new SettingsService(db, {
+    notify,
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    onSandboxChanged: (saved) => sandboxes.providerChanged(saved),
+  });
+  const threads: ThreadsService = new ThreadsService(db, {
+    threads: threadRepository,
+    files,
+    checkpointer,
+    notify: broadcast,
+    isRunning,
+    closeSandbox: (threadId) => sandboxes.close(threadId),
+  });
+  const skills = new SkillsService(db, {
+    onChange: async () => {
+      await sandboxes.closeIdle();
+      notify({ type: "settings-changed" });
+    },
+  });
+  const sandboxes: ThreadSandboxes = new ThreadSandboxes({
+    files,
+    skills: () => skills.mountFiles(),
+    settings: () => settings.getSandbox(),
+    ...(options.openSandbox && { openSandbox: options.openSandbox }),
+    ...(options.attachPythonHost && { attachPythonHost: options.attachPythonHost }),
+    threadExists: (threadId) => threads.exists(threadId),
+    isRunning,
+    notify,
+  });
+  const memory = new MemoryService(db, {
+    createModel: async () => {
+      const target = await settings.defaultTarget();
+      return target && createModel(target);
+    },
+    onChange: () => notify({ type: "memory-changed" }),
+  });
+  const runs: RunService = new RunService({
+    threads: threadRepository,
+    checkpointer,
+    settings,
+    memory,
+    skills,
+    search: threads.search,
+    createModel,
+    ...(options.retry && { retry: options.retry }),
+    sandbox: (threadId) => sandboxes.get(threadId),
+    onRunEnded: (threadId) => sandboxes.runEnded(threadId),
+    notify,
+  });
+  const data = new DataService(db, {
+    notify,
+    closeIdleSandboxes: () => sandboxes.closeIdle(),
+    closeSandboxes: () => sandboxes.closeAll(),
+    running: () => runs.isRunning(),
+    dropMemoryUpdates: () => memory.dropPendingUpdates(),
+  });
+  return new Gateway({ threads, runs, settings, sandboxes, memory, skills, data });
+}
+
+/** Opens the database and the Gateway over it; threads a closed tab left running are marked interrupted. */
+export async function openGateway(dbName: string, options: GatewayOptions = {}): Promise<Gateway> {
+  const db = await openFawnDb(dbName);
+  const gateway = createGateway(db, options);
+  await new ThreadRepository(db).settleInterrupted();
+  return gateway;
+}

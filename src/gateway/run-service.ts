@@ -1,0 +1,166 @@
+// Runs as a service: one reply at a time per thread (a Web Lock across tabs, a set within this worker), the run's
+// record kept from start to end, what it needs read once, and `end` always last.
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { ModelErrorOptions } from "../agent/index.ts";
+import type { ChatModelOptions } from "../models/index.ts";
+import type { ChangeNotice, ModelTarget, RunError, RunEvent, RunEventListener, RunRequest } from "../protocol/index.ts";
+import { redactSecrets } from "../shared/redact.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
+import type { IndexedDbCheckpointSaver, RunRecord, ThreadRepository } from "../storage/index.ts";
+import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
+import type { MemoryService } from "./memory-service.ts";
+import { executeRun } from "./run-executor.ts";
+import type { SettingsService } from "./settings-service.ts";
+import type { SkillsService } from "./skills-service.ts";
+import { tryLockThread } from "./thread-locks.ts";
+import type { ThreadSearchService } from "./thread-search.ts";
+
+export interface RunServiceOptions {
+  threads: ThreadRepository;
+  checkpointer: IndexedDbCheckpointSaver;
+  settings: SettingsService;
+  memory: MemoryService;
+  skills: SkillsService;
+  search: ThreadSearchService;
+  createModel: (target: ModelTarget, options?: ChatModelOptions) => BaseChatModel;
+  /** Retry policy for model errors; tests shorten the waits. */
+  retry?: ModelErrorOptions;
+  sandbox: (threadId: string) => Promise<Sandbox>;
+  /** Told when a run ended: a sandbox whose skills changed meanwhile closes then. */
+  onRunEnded: (threadId: string) => Promise<void>;
+  notify: (notice: ChangeNotice) => void;
+}
+
+export class RunService {
+  private readonly controllers = new Map<string, AbortController>();
+  private readonly running = new Set<string>();
+
+  constructor(private readonly options: RunServiceOptions) {}
+
+  /** Whether this worker is running a reply on the thread (any thread without an id). */
+  isRunning(threadId?: string): boolean {
+    return threadId === undefined ? this.running.size > 0 : this.running.has(threadId);
+  }
+
+  cancel(runId: string): void {
+    this.controllers.get(runId)?.abort();
+  }
+
+  /** The thread's runs, oldest first, with their status and error. */
+  list(threadId: string): Promise<RunRecord[]> {
+    return this.options.threads.runs(threadId);
+  }
+
+  async stream(request: RunRequest, onEvent: RunEventListener): Promise<void> {
+    const controller = new AbortController();
+    this.controllers.set(request.run_id, controller);
+    // Listener failures (a closed page) must not break the run: its history is still saved.
+    const emit = (event: RunEvent): void => {
+      try {
+        void Promise.resolve(onEvent(event)).catch(() => undefined);
+      } catch {
+        // ignored, see above
+      }
+    };
+    const refuse = (message: string): void => {
+      emit({ event: "metadata", data: { run_id: request.run_id, thread_id: request.thread_id } });
+      emit({ event: "error", data: { error: "busy", message } });
+      emit({ event: "end", data: { status: "error" } });
+    };
+    try {
+      if (this.running.has(request.thread_id)) return refuse("This thread is already running a reply.");
+      const release = await tryLockThread(request.thread_id);
+      if (!release) {
+        return refuse("This thread is running a reply in another tab. Wait for it to finish, or stop it there.");
+      }
+      this.running.add(request.thread_id);
+      try {
+        await this.locked(request, emit, controller.signal);
+      } finally {
+        this.running.delete(request.thread_id);
+        await this.options.onRunEnded(request.thread_id);
+        release();
+      }
+    } finally {
+      this.controllers.delete(request.run_id);
+    }
+  }
+
+  /** The run itself, holding the thread's lock: its record is written as it starts and once it ended. */
+  private async locked(request: RunRequest, emit: (event: RunEvent) => void, signal: AbortSignal): Promise<void> {
+    const { threads, search } = this.options;
+    const startedAt = Date.now();
+    let secrets: readonly string[] = [];
+    let known = false;
+    let model = "";
+    let status: RunRecord["status"] = "error";
+    let failure: RunError | undefined;
+    const track = (event: RunEvent): void => {
+      if (event.event === "end") status = event.data.status;
+      if (event.event === "error") failure = event.data;
+      emit(event);
+    };
+    const record = (): RunRecord => ({
+      thread_id: request.thread_id,
+      run_id: request.run_id,
+      status,
+      created_at: startedAt,
+      updated_at: Date.now(),
+      ...(model ? { model } : {}),
+      ...(failure ? { error: failure } : {}),
+    });
+    try {
+      const [settings, thread, memory, skills, subagents] = await Promise.all([
+        this.options.settings.forRun(request.context),
+        threads.get(request.thread_id),
+        this.options.memory.promptSection(),
+        this.options.skills.list(),
+        this.options.settings.getSubagents(),
+      ]);
+      secrets = settings.secrets;
+      model = settings.target?.model ?? "";
+      known = thread !== undefined;
+      if (known) await threads.recordRun({ ...record(), status: "running" });
+      if (known) await search.invalidate(request.thread_id);
+      await executeRun(
+        {
+          threads,
+          thread,
+          checkpointer: this.options.checkpointer,
+          target: settings.target,
+          createModel: this.options.createModel,
+          webTools: settings.webTools,
+          ...(settings.proxyUrl && { proxyUrl: settings.proxyUrl }),
+          memory,
+          skills,
+          subagents,
+          secrets,
+          activateSkill: (text: string) => this.options.skills.activation(text),
+          onRunSaved: (threadId, messages) => this.options.memory.learnFrom(threadId, messages),
+          ...(this.options.retry && { retry: this.options.retry }),
+          sandbox: this.options.sandbox,
+          onThreadChanged: (threadId) => this.options.notify({ type: "thread-changed", thread_id: threadId }),
+        },
+        request,
+        track,
+        signal,
+      );
+    } catch (error) {
+      // executeRun emits `end` as its very last step, so a throw means it has not been sent yet.
+      const data = isQuotaError(error)
+        ? { error: "storage_full" as const, message: STORAGE_FULL_MESSAGE }
+        : {
+            error: "unknown" as const,
+            message: redactSecrets(
+              `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+              secrets,
+            ),
+          };
+      track({ event: "error", data });
+      track({ event: "end", data: { status: "error" } });
+    } finally {
+      if (known) await threads.recordRun(record()).catch(() => undefined);
+      if (known) await search.index(request.thread_id).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,205 @@
+// Settings → Models, Proxy, Web, Sandbox and Subagents as one service: each setting checked before it is stored, its
+// keys kept apart from it (they never reach a backup), and every tab told when one changed.
+import {
+  describeModelError,
+  EMPTY_MODEL_SETTINGS,
+  fetchModelIds,
+  parseModelSettings,
+  parseProxySettings,
+  targetForRun,
+} from "../models/index.ts";
+import { parseSubagentSettings, parseWebToolSettings, readWebToolSettings } from "../agent/index.ts";
+import {
+  DEFAULT_SUBAGENT_SETTINGS,
+  type ChangeNotice,
+  type ModelEndpoint,
+  type ModelSettings,
+  type ModelTarget,
+  type ProxySettings,
+  type RunRequest,
+  type SandboxSettings,
+  type SubagentSettings,
+  type WebToolSettings,
+} from "../protocol/index.ts";
+import { redactSecrets } from "../shared/redact.ts";
+import { UserError } from "../shared/user-error.ts";
+import {
+  MODEL_SETTINGS_KEY,
+  PROXY_SETTINGS_KEY,
+  SettingsRepository,
+  WEB_FETCH_KEY,
+  WEB_SEARCH_KEY,
+  type FawnDb,
+} from "../storage/index.ts";
+import { writing } from "./writes.ts";
+
+const SANDBOX_SETTINGS_KEY = "sandbox.settings";
+const SUBAGENT_SETTINGS_KEY = "subagents.settings";
+
+export interface SettingsServiceOptions {
+  notify: (notice: ChangeNotice) => void;
+  fetch: typeof fetch;
+  /** Told the sandbox setting just saved: threads switch provider at their next command. */
+  onSandboxChanged?: (settings: SandboxSettings) => void;
+}
+
+/** What a run needs from the settings, read together. */
+export interface RunSettings {
+  /** Undefined until a default model is set. */
+  target: ModelTarget | undefined;
+  webTools: WebToolSettings;
+  proxyUrl: string | undefined;
+  /** Every stored secret, to keep out of error text. */
+  secrets: string[];
+}
+
+export class SettingsService {
+  private readonly store: SettingsRepository;
+
+  constructor(
+    db: FawnDb,
+    private readonly options: SettingsServiceOptions,
+  ) {
+    this.store = new SettingsRepository(db);
+  }
+
+  async getModels(): Promise<ModelSettings> {
+    const { value, apiKeys } = await this.store.getWithApiKeys(MODEL_SETTINGS_KEY);
+    const stored = (value ?? {}) as { endpoints?: unknown };
+    const endpoints = Array.isArray(stored.endpoints)
+      ? stored.endpoints.map((endpoint: unknown) => {
+          const id = (endpoint as { id?: unknown } | null)?.id;
+          return { ...(endpoint as object), apiKey: (typeof id === "string" && apiKeys.get(id)) || "" };
+        })
+      : [];
+    const parsed = parseModelSettings({ ...stored, endpoints });
+    return parsed.ok ? parsed.value : structuredClone(EMPTY_MODEL_SETTINGS);
+  }
+
+  async saveModels(settings: ModelSettings): Promise<ModelSettings> {
+    const parsed = parseModelSettings(settings);
+    if (!parsed.ok) throw new UserError(parsed.message);
+    const apiKeys = new Map(parsed.value.endpoints.map((endpoint) => [endpoint.id, endpoint.apiKey]));
+    const value = { ...parsed.value, endpoints: parsed.value.endpoints.map(({ apiKey: _key, ...rest }) => rest) };
+    await writing(() => this.store.putWithApiKeys(MODEL_SETTINGS_KEY, value, apiKeys));
+    this.options.notify({ type: "settings-changed" });
+    return parsed.value;
+  }
+
+  async getProxy(): Promise<ProxySettings> {
+    const parsed = parseProxySettings(await this.store.get(PROXY_SETTINGS_KEY));
+    return parsed.ok ? parsed.value : {};
+  }
+
+  async saveProxy(settings: ProxySettings): Promise<ProxySettings> {
+    const parsed = parseProxySettings(settings);
+    if (!parsed.ok) throw new UserError(parsed.message);
+    await writing(() => this.store.put(PROXY_SETTINGS_KEY, parsed.value));
+    this.options.notify({ type: "settings-changed" });
+    return parsed.value;
+  }
+
+  /** Model ids an endpoint offers; the key being tried, stored or not, is kept out of the message. */
+  async listModels(endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy">): Promise<string[]> {
+    const parsed = parseModelSettings({
+      endpoints: [{ id: "probe", name: "probe", ...endpoint, models: [{ id: "any" }] }],
+      defaultModel: { endpoint: "probe", model: "any" },
+    });
+    if (!parsed.ok) throw new UserError(parsed.message);
+    const { proxyUrl } = await this.resolvedProxy();
+    const target = targetForRun(parsed.value, undefined, proxyUrl) as ModelTarget;
+    const probe = parsed.value.endpoints[0] as ModelEndpoint;
+    try {
+      return await fetchModelIds(target, this.options.fetch);
+    } catch (error) {
+      const secrets = [probe.apiKey, ...(await this.store.secretValues())];
+      const described = describeModelError(error, probe.baseUrl, { proxied: probe.useProxy === true });
+      throw new UserError(redactSecrets(described.message, secrets));
+    }
+  }
+
+  async getWebTools(): Promise<WebToolSettings> {
+    const [search, fetch, { proxyUrl }] = await Promise.all([
+      this.store.getWithApiKey(WEB_SEARCH_KEY),
+      this.store.getWithApiKey(WEB_FETCH_KEY),
+      this.resolvedProxy(),
+    ]);
+    return readWebToolSettings(
+      {
+        search: { ...(search.value as object | undefined), apiKey: search.apiKey ?? "" },
+        fetch: { ...(fetch.value as object | undefined), apiKey: fetch.apiKey ?? "" },
+      },
+      proxyUrl,
+    );
+  }
+
+  async saveWebTools(settings: WebToolSettings): Promise<WebToolSettings> {
+    const parsed = parseWebToolSettings(settings, (await this.resolvedProxy()).proxyUrl);
+    if (!parsed.ok) throw new UserError(parsed.message);
+    const { apiKey: searchKey, ...search } = parsed.value.search;
+    const { apiKey: fetchKey, ...fetch } = parsed.value.fetch;
+    await writing(() =>
+      this.store.putAllWithApiKeys([
+        { key: WEB_SEARCH_KEY, value: search, apiKey: searchKey },
+        { key: WEB_FETCH_KEY, value: fetch, apiKey: fetchKey },
+      ]),
+    );
+    this.options.notify({ type: "settings-changed" });
+    return parsed.value;
+  }
+
+  async getSandbox(): Promise<SandboxSettings> {
+    const stored = (await this.store.get(SANDBOX_SETTINGS_KEY)) as Partial<SandboxSettings> | undefined;
+    return { provider: stored?.provider === "webcontainer" ? "webcontainer" : "browser" };
+  }
+
+  async saveSandbox(settings: SandboxSettings): Promise<SandboxSettings> {
+    if (settings?.provider !== "browser" && settings?.provider !== "webcontainer") {
+      throw new UserError('The sandbox is "browser" or "webcontainer".');
+    }
+    const saved: SandboxSettings = { provider: settings.provider };
+    await writing(() => this.store.put(SANDBOX_SETTINGS_KEY, saved));
+    this.options.onSandboxChanged?.(saved);
+    this.options.notify({ type: "settings-changed" });
+    return saved;
+  }
+
+  async getSubagents(): Promise<SubagentSettings> {
+    const parsed = parseSubagentSettings((await this.store.get(SUBAGENT_SETTINGS_KEY)) ?? {});
+    return parsed.ok ? parsed.value : { ...DEFAULT_SUBAGENT_SETTINGS, custom: [] };
+  }
+
+  async saveSubagents(settings: SubagentSettings): Promise<SubagentSettings> {
+    const parsed = parseSubagentSettings(settings);
+    if (!parsed.ok) throw new UserError(parsed.message);
+    await writing(() => this.store.put(SUBAGENT_SETTINGS_KEY, parsed.value));
+    this.options.notify({ type: "settings-changed" });
+    return parsed.value;
+  }
+
+  /** Every stored secret, for redacting error text. */
+  secretValues(): Promise<string[]> {
+    return this.store.secretValues();
+  }
+
+  /** The model a run talks to (the one `context` names, else the default), the web tools and the proxy. */
+  async forRun(context: RunRequest["context"] | undefined): Promise<RunSettings> {
+    const [models, webTools, { proxyUrl }, secrets] = await Promise.all([
+      this.getModels(),
+      this.getWebTools(),
+      this.resolvedProxy(),
+      this.store.secretValues(),
+    ]);
+    return { target: targetForRun(models, context, proxyUrl), webTools, proxyUrl, secrets };
+  }
+
+  /** The default model (memory updates use it), through the proxy when its endpoint needs it. */
+  async defaultTarget(): Promise<ModelTarget | undefined> {
+    const [models, { proxyUrl }] = await Promise.all([this.getModels(), this.resolvedProxy()]);
+    return targetForRun(models, undefined, proxyUrl);
+  }
+
+  private async resolvedProxy(): Promise<{ proxyUrl: string | undefined }> {
+    return { proxyUrl: (await this.getProxy()).url };
+  }
+}

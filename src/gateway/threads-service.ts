@@ -1,0 +1,246 @@
+// DeerFlow's thread routes as a service: the list, one thread's history, creating, renaming, pinning, deleting,
+// importing a DeerFlow thread, its files and uploads, and search. Every change is announced to every tab.
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { fallbackTitle, fromWireMessage } from "../agent/index.ts";
+import { DeerFlowImportError, planDeerFlowImport, type DeerFlowImportPlan } from "../bundles/index.ts";
+import {
+  contentText,
+  type ChangeNotice,
+  type ThreadDetail,
+  type ThreadFileContent,
+  type ThreadSearchResult,
+  type ThreadSummary,
+  type UploadResult,
+  type WireMessage,
+} from "../protocol/index.ts";
+import { newId } from "../shared/ids.ts";
+import { UserError } from "../shared/user-error.ts";
+import type { ThreadFiles, ThreadRepository } from "../storage/index.ts";
+import { ThreadSearchIndex, type FawnDb } from "../storage/index.ts";
+import { ThreadIdTakenError, ThreadImporter } from "../storage/thread-import.ts";
+import { checkpointView } from "./run-executor.ts";
+import { composeHistory } from "./thread-history.ts";
+import { tryLockThread } from "./thread-locks.ts";
+import { listenForThreadChanges, searchableText, ThreadSearchService } from "./thread-search.ts";
+import { UploadError } from "./uploads/upload-rules.ts";
+import { UploadsService } from "./uploads/uploads-service.ts";
+import { writing } from "./writes.ts";
+
+/** DeerFlow's thread-id rule. */
+export const THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Why a thread another tab is running cannot be deleted. */
+export const THREAD_RUNNING_ELSEWHERE = "This thread is running in another tab; stop it there before deleting it.";
+
+export interface ThreadsServiceOptions {
+  threads: ThreadRepository;
+  files: ThreadFiles;
+  checkpointer: BaseCheckpointSaver;
+  notify: (notice: ChangeNotice) => void;
+  /** Whether this worker runs a reply on the thread. */
+  isRunning: (threadId: string) => boolean;
+  /** Closes the thread's open sandbox: it holds the files it loaded, or the thread is gone. */
+  closeSandbox: (threadId: string) => Promise<void>;
+}
+
+export class ThreadsService {
+  private readonly threads: ThreadRepository;
+  private readonly importer: ThreadImporter;
+  private readonly uploads: UploadsService;
+  readonly search: ThreadSearchService;
+
+  constructor(
+    db: FawnDb,
+    private readonly options: ThreadsServiceOptions,
+  ) {
+    this.threads = options.threads;
+    this.importer = new ThreadImporter(db, options.checkpointer);
+    this.uploads = new UploadsService(options.files);
+    this.search = new ThreadSearchService({
+      threads: this.threads,
+      index: new ThreadSearchIndex(db),
+      messages: (threadId) => this.visibleMessages(threadId),
+      messagesOf: (threadIds) => this.visibleMessagesOf(threadIds),
+    });
+    // Thread search keeps the thread list between searches: other tabs' changes renew it too.
+    listenForThreadChanges(() => this.search.threadsChanged());
+  }
+
+  /** Announces a change, renewing the search's copy of the list first when threads changed. */
+  announce(notice: ChangeNotice): void {
+    if (notice.type === "thread-changed" || notice.type === "thread-deleted" || notice.type === "threads-replaced") {
+      this.search.threadsChanged();
+    }
+    this.options.notify(notice);
+  }
+
+  list(): Promise<ThreadSummary[]> {
+    return this.threads.list();
+  }
+
+  async exists(threadId: string): Promise<boolean> {
+    return (await this.threads.get(threadId)) !== undefined;
+  }
+
+  async create(options: { thread_id?: string } = {}): Promise<ThreadSummary> {
+    const threadId = options?.thread_id;
+    if (threadId !== undefined && !THREAD_ID.test(threadId)) {
+      throw new UserError("A thread id is 1 to 64 letters, digits, '-' or '_'.");
+    }
+    if (threadId !== undefined && (await this.threads.get(threadId))) {
+      throw new UserError(`A thread with id ${threadId} already exists.`, "conflict");
+    }
+    const thread = await writing(() => this.threads.create(threadId === undefined ? {} : { threadId }));
+    this.announce({ type: "thread-changed", thread_id: thread.thread_id });
+    return thread;
+  }
+
+  async get(threadId: string): Promise<ThreadDetail | undefined> {
+    const [detail, view] = await Promise.all([
+      this.threads.detail(threadId),
+      checkpointView(this.options.checkpointer, threadId),
+    ]);
+    if (!detail) return undefined;
+    return {
+      ...detail,
+      entries: composeHistory(detail.entries, view?.messages),
+      artifacts: view?.artifacts ?? [],
+      todos: view?.todos ?? [],
+    };
+  }
+
+  async rename(threadId: string, title: string): Promise<ThreadSummary> {
+    const clean = typeof title === "string" ? title.replace(/\s+/g, " ").trim() : "";
+    if (clean.length === 0 || clean.length > 200) throw new UserError("A thread title is 1 to 200 characters.");
+    return this.update(threadId, { title: clean });
+  }
+
+  pin(threadId: string, pinned: boolean): Promise<ThreadSummary> {
+    return this.update(threadId, { pinned });
+  }
+
+  async delete(threadId: string): Promise<void> {
+    if (this.options.isRunning(threadId)) {
+      throw new UserError("Stop the running reply before deleting the thread.", "conflict");
+    }
+    // Another tab's run holds the thread's lock. Holding it while deleting also keeps a run from starting meanwhile.
+    const release = await tryLockThread(threadId);
+    if (!release) throw new UserError(THREAD_RUNNING_ELSEWHERE, "conflict");
+    try {
+      await this.threads.delete(threadId);
+    } finally {
+      release();
+    }
+    await this.options.closeSandbox(threadId);
+    this.announce({ type: "thread-deleted", thread_id: threadId });
+  }
+
+  async readFile(threadId: string, path: string): Promise<ThreadFileContent> {
+    const file = typeof path === "string" ? await this.options.files.read(threadId, path) : undefined;
+    if (!file) throw new UserError(`This thread has no file ${JSON.stringify(path)}.`);
+    return { path, bytes: file.bytes, mime_type: file.meta.mimeType };
+  }
+
+  async upload(threadId: string, files: { name: string; bytes: Uint8Array }[]): Promise<UploadResult> {
+    if (
+      !Array.isArray(files) ||
+      files.some((file) => typeof file?.name !== "string" || !(file.bytes instanceof Uint8Array))
+    ) {
+      throw new UserError("An upload is a list of files, each with a name and its bytes.");
+    }
+    if (!(await this.threads.get(threadId))) throw new UserError(`There is no thread with id ${threadId}.`);
+    let result: UploadResult;
+    try {
+      // The service reports a full storage itself, as an UploadError.
+      result = await this.uploads.upload(threadId, files);
+    } catch (error) {
+      if (error instanceof UploadError) throw new UserError(error.message);
+      throw error;
+    }
+    // An open sandbox holds the files it loaded: the next command loads them again, uploads included.
+    await this.options.closeSandbox(threadId);
+    this.announce({ type: "thread-changed", thread_id: threadId });
+    return result;
+  }
+
+  async importDeerFlow(input: {
+    thread: unknown;
+    files: { path: string; bytes: Uint8Array }[];
+  }): Promise<ThreadSummary> {
+    let plan: DeerFlowImportPlan;
+    try {
+      plan = planDeerFlowImport(input);
+    } catch (error) {
+      if (error instanceof DeerFlowImportError) throw new UserError(error.message);
+      throw error;
+    }
+    const firstUserMessage = plan.messages.find((message) => message.type === "human");
+    const title = plan.title ?? fallbackTitle(firstUserMessage ? contentText(firstUserMessage.content) : "");
+    const values = {
+      messages: plan.messages.map(fromWireMessage),
+      ...(plan.artifacts.length > 0 && { artifacts: plan.artifacts }),
+      ...(plan.todos.length > 0 && { todos: plan.todos }),
+    };
+    const now = Date.now();
+    const store = async (threadId: string): Promise<ThreadSummary> => {
+      const thread: ThreadSummary = {
+        thread_id: threadId,
+        title,
+        created_at: plan.createdAt ?? now,
+        updated_at: now,
+        status: "idle",
+      };
+      await writing(() =>
+        this.importer.write({ thread, values, files: plan.files, searchText: searchableText(plan.messages) }),
+      );
+      return thread;
+    };
+    // DeerFlow's id is kept when it is valid and free; another tab may take it meanwhile, then a new one is used.
+    const source = plan.sourceThreadId;
+    const keep = source !== undefined && THREAD_ID.test(source) && !(await this.threads.get(source));
+    let thread: ThreadSummary;
+    try {
+      thread = await store(keep ? source : newId());
+    } catch (error) {
+      if (!(error instanceof ThreadIdTakenError)) throw error;
+      thread = await store(newId());
+    }
+    this.announce({ type: "thread-changed", thread_id: thread.thread_id });
+    return thread;
+  }
+
+  find(query: string, options: { limit?: number } = {}): Promise<ThreadSearchResult> {
+    if (typeof query !== "string") return Promise.reject(new UserError("A search query is a string."));
+    return this.search.search(query, options ?? {});
+  }
+
+  private async update(threadId: string, patch: { title?: string; pinned?: boolean }): Promise<ThreadSummary> {
+    const updated = await writing(() => this.threads.update(threadId, patch));
+    if (!updated) throw new UserError(`There is no thread with id ${threadId}.`);
+    this.announce({ type: "thread-changed", thread_id: threadId });
+    return updated;
+  }
+
+  /** The thread's messages as the user sees them (checkpointed, or stored before checkpoints); undefined if gone. */
+  private async visibleMessages(threadId: string): Promise<WireMessage[] | undefined> {
+    const thread = await this.get(threadId);
+    return thread?.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
+  }
+
+  /** visibleMessages for many threads: one read for all threads from before checkpoints, one each for the others. */
+  private async visibleMessagesOf(threadIds: readonly string[]): Promise<Map<string, WireMessage[]>> {
+    const histories = await this.threads.histories(threadIds);
+    const messages = new Map<string, WireMessage[]>();
+    await Promise.all(
+      [...histories].map(async ([threadId, { entries, checkpointed }]) => {
+        const view = checkpointed ? await checkpointView(this.options.checkpointer, threadId) : undefined;
+        const history = composeHistory(entries, view?.messages);
+        messages.set(
+          threadId,
+          history.flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])),
+        );
+      }),
+    );
+    return messages;
+  }
+}
