@@ -109,8 +109,10 @@ export interface CheckpointMessageRecord {
 }
 
 /**
- * One long-term memory item (IndexedDbStore); the key is [namespace_path, key]. `namespace_path` encodes `namespace`
- * so that a namespace's encoding starts with the encoding of each of its prefixes (see indexeddb-store.ts).
+ * One item of a LangGraph-style key-value store; the key is [namespace_path, key], `namespace_path` being each label
+ * of `namespace` followed by `/` (with `%` and `/` percent-escaped). Nothing writes these today (memory is one
+ * `settings` record, memory-repository.ts); the store stays so that schema version 3 and backups holding items keep
+ * opening and restoring unchanged.
  */
 export interface StoreItemRecord {
   namespace_path: string;
