@@ -1,4 +1,4 @@
-// Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (DESIGN.md D2).
+// Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (docs/architecture.md#d2-storage).
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
 import type { RunError, SkillMetadata, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
 
