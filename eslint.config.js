@@ -1,10 +1,11 @@
-// Lint: TypeScript rules, DESIGN.md's layer rules (each with the fix in its message) and no import cycles.
+// Lint: TypeScript rules, the layer rules of docs/architecture.md#layers (each with the fix in its message) and no
+// import cycles.
 import js from "@eslint/js";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importX from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 
-/** Layers under src/ and the layers each may import (DESIGN.md §2). */
+/** Layers under src/ and the layers each may import (docs/architecture.md#layers). */
 const LAYERS = {
   shared: [],
   protocol: ["shared"],
@@ -20,7 +21,7 @@ const LAYERS = {
 
 /**
  * What the page may take from sandbox/ (relative to it): it hosts the WebContainer and the walled-off Python workers
- * (DESIGN.md §1), which only a page can start.
+ * (docs/architecture.md#where-code-runs), which only a page can start.
  */
 const PAGE_SANDBOX = ["./webcontainer", "./sandbox.ts", "./python/page"];
 
@@ -34,7 +35,7 @@ const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
       message:
         layer === "ui"
           ? "ui/ imports only protocol/ and shared/ (and sandbox/webcontainer/, sandbox/python/page/ and sandbox/sandbox.ts, for the page's WebContainer and Python hosts): reach the worker through the gateway client (ui/gateway-client.ts)."
-          : `${layer}/ may import only ${allowed.join(", ") || "nothing in src/"} (DESIGN.md §2); move the shared piece down a layer or call it from gateway/.`,
+          : `${layer}/ may import only ${allowed.join(", ") || "nothing in src/"} (docs/architecture.md#layers); move the shared piece down a layer or call it from gateway/.`,
     })),
 );
 
@@ -94,7 +95,10 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["node:*"], message: "src/ and workers/ run in browsers: no node: modules (DESIGN.md §2)." },
+            {
+              group: ["node:*"],
+              message: "src/ and workers/ run in browsers: no node: modules (docs/architecture.md#layers).",
+            },
           ],
         },
       ],

@@ -13,7 +13,10 @@ const FRAMES = Object.fromEntries(
     .map((name) => [`frames/${name.slice(0, -5)}`, fileURLToPath(new URL(`frames/${name}`, import.meta.url))]),
 );
 
-/** Cross-origin isolation (DESIGN.md D9), which WebContainer needs; the service worker adds the same headers. */
+/**
+ * Cross-origin isolation (docs/architecture.md#d9-pwa), which WebContainer needs; the service worker adds the same
+ * headers.
+ */
 const CROSS_ORIGIN_ISOLATION = {
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Embedder-Policy": "credentialless",
@@ -27,7 +30,8 @@ export default defineConfig({
     contentSecurityPolicy(),
     // Pyodide from our own origin at /pyodide/ (workers/python.worker.ts), copied from node_modules at build.
     pyodide(),
-    // Our own service worker (DESIGN.md D9): precache the shell and the worker chunks, offline navigation.
+    // Our own service worker (docs/architecture.md#d9-pwa): precache the shell and the worker chunks, offline
+    // navigation.
     VitePWA({
       strategies: "injectManifest",
       srcDir: "workers",

@@ -1,7 +1,7 @@
 // Bytes and time per checkpoint step for a growing agent thread: IndexedDbCheckpointSaver (fake-indexeddb under
 // Node) beside what MemorySaver's serde writes per put (the whole checkpoint incl. channel values, plus metadata),
 // and LangGraph's SqliteSaver (file growth) when its optional dependency is installed.
-// Prints numbers only; nothing here is a timed assertion (DESIGN.md D10).
+// Prints numbers only; nothing here is a timed assertion (docs/architecture.md#d10-tests).
 import "fake-indexeddb/auto";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

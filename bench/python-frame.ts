@@ -7,7 +7,7 @@
 //
 // Serves dist/ itself (needs `npm run build` first; npm run bench:sandbox does it), or measures an app already
 // served elsewhere: BENCH_APP_URL=http://127.0.0.1:4183 (another build, e.g. an older commit's). BENCH_LABEL names
-// the build in the heading. Prints numbers only; nothing here is a timed assertion (DESIGN.md D10).
+// the build in the heading. Prints numbers only; nothing here is a timed assertion (docs/architecture.md#d10-tests).
 import { chromium, type Page } from "@playwright/test";
 import { configureMockModel } from "./app-page.ts";
 import { startMockLlm } from "../test/mock-llm/server.ts";

@@ -3,7 +3,7 @@
 // IndexedDB is fake-indexeddb, Pyodide runs in a worker thread as it does in a Web Worker in the app.
 // The Pyodide figures are the un-isolated, in-process reference (no frame, no opaque-origin worker, no browser);
 // bench/python-frame.ts measures python3 in the built app in Chromium (npm run bench:sandbox runs both). Prints
-// numbers only; nothing here is a timed assertion (DESIGN.md D10).
+// numbers only; nothing here is a timed assertion (docs/architecture.md#d10-tests).
 import "fake-indexeddb/auto";
 import { BrowserSandbox } from "../src/sandbox/browser/browser-sandbox.ts";
 import { openFawnDb, ThreadFiles } from "../src/storage/index.ts";

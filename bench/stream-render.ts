@@ -2,7 +2,7 @@
 // into the built app in Chromium; prints the longest main-thread task (from sending until the run has ended and the
 // saved thread is shown), the main thread's time per token and how often the message is updated while it is about
 // 1,000, 10,000 and 20,000 characters long. Needs `npm run build` first (npm run bench:stream does it). Prints numbers
-// only; nothing here is a timed assertion (DESIGN.md D10).
+// only; nothing here is a timed assertion (docs/architecture.md#d10-tests).
 import { chromium } from "@playwright/test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { configureMockModel } from "./app-page.ts";

@@ -1,9 +1,9 @@
 // The thread list at scale: seeds 10,000 threads (each a question and a reply of about 100 words, stored as older
-// versions of Fawn stored them, so the search index must be built for them) into the built app's IndexedDB in
-// Chromium, then prints the time to the first row of the list after a reload, the longest main-thread task and
-// frame gap while the list scrolls from top to bottom, the one-time indexing of those threads, and how long a search
-// takes for words found in one thread, in a tenth of them and in all of them. Needs `npm run build` first
-// (npm run bench:threads does it). Prints numbers only; nothing here is a timed assertion (DESIGN.md D10).
+// versions of Fawn stored them, so the search index must be built for them) into the built app's IndexedDB in Chromium,
+// then prints the time to the first row of the list after a reload, the longest main-thread task and frame gap while
+// the list scrolls from top to bottom, the one-time indexing of those threads, and how long a search takes for words
+// found in one thread, in a tenth of them and in all of them. Needs `npm run build` first (npm run bench:threads does
+// it). Prints numbers only; nothing here is a timed assertion (docs/architecture.md#d10-tests).
 import { chromium, type Page } from "@playwright/test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startPreview } from "../scripts/preview-server.ts";

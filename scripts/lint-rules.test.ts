@@ -1,4 +1,5 @@
-// The layer rules of DESIGN.md §2 are enforced by lint: these cases must be refused (and the allowed ones pass).
+// The layer rules of docs/architecture.md#layers are enforced by lint: these cases must be refused (and the allowed
+// ones pass).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ESLint } from "eslint";

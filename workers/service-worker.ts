@@ -1,5 +1,6 @@
-// Service worker entry point: precaches the app shell and workers, serves navigations offline, updates on request,
-// and adds the cross-origin isolation headers (COOP/COEP) to every same-origin response it serves (DESIGN.md D9).
+// Service worker entry point: precaches the app shell and workers, serves navigations offline, updates on request, and
+// adds the cross-origin isolation headers (COOP/COEP) to every same-origin response it serves
+// (docs/architecture.md#d9-pwa).
 /// <reference lib="webworker" />
 import { clientsClaim } from "workbox-core";
 import { addPlugins, cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";

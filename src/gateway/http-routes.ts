@@ -1,5 +1,7 @@
-// DeerFlow's Gateway routes as a web-standard `fetch(Request) → Response` handler over the typed Gateway (D5),
-// so the service worker can serve `/api/*` and `@langchain/langgraph-sdk`'s Client can drive a thread.
+// DeerFlow's Gateway routes as a web-standard `fetch(Request) → Response` handler over the typed Gateway
+// (docs/architecture.md#d5-gateway), so the service worker can serve `/api/*` and `@langchain/langgraph-sdk`'s Client
+// can drive a thread.
+import { Hono } from "hono/tiny";
 import { z } from "zod";
 import {
   defaultModelKey,
@@ -84,22 +86,37 @@ function problem(status: number, detail: string): Response {
   return json({ detail }, status);
 }
 
-async function readJson<T>(request: Request, schema: z.ZodType<T>): Promise<T | Response> {
+/** A refusal a route answers with its own status (bad JSON 400, failed schema 422, missing thing 404). */
+class RouteProblem extends Error {
+  constructor(
+    readonly status: 400 | 404 | 422,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** The status an error thrown by a route answers with, DeerFlow-style as `{detail}`. */
+function errorResponse(error: unknown): Response {
+  if (error instanceof RouteProblem) return problem(error.status, error.message);
+  if (error instanceof UserError) return problem(userErrorStatus(error), error.message);
+  return problem(500, error instanceof Error ? error.message : String(error));
+}
+
+async function readJson<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
   let body: unknown = {};
   const text = await request.text();
   if (text.trim().length > 0) {
     try {
       body = JSON.parse(text);
     } catch {
-      return problem(400, "The request body is not valid JSON.");
+      throw new RouteProblem(400, "The request body is not valid JSON.");
     }
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
-    return problem(
-      422,
-      parsed.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`).join("; "),
-    );
+    const detail = parsed.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`);
+    throw new RouteProblem(422, detail.join("; "));
   }
   return parsed.data;
 }
@@ -170,232 +187,150 @@ function runStream(gateway: Gateway, request: Request, threadId: string, body: z
   });
 }
 
-type Handler = (request: Request, params: string[]) => Promise<Response>;
+/** The request's path without trailing slashes, as the 404 and 405 answers name it. */
+function pathOf(request: Request): string {
+  return new URL(request.url).pathname.replace(/\/+$/, "");
+}
 
-/** A `fetch`-shaped handler for the Gateway's routes under `/api`. Unknown routes answer 404, errors `{detail}`. */
+/**
+ * A `fetch`-shaped handler for the Gateway's routes under `/api`. An unknown path answers 404, a known path with
+ * another method 405, and every refusal or failure `{detail}` with its status (errorResponse).
+ */
 export function createGatewayFetch(gateway: Gateway): (request: Request) => Promise<Response> {
-  const routes: [string, RegExp, Handler][] = [
-    [
-      "GET",
-      /^\/api\/models$/,
-      async () => {
-        // Every endpoint's models, the default first; `name` is what a run's `context.model_name` takes.
-        const settings = await gateway.getModelSettings();
-        const fallback = defaultModelKey(settings);
-        const choices = modelChoices(settings).sort((a, b) => Number(b.key === fallback) - Number(a.key === fallback));
-        const models = choices.map((choice) => ({
-          name: choice.key,
-          model: choice.entry.id,
-          display_name: choice.endpoint ? `${choice.entry.id} (${choice.endpointName})` : choice.entry.id,
-          supports_thinking: choice.entry.thinking === true,
-          supports_reasoning_effort: choice.entry.thinking === true,
-          supports_vision: choice.entry.vision === true,
-        }));
-        return json({ models, token_usage: { enabled: true } });
-      },
-    ],
-    [
-      "POST",
-      /^\/api\/threads$/,
-      async (request) => {
-        const body = await readJson(request, createThreadBody);
-        if (body instanceof Response) return body;
-        const thread = await gateway.createThread(body.thread_id === undefined ? {} : { thread_id: body.thread_id });
-        return json(threadResponse(thread));
-      },
-    ],
-    [
-      "POST",
-      /^\/api\/threads\/search$/,
-      async (request) => {
-        const body = await readJson(request, searchBody);
-        if (body instanceof Response) return body;
-        const listed = body.query?.trim()
-          ? (await gateway.searchThreads(body.query, { limit: MAX_THREAD_SEARCH_LIMIT })).hits.map((hit) => hit.thread)
-          : await gateway.listThreads();
-        const threads = listed.filter((thread) => !body.status || thread.status === body.status);
-        return json(threads.slice(body.offset, body.offset + body.limit).map(threadResponse));
-      },
-    ],
-    [
-      "GET",
-      /^\/api\/threads\/([^/]+)$/,
-      async (_request, [threadId]) => {
-        const thread = await gateway.getThread(threadId!);
-        return thread ? json(threadResponse(thread)) : problem(404, `Thread ${threadId} not found.`);
-      },
-    ],
-    [
-      "DELETE",
-      /^\/api\/threads\/([^/]+)$/,
-      async (_request, [threadId]) => {
-        if (!(await gateway.getThread(threadId!))) return problem(404, `Thread ${threadId} not found.`);
-        await gateway.deleteThread(threadId!);
-        return json({ success: true, message: `Deleted thread ${threadId}.` });
-      },
-    ],
-    [
-      "GET",
-      /^\/api\/threads\/([^/]+)\/state$/,
-      async (_request, [threadId]) => {
-        const thread = await gateway.getThread(threadId!);
-        return thread ? json(stateResponse(thread)) : problem(404, `Thread ${threadId} not found.`);
-      },
-    ],
-    [
-      "GET",
-      /^\/api\/threads\/([^/]+)\/runs$/,
-      async (_request, [threadId]) => {
-        if (!(await gateway.getThread(threadId!))) return problem(404, `Thread ${threadId} not found.`);
-        const runs = await gateway.listRuns(threadId!);
-        return json(
-          runs.map((run) => ({
-            ...run,
-            created_at: new Date(run.created_at).toISOString(),
-            updated_at: new Date(run.updated_at).toISOString(),
-          })),
-        );
-      },
-    ],
-    [
-      "POST",
-      /^\/api\/threads\/([^/]+)\/runs\/stream$/,
-      async (request, [threadId]) => {
-        const body = await readJson(request, runBody);
-        if (body instanceof Response) return body;
-        if (!(await gateway.getThread(threadId!))) return problem(404, `Thread ${threadId} not found.`);
-        return runStream(gateway, request, threadId!, body);
-      },
-    ],
-    [
-      "POST",
-      /^\/api\/threads\/([^/]+)\/runs\/([^/]+)\/cancel$/,
-      async (_request, [, runId]) => {
-        await gateway.cancelRun(runId!);
-        return new Response(null, { status: 202 });
-      },
-    ],
-    ["GET", /^\/api\/memory$/, async () => json(await gateway.getMemory())],
-    ["GET", /^\/api\/memory\/export$/, async () => json(await gateway.getMemory())],
-    ["DELETE", /^\/api\/memory$/, async () => json(await gateway.clearMemory())],
-    [
-      "POST",
-      /^\/api\/memory\/import$/,
-      async (request) => {
-        const body = await readJson(request, z.unknown());
-        if (body instanceof Response) return body;
-        return json(await gateway.importMemory(body));
-      },
-    ],
-    [
-      "POST",
-      /^\/api\/memory\/facts$/,
-      async (request) => {
-        const body = await readJson(request, factBody);
-        if (body instanceof Response) return body;
-        return json(await gateway.addMemoryFact(body));
-      },
-    ],
-    [
-      "PATCH",
-      /^\/api\/memory\/facts\/([^/]+)$/,
-      async (request, [id]) => {
-        const body = await readJson(request, factPatchBody);
-        if (body instanceof Response) return body;
-        const patch = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-        return json(await gateway.updateMemoryFact(id!, patch));
-      },
-    ],
-    ["DELETE", /^\/api\/memory\/facts\/([^/]+)$/, async (_request, [id]) => json(await gateway.deleteMemoryFact(id!))],
-    ["GET", /^\/api\/skills$/, async () => json({ skills: (await gateway.listSkills()).map(skillResponse) })],
-    [
-      "POST",
-      /^\/api\/skills\/install$/,
-      async (request) => {
-        const body = await readJson(request, skillInstallBody);
-        if (body instanceof Response) return body;
-        const path = body.path.startsWith("/") ? body.path : `/${body.path}`;
-        const skill = await gateway.installSkillFromThread(body.thread_id, path);
-        return json({ success: true, skill_name: skill.name, message: `Skill '${skill.name}' installed successfully` });
-      },
-    ],
-    [
-      "DELETE",
-      /^\/api\/skills\/custom\/([^/]+)$/,
-      async (_request, [name]) => {
-        await gateway.deleteSkill(name!);
-        return json({ success: true });
-      },
-    ],
-    [
-      "GET",
-      /^\/api\/skills\/([^/]+)$/,
-      async (_request, [name]) => {
-        const skill = (await gateway.listSkills()).find((item) => item.name === name);
-        return skill ? json(skillResponse(skill)) : problem(404, `Skill ${name} not found.`);
-      },
-    ],
-    [
-      "PUT",
-      /^\/api\/skills\/([^/]+)$/,
-      async (request, [name]) => {
-        const body = await readJson(request, skillStateBody);
-        if (body instanceof Response) return body;
-        return json(skillResponse(await gateway.setSkillEnabled(name!, body.enabled)));
-      },
-    ],
-    // Settings → Data (Fawn's own): the whole store as one backup archive, back in, or gone.
-    [
-      "GET",
-      /^\/api\/data\/export$/,
-      async () => {
-        const backup = await gateway.exportData();
-        return new Response(backup.blob, {
-          headers: {
-            "content-type": "application/zip",
-            "content-disposition": `attachment; filename="${backup.file_name}"`,
-          },
-        });
-      },
-    ],
-    [
-      "POST",
-      /^\/api\/data\/import$/,
-      // `?accept_address_changes=true` applies a backup that sets addresses; without it such a backup is only listed.
-      async (request) => {
-        const accept = new URL(request.url).searchParams.get("accept_address_changes") === "true";
-        return json(
-          await gateway.importData(new Uint8Array(await request.arrayBuffer()), { acceptAddressChanges: accept }),
-        );
-      },
-    ],
-    [
-      "DELETE",
-      /^\/api\/data$/,
-      async () => {
-        await gateway.deleteAllData();
-        return json({ success: true });
-      },
-    ],
-  ];
+  // hono/tiny: its PatternRouter is the smallest of hono's routers, and a few dozen routes need no faster one.
+  const app = new Hono({ strict: false });
 
-  return async (request) => {
-    const path = new URL(request.url).pathname.replace(/\/+$/, "");
-    let pathMatched = false;
-    for (const [method, pattern, handler] of routes) {
-      const match = pattern.exec(path);
-      if (!match) continue;
-      pathMatched = true;
-      if (method !== request.method) continue;
-      try {
-        return await handler(request, match.slice(1).map(decodeURIComponent));
-      } catch (error) {
-        if (error instanceof UserError) return problem(userErrorStatus(error), error.message);
-        return problem(500, error instanceof Error ? error.message : String(error));
-      }
-    }
-    return pathMatched
-      ? problem(405, `${request.method} is not allowed on ${path}.`)
-      : problem(404, `No route ${path}.`);
+  const findThread = async (threadId: string) => {
+    const thread = await gateway.getThread(threadId);
+    if (!thread) throw new RouteProblem(404, `Thread ${threadId} not found.`);
+    return thread;
   };
+
+  app.get("/api/models", async () => {
+    // Every endpoint's models, the default first; `name` is what a run's `context.model_name` takes.
+    const settings = await gateway.getModelSettings();
+    const fallback = defaultModelKey(settings);
+    const choices = modelChoices(settings).sort((a, b) => Number(b.key === fallback) - Number(a.key === fallback));
+    const models = choices.map((choice) => ({
+      name: choice.key,
+      model: choice.entry.id,
+      display_name: `${choice.entry.id} (${choice.endpointName})`,
+      supports_thinking: choice.entry.thinking === true,
+      supports_reasoning_effort: choice.entry.thinking === true,
+      supports_vision: choice.entry.vision === true,
+    }));
+    return json({ models, token_usage: { enabled: true } });
+  });
+
+  // Threads and runs (LangGraph's API, as DeerFlow serves it).
+  app.post("/api/threads", async (c) => {
+    const body = await readJson(c.req.raw, createThreadBody);
+    const thread = await gateway.createThread(body.thread_id === undefined ? {} : { thread_id: body.thread_id });
+    return json(threadResponse(thread));
+  });
+  app.post("/api/threads/search", async (c) => {
+    const body = await readJson(c.req.raw, searchBody);
+    const listed = body.query?.trim()
+      ? (await gateway.searchThreads(body.query, { limit: MAX_THREAD_SEARCH_LIMIT })).hits.map((hit) => hit.thread)
+      : await gateway.listThreads();
+    const threads = listed.filter((thread) => !body.status || thread.status === body.status);
+    return json(threads.slice(body.offset, body.offset + body.limit).map(threadResponse));
+  });
+  app.get("/api/threads/:thread_id", async (c) => json(threadResponse(await findThread(c.req.param("thread_id")))));
+  app.delete("/api/threads/:thread_id", async (c) => {
+    const threadId = c.req.param("thread_id");
+    await findThread(threadId);
+    await gateway.deleteThread(threadId);
+    return json({ success: true, message: `Deleted thread ${threadId}.` });
+  });
+  app.get("/api/threads/:thread_id/state", async (c) =>
+    json(stateResponse(await findThread(c.req.param("thread_id")))),
+  );
+  app.get("/api/threads/:thread_id/runs", async (c) => {
+    const threadId = c.req.param("thread_id");
+    await findThread(threadId);
+    const runs = await gateway.listRuns(threadId);
+    return json(
+      runs.map((run) => ({
+        ...run,
+        created_at: new Date(run.created_at).toISOString(),
+        updated_at: new Date(run.updated_at).toISOString(),
+      })),
+    );
+  });
+  app.post("/api/threads/:thread_id/runs/stream", async (c) => {
+    const body = await readJson(c.req.raw, runBody);
+    const threadId = c.req.param("thread_id");
+    await findThread(threadId);
+    return runStream(gateway, c.req.raw, threadId, body);
+  });
+  app.post("/api/threads/:thread_id/runs/:run_id/cancel", async (c) => {
+    await gateway.cancelRun(c.req.param("run_id"));
+    return new Response(null, { status: 202 });
+  });
+
+  // Memory.
+  app.get("/api/memory", async () => json(await gateway.getMemory()));
+  app.get("/api/memory/export", async () => json(await gateway.getMemory()));
+  app.delete("/api/memory", async () => json(await gateway.clearMemory()));
+  app.post("/api/memory/import", async (c) => json(await gateway.importMemory(await readJson(c.req.raw, z.unknown()))));
+  app.post("/api/memory/facts", async (c) => json(await gateway.addMemoryFact(await readJson(c.req.raw, factBody))));
+  app.patch("/api/memory/facts/:id", async (c) => {
+    const body = await readJson(c.req.raw, factPatchBody);
+    const patch = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+    return json(await gateway.updateMemoryFact(c.req.param("id"), patch));
+  });
+  app.delete("/api/memory/facts/:id", async (c) => json(await gateway.deleteMemoryFact(c.req.param("id"))));
+
+  // Skills.
+  app.get("/api/skills", async () => json({ skills: (await gateway.listSkills()).map(skillResponse) }));
+  app.post("/api/skills/install", async (c) => {
+    const body = await readJson(c.req.raw, skillInstallBody);
+    const path = body.path.startsWith("/") ? body.path : `/${body.path}`;
+    const skill = await gateway.installSkillFromThread(body.thread_id, path);
+    return json({ success: true, skill_name: skill.name, message: `Skill '${skill.name}' installed successfully` });
+  });
+  app.delete("/api/skills/custom/:name", async (c) => {
+    await gateway.deleteSkill(c.req.param("name"));
+    return json({ success: true });
+  });
+  app.get("/api/skills/:name", async (c) => {
+    const name = c.req.param("name");
+    const skill = (await gateway.listSkills()).find((item) => item.name === name);
+    return skill ? json(skillResponse(skill)) : problem(404, `Skill ${name} not found.`);
+  });
+  app.put("/api/skills/:name", async (c) => {
+    const body = await readJson(c.req.raw, skillStateBody);
+    return json(skillResponse(await gateway.setSkillEnabled(c.req.param("name"), body.enabled)));
+  });
+
+  // Settings → Data (Fawn's own): the whole store as one backup archive, back in, or gone.
+  app.get("/api/data/export", async () => {
+    const backup = await gateway.exportData();
+    return new Response(backup.blob, {
+      headers: {
+        "content-type": "application/zip",
+        "content-disposition": `attachment; filename="${backup.file_name}"`,
+      },
+    });
+  });
+  // `?accept_address_changes=true` applies a backup that sets addresses; without it such a backup is only listed.
+  app.post("/api/data/import", async (c) => {
+    const accept = c.req.query("accept_address_changes") === "true";
+    const archive = new Uint8Array(await c.req.raw.arrayBuffer());
+    return json(await gateway.importData(archive, { acceptAddressChanges: accept }));
+  });
+  app.delete("/api/data", async () => {
+    await gateway.deleteAllData();
+    return json({ success: true });
+  });
+
+  // Registered last, so a path's own methods answer first: any other method on a known path is 405.
+  for (const path of new Set(app.routes.map((route) => route.path))) {
+    app.all(path, (c) => problem(405, `${c.req.method} is not allowed on ${pathOf(c.req.raw)}.`));
+  }
+  app.notFound((c) => problem(404, `No route ${pathOf(c.req.raw)}.`));
+  app.onError(errorResponse);
+
+  return async (request) => app.fetch(request);
 }

@@ -1,6 +1,6 @@
-// Everything Fawn keeps, read for a backup and written back from one: a thread's records in one read, an import in
-// one transaction (all of it or none, DESIGN.md D2), and "delete all data" in one transaction. API keys (`secrets`)
-// are never read here: a backup cannot carry what it never sees.
+// Everything Fawn keeps, read for a backup and written back from one: a thread's records in one read, an import in one
+// transaction (all of it or none, docs/architecture.md#d2-storage), and "delete all data" in one transaction. API keys
+// (`secrets`) are never read here: a backup cannot carry what it never sees.
 import type { StoreNames } from "idb";
 import type { ThreadSummary } from "../protocol/index.ts";
 import {

@@ -2,7 +2,6 @@ import "fake-indexeddb/auto";
 import { openDB } from "idb";
 import { describe, expect, it } from "vitest";
 import { CHECKPOINT_STORES, DB_VERSION, THREAD_STORES, openFawnDb } from "./fawn-db.ts";
-import { IndexedDbStore } from "./indexeddb-store.ts";
 import { ThreadFiles } from "./thread-files.ts";
 
 let dbCount = 0;
@@ -107,9 +106,16 @@ describe("openFawnDb", () => {
     expect(await db.get("checkpoint_messages", ["t", "m", "h"])).toEqual(message);
 
     // The new stores work in the upgraded database.
-    const store = new IndexedDbStore({ db });
-    await store.put(["users", "u"], "k", { n: 1 });
-    expect((await store.get(["users", "u"], "k"))?.value).toEqual({ n: 1 });
+    const item = {
+      namespace_path: "users/u/",
+      key: "k",
+      namespace: ["users", "u"],
+      value: { n: 1 },
+      created_at: 1,
+      updated_at: 1,
+    };
+    await db.put("store_items", item);
+    expect(await db.get("store_items", ["users/u/", "k"])).toEqual(item);
     const files = new ThreadFiles(db);
     await files.write("t", [{ path: "/mnt/user-data/outputs/a.txt", bytes: new Uint8Array([1]) }]);
     expect((await files.list("t")).map((meta) => meta.path)).toEqual(["/mnt/user-data/outputs/a.txt"]);

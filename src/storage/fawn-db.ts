@@ -1,4 +1,4 @@
-// Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (DESIGN.md D2).
+// Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (docs/architecture.md#d2-storage).
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
 import type { RunError, SkillMetadata, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
 import { movedSecrets, upgradeSettings } from "./settings-upgrade.ts";
@@ -104,8 +104,10 @@ export interface CheckpointMessageRecord {
 }
 
 /**
- * One long-term memory item (IndexedDbStore); the key is [namespace_path, key]. `namespace_path` encodes `namespace`
- * so that a namespace's encoding starts with the encoding of each of its prefixes (see indexeddb-store.ts).
+ * One item of a LangGraph-style key-value store; the key is [namespace_path, key], `namespace_path` being each label
+ * of `namespace` followed by `/` (with `%` and `/` percent-escaped). Nothing writes these today (memory is one
+ * `settings` record, memory-repository.ts); the store stays so that schema version 3 and backups holding items keep
+ * opening and restoring unchanged.
  */
 export interface StoreItemRecord {
   namespace_path: string;

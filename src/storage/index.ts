@@ -31,7 +31,6 @@ export {
   type CheckpointWriteStat,
   type CheckpointStoreName,
 } from "./indexeddb-checkpoint-saver.ts";
-export { IndexedDbStore, type IndexedDbStoreOptions } from "./indexeddb-store.ts";
 export {
   ThreadFiles,
   guessMimeType,

@@ -1,6 +1,6 @@
-// LangGraph's checkpointer over Fawn's IndexedDB (DESIGN.md D2). Semantics follow MemorySaver; the layout follows
-// the Postgres saver: checkpoints without channel values, one record per (channel, version) written only for the
-// channels in `newVersions`, pending writes keyed by task and index. Message lists are stored one message per
+// LangGraph's checkpointer over Fawn's IndexedDB (docs/architecture.md#d2-storage). Semantics follow MemorySaver; the
+// layout follows the Postgres saver: checkpoints without channel values, one record per (channel, version) written only
+// for the channels in `newVersions`, pending writes keyed by task and index. Message lists are stored one message per
 // record (message-delta.ts). Every put is one transaction; nothing is cached in memory, so tabs share the data.
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { IDBPTransaction, StoreNames } from "idb";

@@ -1,5 +1,5 @@
 // Message lists (the "messages" channel) stored so that a step writes bytes in proportion to what changed
-// (DESIGN.md D2), not to the thread's length.
+// (docs/architecture.md#d2-storage), not to the thread's length.
 //
 // Each message is one record, content-addressed by [thread, message id, hash of its serialized bytes]: a message
 // is written once, and an edited message (same id, other bytes) is simply another record. A version of the list

@@ -1,6 +1,7 @@
-// The files of each thread (its workspace, uploads and outputs) in Fawn's IndexedDB (DESIGN.md D2). Bytes live in
-// `thread_files`, their meta in `thread_file_meta`; both are written in one transaction, so a listing reads only
-// the meta and never a file's bytes. A write of many files is one transaction: all of them are stored, or none.
+// The files of each thread (its workspace, uploads and outputs) in Fawn's IndexedDB (docs/architecture.md#d2-storage).
+// Bytes live in `thread_files`, their meta in `thread_file_meta`; both are written in one transaction, so a listing
+// reads only the meta and never a file's bytes. A write of many files is one transaction: all of them are stored, or
+// none.
 import type { FawnDb, ThreadFileMeta, ThreadFileMetaRecord, ThreadFileRecord } from "./fawn-db.ts";
 
 export type { ThreadFileMeta } from "./fawn-db.ts";

@@ -1,7 +1,8 @@
 // A whole thread written at once — its summary, its state as one checkpoint, its files — in one transaction, so an
 // import is stored entirely or not at all and the thread appears in the list only with everything in place
-// (DESIGN.md D2, D8). The checkpoint is laid out exactly as IndexedDbCheckpointSaver.put lays out a first
-// checkpoint (a root message list, one record per message), so the saver reads it and later runs continue from it.
+// (docs/architecture.md#d2-storage, #d8-bundles). The checkpoint is laid out exactly as IndexedDbCheckpointSaver.put
+// lays out a first checkpoint (a root message list, one record per message), so the saver reads it and later runs
+// continue from it.
 import { emptyCheckpoint, type BaseCheckpointSaver, type CheckpointMetadata } from "@langchain/langgraph-checkpoint";
 import type { ThreadSummary } from "../protocol/index.ts";
 import {

@@ -1,4 +1,5 @@
-// Checks on the built app (dist/), run after `npm run build`: the runtime boundaries of DESIGN.md §2 hold.
+// Checks on the built app (dist/), run after `npm run build`: the runtime boundaries of docs/architecture.md#layers
+// hold.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

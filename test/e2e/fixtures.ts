@@ -1,4 +1,4 @@
-// Shared steps for the end-to-end tests, written against the UI contract of DESIGN.md §4.
+// Shared steps for the end-to-end tests, written against the UI contract of docs/architecture.md#ui-contract.
 import { expect, type Locator, type Page } from "@playwright/test";
 
 export const MOCK_URL = `http://127.0.0.1:${process.env.E2E_MOCK_PORT ?? 11436}/v1`;

@@ -1,7 +1,7 @@
 // PDF → Markdown with pdfjs-dist: the text of each page under a `## Page N` heading, lines kept, paragraphs split at
 // larger vertical gaps. Loaded on demand by convert-document.ts; runs in the agent worker and in Node.
 //
-// In browsers pdfjs parses in a worker of its own (pdf-parser.worker.ts), started for each document and ended after
+// In browsers pdfjs parses in a worker of its own (workers/pdf-parser.worker.ts), started for each document and ended after
 // it, so a large PDF neither blocks the agent worker nor keeps its memory. pdfjs's in-thread "fake worker" is not
 // used there: its worker module, once loaded in any worker, registers itself on that worker's global scope and posts
 // a "ready" message to the page. In Node (tests) pdfjs runs its fake worker by itself. The legacy build runs in Node
@@ -21,7 +21,11 @@ interface Parser {
 /** A pdfjs parser for one document: a worker of its own where workers exist, else pdfjs's default. */
 function startParser(): Parser {
   if (typeof Worker === "undefined") return { failed: new Promise<never>(() => undefined), stop: () => undefined };
-  const thread = new Worker(new URL("./pdf-parser.worker.ts", import.meta.url), { type: "module", name: "fawn-pdf" });
+  // A URL, not an import: Vite bundles the entry in workers/ as a chunk of its own from this exact expression.
+  const thread = new Worker(new URL("../../../workers/pdf-parser.worker.ts", import.meta.url), {
+    type: "module",
+    name: "fawn-pdf",
+  });
   const worker = PDFWorker.create({ port: thread, verbosity: 0 });
   const failed = new Promise<never>((_, reject) => {
     thread.addEventListener("error", (event) => {
