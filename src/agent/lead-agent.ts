@@ -1,4 +1,4 @@
-// The lead agent: `createAgent` from langchain's browser build, with Fawn's system prompt (DESIGN.md D3).
+// The lead agent: `createAgent` from langchain's browser build, with Fawn's system prompt (docs/architecture.md#d3-agent).
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredTool } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";

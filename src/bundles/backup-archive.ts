@@ -1,4 +1,4 @@
-// The backup archive of "Export all data" (DESIGN.md D8, for everything rather than one thread): written member by
+// The backup archive of "Export all data" (docs/architecture.md#d8-bundles, for everything rather than one thread): written member by
 // member as a zip stream, and read back with every rule checked — member names, declared sizes (before anything is
 // inflated), the manifest, each record's schema, paths and counts — before the caller writes a thing.
 //

@@ -1,6 +1,6 @@
 // A DeerFlow thread (thread.json and the files of its user-data folder) as what Fawn stores for a thread: its
 // messages as wire messages, its presented files, its plan and its files at their virtual paths. Everything is
-// checked here, before anything is written (DESIGN.md D8).
+// checked here, before anything is written (docs/architecture.md#d8-bundles).
 import {
   DEERFLOW_IMPORT_LIMITS,
   tooLargeImport,

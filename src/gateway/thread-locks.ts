@@ -1,4 +1,4 @@
-// One run per thread across every tab: a Web Lock per thread, held for the whole run (DESIGN.md D2).
+// One run per thread across every tab: a Web Lock per thread, held for the whole run (docs/architecture.md#d2-storage).
 // Where the Web Locks API is missing (Node tests), locks are held in this process only.
 
 export type Release = () => void;

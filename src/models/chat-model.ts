@@ -1,4 +1,4 @@
-// The chat-model factory: any OpenAI-compatible endpoint through @langchain/openai (DESIGN.md D6).
+// The chat-model factory: any OpenAI-compatible endpoint through @langchain/openai (docs/architecture.md#d6-models-and-keys).
 import { ChatOpenAI } from "@langchain/openai";
 import type { ModelEndpoint, ModelTarget } from "../protocol/index.ts";
 

@@ -1,4 +1,4 @@
-// The run stream: LangGraph's stream events as a tagged union of plain data (DESIGN.md D4).
+// The run stream: LangGraph's stream events as a tagged union of plain data (docs/architecture.md#d4-protocol).
 import type { AiWireMessageChunk, ToolWireMessage, WireMessage } from "./messages.ts";
 
 export interface RunMetadata {
