@@ -65,12 +65,6 @@ import {
   type FawnDb,
   type RunRecord,
 } from "../storage/index.ts";
-import type * as Comlink from "comlink";
-import { RemoteSandbox } from "../sandbox/remote-sandbox.ts";
-import { DEFAULT_CWD, type Sandbox } from "../sandbox/sandbox.ts";
-import { CancellableCommands } from "../sandbox/sandbox-support.ts";
-import type { ThreadFileMap, ThreadFileStore } from "../sandbox/webcontainer/thread-file-store.ts";
-import type { SandboxHost } from "../sandbox/webcontainer/webcontainer-host.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 import { ThreadIdTakenError, ThreadImporter } from "../storage/thread-import.ts";
 import { newId } from "../shared/ids.ts";
@@ -84,11 +78,10 @@ import { UploadsService } from "./uploads/uploads-service.ts";
 import { composeHistory } from "./thread-history.ts";
 import { listenForThreadChanges, searchableText, ThreadSearchService } from "./thread-search.ts";
 import { anyThreadRunning, tryLockThread } from "./thread-locks.ts";
+import { ThreadSandboxes, type OpenBrowserSandbox } from "./thread-sandboxes.ts";
 
 const SANDBOX_SETTINGS_KEY = "sandbox.settings";
 const SUBAGENT_SETTINGS_KEY = "subagents.settings";
-/** How long a thread waits for the page to report on WebContainer before it uses the browser sandbox. */
-export const SANDBOX_HOST_WAIT_MS = 35_000;
 
 /** Why a thread another tab is running cannot be deleted. */
 export const THREAD_RUNNING_ELSEWHERE = "This thread is running in another tab; stop it there before deleting it.";
@@ -122,11 +115,7 @@ export interface GatewayOptions {
    * Opens a thread's sandbox. The agent worker passes sandboxes that live in their own worker (so the agent's bundle
    * does not carry just-bash); tests pass BrowserSandbox in-process. Without it, the agent has no sandbox tools.
    */
-  openSandbox?: (
-    threadId: string,
-    files: ThreadFiles,
-    skills: () => Promise<Record<string, Uint8Array>>,
-  ) => Sandbox | Promise<Sandbox>;
+  openSandbox?: OpenBrowserSandbox;
   /** Receives the page's Python frames (see attachPythonHost); the agent worker passes them to its sandboxes. */
   attachPythonHost?: (host: PythonHostHandle) => void;
 }
@@ -155,15 +144,7 @@ export class Gateway implements GatewayApi {
   private readonly uploads: UploadsService;
   private readonly memory: MemoryService;
   private readonly skills: SkillsService;
-  private readonly openSandbox: GatewayOptions["openSandbox"];
-  private readonly onPythonHost: GatewayOptions["attachPythonHost"];
-  private readonly sandboxes = new Map<string, Promise<Sandbox>>();
-  /** Threads whose open sandbox mounts skills that changed while they ran: closed when the run ends. */
-  private readonly staleSandboxes = new Set<string>();
-  private readonly commands = new CancellableCommands();
-  /** What the page reported about WebContainer; undefined until it has. */
-  private hostReport: { host: Comlink.Remote<SandboxHost> | null; notice?: string } | undefined;
-  private hostWaiters: (() => void)[] = [];
+  private readonly sandboxes: ThreadSandboxes;
   private readonly threadSearch: ThreadSearchService;
   private readonly data: DataService;
 
@@ -186,9 +167,17 @@ export class Gateway implements GatewayApi {
     this.data = new DataService(db);
     this.importer = new ThreadImporter(db, this.checkpointer);
     this.uploads = new UploadsService(this.files);
-    this.openSandbox = options.openSandbox;
-    this.onPythonHost = options.attachPythonHost;
     this.skills = new SkillsService(db);
+    this.sandboxes = new ThreadSandboxes({
+      settings: () => this.getSandboxSettings(),
+      files: this.files,
+      skills: () => this.skills.mountFiles(),
+      openSandbox: options.openSandbox,
+      attachPythonHost: options.attachPythonHost,
+      threadExists: async (threadId) => (await this.threads.get(threadId)) !== undefined,
+      notify: (notice) => this.notify(notice),
+      isRunning: (threadId) => this.runningThreads.has(threadId),
+    });
     this.memory = new MemoryService(db, {
       createModel: async () => {
         const [settings, webTools] = await Promise.all([this.getModelSettings(), this.getWebToolSettings()]);
@@ -317,7 +306,7 @@ export class Gateway implements GatewayApi {
       throw error;
     }
     // An open sandbox holds the files it loaded: the next command loads them again, uploads included.
-    await this.closeSandbox(threadId);
+    await this.sandboxes.close(threadId);
     this.notify({ type: "thread-changed", thread_id: threadId });
     return result;
   }
@@ -349,18 +338,12 @@ export class Gateway implements GatewayApi {
     } finally {
       release();
     }
-    await this.closeSandbox(threadId);
+    await this.sandboxes.close(threadId);
     this.notify({ type: "thread-deleted", thread_id: threadId });
   }
 
-  async sandboxInfo(threadId: string): Promise<SandboxInfo> {
-    const sandbox = await this.sandbox(threadId);
-    const wanted = (await this.getSandboxSettings()).provider;
-    const notice =
-      wanted === "webcontainer" && sandbox.kind !== "webcontainer"
-        ? (this.hostReport?.notice ?? "WebContainer is not running; this thread uses the browser sandbox.")
-        : undefined;
-    return { kind: sandbox.kind, cwd: DEFAULT_CWD, ...(notice && { notice }) };
+  sandboxInfo(threadId: string): Promise<SandboxInfo> {
+    return this.sandboxes.info(threadId);
   }
 
   async getSandboxSettings(): Promise<SandboxSettings> {
@@ -374,122 +357,25 @@ export class Gateway implements GatewayApi {
     }
     const saved: SandboxSettings = { provider: settings.provider };
     await this.writing(() => this.settings.put(SANDBOX_SETTINGS_KEY, saved));
-    if (saved.provider === "browser") this.hostReport = undefined;
-    this.forgetSandboxes();
+    this.sandboxes.providerChanged(saved.provider);
     this.notify({ type: "settings-changed" });
     return saved;
   }
 
   async attachPythonHost(host: PythonHostHandle): Promise<void> {
-    this.onPythonHost?.(host);
+    this.sandboxes.attachPythonHost(host);
   }
 
   async attachSandboxHost(host: SandboxHostHandle | null, notice?: string): Promise<void> {
-    this.hostReport = { host: host as Comlink.Remote<SandboxHost> | null, ...(notice && { notice }) };
-    for (const wake of this.hostWaiters.splice(0)) wake();
-    this.forgetSandboxes();
+    this.sandboxes.attachSandboxHost(host, notice);
   }
 
-  async sandboxExec(request: SandboxCommandRequest): Promise<SandboxCommandResult> {
-    if (typeof request.command !== "string") throw new GatewayError("A command must be a string.");
-    return this.commands.run(request.command_id, (signal) => this.execSandboxCommand(request, signal));
-  }
-
-  private async execSandboxCommand(request: SandboxCommandRequest, signal: AbortSignal): Promise<SandboxCommandResult> {
-    if (!(await this.threads.get(request.thread_id))) {
-      throw new GatewayError(`There is no thread with id ${request.thread_id}.`);
-    }
-    try {
-      const sandbox = await this.sandbox(request.thread_id);
-      const result = await sandbox.run(request.command, {
-        ...(request.cwd !== undefined && { cwd: request.cwd }),
-        ...(request.env !== undefined && { env: request.env }),
-        signal,
-      });
-      this.notify({ type: "thread-changed", thread_id: request.thread_id });
-      return {
-        stdout: result.stdout,
-        stderr: result.stderr,
-        exit_code: result.exitCode,
-        cwd: result.cwd ?? request.cwd ?? DEFAULT_CWD,
-        env: result.env ?? request.env ?? {},
-        ...(result.stopped && { stopped: result.stopped }),
-      };
-    } catch (error) {
-      // A refused working directory and the like: the terminal shows it like a failed command.
-      return {
-        stdout: "",
-        stderr: `${error instanceof Error ? error.message : String(error)}\n`,
-        exit_code: 1,
-        cwd: DEFAULT_CWD,
-        env: request.env ?? {},
-      };
-    }
+  sandboxExec(request: SandboxCommandRequest): Promise<SandboxCommandResult> {
+    return this.sandboxes.exec(request);
   }
 
   async cancelSandboxCommand(commandId: string): Promise<void> {
-    this.commands.cancel(commandId);
-  }
-
-  /** Closes the thread's sandbox, if open; its files stay stored and load again at the next command. */
-  private async closeSandbox(threadId: string): Promise<void> {
-    const sandbox = this.sandboxes.get(threadId);
-    this.sandboxes.delete(threadId);
-    await (await sandbox?.catch(() => undefined))?.dispose();
-  }
-
-  /** Threads open their sandbox again at their next command (a command under way finishes where it is). */
-  private forgetSandboxes(): void {
-    this.sandboxes.clear();
-  }
-
-  /** The page's WebContainer host once it has reported, or null when it could not start or took too long. */
-  private async webContainerHost(): Promise<Comlink.Remote<SandboxHost> | null> {
-    if (!this.hostReport) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, SANDBOX_HOST_WAIT_MS);
-        this.hostWaiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    return this.hostReport?.host ?? null;
-  }
-
-  /** The thread's files in IndexedDB, for a WebContainer on the page (which never opens the database itself). */
-  private fileStore(): ThreadFileStore {
-    return {
-      load: async (threadId) =>
-        Object.fromEntries((await this.files.readAll(threadId)).map((file) => [file.meta.path, file.bytes])),
-      save: async (threadId, written: ThreadFileMap, deleted) => {
-        await this.files.apply(threadId, {
-          write: Object.entries(written).map(([path, bytes]) => ({ path, bytes })),
-          delete: deleted,
-        });
-      },
-    };
-  }
-
-  private async openThreadSandbox(threadId: string): Promise<Sandbox> {
-    if ((await this.getSandboxSettings()).provider === "webcontainer") {
-      const host = await this.webContainerHost();
-      if (host) return RemoteSandbox.open(host, threadId, this.fileStore(), await this.skills.mountFiles());
-    }
-    const open = this.openSandbox;
-    if (!open) throw new GatewayError("This Fawn has no sandbox.");
-    return open(threadId, this.files, () => this.skills.mountFiles());
-  }
-
-  /** The thread's sandbox, opened on first use and kept while the worker lives. */
-  private sandbox(threadId: string): Promise<Sandbox> {
-    let sandbox = this.sandboxes.get(threadId);
-    if (!sandbox) {
-      sandbox = this.openThreadSandbox(threadId);
-      sandbox.catch(() => this.sandboxes.delete(threadId));
-      this.sandboxes.set(threadId, sandbox);
-    }
-    return sandbox;
+    this.sandboxes.cancel(commandId);
   }
 
   async getModelSettings(): Promise<ModelSettings> {
@@ -638,7 +524,7 @@ export class Gateway implements GatewayApi {
             activateSkill: (text: string) => this.skills.activation(text),
             onRunSaved: (threadId, messages) => this.memory.learnFrom(threadId, messages),
             ...(this.retry && { retry: this.retry }),
-            sandbox: (threadId: string) => this.sandbox(threadId),
+            sandbox: (threadId: string) => this.sandboxes.open(threadId),
             onThreadChanged: (threadId) => this.notify({ type: "thread-changed", thread_id: threadId }),
           },
           request,
@@ -662,7 +548,7 @@ export class Gateway implements GatewayApi {
         if (known) await this.threads.recordRun(record()).catch(() => undefined);
         if (known) await this.threadSearch.index(request.thread_id).catch(() => undefined);
         this.runningThreads.delete(request.thread_id);
-        if (this.staleSandboxes.delete(request.thread_id)) await this.closeSandbox(request.thread_id);
+        await this.sandboxes.runEnded(request.thread_id);
         release();
       }
     } finally {
@@ -767,11 +653,8 @@ export class Gateway implements GatewayApi {
       if (error instanceof SkillRequestError) throw new GatewayError(error.message, error.status);
       throw error;
     }
-    for (const threadId of this.sandboxes.keys()) {
-      // A running thread keeps its sandbox until the run ends (see runStream).
-      if (this.runningThreads.has(threadId)) this.staleSandboxes.add(threadId);
-      else await this.closeSandbox(threadId);
-    }
+    // A running thread keeps its sandbox until the run ends (see runStream).
+    await this.sandboxes.closeIdle();
     this.notify({ type: "settings-changed" });
     return result;
   }
@@ -850,7 +733,7 @@ export class Gateway implements GatewayApi {
     if (outcome.memoryChanged) this.notify({ type: "memory-changed" });
     if (outcome.settingsChanged || outcome.skillsChanged) {
       // Open sandboxes mount the skills and follow the sandbox setting as they were: their next command reopens.
-      await this.closeIdleSandboxes();
+      await this.sandboxes.closeIdle();
       this.notify({ type: "settings-changed" });
     }
     return outcome.result;
@@ -864,17 +747,9 @@ export class Gateway implements GatewayApi {
     // Memory updates still waiting would write facts back after the deletion.
     await this.memory.clear();
     const threadIds = await this.writing(() => this.data.deleteAll());
-    await Promise.all([...this.sandboxes.keys()].map((threadId) => this.closeSandbox(threadId)));
+    await this.sandboxes.closeAll();
     if (threadIds.length > 0) this.notify({ type: "threads-replaced" });
     this.notify({ type: "memory-changed" });
     this.notify({ type: "settings-changed" });
-  }
-
-  /** Closes the sandboxes of threads not running (a running one closes when its run ends). */
-  private async closeIdleSandboxes(): Promise<void> {
-    for (const threadId of this.sandboxes.keys()) {
-      if (this.runningThreads.has(threadId)) this.staleSandboxes.add(threadId);
-      else await this.closeSandbox(threadId);
-    }
   }
 }
