@@ -21,9 +21,9 @@ const LAYERS = {
 
 /**
  * What the page may take from sandbox/ (relative to it): it hosts the WebContainer and the walled-off Python workers
- * (docs/architecture.md#where-code-runs), which only a page can start.
+ * (docs/architecture.md#where-code-runs), which only a page can start; thread-file-store.ts is the store's interface and in-memory twin.
  */
-const PAGE_SANDBOX = ["./webcontainer", "./sandbox.ts", "./python/page"];
+const PAGE_SANDBOX = ["./webcontainer", "./sandbox.ts", "./thread-file-store.ts", "./python/page"];
 
 const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
   Object.keys(LAYERS)
@@ -34,7 +34,7 @@ const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
       ...(layer === "ui" && other === "sandbox" && { except: PAGE_SANDBOX }),
       message:
         layer === "ui"
-          ? "ui/ imports only protocol/ and shared/ (and sandbox/webcontainer/, sandbox/python/page/ and sandbox/sandbox.ts, for the page's WebContainer and Python hosts): reach the worker through the gateway client (ui/gateway-client.ts)."
+          ? "ui/ imports only protocol/ and shared/ (and sandbox/webcontainer/, sandbox/python/page/, sandbox/sandbox.ts and sandbox/thread-file-store.ts, for the page's WebContainer and Python hosts): reach the worker through the gateway client (ui/gateway-client.ts)."
           : `${layer}/ may import only ${allowed.join(", ") || "nothing in src/"} (docs/architecture.md#layers); move the shared piece down a layer or call it from gateway/.`,
     })),
 );
@@ -64,10 +64,18 @@ export default tseslint.config(
           zones: [
             ...layerZones,
             {
-              target: "./src/sandbox/webcontainer",
+              // The WebContainer's code and the shared pieces it takes from sandbox/ (its server among them).
+              target: [
+                "./src/sandbox/webcontainer",
+                "./src/sandbox/sandbox.ts",
+                "./src/sandbox/sandbox-support.ts",
+                "./src/sandbox/sandbox-server.ts",
+                "./src/sandbox/thread-file-store.ts",
+                "./src/sandbox/file-search.ts",
+              ],
               from: "./src/storage",
               message:
-                "sandbox/webcontainer/ runs on the page, which never opens IndexedDB: take the thread's files through the ThreadFileStore (webcontainer/thread-file-store.ts) the agent worker passes in.",
+                "sandbox/webcontainer/ and the sandbox pieces it uses run on the page, which never opens IndexedDB: take the thread's files through the ThreadFileStore (sandbox/thread-file-store.ts) the agent worker passes in.",
             },
             {
               target: "./src",

@@ -6,6 +6,7 @@
 // numbers only; nothing here is a timed assertion (docs/architecture.md#d10-tests).
 import "fake-indexeddb/auto";
 import { BrowserSandbox } from "../src/sandbox/browser/browser-sandbox.ts";
+import { IndexedDbThreadFileStore } from "../src/sandbox/indexed-db-thread-file-store.ts";
 import { openFawnDb, ThreadFiles } from "../src/storage/index.ts";
 import { measurePythonStartup } from "../test/support/node-python-runner.ts";
 
@@ -27,7 +28,7 @@ async function measure(label: string, runs: number, operation: (i: number) => Pr
   console.log(`| ${label} | ${runs} | ${percentile(times, 50).toFixed(2)} | ${percentile(times, 95).toFixed(2)} |`);
 }
 
-const files = new ThreadFiles(await openFawnDb("bench-sandbox"));
+const files = new IndexedDbThreadFileStore(new ThreadFiles(await openFawnDb("bench-sandbox")));
 const sandbox = await BrowserSandbox.open({ threadId: "bench", files });
 // Some files already in the thread, as in a real one.
 for (let i = 0; i < 50; i++) await sandbox.writeFile(`/mnt/user-data/workspace/notes/note-${i}.md`, `# Note ${i}\n`);

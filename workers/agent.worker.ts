@@ -3,7 +3,7 @@
 // their python3 runs in the page's walled-off Python frames, which the page hands over once (attachPythonHost).
 import * as Comlink from "comlink";
 import { openGateway } from "../src/gateway/index.ts";
-import { IsolatedSandboxes } from "../src/sandbox/browser/isolated-browser-sandbox.ts";
+import { WorkerSandboxes } from "../src/sandbox/browser/worker-sandbox-client.ts";
 import type { PythonFrameConnector } from "../src/sandbox/python/python-frame-protocol.ts";
 import { whenReady } from "../src/shared/when-ready.ts";
 
@@ -12,7 +12,7 @@ const DB_NAME = "fawn";
 let attachPythonHost: (host: Comlink.Remote<PythonFrameConnector>) => void = () => undefined;
 const pythonHost = new Promise<Comlink.Remote<PythonFrameConnector>>((resolve) => (attachPythonHost = resolve));
 
-const sandboxes = new IsolatedSandboxes(
+const sandboxes = new WorkerSandboxes(
   () => new Worker(new URL("./sandbox.worker.ts", import.meta.url), { type: "module", name: "fawn-sandbox" }),
   {
     python: {

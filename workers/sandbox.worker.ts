@@ -1,12 +1,13 @@
 // Sandbox worker entry point: the browser sandboxes of every thread, started by the agent worker
-// (src/sandbox/browser/isolated-browser-sandbox.ts), which terminates and restarts it to stop a runaway command.
+// (src/sandbox/browser/worker-sandbox-client.ts), which terminates and restarts it to stop a runaway command.
 // python3 runs walled off in the page's Python frames (src/sandbox/python/page/), one interpreter per thread, reached
 // through the broker port the agent worker hands over. Each thread's sandbox mounts the enabled skills at /mnt/skills
 // as they are when it opens.
 import * as Comlink from "comlink";
 import { mountedSkillFiles } from "../src/agent/skills/mounted-skills.ts";
 import { createPythonCommands } from "../src/sandbox/browser/python-command.ts";
-import { SandboxService } from "../src/sandbox/browser/sandbox-service.ts";
+import { WorkerSandboxServer } from "../src/sandbox/browser/worker-sandbox-server.ts";
+import { IndexedDbThreadFileStore } from "../src/sandbox/indexed-db-thread-file-store.ts";
 import { PerThreadPythonRunners, spawnFramePythonWorker } from "../src/sandbox/python/frame-python-runners.ts";
 import type { PythonFrames } from "../src/sandbox/python/python-frame-protocol.ts";
 import { WorkerPythonRunner } from "../src/sandbox/python/worker-python-runner.ts";
@@ -20,14 +21,14 @@ let attachFrames: (frames: Comlink.Remote<PythonFrames>) => void = () => undefin
 const frames = new Promise<Comlink.Remote<PythonFrames>>((resolve) => (attachFrames = resolve));
 const python = new PerThreadPythonRunners(() => new WorkerPythonRunner({ spawn: spawnFramePythonWorker(frames) }));
 
-const service = openFawnDb(DB_NAME).then((db) => {
+const server = openFawnDb(DB_NAME).then((db) => {
   const skills = new SkillsRepository(db);
-  return new SandboxService({
-    files: new ThreadFiles(db),
+  return new WorkerSandboxServer({
+    files: new IndexedDbThreadFileStore(new ThreadFiles(db)),
     commands: (threadId) => createPythonCommands(python.forThread(threadId)),
     skills: () => mountedSkillFiles(skills),
     attachPython: (port) => attachFrames(Comlink.wrap<PythonFrames>(port)),
     onClose: (threadId) => python.release(threadId),
   });
 });
-Comlink.expose(whenReady(service));
+Comlink.expose(whenReady(server));

@@ -11,7 +11,7 @@ import { MemoryService } from "./memory-service.ts";
 import { RunService } from "./run-service.ts";
 import { SettingsService } from "./settings-service.ts";
 import { SkillsService } from "./skills-service.ts";
-import { ThreadSandboxes, type OpenSandbox } from "./thread-sandboxes.ts";
+import { ThreadSandboxes, type OpenBrowserSandbox } from "./thread-sandboxes.ts";
 import { ThreadsService } from "./threads-service.ts";
 
 export interface GatewayOptions {
@@ -25,7 +25,7 @@ export interface GatewayOptions {
    * Opens a thread's browser sandbox. The agent worker passes sandboxes that live in their own worker (so the agent's
    * bundle does not carry just-bash); tests pass BrowserSandbox in-process. Without it, the agent has no sandbox tools.
    */
-  openSandbox?: OpenSandbox;
+  openSandbox?: OpenBrowserSandbox;
   /** Receives the page's Python frames (see attachPythonHost); the agent worker passes them to its sandboxes. */
   attachPythonHost?: (host: PythonHostHandle) => void;
 }
@@ -52,7 +52,7 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
   const settings: SettingsService = new SettingsService(db, {
     notify,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-    onSandboxChanged: (saved) => sandboxes.providerChanged(saved),
+    onSandboxChanged: (saved) => sandboxes.providerChanged(saved.provider),
   });
   const threads: ThreadsService = new ThreadsService(db, {
     threads: threadRepository,
@@ -94,7 +94,7 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     search: threads.search,
     createModel,
     ...(options.retry && { retry: options.retry }),
-    sandbox: (threadId) => sandboxes.get(threadId),
+    sandbox: (threadId) => sandboxes.open(threadId),
     onRunEnded: (threadId) => sandboxes.runEnded(threadId),
     notify,
   });

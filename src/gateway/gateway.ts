@@ -130,7 +130,7 @@ export class Gateway implements GatewayApi {
   }
 
   async attachSandboxHost(host: SandboxHostHandle | null, notice?: string): Promise<void> {
-    this.services.sandboxes.attachHost(host, notice);
+    this.services.sandboxes.attachSandboxHost(host, notice);
   }
 
   async attachPythonHost(host: PythonHostHandle): Promise<void> {

@@ -1,5 +1,6 @@
-// Each thread's sandbox, opened on first use and kept while the worker lives: the provider the settings choose (the
-// page's WebContainer once it reports, else the browser sandbox), the Terminal's commands, and when to reopen.
+// Each thread's sandbox, for the agent's tools and the Terminal: which provider opens it (the browser sandbox, or
+// WebContainer once the page has reported on it), when it closes (deleted thread, changed skills or setting) and the
+// Terminal's cancellable commands.
 import type * as Comlink from "comlink";
 import type {
   ChangeNotice,
@@ -10,126 +11,125 @@ import type {
   SandboxInfo,
   SandboxSettings,
 } from "../protocol/index.ts";
-import { RemoteSandbox } from "../sandbox/remote-sandbox.ts";
 import { DEFAULT_CWD, type Sandbox } from "../sandbox/sandbox.ts";
-import { CancellableCommands } from "../sandbox/sandbox-support.ts";
-import type { ThreadFileMap, ThreadFileStore } from "../sandbox/webcontainer/thread-file-store.ts";
-import type { SandboxHost } from "../sandbox/webcontainer/webcontainer-host.ts";
-import { UserError } from "../shared/user-error.ts";
+import { CancellableCommands, OpenSandboxes } from "../sandbox/sandbox-support.ts";
+import { IndexedDbThreadFileStore } from "../sandbox/indexed-db-thread-file-store.ts";
+import type { ThreadFileStore } from "../sandbox/thread-file-store.ts";
+import { openPageSandbox } from "../sandbox/webcontainer/page-sandbox-client.ts";
+import type { PageSandboxServer } from "../sandbox/webcontainer/page-sandbox-server.ts";
 import type { ThreadFiles } from "../storage/index.ts";
+import { UserError } from "../shared/user-error.ts";
 
 /** How long a thread waits for the page to report on WebContainer before it uses the browser sandbox. */
 export const SANDBOX_HOST_WAIT_MS = 35_000;
 
-/** Opens a thread's browser sandbox (in a worker of its own in the app; in-process in tests). */
-export type OpenSandbox = (
+/** Opens a thread's browser sandbox (see GatewayOptions.openSandbox) over the thread's stored files. */
+export type OpenBrowserSandbox = (
   threadId: string,
-  files: ThreadFiles,
+  files: ThreadFileStore,
   skills: () => Promise<Record<string, Uint8Array>>,
 ) => Sandbox | Promise<Sandbox>;
 
 export interface ThreadSandboxesOptions {
-  files: ThreadFiles;
-  /** The enabled skills' files, mounted read-only at /mnt/skills. */
-  skills: () => Promise<Record<string, Uint8Array>>;
-  /** The provider Settings → Sandbox chooses. */
+  /** The sandbox setting as saved. */
   settings: () => Promise<SandboxSettings>;
-  /** Without it, threads have no browser sandbox (and the agent no sandbox tools). */
-  openSandbox?: OpenSandbox;
-  /** Receives the page's Python frames; the agent worker passes them to its sandboxes. */
-  attachPythonHost?: (host: PythonHostHandle) => void;
+  files: ThreadFiles;
+  /** The enabled skills' files, by path under /mnt/skills, as they are now. */
+  skills: () => Promise<Record<string, Uint8Array>>;
+  /** Without it, threads have no browser sandbox. */
+  openSandbox?: OpenBrowserSandbox | undefined;
+  /** Receives the page's Python frames (see attachPythonHost). */
+  attachPythonHost?: ((host: PythonHostHandle) => void) | undefined;
   threadExists: (threadId: string) => Promise<boolean>;
-  /** Whether a reply is running on the thread (its sandbox stays open until the run ends). */
-  isRunning: (threadId: string) => boolean;
   notify: (notice: ChangeNotice) => void;
+  /** True while the thread runs a reply: its sandbox is then kept until the run ends. */
+  isRunning: (threadId: string) => boolean;
 }
 
 export class ThreadSandboxes {
-  private readonly sandboxes = new Map<string, Promise<Sandbox>>();
-  /** Threads whose open sandbox mounts skills or settings that changed while they ran: closed when the run ends. */
+  private readonly sandboxes = new OpenSandboxes<Sandbox>();
+  /** Threads whose open sandbox mounts skills that changed while they ran: closed when the run ends. */
   private readonly stale = new Set<string>();
   private readonly commands = new CancellableCommands();
+  private readonly fileStore: IndexedDbThreadFileStore;
   /** What the page reported about WebContainer; undefined until it has. */
-  private hostReport: { host: Comlink.Remote<SandboxHost> | null; notice?: string } | undefined;
+  private hostReport: { host: Comlink.Remote<PageSandboxServer> | null; notice?: string } | undefined;
   private hostWaiters: (() => void)[] = [];
 
-  constructor(private readonly options: ThreadSandboxesOptions) {}
+  constructor(private readonly options: ThreadSandboxesOptions) {
+    this.fileStore = new IndexedDbThreadFileStore(options.files);
+  }
 
-  /** The thread's sandbox, opened on first use. */
-  get(threadId: string): Promise<Sandbox> {
-    let sandbox = this.sandboxes.get(threadId);
-    if (!sandbox) {
-      sandbox = this.open(threadId);
-      sandbox.catch(() => this.sandboxes.delete(threadId));
-      this.sandboxes.set(threadId, sandbox);
+  /** The thread's sandbox, opened on first use and kept while the worker lives. */
+  open(threadId: string): Promise<Sandbox> {
+    return this.sandboxes.getOrOpen(threadId, () => this.openWith(threadId));
+  }
+
+  /** Closes the thread's sandbox, if open; its files stay stored and load again at the next command. */
+  close(threadId: string): Promise<void> {
+    return this.sandboxes.close(threadId);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sandboxes.threadIds()].map((threadId) => this.close(threadId)));
+  }
+
+  /** Closes the sandboxes of threads not running (a running one closes when its run ends). */
+  async closeIdle(): Promise<void> {
+    for (const threadId of this.sandboxes.threadIds()) {
+      if (this.options.isRunning(threadId)) this.stale.add(threadId);
+      else await this.close(threadId);
     }
-    return sandbox;
+  }
+
+  /** Closes the thread's sandbox if closeIdle found it running. */
+  async runEnded(threadId: string): Promise<void> {
+    if (this.stale.delete(threadId)) await this.close(threadId);
+  }
+
+  /** The provider setting changed: threads open their sandbox again at their next command. */
+  providerChanged(provider: SandboxSettings["provider"]): void {
+    if (provider === "browser") this.hostReport = undefined;
+    this.sandboxes.forgetAll();
   }
 
   async info(threadId: string): Promise<SandboxInfo> {
-    const [sandbox, settings] = await Promise.all([this.get(threadId), this.options.settings()]);
+    const sandbox = await this.open(threadId);
+    const wanted = (await this.options.settings()).provider;
     const notice =
-      settings.provider === "webcontainer" && sandbox.kind !== "webcontainer"
+      wanted === "webcontainer" && sandbox.kind !== "webcontainer"
         ? (this.hostReport?.notice ?? "WebContainer is not running; this thread uses the browser sandbox.")
         : undefined;
     return { kind: sandbox.kind, cwd: DEFAULT_CWD, ...(notice && { notice }) };
-  }
-
-  /** One Terminal command line; a refused working directory and the like come back as a failed command. */
-  exec(request: SandboxCommandRequest): Promise<SandboxCommandResult> {
-    if (typeof request?.command !== "string") return Promise.reject(new UserError("A command must be a string."));
-    return this.commands.run(request.command_id, (signal) => this.execCommand(request, signal));
-  }
-
-  cancel(commandId: string): void {
-    this.commands.cancel(commandId);
   }
 
   attachPythonHost(host: PythonHostHandle): void {
     this.options.attachPythonHost?.(host);
   }
 
-  attachHost(host: SandboxHostHandle | null, notice?: string): void {
-    this.hostReport = { host: host as Comlink.Remote<SandboxHost> | null, ...(notice && { notice }) };
+  /** The page's report on WebContainer: its server, or null and why not. Threads open their sandbox again. */
+  attachSandboxHost(host: SandboxHostHandle | null, notice?: string): void {
+    this.hostReport = { host: host as Comlink.Remote<PageSandboxServer> | null, ...(notice && { notice }) };
     for (const wake of this.hostWaiters.splice(0)) wake();
-    this.sandboxes.clear();
+    this.sandboxes.forgetAll();
   }
 
-  /** Threads follow a new provider at their next command (a command under way finishes where it is). */
-  providerChanged(settings: SandboxSettings): void {
-    if (settings.provider === "browser") this.hostReport = undefined;
-    this.sandboxes.clear();
+  /** A Terminal command; `cancel(request.command_id)` stops it. */
+  async exec(request: SandboxCommandRequest): Promise<SandboxCommandResult> {
+    if (typeof request.command !== "string") throw new UserError("A command must be a string.");
+    return this.commands.run(request.command_id, (signal) => this.execute(request, signal));
   }
 
-  /** Closes the thread's sandbox, if open; its files stay stored and load again at the next command. */
-  async close(threadId: string): Promise<void> {
-    const sandbox = this.sandboxes.get(threadId);
-    this.sandboxes.delete(threadId);
-    await (await sandbox?.catch(() => undefined))?.dispose();
+  cancel(commandId: string): void {
+    this.commands.cancel(commandId);
   }
 
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.sandboxes.keys()].map((threadId) => this.close(threadId)));
-  }
-
-  /** Closes the sandboxes of threads not running; a running one closes when its run ends (see runEnded). */
-  async closeIdle(): Promise<void> {
-    for (const threadId of [...this.sandboxes.keys()]) {
-      if (this.options.isRunning(threadId)) this.stale.add(threadId);
-      else await this.close(threadId);
-    }
-  }
-
-  async runEnded(threadId: string): Promise<void> {
-    if (this.stale.delete(threadId)) await this.close(threadId);
-  }
-
-  private async execCommand(request: SandboxCommandRequest, signal: AbortSignal): Promise<SandboxCommandResult> {
+  private async execute(request: SandboxCommandRequest, signal: AbortSignal): Promise<SandboxCommandResult> {
     if (!(await this.options.threadExists(request.thread_id))) {
       throw new UserError(`There is no thread with id ${request.thread_id}.`);
     }
     try {
-      const sandbox = await this.get(request.thread_id);
+      const sandbox = await this.open(request.thread_id);
       const result = await sandbox.run(request.command, {
         ...(request.cwd !== undefined && { cwd: request.cwd }),
         ...(request.env !== undefined && { env: request.env }),
@@ -145,6 +145,7 @@ export class ThreadSandboxes {
         ...(result.stopped && { stopped: result.stopped }),
       };
     } catch (error) {
+      // A refused working directory and the like: the terminal shows it like a failed command.
       return {
         stdout: "",
         stderr: `${error instanceof Error ? error.message : String(error)}\n`,
@@ -155,8 +156,18 @@ export class ThreadSandboxes {
     }
   }
 
-  /** The page's WebContainer host once it has reported, or null when it could not start or took too long. */
-  private async webContainerHost(): Promise<Comlink.Remote<SandboxHost> | null> {
+  private async openWith(threadId: string): Promise<Sandbox> {
+    if ((await this.options.settings()).provider === "webcontainer") {
+      const host = await this.pageServer();
+      if (host) return openPageSandbox(host, threadId, this.fileStore, await this.options.skills());
+    }
+    const open = this.options.openSandbox;
+    if (!open) throw new UserError("This Fawn has no sandbox.");
+    return open(threadId, this.fileStore, this.options.skills);
+  }
+
+  /** The page's WebContainer server once it has reported, or null when it could not start or took too long. */
+  private async pageServer(): Promise<Comlink.Remote<PageSandboxServer> | null> {
     if (!this.hostReport) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, SANDBOX_HOST_WAIT_MS);
@@ -167,30 +178,5 @@ export class ThreadSandboxes {
       });
     }
     return this.hostReport?.host ?? null;
-  }
-
-  /** The thread's files in IndexedDB, for a WebContainer on the page (which never opens the database itself). */
-  private fileStore(): ThreadFileStore {
-    const { files } = this.options;
-    return {
-      load: async (threadId) =>
-        Object.fromEntries((await files.readAll(threadId)).map((file) => [file.meta.path, file.bytes])),
-      save: async (threadId, written: ThreadFileMap, deleted) => {
-        await files.apply(threadId, {
-          write: Object.entries(written).map(([path, bytes]) => ({ path, bytes })),
-          delete: deleted,
-        });
-      },
-    };
-  }
-
-  private async open(threadId: string): Promise<Sandbox> {
-    if ((await this.options.settings()).provider === "webcontainer") {
-      const host = await this.webContainerHost();
-      if (host) return RemoteSandbox.open(host, threadId, this.fileStore(), await this.options.skills());
-    }
-    const open = this.options.openSandbox;
-    if (!open) throw new UserError("This Fawn has no sandbox.");
-    return open(threadId, this.options.files, this.options.skills);
   }
 }

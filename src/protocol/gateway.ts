@@ -248,7 +248,7 @@ export interface SandboxSettings {
 }
 
 /**
- * The page's WebContainer host (src/sandbox/webcontainer/webcontainer-host.ts `SandboxHost`) as a comlink proxy.
+ * The page's WebContainer host (src/sandbox/webcontainer/page-sandbox-server.ts `PageSandboxServer`) as a comlink proxy.
  * Opaque here: the protocol carries it, only the worker's sandbox layer uses it.
  */
 export type SandboxHostHandle = object;

@@ -1,6 +1,7 @@
 // Small pieces every Sandbox provider shares: one-at-a-time operations, the file-type checks with their errors,
-// appending a sentence to a command's stderr, and carrying calls and their errors across a comlink boundary.
-import { SandboxFileError, SandboxPathError, type RunOptions } from "./sandbox.ts";
+// appending a sentence to a command's stderr, each thread's open sandbox, and carrying calls and their errors across
+// a comlink boundary.
+import { SandboxFileError, SandboxPathError, type RunOptions, type Sandbox } from "./sandbox.ts";
 
 /** Runs operations one after another (a failed one does not stop the next). */
 export class SerialQueue {
@@ -57,6 +58,50 @@ export class CancellableCommands {
 
   cancel(commandId: string): void {
     this.running.get(commandId)?.abort();
+  }
+}
+
+/**
+ * Each thread's sandbox while it is open: opened once and shared by every call. A sandbox whose opening fails is
+ * forgotten, so the next call opens it again.
+ */
+export class OpenSandboxes<S extends Sandbox> {
+  private readonly opened = new Map<string, Promise<S>>();
+
+  /** The thread's sandbox if it is open or opening. */
+  get(threadId: string): Promise<S> | undefined {
+    return this.opened.get(threadId);
+  }
+
+  /** The thread's sandbox, opened with `open` when it is not open yet. */
+  getOrOpen(threadId: string, open: () => Promise<S>): Promise<S> {
+    return this.opened.get(threadId) ?? this.set(threadId, open());
+  }
+
+  /** Makes `opening` the thread's sandbox, in place of any other (which the caller has closed). */
+  set(threadId: string, opening: Promise<S>): Promise<S> {
+    this.opened.set(threadId, opening);
+    opening.catch(() => {
+      if (this.opened.get(threadId) === opening) this.opened.delete(threadId);
+    });
+    return opening;
+  }
+
+  /** The threads with a sandbox; closing one while iterating is fine. */
+  threadIds(): IterableIterator<string> {
+    return this.opened.keys();
+  }
+
+  /** Forgets the thread's sandbox and frees it once it has opened; its files stay stored. */
+  async close(threadId: string): Promise<void> {
+    const sandbox = this.opened.get(threadId);
+    this.opened.delete(threadId);
+    await (await sandbox?.catch(() => undefined))?.dispose();
+  }
+
+  /** Forgets every sandbox without closing it, so the next call opens afresh; a command under way finishes. */
+  forgetAll(): void {
+    this.opened.clear();
   }
 }
 

@@ -1,6 +1,6 @@
 // Entry point of webcontainer-check.html, a manual check for a real online browser: boots WebContainer, opens a
 // WebContainerSandbox over an in-memory store and prints each command's result and timing. Not part of the app.
-import { MemoryThreadFileStore } from "../sandbox/webcontainer/thread-file-store.ts";
+import { MemoryThreadFileStore } from "../sandbox/thread-file-store.ts";
 import { bootWebContainer } from "../sandbox/webcontainer/webcontainer-host.ts";
 import { WebContainerSandbox } from "../sandbox/webcontainer/webcontainer-sandbox.ts";
 

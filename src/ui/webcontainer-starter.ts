@@ -19,8 +19,11 @@ export function createWebContainerStarter(client: GatewayClient, onFailure: (mes
     setStatus({ state: "starting" });
     try {
       if (!host) {
-        const { bootWebContainer, SandboxHost } = await import("../sandbox/webcontainer/webcontainer-host.ts");
-        host = new SandboxHost(await bootWebContainer());
+        const [{ bootWebContainer }, { PageSandboxServer }] = await Promise.all([
+          import("../sandbox/webcontainer/webcontainer-host.ts"),
+          import("../sandbox/webcontainer/page-sandbox-server.ts"),
+        ]);
+        host = new PageSandboxServer(await bootWebContainer());
       }
       await client.attachSandboxHost(Comlink.proxy(host));
       setStatus({ state: "running" });

@@ -3,7 +3,7 @@ import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
 import { FakeWebContainer } from "../../src/sandbox/webcontainer/fake-webcontainer.ts";
-import { SandboxHost } from "../../src/sandbox/webcontainer/webcontainer-host.ts";
+import { PageSandboxServer } from "../../src/sandbox/webcontainer/page-sandbox-server.ts";
 import { openFawnDb, ThreadFiles } from "../../src/storage/index.ts";
 import { runThread, useGatewayHarness } from "./harness.ts";
 
@@ -155,12 +155,12 @@ describe("the Terminal's commands", () => {
 });
 
 describe("Settings → Sandbox: WebContainer on the page", () => {
-  /** A SandboxHost over the fake WebContainer, on the "page" end of a MessageChannel. */
+  /** A PageSandboxServer over the fake WebContainer, on the "page" end of a MessageChannel. */
   async function pageHost() {
     const container = await FakeWebContainer.boot({ workdirName: "fawn" });
     const { port1, port2 } = new MessageChannel();
-    Comlink.expose(new SandboxHost(container), port2);
-    return { host: Comlink.wrap<SandboxHost>(port1), close: () => (port1.close(), port2.close()) };
+    Comlink.expose(new PageSandboxServer(container), port2);
+    return { host: Comlink.wrap<PageSandboxServer>(port1), close: () => (port1.close(), port2.close()) };
   }
 
   it("runs the thread's commands in WebContainer once the page attaches it, keeping files in IndexedDB", async () => {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { BrowserSandbox } from "../../sandbox/browser/browser-sandbox.ts";
 import type { Sandbox } from "../../sandbox/sandbox.ts";
 import { openFawnDb, ThreadFiles } from "../../storage/index.ts";
+import { IndexedDbThreadFileStore } from "../../sandbox/indexed-db-thread-file-store.ts";
 import { isHiddenMessage } from "../hidden-messages.ts";
 import {
   inspectImage,
@@ -35,7 +36,7 @@ const WEBP = new Uint8Array([
 let dbCount = 0;
 async function openSandbox(): Promise<BrowserSandbox> {
   const files = new ThreadFiles(await openFawnDb(`view-image-${dbCount++}`));
-  return BrowserSandbox.open({ threadId: "t", files });
+  return BrowserSandbox.open({ threadId: "t", files: new IndexedDbThreadFileStore(files) });
 }
 
 describe("sniffImageType", () => {

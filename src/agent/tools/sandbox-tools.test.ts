@@ -2,12 +2,13 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { BrowserSandbox } from "../../sandbox/browser/browser-sandbox.ts";
 import { openFawnDb, ThreadFiles } from "../../storage/index.ts";
+import { IndexedDbThreadFileStore } from "../../sandbox/indexed-db-thread-file-store.ts";
 import { createSandboxTools, formatCommandOutput, selectLines, WRITE_FILE_MAX_BYTES } from "./sandbox-tools.ts";
 
 let dbCount = 0;
 async function tools() {
   const files = new ThreadFiles(await openFawnDb(`sandbox-tools-${dbCount++}`));
-  const sandbox = await BrowserSandbox.open({ threadId: "t", files });
+  const sandbox = await BrowserSandbox.open({ threadId: "t", files: new IndexedDbThreadFileStore(files) });
   /** The tools as the agent calls them: by name, with JSON arguments. */
   type Invocable = { name: string; invoke(input: Record<string, unknown>): Promise<unknown> };
   const byName = new Map(

@@ -2,7 +2,7 @@
 // is IndexedDB. Every command's changes under /mnt/user-data are written back in one transaction when it ends, so
 // a reload (or a killed worker) loses nothing that a finished command wrote. /mnt/skills is mounted read-only.
 import { Bash, InMemoryFs, MountableFs, type CustomCommand, type IFileSystem } from "just-bash/browser";
-import { threadFilePathProblem, type ThreadFiles } from "../../storage/index.ts";
+import { threadFilePathProblem } from "../../storage/index.ts";
 import { globFiles, grepFiles, type SearchableFiles } from "../file-search.ts";
 import {
   DEFAULT_COMMAND_TIMEOUT_MS,
@@ -24,11 +24,13 @@ import {
   type SandboxEntry,
 } from "../sandbox.ts";
 import { appendLine, expectFileType, SerialQueue } from "../sandbox-support.ts";
+import type { ThreadFileMap, ThreadFileStore } from "../thread-file-store.ts";
 import { readOnlyFs } from "./read-only-fs.ts";
 
 export interface BrowserSandboxOptions {
   threadId: string;
-  files: ThreadFiles;
+  /** The thread's stored files (IndexedDB's, through IndexedDbThreadFileStore). */
+  files: ThreadFileStore;
   /** The skills to show read-only under /mnt/skills, by absolute path. */
   skills?: Record<string, Uint8Array>;
   /** Extra commands, e.g. `python3` from ../python/python-command.ts. */
@@ -76,17 +78,15 @@ export class BrowserSandbox implements Sandbox {
 
   /** Loads the thread's files from IndexedDB into memory. */
   static async open(options: BrowserSandboxOptions): Promise<BrowserSandbox> {
-    const stored = await options.files.readAll(options.threadId);
+    const stored = Object.entries(await options.files.load(options.threadId));
     const data = new InMemoryFs(
-      Object.fromEntries(
-        stored.map((file) => [file.meta.path, { content: file.bytes, mtime: new Date(file.meta.mtime) }]),
-      ),
+      Object.fromEntries(stored.map(([path, file]) => [path, { content: file.bytes, mtime: new Date(file.mtime) }])),
     );
     for (const dir of [...USER_DATA_DIRS, "/tmp"]) await data.mkdir(dir, { recursive: true });
     const sandbox = new BrowserSandbox(options, data);
-    for (const file of stored) {
-      const stat = await data.stat(file.meta.path);
-      sandbox.known.set(file.meta.path, { size: stat.size, mtime: stat.mtime.getTime() });
+    for (const [path] of stored) {
+      const stat = await data.stat(path);
+      sandbox.known.set(path, { size: stat.size, mtime: stat.mtime.getTime() });
     }
     return sandbox;
   }
@@ -121,9 +121,7 @@ export class BrowserSandbox implements Sandbox {
       const bytes = typeof content === "string" ? encoder.encode(content) : content;
       if (options.append && existing) await this.data.appendFile(resolved, bytes);
       else await this.data.writeFile(resolved, bytes);
-      await this.options.files.apply(this.threadId, {
-        write: [{ path: resolved, bytes: await this.data.readFileBuffer(resolved) }],
-      });
+      await this.options.files.save(this.threadId, { [resolved]: await this.data.readFileBuffer(resolved) }, []);
       const stat = await this.data.stat(resolved);
       this.known.set(resolved, { size: stat.size, mtime: stat.mtime.getTime() });
     });
@@ -161,7 +159,7 @@ export class BrowserSandbox implements Sandbox {
       await this.data.rm(resolved, { recursive: true });
       const deleted = [...this.known.keys()].filter((known) => isUnder(known, resolved));
       if (deleted.length === 0) return;
-      await this.options.files.apply(this.threadId, { delete: deleted });
+      await this.options.files.save(this.threadId, {}, deleted);
       for (const gone of deleted) this.known.delete(gone);
     });
   }
@@ -254,7 +252,7 @@ export class BrowserSandbox implements Sandbox {
    */
   private async persist(since: number): Promise<string[]> {
     const current = new Map<string, KnownFile>();
-    const changed: { path: string; bytes: Uint8Array }[] = [];
+    const changed: ThreadFileMap = {};
     const notSaved: string[] = [];
     for (const path of this.data.getAllPaths()) {
       if (!isThreadDataPath(path)) continue;
@@ -269,12 +267,12 @@ export class BrowserSandbox implements Sandbox {
       current.set(path, now);
       const before = this.known.get(path);
       if (!before || before.size !== now.size || before.mtime !== now.mtime || now.mtime >= since) {
-        changed.push({ path, bytes: await this.data.readFileBuffer(path) });
+        changed[path] = await this.data.readFileBuffer(path);
       }
     }
     const deleted = [...this.known.keys()].filter((path) => !current.has(path));
-    if (changed.length > 0 || deleted.length > 0) {
-      await this.options.files.apply(this.threadId, { write: changed, delete: deleted });
+    if (Object.keys(changed).length > 0 || deleted.length > 0) {
+      await this.options.files.save(this.threadId, changed, deleted);
     }
     this.known.clear();
     for (const [path, file] of current) this.known.set(path, file);

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { describeSandboxContract } from "../sandbox-contract.ts";
 import { FakeWebContainer } from "./fake-webcontainer.ts";
 import { terminalText } from "./jsh-session.ts";
-import { MemoryThreadFileStore, type ThreadFileMap } from "./thread-file-store.ts";
+import { MemoryThreadFileStore, type ThreadFileMap } from "../thread-file-store.ts";
 import {
   toContainerPaths,
   toVirtualPaths,
@@ -187,7 +187,7 @@ describe("WebContainerSandbox and its store", () => {
     expect(first.stderr).toMatch(/Not saved: .*quota exceeded/);
     await sandbox.run("true");
     expect(save).toHaveBeenCalledTimes(2);
-    expect(text((await store.load("t1"))["/mnt/user-data/workspace/a.txt"])).toBe("a\n");
+    expect(text((await store.load("t1"))["/mnt/user-data/workspace/a.txt"]?.bytes)).toBe("a\n");
   });
 
   it("shows skills under /mnt/skills and undoes a command's changes there", async () => {

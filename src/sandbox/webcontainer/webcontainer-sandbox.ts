@@ -22,7 +22,7 @@ import {
   type SandboxEntry,
 } from "../sandbox.ts";
 import { JshSession, terminalText } from "./jsh-session.ts";
-import type { ThreadFileMap, ThreadFileStore } from "./thread-file-store.ts";
+import type { ThreadFileMap, ThreadFileStore } from "../thread-file-store.ts";
 import { appendLine, expectFileType, SerialQueue } from "../sandbox-support.ts";
 
 /** The part of @webcontainer/api's `FileSystemAPI` this sandbox uses. */
@@ -114,8 +114,8 @@ export class WebContainerSandbox implements Sandbox {
       if (isUnder(path, SKILLS_ROOT) && path !== SKILLS_ROOT) skills.set(path, { bytes, hash: await digest(bytes) });
     }
     const sandbox = new WebContainerSandbox(options, skills);
-    const stored = Object.entries(await options.store.load(options.threadId)).filter(([path]) =>
-      isThreadDataPath(path),
+    const stored = Object.entries(await options.store.load(options.threadId)).flatMap(([path, file]) =>
+      isThreadDataPath(path) ? [[path, file.bytes] as const] : [],
     );
     for (const [path, bytes] of stored.filter(([path]) => isKept(path))) {
       sandbox.known.set(path, { size: bytes.length, hash: await digest(bytes), mtime: sandbox.openedAt });

@@ -2,16 +2,17 @@ import "fake-indexeddb/auto";
 import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import { openFawnDb, ThreadFiles } from "../../storage/index.ts";
+import { IndexedDbThreadFileStore } from "../indexed-db-thread-file-store.ts";
 import { SandboxFileError, SandboxPathError } from "../sandbox.ts";
-import { IsolatedSandboxes, type SandboxWorker } from "./isolated-browser-sandbox.ts";
-import { SandboxService } from "./sandbox-service.ts";
+import { WorkerSandboxes, type SandboxWorker } from "./worker-sandbox-client.ts";
+import { WorkerSandboxServer } from "./worker-sandbox-server.ts";
 
-/** A "worker" made of a MessageChannel around a service in this thread; terminate closes the channel. */
-function fakeWorkers(service: object) {
+/** A "worker" made of a MessageChannel around a server in this thread; terminate closes the channel. */
+function fakeWorkers(server: object) {
   const created: { terminated: boolean }[] = [];
   const createWorker = (): SandboxWorker => {
     const { port1, port2 } = new MessageChannel();
-    Comlink.expose(service, port2);
+    Comlink.expose(server, port2);
     const state = { terminated: false };
     created.push(state);
     return Object.assign(port1, {
@@ -26,13 +27,15 @@ function fakeWorkers(service: object) {
 }
 
 let dbCount = 0;
-const openService = async () =>
-  new SandboxService({ files: new ThreadFiles(await openFawnDb(`isolated-sandbox-${dbCount++}`)) });
+const openServer = async () =>
+  new WorkerSandboxServer({
+    files: new IndexedDbThreadFileStore(new ThreadFiles(await openFawnDb(`isolated-sandbox-${dbCount++}`))),
+  });
 
-describe("IsolatedSandboxes", () => {
+describe("WorkerSandboxes", () => {
   it("forwards calls to the sandbox worker and gives its errors their class back", async () => {
-    const { createWorker } = fakeWorkers(await openService());
-    const sandboxes = new IsolatedSandboxes(createWorker);
+    const { createWorker } = fakeWorkers(await openServer());
+    const sandboxes = new WorkerSandboxes(createWorker);
     const sandbox = sandboxes.open("t");
     await sandbox.writeFile("/mnt/user-data/workspace/a.txt", "hello");
     expect((await sandbox.run("cat a.txt")).stdout).toBe("hello");
@@ -53,7 +56,7 @@ describe("IsolatedSandboxes", () => {
       readFile: async () => ({ ok: true, value: new TextEncoder().encode("fresh") }),
     };
     const { created, createWorker } = fakeWorkers(stuck);
-    const sandboxes = new IsolatedSandboxes(createWorker);
+    const sandboxes = new WorkerSandboxes(createWorker);
     const sandbox = sandboxes.open("t");
     const controller = new AbortController();
     const running = sandbox.run("while true; do :; done", { signal: controller.signal });
@@ -69,7 +72,7 @@ describe("IsolatedSandboxes", () => {
 
   it("terminates a worker that outlives a command's time limit", async () => {
     const { created, createWorker } = fakeWorkers({ run: () => new Promise(() => undefined), cancel: () => undefined });
-    const sandboxes = new IsolatedSandboxes(createWorker);
+    const sandboxes = new WorkerSandboxes(createWorker);
     const result = await sandboxes.open("t").run("busy", { timeoutMs: 10 });
     expect(result).toMatchObject({ stopped: "timeout", exitCode: 124 });
     expect(result.stderr).toMatch(/ran longer than/);
