@@ -1,4 +1,4 @@
-// The Sandbox interface every provider implements (DESIGN.md D1), and the virtual paths the agent sees.
+// The Sandbox interface every provider implements (docs/architecture.md#d1-sandbox), and the virtual paths the agent sees.
 // Implementations: browser/browser-sandbox.ts (just-bash + Pyodide, the default) and
 // webcontainer/webcontainer-sandbox.ts (a StackBlitz WebContainer on the page). One contract suite checks both.
 

@@ -1,4 +1,4 @@
-// The default sandbox (DESIGN.md D1): just-bash over an in-memory copy of the thread's files, whose source of truth
+// The default sandbox (docs/architecture.md#d1-sandbox): just-bash over an in-memory copy of the thread's files, whose source of truth
 // is IndexedDB. Every command's changes under /mnt/user-data are written back in one transaction when it ends, so
 // a reload (or a killed worker) loses nothing that a finished command wrote. /mnt/skills is mounted read-only.
 import { Bash, InMemoryFs, MountableFs, type CustomCommand, type IFileSystem } from "just-bash/browser";

@@ -1,4 +1,4 @@
-// The page's one WebContainer (DESIGN.md §1, D1), booted on demand; page-sandbox-server.ts serves its per-thread
+// The page's one WebContainer (docs/architecture.md#where-code-runs, #d1-sandbox), booted on demand; page-sandbox-server.ts serves its per-thread
 // sandboxes to the agent worker.
 import type { BootOptions } from "@webcontainer/api";
 import type { WebContainerLike } from "./webcontainer-sandbox.ts";

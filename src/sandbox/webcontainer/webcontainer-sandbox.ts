@@ -1,4 +1,4 @@
-// The WebContainer sandbox (DESIGN.md D1): a thread's files in its own directory of the page's one WebContainer,
+// The WebContainer sandbox (docs/architecture.md#d1-sandbox): a thread's files in its own directory of the page's one WebContainer,
 // loaded from a ThreadFileStore when opened and saved back after every command; commands run in a `jsh --osc` shell.
 import type { DirEnt, FileSystemTree, SpawnOptions, WebContainerProcess } from "@webcontainer/api";
 import { globFiles, grepFiles, type SearchableFiles } from "../file-search.ts";

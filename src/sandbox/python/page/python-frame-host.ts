@@ -1,4 +1,4 @@
-// The page's side of python3 (DESIGN.md §1): Python runs in a worker that only a page can start walled off, in a
+// The page's side of python3 (docs/architecture.md#where-code-runs): Python runs in a worker that only a page can start walled off, in a
 // frame document with its own Content-Security-Policy (frames/python.html), from a `data:` URL, so its origin is
 // opaque. The sandbox worker asks for one such worker per thread through a PythonFrames broker, which the page hands
 // to the agent worker (PythonFrameHost.connect) and the agent worker passes on to each sandbox worker it starts.
