@@ -2,10 +2,10 @@
 import { render } from "solid-js/web";
 import { App } from "./app.tsx";
 import { createAppState } from "./app-state.ts";
-import { requestPersistentStorage } from "./components/data-tab.tsx";
+import { requestPersistentStorage } from "./settings/data-tab.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { i18nReady } from "./i18n/index.ts";
-import { applyTheme, theme } from "./theme.ts";
+import { applyTheme, theme } from "./shared/theme.ts";
 import "./styles.css";
 
 const root = document.getElementById("root");
