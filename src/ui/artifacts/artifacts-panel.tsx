@@ -5,7 +5,7 @@ import { fileName } from "../shared/artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import type { FileBeingWritten } from "../conversation/run-view.ts";
-import { download } from "./preview-dialog.tsx";
+import { downloadThreadFile } from "./preview-dialog.tsx";
 
 /** Lines of a file being written that the panel shows: the last ones, where the writing is. */
 const LIVE_LINES = 14;
@@ -76,7 +76,7 @@ export function ArtifactsPanel(props: {
                   aria-label={t("artifacts.downloadFile", { name: fileName(path) })}
                   onClick={() => {
                     setFailure(undefined);
-                    download(props.client, props.threadId, path).catch((error: unknown) =>
+                    downloadThreadFile(props.client, props.threadId, path).catch((error: unknown) =>
                       setFailure(errorMessage(error)),
                     );
                   }}

@@ -4,6 +4,7 @@ import { createMemo, createSignal, lazy, onMount, Show, Suspense } from "solid-j
 import { artifactKind, fileName } from "../shared/artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
+import { download } from "../shared/download.ts";
 import { downloadBlob } from "../shared/image-urls.ts";
 
 const ArtifactPreview = lazy(() => import("./artifact-preview.tsx"));
@@ -12,14 +13,9 @@ const ArtifactPreview = lazy(() => import("./artifact-preview.tsx"));
  * Saves one of the thread's files through a temporary object URL of plain bytes (image-urls.ts downloadBlob): even
  * opened in a tab, an HTML or SVG file is then saved, never run as a page of Fawn's origin.
  */
-export async function download(client: GatewayClient, threadId: string, path: string): Promise<void> {
+export async function downloadThreadFile(client: GatewayClient, threadId: string, path: string): Promise<void> {
   const file = await client.readThreadFile(threadId, path);
-  const url = URL.createObjectURL(downloadBlob(file.bytes));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName(path);
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  download(downloadBlob(file.bytes), fileName(path));
 }
 
 /**
@@ -80,7 +76,9 @@ export function PreviewDialog(props: { client: GatewayClient; threadId: string; 
           class="ghost"
           onClick={() => {
             setFailure(undefined);
-            download(props.client, props.threadId, shown()).catch((error: unknown) => setFailure(errorMessage(error)));
+            downloadThreadFile(props.client, props.threadId, shown()).catch((error: unknown) =>
+              setFailure(errorMessage(error)),
+            );
           }}
         >
           {t("artifacts.download")}

@@ -3,6 +3,7 @@
 import { createEffect, createResource, createSignal, For, Show } from "solid-js";
 import { needsConfirmation, type AddressChange } from "../../protocol/index.ts";
 import { formatBytes, rich, t, tn } from "../i18n/index.ts";
+import { download } from "../shared/download.ts";
 import { connectGateway, errorMessage } from "../gateway-client.ts";
 import { StatusLine, type Status } from "./status-line.tsx";
 
@@ -26,20 +27,6 @@ export async function requestPersistentStorage(): Promise<boolean> {
   if (!navigator.storage?.persist) return false;
   if (await navigator.storage.persisted()) return true;
   return navigator.storage.persist();
-}
-
-/** Asks the browser to save `blob` as a file. */
-function download(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoking at once can cancel the download in some browsers; the URL is only needed until it has started.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /** What an address a backup would set is for, as Settings names it. */

@@ -12,6 +12,7 @@ import {
 } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { locale, t, tn } from "../i18n/index.ts";
+import { download } from "../shared/download.ts";
 import {
   filterFacts,
   formatConfidence,
@@ -66,20 +67,6 @@ function AreaStatus(props: { status: Status | undefined; area: Status["area"] })
 function categoryChoices(current: string): string[] {
   const known: readonly string[] = MEMORY_FACT_CATEGORIES;
   return current === "" || known.includes(current) ? [...known] : [current, ...known];
-}
-
-/** Asks the browser to save the memory as a file. */
-function download(text: string, fileName: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoking at once can cancel the download in some browsers; the URL is only needed until it has started.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 export function MemoryTab(props: { client: MemoryClient }) {
@@ -222,7 +209,7 @@ export function MemoryTab(props: { client: MemoryClient }) {
     try {
       const current = await props.client.getMemory();
       setMemory(current);
-      download(memoryExportText(current), MEMORY_EXPORT_FILE_NAME);
+      download(new Blob([memoryExportText(current)], { type: "application/json" }), MEMORY_EXPORT_FILE_NAME);
       setStatus({ kind: "ok", text: t("memory.exported", { file: MEMORY_EXPORT_FILE_NAME }), area: "memory" });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error), area: "memory" });
