@@ -1,5 +1,10 @@
 // What Settings → Memory shows of the memory document, and how it reads what the user types and imports.
-import type { MemoryDocument, MemoryFact, MemorySettings } from "../../protocol/index.ts";
+import {
+  MEMORY_FACT_CATEGORIES,
+  type MemoryDocument,
+  type MemoryFact,
+  type MemorySettings,
+} from "../../protocol/index.ts";
 
 /** One non-empty summary, as the tab labels it. */
 export interface SummaryItem {
@@ -72,6 +77,19 @@ export function parseConfidence(text: string): number | undefined {
   if (text.trim() === "") return undefined;
   const value = Number(text);
   return Number.isFinite(value) && value >= 0 && value <= 1 ? value : undefined;
+}
+
+/** A fact as its row's (or "Add a fact"'s) fields hold it while the user types. */
+export interface FactDraft {
+  content: string;
+  category: string;
+  confidence: string;
+}
+
+/** The categories a fact may be given here, its own first when the updater used another. */
+export function categoryChoices(current: string): string[] {
+  const known: readonly string[] = MEMORY_FACT_CATEGORIES;
+  return current === "" || known.includes(current) ? [...known] : [current, ...known];
 }
 
 /** Settings → Memory's number fields as typed; text, so a half-typed number is never rewritten under the cursor. */

@@ -12,17 +12,10 @@ import {
 import type { AppState } from "../app-state.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
+import { ModelList } from "./model-list.tsx";
+import { PRESETS } from "./models-presets.ts";
 import { StatusLine, type Status } from "./status-line.tsx";
 import { TextField } from "./text-field.tsx";
-
-const PRESETS: { name: string; baseUrl: string }[] = [
-  { name: "OpenAI", baseUrl: "https://api.openai.com/v1" },
-  { name: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1" },
-  { name: "DeepSeek", baseUrl: "https://api.deepseek.com/v1" },
-  { name: "Ollama", baseUrl: "http://localhost:11434/v1" },
-  { name: "LM Studio", baseUrl: "http://localhost:1234/v1" },
-  { name: "Mock (npm run mock-llm)", baseUrl: "http://127.0.0.1:11435/v1" },
-];
 
 /** The main endpoint in the Endpoint list. */
 const MAIN = "";
@@ -272,78 +265,17 @@ export function ModelsTab(props: { state: AppState }) {
       <datalist id="model-options">
         <For each={offered()}>{(id) => <option value={id} />}</For>
       </datalist>
-      <fieldset class="model-list">
-        <legend>{t("models.choose")}</legend>
-        <p class="hint">{t("models.chooseHint")}</p>
-        <p class="hint">{t("models.defaultHint")}</p>
-        <ul>
-          <For each={entries()}>
-            {(entry) => (
-              <li role="group" aria-label={entry.id}>
-                <span class="model-id">{entry.id}</span>
-                <label>
-                  <input
-                    type="radio"
-                    name="default-model"
-                    checked={isDefault(entry.id)}
-                    onChange={(event) => {
-                      if (event.currentTarget.checked) makeDefault(entry.id);
-                    }}
-                  />
-                  {t("models.defaultChoice")}
-                </label>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={entry.thinking === true}
-                    onChange={(event) => flag(entry.id, "thinking", event.currentTarget.checked)}
-                  />
-                  {t("models.thinking")}
-                </label>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={entry.vision === true}
-                    onChange={(event) => flag(entry.id, "vision", event.currentTarget.checked)}
-                  />
-                  {t("models.vision")}
-                </label>
-                <Show when={!isDefault(entry.id) && !isPrimary(entry.id)}>
-                  <button
-                    type="button"
-                    class="ghost"
-                    aria-label={t("models.remove", { model: entry.id })}
-                    onClick={() => setEntries(entries().filter((each) => each.id !== entry.id))}
-                  >
-                    ×
-                  </button>
-                </Show>
-              </li>
-            )}
-          </For>
-        </ul>
-        <div class="inline">
-          <input
-            type="text"
-            aria-label={t("models.addAModel")}
-            list="model-options"
-            autocomplete="off"
-            spellcheck={false}
-            placeholder={t("models.addPlaceholder")}
-            value={newModel()}
-            onInput={(event) => setNewModel(event.currentTarget.value)}
-            onKeyDown={(event) => {
-              if (event.key === "Enter") {
-                event.preventDefault();
-                addModel();
-              }
-            }}
-          />
-          <button type="button" class="ghost" onClick={addModel}>
-            {t("models.addModel")}
-          </button>
-        </div>
-      </fieldset>
+      <ModelList
+        entries={entries()}
+        isDefault={isDefault}
+        removable={(id) => !isDefault(id) && !isPrimary(id)}
+        onDefault={makeDefault}
+        onFlag={flag}
+        onRemove={(id) => setEntries(entries().filter((each) => each.id !== id))}
+        newModel={newModel()}
+        onNewModel={setNewModel}
+        onAdd={addModel}
+      />
       <label class="check">
         <input
           type="checkbox"
