@@ -30,7 +30,7 @@ const TerminalPanel = lazy(() =>
   import("./terminal/terminal-panel.tsx").then((module) => ({ default: module.TerminalPanel })),
 );
 
-/** Where the sidebar becomes a drawer over the conversation (styles.css uses the same width). */
+/** Where the sidebar becomes a drawer over the conversation (workspace/workspace.css uses the same width). */
 const PHONE_QUERY = "(max-width: 720px)";
 
 export function App(props: { state: AppState }) {

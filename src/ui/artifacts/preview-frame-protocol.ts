@@ -1,4 +1,4 @@
-// What an HTML preview's frame (frames/preview.html, src/ui/preview-frame.ts) and the page that embeds it say to each
+// What an HTML preview's frame (frames/preview.html, preview-frame.ts) and the page that embeds it say to each
 // other. Plain data; both sides send only to Fawn's own origin and take messages only from each other.
 
 /** The frame → the page: listening, send the page to show. Sent again each time the frame document loads. */

@@ -141,7 +141,7 @@ export function Composer(props: { state: AppState }) {
           onClick={() => picker.click()}
           title={t("composer.attachTitle")}
         >
-          {/* A paperclip on a phone, the words elsewhere (styles.css). */}
+          {/* A paperclip on a phone, the words elsewhere (composer.css). */}
           <svg class="attach-icon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
             <path
               d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5"

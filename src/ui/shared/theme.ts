@@ -1,5 +1,5 @@
 // Light, dark or system theme: the user's choice, kept in localStorage and applied as <html data-theme>.
-// styles.css does the rest: "system" follows prefers-color-scheme live, with no script involved.
+// base.css does the rest: "system" follows prefers-color-scheme live, with no script involved.
 import { createSignal } from "solid-js";
 
 export type ThemeChoice = "light" | "dark" | "system";
@@ -28,7 +28,7 @@ export function loadTheme(storage: Pick<Storage, "getItem"> | undefined = global
   }
 }
 
-/** Sets `data-theme` on `root`, which selects the palette in styles.css. */
+/** Sets `data-theme` on `root`, which selects the palette in base.css. */
 export function applyTheme(
   choice: ThemeChoice,
   root: { dataset: DOMStringMap } | undefined = globalThis.document?.documentElement,

@@ -17,7 +17,7 @@ const MIN_HEIGHT = 120;
 const KEYBOARD_STEP = 24;
 const ANSI_COLOURS = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"] as const;
 
-/** xterm's colours from the page's CSS variables (styles.css, "Terminal"), so it follows light and dark. */
+/** xterm's colours from the page's CSS variables (terminal.css), so it follows light and dark. */
 function terminalTheme(): ITheme {
   const style = getComputedStyle(document.documentElement);
   const read = (name: string) => style.getPropertyValue(`--terminal-${name}`).trim() || undefined;

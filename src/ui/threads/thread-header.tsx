@@ -1,7 +1,7 @@
 // The title bar: "Show threads" (on a phone, or when the sidebar is hidden), the open thread's title and token
 // total, the "Keyboard shortcuts" button, the Terminal toggle, and the thread's actions (Rename, Pin, Delete).
 // On a phone it is the only bar: Terminal and Thread actions become icons (their names stay, visually hidden), the
-// token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (styles.css, Layout).
+// token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css).
 import { createMemo, createSignal, onCleanup, Show } from "solid-js";
 import type { WireMessage } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";

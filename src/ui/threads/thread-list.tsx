@@ -6,7 +6,7 @@ import type { ThreadSummary } from "../../protocol/index.ts";
 import { keyTarget } from "./thread-list.ts";
 import { t } from "../i18n/index.ts";
 
-/** A row's height in rem; styles.css gives `.thread-row` the same. */
+/** A row's height in rem; threads.css gives `.thread-row` the same. */
 const ROW_REM = 2.25;
 
 function rowHeight(): number {

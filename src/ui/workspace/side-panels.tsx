@@ -1,6 +1,6 @@
 // The thread's side panels: the presented files (region "Artifacts") and the Plan. On a wide screen they make a
 // column beside the conversation; narrower, they fold into one summary row ("Artifacts (2) · Plan 3/3") that opens
-// them, so the conversation keeps most of the screen. Which of the two applies is styles.css's choice (Layout).
+// them, so the conversation keeps most of the screen. Which of the two applies is workspace.css's choice.
 import { createSignal, Show } from "solid-js";
 import type { TodoItem } from "../../protocol/index.ts";
 import type { GatewayClient } from "../gateway-client.ts";
