@@ -1,5 +1,5 @@
 /* global document, localStorage */
-// The theme before the first paint, so a chosen theme never flashes the other one (src/ui/theme.ts). A file, not an
+// The theme before the first paint, so a chosen theme never flashes the other one (src/ui/shared/theme.ts). A file, not an
 // inline script, because the page's Content-Security-Policy allows no inline script.
 try {
   document.documentElement.dataset.theme = localStorage.getItem("fawn.theme") || "system";

@@ -22,9 +22,9 @@ import {
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { errorMessage, streamRun, type GatewayClient } from "./gateway-client.ts";
-import { notifyRunFinished } from "./notifications.ts";
-import { createFrameBatcher } from "./frame-batcher.ts";
-import { applyRunEvents, startRunView, type RunView } from "./run-view.ts";
+import { notifyRunFinished } from "./shared/notifications.ts";
+import { createFrameBatcher } from "./shared/frame-batcher.ts";
+import { applyRunEvents, startRunView, type RunView } from "./conversation/run-view.ts";
 import { createWebContainerStarter } from "./webcontainer-starter.ts";
 import { t } from "./i18n/index.ts";
 

@@ -3,28 +3,34 @@
 // drawer (the sidebar, opened from the title bar's menu button).
 import { createMemo, createSignal, lazy, onCleanup, onMount, Show, Suspense } from "solid-js";
 import type { AppState } from "./app-state.ts";
-import { CommandPalette, type PaletteCommand } from "./components/command-palette.tsx";
-import { Composer } from "./components/composer.tsx";
-import { Conversation } from "./components/conversation.tsx";
-import { SettingsDialog } from "./components/settings-dialog.tsx";
-import { ShortcutsHelp } from "./components/shortcuts-help.tsx";
-import { PreviewDialog } from "./components/preview-dialog.tsx";
-import { SidePanels } from "./components/side-panels.tsx";
-import { Sidebar } from "./components/sidebar.tsx";
-import { ThreadHeader } from "./components/thread-header.tsx";
-import { UpdatePrompt } from "./components/update-prompt.tsx";
+import { CommandPalette, type PaletteCommand } from "./workspace/command-palette.tsx";
+import { Composer } from "./composer/composer.tsx";
+import { Conversation } from "./conversation/conversation.tsx";
+import { SettingsDialog } from "./settings/settings-dialog.tsx";
+import { ShortcutsHelp } from "./workspace/shortcuts-help.tsx";
+import { PreviewDialog } from "./artifacts/preview-dialog.tsx";
+import { SidePanels } from "./workspace/side-panels.tsx";
+import { Sidebar } from "./threads/sidebar.tsx";
+import { ThreadHeader } from "./threads/thread-header.tsx";
+import { UpdatePrompt } from "./workspace/update-prompt.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { LANGUAGE_NAMES, locale, LOCALES, setLanguage, t } from "./i18n/index.ts";
-import { isApplePlatform, isTextEntry, matchShortcut, shortcutKeys, type ShortcutAction } from "./shortcuts.ts";
-import { setTheme, theme, THEME_CHOICES } from "./theme.ts";
-import { filesBeingWritten } from "./run-view.ts";
+import {
+  isApplePlatform,
+  isTextEntry,
+  matchShortcut,
+  shortcutKeys,
+  type ShortcutAction,
+} from "./workspace/shortcuts.ts";
+import { setTheme, theme, THEME_CHOICES } from "./shared/theme.ts";
+import { filesBeingWritten } from "./conversation/run-view.ts";
 
 // xterm is large: the panel's chunk loads the first time the Terminal is opened.
 const TerminalPanel = lazy(() =>
-  import("./components/terminal-panel.tsx").then((module) => ({ default: module.TerminalPanel })),
+  import("./terminal/terminal-panel.tsx").then((module) => ({ default: module.TerminalPanel })),
 );
 
-/** Where the sidebar becomes a drawer over the conversation (styles.css uses the same width). */
+/** Where the sidebar becomes a drawer over the conversation (workspace/workspace.css uses the same width). */
 const PHONE_QUERY = "(max-width: 720px)";
 
 export function App(props: { state: AppState }) {

@@ -2,11 +2,22 @@
 import { render } from "solid-js/web";
 import { App } from "./app.tsx";
 import { createAppState } from "./app-state.ts";
-import { requestPersistentStorage } from "./components/data-tab.tsx";
+import { requestPersistentStorage } from "./settings/data-tab.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { i18nReady } from "./i18n/index.ts";
-import { applyTheme, theme } from "./theme.ts";
-import "./styles.css";
+import { applyTheme, theme } from "./shared/theme.ts";
+// Every stylesheet, from here and in this order: one bundle that loads with the page (a lazy chunk's CSS would come
+// late and flash unstyled), and the cascade they were written for (markdown before the conversation's tool steps,
+// which restyle its code blocks; the workspace last, whose layouts rearrange the features).
+import "./shared/base.css";
+import "./threads/threads.css";
+import "./markdown/markdown.css";
+import "./conversation/conversation.css";
+import "./composer/composer.css";
+import "./settings/settings.css";
+import "./terminal/terminal.css";
+import "./artifacts/artifacts.css";
+import "./workspace/workspace.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

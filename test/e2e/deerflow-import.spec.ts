@@ -219,7 +219,7 @@ test("a DeerFlow article's pictures show in its preview, read from the thread's 
 
 test("an HTML file's relative stylesheets and scripts load from the thread's files", async ({ page }) => {
   // DeerFlow serves an HTML artifact beside its files; Fawn's sandboxed srcdoc preview can fetch none, so the page's
-  // relative files are put inline from the thread (src/ui/html-artifact.ts).
+  // relative files are put inline from the thread (src/ui/artifacts/html-artifact.ts).
   const appOrigin = new URL(page.url()).origin;
   const missing: string[] = [];
   page.on("console", (message) => {

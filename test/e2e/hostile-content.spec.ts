@@ -1,7 +1,7 @@
 // Hostile content: a DeerFlow thread whose every part carries an attack — its replies (Markdown and HTML), citation
 // chips, tool calls and their output, search results, file and upload names, its title, plan and reasoning, a
 // Markdown file — is imported, opened, expanded and previewed, and not one payload runs script in Fawn's origin,
-// reaches the network or opens a dialog. The defences are the renderer's (src/ui/markdown.ts) and the UI's plain text,
+// reaches the network or opens a dialog. The defences are the renderer's (src/ui/markdown/markdown.ts) and the UI's plain text,
 // not the page's Content-Security-Policy: this passes with or without one.
 import { strToU8, zipSync } from "fflate";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";

@@ -1,0 +1,275 @@
+// The conversation log: saved entries, then the live run (the user's message, streamed replies, its error), with
+// each `task` call's subtask card built from the saved messages and the live run's task events.
+import { createEffect, createMemo, For, Index, on, Show, type JSX } from "solid-js";
+import {
+  CLARIFICATION_TOOL_NAME,
+  contentText,
+  type ModelRetryEvent,
+  type RunError,
+  type ThreadEntry,
+  type ToolWireMessage,
+  type WireMessage,
+} from "../../protocol/index.ts";
+import type { AppState } from "../app-state.ts";
+import { answerOf, requestOfToolMessage } from "./human-input.ts";
+import { rich, t } from "../i18n/index.ts";
+import { liveMessages } from "./run-view.ts";
+import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "./subtasks.ts";
+import { toolResultsOf, type ToolResults } from "./tool-steps.ts";
+import { MESSAGE_BASE } from "../markdown/thread-files.ts";
+import { MessageView } from "./message-view.tsx";
+import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "../markdown/thread-files-context.ts";
+
+function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
+  const fixable = () =>
+    ["not_configured", "authentication", "not_found", "unreachable", "proxy_refused"].includes(props.error.error);
+  return (
+    <div class="run-error" role="alert">
+      <p>{props.error.message}</p>
+      <Show when={fixable()}>
+        <button type="button" class="link-button" onClick={() => props.onOpenSettings()}>
+          {t("common.openSettings")}
+        </button>
+      </Show>
+    </div>
+  );
+}
+
+const RETRY_REASONS = ["unreachable", "rate_limited", "server_error"] as const;
+
+/** Why the reply is late: the model call failed and is tried again shortly (the run's `model_retry` events). */
+function RetryNotice(props: { retry: ModelRetryEvent }) {
+  const reason = () => {
+    const known = RETRY_REASONS.find((code) => code === props.retry.reason);
+    return t(known ? `conversation.retry.${known}` : "conversation.retry.failed");
+  };
+  return (
+    <p class="run-retry" role="status">
+      {t("conversation.retrying", {
+        reason: reason(),
+        seconds: String(Math.max(1, Math.round(props.retry.delay_ms / 1000))),
+        attempt: String(props.retry.attempt),
+        retries: String(props.retry.retries),
+      })}
+    </p>
+  );
+}
+
+function EntryView(props: {
+  entry: ThreadEntry;
+  onOpenSettings: () => void;
+  answer?: string | undefined;
+  onAnswer?: ((text: string) => void) | undefined;
+  subtasks: Subtasks;
+  tools: ConversationTools;
+}): JSX.Element {
+  const entry = props.entry;
+  return entry.kind === "message" ? (
+    <MessageView
+      message={entry.message}
+      stopped={entry.stopped}
+      answer={props.answer}
+      onAnswer={props.onAnswer}
+      subtasks={props.subtasks}
+      tools={props.tools}
+    />
+  ) : (
+    <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} />
+  );
+}
+
+function Welcome(props: { state: AppState }) {
+  const configured = () => Boolean(props.state.settings()?.baseUrl && props.state.settings()?.model);
+  return (
+    <div class="welcome">
+      <h1>{t("conversation.welcome")}</h1>
+      <Show
+        when={configured()}
+        fallback={
+          <p>
+            {rich("conversation.setUp", {
+              link: (
+                <button type="button" class="link-button" onClick={() => props.state.setSettingsOpen(true)}>
+                  {t("conversation.setUpLink")}
+                </button>
+              ),
+            })}
+          </p>
+        }
+      >
+        <p>{rich("conversation.using", { model: <strong>{props.state.model()?.id}</strong> })}</p>
+      </Show>
+    </div>
+  );
+}
+
+const NO_MESSAGES: readonly WireMessage[] = [];
+
+/** The conversation's tool results by call id, and the ids of the calls its assistant messages make. */
+interface ConversationTools {
+  results: ToolResults;
+  calls: ReadonlySet<string>;
+}
+
+function conversationTools(messages: readonly WireMessage[], moreCalls: readonly string[]): ConversationTools {
+  const calls = new Set<string>(moreCalls);
+  for (const message of messages)
+    if (message.type === "ai") for (const call of message.tool_calls ?? []) calls.add(call.id);
+  return { results: toolResultsOf(messages), calls };
+}
+const NO_SUBTASKS: Subtasks = new Map();
+
+function isClarification(entry: ThreadEntry): boolean {
+  return entry.kind === "message" && entry.message.type === "tool" && entry.message.name === CLARIFICATION_TOOL_NAME;
+}
+
+/**
+ * For each entry, how the conversation answered the clarification it asks: the first user message after it (the
+ * live run's, when the saved entries have none yet). Undefined for other entries and for open questions.
+ */
+function clarificationAnswers(
+  entries: readonly ThreadEntry[],
+  pendingText: string | undefined,
+): (string | undefined)[] {
+  let nextUserText = pendingText;
+  const answers: (string | undefined)[] = [];
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index]!;
+    if (entry.kind !== "message") continue;
+    if (entry.message.type === "human") nextUserText = contentText(entry.message.content);
+    else if (isClarification(entry)) {
+      answers[index] = answerOf(requestOfToolMessage(entry.message as ToolWireMessage), nextUserText);
+    }
+  }
+  return answers;
+}
+
+export function Conversation(props: { state: AppState }) {
+  let log!: HTMLDivElement;
+  const state = props.state;
+  const liveRun = () => state.run();
+  const openSettings = () => state.setSettingsOpen(true);
+  const answers = createMemo(() => clarificationAnswers(state.thread()?.entries ?? [], liveRun()?.userText));
+  // The live run's messages and task state change by reference only when they change, not on every token.
+  const produced = createMemo(() => liveRun()?.produced ?? NO_MESSAGES);
+  const liveSubtasks = createMemo(() => liveRun()?.subtasks ?? NO_SUBTASKS);
+  // Results of calls that ended before the rest of their step: their steps show done while the others run.
+  const earlyResults = createMemo(() => liveRun()?.results ?? NO_MESSAGES);
+  const messages = createMemo(() => {
+    const saved = (state.thread()?.entries ?? []).flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
+    return [...saved, ...produced(), ...earlyResults()];
+  });
+  const subtasks = createMemo(() => mergeSubtasks(subtasksFromMessages(messages()), liveSubtasks()));
+  // The streaming message's calls count too: its results come in `produced` while it is still on screen.
+  const streamingCalls = createMemo(
+    () => {
+      const view = liveRun();
+      const live = view ? liveMessages(view) : NO_MESSAGES;
+      return live.flatMap((message) =>
+        message.type === "ai" ? (message.tool_calls ?? []).map((call) => call.id) : [],
+      );
+    },
+    [],
+    { equals: (a, b) => a.length === b.length && a.every((id, i) => id === b[i]) },
+  );
+  const tools = createMemo(() => conversationTools(messages(), streamingCalls()));
+  const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
+  // Pictures and links in the messages that name the thread's files.
+  const threadId = () => state.thread()?.thread_id ?? "";
+  const images = createImageUrls((path, thread) => state.client.readThreadFile(thread, path), threadId);
+  createEffect(on(threadId, images.forgetOthers, { defer: true }));
+  const files: ThreadFiles = { base: MESSAGE_BASE, imageUrl: images.imageUrl, open: state.openPreview };
+
+  // Follow the reply as it grows, unless the user scrolled up to read.
+  let pinned = true;
+  const onScroll = () => {
+    pinned = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
+  };
+  // Once a frame at most: reading scrollHeight forces a layout, which on every streamed token would add up.
+  let scrollQueued = false;
+  const scrollToEnd = () => {
+    if (scrollQueued) return;
+    scrollQueued = true;
+    requestAnimationFrame(() => {
+      scrollQueued = false;
+      log.scrollTo({ top: log.scrollHeight });
+    });
+  };
+  createEffect(() => {
+    state.thread();
+    const view = liveRun();
+    if (view) liveMessages(view);
+    if (pinned) scrollToEnd();
+  });
+
+  return (
+    <div
+      class="conversation"
+      role="log"
+      aria-label={t("conversation.log")}
+      aria-live="polite"
+      ref={log}
+      onScroll={onScroll}
+    >
+      <div class="conversation-inner">
+        <ThreadFilesContext.Provider value={files}>
+          <Show when={!empty()} fallback={<Welcome state={state} />}>
+            <For each={state.thread()?.entries ?? []}>
+              {(entry, index) => {
+                const answer = () => (isClarification(entry) ? answers()[index()] : undefined);
+                return (
+                  <EntryView
+                    entry={entry}
+                    onOpenSettings={openSettings}
+                    answer={answer()}
+                    subtasks={subtasks()}
+                    tools={tools()}
+                    // Only an unanswered question takes an answer, and only while nothing runs.
+                    onAnswer={
+                      isClarification(entry) && answer() === undefined && !liveRun()
+                        ? (text) => void state.send(text)
+                        : undefined
+                    }
+                  />
+                );
+              }}
+            </For>
+            <Show when={liveRun()}>
+              {(view) => (
+                <>
+                  <MessageView
+                    message={{
+                      type: "human",
+                      id: `pending-${view().runId}`,
+                      content: view().userText,
+                      ...(view().files && { files: view().files }),
+                    }}
+                  />
+                  <Index each={liveMessages(view())}>
+                    {(message) => (
+                      <MessageView
+                        message={message()}
+                        streaming={!view().ended}
+                        subtasks={subtasks()}
+                        tools={tools()}
+                      />
+                    )}
+                  </Index>
+                  <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
+                    <article class="message assistant" aria-label={t("conversation.assistantMessage")} aria-busy="true">
+                      <span class="typing" aria-label={t("conversation.thinking")} />
+                    </article>
+                  </Show>
+                  <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
+                  <Show when={view().error}>
+                    {(error) => <RunErrorView error={error()} onOpenSettings={openSettings} />}
+                  </Show>
+                </>
+              )}
+            </Show>
+          </Show>
+        </ThreadFilesContext.Provider>
+      </div>
+    </div>
+  );
+}

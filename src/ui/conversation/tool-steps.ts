@@ -1,0 +1,170 @@
+// What each tool step shows: an assistant message's tool calls, paired with their results, turned into steps a
+// reader understands at a glance: a command and its output, a file written with its content, search results as
+// links, a fetched page, an edit as the text replaced. Pure, so that the rules are tested without a DOM.
+import { contentText, type ToolWireMessage, type WireMessage, type WireToolCall } from "../../protocol/index.ts";
+import { t } from "../i18n/index.ts";
+
+export type StepStatus = "running" | "done" | "failed";
+
+export interface SearchLink {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
+/** The body of a step, by what the tool did. */
+export type StepBody =
+  | { kind: "command"; command: string; output: string | undefined }
+  | { kind: "file"; path: string; content: string; append: boolean }
+  | { kind: "edit"; path: string; before: string; after: string; output: string | undefined }
+  | { kind: "links"; links: SearchLink[]; output: string | undefined }
+  | { kind: "page"; url: string; output: string | undefined }
+  | { kind: "files"; paths: string[] }
+  | { kind: "output"; args: string | undefined; output: string | undefined };
+
+export interface ToolStep {
+  id: string;
+  tool: string;
+  /** One line: what the step did, e.g. "Ran ls -la" or "Wrote /mnt/user-data/outputs/report.md". */
+  title: string;
+  /** Why the agent took the step, in its own words (the sandbox tools' `description` argument). */
+  note: string | undefined;
+  status: StepStatus;
+  body: StepBody;
+}
+
+/** Tool results by the id of the call they answer. */
+export type ToolResults = ReadonlyMap<string, ToolWireMessage>;
+
+export function toolResultsOf(messages: readonly WireMessage[]): Map<string, ToolWireMessage> {
+  const results = new Map<string, ToolWireMessage>();
+  for (const message of messages) if (message.type === "tool") results.set(message.tool_call_id, message);
+  return results;
+}
+
+/** A tool's text marks a failure when the tool said so or its text starts with "Error:" (the sandbox tools' way). */
+function failed(result: ToolWireMessage, output: string): boolean {
+  return result.status === "error" || /^Error:/.test(output.trimStart()) || /\[exit code [1-9]\d*\]\s*$/.test(output);
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** The first line of a command, cut to a readable length, for the step's title. */
+function oneLine(value: string, max = 80): string {
+  const first = value.trim().split("\n")[0] ?? "";
+  const cut = first.length > max ? `${first.slice(0, max - 1)}…` : first;
+  return value.trim().includes("\n") && cut === first ? `${cut} …` : cut;
+}
+
+/** web_search's JSON (`{ results: [{ title, url, content }] }`) as links; none when the text is not that JSON. */
+export function searchLinks(output: string): SearchLink[] {
+  try {
+    const parsed: unknown = JSON.parse(output);
+    const results = (parsed as { results?: unknown }).results;
+    if (!Array.isArray(results)) return [];
+    return results.flatMap((result: unknown) => {
+      const { title, url, content } = (result ?? {}) as Record<string, unknown>;
+      const href = text(url);
+      // Only web links become anchors: a javascript: or data: URL from a search result is never clickable.
+      if (!/^https?:\/\//i.test(href)) return [];
+      return [{ title: text(title) || href, url: href, snippet: text(content) }];
+    });
+  } catch {
+    return [];
+  }
+}
+
+function describe(call: WireToolCall, output: string | undefined): Pick<ToolStep, "title" | "body"> {
+  const args = call.args;
+  switch (call.name) {
+    case "bash": {
+      const command = text(args.command);
+      return { title: t("steps.ran", { command: oneLine(command) }), body: { kind: "command", command, output } };
+    }
+    case "write_file": {
+      const path = text(args.path);
+      const append = args.append === true;
+      return {
+        title: t(append ? "steps.appended" : "steps.wrote", { path }),
+        body: { kind: "file", path, content: text(args.content), append },
+      };
+    }
+    case "str_replace": {
+      const path = text(args.path);
+      return {
+        title: t("steps.edited", { path }),
+        body: { kind: "edit", path, before: text(args.old_str), after: text(args.new_str), output },
+      };
+    }
+    case "read_file": {
+      const path = text(args.path);
+      const start = typeof args.start_line === "number" ? args.start_line : undefined;
+      const end = typeof args.end_line === "number" ? args.end_line : undefined;
+      const title =
+        start !== undefined || end !== undefined
+          ? t("steps.readLines", {
+              path,
+              start: String(start ?? 1),
+              end: end === undefined ? t("steps.lineEnd") : String(end),
+            })
+          : t("steps.read", { path });
+      return { title, body: { kind: "output", args: undefined, output } };
+    }
+    case "ls":
+      return { title: t("steps.listed", { path: text(args.path) }), body: { kind: "output", args: undefined, output } };
+    case "glob":
+      return {
+        title: t("steps.globbed", { pattern: text(args.pattern), path: text(args.path) }),
+        body: { kind: "output", args: undefined, output },
+      };
+    case "grep":
+      return {
+        title: t("steps.grepped", { pattern: text(args.pattern), path: text(args.path) }),
+        body: { kind: "output", args: undefined, output },
+      };
+    case "web_search":
+      return {
+        title: t("steps.searchedWeb", { query: text(args.query) }),
+        body: { kind: "links", links: output === undefined ? [] : searchLinks(output), output },
+      };
+    case "web_fetch": {
+      const url = text(args.url);
+      return { title: t("steps.read", { path: url }), body: { kind: "page", url, output } };
+    }
+    case "present_files": {
+      const paths = Array.isArray(args.filepaths) ? args.filepaths.filter((path) => typeof path === "string") : [];
+      const names = paths.map((path) => path.split("/").pop() ?? path);
+      return {
+        title: names.length > 0 ? t("steps.presented", { names: names.join(", ") }) : t("steps.presentedFiles"),
+        body: { kind: "files", paths },
+      };
+    }
+    case "view_image":
+      return {
+        title: t("steps.lookedAt", { path: text(args.image_path) }),
+        body: { kind: "output", args: undefined, output },
+      };
+    default: {
+      const { description: _description, ...rest } = args;
+      const shown = Object.keys(rest).length > 0 ? JSON.stringify(rest, null, 2) : undefined;
+      return { title: t("steps.used", { tool: call.name }), body: { kind: "output", args: shown, output } };
+    }
+  }
+}
+
+/**
+ * The steps of a message's tool calls. A call with no result yet is running while the reply streams; after the run
+ * it has none (it was stopped), which shows as failed rather than running forever.
+ */
+export function toolSteps(calls: readonly WireToolCall[], results: ToolResults, streaming: boolean): ToolStep[] {
+  return calls.map((call) => {
+    const result = results.get(call.id);
+    const output = result ? contentText(result.content) : undefined;
+    const status: StepStatus =
+      result === undefined ? (streaming ? "running" : "failed") : failed(result, output ?? "") ? "failed" : "done";
+    const note = text(call.args.description).trim() || undefined;
+    return { id: call.id, tool: call.name, note, status, ...describe(call, output) };
+  });
+}

@@ -1,0 +1,146 @@
+// An assistant message's tool calls as collapsible steps, each shown for what it is (tool-steps.ts): the
+// command and its output, the file written (Markdown rendered), the text an edit replaced, search results as links.
+// <Index> keeps each step's DOM while the reply streams, so a step the reader opened stays open.
+import { Index, Match, Show, Switch } from "solid-js";
+import type { WireToolCall } from "../../protocol/index.ts";
+import { t, type TextKey } from "../i18n/index.ts";
+import { toolSteps, type StepBody, type StepStatus, type ToolResults } from "./tool-steps.ts";
+import { Markdown } from "../markdown/markdown-view.tsx";
+
+/** Longer outputs are cut in the view (the tools already cut what the model sees; this keeps the page light). */
+const SHOWN_CHARS = 20_000;
+
+const STATUS_LABEL: Record<StepStatus, TextKey> = {
+  running: "steps.running",
+  done: "steps.done",
+  failed: "steps.failed",
+};
+
+function cut(value: string): string {
+  return value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}\n…` : value;
+}
+
+function Output(props: { text: string | undefined }) {
+  return (
+    <Show when={props.text !== undefined} fallback={<p class="step-waiting">{t("steps.waiting")}</p>}>
+      <pre class="step-output">{cut(props.text ?? "")}</pre>
+    </Show>
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function Body(props: { body: StepBody }) {
+  return (
+    <Switch>
+      <Match when={props.body.kind === "command" && props.body}>
+        {(body) => (
+          <>
+            <pre class="step-command">
+              <code>$ {body().command}</code>
+            </pre>
+            <Output text={body().output} />
+          </>
+        )}
+      </Match>
+      <Match when={props.body.kind === "file" && props.body}>
+        {(body) => (
+          <Show
+            when={/\.(md|markdown)$/i.test(body().path)}
+            fallback={<pre class="step-file">{cut(body().content)}</pre>}
+          >
+            <Markdown source={cut(body().content)} class="step-file" />
+          </Show>
+        )}
+      </Match>
+      <Match when={props.body.kind === "edit" && props.body}>
+        {(body) => (
+          <pre class="step-diff">
+            <del aria-label={t("steps.replaced")}>{body().before}</del>
+            <ins aria-label={t("steps.newText")}>{body().after}</ins>
+          </pre>
+        )}
+      </Match>
+      <Match when={props.body.kind === "links" && props.body}>
+        {(body) => (
+          <Show when={body().links.length > 0} fallback={<Output text={body().output} />}>
+            <ul class="step-links" aria-label={t("steps.searchResults")}>
+              <Index each={body().links}>
+                {(link) => (
+                  <li>
+                    <a href={link().url} target="_blank" rel="noopener noreferrer">
+                      {link().title}
+                    </a>{" "}
+                    <span class="step-host">{hostOf(link().url)}</span>
+                    <Show when={link().snippet}>
+                      <p>{link().snippet}</p>
+                    </Show>
+                  </li>
+                )}
+              </Index>
+            </ul>
+          </Show>
+        )}
+      </Match>
+      <Match when={props.body.kind === "page" && props.body}>
+        {(body) => (
+          <>
+            <p>
+              <Show when={/^https?:\/\//i.test(body().url)} fallback={body().url}>
+                <a href={body().url} target="_blank" rel="noopener noreferrer">
+                  {body().url}
+                </a>
+              </Show>
+            </p>
+            <Output text={body().output} />
+          </>
+        )}
+      </Match>
+      <Match when={props.body.kind === "files" && props.body}>
+        {(body) => (
+          <ul class="step-paths">
+            <Index each={body().paths}>{(path) => <li>{path()}</li>}</Index>
+          </ul>
+        )}
+      </Match>
+      <Match when={props.body.kind === "output" && props.body}>
+        {(body) => (
+          <>
+            <Show when={body().args}>{(args) => <pre class="step-args">{args()}</pre>}</Show>
+            <Output text={body().output} />
+          </>
+        )}
+      </Match>
+    </Switch>
+  );
+}
+
+export function ToolSteps(props: { calls: readonly WireToolCall[]; results: ToolResults; streaming: boolean }) {
+  const steps = () => toolSteps(props.calls, props.results, props.streaming);
+  return (
+    <ol class="tool-steps" aria-label={t("steps.list")}>
+      <Index each={steps()}>
+        {(step) => (
+          <li class="tool-step" data-status={step().status}>
+            <details>
+              <summary>
+                <span class="step-status" role="img" aria-label={t(STATUS_LABEL[step().status])} />
+                <span class="step-title">{step().title}</span>
+                <Show when={step().note}>{(note) => <span class="step-note">{note()}</span>}</Show>
+              </summary>
+              <div class="step-body">
+                <Body body={step().body} />
+              </div>
+            </details>
+          </li>
+        )}
+      </Index>
+    </ol>
+  );
+}

@@ -1,0 +1,128 @@
+// Markdown as HTML, always sanitized (markdown.ts uses DOMPurify: no scripts, handlers or javascript: links). While a
+// message streams, only its last block is rendered again and only that block's nodes are replaced. Images and links
+// naming the thread's own files (thread-files.ts) are shown from the thread and open the file's preview. A web image
+// is a "Load image" button naming its host until the user clicks it or chose "always" for that host (remote-images.ts).
+import { createRenderEffect, createRoot, createSignal, onCleanup, Show, untrack } from "solid-js";
+import { insert } from "solid-js/web";
+import { t } from "../i18n/index.ts";
+import { IncrementalMarkdown, onMarkdownFeatures } from "./markdown.ts";
+import { MarkdownDom } from "./markdown-dom.ts";
+import {
+  alwaysLoadImagesFrom,
+  imageMayLoad,
+  loadImage,
+  REMOTE_IMAGE_ALT_ATTRIBUTE,
+  REMOTE_IMAGE_ATTRIBUTE,
+  remoteImageUrl,
+} from "./remote-images.ts";
+import { THREAD_FILE_ATTRIBUTE, threadFileReference } from "./thread-files.ts";
+import { useThreadFiles, type ThreadFiles } from "./thread-files-context.ts";
+
+/** Gives each not yet shown thread image of `root` its file, read once per image element. */
+function showImages(root: HTMLElement, files: ThreadFiles, asked: WeakSet<Element>): void {
+  for (const image of root.querySelectorAll<HTMLImageElement>(`img[${THREAD_FILE_ATTRIBUTE}]:not([src])`)) {
+    if (asked.has(image)) continue;
+    asked.add(image);
+    const reference = image.getAttribute(THREAD_FILE_ATTRIBUTE) ?? "";
+    const path = threadFileReference(reference, files.base);
+    if (!path) continue;
+    void files.imageUrl(path).then((url) => {
+      // Not into a message that has left the page since: its picture may be revoked already.
+      if (url && root.isConnected && image.getAttribute(THREAD_FILE_ATTRIBUTE) === reference) image.src = url;
+    });
+  }
+}
+
+/** A click on a placeholder's button is its own: not a click on a link around the image, nor on a thread file. */
+function own(handler: () => void): (event: MouseEvent) => void {
+  return (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    handler();
+  };
+}
+
+/** What a remote image's placeholder shows: "Load image" and "Always" naming its host, or the image once allowed. */
+function RemoteImage(props: { url: URL; alt: string }) {
+  const host = props.url.host;
+  return (
+    <Show
+      when={imageMayLoad(props.url)}
+      fallback={
+        <>
+          <button type="button" class="load-image" title={props.url.href} on:click={own(() => loadImage(props.url))}>
+            {t("markdown.loadImage", { host })}
+          </button>
+          <button
+            type="button"
+            class="load-image-always"
+            aria-label={t("markdown.alwaysLoadImages", { host })}
+            title={t("markdown.alwaysLoadImages", { host })}
+            on:click={own(() => alwaysLoadImagesFrom(props.url))}
+          >
+            {t("markdown.always")}
+          </button>
+        </>
+      }
+    >
+      {/* Loaded at the user's word; the page's address does not go with it. */}
+      <img src={props.url.href} alt={props.alt} referrerPolicy="no-referrer" />
+    </Show>
+  );
+}
+
+/**
+ * Fills each new remote image placeholder of `root` (rendered empty, see markdown.ts) with its RemoteImage. Each one
+ * is a root of its own, disposed with the view (`disposers`); markdown-dom.ts keeps a placeholder's content.
+ */
+function showRemoteImages(root: HTMLElement, filled: WeakSet<Element>, disposers: (() => void)[]): void {
+  for (const placeholder of root.querySelectorAll(`span[${REMOTE_IMAGE_ATTRIBUTE}]`)) {
+    if (filled.has(placeholder)) continue;
+    filled.add(placeholder);
+    const url = remoteImageUrl(placeholder.getAttribute(REMOTE_IMAGE_ATTRIBUTE));
+    if (!url) continue;
+    const alt = placeholder.getAttribute(REMOTE_IMAGE_ALT_ATTRIBUTE) ?? "";
+    createRoot((dispose) => {
+      disposers.push(dispose);
+      insert(placeholder, () => <RemoteImage url={url} alt={alt} />);
+    });
+  }
+}
+
+/** The thread file a click on a marked link, or on a shown thread image, opens. */
+function clickedFile(target: EventTarget | null, files: ThreadFiles): string | undefined {
+  if (!(target instanceof Element)) return undefined;
+  // A link decides for the image inside it: a web link stays one.
+  const marked = target.closest("a") ?? target.closest(`img[${THREAD_FILE_ATTRIBUTE}][src]`);
+  const reference = marked?.getAttribute(THREAD_FILE_ATTRIBUTE);
+  return reference ? threadFileReference(reference, files.base) : undefined;
+}
+
+export function Markdown(props: { source: string; class?: string }) {
+  const root = (<div class={props.class ? `markdown ${props.class}` : "markdown"} />) as HTMLDivElement;
+  const renderer = new IncrementalMarkdown({ shareRecent: true });
+  const dom = new MarkdownDom(root);
+  const files = useThreadFiles();
+  const asked = new WeakSet<Element>();
+  const filled = new WeakSet<Element>();
+  const disposers: (() => void)[] = [];
+  onCleanup(() => disposers.forEach((dispose) => dispose()));
+  // A code grammar or KaTeX arriving re-renders the blocks that wait for it.
+  const [features, setFeatures] = createSignal(0);
+  onCleanup(onMarkdownFeatures(() => setFeatures((count) => count + 1)));
+  createRenderEffect(() => {
+    features();
+    dom.show(renderer.render(props.source));
+    if (files) showImages(root, files, asked);
+    untrack(() => showRemoteImages(root, filled, disposers));
+  });
+  if (files) {
+    root.addEventListener("click", (event) => {
+      const path = clickedFile(event.target, files);
+      if (!path) return;
+      event.preventDefault();
+      files.open(path);
+    });
+  }
+  return root;
+}

@@ -1,0 +1,122 @@
+// Settings → Memory's own settings: whether Fawn learns and uses memory, how long it waits after a run before
+// learning, and how much of it goes into a prompt.
+import { createSignal, onMount, Show } from "solid-js";
+import type { GatewayApi, MemorySettings } from "../../protocol/index.ts";
+import { errorMessage } from "../gateway-client.ts";
+import { t } from "../i18n/index.ts";
+import { AreaStatus, type MemoryStatus } from "./memory-status.tsx";
+import { fromMemorySettingsForm, toMemorySettingsForm, type MemorySettingsForm } from "./memory-view.ts";
+
+/** The form "Memory settings", loaded when it mounts; its messages go to the tab's status, area "settings". */
+export function MemorySettingsSection(props: {
+  client: Pick<GatewayApi, "getMemorySettings" | "saveMemorySettings">;
+  status: MemoryStatus | undefined;
+  onStatus: (status: MemoryStatus) => void;
+}) {
+  const [savedSettings, setSavedSettings] = createSignal<MemorySettings | undefined>();
+  const [settingsForm, setSettingsForm] = createSignal<MemorySettingsForm | undefined>();
+
+  onMount(() => {
+    props.client
+      .getMemorySettings()
+      .then((settings) => {
+        setSavedSettings(settings);
+        setSettingsForm(toMemorySettingsForm(settings));
+      })
+      .catch((error: unknown) => props.onStatus({ kind: "error", text: errorMessage(error), area: "settings" }));
+  });
+
+  const saveSettings = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = settingsForm();
+    const base = savedSettings();
+    if (!form || !base) return;
+    const read = fromMemorySettingsForm(form, base);
+    if ("error" in read) {
+      props.onStatus({ kind: "error", text: read.error, area: "settings" });
+      return;
+    }
+    props.onStatus({ kind: "busy", text: t("common.saving"), area: "settings" });
+    try {
+      const saved = await props.client.saveMemorySettings(read.settings);
+      setSavedSettings(saved);
+      setSettingsForm(toMemorySettingsForm(saved));
+      props.onStatus({ kind: "ok", text: t("common.saved"), area: "settings" });
+    } catch (error) {
+      props.onStatus({ kind: "error", text: errorMessage(error), area: "settings" });
+    }
+  };
+
+  const setSetting = <K extends keyof MemorySettingsForm>(key: K, value: MemorySettingsForm[K]) => {
+    const form = settingsForm();
+    if (form) setSettingsForm({ ...form, [key]: value });
+  };
+
+  return (
+    <form
+      class="memory-settings"
+      aria-label={t("memory.settings")}
+      noValidate
+      onSubmit={(event) => void saveSettings(event)}
+    >
+      <p class="hint">{t("memory.intro")}</p>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={settingsForm()?.enabled ?? false}
+          disabled={!settingsForm()}
+          onChange={(event) => setSetting("enabled", event.currentTarget.checked)}
+        />
+        {t("memory.use")}
+      </label>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={settingsForm()?.injectionEnabled ?? false}
+          disabled={!settingsForm()}
+          onChange={(event) => setSetting("injectionEnabled", event.currentTarget.checked)}
+        />
+        {t("memory.inject")}
+      </label>
+      <Show when={settingsForm()?.enabled === false}>
+        <p class="hint">{t("memory.off")}</p>
+      </Show>
+      <div class="memory-numbers">
+        <div class="field">
+          <label for="memory-debounce">{t("memory.debounce")}</label>
+          <input
+            id="memory-debounce"
+            type="number"
+            min="0"
+            max="3600"
+            step="1"
+            value={settingsForm()?.debounceSeconds ?? ""}
+            disabled={!settingsForm()}
+            onInput={(event) => setSetting("debounceSeconds", event.currentTarget.value)}
+          />
+          <p class="hint">{t("memory.debounceHint")}</p>
+        </div>
+        <div class="field">
+          <label for="memory-budget">{t("memory.budget")}</label>
+          <input
+            id="memory-budget"
+            type="number"
+            min="100"
+            max="20000"
+            step="100"
+            value={settingsForm()?.maxInjectionTokens ?? ""}
+            disabled={!settingsForm()}
+            onInput={(event) => setSetting("maxInjectionTokens", event.currentTarget.value)}
+          />
+          <p class="hint">{t("memory.budgetHint")}</p>
+        </div>
+      </div>
+      <AreaStatus status={props.status} area="settings" />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={!settingsForm()}>
+          {t("memory.saveSettings")}
+        </button>
+      </div>
+    </form>
+  );
+}

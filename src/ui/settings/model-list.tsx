@@ -1,0 +1,94 @@
+// Settings → Models' list of one endpoint's models: which is the default, each one's Thinking and Vision abilities,
+// removing one, and adding one by its id (the ids "List models" offered are suggested).
+import { For, Show } from "solid-js";
+import type { ModelEntry } from "../../protocol/index.ts";
+import { t } from "../i18n/index.ts";
+
+/** The group "Models" of the endpoint being edited; the tab (models-tab.tsx) owns the settings it changes. */
+export function ModelList(props: {
+  entries: ModelEntry[];
+  isDefault: (id: string) => boolean;
+  /** Whether a model may be removed: not the default, nor the main endpoint's own model. */
+  removable: (id: string) => boolean;
+  onDefault: (id: string) => void;
+  onFlag: (id: string, key: "thinking" | "vision", on: boolean) => void;
+  onRemove: (id: string) => void;
+  newModel: string;
+  onNewModel: (text: string) => void;
+  onAdd: () => void;
+}) {
+  return (
+    <fieldset class="model-list">
+      <legend>{t("models.choose")}</legend>
+      <p class="hint">{t("models.chooseHint")}</p>
+      <p class="hint">{t("models.defaultHint")}</p>
+      <ul>
+        <For each={props.entries}>
+          {(entry) => (
+            <li role="group" aria-label={entry.id}>
+              <span class="model-id">{entry.id}</span>
+              <label>
+                <input
+                  type="radio"
+                  name="default-model"
+                  checked={props.isDefault(entry.id)}
+                  onChange={(event) => {
+                    if (event.currentTarget.checked) props.onDefault(entry.id);
+                  }}
+                />
+                {t("models.defaultChoice")}
+              </label>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={entry.thinking === true}
+                  onChange={(event) => props.onFlag(entry.id, "thinking", event.currentTarget.checked)}
+                />
+                {t("models.thinking")}
+              </label>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={entry.vision === true}
+                  onChange={(event) => props.onFlag(entry.id, "vision", event.currentTarget.checked)}
+                />
+                {t("models.vision")}
+              </label>
+              <Show when={props.removable(entry.id)}>
+                <button
+                  type="button"
+                  class="ghost"
+                  aria-label={t("models.remove", { model: entry.id })}
+                  onClick={() => props.onRemove(entry.id)}
+                >
+                  ×
+                </button>
+              </Show>
+            </li>
+          )}
+        </For>
+      </ul>
+      <div class="inline">
+        <input
+          type="text"
+          aria-label={t("models.addAModel")}
+          list="model-options"
+          autocomplete="off"
+          spellcheck={false}
+          placeholder={t("models.addPlaceholder")}
+          value={props.newModel}
+          onInput={(event) => props.onNewModel(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") {
+              event.preventDefault();
+              props.onAdd();
+            }
+          }}
+        />
+        <button type="button" class="ghost" onClick={() => props.onAdd()}>
+          {t("models.addModel")}
+        </button>
+      </div>
+    </fieldset>
+  );
+}

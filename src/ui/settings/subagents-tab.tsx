@@ -1,0 +1,235 @@
+// Settings → Subagents: how long and how many subagents may run, and the user's own subagent types, saved together.
+import { createSignal, For, onMount, Show } from "solid-js";
+import { createStore, reconcile } from "solid-js/store";
+import { DEFAULT_SUBAGENT_SETTINGS, type GatewayApi, type SubagentSettings } from "../../protocol/index.ts";
+import { errorMessage } from "../gateway-client.ts";
+import { t } from "../i18n/index.ts";
+import {
+  blankSubagentType,
+  fromSubagentForm,
+  toSubagentForm,
+  type SubagentForm,
+  type SubagentTypeForm,
+} from "./subagent-form.ts";
+import { StatusLine, type Status } from "./status-line.tsx";
+
+/** The Gateway methods the Subagents tab calls. */
+export type SubagentsClient = Pick<GatewayApi, "getSubagentSettings" | "saveSubagentSettings">;
+
+type TypeField = Exclude<keyof SubagentTypeForm, "key">;
+
+/** One labelled one-line field of a subagent type. */
+function TypeInput(props: {
+  type: SubagentTypeForm;
+  field: TypeField;
+  label: string;
+  kind?: "number";
+  min?: number;
+  max?: number;
+  placeholder?: string;
+  onInput: (value: string) => void;
+}) {
+  const id = () => `${props.type.key}-${props.field}`;
+  return (
+    <div class="field">
+      <label for={id()}>{props.label}</label>
+      <input
+        id={id()}
+        type={props.kind ?? "text"}
+        min={props.min}
+        max={props.max}
+        step={props.kind === "number" ? 1 : undefined}
+        autocomplete="off"
+        spellcheck={false}
+        placeholder={props.placeholder}
+        value={props.type[props.field]}
+        onInput={(event) => props.onInput(event.currentTarget.value)}
+      />
+    </div>
+  );
+}
+
+export function SubagentsTab(props: { client: SubagentsClient }) {
+  // A store, so typing into one type's fields updates them in place instead of re-creating the list's elements.
+  const [form, setForm] = createStore<SubagentForm>(toSubagentForm(DEFAULT_SUBAGENT_SETTINGS));
+  const [loaded, setLoaded] = createSignal(false);
+  const [status, setStatus] = createSignal<Status | undefined>();
+  let addButton!: HTMLButtonElement;
+
+  /** Shows saved settings, keeping the rows' keys (and so their elements) where the types are the same. */
+  const show = (settings: SubagentSettings) => {
+    const next = toSubagentForm(settings);
+    next.types = next.types.map((type, index) => ({ ...type, key: form.types[index]?.key ?? type.key }));
+    setForm(reconcile(next, { key: "key" }));
+  };
+
+  onMount(() => {
+    props.client
+      .getSubagentSettings()
+      .then((settings) => {
+        show(settings);
+        setLoaded(true);
+      })
+      .catch((error: unknown) => setStatus({ kind: "error", text: errorMessage(error) }));
+  });
+
+  const setType = (key: string, field: TypeField, value: string) =>
+    setForm("types", (type) => type.key === key, field, value);
+
+  const addType = () => {
+    const type = blankSubagentType();
+    setForm("types", form.types.length, type);
+    document.getElementById(`${type.key}-name`)?.focus();
+  };
+
+  const removeType = (key: string) => {
+    setForm("types", (types) => types.filter((type) => type.key !== key));
+    addButton.focus();
+  };
+
+  const save = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const read = fromSubagentForm(form);
+    if ("error" in read) {
+      setStatus({ kind: "error", text: read.error });
+      return;
+    }
+    setStatus({ kind: "busy", text: t("common.saving") });
+    try {
+      show(await props.client.saveSubagentSettings(read.settings));
+      setLoaded(true);
+      setStatus({ kind: "ok", text: t("common.saved") });
+    } catch (error) {
+      setStatus({ kind: "error", text: errorMessage(error) });
+    }
+  };
+
+  return (
+    <form class="settings-form subagents-tab" noValidate onSubmit={(event) => void save(event)}>
+      <p class="hint">{t("subagents.intro")}</p>
+      <div class="subagent-limits">
+        <div class="field">
+          <label for="subagent-timeout">{t("subagents.timeout")}</label>
+          <input
+            id="subagent-timeout"
+            type="number"
+            min="10"
+            max="7200"
+            step="1"
+            value={form.timeoutSeconds}
+            onInput={(event) => setForm("timeoutSeconds", event.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="subagent-max-concurrent">{t("subagents.perResponse")}</label>
+          <input
+            id="subagent-max-concurrent"
+            type="number"
+            min="1"
+            max="4"
+            step="1"
+            value={form.maxConcurrent}
+            onInput={(event) => setForm("maxConcurrent", event.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="subagent-max-per-run">{t("subagents.perRun")}</label>
+          <input
+            id="subagent-max-per-run"
+            type="number"
+            min="1"
+            max="50"
+            step="1"
+            value={form.maxPerRun}
+            onInput={(event) => setForm("maxPerRun", event.currentTarget.value)}
+          />
+        </div>
+      </div>
+      <p class="hint">{t("subagents.limitsHint")}</p>
+      <h3>{t("subagents.yourTypes")}</h3>
+      <Show when={loaded() && form.types.length === 0}>
+        <p class="hint">{t("subagents.noTypes")}</p>
+      </Show>
+      <For each={form.types}>
+        {(type) => (
+          <fieldset class="subagent-type">
+            <legend>{type.name.trim() || t("subagents.newType")}</legend>
+            <TypeInput
+              type={type}
+              field="name"
+              label={t("subagents.name")}
+              placeholder="researcher"
+              onInput={(value) => setType(type.key, "name", value)}
+            />
+            <TypeInput
+              type={type}
+              field="description"
+              label={t("subagents.description")}
+              placeholder={t("subagents.descriptionPlaceholder")}
+              onInput={(value) => setType(type.key, "description", value)}
+            />
+            <div class="field">
+              <label for={`${type.key}-instructions`}>{t("subagents.instructions")}</label>
+              <textarea
+                id={`${type.key}-instructions`}
+                rows={4}
+                value={type.instructions}
+                onInput={(event) => setType(type.key, "instructions", event.currentTarget.value)}
+              />
+            </div>
+            <TypeInput
+              type={type}
+              field="tools"
+              label={t("subagents.tools")}
+              placeholder="web_search, web_fetch, read_file"
+              onInput={(value) => setType(type.key, "tools", value)}
+            />
+            <div class="inline">
+              <TypeInput
+                type={type}
+                field="maxTurns"
+                label={t("subagents.maxTurns")}
+                kind="number"
+                min={1}
+                max={500}
+                placeholder={t("subagents.default")}
+                onInput={(value) => setType(type.key, "maxTurns", value)}
+              />
+              <TypeInput
+                type={type}
+                field="timeoutSeconds"
+                label={t("subagents.typeTimeout")}
+                kind="number"
+                min={10}
+                max={7200}
+                placeholder={t("subagents.asAbove")}
+                onInput={(value) => setType(type.key, "timeoutSeconds", value)}
+              />
+            </div>
+            <div class="actions">
+              <button
+                type="button"
+                class="ghost danger-text"
+                aria-label={t("subagents.removeType", { name: type.name.trim() }).trim()}
+                onClick={() => removeType(type.key)}
+              >
+                {t("subagents.remove")}
+              </button>
+            </div>
+          </fieldset>
+        )}
+      </For>
+      <div class="inline">
+        <button type="button" ref={addButton} disabled={!loaded()} onClick={addType}>
+          {t("subagents.addType")}
+        </button>
+      </div>
+      <StatusLine status={status()} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={!loaded()}>
+          {t("subagents.save")}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,105 @@
+// The sidebar: New thread, Import thread, the thread list (pinned first, then by recent activity; virtualized) with
+// its search box, and Settings. On a phone it is a drawer over the conversation (app.tsx), which also holds
+// "Keyboard shortcuts" and a "Hide threads" button; a click on a control marked `closes-drawer` closes it.
+import { createEffect, createSignal, on, onCleanup, Show } from "solid-js";
+import type { AppState } from "../app-state.ts";
+import { createThreadSearch, isActiveQuery, type ThreadSearchState } from "./thread-search.ts";
+import { ImportThreadButton } from "./import-thread.tsx";
+import { ThreadList } from "./thread-list.tsx";
+import { ThreadSearchBox, ThreadSearchResults } from "./thread-search.tsx";
+import { t } from "../i18n/index.ts";
+
+export function Sidebar(props: {
+  state: AppState;
+  onShowShortcuts: () => void;
+  /** A thread was imported and opened. */
+  onImported: () => void;
+  /** "Hide threads" (the phone's drawer). */
+  onClose: () => void;
+}) {
+  const state = props.state;
+  const [searchState, setSearchState] = createSignal<ThreadSearchState>({ query: "", pending: false });
+  const search = createThreadSearch({
+    search: (query) => state.client.searchThreads(query),
+    onChange: setSearchState,
+  });
+  onCleanup(() => search.dispose());
+  // Threads changed (a run ended, a rename, another tab): the results are searched again.
+  createEffect(on(state.threads, () => search.refresh(), { defer: true }));
+  const searching = () => isActiveQuery(searchState().query);
+  let results: HTMLUListElement | undefined;
+  let nav: HTMLElement | undefined;
+  const openThread = (threadId: string) => void state.openThread(threadId);
+
+  return (
+    <aside class="sidebar">
+      <div class="brand">
+        <img src="/favicon.svg" alt="" width="24" height="24" />
+        <span>Fawn</span>
+        <button
+          type="button"
+          class="ghost icon drawer-close"
+          aria-label={t("layout.hideThreads")}
+          onClick={() => props.onClose()}
+        >
+          <span aria-hidden="true">×</span>
+        </button>
+      </div>
+      <button type="button" class="primary new-thread closes-drawer" onClick={() => void state.newThread()}>
+        {t("common.newThread")}
+      </button>
+      <ImportThreadButton
+        client={state.client}
+        onImported={(threadId) => {
+          props.onImported();
+          void state.openThread(threadId);
+        }}
+      />
+      <nav aria-label={t("common.threads")} class="thread-list thread-nav" ref={nav}>
+        <ThreadSearchBox
+          search={search}
+          state={searchState()}
+          // Starts indexing threads from before search existed, so the first query finds them.
+          onFirstFocus={() => void state.client.searchThreads("").catch(() => undefined)}
+          // A click, not a call: on a phone, choosing a thread closes the thread list (app.tsx).
+          onOpenFirst={() => results?.querySelector<HTMLElement>('a[data-result="0"]')?.click()}
+          onFocusResults={() => results?.querySelector<HTMLElement>('a[data-result="0"]')?.focus()}
+        />
+        <Show
+          when={searching()}
+          fallback={
+            <ThreadList
+              threads={state.threads()}
+              currentId={state.thread()?.thread_id}
+              isRunning={state.isRunning}
+              onOpen={openThread}
+            />
+          }
+        >
+          <ThreadSearchResults
+            state={searchState()}
+            currentId={state.thread()?.thread_id}
+            onOpen={openThread}
+            onFocusBox={() => nav?.querySelector<HTMLElement>('input[type="search"]')?.focus()}
+            ref={(element) => (results = element)}
+          />
+        </Show>
+      </nav>
+      <div class="sidebar-footer">
+        <button type="button" class="ghost settings-button closes-drawer" onClick={() => state.setSettingsOpen(true)}>
+          {t("sidebar.settings")}
+        </button>
+        {/* The title bar's "?" on wider screens. */}
+        <button
+          type="button"
+          class="ghost icon shortcuts-button drawer-shortcuts closes-drawer"
+          aria-label={t("common.keyboardShortcuts")}
+          title={t("header.shortcutsTitle")}
+          onClick={() => props.onShowShortcuts()}
+        >
+          ?
+        </button>
+      </div>
+    </aside>
+  );
+}

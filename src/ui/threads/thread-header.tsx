@@ -1,0 +1,156 @@
+// The title bar: "Show threads" (on a phone, or when the sidebar is hidden), the open thread's title and token
+// total, the "Keyboard shortcuts" button, the Terminal toggle, and the thread's actions (Rename, Pin, Delete).
+// On a phone it is the only bar: Terminal and Thread actions become icons (their names stay, visually hidden), the
+// token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css).
+import { createMemo, createSignal, onCleanup, Show } from "solid-js";
+import type { WireMessage } from "../../protocol/index.ts";
+import type { AppState } from "../app-state.ts";
+import { t } from "../i18n/index.ts";
+import { formatCount, threadUsage, usageDetail } from "../conversation/token-usage.ts";
+
+const NO_MESSAGES: readonly WireMessage[] = [];
+
+/**
+ * `terminalOpen` and `onToggleTerminal` drive the "Terminal" button, which shows or hides region "Terminal";
+ * `sidebarShown` and `onToggleSidebar` the "Show threads" button; `onShowShortcuts` the "Keyboard shortcuts" one.
+ */
+export function ThreadHeader(props: {
+  state: AppState;
+  terminalOpen: boolean;
+  onToggleTerminal: () => void;
+  sidebarShown: boolean;
+  onToggleSidebar: () => void;
+  onShowShortcuts: () => void;
+}) {
+  const [open, setOpen] = createSignal(false);
+  let menu: HTMLDivElement | undefined;
+  const close = (event: MouseEvent) => {
+    if (menu && !menu.contains(event.target as Node)) setOpen(false);
+  };
+  document.addEventListener("click", close);
+  onCleanup(() => document.removeEventListener("click", close));
+
+  const rename = () => {
+    setOpen(false);
+    const thread = props.state.thread();
+    if (!thread) return;
+    const title = window.prompt(t("header.renamePrompt"), thread.title);
+    if (title !== null) void props.state.renameThread(thread.thread_id, title);
+  };
+  const remove = () => {
+    setOpen(false);
+    const thread = props.state.thread();
+    if (!thread) return;
+    if (window.confirm(t("header.deleteConfirm", { title: thread.title }))) {
+      void props.state.deleteThread(thread.thread_id);
+    }
+  };
+
+  // The live run's completed messages change by reference only when a step completes, not on every token.
+  const produced = createMemo(() => props.state.run()?.produced ?? NO_MESSAGES);
+  const usage = createMemo(() => threadUsage(props.state.thread()?.entries ?? [], produced()));
+
+  return (
+    <header class="thread-header" classList={{ empty: !props.state.thread() }}>
+      <button
+        type="button"
+        class="ghost threads-toggle"
+        aria-label={t("header.showThreads")}
+        aria-expanded={props.sidebarShown}
+        onClick={() => props.onToggleSidebar()}
+      >
+        <span aria-hidden="true">☰</span> <span class="threads-toggle-label">{t("common.threads")}</span>
+      </button>
+      <Show when={props.state.thread()} fallback={<span class="header-brand">Fawn</span>}>
+        {(thread) => <h1 class="thread-title">{thread().title}</h1>}
+      </Show>
+      <div class="thread-header-actions">
+        <Show when={props.state.thread() && usage()}>
+          {(total) => (
+            <span class="thread-tokens" title={usageDetail(total())}>
+              {t("header.tokens", { count: formatCount(total().total_tokens) })}
+            </span>
+          )}
+        </Show>
+        <button
+          type="button"
+          class="ghost icon shortcuts-button"
+          aria-label={t("common.keyboardShortcuts")}
+          title={t("header.shortcutsTitle")}
+          onClick={() => props.onShowShortcuts()}
+        >
+          ?
+        </button>
+        <Show when={props.state.thread()}>
+          {(thread) => (
+            <>
+              <button
+                type="button"
+                class="ghost terminal-toggle"
+                aria-expanded={props.terminalOpen}
+                aria-controls="terminal-panel"
+                onClick={() => props.onToggleTerminal()}
+              >
+                <svg class="header-icon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
+                  <path
+                    d="M4 6.5 9 12l-5 5.5M12 18h8"
+                    fill="none"
+                    stroke="currentColor"
+                    stroke-width="1.9"
+                    stroke-linecap="round"
+                    stroke-linejoin="round"
+                  />
+                </svg>
+                <span class="header-label">{t("common.terminal")}</span>
+              </button>
+              <div class="menu-anchor" ref={menu}>
+                <button
+                  type="button"
+                  class="ghost"
+                  aria-haspopup="menu"
+                  aria-expanded={open()}
+                  onClick={() => setOpen(!open())}
+                >
+                  <svg class="header-icon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
+                    <circle cx="5" cy="12" r="1.8" fill="currentColor" />
+                    <circle cx="12" cy="12" r="1.8" fill="currentColor" />
+                    <circle cx="19" cy="12" r="1.8" fill="currentColor" />
+                  </svg>
+                  <span class="header-label">{t("header.threadActions")}</span>
+                </button>
+                <Show when={open()}>
+                  <div class="menu" role="menu" aria-label={t("header.threadActions")}>
+                    {/* The phone's title bar has no room for the token total; it is shown here instead. */}
+                    <Show when={usage()}>
+                      {(total) => (
+                        <div class="menu-note menu-tokens" role="none" title={usageDetail(total())}>
+                          {t("header.tokens", { count: formatCount(total().total_tokens) })}
+                        </div>
+                      )}
+                    </Show>
+                    <button type="button" role="menuitem" onClick={rename}>
+                      {t("header.rename")}
+                    </button>
+                    <button
+                      type="button"
+                      role="menuitem"
+                      onClick={() => {
+                        setOpen(false);
+                        void props.state.pinThread(thread().thread_id, !thread().pinned);
+                      }}
+                    >
+                      {thread().pinned ? t("header.unpin") : t("header.pin")}
+                    </button>
+                    <button type="button" role="menuitem" class="danger-text" onClick={remove}>
+                      {t("common.delete")}
+                    </button>
+                  </div>
+                </Show>
+              </div>
+            </>
+          )}
+        </Show>
+      </div>
+    </header>
+  );
+}
