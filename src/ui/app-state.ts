@@ -3,6 +3,7 @@ import { batch, createSignal } from "solid-js";
 import type {
   AgentMode,
   ModelEntry,
+  ModelEndpoint,
   ModelSettings,
   RunEvent,
   ThreadDetail,
@@ -55,7 +56,7 @@ function threadIdFromHash(): string | undefined {
 /** The model and endpoint a message asks for (none: the default model). */
 function runModel(choice: ModelChoice | undefined): { model?: string; endpoint?: string } {
   if (!choice) return {};
-  return { model: choice.entry.id, ...(choice.endpoint && { endpoint: choice.endpoint }) };
+  return { model: choice.entry.id, endpoint: choice.endpoint };
 }
 
 export function createAppState(client: GatewayClient) {
@@ -98,13 +99,24 @@ export function createAppState(client: GatewayClient) {
     store(MODEL_KEY, id);
   };
 
-  // Refreshes can overlap (the first load and an import's): only the latest one asked may set the list, or a slow
-  // early answer would put back a list without the thread just imported.
-  let threadsAsked = 0;
-  async function refreshThreads(): Promise<void> {
-    const asked = ++threadsAsked;
-    const list = await client.listThreads();
-    if (asked === threadsAsked) setThreads(list);
+  // The list is read once per change: the worker announces every change it makes (this tab's own included), and a
+  // change announced while a read is under way gets one more read after it, however many came meanwhile.
+  let reading: Promise<void> | undefined;
+  let readAgain: Promise<void> | undefined;
+  function refreshThreads(): Promise<void> {
+    if (!reading) {
+      const read = client.listThreads().then((list) => void setThreads(list));
+      reading = read.finally(() => (reading = undefined));
+      return reading;
+    }
+    const after = reading;
+    readAgain ??= after
+      .catch(() => undefined)
+      .then(() => {
+        readAgain = undefined;
+        return refreshThreads();
+      });
+    return readAgain;
   }
 
   async function openThread(threadId: string | undefined): Promise<void> {
@@ -225,7 +237,6 @@ export function createAppState(client: GatewayClient) {
       ...startRunView(runId, threadId, text, historyLength),
       ...(files.length > 0 && { files }),
     }));
-    void refreshThreads();
     // Events come through their own message port, so the call can return before the last events arrive:
     // the run is over for the UI when `end` has been applied.
     let endApplied!: () => void;
@@ -266,7 +277,6 @@ export function createAppState(client: GatewayClient) {
     });
     // The tab may be hidden: a notification says the reply is ready (when the user allowed them).
     if (detail) notifyRunFinished({ threadId, title: detail.title }, () => void openThread(threadId));
-    await refreshThreads();
   }
 
   async function stop(): Promise<void> {
@@ -278,26 +288,23 @@ export function createAppState(client: GatewayClient) {
     await openThread(undefined);
   }
 
-  /** Applies a change to a thread, then shows it; a refusal becomes a notice. */
-  async function changeThread(threadId: string, change: () => Promise<unknown>): Promise<void> {
+  /** Applies a change to a thread (its notice refreshes the list and the open thread); a refusal becomes a notice. */
+  async function changeThread(change: () => Promise<unknown>): Promise<void> {
     try {
       await change();
-      await Promise.all([refreshThreads(), reloadIfOpen(threadId)]);
     } catch (error) {
       setNotice(errorMessage(error));
     }
   }
 
-  const renameThread = (threadId: string, title: string) =>
-    changeThread(threadId, () => client.renameThread(threadId, title));
-  const pinThread = (threadId: string, pinned: boolean) =>
-    changeThread(threadId, () => client.pinThread(threadId, pinned));
+  const renameThread = (threadId: string, title: string) => changeThread(() => client.renameThread(threadId, title));
+  const pinThread = (threadId: string, pinned: boolean) => changeThread(() => client.pinThread(threadId, pinned));
 
   async function deleteThread(threadId: string): Promise<void> {
     try {
       await client.deleteThread(threadId);
+      // The notice that follows refreshes the list; the thread closes here, so it does not read as deleted elsewhere.
       if (thread()?.thread_id === threadId) await openThread(undefined);
-      await refreshThreads();
     } catch (error) {
       setNotice(errorMessage(error));
     }
@@ -359,7 +366,7 @@ export function createAppState(client: GatewayClient) {
     pinThread,
     deleteThread,
     saveSettings,
-    listModels: (endpoint: Pick<ModelSettings, "baseUrl" | "apiKey" | "useProxy">) => client.listModels(endpoint),
+    listModels: (endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy">) => client.listModels(endpoint),
   };
 }
 

@@ -79,7 +79,7 @@ function EntryView(props: {
 }
 
 function Welcome(props: { state: AppState }) {
-  const configured = () => Boolean(props.state.settings()?.baseUrl && props.state.settings()?.model);
+  const configured = () => props.state.modelChoices().length > 0;
   return (
     <div class="welcome">
       <h1>{t("conversation.welcome")}</h1>

@@ -380,6 +380,7 @@ export const en = {
   "models.addEndpoint": "Add endpoint",
   "models.removeEndpoint": "Remove endpoint",
   "models.removedUnsaved": template<{ name: string }>("{{ name }} removed. Save to keep the change."),
+  "models.firstEndpoint": "Main endpoint",
   "models.endpointN": template<{ count: string }>("Endpoint {{ count }}"),
   "models.endpointName": "Endpoint name",
   "models.presets": "Endpoint presets",

@@ -333,6 +333,7 @@ export const zhCN: Translation = {
   "models.addEndpoint": "添加端点",
   "models.removeEndpoint": "移除端点",
   "models.removedUnsaved": "已移除 {{ name }}。保存后生效。",
+  "models.firstEndpoint": "主端点",
   "models.endpointN": "端点 {{ count }}",
   "models.endpointName": "端点名称",
   "models.presets": "端点预设",

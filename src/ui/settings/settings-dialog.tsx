@@ -77,8 +77,17 @@ export function SettingsDialog(props: { state: AppState }) {
             </Match>
             <Match when={selected() === "web"}>
               <WebTab
-                load={() => props.state.client.getWebToolSettings()}
-                save={(settings) => props.state.client.saveWebToolSettings(settings)}
+                load={async () => {
+                  const { client } = props.state;
+                  const [web, proxy] = await Promise.all([client.getWebToolSettings(), client.getProxySettings()]);
+                  return { web, proxy };
+                }}
+                save={async ({ web, proxy }) => {
+                  const { client } = props.state;
+                  // The proxy first: whether a search service is reachable depends on it.
+                  const savedProxy = await client.saveProxySettings(proxy);
+                  return { proxy: savedProxy, web: await client.saveWebToolSettings(web) };
+                }}
               />
             </Match>
             <Match when={selected() === "skills"}>

@@ -5,6 +5,7 @@ import {
   DEFAULT_WEB_TOOL_SETTINGS,
   WEB_FETCH_PROVIDERS,
   WEB_SEARCH_PROVIDERS,
+  type ProxySettings,
   type WebFetchProviderName,
   type WebProviderInfo,
   type WebSearchProviderName,
@@ -34,7 +35,13 @@ const SEARCH_CHOICES = Object.entries(WEB_SEARCH_PROVIDERS) as [
 ][];
 const FETCH_CHOICES = Object.entries(WEB_FETCH_PROVIDERS) as [WebFetchProviderName, WebProviderInfo][];
 
-function toForm(settings: WebToolSettings): WebForm {
+/** What the tab edits: the web tools and the proxy they (and model endpoints) may go through. */
+export interface WebTabSettings {
+  web: WebToolSettings;
+  proxy: ProxySettings;
+}
+
+function toForm({ web: settings, proxy }: WebTabSettings): WebForm {
   return {
     searchProvider: settings.search.provider,
     searchApiKey: settings.search.apiKey,
@@ -42,16 +49,18 @@ function toForm(settings: WebToolSettings): WebForm {
     fetchProvider: settings.fetch.provider,
     fetchApiKey: settings.fetch.apiKey,
     fetchBaseUrl: settings.fetch.baseUrl ?? "",
-    proxyUrl: settings.proxyUrl ?? "",
+    proxyUrl: proxy.url ?? "",
   };
 }
 
 /** The form as settings; the worker trims them and drops blank addresses. */
-function toSettings(form: WebForm): WebToolSettings {
+function toSettings(form: WebForm): WebTabSettings {
   return {
-    search: { provider: form.searchProvider, apiKey: form.searchApiKey, baseUrl: form.searchBaseUrl },
-    fetch: { provider: form.fetchProvider, apiKey: form.fetchApiKey, baseUrl: form.fetchBaseUrl },
-    proxyUrl: form.proxyUrl,
+    web: {
+      search: { provider: form.searchProvider, apiKey: form.searchApiKey, baseUrl: form.searchBaseUrl },
+      fetch: { provider: form.fetchProvider, apiKey: form.fetchApiKey, baseUrl: form.fetchBaseUrl },
+    },
+    proxy: { url: form.proxyUrl },
   };
 }
 
@@ -76,10 +85,10 @@ function fetchHint(provider: WebFetchProviderName): string {
 }
 
 export function WebTab(props: {
-  load: () => Promise<WebToolSettings>;
-  save: (settings: WebToolSettings) => Promise<WebToolSettings>;
+  load: () => Promise<WebTabSettings>;
+  save: (settings: WebTabSettings) => Promise<WebTabSettings>;
 }) {
-  const [form, setForm] = createSignal<WebForm>(toForm(DEFAULT_WEB_TOOL_SETTINGS));
+  const [form, setForm] = createSignal<WebForm>(toForm({ web: DEFAULT_WEB_TOOL_SETTINGS, proxy: {} }));
   const [loaded, setLoaded] = createSignal(false);
   const [status, setStatus] = createSignal<Status | undefined>();
 
