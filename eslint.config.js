@@ -68,6 +68,7 @@ export default tseslint.config(
               target: [
                 "./src/sandbox/webcontainer",
                 "./src/sandbox/sandbox.ts",
+                "./src/sandbox/sandbox-base.ts",
                 "./src/sandbox/sandbox-support.ts",
                 "./src/sandbox/sandbox-server.ts",
                 "./src/sandbox/thread-file-store.ts",

@@ -53,6 +53,8 @@ describe("layer rules", () => {
     const code = 'import { ThreadFiles } from "../../storage/index.ts";\nexport const a = ThreadFiles;\n';
     expect(await ruleIds("src/sandbox/webcontainer/x.ts", code)).toContain("import-x/no-restricted-paths");
     expect(await ruleIds("src/sandbox/browser/x.ts", code)).toEqual([]);
+    const base = 'import { ThreadFiles } from "../storage/index.ts";\nexport const a = ThreadFiles;\n';
+    expect(await ruleIds("src/sandbox/sandbox-base.ts", base)).toContain("import-x/no-restricted-paths");
   });
 
   it("allows the gateway to import the layers below it", async () => {

@@ -5,7 +5,7 @@
 // Layout: manifest.json · settings.json · memory.json · threads/<id>/thread.json (its records) ·
 // threads/<id>/files/mnt/user-data/… (its files) · skills/<name>/skill.json · skills/<name>/files/… (its files).
 // Byte fields of records (serialized checkpoints) are `{"$bytes": "<base64>"}` in JSON.
-import { unzipSync, Zip, ZipDeflate, ZipPassThrough, type UnzipFileInfo } from "fflate";
+import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { z } from "zod";
 import {
   BACKUP_FORMAT,
@@ -16,7 +16,7 @@ import {
   type BackupManifest,
 } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
-import { declaredMemberSize, hasZipMagic, isUnsafeMemberName } from "../shared/zip-safety.ts";
+import { hasZipMagic, unzipWithinLimits } from "../shared/zip-safety.ts";
 import type { GlobalBackup, ThreadBackup } from "../storage/backup-store.ts";
 import { threadFilePathProblem } from "../storage/thread-files.ts";
 import type {
@@ -371,34 +371,20 @@ export function readBackupArchive(archive: Uint8Array, limits: BackupLimits = BA
   }
   if (!hasZipMagic(archive)) fail("This file is not a zip archive, so it is not a Fawn backup.");
 
-  let entries = 0;
-  let declaredTotal = 0;
-  const filter = (member: UnzipFileInfo): boolean => {
-    entries += 1;
-    if (entries > limits.maxEntries)
-      fail(`The backup has more than ${limits.maxEntries.toLocaleString("en")} members.`);
-    if (isUnsafeMemberName(member.name)) fail(`The backup contains an unsafe path ${JSON.stringify(member.name)}.`);
-    if (member.name.endsWith("/")) return false;
-    const declared = declaredMemberSize(member);
-    if (declared > limits.maxEntryBytes) {
-      fail(
-        `The backup's member ${JSON.stringify(member.name)} is too large (${formatBytes(declared)} uncompressed; ` +
-          `at most ${formatBytes(limits.maxEntryBytes)}).`,
-      );
-    }
-    declaredTotal += declared;
-    if (declaredTotal > limits.maxTotalBytes) {
-      fail(`The backup is too large once unpacked (more than ${formatBytes(limits.maxTotalBytes)} in all).`);
-    }
-    return true;
-  };
-  let members: Record<string, Uint8Array>;
-  try {
-    members = unzipSync(archive, { filter });
-  } catch (error) {
-    if (error instanceof BackupArchiveError) throw error;
-    fail("This file is not a valid zip archive, so it is not a Fawn backup.");
-  }
+  const members = unzipWithinLimits(
+    archive,
+    { maxEntries: limits.maxEntries, maxMemberBytes: limits.maxEntryBytes, maxTotalBytes: limits.maxTotalBytes },
+    {
+      tooManyEntries: `The backup has more than ${limits.maxEntries.toLocaleString("en")} members.`,
+      unsafeName: (name) => `The backup contains an unsafe path ${JSON.stringify(name)}.`,
+      memberTooLarge: (name, declared) =>
+        `The backup's member ${JSON.stringify(name)} is too large (${formatBytes(declared)} uncompressed; ` +
+        `at most ${formatBytes(limits.maxEntryBytes)}).`,
+      totalTooLarge: `The backup is too large once unpacked (more than ${formatBytes(limits.maxTotalBytes)} in all).`,
+      notZip: "This file is not a valid zip archive, so it is not a Fawn backup.",
+    },
+    fail,
+  );
 
   const manifestBytes = members[MANIFEST];
   if (!manifestBytes) fail("This archive has no manifest.json, so it is not a Fawn backup.");

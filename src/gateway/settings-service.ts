@@ -77,13 +77,11 @@ export class SettingsService {
   }
 
   async saveModels(settings: ModelSettings): Promise<ModelSettings> {
-    const parsed = parseModelSettings(settings);
-    if (!parsed.ok) throw new UserError(parsed.message);
-    const apiKeys = new Map(parsed.value.endpoints.map((endpoint) => [endpoint.id, endpoint.apiKey]));
-    const value = { ...parsed.value, endpoints: parsed.value.endpoints.map(({ apiKey: _key, ...rest }) => rest) };
-    await writing(() => this.store.putWithApiKeys(MODEL_SETTINGS_KEY, value, apiKeys));
-    this.options.notify({ type: "settings-changed" });
-    return parsed.value;
+    return this.save(parseModelSettings(settings), (parsed) => {
+      const apiKeys = new Map(parsed.endpoints.map((endpoint) => [endpoint.id, endpoint.apiKey]));
+      const value = { ...parsed, endpoints: parsed.endpoints.map(({ apiKey: _key, ...rest }) => rest) };
+      return this.store.putWithApiKeys(MODEL_SETTINGS_KEY, value, apiKeys);
+    });
   }
 
   async getProxy(): Promise<ProxySettings> {
@@ -92,11 +90,7 @@ export class SettingsService {
   }
 
   async saveProxy(settings: ProxySettings): Promise<ProxySettings> {
-    const parsed = parseProxySettings(settings);
-    if (!parsed.ok) throw new UserError(parsed.message);
-    await writing(() => this.store.put(PROXY_SETTINGS_KEY, parsed.value));
-    this.options.notify({ type: "settings-changed" });
-    return parsed.value;
+    return this.save(parseProxySettings(settings), (parsed) => this.store.put(PROXY_SETTINGS_KEY, parsed));
   }
 
   /** Model ids an endpoint offers; the key being tried, stored or not, is kept out of the message. */
@@ -134,18 +128,14 @@ export class SettingsService {
   }
 
   async saveWebTools(settings: WebToolSettings): Promise<WebToolSettings> {
-    const parsed = parseWebToolSettings(settings, (await this.resolvedProxy()).proxyUrl);
-    if (!parsed.ok) throw new UserError(parsed.message);
-    const { apiKey: searchKey, ...search } = parsed.value.search;
-    const { apiKey: fetchKey, ...fetch } = parsed.value.fetch;
-    await writing(() =>
-      this.store.putAllWithApiKeys([
+    return this.save(parseWebToolSettings(settings, (await this.resolvedProxy()).proxyUrl), (parsed) => {
+      const { apiKey: searchKey, ...search } = parsed.search;
+      const { apiKey: fetchKey, ...fetch } = parsed.fetch;
+      return this.store.putAllWithApiKeys([
         { key: WEB_SEARCH_KEY, value: search, apiKey: searchKey },
         { key: WEB_FETCH_KEY, value: fetch, apiKey: fetchKey },
-      ]),
-    );
-    this.options.notify({ type: "settings-changed" });
-    return parsed.value;
+      ]);
+    });
   }
 
   async getSandbox(): Promise<SandboxSettings> {
@@ -170,11 +160,7 @@ export class SettingsService {
   }
 
   async saveSubagents(settings: SubagentSettings): Promise<SubagentSettings> {
-    const parsed = parseSubagentSettings(settings);
-    if (!parsed.ok) throw new UserError(parsed.message);
-    await writing(() => this.store.put(SUBAGENT_SETTINGS_KEY, parsed.value));
-    this.options.notify({ type: "settings-changed" });
-    return parsed.value;
+    return this.save(parseSubagentSettings(settings), (parsed) => this.store.put(SUBAGENT_SETTINGS_KEY, parsed));
   }
 
   /** Every stored secret, for redacting error text. */
@@ -197,6 +183,17 @@ export class SettingsService {
   async defaultTarget(): Promise<ModelTarget | undefined> {
     const [models, { proxyUrl }] = await Promise.all([this.getModels(), this.resolvedProxy()]);
     return targetForRun(models, undefined, proxyUrl);
+  }
+
+  /** Stores a setting its check accepted with `write`, and tells every tab; a refused one throws the check's message. */
+  private async save<T>(
+    parsed: { ok: true; value: T } | { ok: false; message: string },
+    write: (value: T) => Promise<unknown>,
+  ): Promise<T> {
+    if (!parsed.ok) throw new UserError(parsed.message);
+    await writing(() => write(parsed.value));
+    this.options.notify({ type: "settings-changed" });
+    return parsed.value;
   }
 
   private async resolvedProxy(): Promise<{ proxyUrl: string | undefined }> {

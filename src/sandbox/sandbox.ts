@@ -1,6 +1,7 @@
 // The Sandbox interface every provider implements (docs/architecture.md#d1-sandbox), and the virtual paths the agent sees.
 // Implementations: browser/browser-sandbox.ts (just-bash + Pyodide, the default) and
-// webcontainer/webcontainer-sandbox.ts (a StackBlitz WebContainer on the page). One contract suite checks both.
+// webcontainer/webcontainer-sandbox.ts (a StackBlitz WebContainer on the page), both on sandbox-base.ts, which holds
+// the file API's rules. One contract suite checks both.
 
 /** The thread's own, writable areas. */
 export const USER_DATA_ROOT = "/mnt/user-data";

@@ -1,5 +1,7 @@
 // Checks on a zip archive's members made before anything is inflated, shared by every reader of user-supplied
-// archives (skills, backups): names that could escape a folder, the zip signature, and a member's declared size.
+// archives (skills, backups): names that could escape a folder, the zip signature, a member's declared size, and an
+// unzip that refuses an archive over its limits.
+import { unzipSync, type UnzipFileInfo } from "fflate";
 
 /** True when a member `name` could leave its folder or means something else on another system. */
 export function isUnsafeMemberName(name: string): boolean {
@@ -25,4 +27,59 @@ export function hasZipMagic(bytes: Uint8Array): boolean {
  */
 export function declaredMemberSize(member: { size: number; originalSize: number; compression: number }): number {
   return Math.max(member.originalSize, member.compression === 0 ? member.size : 0);
+}
+
+/** The limits `unzipWithinLimits` holds an archive to. */
+export interface ZipLimits {
+  /** Members, folders included. */
+  maxEntries: number;
+  /** Declared unpacked bytes of one file. */
+  maxMemberBytes: number;
+  /** Declared unpacked bytes of all the files kept. */
+  maxTotalBytes: number;
+}
+
+/** The sentences `unzipWithinLimits` refuses an archive with, in its reader's words. */
+export interface ZipProblems {
+  tooManyEntries: string;
+  unsafeName: (name: string) => string;
+  memberTooLarge: (name: string, declared: number) => string;
+  totalTooLarge: string;
+  notZip: string;
+}
+
+/**
+ * The archive's files, judged from its directory before anything is inflated: refused through `fail` (which throws
+ * the reader's own error) with the first of `problems` that applies. Folders and members `skip` names are not kept.
+ */
+export function unzipWithinLimits(
+  bytes: Uint8Array,
+  limits: ZipLimits,
+  problems: ZipProblems,
+  fail: (message: string) => never,
+  skip: (name: string) => boolean = () => false,
+): Record<string, Uint8Array> {
+  let entries = 0;
+  let declaredTotal = 0;
+  let refused: string | undefined;
+  const refuse = (message: string): never => {
+    refused = message;
+    throw new Error(message);
+  };
+  const filter = (member: UnzipFileInfo): boolean => {
+    entries += 1;
+    if (entries > limits.maxEntries) refuse(problems.tooManyEntries);
+    if (isUnsafeMemberName(member.name)) refuse(problems.unsafeName(member.name));
+    if (member.name.endsWith("/") || skip(member.name)) return false;
+    const declared = declaredMemberSize(member);
+    if (declared > limits.maxMemberBytes) refuse(problems.memberTooLarge(member.name, declared));
+    declaredTotal += declared;
+    if (declaredTotal > limits.maxTotalBytes) refuse(problems.totalTooLarge);
+    return true;
+  };
+  try {
+    return unzipSync(bytes, { filter });
+  } catch {
+    return fail(refused ?? problems.notZip);
+  }
 }

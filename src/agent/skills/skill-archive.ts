@@ -1,9 +1,8 @@
 // Reading a skill archive (.skill or .zip) the user installs: every limit and path rule is checked before a byte is
 // kept, and sizes are judged from the zip's directory before anything is inflated.
-import { unzipSync, type UnzipFileInfo } from "fflate";
 import { SKILL_ARCHIVE_LIMITS } from "../../protocol/skills.ts";
 import { formatBytes } from "../../shared/text.ts";
-import { declaredMemberSize, hasZipMagic, isUnsafeMemberName } from "../../shared/zip-safety.ts";
+import { hasZipMagic, unzipWithinLimits } from "../../shared/zip-safety.ts";
 import { parseSkillMarkdown, type SkillMetadata } from "./skill-frontmatter.ts";
 
 /** Why an archive cannot be installed; `message` is one sentence for the user. */
@@ -61,27 +60,19 @@ export function readSkillArchive(fileName: string, bytes: Uint8Array): SkillArch
   }
   if (!hasZipMagic(bytes)) fail(`'${fileName}' is not a valid zip archive.`);
 
-  let entries = 0;
-  let declaredTotal = 0;
-  const filter = (file: UnzipFileInfo): boolean => {
-    entries += 1;
-    if (entries > limits.maxEntries) fail(`'${fileName}' has more than ${limits.maxEntries} entries.`);
-    if (isUnsafeMemberName(file.name)) fail(`'${fileName}' contains an unsafe path '${file.name}'.`);
-    if (file.name.endsWith("/") || isMacMetadata(file.name)) return false;
-    const declared = declaredMemberSize(file);
-    if (declared > limits.maxFileBytes) fail(fileTooLarge(fileName, file.name, declared));
-    declaredTotal += declared;
-    if (declaredTotal > limits.maxTotalBytes) fail(totalTooLarge(fileName));
-    return true;
-  };
-
-  let members: Record<string, Uint8Array>;
-  try {
-    members = unzipSync(bytes, { filter });
-  } catch (error) {
-    if (error instanceof SkillArchiveError) throw error;
-    fail(`'${fileName}' is not a valid zip archive.`);
-  }
+  const members = unzipWithinLimits(
+    bytes,
+    { maxEntries: limits.maxEntries, maxMemberBytes: limits.maxFileBytes, maxTotalBytes: limits.maxTotalBytes },
+    {
+      tooManyEntries: `'${fileName}' has more than ${limits.maxEntries} entries.`,
+      unsafeName: (name) => `'${fileName}' contains an unsafe path '${name}'.`,
+      memberTooLarge: (name, declared) => fileTooLarge(fileName, name, declared),
+      totalTooLarge: totalTooLarge(fileName),
+      notZip: `'${fileName}' is not a valid zip archive.`,
+    },
+    fail,
+    isMacMetadata,
+  );
 
   let total = 0;
   for (const [name, data] of Object.entries(members)) {

@@ -97,12 +97,39 @@ function yamlErrorMessage(
   return `SKILL.md frontmatter is not valid YAML at line ${line + 1} (${source}): ${reason}.${hint}`;
 }
 
-function optionalString(data: Map<unknown, unknown>, key: string): string | undefined | { problem: string } {
-  const value = data.get(key);
+const OPTIONAL_STRING_KEYS = ["license", "version", "author", "compatibility"] as const;
+
+/**
+ * The optional string fields `data` holds, trimmed (a numeric `version: 2` as text), and a sentence for each that is
+ * not a string: the install refuses those, the runtime drops them.
+ */
+function optionalStrings(data: Map<unknown, unknown>): {
+  fields: Pick<SkillMetadata, (typeof OPTIONAL_STRING_KEYS)[number]>;
+  problems: string[];
+} {
+  const fields: Pick<SkillMetadata, (typeof OPTIONAL_STRING_KEYS)[number]> = {};
+  const problems: string[] = [];
+  for (const key of OPTIONAL_STRING_KEYS) {
+    const value = data.get(key);
+    if (value === undefined || value === null) continue;
+    if (typeof value === "string") fields[key] = value.trim();
+    else if (key === "version" && typeof value === "number") fields[key] = String(value);
+    else problems.push(`'${key}' in SKILL.md frontmatter must be a string.`);
+  }
+  return { fields, problems };
+}
+
+/** `allowed-tools` as trimmed tool names: undefined when it is absent, null when it is not a list of non-empty strings. */
+function allowedTools(data: Map<unknown, unknown>): string[] | undefined | null {
+  const value = data.get("allowed-tools");
   if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return value.trim();
-  if (key === "version" && typeof value === "number") return String(value);
-  return { problem: `'${key}' in SKILL.md frontmatter must be a string.` };
+  if (!Array.isArray(value)) return null;
+  const tools: string[] = [];
+  for (const item of value) {
+    if (typeof item !== "string" || item.trim() === "") return null;
+    tools.push(item.trim());
+  }
+  return tools;
 }
 
 /**
@@ -141,36 +168,15 @@ export function parseSkillMarkdown(text: string): SkillMarkdownParse {
     );
   }
 
-  const metadata: SkillMetadata = { name: name.trim(), description: description.trim() };
-  for (const [key, field] of [
-    ["license", "license"],
-    ["version", "version"],
-    ["author", "author"],
-    ["compatibility", "compatibility"],
-  ] as const) {
-    const value = optionalString(data, key);
-    if (typeof value === "object") return fail(value.problem);
-    if (value !== undefined) metadata[field] = value;
+  const optional = optionalStrings(data);
+  if (optional.problems[0] !== undefined) return fail(optional.problems[0]);
+  const metadata: SkillMetadata = { name: name.trim(), description: description.trim(), ...optional.fields };
+  const tools = allowedTools(data);
+  if (tools === null) {
+    return fail("'allowed-tools' in SKILL.md frontmatter must be a list of tool names (non-empty strings).");
   }
-
-  const allowedTools = data.get("allowed-tools");
-  if (allowedTools !== undefined && allowedTools !== null) {
-    const tools = toolList(allowedTools);
-    if (!tools)
-      return fail("'allowed-tools' in SKILL.md frontmatter must be a list of tool names (non-empty strings).");
-    metadata.allowedTools = tools;
-  }
+  if (tools) metadata.allowedTools = tools;
   return { ok: true, metadata, body };
-}
-
-function toolList(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const tools: string[] = [];
-  for (const item of value) {
-    if (typeof item !== "string" || item.trim() === "") return undefined;
-    tools.push(item.trim());
-  }
-  return tools;
 }
 
 /**
@@ -191,25 +197,17 @@ export function readSkillMetadata(text: string, warn?: (message: string) => void
     warn?.("SKILL.md frontmatter needs a non-empty 'name' and 'description'.");
     return undefined;
   }
-  const metadata: SkillMetadata = { name: name.trim(), description: description.trim() };
-  for (const [key, field] of [
-    ["license", "license"],
-    ["version", "version"],
-    ["author", "author"],
-    ["compatibility", "compatibility"],
-  ] as const) {
-    const value = optionalString(data, key);
-    if (typeof value === "string") metadata[field] = value;
+  const metadata: SkillMetadata = {
+    name: name.trim(),
+    description: description.trim(),
+    ...optionalStrings(data).fields,
+  };
+  const tools = allowedTools(data);
+  // Dropping a malformed restriction would widen what the skill may do: skip the skill instead.
+  if (tools === null) {
+    warn?.(`Skipping skill '${metadata.name}': its 'allowed-tools' is not a list of tool names.`);
+    return undefined;
   }
-  const allowedTools = data.get("allowed-tools");
-  if (allowedTools !== undefined && allowedTools !== null) {
-    const tools = toolList(allowedTools);
-    // Dropping a malformed restriction would widen what the skill may do: skip the skill instead.
-    if (!tools) {
-      warn?.(`Skipping skill '${metadata.name}': its 'allowed-tools' is not a list of tool names.`);
-      return undefined;
-    }
-    metadata.allowedTools = tools;
-  }
+  if (tools) metadata.allowedTools = tools;
   return metadata;
 }

@@ -3,27 +3,23 @@
 // a reload (or a killed worker) loses nothing that a finished command wrote. /mnt/skills is mounted read-only.
 import { Bash, InMemoryFs, MountableFs, type CustomCommand, type IFileSystem } from "just-bash/browser";
 import { threadFilePathProblem } from "../../storage/index.ts";
-import { globFiles, grepFiles, type SearchableFiles } from "../file-search.ts";
+import type { SearchableFiles } from "../file-search.ts";
 import {
   DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_CWD,
   isThreadDataPath,
-  isUnder,
   joinPath,
   resolveSandboxPath,
-  SandboxFileError,
   SandboxPathError,
   SKILLS_ROOT,
   stoppedMessage,
   USER_DATA_DIRS,
   type CommandResult,
-  type GrepMatch,
-  type GrepOptions,
   type RunOptions,
-  type Sandbox,
   type SandboxEntry,
 } from "../sandbox.ts";
-import { appendLine, expectFileType, SerialQueue } from "../sandbox-support.ts";
+import { SandboxBase, sandboxEntry } from "../sandbox-base.ts";
+import { appendLine } from "../sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "../thread-file-store.ts";
 import { readOnlyFs } from "./read-only-fs.ts";
 
@@ -44,27 +40,18 @@ interface KnownFile {
   mtime: number;
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
 /** A Sandbox for one thread, running in the calling context (the sandbox worker in the app, Node in tests). */
-export class BrowserSandbox implements Sandbox {
+export class BrowserSandbox extends SandboxBase<KnownFile> {
   readonly kind = "browser" as const;
-  readonly threadId: string;
   private readonly root: IFileSystem;
   /** Bash instances by time limit: just-bash fixes limits at construction, and construction is cheap (~1.5 ms). */
   private readonly shells = new Map<number, Bash>();
-  /** What IndexedDB holds for each file under /mnt/user-data, to find what a command changed. */
-  private readonly known = new Map<string, KnownFile>();
-  /** One operation at a time, so a command's changes are not mixed up with a concurrent write. */
-  private readonly queue = new SerialQueue();
-  private disposed = false;
 
   private constructor(
     private readonly options: BrowserSandboxOptions,
     private readonly data: InMemoryFs,
   ) {
-    this.threadId = options.threadId;
+    super(options.threadId, options.files);
     const skills = new InMemoryFs(
       Object.fromEntries(
         Object.entries(options.skills ?? {}).map(([path, bytes]) => [path.slice(SKILLS_ROOT.length) || "/", bytes]),
@@ -91,101 +78,13 @@ export class BrowserSandbox implements Sandbox {
     return sandbox;
   }
 
-  run(command: string, options: RunOptions = {}): Promise<CommandResult> {
-    return this.queue.run(() => this.execute(command, options));
-  }
-
-  async readFile(path: string): Promise<Uint8Array> {
-    const resolved = resolveSandboxPath(path, "read");
-    await this.expect(resolved, "file");
-    return this.root.readFileBuffer(resolved);
-  }
-
-  async readText(path: string): Promise<string> {
-    return decoder.decode(await this.readFile(path));
-  }
-
-  async writeFile(path: string, content: string | Uint8Array, options: { append?: boolean } = {}): Promise<void> {
-    const resolved = resolveSandboxPath(path, "write");
-    const problem = threadFilePathProblem(resolved);
-    if (problem !== undefined) throw new SandboxPathError(`Refused path ${JSON.stringify(path)}: ${problem}.`);
-    return this.queue.run(async () => {
-      const parent = resolved.slice(0, resolved.lastIndexOf("/"));
-      const parentStat = await this.statOrUndefined(parent);
-      if (parentStat && !parentStat.isDirectory) {
-        throw new SandboxFileError(`Cannot write ${resolved}: ${parent} is a file, not a folder.`, "ENOTDIR");
-      }
-      const existing = await this.statOrUndefined(resolved);
-      if (existing?.isDirectory) throw new SandboxFileError(`Cannot write ${resolved}: it is a folder.`, "EISDIR");
-      await this.data.mkdir(parent, { recursive: true });
-      const bytes = typeof content === "string" ? encoder.encode(content) : content;
-      if (options.append && existing) await this.data.appendFile(resolved, bytes);
-      else await this.data.writeFile(resolved, bytes);
-      await this.options.files.save(this.threadId, { [resolved]: await this.data.readFileBuffer(resolved) }, []);
-      const stat = await this.data.stat(resolved);
-      this.known.set(resolved, { size: stat.size, mtime: stat.mtime.getTime() });
-    });
-  }
-
-  async list(path: string): Promise<SandboxEntry[]> {
-    const resolved = resolveSandboxPath(path, "read");
-    await this.expect(resolved, "directory");
-    const names = (await this.root.readdir(resolved)).sort();
-    const entries = await Promise.all(names.map((name) => this.stat(joinPath(resolved, name))));
-    return entries.filter((entry): entry is SandboxEntry => entry !== undefined);
-  }
-
-  async stat(path: string): Promise<SandboxEntry | undefined> {
-    const resolved = resolveSandboxPath(path, "read");
-    const stat = await this.statOrUndefined(resolved);
-    if (!stat) return undefined;
-    return {
-      path: resolved,
-      name: resolved.slice(resolved.lastIndexOf("/") + 1),
-      type: stat.isDirectory ? "directory" : "file",
-      size: stat.isDirectory ? 0 : stat.size,
-      mtime: stat.mtime.getTime(),
-    };
-  }
-
-  async remove(path: string, options: { recursive?: boolean } = {}): Promise<void> {
-    const resolved = resolveSandboxPath(path, "write");
-    return this.queue.run(async () => {
-      const stat = await this.statOrUndefined(resolved);
-      if (!stat) throw new SandboxFileError(`No such file or folder: ${resolved}`, "ENOENT");
-      if (stat.isDirectory && !options.recursive && (await this.data.readdir(resolved)).length > 0) {
-        throw new SandboxFileError(`Cannot remove ${resolved}: the folder is not empty.`, "ENOTEMPTY");
-      }
-      await this.data.rm(resolved, { recursive: true });
-      const deleted = [...this.known.keys()].filter((known) => isUnder(known, resolved));
-      if (deleted.length === 0) return;
-      await this.options.files.save(this.threadId, {}, deleted);
-      for (const gone of deleted) this.known.delete(gone);
-    });
-  }
-
-  async glob(pattern: string, root: string, options?: { includeDirs?: boolean; maxResults?: number }) {
-    const resolved = resolveSandboxPath(root, "read");
-    await this.expect(resolved, "directory");
-    return globFiles(this.searchable(), pattern, resolved, options);
-  }
-
-  async grep(pattern: string, root: string, options?: GrepOptions): Promise<GrepMatch[]> {
-    const resolved = resolveSandboxPath(root, "read");
-    if (!(await this.statOrUndefined(resolved))) {
-      throw new SandboxFileError(`No such file or folder: ${resolved}`, "ENOENT");
-    }
-    return grepFiles(this.searchable(), pattern, resolved, options);
-  }
-
-  async dispose(): Promise<void> {
+  override async dispose(): Promise<void> {
     this.disposed = true;
     this.shells.clear();
     await this.queue.idle();
   }
 
-  private async execute(command: string, options: RunOptions): Promise<CommandResult> {
-    if (this.disposed) throw new Error("This sandbox was closed.");
+  protected override async execute(command: string, options: RunOptions): Promise<CommandResult> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
     const cwd = resolveSandboxPath(options.cwd ?? DEFAULT_CWD, "read");
     const started = Date.now();
@@ -270,16 +169,57 @@ export class BrowserSandbox implements Sandbox {
         changed[path] = await this.data.readFileBuffer(path);
       }
     }
-    const deleted = [...this.known.keys()].filter((path) => !current.has(path));
-    if (Object.keys(changed).length > 0 || deleted.length > 0) {
-      await this.options.files.save(this.threadId, changed, deleted);
-    }
-    this.known.clear();
-    for (const [path, file] of current) this.known.set(path, file);
+    await this.saveChanges(current, changed);
     return notSaved;
   }
 
-  private searchable(): SearchableFiles {
+  protected override checkSaveable(path: string, resolved: string): void {
+    const problem = threadFilePathProblem(resolved);
+    if (problem !== undefined) throw new SandboxPathError(`Refused path ${JSON.stringify(path)}: ${problem}.`);
+  }
+
+  protected override async typeOf(path: string) {
+    const stat = await this.statOrUndefined(path);
+    return stat && (stat.isDirectory ? "directory" : "file");
+  }
+
+  protected override names(dir: string): Promise<string[]> {
+    return this.root.readdir(dir);
+  }
+
+  protected override async entry(path: string): Promise<SandboxEntry | undefined> {
+    const stat = await this.statOrUndefined(path);
+    return stat && sandboxEntry(path, stat.isDirectory ? "directory" : "file", stat.size, stat.mtime.getTime());
+  }
+
+  protected override async entries(dir: string): Promise<SandboxEntry[]> {
+    // Each entry through `stat`, so its path is checked as a caller's would be.
+    const names = (await this.names(dir)).sort();
+    const entries = await Promise.all(names.map((name) => this.stat(joinPath(dir, name))));
+    return entries.filter((entry): entry is SandboxEntry => entry !== undefined);
+  }
+
+  protected override readBytes(path: string): Promise<Uint8Array> {
+    return this.root.readFileBuffer(path);
+  }
+
+  protected override async putFile(path: string, bytes: Uint8Array, append: boolean): Promise<Uint8Array> {
+    await this.data.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    if (append) await this.data.appendFile(path, bytes);
+    else await this.data.writeFile(path, bytes);
+    return this.data.readFileBuffer(path);
+  }
+
+  protected override async knownFile(path: string): Promise<KnownFile> {
+    const stat = await this.data.stat(path);
+    return { size: stat.size, mtime: stat.mtime.getTime() };
+  }
+
+  protected override removeTree(path: string): Promise<void> {
+    return this.data.rm(path, { recursive: true });
+  }
+
+  protected override searchable(): SearchableFiles {
     return {
       list: async (dir) => (await this.root.readdir(dir)).map((name) => joinPath(dir, name)),
       stat: async (path) => {
@@ -292,10 +232,5 @@ export class BrowserSandbox implements Sandbox {
 
   private async statOrUndefined(path: string) {
     return this.root.stat(path).catch(() => undefined);
-  }
-
-  private async expect(path: string, type: "file" | "directory"): Promise<void> {
-    const stat = await this.statOrUndefined(path);
-    expectFileType(path, type, stat && (stat.isDirectory ? "directory" : "file"));
   }
 }

@@ -1,7 +1,7 @@
 // The WebContainer sandbox (docs/architecture.md#d1-sandbox): a thread's files in its own directory of the page's one WebContainer,
 // loaded from a ThreadFileStore when opened and saved back after every command; commands run in a `jsh --osc` shell.
 import type { DirEnt, FileSystemTree, SpawnOptions, WebContainerProcess } from "@webcontainer/api";
-import { globFiles, grepFiles, type SearchableFiles } from "../file-search.ts";
+import type { SearchableFiles } from "../file-search.ts";
 import {
   DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_CWD,
@@ -9,21 +9,18 @@ import {
   isUnder,
   joinPath,
   resolveSandboxPath,
-  SandboxFileError,
   SKILLS_ROOT,
   stoppedMessage,
   USER_DATA_DIRS,
   USER_DATA_ROOT,
   type CommandResult,
-  type GrepMatch,
-  type GrepOptions,
   type RunOptions,
-  type Sandbox,
   type SandboxEntry,
 } from "../sandbox.ts";
-import { JshSession, terminalText } from "./jsh-session.ts";
+import { SandboxBase, sandboxEntry, type FileType } from "../sandbox-base.ts";
+import { appendLine } from "../sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "../thread-file-store.ts";
-import { appendLine, expectFileType, SerialQueue } from "../sandbox-support.ts";
+import { JshSession, terminalText } from "./jsh-session.ts";
 
 /** The part of @webcontainer/api's `FileSystemAPI` this sandbox uses. */
 export interface WebContainerFs {
@@ -64,7 +61,6 @@ interface KnownFile {
 const UNKEPT_DIRS = new Set(["node_modules"]);
 const DEFAULT_TERMINAL = { cols: 200, rows: 40 };
 const BEGIN_MARKER = "__FAWN_BEGIN_";
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
@@ -74,30 +70,24 @@ const decoder = new TextDecoder();
  * (why it stopped a command, what it could not save). Commands do not report a `cwd`/`env` afterwards: each one runs
  * in a fresh `bash` under the shell. Folders named node_modules are not saved to the store.
  */
-export class WebContainerSandbox implements Sandbox {
+export class WebContainerSandbox extends SandboxBase<KnownFile> {
   readonly kind = "webcontainer" as const;
-  readonly threadId: string;
   private readonly container: WebContainerLike;
   /** The thread's directory, relative to the workdir (for `fs` and `spawn`). */
   private readonly dir: string;
   /** The thread's directory as an absolute container path (for commands). */
   private readonly root: string;
-  /** What the store holds for each file under /mnt/user-data, to find what a command changed. */
-  private readonly known = new Map<string, KnownFile>();
   /** The skills as mounted, to undo a command's changes under /mnt/skills. */
   private readonly skills: ReadonlyMap<string, { bytes: Uint8Array; hash: string }>;
   private readonly openedAt = Date.now();
   private shell: JshSession | undefined;
   private commands = 0;
-  /** One change at a time, so a command's changes are not mixed up with a concurrent write. */
-  private readonly queue = new SerialQueue();
-  private disposed = false;
 
   private constructor(
     private readonly options: WebContainerSandboxOptions,
     skills: Map<string, { bytes: Uint8Array; hash: string }>,
   ) {
-    this.threadId = options.threadId;
+    super(options.threadId, options.store);
     this.container = options.container;
     this.dir = `threads/${options.threadId}`;
     this.root = `${options.container.workdir.replace(/\/+$/, "")}/${this.dir}`;
@@ -129,87 +119,8 @@ export class WebContainerSandbox implements Sandbox {
     return sandbox;
   }
 
-  run(command: string, options: RunOptions = {}): Promise<CommandResult> {
-    return this.queue.run(() => this.execute(command, options));
-  }
-
-  async readFile(path: string): Promise<Uint8Array> {
-    const resolved = resolveSandboxPath(path, "read");
-    await this.expect(resolved, "file");
-    return this.container.fs.readFile(this.fsPath(resolved));
-  }
-
-  async readText(path: string): Promise<string> {
-    return decoder.decode(await this.readFile(path));
-  }
-
-  async writeFile(path: string, content: string | Uint8Array, options: { append?: boolean } = {}): Promise<void> {
-    const resolved = resolveSandboxPath(path, "write");
-    return this.queue.run(async () => {
-      const parent = resolved.slice(0, resolved.lastIndexOf("/"));
-      if ((await this.typeOf(parent)) === "file") {
-        throw new SandboxFileError(`Cannot write ${resolved}: ${parent} is a file, not a folder.`, "ENOTDIR");
-      }
-      const existing = await this.typeOf(resolved);
-      if (existing === "directory") throw new SandboxFileError(`Cannot write ${resolved}: it is a folder.`, "EISDIR");
-      const added = typeof content === "string" ? encoder.encode(content) : content;
-      const bytes =
-        options.append && existing === "file"
-          ? concat(await this.container.fs.readFile(this.fsPath(resolved)), added)
-          : added;
-      await this.container.fs.mkdir(this.fsPath(parent), { recursive: true });
-      await this.container.fs.writeFile(this.fsPath(resolved), bytes);
-      if (!isKept(resolved)) return;
-      await this.options.store.save(this.threadId, { [resolved]: bytes }, []);
-      this.known.set(resolved, { size: bytes.length, hash: await digest(bytes), mtime: Date.now() });
-    });
-  }
-
-  async list(path: string): Promise<SandboxEntry[]> {
-    const resolved = resolveSandboxPath(path, "read");
-    await this.expect(resolved, "directory");
-    const entries = (await this.readdir(resolved)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return Promise.all(
-      entries.map((entry) => this.entry(joinPath(resolved, entry.name), entry.isDirectory() ? "directory" : "file")),
-    );
-  }
-
-  async stat(path: string): Promise<SandboxEntry | undefined> {
-    const resolved = resolveSandboxPath(path, "read");
-    const type = await this.typeOf(resolved);
-    return type && this.entry(resolved, type);
-  }
-
-  async remove(path: string, options: { recursive?: boolean } = {}): Promise<void> {
-    const resolved = resolveSandboxPath(path, "write");
-    return this.queue.run(async () => {
-      const type = await this.typeOf(resolved);
-      if (!type) throw new SandboxFileError(`No such file or folder: ${resolved}`, "ENOENT");
-      if (type === "directory" && !options.recursive && (await this.readdir(resolved)).length > 0) {
-        throw new SandboxFileError(`Cannot remove ${resolved}: the folder is not empty.`, "ENOTEMPTY");
-      }
-      await this.container.fs.rm(this.fsPath(resolved), { recursive: true, force: true });
-      const deleted = [...this.known.keys()].filter((known) => isUnder(known, resolved));
-      if (deleted.length === 0) return;
-      await this.options.store.save(this.threadId, {}, deleted);
-      for (const gone of deleted) this.known.delete(gone);
-    });
-  }
-
-  async glob(pattern: string, root: string, options?: { includeDirs?: boolean; maxResults?: number }) {
-    const resolved = resolveSandboxPath(root, "read");
-    await this.expect(resolved, "directory");
-    return globFiles(this.searchable(), pattern, resolved, options);
-  }
-
-  async grep(pattern: string, root: string, options?: GrepOptions): Promise<GrepMatch[]> {
-    const resolved = resolveSandboxPath(root, "read");
-    if (!(await this.typeOf(resolved))) throw new SandboxFileError(`No such file or folder: ${resolved}`, "ENOENT");
-    return grepFiles(this.searchable(), pattern, resolved, options);
-  }
-
   /** Ends the thread's shell and removes its directory from the container; the store keeps its files. */
-  async dispose(): Promise<void> {
+  override async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     this.shell?.kill();
@@ -217,8 +128,7 @@ export class WebContainerSandbox implements Sandbox {
     await this.container.fs.rm(this.dir, { recursive: true, force: true });
   }
 
-  private async execute(command: string, options: RunOptions): Promise<CommandResult> {
-    if (this.disposed) throw new Error("This sandbox was closed.");
+  protected override async execute(command: string, options: RunOptions): Promise<CommandResult> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
     const cwd = resolveSandboxPath(options.cwd ?? DEFAULT_CWD, "read");
     if (options.signal?.aborted) return stoppedResult("cancelled", "", timeoutMs);
@@ -304,15 +214,11 @@ export class WebContainerSandbox implements Sandbox {
         current.set(path, { size: bytes.length, hash, mtime: Date.now() });
       }
     }
-    const deleted = [...this.known.keys()].filter((path) => !current.has(path));
-    if (Object.keys(written).length === 0 && deleted.length === 0) return notes;
     try {
-      await this.options.store.save(this.threadId, written, deleted);
+      await this.saveChanges(current, written);
     } catch (error) {
       return [...notes, `Not saved: the thread's files could not be stored (${(error as Error).message}).`];
     }
-    this.known.clear();
-    for (const [path, file] of current) this.known.set(path, file);
     return notes;
   }
 
@@ -350,8 +256,55 @@ export class WebContainerSandbox implements Sandbox {
     return found;
   }
 
-  private searchable(): SearchableFiles {
-    const types = new Map<string, "file" | "directory">();
+  protected override keeps(path: string): boolean {
+    return isKept(path);
+  }
+
+  /** What is at a virtual path, found in its parent's listing (WebContainer's fs has no stat). */
+  protected override async typeOf(path: string): Promise<FileType | undefined> {
+    const slash = path.lastIndexOf("/");
+    const entries = await this.readdir(path.slice(0, slash) || "/").catch(() => []);
+    const entry = entries.find((candidate) => candidate.name === path.slice(slash + 1));
+    return entry && (entry.isDirectory() ? "directory" : "file");
+  }
+
+  protected override async names(dir: string): Promise<string[]> {
+    return (await this.readdir(dir)).map((entry) => entry.name);
+  }
+
+  protected override async entry(path: string): Promise<SandboxEntry | undefined> {
+    const type = await this.typeOf(path);
+    return type && this.describe(path, type);
+  }
+
+  protected override async entries(dir: string): Promise<SandboxEntry[]> {
+    const entries = (await this.readdir(dir)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return Promise.all(
+      entries.map((entry) => this.describe(joinPath(dir, entry.name), entry.isDirectory() ? "directory" : "file")),
+    );
+  }
+
+  protected override readBytes(path: string): Promise<Uint8Array> {
+    return this.container.fs.readFile(this.fsPath(path));
+  }
+
+  protected override async putFile(path: string, added: Uint8Array, append: boolean): Promise<Uint8Array> {
+    const bytes = append ? concat(await this.readBytes(path), added) : added;
+    await this.container.fs.mkdir(this.fsPath(path.slice(0, path.lastIndexOf("/"))), { recursive: true });
+    await this.container.fs.writeFile(this.fsPath(path), bytes);
+    return bytes;
+  }
+
+  protected override async knownFile(_path: string, bytes: Uint8Array): Promise<KnownFile> {
+    return { size: bytes.length, hash: await digest(bytes), mtime: Date.now() };
+  }
+
+  protected override removeTree(path: string): Promise<void> {
+    return this.container.fs.rm(this.fsPath(path), { recursive: true, force: true });
+  }
+
+  protected override searchable(): SearchableFiles {
+    const types = new Map<string, FileType>();
     return {
       list: async (dir) =>
         (await this.readdir(dir)).map((entry) => {
@@ -363,36 +316,19 @@ export class WebContainerSandbox implements Sandbox {
         const type = types.get(path) ?? (await this.typeOf(path));
         return type && { type, size: type === "file" ? await this.size(path) : 0 };
       },
-      read: (path) => this.container.fs.readFile(this.fsPath(path)),
+      read: (path) => this.readBytes(path),
     };
   }
 
-  private async entry(path: string, type: "file" | "directory"): Promise<SandboxEntry> {
-    return {
-      path,
-      name: path.slice(path.lastIndexOf("/") + 1),
-      type,
-      size: type === "file" ? await this.size(path) : 0,
-      mtime: this.known.get(path)?.mtime ?? this.openedAt,
-    };
+  private async describe(path: string, type: FileType): Promise<SandboxEntry> {
+    const size = type === "file" ? await this.size(path) : 0;
+    return sandboxEntry(path, type, size, this.known.get(path)?.mtime ?? this.openedAt);
   }
 
   /** WebContainer's fs has no stat: the size is known from the last save, or read. */
   private async size(path: string): Promise<number> {
     const known = this.known.get(path)?.size ?? this.skills.get(path)?.bytes.length;
     return known ?? (await this.container.fs.readFile(this.fsPath(path))).length;
-  }
-
-  /** What is at a virtual path, found in its parent's listing (WebContainer's fs has no stat). */
-  private async typeOf(path: string): Promise<"file" | "directory" | undefined> {
-    const slash = path.lastIndexOf("/");
-    const entries = await this.readdir(path.slice(0, slash) || "/").catch(() => []);
-    const entry = entries.find((candidate) => candidate.name === path.slice(slash + 1));
-    return entry && (entry.isDirectory() ? "directory" : "file");
-  }
-
-  private async expect(path: string, type: "file" | "directory"): Promise<void> {
-    expectFileType(path, type, await this.typeOf(path));
   }
 
   private readdir(path: string): Promise<DirEnt<string>[]> {
