@@ -5,6 +5,7 @@ import { fileName } from "../shared/artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import type { FileBeingWritten } from "../conversation/run-view.ts";
+import { StatusLine, type Status } from "../shared/status-line.tsx";
 import { downloadThreadFile } from "./preview-dialog.tsx";
 
 /** Lines of a file being written that the panel shows: the last ones, where the writing is. */
@@ -27,6 +28,13 @@ export function ArtifactsPanel(props: {
   const writing = () => props.writing ?? [];
   const [failure, setFailure] = createSignal<string | undefined>();
   const [installed, setInstalled] = createSignal<string | undefined>();
+  /** The last Download's or Install's outcome: a failure, else an installed skill. */
+  const outcome = (): Status | undefined => {
+    const failed = failure();
+    if (failed) return { kind: "error", text: failed };
+    const done = installed();
+    return done ? { kind: "ok", text: done } : undefined;
+  };
   const install = (path: string) => {
     setFailure(undefined);
     setInstalled(undefined);
@@ -97,16 +105,7 @@ export function ArtifactsPanel(props: {
             )}
           </For>
         </ul>
-        <Show when={installed()}>
-          <p class="status" role="status">
-            {installed()}
-          </p>
-        </Show>
-        <Show when={failure()}>
-          <p class="status error" role="alert">
-            {failure()}
-          </p>
-        </Show>
+        <StatusLine status={outcome()} />
       </section>
     </Show>
   );

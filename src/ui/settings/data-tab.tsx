@@ -5,7 +5,7 @@ import { needsConfirmation, type AddressChange } from "../../protocol/index.ts";
 import { formatBytes, rich, t, tn } from "../i18n/index.ts";
 import { download } from "../shared/download.ts";
 import { connectGateway, errorMessage } from "../gateway-client.ts";
-import { StatusLine, type Status } from "./status-line.tsx";
+import { StatusLine, type Status } from "../shared/status-line.tsx";
 
 interface StorageReport {
   usage: number;

@@ -4,6 +4,7 @@ import { createSignal, onMount, Show } from "solid-js";
 import type { GatewayApi, MemorySettings } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
+import { NumberField } from "./number-field.tsx";
 import { AreaStatus, type MemoryStatus } from "./memory-status.tsx";
 import { fromMemorySettingsForm, toMemorySettingsForm, type MemorySettingsForm } from "./memory-view.ts";
 
@@ -82,34 +83,27 @@ export function MemorySettingsSection(props: {
         <p class="hint">{t("memory.off")}</p>
       </Show>
       <div class="memory-numbers">
-        <div class="field">
-          <label for="memory-debounce">{t("memory.debounce")}</label>
-          <input
-            id="memory-debounce"
-            type="number"
-            min="0"
-            max="3600"
-            step="1"
-            value={settingsForm()?.debounceSeconds ?? ""}
-            disabled={!settingsForm()}
-            onInput={(event) => setSetting("debounceSeconds", event.currentTarget.value)}
-          />
-          <p class="hint">{t("memory.debounceHint")}</p>
-        </div>
-        <div class="field">
-          <label for="memory-budget">{t("memory.budget")}</label>
-          <input
-            id="memory-budget"
-            type="number"
-            min="100"
-            max="20000"
-            step="100"
-            value={settingsForm()?.maxInjectionTokens ?? ""}
-            disabled={!settingsForm()}
-            onInput={(event) => setSetting("maxInjectionTokens", event.currentTarget.value)}
-          />
-          <p class="hint">{t("memory.budgetHint")}</p>
-        </div>
+        <NumberField
+          id="memory-debounce"
+          label={t("memory.debounce")}
+          min={0}
+          max={3600}
+          value={settingsForm()?.debounceSeconds ?? ""}
+          disabled={!settingsForm()}
+          onInput={(value) => setSetting("debounceSeconds", value)}
+          hint={t("memory.debounceHint")}
+        />
+        <NumberField
+          id="memory-budget"
+          label={t("memory.budget")}
+          min={100}
+          max={20000}
+          step={100}
+          value={settingsForm()?.maxInjectionTokens ?? ""}
+          disabled={!settingsForm()}
+          onInput={(value) => setSetting("maxInjectionTokens", value)}
+          hint={t("memory.budgetHint")}
+        />
       </div>
       <AreaStatus status={props.status} area="settings" />
       <div class="actions">

@@ -1,6 +1,6 @@
 // What the Memory tab tells the user, next to the part of the tab it is about, and how its parts change the memory.
 import type { MemoryDocument } from "../../protocol/index.ts";
-import { StatusLine, type Status } from "./status-line.tsx";
+import { StatusLine, type Status } from "../shared/status-line.tsx";
 
 /** A message for the user, shown next to the part of the tab it is about. */
 export interface MemoryStatus extends Status {

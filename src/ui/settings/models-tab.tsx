@@ -16,7 +16,7 @@ import {
   startingEndpoints,
   updateEndpoint,
 } from "./model-settings-form.ts";
-import { StatusLine, type Status } from "./status-line.tsx";
+import { StatusLine, type Status } from "../shared/status-line.tsx";
 
 export function ModelsTab(props: { state: AppState }) {
   const [form, setForm] = createSignal<ModelSettings>(

@@ -1,12 +1,21 @@
 // Settings → Sandbox: where the threads' commands run — the browser sandbox (offline) or WebContainer (online,
 // with Node.js and npm, only on a cross-origin isolated page) — and how starting WebContainer went.
-import { createResource, Match, Show, Switch } from "solid-js";
+import { createResource, Show } from "solid-js";
 import type { SandboxSettings } from "../../protocol/index.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { rich, t } from "../i18n/index.ts";
+import { StatusLine, type Status } from "../shared/status-line.tsx";
 import type { WebContainerStarter } from "../webcontainer-starter.ts";
 
 export function SandboxTab(props: { client: GatewayClient; starter: WebContainerStarter }) {
+  /** How starting WebContainer goes, in a line. */
+  const starterStatus = (): Status | undefined => {
+    const status = props.starter.status();
+    if (status.state === "starting") return { kind: "busy", text: t("sandbox.starting") };
+    if (status.state === "running") return { kind: "ok", text: t("sandbox.running") };
+    if (status.state === "failed") return { kind: "error", text: status.message };
+    return undefined;
+  };
   const [settings, { mutate }] = createResource(() => props.client.getSandboxSettings());
   const isolated = globalThis.crossOriginIsolated === true;
 
@@ -49,23 +58,7 @@ export function SandboxTab(props: { client: GatewayClient; starter: WebContainer
         <p class="hint">{t("sandbox.notIsolated")}</p>
       </Show>
       <Show when={settings()?.provider === "webcontainer"}>
-        <Switch>
-          <Match when={props.starter.status().state === "starting"}>
-            <p class="status busy" role="status">
-              {t("sandbox.starting")}
-            </p>
-          </Match>
-          <Match when={props.starter.status().state === "running"}>
-            <p class="status ok" role="status">
-              {t("sandbox.running")}
-            </p>
-          </Match>
-          <Match when={props.starter.status().state === "failed"}>
-            <p class="status error" role="alert">
-              {(props.starter.status() as { message: string }).message}
-            </p>
-          </Match>
-        </Switch>
+        <StatusLine status={starterStatus()} />
       </Show>
     </div>
   );

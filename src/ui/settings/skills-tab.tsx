@@ -5,7 +5,7 @@ import { createStore, reconcile } from "solid-js/store";
 import { SKILL_ARCHIVE_LIMITS, type GatewayApi, type SkillInfo } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { formatBytes, t } from "../i18n/index.ts";
-import { StatusLine, type Status } from "./status-line.tsx";
+import { StatusLine, type Status } from "../shared/status-line.tsx";
 
 /** The Gateway methods the Skills tab calls. */
 export type SkillsClient = Pick<GatewayApi, "listSkills" | "setSkillEnabled" | "installSkill" | "deleteSkill">;

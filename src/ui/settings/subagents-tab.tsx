@@ -11,7 +11,8 @@ import {
   type SubagentForm,
   type SubagentTypeForm,
 } from "./subagent-form.ts";
-import { StatusLine, type Status } from "./status-line.tsx";
+import { NumberField } from "./number-field.tsx";
+import { StatusLine, type Status } from "../shared/status-line.tsx";
 
 /** The Gateway methods the Subagents tab calls. */
 export type SubagentsClient = Pick<GatewayApi, "getSubagentSettings" | "saveSubagentSettings">;
@@ -108,42 +109,30 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
     <form class="settings-form subagents-tab" noValidate onSubmit={(event) => void save(event)}>
       <p class="hint">{t("subagents.intro")}</p>
       <div class="subagent-limits">
-        <div class="field">
-          <label for="subagent-timeout">{t("subagents.timeout")}</label>
-          <input
-            id="subagent-timeout"
-            type="number"
-            min="10"
-            max="7200"
-            step="1"
-            value={form.timeoutSeconds}
-            onInput={(event) => setForm("timeoutSeconds", event.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="subagent-max-concurrent">{t("subagents.perResponse")}</label>
-          <input
-            id="subagent-max-concurrent"
-            type="number"
-            min="1"
-            max="4"
-            step="1"
-            value={form.maxConcurrent}
-            onInput={(event) => setForm("maxConcurrent", event.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="subagent-max-per-run">{t("subagents.perRun")}</label>
-          <input
-            id="subagent-max-per-run"
-            type="number"
-            min="1"
-            max="50"
-            step="1"
-            value={form.maxPerRun}
-            onInput={(event) => setForm("maxPerRun", event.currentTarget.value)}
-          />
-        </div>
+        <NumberField
+          id="subagent-timeout"
+          label={t("subagents.timeout")}
+          min={10}
+          max={7200}
+          value={form.timeoutSeconds}
+          onInput={(value) => setForm("timeoutSeconds", value)}
+        />
+        <NumberField
+          id="subagent-max-concurrent"
+          label={t("subagents.perResponse")}
+          min={1}
+          max={4}
+          value={form.maxConcurrent}
+          onInput={(value) => setForm("maxConcurrent", value)}
+        />
+        <NumberField
+          id="subagent-max-per-run"
+          label={t("subagents.perRun")}
+          min={1}
+          max={50}
+          value={form.maxPerRun}
+          onInput={(value) => setForm("maxPerRun", value)}
+        />
       </div>
       <p class="hint">{t("subagents.limitsHint")}</p>
       <h3>{t("subagents.yourTypes")}</h3>

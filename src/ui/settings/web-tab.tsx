@@ -14,7 +14,7 @@ import {
 import { errorMessage } from "../gateway-client.ts";
 import { rich, t } from "../i18n/index.ts";
 import { TextField } from "./text-field.tsx";
-import { StatusLine, type Status } from "./status-line.tsx";
+import { StatusLine, type Status } from "../shared/status-line.tsx";
 
 /** The form's fields, all text; blanks become absent settings when the worker validates them. */
 interface WebForm {

@@ -5,6 +5,7 @@ import { createSignal, onCleanup, onMount, Show } from "solid-js";
 import type { GatewayApi } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
+import { StatusLine } from "../shared/status-line.tsx";
 import { readThreadImport } from "./import-thread-files.ts";
 
 export type ImportThreadClient = Pick<GatewayApi, "importDeerFlowThread">;
@@ -104,16 +105,15 @@ export function ImportThreadButton(props: { client: ImportThreadClient; onImport
         aria-label={t("import.filesInput")}
         onChange={(event) => void importPicked(event.currentTarget)}
       />
-      <Show when={busy()}>
-        <p class="status" role="status">
-          {t("import.importing")}
-        </p>
-      </Show>
-      <Show when={failure()}>
-        <p class="status error" role="alert">
-          {failure()}
-        </p>
-      </Show>
+      <StatusLine
+        status={
+          busy()
+            ? { kind: "busy", text: t("import.importing") }
+            : failure()
+              ? { kind: "error", text: failure() as string }
+              : undefined
+        }
+      />
     </div>
   );
 }

@@ -1,7 +1,7 @@
-// The one-line outcome of a Settings action: an alert for an error (read out at once), a polite status otherwise.
+// The one-line outcome of an action: an alert for an error (read out at once), a polite status otherwise.
 import { Show } from "solid-js";
 
-/** What a Settings tab tells the user about its last action. */
+/** What a view tells the user about its last action. */
 export interface Status {
   kind: "ok" | "error" | "busy";
   text: string;
