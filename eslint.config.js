@@ -40,7 +40,9 @@ const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
 );
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "test-results/", "playwright-report/", "docs/", "test/fixtures/"] },
+  {
+    ignores: ["dist/", "dist-base/", "node_modules/", "test-results/", "playwright-report/", "docs/", "test/fixtures/"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

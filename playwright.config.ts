@@ -12,6 +12,9 @@ if (!existsSync(chromePath)) {
 
 const APP_PORT = Number(process.env.E2E_APP_PORT ?? 4173);
 export const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 11436);
+/** The app built for another base path (`vite build --base=/fawn/`), as a site serving it under a folder would. */
+export const BASE_PATH = "/fawn/";
+export const BASE_APP_PORT = Number(process.env.E2E_BASE_APP_PORT ?? 4175);
 
 export default defineConfig({
   testDir: "test/e2e",
@@ -46,6 +49,15 @@ export default defineConfig({
       url: `http://127.0.0.1:${APP_PORT}`,
       reuseExistingServer: !process.env.CI,
       timeout: 60_000,
+    },
+    {
+      // Its own build (dist-base/), made here so `npm test`'s one `vite build` stays the app as served at /.
+      command:
+        `npx vite build --base=${BASE_PATH} --outDir dist-base --emptyOutDir --logLevel warn && ` +
+        `npx vite preview --base ${BASE_PATH} --outDir dist-base --host 127.0.0.1 --port ${BASE_APP_PORT} --strictPort`,
+      url: `http://127.0.0.1:${BASE_APP_PORT}${BASE_PATH}`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 240_000,
     },
     {
       command: "npx tsx test/mock-llm/cli.ts",

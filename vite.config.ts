@@ -52,8 +52,9 @@ export default defineConfig({
         theme_color: "#b5651d",
         background_color: "#fbf8f4",
         display: "standalone",
-        start_url: "/",
-        scope: "/",
+        // Relative to the manifest, which sits at the base path: an installed copy opens where it was served from.
+        start_url: "./",
+        scope: "./",
         icons: [
           { src: "icon-192.png", sizes: "192x192", type: "image/png" },
           { src: "icon-512.png", sizes: "512x512", type: "image/png" },

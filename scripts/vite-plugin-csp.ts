@@ -47,8 +47,11 @@ export function contentSecurityPolicy(): Plugin {
     },
     configurePreviewServer(server) {
       // The app shell's navigations get the header as well (the meta tag alone cannot carry frame-ancestors).
+      // Paths as the policies name them, wherever the app is served from (`--base`).
+      const base = server.config.base;
       server.middlewares.use((request, response, next) => {
-        const path = request.url?.split("?")[0] ?? "";
+        const url = request.url?.split("?")[0] ?? "";
+        const path = url.startsWith(base) ? `/${url.slice(base.length)}` : url;
         if (!path.startsWith("/frames/") && !/\.[a-z0-9]+$/i.test(path.replace(/\/index\.html$/, "/"))) {
           response.setHeader("Content-Security-Policy", `${APP_CSP}; frame-ancestors 'self'`);
         }

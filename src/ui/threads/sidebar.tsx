@@ -34,7 +34,7 @@ export function Sidebar(props: {
   return (
     <aside class="sidebar">
       <div class="brand">
-        <img src="/favicon.svg" alt="" width="24" height="24" />
+        <img src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" width="24" height="24" />
         <span>Fawn</span>
         <button
           type="button"

@@ -1,0 +1,46 @@
+// Fawn served from a folder of a site (built with `--base=/fawn/`): it loads there, installs its service worker for
+// that folder, opens offline, and chats with the mock model; nothing asks the site's root.
+import { expect, test } from "@playwright/test";
+import { BASE_APP_PORT, BASE_PATH } from "../../playwright.config.ts";
+import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+
+const APP_URL = `http://127.0.0.1:${BASE_APP_PORT}${BASE_PATH}`;
+
+test.use({ baseURL: APP_URL });
+
+test("built for /fawn/, Fawn loads there, installs for that folder, chats, and opens offline", async ({
+  page,
+  context,
+}) => {
+  const outside: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.port === String(BASE_APP_PORT) && !url.pathname.startsWith(BASE_PATH)) outside.push(url.pathname);
+  });
+  await page.goto(APP_URL);
+  await expect(page.getByRole("button", { name: "New thread" })).toBeVisible();
+
+  // The installed app starts, and stays, in its folder.
+  const manifest = await page.request.get(`${APP_URL}manifest.webmanifest`);
+  const { start_url: start, scope } = (await manifest.json()) as { start_url: string; scope: string };
+  expect(new URL(start, manifest.url()).pathname).toBe(BASE_PATH);
+  expect(new URL(scope, manifest.url()).pathname).toBe(BASE_PATH);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+  const registered = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.scope);
+  expect(registered).toBe(APP_URL);
+  // The sidebar's logo is there (it used to be asked of the site's root).
+  const logo = page.locator(".sidebar img").first();
+  expect(await logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+
+  await configureEndpoint(page);
+  await send(page, "hello");
+  await expect(assistantMessages(page)).toContainText("answer from a script.");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: "hello" })).toBeVisible();
+  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveText("hello");
+  await context.setOffline(false);
+  expect(outside).toEqual([]);
+});
