@@ -68,4 +68,61 @@ describe("the backup archive", () => {
     expect(() => readBackupArchive(bytes, { ...BACKUP_LIMITS, maxTotalBytes: 100 })).toThrow(/once unpacked/);
     expect(() => readBackupArchive(bytes, { ...BACKUP_LIMITS, maxEntries: 2 })).toThrow(/more than 2 members/);
   });
+
+  it("refuses to write what an import would refuse, saying why, and reads back whatever it wrote", async () => {
+    const limits = { ...BACKUP_LIMITS, maxEntryBytes: 1000, maxTotalBytes: 2500 };
+    const file = (bytes: number) => ({ thread_id: THREAD, path: PATH, bytes: new Uint8Array(bytes) });
+    const listed = (bytes: number) => records({ files: [{ ...records().files[0]!, size: bytes }] });
+    const big = new BackupArchiveWriter(limits);
+    expect(() => big.addThread(listed(1001), [file(1001)])).toThrow(
+      '"/mnt/user-data/outputs/a.txt" is 1001 B, and a backup can hold files of at most 1000 B',
+    );
+    // At the limit: written, and read back by an import held to the same limits. No size between the two fails.
+    const atLimit = new BackupArchiveWriter(limits);
+    atLimit.addThread(listed(1000), [file(1000)]);
+    const { blob } = atLimit.finish({ app_version: "0.1.0", created_at: new Date(0), memory_facts: 0 });
+    const read = readBackupArchive(new Uint8Array(await blob.arrayBuffer()), limits);
+    expect(read.threads[0]?.files[0]?.bytes.byteLength).toBe(1000);
+    const many = new BackupArchiveWriter(limits);
+    many.addThread(listed(1000), [file(1000)]);
+    expect(() =>
+      many.addThread({ ...listed(1000), thread: { ...records().thread, thread_id: "t-2" } }, [
+        { ...file(1000), thread_id: "t-2" },
+      ]),
+    ).toThrow(/^Your data is more than 2.4 KB, the most one backup can hold/);
+  });
+
+  it("writes a skill's files under canonical names, so a skill stored with odd ones still restores", async () => {
+    const writer = new BackupArchiveWriter();
+    const skill = "---\nname: odd\ndescription: Odd paths.\n---\n";
+    writer.addSkill({
+      name: "odd",
+      enabled: true,
+      installed_at: 1,
+      metadata: { description: "Odd paths." },
+      files: { "SKILL.md": strToU8(skill), "docs/./a.md": strToU8("a"), "x//y.txt": strToU8("y") },
+    });
+    writer.addSettings([], []);
+    writer.addMemory(null, []);
+    const { blob } = writer.finish({ app_version: "0.1.0", created_at: new Date(0), memory_facts: 0 });
+    const read = readBackupArchive(new Uint8Array(await blob.arrayBuffer()));
+    expect(Object.keys(read.skills[0]?.files ?? {}).sort()).toEqual(["SKILL.md", "docs/a.md", "x/y.txt"]);
+  });
+
+  it("reads an older backup's skill paths (written as installed) in their canonical form", async () => {
+    const members = unzipSync(await archive());
+    const manifest = JSON.parse(new TextDecoder().decode(members["manifest.json"])) as { counts: { skills: number } };
+    manifest.counts.skills = 1;
+    const skill = "---\nname: odd\ndescription: Odd paths.\n---\n";
+    const bytes = zipSync({
+      ...members,
+      "manifest.json": strToU8(JSON.stringify(manifest)),
+      "skills/odd/skill.json": strToU8(
+        JSON.stringify({ name: "odd", enabled: true, installed_at: 1, metadata: { description: "Odd paths." } }),
+      ),
+      "skills/odd/files/SKILL.md": strToU8(skill),
+      "skills/odd/files/docs/./a.md": strToU8("a"),
+    });
+    expect(Object.keys(readBackupArchive(bytes).skills[0]?.files ?? {}).sort()).toEqual(["SKILL.md", "docs/a.md"]);
+  });
 });

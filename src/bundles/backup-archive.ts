@@ -16,7 +16,7 @@ import {
   type BackupManifest,
 } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
-import { hasZipMagic, unzipWithinLimits } from "../shared/zip-safety.ts";
+import { canonicalMemberPath, hasZipMagic, unzipWithinLimits } from "../shared/zip-safety.ts";
 import type { GlobalBackup, ThreadBackup } from "../storage/backup-store.ts";
 import { threadFilePathProblem } from "../storage/thread-files.ts";
 import type {
@@ -253,8 +253,11 @@ export class BackupArchiveWriter {
   private failure: unknown;
   private readonly zip: Zip;
   private readonly counts: Omit<BackupCounts, "memory_facts"> = { threads: 0, thread_files: 0, skills: 0, settings: 0 };
+  private members = 0;
+  private unpackedBytes = 0;
 
-  constructor() {
+  /** @param limits What an import accepts (readBackupArchive): the writer refuses to write more. */
+  constructor(private readonly limits: BackupLimits = BACKUP_LIMITS) {
     this.zip = new Zip((error, chunk) => {
       if (error) {
         this.failure = error;
@@ -284,7 +287,19 @@ export class BackupArchiveWriter {
   addSkill(skill: SkillRecord): void {
     const { files, ...record } = skill;
     this.add(`skills/${skill.name}/skill.json`, encodeJson(record), true, skill.installed_at);
-    for (const [path, data] of Object.entries(files)) this.add(`skills/${skill.name}/files/${path}`, data, true);
+    const written = new Set<string>();
+    for (const [stored, data] of Object.entries(files)) {
+      // The name an import reads back: installs store this form, older ones may not have.
+      const path = canonicalMemberPath(stored);
+      if (path === undefined || written.has(path)) {
+        fail(
+          `The skill '${skill.name}' holds a file named ${JSON.stringify(stored)}, which a backup cannot carry; ` +
+            "delete the skill and install it again, then export.",
+        );
+      }
+      written.add(path);
+      this.add(`skills/${skill.name}/files/${path}`, data, true);
+    }
     this.counts.skills += 1;
   }
 
@@ -315,10 +330,42 @@ export class BackupArchiveWriter {
     this.zip.end();
     if (this.failure) throw this.failure;
     this.flushChunks();
-    return { blob: new Blob(this.parts, { type: "application/zip" }), manifest };
+    const blob = new Blob(this.parts, { type: "application/zip" });
+    if (blob.size > this.limits.maxArchiveBytes) {
+      fail(
+        `Your data makes a ${formatBytes(blob.size)} backup, and a backup can hold at most ` +
+          `${formatBytes(this.limits.maxArchiveBytes)}: delete or export some threads first.`,
+      );
+    }
+    return { blob, manifest };
+  }
+
+  /** Refuses, before the member is written, what an import would refuse: the same limits, counted the same way. */
+  private admit(name: string, bytes: number): void {
+    this.members += 1;
+    this.unpackedBytes += bytes;
+    if (bytes > this.limits.maxEntryBytes) {
+      fail(
+        `${JSON.stringify(name)} is ${formatBytes(bytes)}, and a backup can hold files of at most ` +
+          `${formatBytes(this.limits.maxEntryBytes)}: delete it, or download it on its own, then export.`,
+      );
+    }
+    if (this.unpackedBytes > this.limits.maxTotalBytes) {
+      fail(
+        `Your data is more than ${formatBytes(this.limits.maxTotalBytes)}, the most one backup can hold: delete or ` +
+          "export some threads first.",
+      );
+    }
+    if (this.members > this.limits.maxEntries) {
+      fail(
+        `Your data has more than ${this.limits.maxEntries.toLocaleString("en")} files, the most one backup can ` +
+          "hold: delete some threads first.",
+      );
+    }
   }
 
   private add(name: string, data: Uint8Array, compress: boolean, mtime?: number): void {
+    this.admit(name.replace(/^threads\/[^/]+\/files/, "").replace(/^skills\/[^/]+\/files\//, ""), data.byteLength);
     const member = compress ? new ZipDeflate(name, { level: 6 }) : new ZipPassThrough(name);
     if (mtime !== undefined && Number.isFinite(mtime) && mtime > 315_532_800_000) member.mtime = mtime;
     this.zip.add(member);
@@ -346,15 +393,6 @@ export interface BackupContents {
   /** The memory document as stored (the caller validates its meaning), or null when the backup had none. */
   memory_document: unknown;
   store_items: GlobalBackup["store_items"];
-}
-
-/** Why a path inside a skill may not be kept, or undefined. */
-function skillPathProblem(path: string): string | undefined {
-  const segments = path.split("/");
-  if (segments.some((segment) => segment === "" || segment === "." || segment === "..")) {
-    return "a path may not have empty, . or .. segments";
-  }
-  return undefined;
 }
 
 /**
@@ -413,10 +451,14 @@ export function readBackupArchive(archive: Uint8Array, limits: BackupLimits = BA
       threadFiles.set(threadId, files);
     } else if ((match = SKILL_JSON.exec(name))) skillJson.set(match[1] as string, data);
     else if ((match = SKILL_FILE.exec(name))) {
-      const [, skillName, path] = match as unknown as [string, string, string];
-      const problem = skillPathProblem(path);
-      if (problem) fail(`The backup's file ${JSON.stringify(name)} cannot be imported: ${problem}.`);
+      const [, skillName, written] = match as unknown as [string, string, string];
+      // Backups from before one rule set held a skill's paths as installed (`docs/./a.md`): read as today's.
+      const path = canonicalMemberPath(written);
+      if (path === undefined) {
+        fail(`The backup's file ${JSON.stringify(name)} cannot be imported: a path may not climb out of its skill.`);
+      }
       const files = skillFiles.get(skillName) ?? {};
+      if (Object.hasOwn(files, path)) fail(`The backup holds the skill file ${JSON.stringify(path)} twice.`);
       files[path] = data;
       skillFiles.set(skillName, files);
     } else fail(`The backup holds ${JSON.stringify(name)}, which a Fawn backup never has.`);

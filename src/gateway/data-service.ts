@@ -220,10 +220,21 @@ export class DataService {
   /**
    * Writes every thread (records, checkpoints, files), the memory, installed skills and settings into one zip. Threads
    * are read one at a time and their bytes handed to the zip stream, so at most one thread's files are in memory
-   * beside the archive. API keys are never read; credential fields of settings are dropped.
+   * beside the archive. API keys are never read; credential fields of settings are dropped. Export holds the data
+   * to what import accepts (the same limits and names): more than a backup can hold is refused with the reason, as
+   * soon as it is known, and nothing is handed out.
    */
   async export(): Promise<DataExport> {
-    const writer = new BackupArchiveWriter();
+    try {
+      return await this.writeExport();
+    } catch (error) {
+      if (error instanceof BackupArchiveError) throw new UserError(error.message);
+      throw error;
+    }
+  }
+
+  private async writeExport(): Promise<DataExport> {
+    const writer = new BackupArchiveWriter(this.limits);
     for (const threadId of await this.store.threadIds()) {
       const thread = await this.store.readThread(threadId);
       // A thread deleted meanwhile is simply not in the backup.

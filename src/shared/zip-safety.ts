@@ -14,6 +14,19 @@ export function isUnsafeMemberName(name: string): boolean {
   );
 }
 
+/**
+ * A relative path inside an archive's folder (a skill's files) in its one canonical form: empty and `.` segments
+ * dropped (`docs/./a.md` and `docs//a.md` are `docs/a.md`). Undefined when it names nothing, climbs out (`..`) or
+ * could mean something else on another system. Installing, exporting and importing all use it, so whatever is
+ * stored exports under a name an import accepts.
+ */
+export function canonicalMemberPath(path: string): string | undefined {
+  if (path.includes("\\") || path.includes(":") || path.includes("\0")) return undefined;
+  const segments = path.split("/").filter((segment) => segment !== "" && segment !== ".");
+  if (segments.length === 0 || segments.includes("..")) return undefined;
+  return segments.join("/");
+}
+
 /** `PK\3\4` (a local file header) or `PK\5\6` (the end record of an empty archive). */
 export function hasZipMagic(bytes: Uint8Array): boolean {
   return (

@@ -257,6 +257,47 @@ describe("import data", () => {
   });
 });
 
+describe("backups that always restore", () => {
+  const oddSkill = "---\nname: odd-paths\ndescription: A skill zipped with odd paths.\n---\n# Odd\n";
+
+  it("restores a skill installed from members named docs/./a.md and a//b, threads and all", async () => {
+    await harness.gateway.installSkill({
+      name: "odd-paths.skill",
+      bytes: zipSync({ "SKILL.md": strToU8(oddSkill), "docs/./a.md": strToU8("a"), "a//b": strToU8("b") }),
+    });
+    await harness.gateway.createThread();
+    const other = await harness.freshGateway();
+    expect(await other.importData(await archiveBytes(harness.gateway), { acceptAddressChanges: true })).toMatchObject({
+      threads_imported: 1,
+      skills_imported: 1,
+    });
+    expect((await other.listSkills()).map((skill) => skill.name)).toContain("odd-paths");
+  });
+
+  it("restores a skill an older Fawn stored with such names", async () => {
+    const db = await openFawnDb(harness.gatewayDbName());
+    await db.put("skills", {
+      name: "odd-paths",
+      enabled: true,
+      installed_at: 1,
+      metadata: { description: "A skill zipped with odd paths." },
+      files: { "SKILL.md": strToU8(oddSkill), "docs/./a.md": strToU8("a"), "x//y.txt": strToU8("y") },
+    });
+    db.close();
+    const other = await harness.freshGateway();
+    expect(await other.importData(await archiveBytes(harness.gateway), { acceptAddressChanges: true })).toMatchObject({
+      skills_imported: 1,
+    });
+    const restored = await openFawnDb(`data-backup-test-${Number(harness.gatewayDbName().split("-").at(-1)) + 1}`);
+    expect(Object.keys((await restored.get("skills", "odd-paths"))?.files ?? {}).sort()).toEqual([
+      "SKILL.md",
+      "docs/a.md",
+      "x/y.txt",
+    ]);
+    restored.close();
+  });
+});
+
 describe("a backup from an earlier Fawn", () => {
   it("imports with its model endpoints and proxy as that version stored them (one endpoint apart, proxy in Web)", async () => {
     await harness.gateway.createThread();

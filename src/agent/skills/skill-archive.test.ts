@@ -44,6 +44,14 @@ describe("readSkillArchive", () => {
     expect(new TextDecoder().decode(archive.files["scripts/run.py"])).toBe("print('hi')\n");
   });
 
+  it("keeps each path in its one canonical form, the one a backup writes and reads back", () => {
+    const { files } = readSkillArchive("s.skill", zip({ "SKILL.md": SKILL_MD, "docs/./a.md": "a", "x//y.txt": "y" }));
+    expect(Object.keys(files).sort()).toEqual(["SKILL.md", "docs/a.md", "x/y.txt"]);
+    expect(refusal("s.skill", zip({ "SKILL.md": SKILL_MD, "a/b.md": "1", "a//b.md": "2" }))).toBe(
+      "'s.skill' holds the file 'a/b.md' twice, under two spellings.",
+    );
+  });
+
   it("takes a single top-level folder as the skill root", () => {
     const archive = readSkillArchive(
       "my-skill.zip",

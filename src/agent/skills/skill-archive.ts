@@ -2,7 +2,7 @@
 // kept, and sizes are judged from the zip's directory before anything is inflated.
 import { SKILL_ARCHIVE_LIMITS } from "../../protocol/skills.ts";
 import { formatBytes } from "../../shared/text.ts";
-import { hasZipMagic, unzipWithinLimits } from "../../shared/zip-safety.ts";
+import { canonicalMemberPath, hasZipMagic, unzipWithinLimits } from "../../shared/zip-safety.ts";
 import { parseSkillMarkdown, type SkillMetadata } from "./skill-frontmatter.ts";
 
 /** Why an archive cannot be installed; `message` is one sentence for the user. */
@@ -85,7 +85,12 @@ export function readSkillArchive(fileName: string, bytes: Uint8Array): SkillArch
   const root = skillRoot(Object.keys(members));
   const files: Record<string, Uint8Array> = {};
   for (const [name, data] of Object.entries(members)) {
-    if (name.startsWith(root)) files[name.slice(root.length)] = data;
+    if (!name.startsWith(root)) continue;
+    // Stored in the one form a backup writes and reads back (`docs/./a.md` is `docs/a.md`).
+    const path = canonicalMemberPath(name.slice(root.length));
+    if (path === undefined) fail(`'${fileName}' contains an unsafe path '${name}'.`);
+    if (Object.hasOwn(files, path)) fail(`'${fileName}' holds the file '${path}' twice, under two spellings.`);
+    files[path] = data;
   }
   const skillFile = files[SKILL_FILE];
   if (!skillFile) fail(`${SKILL_FILE} not found at the root of '${fileName}'.`);
