@@ -1,4 +1,5 @@
-// The bundles layer's public surface: importing threads from elsewhere (DeerFlow's thread.json for now).
+// The bundles layer's public surface: importing threads from elsewhere (DeerFlow's thread.json for now), exporting
+// them (Markdown, DeerFlow's thread.json) and backups.
 export {
   planDeerFlowImport,
   virtualPathOf,
@@ -12,3 +13,5 @@ export {
   type DeerFlowThread,
 } from "./deerflow-thread.ts";
 export { BackupArchiveError, BackupArchiveWriter, readBackupArchive, type BackupContents } from "./backup-archive.ts";
+export { threadToMarkdown } from "./thread-markdown.ts";
+export { threadToDeerFlowJson } from "./thread-deerflow-json.ts";
