@@ -315,12 +315,16 @@ export class BackupArchiveWriter {
   }
 
   /** Adds the manifest last (counts are known only then) and returns the archive. */
-  finish(meta: { app_version: string; created_at: Date; memory_facts: number }): {
+  finish(
+    meta: { app_version: string; created_at: Date; memory_facts: number },
+    /** A thread bundle (thread-bundle.ts) is this archive holding one thread and nothing else, under its own name. */
+    format: string = BACKUP_FORMAT,
+  ): {
     blob: Blob;
     manifest: BackupManifest;
   } {
     const manifest: BackupManifest = {
-      format: BACKUP_FORMAT,
+      format: format as typeof BACKUP_FORMAT,
       version: BACKUP_VERSION,
       app_version: meta.app_version,
       created_at: meta.created_at.toISOString(),
@@ -401,7 +405,11 @@ export interface BackupContents {
  * counts), every record's schema, that each thread's records all belong to it and its files match their meta.
  * Throws a BackupArchiveError with one sentence naming the first problem.
  */
-export function readBackupArchive(archive: Uint8Array, limits: BackupLimits = BACKUP_LIMITS): BackupContents {
+export function readBackupArchive(
+  archive: Uint8Array,
+  limits: BackupLimits = BACKUP_LIMITS,
+  format: string = BACKUP_FORMAT,
+): BackupContents {
   if (archive.byteLength > limits.maxArchiveBytes) {
     fail(
       `The backup is too large (${formatBytes(archive.byteLength)}; at most ${formatBytes(limits.maxArchiveBytes)}).`,
@@ -427,7 +435,7 @@ export function readBackupArchive(archive: Uint8Array, limits: BackupLimits = BA
   const manifestBytes = members[MANIFEST];
   if (!manifestBytes) fail("This archive has no manifest.json, so it is not a Fawn backup.");
   const manifest = parse(manifestSchema, decodeJson(MANIFEST, manifestBytes), MANIFEST);
-  if (manifest.format !== BACKUP_FORMAT) {
+  if (manifest.format !== format) {
     fail(`This archive is not a Fawn backup: its manifest names the format ${JSON.stringify(manifest.format)}.`);
   }
   if (manifest.version > BACKUP_VERSION) {

@@ -15,3 +15,12 @@ export {
 export { BackupArchiveError, BackupArchiveWriter, readBackupArchive, type BackupContents } from "./backup-archive.ts";
 export { threadToMarkdown } from "./thread-markdown.ts";
 export { threadToDeerFlowJson } from "./thread-deerflow-json.ts";
+export {
+  readThreadBundle,
+  threadFileName,
+  THREAD_BUNDLE_EXTENSION,
+  THREAD_BUNDLE_FORMAT,
+  withThreadId,
+  writeThreadBundle,
+  type BundledThread,
+} from "./thread-bundle.ts";

@@ -11,6 +11,7 @@ import { MemoryService } from "./memory-service.ts";
 import { RunService } from "./run-service.ts";
 import { SettingsService } from "./settings-service.ts";
 import { SkillsService } from "./skills-service.ts";
+import { ThreadBundles } from "./thread-bundles.ts";
 import { ThreadSandboxes, type OpenBrowserSandbox } from "./thread-sandboxes.ts";
 import { ThreadsService } from "./threads-service.ts";
 
@@ -105,7 +106,8 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     running: () => runs.isRunning(),
     dropMemoryUpdates: () => memory.dropPendingUpdates(),
   });
-  return new Gateway({ threads, runs, settings, sandboxes, memory, skills, data });
+  const bundles = new ThreadBundles(db, { notify, files, detail: (threadId) => threads.get(threadId) });
+  return new Gateway({ threads, bundles, runs, settings, sandboxes, memory, skills, data });
 }
 
 /** Opens the database and the Gateway over it; threads a closed tab left running are marked interrupted. */

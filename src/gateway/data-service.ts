@@ -4,7 +4,7 @@ import { version as packageVersion } from "../../package.json";
 import { parseMemoryDocument } from "../agent/index.ts";
 import { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "../agent/memory/memory-document.ts";
 import { parseSkillMarkdown, skillNameProblem } from "../agent/skills/skill-frontmatter.ts";
-import { BackupArchiveError, BackupArchiveWriter, readBackupArchive } from "../bundles/index.ts";
+import { BackupArchiveError, BackupArchiveWriter, readBackupArchive, type BundledThread } from "../bundles/index.ts";
 import { parseModelSettings } from "../models/index.ts";
 import {
   backupFileName,
@@ -198,6 +198,46 @@ export function mergeMemoryDocuments(
   };
 }
 
+/**
+ * A thread read from an archive, ready to write: its files' meta recomputed from their bytes rather than trusted, and
+ * a thread exported mid-run at rest.
+ */
+export async function restorableThread({ records, files }: BundledThread): Promise<BundledThread> {
+  const metas = new Map(records.files.map((meta) => [meta.path, meta]));
+  const fileMetas: ThreadFileMetaRecord[] = await Promise.all(
+    files.map(async (file) => {
+      const meta = metas.get(file.path) as ThreadFileMetaRecord;
+      return { ...meta, size: file.bytes.byteLength, sha256: await sha256Hex(file.bytes) };
+    }),
+  );
+  const status = records.thread.status === "busy" ? "idle" : records.thread.status;
+  return { records: { ...records, thread: { ...records.thread, status }, files: fileMetas }, files };
+}
+
+/**
+ * An archive the user picked, read whole by `read` after the checks every archive import makes: that it is a file and
+ * not over the size limit (before its bytes are read); a reader's refusal becomes the one sentence the user sees.
+ */
+export async function readArchive<T>(
+  archive: Blob | Uint8Array,
+  limits: BackupLimits,
+  how: { choose: string; noun: string; read: (bytes: Uint8Array) => T },
+): Promise<T> {
+  if (!(archive instanceof Uint8Array) && !(archive instanceof Blob)) throw new UserError(how.choose);
+  if (archive instanceof Blob && archive.size > limits.maxArchiveBytes) {
+    throw new UserError(
+      `The ${how.noun} is too large (${formatBytes(archive.size)}; at most ${formatBytes(limits.maxArchiveBytes)}).`,
+    );
+  }
+  const bytes = archive instanceof Uint8Array ? archive : new Uint8Array(await archive.arrayBuffer());
+  try {
+    return how.read(bytes);
+  } catch (error) {
+    if (error instanceof BackupArchiveError) throw new UserError(error.message);
+    throw error;
+  }
+}
+
 /** Why all data cannot be deleted while another tab runs a thread. */
 export const DATA_IN_USE_ELSEWHERE = "A thread is running in another tab; stop it there before deleting all data.";
 
@@ -274,22 +314,11 @@ export class DataService {
     archive: Blob | Uint8Array,
     options: { acceptAddressChanges?: boolean } = {},
   ): Promise<DataImportOutcome> {
-    if (!(archive instanceof Uint8Array) && !(archive instanceof Blob)) {
-      throw new UserError("Choose a backup file (.zip) to import.");
-    }
-    if (archive instanceof Blob && archive.size > this.limits.maxArchiveBytes) {
-      throw new UserError(
-        `The backup is too large (${formatBytes(archive.size)}; at most ${formatBytes(this.limits.maxArchiveBytes)}).`,
-      );
-    }
-    const bytes = archive instanceof Uint8Array ? archive : new Uint8Array(await archive.arrayBuffer());
-    let contents;
-    try {
-      contents = readBackupArchive(bytes, this.limits);
-    } catch (error) {
-      if (error instanceof BackupArchiveError) throw new UserError(error.message);
-      throw error;
-    }
+    const contents = await readArchive(archive, this.limits, {
+      choose: "Choose a backup file (.zip) to import.",
+      noun: "backup",
+      read: (bytes) => readBackupArchive(bytes, this.limits),
+    });
 
     let importedMemory: MemoryDocument | undefined;
     if (contents.memory_document !== null && contents.memory_document !== undefined) {
@@ -331,22 +360,8 @@ export class DataService {
       }
     }
 
-    // Hash the files before the transaction opens (it would commit while we awaited crypto.subtle); the stored meta
-    // is recomputed from the bytes rather than trusted.
-    const threads = await Promise.all(
-      contents.threads.map(async ({ records, files }) => {
-        const metas = new Map(records.files.map((meta) => [meta.path, meta]));
-        const fileMetas: ThreadFileMetaRecord[] = await Promise.all(
-          files.map(async (file) => {
-            const meta = metas.get(file.path) as ThreadFileMetaRecord;
-            return { ...meta, size: file.bytes.byteLength, sha256: await sha256Hex(file.bytes) };
-          }),
-        );
-        // A thread exported mid-run is at rest now.
-        const status = records.thread.status === "busy" ? "idle" : records.thread.status;
-        return { records: { ...records, thread: { ...records.thread, status }, files: fileMetas }, files };
-      }),
-    );
+    // Hashed before the transaction opens (it would commit while we awaited crypto.subtle).
+    const threads = await Promise.all(contents.threads.map(restorableThread));
     const now = this.now();
     const plan: BackupWrite = {
       threads,

@@ -23,6 +23,8 @@ import {
   type SkillInfo,
   type SubagentSettings,
   type ThreadDetail,
+  type ThreadExport,
+  type ThreadExportFormat,
   type ThreadFileContent,
   type ThreadSearchResult,
   type ThreadSummary,
@@ -35,11 +37,13 @@ import type { MemoryService } from "./memory-service.ts";
 import type { RunService } from "./run-service.ts";
 import type { SettingsService } from "./settings-service.ts";
 import type { SkillsService } from "./skills-service.ts";
+import type { ThreadBundles } from "./thread-bundles.ts";
 import type { ThreadSandboxes } from "./thread-sandboxes.ts";
 import type { ThreadsService } from "./threads-service.ts";
 
 export interface GatewayServices {
   threads: ThreadsService;
+  bundles: ThreadBundles;
   runs: RunService;
   settings: SettingsService;
   sandboxes: ThreadSandboxes;
@@ -82,6 +86,14 @@ export class Gateway implements GatewayApi {
 
   uploadFiles(threadId: string, files: { name: string; bytes: Uint8Array }[]): Promise<UploadResult> {
     return this.services.threads.upload(threadId, files);
+  }
+
+  exportThread(threadId: string, format: ThreadExportFormat): Promise<ThreadExport> {
+    return this.services.bundles.export(threadId, format);
+  }
+
+  importThreadBundle(archive: Blob | Uint8Array): Promise<ThreadSummary> {
+    return this.services.bundles.import(archive);
   }
 
   renameThread(threadId: string, title: string): Promise<ThreadSummary> {

@@ -59,6 +59,15 @@ export interface ThreadSearchResult {
   indexing: boolean;
 }
 
+/** What Thread actions → Export writes: a Fawn bundle (.fawn), a Markdown transcript, or DeerFlow's thread.json. */
+export type ThreadExportFormat = "fawn" | "markdown" | "deerflow";
+
+/** An exported thread, ready to download. */
+export interface ThreadExport {
+  file_name: string;
+  blob: Blob;
+}
+
 /** The most hits one search returns. */
 export const MAX_THREAD_SEARCH_LIMIT = 200;
 
@@ -286,6 +295,13 @@ export interface GatewayApi {
   }): Promise<ThreadSummary>;
   /** A file of the thread (workspace, uploads or outputs); rejects with a readable message when there is none. */
   readThreadFile(threadId: string, path: string): Promise<ThreadFileContent>;
+  /** The thread as a file: a `.fawn` bundle (messages, state, checkpoint history and files; no keys or settings). */
+  exportThread(threadId: string, format: ThreadExportFormat): Promise<ThreadExport>;
+  /**
+   * Imports a `.fawn` bundle as a thread of this browser's, checked whole first and written in one transaction; an id
+   * already here gets a new one. Rejects with one sentence and writes nothing when the bundle is not valid.
+   */
+  importThreadBundle(archive: Blob | Uint8Array): Promise<ThreadSummary>;
   /** Renames a thread; the title is trimmed, 1 to 200 characters. */
   renameThread(threadId: string, title: string): Promise<ThreadSummary>;
   /** Pins or unpins a thread; pinned threads come first in the list. */

@@ -7,6 +7,7 @@ import type {
   ModelSettings,
   RunEvent,
   ThreadDetail,
+  ThreadExportFormat,
   ThreadSummary,
   UploadedFileRef,
 } from "../protocol/index.ts";
@@ -24,6 +25,7 @@ import {
 import { newId } from "../shared/ids.ts";
 import { errorMessage, streamRun, type GatewayClient } from "./gateway-client.ts";
 import { notifyRunFinished } from "./shared/notifications.ts";
+import { download } from "./shared/download.ts";
 import { createFrameBatcher } from "./shared/frame-batcher.ts";
 import { applyRunEvents, startRunView, type RunView } from "./conversation/run-view.ts";
 import { createWebContainerStarter } from "./webcontainer-starter.ts";
@@ -310,6 +312,16 @@ export function createAppState(client: GatewayClient) {
     }
   }
 
+  /** Thread actions → Export: the file downloads; a refusal becomes a notice. */
+  async function exportThread(threadId: string, format: ThreadExportFormat): Promise<void> {
+    try {
+      const exported = await client.exportThread(threadId, format);
+      download(exported.blob, exported.file_name);
+    } catch (error) {
+      setNotice(t("header.exportFailed", { error: errorMessage(error) }));
+    }
+  }
+
   async function reloadIfOpen(threadId: string): Promise<void> {
     if (thread()?.thread_id !== threadId || isRunning(threadId)) return;
     const detail = await client.getThread(threadId);
@@ -365,6 +377,7 @@ export function createAppState(client: GatewayClient) {
     renameThread,
     pinThread,
     deleteThread,
+    exportThread,
     saveSettings,
     listModels: (endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy">) => client.listModels(endpoint),
   };

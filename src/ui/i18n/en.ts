@@ -106,6 +106,11 @@ export const en = {
   "header.tokens": template<{ count: string }>("Tokens: {{ count }}"),
   "header.shortcutsTitle": "Keyboard shortcuts (?)",
   "header.threadActions": "Thread actions",
+  "header.export": "Export",
+  "header.exportFawn": "Fawn bundle (.fawn)",
+  "header.exportMarkdown": "Markdown",
+  "header.exportDeerFlow": "DeerFlow JSON",
+  "header.exportFailed": template<{ error: string }>("The thread was not exported: {{ error }}"),
   "header.rename": "Rename",
   "header.pin": "Pin",
   "header.unpin": "Unpin",
@@ -226,7 +231,8 @@ export const en = {
 
   // Import thread.
   "import.button": "Import thread",
-  "import.title": "Import a DeerFlow thread: its folder, a .zip of it, or its thread.json with its files",
+  "import.title":
+    "Import a thread: a Fawn bundle (.fawn), or a DeerFlow thread's folder, a .zip of it, or its thread.json with its files",
   "import.fromFolder": "From a folder…",
   "import.fromFiles": "From a .zip or files…",
   "import.folderInput": "Thread folder",

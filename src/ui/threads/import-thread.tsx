@@ -8,7 +8,7 @@ import { t } from "../i18n/index.ts";
 import { StatusLine } from "../shared/status-line.tsx";
 import { readThreadImport } from "./import-thread-files.ts";
 
-export type ImportThreadClient = Pick<GatewayApi, "importDeerFlowThread">;
+export type ImportThreadClient = Pick<GatewayApi, "importDeerFlowThread" | "importThreadBundle">;
 
 /**
  * The button "Import thread" and its menu: "From a folder…" opens the file input "Thread folder" (a directory
@@ -40,6 +40,13 @@ export function ImportThreadButton(props: { client: ImportThreadClient; onImport
     setBusy(true);
     setFailure(undefined);
     try {
+      // A Fawn bundle imports as it is; anything else is read as a DeerFlow thread.
+      const [only] = picked;
+      if (picked.length === 1 && only && /\.fawn$/i.test(only.name)) {
+        const thread = await props.client.importThreadBundle(only);
+        props.onImported(thread.thread_id);
+        return;
+      }
       const request = await readThreadImport(picked);
       // The bytes move to the worker instead of being copied (a thread may bring up to 200 MB).
       const buffers = [...new Set(request.files.map((file) => file.bytes.buffer as ArrayBuffer))];

@@ -3,7 +3,7 @@
 // On a phone it is the only bar: Terminal and Thread actions become icons (their names stay, visually hidden), the
 // token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css).
 import { createMemo, createSignal, onCleanup, Show } from "solid-js";
-import type { WireMessage } from "../../protocol/index.ts";
+import type { ThreadExportFormat, WireMessage } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { t } from "../i18n/index.ts";
 import { formatCount, threadUsage, usageDetail } from "../conversation/token-usage.ts";
@@ -36,6 +36,13 @@ export function ThreadHeader(props: {
     if (!thread) return;
     const title = window.prompt(t("header.renamePrompt"), thread.title);
     if (title !== null) void props.state.renameThread(thread.thread_id, title);
+  };
+  const [exporting, setExporting] = createSignal(false);
+  const exportAs = (format: ThreadExportFormat) => {
+    setOpen(false);
+    setExporting(false);
+    const thread = props.state.thread();
+    if (thread) void props.state.exportThread(thread.thread_id, format);
   };
   const remove = () => {
     setOpen(false);
@@ -141,6 +148,28 @@ export function ThreadHeader(props: {
                     >
                       {thread().pinned ? t("header.unpin") : t("header.pin")}
                     </button>
+                    <button
+                      type="button"
+                      role="menuitem"
+                      aria-haspopup="menu"
+                      aria-expanded={exporting()}
+                      onClick={() => setExporting(!exporting())}
+                    >
+                      {t("header.export")}
+                    </button>
+                    <Show when={exporting()}>
+                      <div class="menu submenu" role="menu" aria-label={t("header.export")}>
+                        <button type="button" role="menuitem" onClick={() => exportAs("fawn")}>
+                          {t("header.exportFawn")}
+                        </button>
+                        <button type="button" role="menuitem" onClick={() => exportAs("markdown")}>
+                          {t("header.exportMarkdown")}
+                        </button>
+                        <button type="button" role="menuitem" onClick={() => exportAs("deerflow")}>
+                          {t("header.exportDeerFlow")}
+                        </button>
+                      </div>
+                    </Show>
                     <button type="button" role="menuitem" class="danger-text" onClick={remove}>
                       {t("common.delete")}
                     </button>

@@ -1,0 +1,113 @@
+// Thread actions → Export and the `.fawn` import: one thread as a file to share, and a shared file as a thread of
+// one's own. A bundle is checked whole before anything is written, then written in one transaction; an id already
+// here gets a new one. Nothing in a bundle chooses a model, an endpoint or a key: it carries none.
+import { version as packageVersion } from "../../package.json";
+import {
+  BackupArchiveError,
+  readThreadBundle,
+  threadFileName,
+  THREAD_BUNDLE_EXTENSION,
+  threadToDeerFlowJson,
+  threadToMarkdown,
+  withThreadId,
+  writeThreadBundle,
+} from "../bundles/index.ts";
+import {
+  BACKUP_LIMITS,
+  type BackupLimits,
+  type ChangeNotice,
+  type ThreadDetail,
+  type ThreadExport,
+  type ThreadExportFormat,
+  type ThreadSummary,
+} from "../protocol/index.ts";
+import { newId } from "../shared/ids.ts";
+import { UserError } from "../shared/user-error.ts";
+import { BackupStore } from "../storage/backup-store.ts";
+import type { FawnDb, ThreadFiles } from "../storage/index.ts";
+import { readArchive, restorableThread } from "./data-service.ts";
+import { writing } from "./writes.ts";
+
+export interface ThreadBundlesOptions {
+  notify: (notice: ChangeNotice) => void;
+  /** The thread as the page shows it (for the Markdown and DeerFlow exports). */
+  detail: (threadId: string) => Promise<ThreadDetail | undefined>;
+  files: ThreadFiles;
+  appVersion?: string;
+  now?: () => Date;
+  /** Limits a bundle is held to (tests lower them); the backup's. */
+  limits?: BackupLimits;
+}
+
+export class ThreadBundles {
+  private readonly store: BackupStore;
+  private readonly limits: BackupLimits;
+
+  constructor(
+    db: FawnDb,
+    private readonly options: ThreadBundlesOptions,
+  ) {
+    this.store = new BackupStore(db);
+    this.limits = options.limits ?? BACKUP_LIMITS;
+  }
+
+  async export(threadId: string, format: ThreadExportFormat): Promise<ThreadExport> {
+    if (format === "markdown" || format === "deerflow") return this.exportReadable(threadId, format);
+    if (format !== "fawn") {
+      throw new UserError(`A thread exports as "fawn", "markdown" or "deerflow", not ${JSON.stringify(format)}.`);
+    }
+    const thread = await this.store.readThread(threadId);
+    if (!thread) throw new UserError(`There is no thread with id ${threadId}.`);
+    try {
+      const blob = writeThreadBundle(thread, {
+        app_version: this.options.appVersion ?? packageVersion,
+        created_at: (this.options.now ?? (() => new Date()))(),
+      });
+      return { file_name: threadFileName(thread.records.thread.title, THREAD_BUNDLE_EXTENSION), blob };
+    } catch (error) {
+      if (error instanceof BackupArchiveError) throw new UserError(error.message);
+      throw error;
+    }
+  }
+
+  /** A transcript to read (Markdown), or DeerFlow's `thread.json`, which DeerFlow and Fawn's own import read. */
+  private async exportReadable(threadId: string, format: "markdown" | "deerflow"): Promise<ThreadExport> {
+    const [detail, files] = await Promise.all([this.options.detail(threadId), this.options.files.list(threadId)]);
+    if (!detail) throw new UserError(`There is no thread with id ${threadId}.`);
+    if (format === "markdown") {
+      const text = threadToMarkdown(detail, files);
+      return {
+        file_name: threadFileName(detail.title, ".md"),
+        blob: new Blob([text], { type: "text/markdown;charset=utf-8" }),
+      };
+    }
+    const json = `${JSON.stringify(threadToDeerFlowJson(detail), null, 2)}\n`;
+    return {
+      file_name: threadFileName(detail.title, ".thread.json"),
+      blob: new Blob([json], { type: "application/json" }),
+    };
+  }
+
+  /** Imports a `.fawn`: the thread keeps its id when it is free here, else gets a new one. */
+  async import(archive: Blob | Uint8Array): Promise<ThreadSummary> {
+    const read = await readArchive(archive, this.limits, {
+      choose: "Choose a Fawn thread bundle (.fawn) to import.",
+      noun: "bundle",
+      read: (bytes) => readThreadBundle(bytes, this.limits),
+    });
+    const bundled = await restorableThread(read);
+    // The id a bundle carries is kept when free; the write skips a thread already here, so a taken one gets another.
+    let thread = bundled;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const written = await writing(() =>
+        this.store.write({ threads: [thread], skills: [], settings: [], store_items: [], mcp_servers: [] }),
+      );
+      if (written.threadsImported.length === 1) {
+        this.options.notify({ type: "thread-changed", thread_id: thread.records.thread.thread_id });
+        return thread.records.thread;
+      }
+      thread = withThreadId(bundled, newId());
+    }
+    throw new Error("The bundle's thread could not be given an id of its own.");
+  }
+}

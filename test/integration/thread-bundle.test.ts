@@ -1,0 +1,113 @@
+// Thread actions → Export as a `.fawn` bundle and its import, through the Gateway: the round trip keeps the messages,
+// the plan and every file byte for byte; a bundle whose id is taken gets a new one; a bad bundle writes nothing.
+import { strToU8, unzipSync, zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import type { Gateway } from "../../src/gateway/index.ts";
+import { runThread, useGatewayHarness } from "./harness.ts";
+
+const harness = useGatewayHarness("thread-bundle-test");
+
+const sha256 = async (bytes: Uint8Array) =>
+  Buffer.from(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>)).toString("hex");
+
+/** A thread with an upload, an output written by a command, a reply and a plan. */
+async function richThread(gateway: Gateway): Promise<string> {
+  const { thread_id: threadId } = await gateway.createThread();
+  await gateway.uploadFiles(threadId, [{ name: "notes.txt", bytes: strToU8("bees make honey\n") }]);
+  const todos = [
+    { content: "Read the notes", status: "completed" },
+    { content: "Write the report", status: "in_progress" },
+  ];
+  await runThread(gateway, threadId, `call tool write_todos ${JSON.stringify({ todos })}`, undefined, { mode: "pro" });
+  await gateway.sandboxExec({
+    command_id: "c1",
+    thread_id: threadId,
+    command: "printf 'report\\n' > /mnt/user-data/outputs/report.md && seq 1 800 > /mnt/user-data/outputs/blob.bin",
+  });
+  await runThread(gateway, threadId, "hello");
+  return threadId;
+}
+
+async function filesOf(gateway: Gateway, threadId: string, paths: string[]): Promise<Record<string, string>> {
+  const hashes: Record<string, string> = {};
+  for (const path of paths) hashes[path] = await sha256((await gateway.readThreadFile(threadId, path)).bytes);
+  return hashes;
+}
+
+const PATHS = [
+  "/mnt/user-data/uploads/notes.txt",
+  "/mnt/user-data/outputs/report.md",
+  "/mnt/user-data/outputs/blob.bin",
+];
+
+describe("a thread as a .fawn bundle", () => {
+  it("comes back after its deletion with the same messages, plan and files, byte for byte", async () => {
+    const { gateway } = harness;
+    const threadId = await richThread(gateway);
+    const before = await gateway.getThread(threadId);
+    const hashes = await filesOf(gateway, threadId, PATHS);
+    const bundle = await gateway.exportThread(threadId, "fawn");
+    expect(bundle.file_name).toMatch(/^call tool write_todos .*\.fawn$/);
+
+    // Never a key, memory or a setting.
+    const members = unzipSync(new Uint8Array(await bundle.blob.arrayBuffer()));
+    expect(Object.keys(members).some((name) => /settings|memory|skills\//.test(name))).toBe(false);
+    expect(new TextDecoder("latin1").decode(new Uint8Array(await bundle.blob.arrayBuffer()))).not.toContain("sk-test");
+
+    await gateway.deleteThread(threadId);
+    const imported = await gateway.importThreadBundle(bundle.blob);
+    expect(imported.thread_id).toBe(threadId);
+    const after = await gateway.getThread(threadId);
+    expect(after?.entries).toEqual(before?.entries);
+    expect(after?.todos).toEqual(before?.todos);
+    expect(after?.todos?.length).toBe(2);
+    expect(await filesOf(gateway, threadId, PATHS)).toEqual(hashes);
+
+    // Imported again while it is here: a thread of its own, the same content.
+    const again = await gateway.importThreadBundle(bundle.blob);
+    expect(again.thread_id).not.toBe(threadId);
+    expect((await gateway.getThread(again.thread_id))?.entries).toEqual(before?.entries);
+    expect(await filesOf(gateway, again.thread_id, PATHS)).toEqual(hashes);
+    // The thread goes on in its new home.
+    const events = await runThread(gateway, again.thread_id, "hello again");
+    expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "success" } });
+  });
+
+  it("refuses a changed or foreign archive with one sentence, writing nothing", async () => {
+    const { gateway } = harness;
+    const threadId = await richThread(gateway);
+    const bytes = new Uint8Array(await (await gateway.exportThread(threadId, "fawn")).blob.arrayBuffer());
+    await gateway.deleteThread(threadId);
+    const members = unzipSync(bytes);
+    const changed = Object.keys(members).find((name) => name.endsWith("/blob.bin")) as string;
+    const resized = zipSync({ ...members, [changed]: new Uint8Array(10) });
+    const refusal = await gateway.importThreadBundle(resized).catch((error: Error) => error.message);
+    expect(refusal).toMatch(/^The file "\/mnt\/user-data\/outputs\/blob.bin" in the bundle is 10 bytes, not 3092\./);
+    const backup = new Uint8Array(await (await gateway.exportData()).blob.arrayBuffer());
+    await expect(gateway.importThreadBundle(backup)).rejects.toThrow(
+      'This archive is not a Fawn bundle: its manifest names the format "fawn-backup".',
+    );
+    await expect(gateway.importThreadBundle(strToU8("not a zip"))).rejects.toThrow(/not a zip archive/);
+    expect(await gateway.listThreads()).toEqual([]);
+  });
+
+  it("exports a readable Markdown transcript and DeerFlow's thread.json, which the DeerFlow import reads back", async () => {
+    const { gateway } = harness;
+    const threadId = await richThread(gateway);
+    const before = await gateway.getThread(threadId);
+    const markdown = await (await gateway.exportThread(threadId, "markdown")).blob.text();
+    expect(markdown).toContain(`# ${before?.title}`);
+    expect(markdown).toContain("Hello! I am Fawn's mock model.");
+    expect(markdown).toContain("/mnt/user-data/outputs/report.md");
+    expect(markdown).toContain("Write the report");
+
+    const exported = await gateway.exportThread(threadId, "deerflow");
+    expect(exported.file_name).toMatch(/\.thread\.json$/);
+    const imported = await gateway.importDeerFlowThread({ thread: JSON.parse(await exported.blob.text()), files: [] });
+    const after = await gateway.getThread(imported.thread_id);
+    const messages = (detail: typeof before) =>
+      detail?.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
+    expect(messages(after)).toEqual(messages(before));
+    expect(after?.todos).toEqual(before?.todos);
+  });
+});
