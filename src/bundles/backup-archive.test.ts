@@ -125,4 +125,13 @@ describe("the backup archive", () => {
     });
     expect(Object.keys(readBackupArchive(bytes).skills[0]?.files ?? {}).sort()).toEqual(["SKILL.md", "docs/a.md"]);
   });
+
+  it("reads back, byte for byte, a file fflate's streaming deflater would have written unreadable", async () => {
+    // For this input fflate 0.8.3's ZipDeflate writes a stream that does not inflate back ("invalid distance").
+    const bytes = new Uint8Array(200 * 1024);
+    for (let j = 0; j < bytes.length; j++) bytes[j] = (Math.imul(j + 1, 2654435761) >>> 24) & 0xff;
+    const listed = records({ files: [{ ...records().files[0]!, size: bytes.byteLength }] });
+    const read = readBackupArchive(await archive(listed, [{ thread_id: THREAD, path: PATH, bytes }]));
+    expect(Buffer.compare(Buffer.from(read.threads[0]!.files[0]!.bytes), Buffer.from(bytes))).toBe(0);
+  });
 });

@@ -5,7 +5,7 @@
 // Layout: manifest.json · settings.json · memory.json · threads/<id>/thread.json (its records) ·
 // threads/<id>/files/mnt/user-data/… (its files) · skills/<name>/skill.json · skills/<name>/files/… (its files).
 // Byte fields of records (serialized checkpoints) are `{"$bytes": "<base64>"}` in JSON.
-import { Zip, ZipDeflate, ZipPassThrough } from "fflate";
+import { deflateSync, inflateSync, Zip, ZipPassThrough } from "fflate";
 import { z } from "zod";
 import {
   BACKUP_FORMAT,
@@ -243,6 +243,35 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
 // ---- Writing ----
 
 /**
+ * A member stored deflated: the bytes are compressed in one go and inflated back before they are trusted. fflate's
+ * streaming deflater (ZipDeflate, 0.8.3) writes, for rare inputs, a stream that does not inflate back ("invalid
+ * distance"), which made such a backup unreadable; see `compressedOrUndefined`.
+ */
+class DeflatedMember extends ZipPassThrough {
+  constructor(
+    name: string,
+    private readonly deflated: Uint8Array,
+  ) {
+    super(name);
+    this.compression = 8;
+  }
+
+  // push() hands the original bytes (their CRC and size go in the header); what is written is the deflated form.
+  override process(_chunk: Uint8Array, final: boolean): void {
+    this.ondata(null, this.deflated as Uint8Array<ArrayBuffer>, final);
+  }
+}
+
+/** `data` deflated, when that is smaller and inflates back to exactly `data`; otherwise undefined (store it). */
+function compressedOrUndefined(data: Uint8Array): Uint8Array | undefined {
+  const deflated = deflateSync(data, { level: 6 });
+  if (deflated.byteLength >= data.byteLength) return undefined;
+  const back = inflateSync(deflated, { out: new Uint8Array(data.byteLength) });
+  for (let i = 0; i < data.byteLength; i++) if (back[i] !== data[i]) return undefined;
+  return deflated;
+}
+
+/**
  * A backup written as a zip stream: each member is compressed as it is added and its bytes can be dropped by the
  * caller; the archive's chunks are gathered into Blobs as they come, so a large store is not held twice.
  */
@@ -263,7 +292,7 @@ export class BackupArchiveWriter {
         this.failure = error;
         return;
       }
-      this.chunks.push(chunk);
+      this.chunks.push(chunk.slice());
       this.chunkBytes += chunk.byteLength;
       // Folding chunks into a Blob lets the browser keep them outside the worker's heap (on disk when large).
       if (this.chunkBytes >= 8 * 1024 * 1024) this.flushChunks();
@@ -370,7 +399,8 @@ export class BackupArchiveWriter {
 
   private add(name: string, data: Uint8Array, compress: boolean, mtime?: number): void {
     this.admit(name.replace(/^threads\/[^/]+\/files/, "").replace(/^skills\/[^/]+\/files\//, ""), data.byteLength);
-    const member = compress ? new ZipDeflate(name, { level: 6 }) : new ZipPassThrough(name);
+    const deflated = compress ? compressedOrUndefined(data) : undefined;
+    const member = deflated ? new DeflatedMember(name, deflated) : new ZipPassThrough(name);
     if (mtime !== undefined && Number.isFinite(mtime) && mtime > 315_532_800_000) member.mtime = mtime;
     this.zip.add(member);
     member.push(data, true);

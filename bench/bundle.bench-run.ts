@@ -1,0 +1,78 @@
+// Thread actions → Export as a `.fawn` and its import, for a large thread: 1,000 messages (question, tool call, tool
+// result, answer, repeated) and 100 files of 200 KB (20 MB), through the Gateway over fake-indexeddb under Node.
+// Prints numbers only; nothing here is a timed assertion (docs/architecture.md#d10-tests). It runs under vitest
+// (`npm run bench:bundle`, vitest.bench.config.ts) because the Gateway's shipped skills come through Vite's
+// import.meta.glob, which plain Node cannot read.
+import "fake-indexeddb/auto";
+import { performance } from "node:perf_hooks";
+import { it } from "vitest";
+import { openGateway } from "../src/gateway/index.ts";
+import { formatBytes } from "../src/shared/text.ts";
+
+const MESSAGES = 1_000;
+const FILES = 100;
+const FILE_BYTES = 200 * 1024;
+const RUNS = 3;
+
+/** DeerFlow's thread.json for the thread: the fastest way in that writes a real checkpoint history. */
+function deerFlowThread(): unknown {
+  const messages: unknown[] = [];
+  for (let i = 0; messages.length < MESSAGES; i++) {
+    messages.push({ type: "human", id: `h${i}`, content: `Turn ${i}: list the workspace and summarise it.` });
+    messages.push({
+      type: "ai",
+      id: `c${i}`,
+      content: "",
+      tool_calls: [{ id: `t${i}`, name: "bash", args: { description: "list", command: "ls -la" }, type: "tool_call" }],
+    });
+    messages.push({
+      type: "tool",
+      id: `r${i}`,
+      tool_call_id: `t${i}`,
+      name: "bash",
+      content: "a.txt\nb.txt\n".repeat(20),
+    });
+    messages.push({ type: "ai", id: `a${i}`, content: `The workspace holds two files, turn ${i}. `.repeat(8) });
+  }
+  return { values: { title: "A long thread", messages } };
+}
+
+function files(): { path: string; bytes: Uint8Array }[] {
+  return Array.from({ length: FILES }, (_, i) => {
+    const bytes = new Uint8Array(FILE_BYTES);
+    // Half text (compresses), half random bytes (does not), as real outputs are.
+    if (i % 2)
+      for (let at = 0; at < bytes.length; at += 65_536) crypto.getRandomValues(bytes.subarray(at, at + 65_536));
+    else for (let j = 0; j < bytes.length; j++) bytes[j] = 97 + (j % 26);
+    return { path: `user-data/outputs/file-${i}.${i % 2 ? "bin" : "txt"}`, bytes };
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+it("prints export and import figures for a thread of 1,000 messages and 100 files", async () => {
+  const gateway = await openGateway("bench-bundle");
+  const thread = await gateway.importDeerFlowThread({ thread: deerFlowThread(), files: files() });
+  const exports: number[] = [];
+  const imports: number[] = [];
+  let bytes = 0;
+  for (let run = 0; run < RUNS; run++) {
+    let started = performance.now();
+    const bundle = await gateway.exportThread(thread.thread_id, "fawn");
+    exports.push(performance.now() - started);
+    bytes = bundle.blob.size;
+    started = performance.now();
+    const copy = await gateway.importThreadBundle(bundle.blob);
+    imports.push(performance.now() - started);
+    await gateway.deleteThread(copy.thread_id);
+  }
+  const detail = await gateway.getThread(thread.thread_id);
+  console.log(
+    `A thread of ${detail?.entries.length} messages and ${FILES} files (${formatBytes(FILES * FILE_BYTES)})\n`,
+  );
+  console.log("| operation | runs | median ms |");
+  console.log("|---|---|---|");
+  console.log(`| export as .fawn | ${RUNS} | ${median(exports).toFixed(0)} |`);
+  console.log(`| import the .fawn (checked whole, one transaction) | ${RUNS} | ${median(imports).toFixed(0)} |`);
+  console.log(`\n.fawn size: ${formatBytes(bytes)}`);
+}, 600_000);
