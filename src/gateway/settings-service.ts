@@ -100,8 +100,7 @@ export class SettingsService {
       defaultModel: { endpoint: "probe", model: "any" },
     });
     if (!parsed.ok) throw new UserError(parsed.message);
-    const { proxyUrl } = await this.resolvedProxy();
-    const target = targetForRun(parsed.value, undefined, proxyUrl) as ModelTarget;
+    const target = targetForRun(parsed.value, undefined, await this.proxyUrl()) as ModelTarget;
     const probe = parsed.value.endpoints[0] as ModelEndpoint;
     try {
       return await fetchModelIds(target, this.options.fetch);
@@ -113,10 +112,14 @@ export class SettingsService {
   }
 
   async getWebTools(): Promise<WebToolSettings> {
-    const [search, fetch, { proxyUrl }] = await Promise.all([
+    return this.webTools(await this.proxyUrl());
+  }
+
+  /** The web tools' settings, checked against the proxy they would use (read by the caller, once). */
+  private async webTools(proxyUrl: string | undefined): Promise<WebToolSettings> {
+    const [search, fetch] = await Promise.all([
       this.store.getWithApiKey(WEB_SEARCH_KEY),
       this.store.getWithApiKey(WEB_FETCH_KEY),
-      this.resolvedProxy(),
     ]);
     return readWebToolSettings(
       {
@@ -128,7 +131,7 @@ export class SettingsService {
   }
 
   async saveWebTools(settings: WebToolSettings): Promise<WebToolSettings> {
-    return this.save(parseWebToolSettings(settings, (await this.resolvedProxy()).proxyUrl), (parsed) => {
+    return this.save(parseWebToolSettings(settings, await this.proxyUrl()), (parsed) => {
       const { apiKey: searchKey, ...search } = parsed.search;
       const { apiKey: fetchKey, ...fetch } = parsed.fetch;
       return this.store.putAllWithApiKeys([
@@ -163,17 +166,13 @@ export class SettingsService {
     return this.save(parseSubagentSettings(settings), (parsed) => this.store.put(SUBAGENT_SETTINGS_KEY, parsed));
   }
 
-  /** Every stored secret, for redacting error text. */
-  secretValues(): Promise<string[]> {
-    return this.store.secretValues();
-  }
-
   /** The model a run talks to (the one `context` names, else the default), the web tools and the proxy. */
   async forRun(context: RunRequest["context"] | undefined): Promise<RunSettings> {
-    const [models, webTools, { proxyUrl }, secrets] = await Promise.all([
+    const proxy = this.proxyUrl();
+    const [models, webTools, proxyUrl, secrets] = await Promise.all([
       this.getModels(),
-      this.getWebTools(),
-      this.resolvedProxy(),
+      proxy.then((url) => this.webTools(url)),
+      proxy,
       this.store.secretValues(),
     ]);
     return { target: targetForRun(models, context, proxyUrl), webTools, proxyUrl, secrets };
@@ -181,7 +180,7 @@ export class SettingsService {
 
   /** The default model (memory updates use it), through the proxy when its endpoint needs it. */
   async defaultTarget(): Promise<ModelTarget | undefined> {
-    const [models, { proxyUrl }] = await Promise.all([this.getModels(), this.resolvedProxy()]);
+    const [models, proxyUrl] = await Promise.all([this.getModels(), this.proxyUrl()]);
     return targetForRun(models, undefined, proxyUrl);
   }
 
@@ -196,7 +195,7 @@ export class SettingsService {
     return parsed.value;
   }
 
-  private async resolvedProxy(): Promise<{ proxyUrl: string | undefined }> {
-    return { proxyUrl: (await this.getProxy()).url };
+  private async proxyUrl(): Promise<string | undefined> {
+    return (await this.getProxy()).url;
   }
 }

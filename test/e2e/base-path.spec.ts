@@ -2,7 +2,7 @@
 // that folder, opens offline, and chats with the mock model; nothing asks the site's root.
 import { expect, test } from "@playwright/test";
 import { BASE_APP_PORT, BASE_PATH } from "../../playwright.config.ts";
-import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+import { chatThenReopenOffline } from "./fixtures.ts";
 
 const APP_URL = `http://127.0.0.1:${BASE_APP_PORT}${BASE_PATH}`;
 
@@ -32,15 +32,7 @@ test("built for /fawn/, Fawn loads there, installs for that folder, chats, and o
   const logo = page.locator(".sidebar img").first();
   expect(await logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
 
-  await configureEndpoint(page);
-  await send(page, "hello");
-  await expect(assistantMessages(page)).toContainText("answer from a script.");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
-
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: "hello" })).toBeVisible();
-  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveText("hello");
+  await chatThenReopenOffline(page, context);
   await context.setOffline(false);
   expect(outside).toEqual([]);
 });

@@ -1,5 +1,5 @@
 // Shared steps for the end-to-end tests, written against the UI contract of docs/architecture.md#ui-contract.
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 
 export const MOCK_URL = `http://127.0.0.1:${process.env.E2E_MOCK_PORT ?? 11436}/v1`;
 
@@ -186,4 +186,16 @@ export async function openPreview(page: Page, name: string): Promise<Locator> {
  */
 export function htmlPage(dialog: Locator) {
   return dialog.frameLocator('iframe[title="HTML preview"]').frameLocator("iframe");
+}
+
+/** Sets up the mock model, says "hello", then reloads offline: the thread and its message are still there. */
+export async function chatThenReopenOffline(page: Page, context: BrowserContext): Promise<void> {
+  await configureEndpoint(page);
+  await send(page, "hello");
+  await expect(assistantMessages(page)).toContainText("answer from a script.");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: "hello" })).toBeVisible();
+  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveText("hello");
 }

@@ -2,8 +2,8 @@
 import { expect, test } from "@playwright/test";
 import {
   assistantMessages,
+  chatThenReopenOffline,
   configureEndpoint,
-  conversation,
   openTerminal,
   rowsReading,
   runInTerminal,
@@ -20,15 +20,7 @@ test("after the first visit Fawn opens offline with its threads", async ({ page,
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
   await expect(page.getByRole("status")).toContainText("works offline");
 
-  await configureEndpoint(page);
-  await send(page, "hello");
-  await expect(assistantMessages(page)).toContainText("answer from a script.");
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
-
-  await context.setOffline(true);
-  await page.reload();
-  await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: "hello" })).toBeVisible();
-  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveText("hello");
+  await chatThenReopenOffline(page, context);
   await expect(assistantMessages(page)).toContainText("Hello! I am Fawn's mock model.");
   // The agent worker itself came from the precache: the page can still talk to it.
   await page.getByRole("button", { name: "New thread" }).click();

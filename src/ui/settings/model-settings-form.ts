@@ -67,6 +67,6 @@ export function defaultsSettled(settings: ModelSettings): ModelSettings {
   if (holder?.models.some((entry) => entry.id === chosen?.model)) return settings;
   const first = settings.endpoints.find((each) => each.models.length > 0);
   const model = first?.models[0]?.id.trim();
-  if (!first || !model) return chosen ? settings : { ...settings };
+  if (!first || !model) return settings;
   return { ...settings, defaultModel: { endpoint: first.id, model } };
 }
