@@ -201,7 +201,7 @@ export function createAppState(client: GatewayClient) {
   async function sendWithFiles(text: string, files: readonly File[]): Promise<boolean> {
     if (text.trim().length === 0 || run()) return false;
     if (files.length === 0) {
-      void send(text);
+      await sendStarted(text);
       return true;
     }
     try {
@@ -213,7 +213,7 @@ export function createAppState(client: GatewayClient) {
       const warnings = result.files.flatMap((file) => (file.warning ? [file.warning] : []));
       if (result.files.length < payload.length) warnings.unshift(result.message);
       if (warnings.length > 0) setNotice(warnings.join(" "));
-      void send(
+      await sendStarted(
         text,
         result.files.map(({ filename, size, virtual_path, markdown_virtual_path }) => ({
           filename,
@@ -229,7 +229,15 @@ export function createAppState(client: GatewayClient) {
     }
   }
 
-  async function send(text: string, files: UploadedFileRef[] = []): Promise<void> {
+  /**
+   * Sends, resolving once the run has begun (or was refused): until then the composer keeps Send disabled, so a
+   * second message cannot slip in while the thread is still being created and start a thread of its own.
+   */
+  function sendStarted(text: string, files: UploadedFileRef[] = []): Promise<void> {
+    return new Promise<void>((started) => void send(text, files, started).finally(started));
+  }
+
+  async function send(text: string, files: UploadedFileRef[] = [], onStarted?: () => void): Promise<void> {
     if (text.trim().length === 0 || run()) return;
     const current = await ensureThread();
     const threadId = current.thread_id;
@@ -239,6 +247,7 @@ export function createAppState(client: GatewayClient) {
       ...startRunView(runId, threadId, text, historyLength),
       ...(files.length > 0 && { files }),
     }));
+    onStarted?.();
     // Events come through their own message port, so the call can return before the last events arrive:
     // the run is over for the UI when `end` has been applied.
     let endApplied!: () => void;

@@ -192,7 +192,7 @@ export function Composer(props: { state: AppState }) {
           when={props.state.run()}
           fallback={
             <button type="submit" class="primary" disabled={text().trim().length === 0 || sending()}>
-              {sending() ? t("composer.uploading") : t("composer.send")}
+              {sending() && files().length > 0 ? t("composer.uploading") : t("composer.send")}
             </button>
           }
         >
