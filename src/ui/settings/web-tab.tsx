@@ -125,80 +125,83 @@ export function WebTab(props: {
   return (
     <form class="settings-form web-tab" noValidate onSubmit={(event) => void save(event)}>
       <p class="hint">{t("web.intro")}</p>
-      <div class="field">
-        <label for="web-search-provider">{t("web.searchProvider")}</label>
-        <select
-          id="web-search-provider"
-          value={form().searchProvider}
-          onChange={(event) => set("searchProvider", event.currentTarget.value as WebSearchProviderName)}
-        >
-          <option value="off">{t("web.off")}</option>
-          <For each={SEARCH_CHOICES}>{([value, info]) => <option value={value}>{info.label}</option>}</For>
-        </select>
-        <p class="hint">{searchHint(form().searchProvider)}</p>
-      </div>
-      <Show when={searchInfo()}>
-        {(info) => (
-          <>
-            <Show when={info().apiKey !== "none"}>
+      {/* Nothing can be changed until the stored settings are read, or reading them would undo the change. */}
+      <fieldset class="form-body" disabled={!loaded() && status()?.kind !== "error"}>
+        <div class="field">
+          <label for="web-search-provider">{t("web.searchProvider")}</label>
+          <select
+            id="web-search-provider"
+            value={form().searchProvider}
+            onChange={(event) => set("searchProvider", event.currentTarget.value as WebSearchProviderName)}
+          >
+            <option value="off">{t("web.off")}</option>
+            <For each={SEARCH_CHOICES}>{([value, info]) => <option value={value}>{info.label}</option>}</For>
+          </select>
+          <p class="hint">{searchHint(form().searchProvider)}</p>
+        </div>
+        <Show when={searchInfo()}>
+          {(info) => (
+            <>
+              <Show when={info().apiKey !== "none"}>
+                <TextField
+                  id="web-search-api-key"
+                  label={t("web.searchKey")}
+                  kind="key"
+                  value={form().searchApiKey}
+                  onInput={(value) => set("searchApiKey", value)}
+                />
+              </Show>
               <TextField
-                id="web-search-api-key"
-                label={t("web.searchKey")}
-                kind="key"
-                value={form().searchApiKey}
-                onInput={(value) => set("searchApiKey", value)}
+                id="web-search-base-url"
+                label={t("web.searchBaseUrl")}
+                kind="url"
+                placeholder={info().defaultBaseUrl ?? "https://searx.example.org"}
+                value={form().searchBaseUrl}
+                onInput={(value) => set("searchBaseUrl", value)}
+                hint={info().defaultBaseUrl && t("web.publicService")}
               />
-            </Show>
-            <TextField
-              id="web-search-base-url"
-              label={t("web.searchBaseUrl")}
-              kind="url"
-              placeholder={info().defaultBaseUrl ?? "https://searx.example.org"}
-              value={form().searchBaseUrl}
-              onInput={(value) => set("searchBaseUrl", value)}
-              hint={info().defaultBaseUrl && t("web.publicService")}
-            />
-          </>
-        )}
-      </Show>
-      <div class="field">
-        <label for="web-fetch-provider">{t("web.fetchProvider")}</label>
-        <select
-          id="web-fetch-provider"
-          value={form().fetchProvider}
-          onChange={(event) => set("fetchProvider", event.currentTarget.value as WebFetchProviderName)}
-        >
-          <For each={FETCH_CHOICES}>{([value, info]) => <option value={value}>{info.label}</option>}</For>
-        </select>
-        <p class="hint">{fetchHint(form().fetchProvider)}</p>
-      </div>
-      <Show when={form().fetchProvider === "jina"}>
+            </>
+          )}
+        </Show>
+        <div class="field">
+          <label for="web-fetch-provider">{t("web.fetchProvider")}</label>
+          <select
+            id="web-fetch-provider"
+            value={form().fetchProvider}
+            onChange={(event) => set("fetchProvider", event.currentTarget.value as WebFetchProviderName)}
+          >
+            <For each={FETCH_CHOICES}>{([value, info]) => <option value={value}>{info.label}</option>}</For>
+          </select>
+          <p class="hint">{fetchHint(form().fetchProvider)}</p>
+        </div>
+        <Show when={form().fetchProvider === "jina"}>
+          <TextField
+            id="web-fetch-api-key"
+            label={t("web.fetchKey")}
+            kind="key"
+            placeholder={t("web.optional")}
+            value={form().fetchApiKey}
+            onInput={(value) => set("fetchApiKey", value)}
+          />
+          <TextField
+            id="web-fetch-base-url"
+            label={t("web.fetchBaseUrl")}
+            kind="url"
+            placeholder={WEB_FETCH_PROVIDERS.jina.defaultBaseUrl}
+            value={form().fetchBaseUrl}
+            onInput={(value) => set("fetchBaseUrl", value)}
+          />
+        </Show>
         <TextField
-          id="web-fetch-api-key"
-          label={t("web.fetchKey")}
-          kind="key"
-          placeholder={t("web.optional")}
-          value={form().fetchApiKey}
-          onInput={(value) => set("fetchApiKey", value)}
-        />
-        <TextField
-          id="web-fetch-base-url"
-          label={t("web.fetchBaseUrl")}
+          id="web-proxy-url"
+          label={t("web.proxyUrl")}
           kind="url"
-          placeholder={WEB_FETCH_PROVIDERS.jina.defaultBaseUrl}
-          value={form().fetchBaseUrl}
-          onInput={(value) => set("fetchBaseUrl", value)}
+          placeholder={PROXY_PLACEHOLDER}
+          value={form().proxyUrl}
+          onInput={(value) => set("proxyUrl", value)}
+          hint={<>{rich("web.proxyHint", { command: <code>npm run proxy</code> })}</>}
         />
-      </Show>
-      <TextField
-        id="web-proxy-url"
-        label={t("web.proxyUrl")}
-        kind="url"
-        placeholder={PROXY_PLACEHOLDER}
-        value={form().proxyUrl}
-        onInput={(value) => set("proxyUrl", value)}
-        hint={<>{rich("web.proxyHint", { command: <code>npm run proxy</code> })}</>}
-      />
+      </fieldset>
       <StatusLine status={status()} />
       <div class="actions">
         <button type="submit" class="primary" disabled={!loaded() && status()?.kind !== "error"}>
