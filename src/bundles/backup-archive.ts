@@ -113,6 +113,7 @@ const threadSummarySchema = z.looseObject({
   updated_at: time,
   status: z.enum(["idle", "busy", "error"]),
   pinned: z.boolean().optional(),
+  read_only: z.boolean().optional(),
 });
 
 const threadRecordSchema = z.object({

@@ -26,6 +26,7 @@ import {
   type ThreadExport,
   type ThreadExportFormat,
   type ThreadFileContent,
+  type ThreadReplay,
   type ThreadSearchResult,
   type ThreadSummary,
   type UploadResult,
@@ -94,6 +95,14 @@ export class Gateway implements GatewayApi {
 
   importThreadBundle(archive: Blob | Uint8Array): Promise<ThreadSummary> {
     return this.services.bundles.import(archive);
+  }
+
+  continueThread(threadId: string): Promise<ThreadSummary> {
+    return this.services.bundles.continueThread(threadId);
+  }
+
+  threadReplay(threadId: string): Promise<ThreadReplay> {
+    return this.services.threads.replay(threadId);
   }
 
   renameThread(threadId: string, title: string): Promise<ThreadSummary> {

@@ -29,7 +29,7 @@ import type {
   WebToolSettings,
   WireMessage,
 } from "../protocol/index.ts";
-import { contentText, isTodoItem } from "../protocol/index.ts";
+import { contentText, isTodoItem, READ_ONLY_THREAD } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { secretRedactor } from "../shared/redact.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
@@ -114,8 +114,16 @@ export async function checkpointView(
   threadId: string,
 ): Promise<{ messages: WireMessage[]; artifacts: string[]; todos: TodoItem[] } | undefined> {
   const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
-  if (!tuple) return undefined;
-  const { messages, artifacts, todos } = tuple.checkpoint.channel_values;
+  return tuple && stateView(tuple.checkpoint.channel_values);
+}
+
+/** The messages, presented files and plan a checkpoint's channel values hold. */
+export function stateView(values: Record<string, unknown>): {
+  messages: WireMessage[];
+  artifacts: string[];
+  todos: TodoItem[];
+} {
+  const { messages, artifacts, todos } = values;
   return {
     messages: Array.isArray(messages) ? messages.filter(isMessage).map(toWireMessage) : [],
     artifacts: Array.isArray(artifacts) ? artifacts.filter((path): path is string => typeof path === "string") : [],
@@ -165,6 +173,7 @@ export async function executeRun(
   const { thread } = deps;
   const text = request.input.messages.map((message) => contentText(message.content)).join("\n");
   if (!thread) return finish("error", { error: "bad_request", message: `There is no thread with id ${threadId}.` });
+  if (thread.read_only) return finish("error", { error: "bad_request", message: READ_ONLY_THREAD });
   if (text.trim().length === 0) return finish("error", { error: "bad_request", message: "The message is empty." });
 
   const stored = await threads.entries(threadId);

@@ -5,6 +5,7 @@ import { version as packageVersion } from "../../package.json";
 import {
   BackupArchiveError,
   readThreadBundle,
+  type BundledThread,
   threadFileName,
   THREAD_BUNDLE_EXTENSION,
   threadToDeerFlowJson,
@@ -88,7 +89,10 @@ export class ThreadBundles {
     };
   }
 
-  /** Imports a `.fawn`: the thread keeps its id when it is free here, else gets a new one. */
+  /**
+   * Imports a `.fawn`: the thread keeps its id when it is free here, else gets a new one. It is read-only: it is read
+   * and replayed as it came, and continued in a copy (continueThread).
+   */
   async import(archive: Blob | Uint8Array): Promise<ThreadSummary> {
     const read = await readArchive(archive, this.limits, {
       choose: "Choose a Fawn thread bundle (.fawn) to import.",
@@ -96,18 +100,48 @@ export class ThreadBundles {
       read: (bytes) => readThreadBundle(bytes, this.limits),
     });
     const bundled = await restorableThread(read);
-    // The id a bundle carries is kept when free; the write skips a thread already here, so a taken one gets another.
-    let thread = bundled;
+    return this.add(withThread(bundled, { ...bundled.records.thread, read_only: true }));
+  }
+
+  /**
+   * "Continue this thread": a copy of the thread (messages, checkpoint history and files) that is the user's own, so
+   * its next message runs on the model the user picks. The copy is listed as new; the original stays as it came.
+   */
+  async continueThread(threadId: string): Promise<ThreadSummary> {
+    const thread = await this.store.readThread(threadId);
+    if (!thread) throw new UserError(`There is no thread with id ${threadId}.`);
+    const now = (this.options.now ?? (() => new Date()))().getTime();
+    const { read_only: _readOnly, pinned: _pinned, ...summary } = thread.records.thread;
+    const copy = withThreadId(thread, newId());
+    return this.add(
+      withThread(copy, {
+        ...summary,
+        thread_id: copy.records.thread.thread_id,
+        status: "idle",
+        created_at: now,
+        updated_at: now,
+      }),
+    );
+  }
+
+  /** Writes a thread in one transaction under its id, or under a new one when that id is taken meanwhile. */
+  private async add(thread: BundledThread): Promise<ThreadSummary> {
+    // The write skips a thread already here, so a taken id gets another.
+    let next = thread;
     for (let attempt = 0; attempt < 3; attempt++) {
       const written = await writing(() =>
-        this.store.write({ threads: [thread], skills: [], settings: [], store_items: [], mcp_servers: [] }),
+        this.store.write({ threads: [next], skills: [], settings: [], store_items: [], mcp_servers: [] }),
       );
       if (written.threadsImported.length === 1) {
-        this.options.notify({ type: "thread-changed", thread_id: thread.records.thread.thread_id });
-        return thread.records.thread;
+        this.options.notify({ type: "thread-changed", thread_id: next.records.thread.thread_id });
+        return next.records.thread;
       }
-      thread = withThreadId(bundled, newId());
+      next = withThreadId(thread, newId());
     }
-    throw new Error("The bundle's thread could not be given an id of its own.");
+    throw new Error("The thread could not be given an id of its own.");
   }
+}
+
+function withThread(thread: BundledThread, summary: ThreadSummary): BundledThread {
+  return { ...thread, records: { ...thread.records, thread: summary } };
 }

@@ -8,6 +8,7 @@ import {
   type ChangeNotice,
   type ThreadDetail,
   type ThreadFileContent,
+  type ThreadReplay,
   type ThreadSearchResult,
   type ThreadSummary,
   type UploadResult,
@@ -20,6 +21,7 @@ import { ThreadSearchIndex, type FawnDb } from "../storage/index.ts";
 import { ThreadIdTakenError, ThreadImporter } from "../storage/thread-import.ts";
 import { checkpointView } from "./run-executor.ts";
 import { composeHistory } from "./thread-history.ts";
+import { threadReplay } from "./thread-replay.ts";
 import { tryLockThread } from "./thread-locks.ts";
 import { listenForThreadChanges, searchableText, ThreadSearchService } from "./thread-search.ts";
 import { UploadError } from "./uploads/upload-rules.ts";
@@ -107,6 +109,17 @@ export class ThreadsService {
       artifacts: view?.artifacts ?? [],
       todos: view?.todos ?? [],
     };
+  }
+
+  /** The thread's saved steps, oldest first, to play it back. */
+  async replay(threadId: string): Promise<ThreadReplay> {
+    const detail = await this.get(threadId);
+    if (!detail) throw new UserError(`There is no thread with id ${threadId}.`);
+    return threadReplay(this.options.checkpointer, threadId, {
+      messages: detail.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])),
+      todos: detail.todos ?? [],
+      artifacts: detail.artifacts ?? [],
+    });
   }
 
   async rename(threadId: string, title: string): Promise<ThreadSummary> {

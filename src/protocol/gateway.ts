@@ -21,7 +21,16 @@ export interface ThreadSummary {
   status: ThreadStatus;
   /** Pinned threads are listed first. */
   pinned?: boolean;
+  /**
+   * A thread imported from a bundle or a link: it is read and replayed, not replied to; "Continue this thread"
+   * copies it into a thread of the user's own, which runs on the user's model.
+   */
+  read_only?: boolean;
 }
+
+/** Why an imported thread takes no new message. */
+export const READ_ONLY_THREAD =
+  "This thread was imported to be read: choose Continue this thread to reply in a copy of your own.";
 
 /** One item of a thread's history as the user sees it. */
 export type ThreadEntry =
@@ -34,6 +43,20 @@ export interface ThreadDetail extends ThreadSummary {
   artifacts?: string[];
   /** The agent's latest plan (plan mode), as of the last checkpoint. */
   todos?: TodoItem[];
+}
+
+/** A thread's saved steps, oldest first, for replaying it; each step names its messages by id. */
+export interface ThreadReplay {
+  /** Every message some step shows, as last saved. */
+  messages: WireMessage[];
+  steps: ReplayStep[];
+}
+
+/** What the thread showed after one saved step: its messages, plan and presented files. */
+export interface ReplayStep {
+  message_ids: string[];
+  todos: TodoItem[];
+  artifacts: string[];
 }
 
 // Thread search: what the Gateway answers for a query over thread titles and message text.
@@ -302,6 +325,13 @@ export interface GatewayApi {
    * already here gets a new one. Rejects with one sentence and writes nothing when the bundle is not valid.
    */
   importThreadBundle(archive: Blob | Uint8Array): Promise<ThreadSummary>;
+  /**
+   * "Continue this thread": copies a thread (an imported, read-only one) into a new thread of the user's own, with its
+   * messages, history and files; its next message runs on the model the user picks.
+   */
+  continueThread(threadId: string): Promise<ThreadSummary>;
+  /** The thread's saved steps, oldest first, to play it back step by step. */
+  threadReplay(threadId: string): Promise<ThreadReplay>;
   /** Renames a thread; the title is trimmed, 1 to 200 characters. */
   renameThread(threadId: string, title: string): Promise<ThreadSummary>;
   /** Pins or unpins a thread; pinned threads come first in the list. */

@@ -3,6 +3,7 @@
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { Gateway } from "../../src/gateway/index.ts";
+import { READ_ONLY_THREAD } from "../../src/protocol/index.ts";
 import { runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("thread-bundle-test");
@@ -68,9 +69,69 @@ describe("a thread as a .fawn bundle", () => {
     expect(again.thread_id).not.toBe(threadId);
     expect((await gateway.getThread(again.thread_id))?.entries).toEqual(before?.entries);
     expect(await filesOf(gateway, again.thread_id, PATHS)).toEqual(hashes);
-    // The thread goes on in its new home.
-    const events = await runThread(gateway, again.thread_id, "hello again");
+  });
+
+  it("opens read-only; Continue this thread copies it into a thread of the user's own, on the user's model", async () => {
+    const { gateway, mock } = harness;
+    const threadId = await richThread(gateway);
+    const before = await gateway.getThread(threadId);
+    const hashes = await filesOf(gateway, threadId, PATHS);
+    const bundle = await gateway.exportThread(threadId, "fawn");
+    await gateway.deleteThread(threadId);
+    const imported = await gateway.importThreadBundle(bundle.blob);
+    expect(imported.read_only).toBe(true);
+    expect((await gateway.listThreads())[0]?.read_only).toBe(true);
+
+    // A message to the imported thread is refused with a sentence, and nothing is added.
+    const refused = await runThread(gateway, imported.thread_id, "hello again");
+    expect(refused).toContainEqual({ event: "error", data: { error: "bad_request", message: READ_ONLY_THREAD } });
+    expect((await gateway.getThread(imported.thread_id))?.entries).toEqual(before?.entries);
+
+    mock.reset();
+    const copy = await gateway.continueThread(imported.thread_id);
+    expect(copy.thread_id).not.toBe(imported.thread_id);
+    expect(copy.read_only).toBeUndefined();
+    expect(copy.title).toBe(before?.title);
+    expect((await gateway.getThread(copy.thread_id))?.entries).toEqual(before?.entries);
+    expect(await filesOf(gateway, copy.thread_id, PATHS)).toEqual(hashes);
+    const events = await runThread(gateway, copy.thread_id, "hello again");
     expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "success" } });
+    expect(mock.requests.at(-1)?.body.model).toBe("mock-model");
+    // The original stays as it came.
+    expect((await gateway.getThread(imported.thread_id))?.entries).toEqual(before?.entries);
+    expect((await gateway.getThread(imported.thread_id))?.read_only).toBe(true);
+    await expect(gateway.continueThread("nope")).rejects.toThrow("There is no thread with id nope.");
+  });
+
+  it("replays from its checkpoint history: messages, tool steps and plan updates appear step by step", async () => {
+    const { gateway } = harness;
+    const threadId = await richThread(gateway);
+    const bundle = await gateway.exportThread(threadId, "fawn");
+    await gateway.deleteThread(threadId);
+    const imported = await gateway.importThreadBundle(bundle.blob);
+    const detail = await gateway.getThread(imported.thread_id);
+    const shown = detail?.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])) ?? [];
+
+    const replay = await gateway.threadReplay(imported.thread_id);
+    const byId = new Map(replay.messages.map((message) => [message.id, message]));
+    const kinds = replay.steps.map((step) => step.message_ids.map((id) => byId.get(id)?.type).join(","));
+    // The user's message, the reply calling write_todos, its result, the answer; then the second message and answer.
+    expect(kinds).toEqual([
+      "human",
+      "human,ai",
+      "human,ai,tool",
+      "human,ai,tool,ai",
+      "human,ai,tool,ai,human",
+      "human,ai,tool,ai,human,ai",
+    ]);
+    // The plan appears with the step that wrote it, not before.
+    expect(replay.steps[0]?.todos).toEqual([]);
+    expect(replay.steps.find((step) => step.todos.length > 0)?.message_ids.length).toBe(3);
+    // The last step is the thread as it is shown.
+    const last = replay.steps.at(-1);
+    expect(last?.message_ids.map((id) => byId.get(id))).toEqual(shown);
+    expect(last?.todos).toEqual(detail?.todos);
+    await expect(gateway.threadReplay("nope")).rejects.toThrow("There is no thread with id nope.");
   });
 
   it("refuses a changed or foreign archive with one sentence, writing nothing", async () => {
