@@ -96,7 +96,7 @@ describe("a thread as a .fawn bundle", () => {
     expect(await filesOf(gateway, copy.thread_id, PATHS)).toEqual(hashes);
     const events = await runThread(gateway, copy.thread_id, "hello again");
     expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "success" } });
-    expect(mock.requests.at(-1)?.body.model).toBe("mock-model");
+    expect((mock.requests.at(-1)?.body as { model?: string } | undefined)?.model).toBe("mock-model");
     // The original stays as it came.
     expect((await gateway.getThread(imported.thread_id))?.entries).toEqual(before?.entries);
     expect((await gateway.getThread(imported.thread_id))?.read_only).toBe(true);
