@@ -1,5 +1,5 @@
 // The UI's state: threads, the open thread, the live run, settings; all data comes from the Gateway.
-import { batch, createSignal } from "solid-js";
+import { batch, createMemo, createSignal } from "solid-js";
 import type {
   AgentMode,
   ModelEntry,
@@ -7,7 +7,9 @@ import type {
   ModelSettings,
   RunEvent,
   ThreadDetail,
+  ThreadEntry,
   ThreadExportFormat,
+  ThreadReplay,
   ThreadSummary,
   UploadedFileRef,
 } from "../protocol/index.ts";
@@ -53,6 +55,21 @@ function store(key: string, value: string): void {
 function threadIdFromHash(): string | undefined {
   const match = /^#\/t\/([\w-]+)$/.exec(location.hash);
   return match?.[1];
+}
+
+/** Replay speeds, in steps per second at 1×. */
+export const REPLAY_SPEEDS = [0.5, 1, 2, 4] as const;
+
+/** A thread being played back: its saved steps and where the playback is. */
+export interface ReplayView {
+  threadId: string;
+  steps: ThreadReplay["steps"];
+  /** Each message as an entry, made once, so a step shows the same elements as the step before. */
+  entries: ReadonlyMap<string, ThreadEntry>;
+  /** The step shown, from 0. */
+  step: number;
+  playing: boolean;
+  speed: (typeof REPLAY_SPEEDS)[number];
 }
 
 /** The model and endpoint a message asks for (none: the default model). */
@@ -121,7 +138,70 @@ export function createAppState(client: GatewayClient) {
     return readAgain;
   }
 
+  const [replay, setReplay] = createSignal<ReplayView | undefined>();
+  /** The open thread as the page shows it: during a replay, as it was at the replayed step. */
+  const shownThread = createMemo((): ThreadDetail | undefined => {
+    const detail = thread();
+    const view = replay();
+    const step = view?.steps[view.step];
+    if (!detail || !view || !step || view.threadId !== detail.thread_id) return detail;
+    return {
+      ...detail,
+      entries: step.message_ids.flatMap((id) => view.entries.get(id) ?? []),
+      todos: step.todos,
+      artifacts: step.artifacts,
+    };
+  });
+  /** The replay of the open thread, if one is under way. */
+  const openReplay = () => {
+    const view = replay();
+    return view && view.threadId === thread()?.thread_id ? view : undefined;
+  };
+
+  /** Plays the open thread back from its first saved step. */
+  async function startReplay(): Promise<void> {
+    const detail = thread();
+    if (!detail || run()) return;
+    try {
+      const saved = await client.threadReplay(detail.thread_id);
+      if (saved.steps.length === 0 || thread()?.thread_id !== detail.thread_id) return;
+      const entries = new Map(
+        saved.messages.map((message): [string, ThreadEntry] => [message.id, { kind: "message", message }]),
+      );
+      setReplay({ threadId: detail.thread_id, steps: saved.steps, entries, step: 0, playing: true, speed: 1 });
+    } catch (error) {
+      setNotice(errorMessage(error));
+    }
+  }
+
+  /** Moves the replay: to a step (kept within the steps; the last one pauses it), playing or not, at a speed. */
+  function controlReplay(change: Partial<Pick<ReplayView, "step" | "playing" | "speed">>): void {
+    setReplay((view) => {
+      if (!view) return view;
+      const next = { ...view, ...change };
+      next.step = Math.max(0, Math.min(next.step, view.steps.length - 1));
+      // Play at the end starts over.
+      if (change.playing && change.step === undefined && view.step === view.steps.length - 1) next.step = 0;
+      else if (next.step === view.steps.length - 1) next.playing = false;
+      return next;
+    });
+  }
+
+  /** "Continue this thread": a copy of the open (imported) thread of the user's own opens, ready for a message. */
+  async function continueThread(threadId: string): Promise<boolean> {
+    try {
+      const copy = await client.continueThread(threadId);
+      setReplay(undefined);
+      await openThread(copy.thread_id);
+      return true;
+    } catch (error) {
+      setNotice(errorMessage(error));
+      return false;
+    }
+  }
+
   async function openThread(threadId: string | undefined): Promise<void> {
+    if (openReplay()?.threadId !== threadId) setReplay(undefined);
     if (!threadId) {
       setThread(undefined);
       if (location.hash) history.replaceState(null, "", location.pathname + location.search);
@@ -347,8 +427,15 @@ export function createAppState(client: GatewayClient) {
     client,
     webContainer,
     threads,
-    thread,
+    thread: shownThread,
     run,
+    /** Whether the open thread takes a message: not an imported one, nor one being replayed. */
+    canReply: () => !thread()?.read_only && !openReplay(),
+    replay: openReplay,
+    startReplay,
+    controlReplay,
+    stopReplay: () => setReplay(undefined),
+    continueThread,
     isRunning,
     settings,
     mode,

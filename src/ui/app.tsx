@@ -1,7 +1,7 @@
 // The app shell: sidebar, conversation and composer, the Terminal panel (loaded on demand), the Settings dialog,
 // notices; and what spans them: keyboard shortcuts, the command palette, the shortcuts sheet, the phone layout's
 // drawer (the sidebar, opened from the title bar's menu button).
-import { createMemo, createSignal, lazy, onCleanup, onMount, Show, Suspense } from "solid-js";
+import { createMemo, createSignal, lazy, Match, onCleanup, onMount, Show, Suspense, Switch } from "solid-js";
 import type { AppState } from "./app-state.ts";
 import { CommandPalette, type PaletteCommand } from "./workspace/command-palette.tsx";
 import { Composer } from "./composer/composer.tsx";
@@ -12,6 +12,8 @@ import { PreviewDialog } from "./artifacts/preview-dialog.tsx";
 import { SidePanels } from "./workspace/side-panels.tsx";
 import { Sidebar } from "./threads/sidebar.tsx";
 import { ThreadHeader } from "./threads/thread-header.tsx";
+import { ImportedThreadBar } from "./replay/imported-thread-bar.tsx";
+import { ReplayControls } from "./replay/replay-controls.tsx";
 import { UpdatePrompt } from "./workspace/update-prompt.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { LANGUAGE_NAMES, locale, LOCALES, setLanguage, t } from "./i18n/index.ts";
@@ -226,7 +228,13 @@ export function App(props: { state: AppState }) {
             />
           )}
         </Show>
-        <Composer state={state} />
+        {/* An imported thread is read, replayed or continued; a replay takes the composer's place while it runs. */}
+        <Switch fallback={<Composer state={state} />}>
+          <Match when={state.replay()}>{(view) => <ReplayControls state={state} view={view()} />}</Match>
+          <Match when={state.thread()?.read_only && state.thread()?.thread_id}>
+            {(threadId) => <ImportedThreadBar state={state} threadId={threadId()} onContinued={focusComposer} />}
+          </Match>
+        </Switch>
         <Show when={terminalOpen() && state.thread()}>
           {(thread) => (
             <Suspense

@@ -14,6 +14,7 @@ import "./threads/threads.css";
 import "./markdown/markdown.css";
 import "./conversation/conversation.css";
 import "./composer/composer.css";
+import "./replay/replay.css";
 import "./settings/settings.css";
 import "./terminal/terminal.css";
 import "./artifacts/artifacts.css";

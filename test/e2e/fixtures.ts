@@ -25,6 +25,20 @@ export async function editSettings(page: Page, tab: string, fill: (dialog: Locat
   await expect(dialog).toBeHidden();
 }
 
+/**
+ * Thread actions → Delete, answered in its dialog: "Delete" confirms, else "Cancel". The dialog names the thread,
+ * `title`, when given.
+ */
+export async function deleteThread(page: Page, options: { title?: string; confirm?: boolean } = {}): Promise<void> {
+  await page.getByRole("button", { name: "Thread actions" }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete thread?" });
+  await expect(dialog).toBeVisible();
+  if (options.title !== undefined) await expect(dialog).toContainText(`Delete "${options.title}"`);
+  await dialog.getByRole("button", { name: options.confirm === false ? "Cancel" : "Delete" }).click();
+  await expect(dialog).toBeHidden();
+}
+
 export async function configureEndpoint(
   page: Page,
   endpoint: { baseUrl?: string; apiKey?: string; model?: string } = {},

@@ -1,7 +1,7 @@
 // Two tabs on one thread: one run at a time across tabs, both show what the other wrote, and neither deletes a thread
 // the other is running.
 import { expect, test } from "@playwright/test";
-import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+import { assistantMessages, configureEndpoint, conversation, deleteThread, send } from "./fixtures.ts";
 
 test("a second tab cannot run a thread the first is running, and both end with the same messages", async ({
   context,
@@ -65,9 +65,7 @@ test("a tab cannot delete a thread another tab is running, and says so", async (
   const second = await context.newPage();
   await second.goto(threadUrl);
   await expect(conversation(second).getByRole("article", { name: "User message" })).toHaveText("something long please");
-  second.once("dialog", (dialog) => void dialog.accept());
-  await second.getByRole("button", { name: "Thread actions" }).click();
-  await second.getByRole("menuitem", { name: "Delete" }).click();
+  await deleteThread(second);
   await expect(
     second
       .getByRole("alert")
@@ -79,9 +77,7 @@ test("a tab cannot delete a thread another tab is running, and says so", async (
   // Once it is stopped there, the delete goes through, and the first tab hears of it.
   await first.getByRole("button", { name: "Stop" }).click();
   await expect(conversation(first).getByText("Stopped")).toBeVisible();
-  second.once("dialog", (dialog) => void dialog.accept());
-  await second.getByRole("button", { name: "Thread actions" }).click();
-  await second.getByRole("menuitem", { name: "Delete" }).click();
+  await deleteThread(second);
   await expect(threads(second)).toHaveCount(0);
   await expect(threads(first)).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
 // Thread actions: rename, and delete with every stored record of the thread.
 import { expect, test, type Page } from "@playwright/test";
-import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+import { assistantMessages, configureEndpoint, conversation, deleteThread, send } from "./fixtures.ts";
 
 /** How many records in any store of Fawn's database mention `text` in their key or value. */
 async function recordsMentioning(page: Page, text: string): Promise<number> {
@@ -68,12 +68,11 @@ test("rename, pin and delete a thread; nothing of it stays stored", async ({ pag
   await expect(threads.getByRole("link")).toHaveText(["Greetings", "keep me"]);
 
   expect(await recordsMentioning(page, threadId)).toBeGreaterThan(0);
-  page.once("dialog", (dialog) => {
-    expect(dialog.message()).toContain('Delete "Greetings"');
-    void dialog.accept();
-  });
-  await page.getByRole("button", { name: "Thread actions" }).click();
-  await page.getByRole("menuitem", { name: "Delete" }).click();
+  // Cancel keeps it; Delete confirms.
+  await deleteThread(page, { title: "Greetings", confirm: false });
+  await expect(threads.getByRole("link", { name: "Greetings" })).toBeVisible();
+  await expect(conversation(page).getByRole("article")).not.toHaveCount(0);
+  await deleteThread(page, { title: "Greetings" });
   await expect(threads.getByRole("link", { name: "Greetings" })).toHaveCount(0);
   await expect(conversation(page).getByRole("article")).toHaveCount(0);
   await expect(threads.getByRole("link", { name: "keep me" })).toBeVisible();

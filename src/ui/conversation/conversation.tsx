@@ -226,7 +226,7 @@ export function Conversation(props: { state: AppState }) {
                     tools={tools()}
                     // Only an unanswered question takes an answer, and only while nothing runs.
                     onAnswer={
-                      isClarification(entry) && answer() === undefined && !liveRun()
+                      isClarification(entry) && answer() === undefined && !liveRun() && state.canReply()
                         ? (text) => void state.send(text)
                         : undefined
                     }

@@ -565,6 +565,25 @@ export const en = {
   "web.proxyHint": template<{ command: string }>(
     "Fawn's optional proxy ({{ command }}) for services and pages that refuse browser requests. Services that answer browsers are always called directly.",
   ),
+
+  // An imported thread (replay/imported-thread-bar.tsx) and its replay (replay/replay-controls.tsx).
+  "imported.region": "Imported thread",
+  "imported.explain":
+    "This thread was imported, and it stays as it came. Replay it step by step, or continue it as a thread of your own, on your model.",
+  "imported.continue": "Continue this thread",
+  "replay.start": "Replay",
+  "replay.region": "Replay",
+  "replay.position": template<{ step: string; count: string }>("Step {{ step }} of {{ count }}"),
+  "replay.previous": "Previous step",
+  "replay.next": "Next step",
+  "replay.play": "Play",
+  "replay.pause": "Pause",
+  "replay.speed": "Replay speed",
+  "replay.exit": "Exit replay",
+
+  // Delete's confirmation (threads/delete-thread-dialog.tsx).
+  "deleteThread.title": "Delete thread?",
+  "deleteThread.cancel": "Cancel",
 };
 
 /** The English dictionary's type: every key, and the template arguments each takes. */

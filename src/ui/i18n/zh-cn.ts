@@ -497,4 +497,20 @@ export const zhCN: Translation = {
   "web.proxyUrl": "代理 URL",
   "web.proxyHint":
     "Fawn 的可选代理（{{ command }}），用于会拒绝浏览器请求的服务和网页。能直接响应浏览器的服务始终直接调用。",
+
+  "imported.region": "导入的会话",
+  "imported.explain": "这个会话是导入的，会保持原样。可以逐步回放，或在你自己的模型上把它作为你自己的会话继续。",
+  "imported.continue": "继续这个会话",
+  "replay.start": "回放",
+  "replay.region": "回放",
+  "replay.position": "第 {{ step }} 步，共 {{ count }} 步",
+  "replay.previous": "上一步",
+  "replay.next": "下一步",
+  "replay.play": "播放",
+  "replay.pause": "暂停",
+  "replay.speed": "回放速度",
+  "replay.exit": "退出回放",
+
+  "deleteThread.title": "删除会话？",
+  "deleteThread.cancel": "取消",
 };

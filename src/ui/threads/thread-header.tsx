@@ -1,12 +1,14 @@
 // The title bar: "Show threads" (on a phone, or when the sidebar is hidden), the open thread's title and token
 // total, the "Keyboard shortcuts" button, the Terminal toggle, and the thread's actions (Rename, Pin, Delete).
 // On a phone it is the only bar: Terminal and Thread actions become icons (their names stay, visually hidden), the
-// token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css).
+// token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css). Delete asks in a
+// dialog first; Replay plays the thread back in place of the composer.
 import { createMemo, createSignal, onCleanup, Show } from "solid-js";
 import type { ThreadExportFormat, WireMessage } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { t } from "../i18n/index.ts";
 import { formatCount, threadUsage, usageDetail } from "../conversation/token-usage.ts";
+import { DeleteThreadDialog } from "./delete-thread-dialog.tsx";
 
 const NO_MESSAGES: readonly WireMessage[] = [];
 
@@ -44,13 +46,21 @@ export function ThreadHeader(props: {
     const thread = props.state.thread();
     if (thread) void props.state.exportThread(thread.thread_id, format);
   };
+  /** The thread Delete asks about, while its dialog is open. */
+  const [deleting, setDeleting] = createSignal<{ threadId: string; title: string } | undefined>();
   const remove = () => {
     setOpen(false);
     const thread = props.state.thread();
-    if (!thread) return;
-    if (window.confirm(t("header.deleteConfirm", { title: thread.title }))) {
-      void props.state.deleteThread(thread.thread_id);
-    }
+    if (thread) setDeleting({ threadId: thread.thread_id, title: thread.title });
+  };
+  const answered = (confirmed: boolean) => {
+    const asked = deleting();
+    setDeleting(undefined);
+    if (asked && confirmed) void props.state.deleteThread(asked.threadId);
+  };
+  const replay = () => {
+    setOpen(false);
+    void props.state.startReplay();
   };
 
   // The live run's completed messages change by reference only when a step completes, not on every token.
@@ -170,6 +180,11 @@ export function ThreadHeader(props: {
                         </button>
                       </div>
                     </Show>
+                    <Show when={!props.state.replay() && !props.state.run() && thread().entries.length > 0}>
+                      <button type="button" role="menuitem" onClick={replay}>
+                        {t("replay.start")}
+                      </button>
+                    </Show>
                     <button type="button" role="menuitem" class="danger-text" onClick={remove}>
                       {t("common.delete")}
                     </button>
@@ -180,6 +195,7 @@ export function ThreadHeader(props: {
           )}
         </Show>
       </div>
+      <DeleteThreadDialog title={deleting()?.title} onClose={answered} />
     </header>
   );
 }
