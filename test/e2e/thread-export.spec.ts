@@ -140,6 +140,8 @@ test("an imported thread is read-only, replays step by step, and continues on th
   const imported = other.getByRole("region", { name: "Imported thread" });
   await expect(imported).toBeVisible();
   await expect(other.getByRole("textbox", { name: "Message" })).toHaveCount(0);
+  const list = other.getByRole("navigation", { name: "Threads" });
+  await expect(list.getByRole("img", { name: "Imported, read-only" })).toHaveCount(1);
 
   // Replay: the steps in order, the plan appearing with the step that wrote it.
   await imported.getByRole("button", { name: "Replay" }).click();
@@ -196,7 +198,8 @@ test("an imported thread is read-only, replays step by step, and continues on th
     .getByRole("button", { name: "Continue this thread" })
     .click();
   await expect(other.getByRole("textbox", { name: "Message" })).toBeFocused();
-  await expect(other.getByRole("navigation", { name: "Threads" }).getByRole("link")).toHaveCount(2);
+  await expect(list.getByRole("link")).toHaveCount(2);
+  await expect(list.getByRole("img", { name: "Imported, read-only" })).toHaveCount(1);
   await expect(log.getByRole("article")).toHaveCount(messages.length);
   await other.request.post(`${new URL(MOCK_URL).origin}/__mock/reset`);
   await send(other, "hello again");

@@ -310,6 +310,7 @@ export const en = {
   "sidebar.settings": "Settings",
   "threads.none": "No threads yet.",
   "threads.pinned": "Pinned",
+  "threads.imported": "Imported, read-only",
   "threads.running": "Running",
   "search.box": "Search threads",
   "search.clear": "Clear search",

@@ -271,6 +271,7 @@ export const zhCN: Translation = {
   "sidebar.settings": "设置",
   "threads.none": "还没有对话。",
   "threads.pinned": "已置顶",
+  "threads.imported": "导入的，只读",
   "threads.running": "运行中",
   "search.box": "搜索对话",
   "search.clear": "清除搜索",

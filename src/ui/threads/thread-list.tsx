@@ -91,6 +91,16 @@ export function ThreadList(props: {
                         ●
                       </span>
                     </Show>
+                    <Show when={thread().read_only}>
+                      <span
+                        class="imported-mark"
+                        role="img"
+                        aria-label={t("threads.imported")}
+                        title={t("threads.imported")}
+                      >
+                        ↓
+                      </span>
+                    </Show>
                     <Show when={props.isRunning(thread().thread_id)}>
                       <span
                         class="running-dot"
