@@ -57,7 +57,7 @@ function threadIdFromHash(): string | undefined {
   return match?.[1];
 }
 
-/** Replay speeds, in steps per second at 1×. */
+/** Replay speeds, as multiples of the normal pace (a step every 1.2 s, replay-controls.tsx). */
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4] as const;
 
 /** A thread being played back: its saved steps and where the playback is. */
