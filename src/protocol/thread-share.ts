@@ -11,8 +11,16 @@ export const SHARE_LINK_KEY = "share";
  */
 export const SHARED_FILE_KEY = "shared-file";
 export const SHARED_FILES_CACHE = "fawn-shared-files";
-/** Where the manifest's `share_target` posts, relative to the app's base URL. */
+/** The Cache Storage key a shared file waits under (the service worker writes it, the page takes it). */
+export function sharedFileKey(id: string, base: string): string {
+  return new URL(`${SHARED_FILES_CACHE}/${id}`, base).href;
+}
+
+/** Where the manifest's `share_target` posts, relative to the app's base URL, and the form field of its files. */
 export const SHARE_TARGET_PATH = "share-target";
+export const SHARE_TARGET_FILES = "bundle";
+/** The MIME type the manifest's `file_handlers` gives `.fawn` files. */
+export const THREAD_BUNDLE_MIME = "application/vnd.fawn.thread+zip";
 
 /** What a `.fawn` bundle holds, read and checked as an import would, without writing anything. */
 export interface ThreadBundlePreview {

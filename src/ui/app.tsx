@@ -12,6 +12,7 @@ import { PreviewDialog } from "./artifacts/preview-dialog.tsx";
 import { SidePanels } from "./workspace/side-panels.tsx";
 import { Sidebar } from "./threads/sidebar.tsx";
 import { ThreadHeader } from "./threads/thread-header.tsx";
+import { SharedThreadDialog } from "./threads/shared-thread-dialog.tsx";
 import { UpdatePrompt } from "./workspace/update-prompt.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { LANGUAGE_NAMES, locale, LOCALES, setLanguage, t } from "./i18n/index.ts";
@@ -256,6 +257,7 @@ export function App(props: { state: AppState }) {
         )}
       </Show>
       <SettingsDialog state={state} />
+      <SharedThreadDialog client={state.client} onImported={(threadId) => void state.openThread(threadId)} />
       <CommandPalette
         open={paletteOpen()}
         onClose={() => setPaletteOpen(false)}
