@@ -98,7 +98,9 @@ test("a thread too big for a link says how big and offers the .fawn file instead
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 
   const dialog = await openShareLink(page);
-  await expect(dialog.getByRole("alert")).toContainText(/too big for a link \(\d+\.\d KB; a link holds at most 24\.0 KB\)/);
+  await expect(dialog.getByRole("alert")).toContainText(
+    /too big for a link \(\d+\.\d KB; a link holds at most 24\.0 KB\)/,
+  );
   await expect(dialog.getByRole("textbox", { name: "Share link" })).toHaveCount(0);
   const saving = page.waitForEvent("download");
   await dialog.getByRole("button", { name: "Export .fawn instead" }).click();
