@@ -65,6 +65,7 @@ registerRoute(
       const headers = {
         "Content-Type": file.type || "application/octet-stream",
         "X-File-Name": encodeURIComponent(file.name),
+        "X-Shared-At": String(Date.now()),
       };
       await (await caches.open(SHARED_FILES_CACHE)).put(sharedFileKey(id, scope), new Response(file, { headers }));
       return Response.redirect(`${scope}#${SHARED_FILE_KEY}=${id}`, 303);

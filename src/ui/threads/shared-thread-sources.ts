@@ -46,8 +46,18 @@ export async function takeSharedFile(id: string): Promise<File | undefined> {
   const response = await cache.match(key);
   if (!response) return undefined;
   await cache.delete(key);
+  await dropStaleSharedFiles(cache);
   const name = decodeURIComponent(response.headers.get("X-File-Name") ?? "shared.fawn");
   return new File([await response.blob()], name, { type: response.headers.get("Content-Type") ?? "" });
+}
+
+/** A shared file no page took within a day (its tab was closed first) is not offered any more. */
+async function dropStaleSharedFiles(cache: Cache): Promise<void> {
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  for (const request of await cache.keys()) {
+    const sharedAt = Number((await cache.match(request))?.headers.get("X-Shared-At"));
+    if (!(sharedAt > dayAgo)) await cache.delete(request);
+  }
 }
 
 /** What Chromium's `window.launchQueue` hands over when the system opens files with the installed app. */
