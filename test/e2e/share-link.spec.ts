@@ -72,13 +72,16 @@ test("a share link opens in another, empty browser: it shows what it holds, asks
     await expect(conversation(other).getByRole("article")).toHaveCount(messages.length);
     await expect(other.getByRole("dialog", { name: "Shared thread" })).toBeHidden();
 
-    // A damaged link says so, and Cancel leaves the threads as they were.
+    // A damaged link pasted into this tab says so, writes nothing, and leaves the open thread where it was.
+    const threadAddress = other.url();
+    expect(threadAddress).toMatch(/#\/t\//);
     await other.goto(`${link.slice(0, -60)}`);
     await expect(shared).toBeVisible();
     await expect(shared.getByRole("alert")).toContainText("damaged or incomplete");
     await shared.getByRole("button", { name: "Close" }).click();
     await expect(shared).toBeHidden();
-    expect(other.url()).not.toContain("share=");
+    expect(other.url()).toBe(threadAddress);
+    await expect(conversation(other).getByRole("article")).toHaveCount(messages.length);
     await expect(threads(other)).toHaveText(["hello"]);
   } finally {
     await elsewhere.close();

@@ -33,6 +33,8 @@ export function SharedThreadDialog(props: { client: SharedThreadClient; onImport
   const [offer, setOffer] = createSignal<Offer | undefined>();
   const [importing, setImporting] = createSignal(false);
   const [failure, setFailure] = createSignal<string | undefined>();
+  /** The fragment to go back to when the dialog closes (the thread that was open when a link was pasted). */
+  let returnHash = "";
 
   const show = async (source: SharedSource) => {
     setFailure(undefined);
@@ -62,8 +64,13 @@ export function SharedThreadDialog(props: { client: SharedThreadClient; onImport
 
   onMount(() => {
     void readAddress();
-    // A link pasted into the address bar of a Fawn tab already open changes only the fragment.
-    const onHashChange = () => void readAddress();
+    // A link pasted into the address bar of a Fawn tab already open changes only the fragment; the thread open before
+    // keeps its address once the dialog closes.
+    const onHashChange = (event: HashChangeEvent) => {
+      const before = new URL(event.oldURL).hash;
+      if (!isSharedHash(before)) returnHash = before;
+      void readAddress();
+    };
     window.addEventListener("hashchange", onHashChange);
     onCleanup(() => window.removeEventListener("hashchange", onHashChange));
     onLaunchedFiles((file) => void show({ kind: "file", file }));
@@ -87,7 +94,8 @@ export function SharedThreadDialog(props: { client: SharedThreadClient; onImport
   const close = () => {
     setOffer(undefined);
     setFailure(undefined);
-    if (isSharedHash(location.hash)) history.replaceState(null, "", location.pathname + location.search);
+    if (isSharedHash(location.hash)) history.replaceState(null, "", location.pathname + location.search + returnHash);
+    returnHash = "";
   };
 
   const importOffered = async (bundle: Blob) => {
