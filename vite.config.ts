@@ -5,6 +5,7 @@ import { VitePWA } from "vite-plugin-pwa";
 import solid from "vite-plugin-solid";
 import { contentSecurityPolicy } from "./scripts/vite-plugin-csp.ts";
 import { pyodide } from "./scripts/vite-plugin-pyodide.ts";
+import { SHARE_TARGET_FILES, SHARE_TARGET_PATH, THREAD_BUNDLE_MIME } from "./src/protocol/thread-share.ts";
 
 /** The frame documents (frames/*.html): same-origin pages with policies of their own that host untrusted code. */
 const FRAMES = Object.fromEntries(
@@ -55,6 +56,24 @@ export default defineConfig({
         // Relative to the manifest, which sits at the base path: an installed copy opens where it was served from.
         start_url: "./",
         scope: "./",
+        // The installed app opens .fawn files (launchQueue) and takes them shared from other apps (the service worker
+        // keeps the posted file for the page): both show the dialog "Shared thread" (docs/architecture.md#d8-bundles).
+        file_handlers: [{ action: "./", accept: { [THREAD_BUNDLE_MIME]: [".fawn"] } }],
+        share_target: {
+          action: `./${SHARE_TARGET_PATH}`,
+          method: "POST",
+          enctype: "multipart/form-data",
+          params: {
+            files: [
+              {
+                name: SHARE_TARGET_FILES,
+                accept: [THREAD_BUNDLE_MIME, ".fawn", "application/zip", ".zip"],
+              },
+            ],
+          },
+        },
+        // A file opened while Fawn is open goes to that window rather than a second one.
+        launch_handler: { client_mode: "focus-existing" },
         icons: [
           { src: "icon-192.png", sizes: "192x192", type: "image/png" },
           { src: "icon-512.png", sizes: "512x512", type: "image/png" },

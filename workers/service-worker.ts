@@ -1,10 +1,17 @@
-// Service worker entry point: precaches the app shell and workers, serves navigations offline, updates on request, and
-// adds the cross-origin isolation headers (COOP/COEP) to every same-origin response it serves
-// (docs/architecture.md#d9-pwa).
+// Service worker entry point: precaches the app shell and workers, serves navigations offline, updates on request,
+// adds the cross-origin isolation headers (COOP/COEP) to every same-origin response it serves, and receives files
+// shared to the installed app (docs/architecture.md#d9-pwa).
 /// <reference lib="webworker" />
 import { clientsClaim } from "workbox-core";
 import { addPlugins, cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
+import {
+  SHARE_TARGET_FILES,
+  SHARE_TARGET_PATH,
+  SHARED_FILE_KEY,
+  SHARED_FILES_CACHE,
+  sharedFileKey,
+} from "../src/protocol/thread-share.ts";
 import { APP_CSP } from "../src/shared/content-security-policy.ts";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
@@ -42,6 +49,31 @@ registerRoute(
     },
     { denylist: [/\/frames\//] },
   ),
+);
+
+// A file shared to the installed app (the manifest's share_target posts it here): kept in Cache Storage, then the app
+// opens with `#shared-file=<id>` and its dialog "Shared thread" takes it from there. Without a file, the app opens.
+registerRoute(
+  ({ url }) => url.href === new URL(SHARE_TARGET_PATH, self.registration.scope).href,
+  async ({ request }) => {
+    const scope = self.registration.scope;
+    try {
+      const form = await request.formData();
+      const file = form.getAll(SHARE_TARGET_FILES).find((item): item is File => item instanceof File);
+      if (!file) return Response.redirect(scope, 303);
+      const id = crypto.randomUUID();
+      const headers = {
+        "Content-Type": file.type || "application/octet-stream",
+        "X-File-Name": encodeURIComponent(file.name),
+        "X-Shared-At": String(Date.now()),
+      };
+      await (await caches.open(SHARED_FILES_CACHE)).put(sharedFileKey(id, scope), new Response(file, { headers }));
+      return Response.redirect(`${scope}#${SHARED_FILE_KEY}=${id}`, 303);
+    } catch {
+      return Response.redirect(scope, 303);
+    }
+  },
+  "POST",
 );
 
 // Everything else from our origin comes from the network, with the headers too (register other routes above this).

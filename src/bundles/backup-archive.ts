@@ -26,7 +26,7 @@ import type {
   StoreItemRecord,
   ThreadFileRecord,
 } from "../storage/fawn-db.ts";
-import { toBase64 } from "../shared/base64.ts";
+import { fromBase64, toBase64 } from "../shared/base64.ts";
 
 /** Why a backup cannot be imported; `message` is one sentence for the user. */
 export class BackupArchiveError extends Error {
@@ -49,16 +49,6 @@ const SKILL_FILE = /^skills\/([a-z0-9-]{1,64})\/files\/(.+)$/;
 const STORED_TYPES = /^(image\/(png|jpeg|gif|webp)|application\/(zip|pdf|vnd\.openxmlformats.*)|audio\/|video\/)/;
 
 // ---- JSON with bytes ----
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-function fromBase64(text: string): Uint8Array {
-  if (!BASE64.test(text) || text.length % 4 !== 0) throw new SyntaxError("bad base64");
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
-  return bytes;
-}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });

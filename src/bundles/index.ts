@@ -24,3 +24,12 @@ export {
   writeThreadBundle,
   type BundledThread,
 } from "./thread-bundle.ts";
+export {
+  decodeShareLink,
+  encodeShareLink,
+  readShareLink,
+  SHARE_LINK_LIMITS,
+  SHARE_LINK_MAX_CHARS,
+  type ShareLinkEncoding,
+} from "./share-link.ts";
+export { previewThreadBundle } from "./thread-bundle-preview.ts";

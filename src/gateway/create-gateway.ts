@@ -12,6 +12,7 @@ import { RunService } from "./run-service.ts";
 import { SettingsService } from "./settings-service.ts";
 import { SkillsService } from "./skills-service.ts";
 import { ThreadBundles } from "./thread-bundles.ts";
+import { ThreadSharing } from "./thread-sharing.ts";
 import { ThreadSandboxes, type OpenBrowserSandbox } from "./thread-sandboxes.ts";
 import { ThreadsService } from "./threads-service.ts";
 
@@ -107,7 +108,8 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     dropMemoryUpdates: () => memory.dropPendingUpdates(),
   });
   const bundles = new ThreadBundles(db, { notify, files, detail: (threadId) => threads.get(threadId) });
-  return new Gateway({ threads, bundles, runs, settings, sandboxes, memory, skills, data });
+  const sharing = new ThreadSharing(bundles);
+  return new Gateway({ threads, bundles, sharing, runs, settings, sandboxes, memory, skills, data });
 }
 
 /** Opens the database and the Gateway over it; threads a closed tab left running are marked interrupted. */

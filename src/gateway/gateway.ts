@@ -20,14 +20,17 @@ import {
   type SandboxHostHandle,
   type SandboxInfo,
   type SandboxSettings,
+  type SharedThreadBundle,
   type SkillInfo,
   type SubagentSettings,
+  type ThreadBundlePreview,
   type ThreadDetail,
   type ThreadExport,
   type ThreadExportFormat,
   type ThreadFileContent,
   type ThreadReplay,
   type ThreadSearchResult,
+  type ThreadShareLink,
   type ThreadSummary,
   type UploadResult,
   type WebToolSettings,
@@ -40,11 +43,13 @@ import type { SettingsService } from "./settings-service.ts";
 import type { SkillsService } from "./skills-service.ts";
 import type { ThreadBundles } from "./thread-bundles.ts";
 import type { ThreadSandboxes } from "./thread-sandboxes.ts";
+import type { ThreadSharing } from "./thread-sharing.ts";
 import type { ThreadsService } from "./threads-service.ts";
 
 export interface GatewayServices {
   threads: ThreadsService;
   bundles: ThreadBundles;
+  sharing: ThreadSharing;
   runs: RunService;
   settings: SettingsService;
   sandboxes: ThreadSandboxes;
@@ -119,6 +124,20 @@ export class Gateway implements GatewayApi {
 
   searchThreads(query: string, options: { limit?: number } = {}): Promise<ThreadSearchResult> {
     return this.services.threads.find(query, options);
+  }
+
+  // ---- Sharing ----
+
+  shareThreadLink(threadId: string): Promise<ThreadShareLink> {
+    return this.services.sharing.link(threadId);
+  }
+
+  readShareLink(data: string): Promise<SharedThreadBundle> {
+    return this.services.sharing.readLink(data);
+  }
+
+  inspectThreadBundle(archive: Blob | Uint8Array): Promise<ThreadBundlePreview> {
+    return this.services.sharing.inspect(archive);
   }
 
   // ---- Runs ----

@@ -4,6 +4,7 @@ import type { MessageContent, UploadedFileRef, WireMessage } from "./messages.ts
 import type { RunError, RunEvent } from "./run-events.ts";
 import type { MemoryDocument, MemoryFactInput, MemorySettings } from "./memory.ts";
 import type { SkillInfo } from "./skills.ts";
+import type { SharedThreadBundle, ThreadBundlePreview, ThreadShareLink } from "./thread-share.ts";
 import type { SubagentSettings } from "./subagents.ts";
 import type { UploadResult } from "./uploads.ts";
 import type { WebToolSettings } from "./web-tools.ts";
@@ -343,6 +344,18 @@ export interface GatewayApi {
    * most 200).
    */
   searchThreads(query: string, options?: { limit?: number }): Promise<ThreadSearchResult>;
+  /**
+   * Thread actions → Share link: the thread's `.fawn` bundle as a link's fragment data (`#share=<data>`), or, when a
+   * link cannot hold it, its size and the limit (the page then offers the `.fawn` file).
+   */
+  shareThreadLink(threadId: string): Promise<ThreadShareLink>;
+  /**
+   * A share link's bundle, decoded and checked as an import checks it, and what it holds; nothing is written. Rejects
+   * with one sentence for a damaged link. `importThreadBundle(bundle)` imports it.
+   */
+  readShareLink(data: string): Promise<SharedThreadBundle>;
+  /** What a `.fawn` holds (title, messages, files), checked as `importThreadBundle` checks it; nothing is written. */
+  inspectThreadBundle(archive: Blob | Uint8Array): Promise<ThreadBundlePreview>;
   /**
    * Stores files in the thread's /mnt/user-data/uploads (PDF, DOCX, XLSX and PPTX also as Markdown beside them).
    * An upload over a limit, or with a bad name, is refused whole with a readable message; nothing is written.

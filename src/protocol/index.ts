@@ -11,3 +11,4 @@ export * from "./skills.ts";
 export * from "./subagents.ts";
 export * from "./thread-import.ts";
 export * from "./data-backup.ts";
+export * from "./thread-share.ts";

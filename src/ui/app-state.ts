@@ -31,6 +31,7 @@ import { download } from "./shared/download.ts";
 import { createFrameBatcher } from "./shared/frame-batcher.ts";
 import { applyRunEvents, startRunView, type RunView } from "./conversation/run-view.ts";
 import { createWebContainerStarter } from "./webcontainer-starter.ts";
+import { isSharedHash } from "./threads/shared-thread-sources.ts";
 import { t } from "./i18n/index.ts";
 
 const MODE_KEY = "fawn.mode";
@@ -228,7 +229,10 @@ export function createAppState(client: GatewayClient) {
     // The user may have started a thread while storage was opening: keep it rather than the address's.
     const fromHash = threadIdFromHash();
     if (fromHash && !thread()) await openThread(fromHash);
-    window.addEventListener("popstate", () => void openThread(threadIdFromHash()));
+    // A shared thread's fragment (a share link) is the Shared thread dialog's, not a thread to open.
+    window.addEventListener("popstate", () => {
+      if (!isSharedHash(location.hash)) void openThread(threadIdFromHash());
+    });
     // Memory updates wait a while after a run; a tab being hidden (or closed) may not come back, so apply them now.
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "hidden") void client.flushMemory().catch(() => undefined);

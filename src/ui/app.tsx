@@ -14,6 +14,7 @@ import { Sidebar } from "./threads/sidebar.tsx";
 import { ThreadHeader } from "./threads/thread-header.tsx";
 import { ImportedThreadBar } from "./replay/imported-thread-bar.tsx";
 import { ReplayControls } from "./replay/replay-controls.tsx";
+import { SharedThreadDialog } from "./threads/shared-thread-dialog.tsx";
 import { UpdatePrompt } from "./workspace/update-prompt.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { LANGUAGE_NAMES, locale, LOCALES, setLanguage, t } from "./i18n/index.ts";
@@ -264,6 +265,7 @@ export function App(props: { state: AppState }) {
         )}
       </Show>
       <SettingsDialog state={state} />
+      <SharedThreadDialog client={state.client} onImported={(threadId) => void state.openThread(threadId)} />
       <CommandPalette
         open={paletteOpen()}
         onClose={() => setPaletteOpen(false)}

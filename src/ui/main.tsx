@@ -11,6 +11,7 @@ import { applyTheme, theme } from "./shared/theme.ts";
 // which restyle its code blocks; the workspace last, whose layouts rearrange the features).
 import "./shared/base.css";
 import "./threads/threads.css";
+import "./threads/share.css";
 import "./markdown/markdown.css";
 import "./conversation/conversation.css";
 import "./composer/composer.css";

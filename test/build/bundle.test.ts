@@ -131,3 +131,26 @@ describe("Content-Security-Policy", () => {
       expect(() => metaPolicy(page), page).not.toThrow();
   });
 });
+
+describe("the web app manifest", () => {
+  const manifest = JSON.parse(readFileSync(join(DIST, "manifest.webmanifest"), "utf8")) as {
+    start_url: string;
+    scope: string;
+    file_handlers?: { action: string; accept: Record<string, string[]> }[];
+    share_target?: { action: string; method: string; enctype: string; params: { files: { accept: string[] }[] } };
+  };
+
+  it("lets the installed app open .fawn files and take shared ones, at addresses relative to where it is served", () => {
+    // Relative addresses resolve against the manifest's own URL, so a build for /fawn/ stays in /fawn/.
+    const served = "https://example.org/fawn/manifest.webmanifest";
+    const [handler] = manifest.file_handlers ?? [];
+    expect(Object.values(handler?.accept ?? {}).flat()).toContain(".fawn");
+    expect(new URL(handler!.action, served).href).toBe(new URL(manifest.start_url, served).href);
+    const target = manifest.share_target;
+    expect(target).toMatchObject({ method: "POST", enctype: "multipart/form-data" });
+    expect(new URL(target!.action, served).href).toBe("https://example.org/fawn/share-target");
+    expect(target!.params.files.flatMap((files) => files.accept)).toEqual(expect.arrayContaining([".fawn", ".zip"]));
+    // The service worker answers that address.
+    expect(readFileSync(join(DIST, "service-worker.js"), "utf8")).toContain("share-target");
+  });
+});

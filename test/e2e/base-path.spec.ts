@@ -1,5 +1,5 @@
 // Fawn served from a folder of a site (built with `--base=/fawn/`): it loads there, installs its service worker for
-// that folder, opens offline, and chats with the mock model; nothing asks the site's root.
+// that folder, opens offline, chats with the mock model, and its share links point there; nothing asks the site's root.
 import { expect, test } from "@playwright/test";
 import { BASE_APP_PORT, BASE_PATH } from "../../playwright.config.ts";
 import { chatThenReopenOffline } from "./fixtures.ts";
@@ -22,9 +22,22 @@ test("built for /fawn/, Fawn loads there, installs for that folder, chats, and o
 
   // The installed app starts, and stays, in its folder.
   const manifest = await page.request.get(`${APP_URL}manifest.webmanifest`);
-  const { start_url: start, scope } = (await manifest.json()) as { start_url: string; scope: string };
+  const {
+    start_url: start,
+    scope,
+    file_handlers: fileHandlers,
+    share_target: shareTarget,
+  } = (await manifest.json()) as {
+    start_url: string;
+    scope: string;
+    file_handlers: { action: string }[];
+    share_target: { action: string };
+  };
   expect(new URL(start, manifest.url()).pathname).toBe(BASE_PATH);
   expect(new URL(scope, manifest.url()).pathname).toBe(BASE_PATH);
+  // Opened .fawn files and shared ones arrive in the folder too.
+  expect(new URL(fileHandlers[0]!.action, manifest.url()).pathname).toBe(BASE_PATH);
+  expect(new URL(shareTarget.action, manifest.url()).pathname).toBe(`${BASE_PATH}share-target`);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
   const registered = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.scope);
   expect(registered).toBe(APP_URL);
@@ -34,5 +47,9 @@ test("built for /fawn/, Fawn loads there, installs for that folder, chats, and o
 
   await chatThenReopenOffline(page, context);
   await context.setOffline(false);
+  // A share link points at the folder.
+  await page.getByRole("button", { name: "Thread actions" }).click();
+  await page.getByRole("menuitem", { name: "Share link" }).click();
+  await expect(page.getByRole("textbox", { name: "Share link" })).toHaveValue(new RegExp(`^${APP_URL}#share=`));
   expect(outside).toEqual([]);
 });

@@ -239,6 +239,34 @@ export const en = {
   "import.filesInput": "Thread files",
   "import.importing": "Importing…",
 
+  // Share link (share-link-dialog.tsx) and a shared thread arriving (shared-thread-dialog.tsx).
+  "share.menuItem": "Share link",
+  "share.title": "Share link",
+  "share.linkLabel": "Share link",
+  "share.copy": "Copy link",
+  "share.copied": "Copied.",
+  "share.copyFailed": "The link could not be copied: select it and copy it yourself.",
+  "share.making": "Making the link…",
+  "share.hint":
+    "Anyone with this link can read the thread, its messages and files. The thread travels inside the link itself: no server receives it.",
+  "share.tooBig": template<{ size: string; limit: string }>(
+    "This thread is too big for a link ({{ size }}; a link holds at most {{ limit }}). Share it as a .fawn file instead.",
+  ),
+  "share.exportFawn": "Export .fawn instead",
+  "share.failed": template<{ error: string }>("The link was not made: {{ error }}"),
+  "share.close": "Close",
+  "shared.title": "Shared thread",
+  "shared.reading": "Reading the shared thread…",
+  "shared.messages.one": "{{ count }} message",
+  "shared.messages.other": "{{ count }} messages",
+  "shared.files": "Files",
+  "shared.noFiles": "No files.",
+  "shared.question": "Import it as a thread of your own? Nothing is saved until you do.",
+  "shared.import": "Import",
+  "shared.importing": "Importing…",
+  "shared.fileGone": "The shared file is no longer here: share it to Fawn again.",
+  "shared.close": "Close",
+
   // The update prompt.
   "update.ready": "A new version of Fawn is ready.",
   "update.reload": "Reload",

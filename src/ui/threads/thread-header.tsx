@@ -9,6 +9,7 @@ import type { AppState } from "../app-state.ts";
 import { t } from "../i18n/index.ts";
 import { formatCount, threadUsage, usageDetail } from "../conversation/token-usage.ts";
 import { DeleteThreadDialog } from "./delete-thread-dialog.tsx";
+import { ShareLinkDialog } from "./share-link-dialog.tsx";
 
 const NO_MESSAGES: readonly WireMessage[] = [];
 
@@ -40,6 +41,8 @@ export function ThreadHeader(props: {
     if (title !== null) void props.state.renameThread(thread.thread_id, title);
   };
   const [exporting, setExporting] = createSignal(false);
+  /** The thread whose share link is shown (the dialog "Share link"). */
+  const [sharing, setSharing] = createSignal<string | undefined>();
   const exportAs = (format: ThreadExportFormat) => {
     setOpen(false);
     setExporting(false);
@@ -185,12 +188,28 @@ export function ThreadHeader(props: {
                         {t("replay.start")}
                       </button>
                     </Show>
+                    <button
+                      type="button"
+                      role="menuitem"
+                      onClick={() => {
+                        setOpen(false);
+                        setSharing(thread().thread_id);
+                      }}
+                    >
+                      {t("share.menuItem")}
+                    </button>
                     <button type="button" role="menuitem" class="danger-text" onClick={remove}>
                       {t("common.delete")}
                     </button>
                   </div>
                 </Show>
               </div>
+              <ShareLinkDialog
+                client={props.state.client}
+                threadId={sharing()}
+                onExportFawn={(threadId) => void props.state.exportThread(threadId, "fawn")}
+                onClose={() => setSharing(undefined)}
+              />
             </>
           )}
         </Show>

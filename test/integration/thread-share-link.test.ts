@@ -1,0 +1,83 @@
+// Thread actions → Share link, through the Gateway: a small thread becomes a link whose bundle shows what it holds
+// without writing anything and imports as the same thread; a thread with a big file is too big for a link; a damaged
+// link is refused with one sentence.
+import { strToU8 } from "fflate";
+import { describe, expect, it } from "vitest";
+import { SHARE_LINK_MAX_CHARS } from "../../src/bundles/index.ts";
+import type { Gateway } from "../../src/gateway/index.ts";
+import { runThread, useGatewayHarness } from "./harness.ts";
+
+const harness = useGatewayHarness("thread-share-link-test");
+
+/** A thread with an upload, a command's output and two exchanges. */
+async function smallThread(gateway: Gateway): Promise<string> {
+  const { thread_id: threadId } = await gateway.createThread();
+  await gateway.uploadFiles(threadId, [{ name: "notes.txt", bytes: strToU8("bees make honey\n") }]);
+  await runThread(gateway, threadId, "hello");
+  await gateway.sandboxExec({
+    command_id: "c1",
+    thread_id: threadId,
+    command: "seq 1 300 > /mnt/user-data/outputs/numbers.txt",
+  });
+  await runThread(gateway, threadId, "hello again");
+  return threadId;
+}
+
+function linkData(answer: Awaited<ReturnType<Gateway["shareThreadLink"]>>): string {
+  if (!("data" in answer)) throw new Error(`expected a link, got ${JSON.stringify(answer)}`);
+  return answer.data;
+}
+
+describe("a thread as a share link", () => {
+  it("shows what it holds without writing, then imports as the same thread", async () => {
+    const { gateway } = harness;
+    const threadId = await smallThread(gateway);
+    const before = await gateway.getThread(threadId);
+    const data = linkData(await gateway.shareThreadLink(threadId));
+    expect(data).toMatch(/^[tz]\.[A-Za-z0-9_-]+$/);
+    expect(data.length).toBeLessThanOrEqual(SHARE_LINK_MAX_CHARS);
+    const fawn = await (await gateway.exportThread(threadId, "fawn")).blob.arrayBuffer();
+    console.info(`share link: ${data.length} characters for a .fawn of ${fawn.byteLength} bytes`);
+
+    // Another browser: an empty database.
+    const other = await harness.freshGateway();
+    const shared = await other.readShareLink(data);
+    expect(shared.preview).toEqual({
+      title: "hello",
+      message_count: 4,
+      files: expect.arrayContaining([
+        { path: "/mnt/user-data/uploads/notes.txt", size: 16 },
+        { path: "/mnt/user-data/outputs/numbers.txt", size: 1092 },
+      ]),
+    });
+    expect(await other.listThreads()).toEqual([]);
+    expect(await other.inspectThreadBundle(shared.bundle)).toEqual(shared.preview);
+    expect(await other.listThreads()).toEqual([]);
+
+    const imported = await other.importThreadBundle(shared.bundle);
+    expect((await other.getThread(imported.thread_id))?.entries).toEqual(before?.entries);
+    const numbers = await other.readThreadFile(imported.thread_id, "/mnt/user-data/outputs/numbers.txt");
+    expect(new TextDecoder().decode(numbers.bytes).split("\n")[299]).toBe("300");
+  });
+
+  it("says a thread with a big file is too big for a link, with its size and the limit", async () => {
+    const { gateway } = harness;
+    const { thread_id: threadId } = await gateway.createThread();
+    const noise = crypto.getRandomValues(new Uint8Array(40_000));
+    await gateway.uploadFiles(threadId, [{ name: "noise.bin", bytes: noise }]);
+    const answer = await gateway.shareThreadLink(threadId);
+    expect(answer).toEqual({ too_big: { size: expect.any(Number), limit: SHARE_LINK_MAX_CHARS } });
+    if ("too_big" in answer) expect(answer.too_big.size).toBeGreaterThan(SHARE_LINK_MAX_CHARS);
+  });
+
+  it("refuses a damaged link with one sentence and writes nothing", async () => {
+    const { gateway } = harness;
+    const data = linkData(await gateway.shareThreadLink(await smallThread(gateway)));
+    const other = await harness.freshGateway();
+    for (const damaged of [data.slice(0, -40), `${data.slice(0, 30)}x${data.slice(31)}`, "q.abc", "d.$$"]) {
+      await expect(other.readShareLink(damaged)).rejects.toThrow(/^This share link is damaged|not valid|checksum/);
+    }
+    await expect(other.inspectThreadBundle(new Blob(["not a zip"]))).rejects.toThrow(/not a zip archive/);
+    expect(await other.listThreads()).toEqual([]);
+  });
+});
