@@ -66,6 +66,8 @@ test("a share link opens in another, empty browser: it shows what it holds, asks
     expect(await conversation(other).getByRole("article").allInnerTexts()).toEqual(messages);
     await expect(threads(other)).toHaveText(["hello"]);
     expect(other.url()).not.toContain("share=");
+    // Read as it came: continued only in a copy of one's own.
+    await expect(other.getByRole("region", { name: "Imported thread" })).toBeVisible();
 
     // The link left the address: a reload shows the thread and asks nothing.
     await other.reload();
