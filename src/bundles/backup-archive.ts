@@ -41,9 +41,10 @@ const MANIFEST = "manifest.json";
 const SETTINGS = "settings.json";
 const MEMORY = "memory.json";
 const THREAD_JSON = /^threads\/([A-Za-z0-9_-]{1,64})\/thread\.json$/;
-const THREAD_FILE = /^threads\/([A-Za-z0-9_-]{1,64})\/files(\/.+)$/;
+// A file's name may hold any character its path rule allows, line breaks included (hence `s`).
+const THREAD_FILE = /^threads\/([A-Za-z0-9_-]{1,64})\/files(\/.+)$/s;
 const SKILL_JSON = /^skills\/([a-z0-9-]{1,64})\/skill\.json$/;
-const SKILL_FILE = /^skills\/([a-z0-9-]{1,64})\/files\/(.+)$/;
+const SKILL_FILE = /^skills\/([a-z0-9-]{1,64})\/files\/(.+)$/s;
 
 /** Files already compressed gain nothing from deflate: they are stored as they are. */
 const STORED_TYPES = /^(image\/(png|jpeg|gif|webp)|application\/(zip|pdf|vnd\.openxmlformats.*)|audio\/|video\/)/;
@@ -305,6 +306,14 @@ export class BackupArchiveWriter {
     this.add(`${folder}/thread.json`, encodeJson(records), true, records.thread.updated_at);
     const metas = new Map(records.files.map((meta) => [meta.path, meta]));
     for (const file of files) {
+      // The rule the import holds each path to; a path stored before a rule was added is named here, not there.
+      const problem = threadFilePathProblem(file.path);
+      if (problem) {
+        fail(
+          `The thread ${JSON.stringify(records.thread.title)} holds the file ${JSON.stringify(file.path)}, which ` +
+            `Fawn cannot export (${problem}): rename or delete it, then export.`,
+        );
+      }
       const meta = metas.get(file.path);
       const compress = !STORED_TYPES.test(meta?.mimeType ?? "");
       this.add(`${folder}/files${file.path}`, file.bytes, compress, meta?.mtime);
@@ -460,6 +469,9 @@ export function readBackupArchive(
       notZip: "This file is not a valid zip archive, so it is not a Fawn backup.",
     },
     fail,
+    // Every name is matched below to a folder and then held to its path rule: a thread file's path may hold ":", as
+    // the sandbox allows; a skill file's may not (canonicalMemberPath, as install).
+    { allowColon: true },
   );
 
   const manifestBytes = members[MANIFEST];

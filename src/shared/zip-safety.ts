@@ -3,12 +3,16 @@
 // unzip that refuses an archive over its limits.
 import { unzipSync, type UnzipFileInfo } from "fflate";
 
-/** True when a member `name` could leave its folder or means something else on another system. */
-export function isUnsafeMemberName(name: string): boolean {
+/**
+ * True when a member `name` could leave its folder or means something else on another system. A reader whose names
+ * all start with a folder of its own and are then checked by its own path rule may allow ":" (`allowColon`): a drive
+ * letter can only come first.
+ */
+export function isUnsafeMemberName(name: string, { allowColon = false }: { allowColon?: boolean } = {}): boolean {
   return (
     name.startsWith("/") ||
     name.includes("\\") ||
-    name.includes(":") ||
+    (!allowColon && name.includes(":")) ||
     name.includes("\0") ||
     name.split("/").some((segment) => segment === "..")
   );
@@ -61,6 +65,12 @@ export interface ZipProblems {
   notZip: string;
 }
 
+/** How `unzipWithinLimits` treats names: members to leave out, and whether ":" is allowed (see isUnsafeMemberName). */
+export interface ZipNameRules {
+  skip?: (name: string) => boolean;
+  allowColon?: boolean;
+}
+
 /**
  * The archive's files, judged from its directory before anything is inflated: refused through `fail` (which throws
  * the reader's own error) with the first of `problems` that applies. Folders and members `skip` names are not kept.
@@ -70,7 +80,7 @@ export function unzipWithinLimits(
   limits: ZipLimits,
   problems: ZipProblems,
   fail: (message: string) => never,
-  skip: (name: string) => boolean = () => false,
+  { skip = () => false, allowColon = false }: ZipNameRules = {},
 ): Record<string, Uint8Array> {
   let entries = 0;
   let declaredTotal = 0;
@@ -82,7 +92,7 @@ export function unzipWithinLimits(
   const filter = (member: UnzipFileInfo): boolean => {
     entries += 1;
     if (entries > limits.maxEntries) refuse(problems.tooManyEntries);
-    if (isUnsafeMemberName(member.name)) refuse(problems.unsafeName(member.name));
+    if (isUnsafeMemberName(member.name, { allowColon })) refuse(problems.unsafeName(member.name));
     if (member.name.endsWith("/") || skip(member.name)) return false;
     const declared = declaredMemberSize(member);
     if (declared > limits.maxMemberBytes) refuse(problems.memberTooLarge(member.name, declared));

@@ -71,7 +71,7 @@ export function readSkillArchive(fileName: string, bytes: Uint8Array): SkillArch
       notZip: `'${fileName}' is not a valid zip archive.`,
     },
     fail,
-    isMacMetadata,
+    { skip: isMacMetadata },
   );
 
   let total = 0;
