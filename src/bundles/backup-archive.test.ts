@@ -58,6 +58,16 @@ describe("the backup archive", () => {
     expect(() => readBackupArchive(resized)).toThrow(/is 4 bytes, not 3/);
   });
 
+  it("names a missing field as missing, not as zod's 'received undefined'", async () => {
+    const members = unzipSync(await archive());
+    const manifest = JSON.parse(new TextDecoder().decode(members["manifest.json"])) as { counts: object };
+    manifest.counts = { ...manifest.counts, threads: undefined };
+    const bytes = zipSync({ ...members, "manifest.json": strToU8(JSON.stringify(manifest)) });
+    expect(() => readBackupArchive(bytes)).toThrow(
+      /^manifest\.json in the backup is not valid: counts\.threads is missing\.$/,
+    );
+  });
+
   it("refuses members it does not know, and judges sizes before inflating", async () => {
     const bytes = await archive();
     const members = unzipSync(bytes);

@@ -237,8 +237,16 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const path = issue?.path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("") ?? "";
-  fail(`${where} in the backup is not valid: ${path ? `${path.replace(/^\./, "")} ` : ""}${issue?.message ?? ""}.`);
+  const keys = issue?.path ?? [];
+  const path = keys
+    .map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`))
+    .join("")
+    .replace(/^\./, "");
+  // zod says "expected string, received undefined" of a field that is not there: say it is missing.
+  const found = keys.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key], value);
+  const problem =
+    issue?.code === "invalid_type" && found === undefined ? "is missing" : (issue?.message ?? "is not as expected");
+  fail(`${where} in the backup is not valid: ${path ? `${path} ` : ""}${problem}.`);
 }
 
 // ---- Writing ----

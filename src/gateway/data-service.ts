@@ -1,5 +1,6 @@
 // Settings → Data as a service: "Export all data" into one backup archive (never an API key), "Import data" from
 // one (checked whole, written in one transaction, nothing already here overwritten), and "Delete all data".
+import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { version as packageVersion } from "../../package.json";
 import { parseMemoryDocument } from "../agent/index.ts";
 import { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "../agent/memory/memory-document.ts";
@@ -198,11 +199,40 @@ export function mergeMemoryDocuments(
   };
 }
 
+const serde = new JsonPlusSerializer();
+
+/** True when every serialized value of the thread's history loads, as opening the thread will load it. */
+async function historyLoads(records: BundledThread["records"]): Promise<boolean> {
+  const values: [type: string, bytes: Uint8Array][] = [
+    ...records.checkpoints.flatMap((record): [string, Uint8Array][] => [
+      [record.type, record.checkpoint],
+      [record.metadata_type, record.metadata],
+    ]),
+    ...records.checkpoint_blobs.flatMap((blob): [string, Uint8Array][] =>
+      blob.kind === "value" ? [[blob.type, blob.bytes]] : [],
+    ),
+    ...records.checkpoint_writes.map((write): [string, Uint8Array] => [write.type, write.bytes]),
+    ...records.checkpoint_messages.map((message): [string, Uint8Array] => [message.type, message.bytes]),
+  ];
+  try {
+    for (const [type, bytes] of values) await serde.loadsTyped(type, bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A thread read from an archive, ready to write: its files' meta recomputed from their bytes rather than trusted, and
- * a thread exported mid-run at rest.
+ * A thread read from an archive (a `noun`), ready to write: its history checked to load, its files' meta recomputed
+ * from their bytes rather than trusted, and a thread exported mid-run at rest.
  */
-export async function restorableThread({ records, files }: BundledThread): Promise<BundledThread> {
+export async function restorableThread({ records, files }: BundledThread, noun: string): Promise<BundledThread> {
+  if (!(await historyLoads(records))) {
+    throw new UserError(
+      `The ${noun}'s thread ${JSON.stringify(records.thread.title)} has a history that cannot be read: the file was ` +
+        "changed or is damaged.",
+    );
+  }
   const metas = new Map(records.files.map((meta) => [meta.path, meta]));
   const fileMetas: ThreadFileMetaRecord[] = await Promise.all(
     files.map(async (file) => {
@@ -340,7 +370,9 @@ export class DataService {
         ? value.endpoints.map((endpoint: unknown) => ({ ...(endpoint as object), apiKey: "" }))
         : value.endpoints;
       const parsed = parseModelSettings({ ...value, endpoints });
-      if (!parsed.ok) throw new UserError(`The backup's model settings are not valid: ${parsed.message}`);
+      if (!parsed.ok) {
+        throw new UserError(`The backup's model settings are not valid: ${parsed.message.replace(/(?<!\.)$/, ".")}`);
+      }
     }
     for (const skill of contents.skills) {
       const nameProblem = skillNameProblem(skill.name);
@@ -361,7 +393,7 @@ export class DataService {
     }
 
     // Hashed before the transaction opens (it would commit while we awaited crypto.subtle).
-    const threads = await Promise.all(contents.threads.map(restorableThread));
+    const threads = await Promise.all(contents.threads.map((thread) => restorableThread(thread, "backup")));
     const now = this.now();
     const plan: BackupWrite = {
       threads,

@@ -95,7 +95,7 @@ export class ThreadBundles {
       noun: "bundle",
       read: (bytes) => readThreadBundle(bytes, this.limits),
     });
-    const bundled = await restorableThread(read);
+    const bundled = await restorableThread(read, "bundle");
     // The id a bundle carries is kept when free; the write skips a thread already here, so a taken one gets another.
     let thread = bundled;
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -232,6 +232,27 @@ describe("import data", () => {
         )),
       /memory is not valid: facts\[0\]\.confidence/,
     ],
+    [
+      "a message of the thread's history that does not load (found by bundle-fuzz)",
+      (members: Record<string, Uint8Array>) => {
+        const name = Object.keys(members).find((member) => member.endsWith("/thread.json")) as string;
+        const records = JSON.parse(strFromU8(members[name]!)) as { checkpoint_messages: { bytes: unknown }[] };
+        records.checkpoint_messages[0]!.bytes = { $bytes: Buffer.from('{"type": "hu').toString("base64") };
+        members[name] = strToU8(JSON.stringify(records));
+      },
+      /^The backup's thread ".*" has a history that cannot be read: the file was changed or is damaged\.$/,
+    ],
+    [
+      "model settings missing a field (found by bundle-fuzz)",
+      (members: Record<string, Uint8Array>) => {
+        const settings = JSON.parse(strFromU8(members["settings.json"]!)) as {
+          settings: { key: string; value: { endpoints: { baseUrl?: string }[] } }[];
+        };
+        delete settings.settings.find((record) => record.key === "models")!.value.endpoints[0]!.baseUrl;
+        members["settings.json"] = strToU8(JSON.stringify(settings));
+      },
+      /^The backup's model settings are not valid: endpoints\.0\.baseUrl is missing\.$/,
+    ],
   ])("refuses %s with the reason, and changes nothing", async (_name, change, reason) => {
     await fillStore(harness.gateway);
     const archive = tamper(await archiveBytes(harness.gateway), change);
