@@ -44,12 +44,36 @@ import { writing } from "./writes.ts";
 import { MEMORY_DOCUMENT_KEY } from "../storage/memory-repository.ts";
 import { sha256Hex } from "../storage/thread-files.ts";
 
+/** The last word of a credential field's name: `apiKey`, `X-API-Key`, `client_secret`, `accessToken`, `Authorization`. */
+const SECRET_WORDS = new Set([
+  "apikey",
+  "secret",
+  "password",
+  "passwd",
+  "token",
+  "bearer",
+  "authorization",
+  "auth",
+  "credential",
+  "credentials",
+  "cookie",
+]);
+
 /**
- * Names of fields that hold credentials. Keys live in the `secrets` store, which a backup never reads; a settings
- * value that still carries one (an older record, a future setting) loses it here too.
+ * True when a field holds a credential, judged by its name's words. Keys live in the `secrets` store, which a backup
+ * never reads; a settings value that still carries one (an older record, a future setting such as an MCP server's
+ * headers) loses it here too. `key` alone names a record, not a credential; `maxTokens` counts tokens.
  */
-const SECRET_FIELD =
-  /^(api[-_]?key|apikey|secret|client[-_]?secret|password|passwd|token|access[-_]?token|refresh[-_]?token|bearer|authorization|auth|credentials?)$/i;
+export function isSecretField(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "");
+  const last = words.at(-1);
+  if (last === "key") return words.length > 1;
+  return last !== undefined && SECRET_WORDS.has(last);
+}
 
 /** A JSON-like value with every credential field removed, at any depth. */
 export function withoutSecrets(value: unknown): unknown {
@@ -57,7 +81,7 @@ export function withoutSecrets(value: unknown): unknown {
   if (typeof value !== "object" || value === null || value instanceof Uint8Array) return value;
   return Object.fromEntries(
     Object.entries(value as Record<string, unknown>)
-      .filter(([key]) => !SECRET_FIELD.test(key))
+      .filter(([key]) => !isSecretField(key))
       .map(([key, item]) => [key, withoutSecrets(item)]),
   );
 }

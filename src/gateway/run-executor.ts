@@ -1,7 +1,7 @@
 // One agent run: streams LangGraph's events, keeps the thread's state in the checkpointer, and always ends with `end`.
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { ERROR, type BaseCheckpointSaver, type PendingWrite } from "@langchain/langgraph-checkpoint";
 import {
   createLeadAgent,
   createWebTools,
@@ -135,6 +135,29 @@ function partialReplies(partial: Partial, saved: readonly WireMessage[]): AiWire
 }
 
 /**
+ * The checkpointer, with the error of a failed step redacted before it is stored: LangGraph keeps it as a pending
+ * write (channel `__error__`), which backups and .fawn bundles carry, and a provider's error may quote a key.
+ */
+function redactingErrors(checkpointer: BaseCheckpointSaver, redact: (text: string) => string): BaseCheckpointSaver {
+  const redacted = (value: unknown): unknown => {
+    if (typeof value === "string") return redact(value);
+    if (Array.isArray(value)) return value.map(redacted);
+    if (typeof value !== "object" || value === null) return value;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redacted(item)]));
+  };
+  const wrapped = Object.create(checkpointer) as BaseCheckpointSaver;
+  wrapped.putWrites = (config, writes, taskId, ...rest: unknown[]) =>
+    (checkpointer.putWrites as (...args: unknown[]) => Promise<void>).call(
+      checkpointer,
+      config,
+      writes.map(([channel, value]): PendingWrite => [channel, channel === ERROR ? redacted(value) : value]),
+      taskId,
+      ...rest,
+    );
+  return wrapped;
+}
+
+/**
  * Runs the lead agent on the thread with the request's new message. The thread's messages live in the
  * checkpointer: the user's message is saved as the run starts, each step as it completes, and what was streamed
  * before a Stop when the run is cancelled. Errors and stop marks are kept as notes beside the messages.
@@ -145,7 +168,7 @@ export async function executeRun(
   emit: Emit,
   signal: AbortSignal,
 ): Promise<void> {
-  const { threads, target, checkpointer } = deps;
+  const { threads, target } = deps;
   const threadId = request.thread_id;
   emit({ event: "metadata", data: { run_id: request.run_id, thread_id: threadId } });
 
@@ -157,6 +180,7 @@ export async function executeRun(
     deps.webTools?.fetch.apiKey,
   ].filter((secret): secret is string => typeof secret === "string" && secret !== "");
   const redact = secretRedactor(secrets);
+  const checkpointer = redactingErrors(deps.checkpointer, redact);
   const finish = (status: RunEndStatus, error?: RunError): void => {
     if (error) emit({ event: "error", data: error });
     emit({ event: "end", data: { status } });
