@@ -390,16 +390,14 @@ export class BackupArchiveWriter {
     return { blob, manifest };
   }
 
-  /** Refuses, before the member is written, what an import would refuse: the same limits, counted the same way. */
+  /**
+   * Refuses, before the member is written, what an import would refuse: the same limits, counted the same way. The
+   * backstop of checkPlannedBackup, which judges the files from their stored sizes before anything is written.
+   */
   private admit(name: string, bytes: number): void {
     this.members += 1;
     this.unpackedBytes += bytes;
-    if (bytes > this.limits.maxEntryBytes) {
-      fail(
-        `${JSON.stringify(name)} is ${formatBytes(bytes)}, and a backup can hold files of at most ` +
-          `${formatBytes(this.limits.maxEntryBytes)}: delete it, or download it on its own, then export.`,
-      );
-    }
+    if (bytes > this.limits.maxEntryBytes) fail(fileTooLarge(name, bytes, this.limits));
     if (this.unpackedBytes > this.limits.maxTotalBytes) {
       fail(
         `Your data is more than ${formatBytes(this.limits.maxTotalBytes)}, the most one backup can hold: delete or ` +
@@ -429,6 +427,46 @@ export class BackupArchiveWriter {
     this.parts.push(new Blob(this.chunks as Uint8Array<ArrayBuffer>[]));
     this.chunks = [];
     this.chunkBytes = 0;
+  }
+}
+
+function fileTooLarge(name: string, bytes: number, limits: BackupLimits): string {
+  return (
+    `${JSON.stringify(name)} is ${formatBytes(bytes)}, and a backup can hold files of at most ` +
+    `${formatBytes(limits.maxEntryBytes)}: delete it, or download it on its own, then export.`
+  );
+}
+
+/** What an export will write, known from stored sizes before any file is read or deflated. */
+export interface PlannedBackup {
+  /** Every file: a thread's by its path, a skill's by its path in the skill (as `admit` names them). */
+  files: readonly { name: string; size: number }[];
+  /** Members beside the files: each thread's and skill's record, settings, memory, the manifest. */
+  records: number;
+}
+
+/**
+ * Refuses up front, with the reason and the size, an export an import would refuse (BackupArchiveWriter's `admit` is
+ * the backstop, for the records' own bytes): a file over the member limit, files over the total, too many members.
+ */
+export function checkPlannedBackup(planned: PlannedBackup, limits: BackupLimits = BACKUP_LIMITS): void {
+  let total = 0;
+  for (const file of planned.files) {
+    if (file.size > limits.maxEntryBytes) fail(fileTooLarge(file.name, file.size, limits));
+    total += file.size;
+  }
+  if (total > limits.maxTotalBytes) {
+    fail(
+      `Your data is ${formatBytes(total)}, and one backup can hold at most ${formatBytes(limits.maxTotalBytes)}: ` +
+        "delete or export some threads first.",
+    );
+  }
+  const members = planned.files.length + planned.records;
+  if (members > limits.maxEntries) {
+    fail(
+      `Your data has ${members.toLocaleString("en")} files, and one backup can hold at most ` +
+        `${limits.maxEntries.toLocaleString("en")}: delete some threads first.`,
+    );
   }
 }
 

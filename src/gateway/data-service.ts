@@ -5,7 +5,13 @@ import { version as packageVersion } from "../../package.json";
 import { parseMemoryDocument } from "../agent/index.ts";
 import { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "../agent/memory/memory-document.ts";
 import { parseSkillMarkdown, skillNameProblem } from "../agent/skills/skill-frontmatter.ts";
-import { BackupArchiveError, BackupArchiveWriter, readBackupArchive, type BundledThread } from "../bundles/index.ts";
+import {
+  BackupArchiveError,
+  BackupArchiveWriter,
+  checkPlannedBackup,
+  readBackupArchive,
+  type BundledThread,
+} from "../bundles/index.ts";
 import { parseModelSettings } from "../models/index.ts";
 import {
   backupFileName,
@@ -328,13 +334,30 @@ export class DataService {
   }
 
   private async writeExport(): Promise<DataExport> {
+    const [threadIds, fileSizes, globals] = await Promise.all([
+      this.store.threadIds(),
+      this.store.fileSizes(),
+      this.store.readGlobals(),
+    ]);
+    // Judged from the stored sizes before a file is read: over the limits is refused with the reason and the size.
+    checkPlannedBackup(
+      {
+        files: [
+          ...fileSizes.map((file) => ({ name: file.path, size: file.size })),
+          ...globals.skills.flatMap((skill) =>
+            Object.entries(skill.files).map(([path, bytes]) => ({ name: path, size: bytes.byteLength })),
+          ),
+        ],
+        records: threadIds.length + globals.skills.length + 3,
+      },
+      this.limits,
+    );
     const writer = new BackupArchiveWriter(this.limits);
-    for (const threadId of await this.store.threadIds()) {
+    for (const threadId of threadIds) {
       const thread = await this.store.readThread(threadId);
       // A thread deleted meanwhile is simply not in the backup.
       if (thread) writer.addThread(thread.records, thread.files);
     }
-    const globals = await this.store.readGlobals();
     const memory = globals.settings.find((record) => record.key === MEMORY_DOCUMENT_KEY)?.value;
     const settings: SettingRecord[] = globals.settings
       .filter((record) => record.key !== MEMORY_DOCUMENT_KEY)

@@ -59,10 +59,14 @@ export class ThreadBundles {
     const thread = await this.store.readThread(threadId);
     if (!thread) throw new UserError(`There is no thread with id ${threadId}.`);
     try {
-      const blob = writeThreadBundle(thread, {
-        app_version: this.options.appVersion ?? packageVersion,
-        created_at: (this.options.now ?? (() => new Date()))(),
-      });
+      const blob = writeThreadBundle(
+        thread,
+        {
+          app_version: this.options.appVersion ?? packageVersion,
+          created_at: (this.options.now ?? (() => new Date()))(),
+        },
+        this.limits,
+      );
       return { file_name: threadFileName(thread.records.thread.title, THREAD_BUNDLE_EXTENSION), blob };
     } catch (error) {
       if (error instanceof BackupArchiveError) throw new UserError(error.message);
