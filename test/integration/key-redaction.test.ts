@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../../src/gateway/index.ts";
-import type { ThreadExportFormat } from "../../src/protocol/index.ts";
+import type { ModelEndpoint, ThreadExportFormat } from "../../src/protocol/index.ts";
 import { REDACTED_KEY } from "../../src/shared/redact.ts";
 import { openFawnDb } from "../../src/storage/index.ts";
 import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
@@ -56,8 +56,14 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-/** The main endpoint is the echoing one; a second endpoint and the web search key are stored beside it. */
-async function storeKeys(gateway: Gateway): Promise<void> {
+/**
+ * The main endpoint is the echoing one; a second endpoint (and `more.endpoints`) and the web search key (and
+ * `more.fetchKey`) are stored beside it.
+ */
+async function storeKeys(
+  gateway: Gateway,
+  more: { endpoints?: ModelEndpoint[]; fetchKey?: string } = {},
+): Promise<void> {
   await gateway.saveModelSettings(
     modelSettings({
       baseUrl,
@@ -65,12 +71,13 @@ async function storeKeys(gateway: Gateway): Promise<void> {
       model: "echo-model",
       endpoints: [
         { id: "other", name: "Other", baseUrl: harness.mock.url, apiKey: OTHER_KEY, models: [{ id: "mock-model" }] },
+        ...(more.endpoints ?? []),
       ],
     }),
   );
   await gateway.saveWebToolSettings({
     search: { provider: "tavily", apiKey: SEARCH_KEY },
-    fetch: { provider: "jina", apiKey: "" },
+    fetch: { provider: "jina", apiKey: more.fetchKey ?? "" },
   });
 }
 
@@ -157,20 +164,9 @@ describe("no stored key in any exported byte", () => {
 
   it("in the backup, nor in any thread's .fawn, Markdown or DeerFlow JSON", async () => {
     const gateway = harness.gateway;
-    await gateway.saveModelSettings(
-      modelSettings({
-        baseUrl,
-        apiKey: MODEL_KEY,
-        model: "echo-model",
-        endpoints: [
-          { id: "other", name: "Other", baseUrl: harness.mock.url, apiKey: OTHER_KEY, models: [{ id: "mock-model" }] },
-          { id: "third", name: "Third", baseUrl: harness.mock.url, apiKey: THIRD_KEY, models: [{ id: "m3" }] },
-        ],
-      }),
-    );
-    await gateway.saveWebToolSettings({
-      search: { provider: "tavily", apiKey: SEARCH_KEY },
-      fetch: { provider: "jina", apiKey: FETCH_KEY },
+    await storeKeys(gateway, {
+      endpoints: [{ id: "third", name: "Third", baseUrl: harness.mock.url, apiKey: THIRD_KEY, models: [{ id: "m3" }] }],
+      fetchKey: FETCH_KEY,
     });
     // An MCP server as a later Fawn may store one, credentials inline (its headers, a token, a client secret).
     const db = await openFawnDb(harness.gatewayDbName());
