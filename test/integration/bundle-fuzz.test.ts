@@ -217,7 +217,10 @@ function mutateBytes(archive: Uint8Array, random: Random): Uint8Array {
   const view = new DataView(bytes.buffer);
   switch (random.int(5)) {
     case 0:
-      for (let flip = 0; flip <= random.int(8); flip++) bytes[random.int(bytes.length)] ^= 1 + random.int(255);
+      for (let flip = 0; flip <= random.int(8); flip++) {
+        const at = random.int(bytes.length);
+        bytes[at] = (bytes[at] ?? 0) ^ (1 + random.int(255));
+      }
       return bytes;
     case 1:
       return bytes.subarray(0, random.int(bytes.length));

@@ -209,7 +209,7 @@ describe("no stored key in any exported byte", () => {
         scanned += 1;
         const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
         for (const key of keys) {
-          if (keyForms(key).some((form) => buffer.includes(form))) found.push(`${key} in ${name}`);
+          if (keyForms(key).some((form) => buffer.includes(Buffer.from(form)))) found.push(`${key} in ${name}`);
         }
       }
     }
