@@ -513,6 +513,10 @@ export function readBackupArchive(
         `at most ${formatBytes(limits.maxEntryBytes)}).`,
       totalTooLarge: `The backup is too large once unpacked (more than ${formatBytes(limits.maxTotalBytes)} in all).`,
       notZip: "This file is not a valid zip archive, so it is not a Fawn backup.",
+      duplicateName: (name) => `The backup holds ${JSON.stringify(name)} twice.`,
+      damaged: (name) =>
+        `The backup's member ${JSON.stringify(name)} is damaged: its bytes do not match the checksum the archive ` +
+        "records for them.",
     },
     fail,
     // Every name is matched below to a folder and then held to its path rule: a thread file's path may hold ":", as
