@@ -58,7 +58,7 @@ const filePath = fc
 
 /** File contents: empty, small, or a few MB (generated from a seed, incompressible or repetitive). */
 const fileBytes = fc.oneof(
-  { weight: 6, arbitrary: fc.uint8Array({ maxLength: 300 }) },
+  { weight: 12, arbitrary: fc.uint8Array({ maxLength: 300 }) },
   { weight: 1, arbitrary: fc.constant(new Uint8Array(0)) },
   {
     weight: 1,
@@ -119,7 +119,7 @@ const skill = fc.record({
 });
 
 const store = fc.record({
-  threads: fc.array(thread, { maxLength: 12 }),
+  threads: fc.array(thread, { maxLength: 25 }),
   skills: fc.uniqueArray(skill, { maxLength: 3, selector: (item) => item.name }),
   facts: fc.uniqueArray(
     fc.string({ unit: "grapheme", minLength: 1, maxLength: 80 }).filter((text) => text.trim() !== ""),
