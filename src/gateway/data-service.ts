@@ -44,7 +44,10 @@ import {
   WEB_FETCH_KEY,
   WEB_SEARCH_KEY,
 } from "../storage/settings-upgrade.ts";
+import { secretRedactor } from "../shared/redact.ts";
 import { UserError } from "../shared/user-error.ts";
+import { SettingsRepository } from "../storage/settings-repository.ts";
+import { withErrorsRedacted } from "./error-redaction.ts";
 import { anyThreadRunning } from "./thread-locks.ts";
 import { writing } from "./writes.ts";
 import { MEMORY_DOCUMENT_KEY } from "../storage/memory-repository.ts";
@@ -303,6 +306,8 @@ export const DATA_IN_USE_ELSEWHERE = "A thread is running in another tab; stop i
 
 export class DataService {
   private readonly store: BackupStore;
+  /** Read only for the stored keys, to redact them from error text a thread stored before it was redacted. */
+  private readonly settings: SettingsRepository;
   private readonly appVersion: string;
   private readonly now: () => Date;
   private readonly limits: BackupLimits;
@@ -312,6 +317,7 @@ export class DataService {
     private readonly options: DataServiceOptions = {},
   ) {
     this.store = new BackupStore(db);
+    this.settings = new SettingsRepository(db);
     this.appVersion = options.appVersion ?? packageVersion;
     this.now = options.now ?? (() => new Date());
     this.limits = options.limits ?? BACKUP_LIMITS;
@@ -353,10 +359,11 @@ export class DataService {
       this.limits,
     );
     const writer = new BackupArchiveWriter(this.limits);
+    const redact = secretRedactor(await this.settings.secretValues());
     for (const threadId of threadIds) {
       const thread = await this.store.readThread(threadId);
       // A thread deleted meanwhile is simply not in the backup.
-      if (thread) writer.addThread(thread.records, thread.files);
+      if (thread) writer.addThread(await withErrorsRedacted(thread.records, redact), thread.files);
     }
     const memory = globals.settings.find((record) => record.key === MEMORY_DOCUMENT_KEY)?.value;
     const settings: SettingRecord[] = globals.settings

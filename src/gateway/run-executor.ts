@@ -1,7 +1,7 @@
 // One agent run: streams LangGraph's events, keeps the thread's state in the checkpointer, and always ends with `end`.
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { ERROR, type BaseCheckpointSaver, type PendingWrite } from "@langchain/langgraph-checkpoint";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import {
   createLeadAgent,
   createWebTools,
@@ -32,6 +32,7 @@ import type {
 import { contentText, isTodoItem } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { secretRedactor } from "../shared/redact.ts";
+import { redactingErrors } from "./error-redaction.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { HistoryNote, ThreadRepository } from "../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
@@ -132,29 +133,6 @@ function partialReplies(partial: Partial, saved: readonly WireMessage[]): AiWire
     replies.push({ type: "ai", id, content, ...(reasoning ? { reasoning } : {}) });
   }
   return replies;
-}
-
-/**
- * The checkpointer, with the error of a failed step redacted before it is stored: LangGraph keeps it as a pending
- * write (channel `__error__`), which backups and .fawn bundles carry, and a provider's error may quote a key.
- */
-function redactingErrors(checkpointer: BaseCheckpointSaver, redact: (text: string) => string): BaseCheckpointSaver {
-  const redacted = (value: unknown): unknown => {
-    if (typeof value === "string") return redact(value);
-    if (Array.isArray(value)) return value.map(redacted);
-    if (typeof value !== "object" || value === null) return value;
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redacted(item)]));
-  };
-  const wrapped = Object.create(checkpointer) as BaseCheckpointSaver;
-  wrapped.putWrites = (config, writes, taskId, ...rest: unknown[]) =>
-    (checkpointer.putWrites as (...args: unknown[]) => Promise<void>).call(
-      checkpointer,
-      config,
-      writes.map(([channel, value]): PendingWrite => [channel, channel === ERROR ? redacted(value) : value]),
-      taskId,
-      ...rest,
-    );
-  return wrapped;
 }
 
 /**

@@ -22,10 +22,12 @@ import {
   type ThreadSummary,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
+import { secretRedactor } from "../shared/redact.ts";
 import { UserError } from "../shared/user-error.ts";
 import { BackupStore } from "../storage/backup-store.ts";
-import type { FawnDb, ThreadFiles } from "../storage/index.ts";
+import { SettingsRepository, type FawnDb, type ThreadFiles } from "../storage/index.ts";
 import { readArchive, restorableThread } from "./data-service.ts";
+import { withErrorsRedacted } from "./error-redaction.ts";
 import { writing } from "./writes.ts";
 
 export interface ThreadBundlesOptions {
@@ -44,7 +46,7 @@ export class ThreadBundles {
   private readonly limits: BackupLimits;
 
   constructor(
-    db: FawnDb,
+    private readonly db: FawnDb,
     private readonly options: ThreadBundlesOptions,
   ) {
     this.store = new BackupStore(db);
@@ -56,8 +58,10 @@ export class ThreadBundles {
     if (format !== "fawn") {
       throw new UserError(`A thread exports as "fawn", "markdown" or "deerflow", not ${JSON.stringify(format)}.`);
     }
-    const thread = await this.store.readThread(threadId);
-    if (!thread) throw new UserError(`There is no thread with id ${threadId}.`);
+    const stored = await this.store.readThread(threadId);
+    if (!stored) throw new UserError(`There is no thread with id ${threadId}.`);
+    const redact = secretRedactor(await new SettingsRepository(this.db).secretValues());
+    const thread = { ...stored, records: await withErrorsRedacted(stored.records, redact) };
     try {
       const blob = writeThreadBundle(
         thread,

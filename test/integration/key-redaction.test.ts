@@ -191,6 +191,18 @@ describe("no stored key in any exported byte", () => {
     const skill = "---\nname: scan-skill\ndescription: A skill.\n---\n# Scan\n";
     await gateway.installSkill({ name: "scan-skill.skill", bytes: zipSync({ "SKILL.md": strToU8(skill) }) });
 
+    // The failed step's error as a Fawn from before its redaction stored it: the provider's text, keys and all.
+    const stored = await openFawnDb(harness.gatewayDbName());
+    const errors = (await stored.getAll("checkpoint_writes")).filter((write) => write.channel === "__error__");
+    expect(errors.length).toBeGreaterThan(0);
+    const quoted = {
+      message: `401 Incorrect API key provided: Bearer ${MODEL_KEY}. Known keys: ${OTHER_KEY}`,
+      name: "Error",
+    };
+    for (const write of errors)
+      await stored.put("checkpoint_writes", { ...write, type: "json", bytes: strToU8(JSON.stringify(quoted)) });
+    stored.close();
+
     const exports: [string, Uint8Array][] = [];
     const backup = await gateway.exportData();
     exports.push([backup.file_name, new Uint8Array(await backup.blob.arrayBuffer())]);
