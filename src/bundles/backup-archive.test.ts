@@ -1,4 +1,4 @@
-import { strToU8, unzipSync, zipSync } from "fflate";
+import { strToU8, unzipSync, Zip, ZipPassThrough, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { BACKUP_LIMITS } from "../protocol/index.ts";
 import type { ThreadBackup } from "../storage/backup-store.ts";
@@ -56,6 +56,38 @@ describe("the backup archive", () => {
     expect(() => readBackupArchive(missing)).toThrow(/which the backup does not hold/);
     const resized = await archive(records(), [{ thread_id: THREAD, path: PATH, bytes: strToU8("abcd") }]);
     expect(() => readBackupArchive(resized)).toThrow(/is 4 bytes, not 3/);
+  });
+
+  it("names a missing field as missing, not as zod's 'received undefined'", async () => {
+    const members = unzipSync(await archive());
+    const manifest = JSON.parse(new TextDecoder().decode(members["manifest.json"])) as { counts: object };
+    manifest.counts = { ...manifest.counts, threads: undefined };
+    const bytes = zipSync({ ...members, "manifest.json": strToU8(JSON.stringify(manifest)) });
+    expect(() => readBackupArchive(bytes)).toThrow(
+      /^manifest\.json in the backup is not valid: counts\.threads is missing\.$/,
+    );
+  });
+
+  it("refuses a member whose bytes fail their checksum, and a name held twice (found by bundle-fuzz)", async () => {
+    const bytes = await archive();
+    // The stored file "abc" with one byte changed: the zip is whole, its checksum says otherwise.
+    const flipped = bytes.slice();
+    const at = Buffer.from(flipped).indexOf("abc");
+    flipped[at] = "x".charCodeAt(0);
+    expect(() => readBackupArchive(flipped)).toThrow(
+      `The backup's member "threads/t-1/files${PATH}" is damaged: its bytes do not match the checksum the archive ` +
+        "records for them.",
+    );
+    const twice = new Zip();
+    const parts: Uint8Array[] = [];
+    twice.ondata = (_error, chunk) => parts.push(chunk);
+    for (const [name, data] of [...Object.entries(unzipSync(bytes)), ["settings.json", strToU8("{}")] as const]) {
+      const member = new ZipPassThrough(name);
+      twice.add(member);
+      member.push(data, true);
+    }
+    twice.end();
+    expect(() => readBackupArchive(Buffer.concat(parts))).toThrow('The backup holds "settings.json" twice.');
   });
 
   it("refuses members it does not know, and judges sizes before inflating", async () => {

@@ -41,9 +41,10 @@ const MANIFEST = "manifest.json";
 const SETTINGS = "settings.json";
 const MEMORY = "memory.json";
 const THREAD_JSON = /^threads\/([A-Za-z0-9_-]{1,64})\/thread\.json$/;
-const THREAD_FILE = /^threads\/([A-Za-z0-9_-]{1,64})\/files(\/.+)$/;
+// A file's name may hold any character its path rule allows, line breaks included (hence `s`).
+const THREAD_FILE = /^threads\/([A-Za-z0-9_-]{1,64})\/files(\/.+)$/s;
 const SKILL_JSON = /^skills\/([a-z0-9-]{1,64})\/skill\.json$/;
-const SKILL_FILE = /^skills\/([a-z0-9-]{1,64})\/files\/(.+)$/;
+const SKILL_FILE = /^skills\/([a-z0-9-]{1,64})\/files\/(.+)$/s;
 
 /** Files already compressed gain nothing from deflate: they are stored as they are. */
 const STORED_TYPES = /^(image\/(png|jpeg|gif|webp)|application\/(zip|pdf|vnd\.openxmlformats.*)|audio\/|video\/)/;
@@ -227,8 +228,16 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const path = issue?.path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("") ?? "";
-  fail(`${where} in the backup is not valid: ${path ? `${path.replace(/^\./, "")} ` : ""}${issue?.message ?? ""}.`);
+  const keys = issue?.path ?? [];
+  const path = keys
+    .map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`))
+    .join("")
+    .replace(/^\./, "");
+  // zod says "expected string, received undefined" of a field that is not there: say it is missing.
+  const found = keys.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key], value);
+  const problem =
+    issue?.code === "invalid_type" && found === undefined ? "is missing" : (issue?.message ?? "is not as expected");
+  fail(`${where} in the backup is not valid: ${path ? `${path} ` : ""}${problem}.`);
 }
 
 // ---- Writing ----
@@ -296,6 +305,14 @@ export class BackupArchiveWriter {
     this.add(`${folder}/thread.json`, encodeJson(records), true, records.thread.updated_at);
     const metas = new Map(records.files.map((meta) => [meta.path, meta]));
     for (const file of files) {
+      // The rule the import holds each path to; a path stored before a rule was added is named here, not there.
+      const problem = threadFilePathProblem(file.path);
+      if (problem) {
+        fail(
+          `The thread ${JSON.stringify(records.thread.title)} holds the file ${JSON.stringify(file.path)}, which ` +
+            `Fawn cannot export (${problem}): rename or delete it, then export.`,
+        );
+      }
       const meta = metas.get(file.path);
       const compress = !STORED_TYPES.test(meta?.mimeType ?? "");
       this.add(`${folder}/files${file.path}`, file.bytes, compress, meta?.mtime);
@@ -364,16 +381,14 @@ export class BackupArchiveWriter {
     return { blob, manifest };
   }
 
-  /** Refuses, before the member is written, what an import would refuse: the same limits, counted the same way. */
+  /**
+   * Refuses, before the member is written, what an import would refuse: the same limits, counted the same way. The
+   * backstop of checkPlannedBackup, which judges the files from their stored sizes before anything is written.
+   */
   private admit(name: string, bytes: number): void {
     this.members += 1;
     this.unpackedBytes += bytes;
-    if (bytes > this.limits.maxEntryBytes) {
-      fail(
-        `${JSON.stringify(name)} is ${formatBytes(bytes)}, and a backup can hold files of at most ` +
-          `${formatBytes(this.limits.maxEntryBytes)}: delete it, or download it on its own, then export.`,
-      );
-    }
+    if (bytes > this.limits.maxEntryBytes) fail(fileTooLarge(name, bytes, this.limits));
     if (this.unpackedBytes > this.limits.maxTotalBytes) {
       fail(
         `Your data is more than ${formatBytes(this.limits.maxTotalBytes)}, the most one backup can hold: delete or ` +
@@ -403,6 +418,46 @@ export class BackupArchiveWriter {
     this.parts.push(new Blob(this.chunks as Uint8Array<ArrayBuffer>[]));
     this.chunks = [];
     this.chunkBytes = 0;
+  }
+}
+
+function fileTooLarge(name: string, bytes: number, limits: BackupLimits): string {
+  return (
+    `${JSON.stringify(name)} is ${formatBytes(bytes)}, and a backup can hold files of at most ` +
+    `${formatBytes(limits.maxEntryBytes)}: delete it, or download it on its own, then export.`
+  );
+}
+
+/** What an export will write, known from stored sizes before any file is read or deflated. */
+export interface PlannedBackup {
+  /** Every file: a thread's by its path, a skill's by its path in the skill (as `admit` names them). */
+  files: readonly { name: string; size: number }[];
+  /** Members beside the files: each thread's and skill's record, settings, memory, the manifest. */
+  records: number;
+}
+
+/**
+ * Refuses up front, with the reason and the size, an export an import would refuse (BackupArchiveWriter's `admit` is
+ * the backstop, for the records' own bytes): a file over the member limit, files over the total, too many members.
+ */
+export function checkPlannedBackup(planned: PlannedBackup, limits: BackupLimits = BACKUP_LIMITS): void {
+  let total = 0;
+  for (const file of planned.files) {
+    if (file.size > limits.maxEntryBytes) fail(fileTooLarge(file.name, file.size, limits));
+    total += file.size;
+  }
+  if (total > limits.maxTotalBytes) {
+    fail(
+      `Your data is ${formatBytes(total)}, and one backup can hold at most ${formatBytes(limits.maxTotalBytes)}: ` +
+        "delete or export some threads first.",
+    );
+  }
+  const members = planned.files.length + planned.records;
+  if (members > limits.maxEntries) {
+    fail(
+      `Your data has ${members.toLocaleString("en")} files, and one backup can hold at most ` +
+        `${limits.maxEntries.toLocaleString("en")}: delete some threads first.`,
+    );
   }
 }
 
@@ -449,8 +504,15 @@ export function readBackupArchive(
         `at most ${formatBytes(limits.maxEntryBytes)}).`,
       totalTooLarge: `The backup is too large once unpacked (more than ${formatBytes(limits.maxTotalBytes)} in all).`,
       notZip: "This file is not a valid zip archive, so it is not a Fawn backup.",
+      duplicateName: (name) => `The backup holds ${JSON.stringify(name)} twice.`,
+      damaged: (name) =>
+        `The backup's member ${JSON.stringify(name)} is damaged: its bytes do not match the checksum the archive ` +
+        "records for them.",
     },
     fail,
+    // Every name is matched below to a folder and then held to its path rule: a thread file's path may hold ":", as
+    // the sandbox allows; a skill file's may not (canonicalMemberPath, as install).
+    { allowColon: true },
   );
 
   const manifestBytes = members[MANIFEST];

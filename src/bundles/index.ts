@@ -12,7 +12,13 @@ export {
   parseDeerFlowThread,
   type DeerFlowThread,
 } from "./deerflow-thread.ts";
-export { BackupArchiveError, BackupArchiveWriter, readBackupArchive, type BackupContents } from "./backup-archive.ts";
+export {
+  BackupArchiveError,
+  BackupArchiveWriter,
+  checkPlannedBackup,
+  readBackupArchive,
+  type BackupContents,
+} from "./backup-archive.ts";
 export { threadToMarkdown } from "./thread-markdown.ts";
 export { threadToDeerFlowJson } from "./thread-deerflow-json.ts";
 export {

@@ -5,7 +5,7 @@
 import { BACKUP_LIMITS, type BackupLimits } from "../protocol/index.ts";
 import type { ThreadBackup } from "../storage/backup-store.ts";
 import type { ThreadFileRecord } from "../storage/fawn-db.ts";
-import { BackupArchiveError, BackupArchiveWriter, readBackupArchive } from "./backup-archive.ts";
+import { BackupArchiveError, BackupArchiveWriter, checkPlannedBackup, readBackupArchive } from "./backup-archive.ts";
 
 export const THREAD_BUNDLE_FORMAT = "fawn-thread";
 /** What a bundle's file name ends with. */
@@ -16,9 +16,17 @@ export interface BundledThread {
   files: ThreadFileRecord[];
 }
 
-/** The thread as a `.fawn` archive. */
-export function writeThreadBundle(thread: BundledThread, meta: { app_version: string; created_at: Date }): Blob {
-  const writer = new BackupArchiveWriter();
+/** The thread as a `.fawn` archive, refused up front (with the reason and the size) when an import would refuse it. */
+export function writeThreadBundle(
+  thread: BundledThread,
+  meta: { app_version: string; created_at: Date },
+  limits: BackupLimits = BACKUP_LIMITS,
+): Blob {
+  checkPlannedBackup(
+    { files: thread.records.files.map((file) => ({ name: file.path, size: file.size })), records: 2 },
+    limits,
+  );
+  const writer = new BackupArchiveWriter(limits);
   writer.addThread(thread.records, thread.files);
   return writer.finish({ ...meta, memory_facts: 0 }, THREAD_BUNDLE_FORMAT).blob;
 }

@@ -6,7 +6,7 @@ import {
   type MemoryDocument,
   type MemoryFact,
 } from "../protocol/index.ts";
-import { addressChanges, mergeMemoryDocuments, withoutSecrets } from "./data-service.ts";
+import { addressChanges, isSecretField, mergeMemoryDocuments, withoutSecrets } from "./data-service.ts";
 
 const fact = (id: string, content: string): MemoryFact => ({
   id,
@@ -29,6 +29,15 @@ describe("withoutSecrets", () => {
         servers: [{ url: "u", headers: { Authorization: "Bearer t", accept: "json" }, api_key: "k" }],
       }),
     ).toEqual({ baseUrl: "http://x", maxTokens: 10, servers: [{ url: "u", headers: { accept: "json" } }] });
+  });
+
+  it("knows a credential by its name's last word, however it is written (found by the key scan)", () => {
+    for (const name of ["X-API-Key", "x-api-key", "clientSecret", "accessToken", "refresh_token", "Cookie", "apikey"]) {
+      expect(isSecretField(name)).toBe(true);
+    }
+    for (const name of ["key", "maxTokens", "maxInjectionTokens", "keyboard", "author", "subagent_token_usage"]) {
+      expect(isSecretField(name)).toBe(false);
+    }
   });
 });
 

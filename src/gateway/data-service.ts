@@ -1,10 +1,17 @@
 // Settings → Data as a service: "Export all data" into one backup archive (never an API key), "Import data" from
 // one (checked whole, written in one transaction, nothing already here overwritten), and "Delete all data".
+import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { version as packageVersion } from "../../package.json";
 import { parseMemoryDocument } from "../agent/index.ts";
 import { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "../agent/memory/memory-document.ts";
 import { parseSkillMarkdown, skillNameProblem } from "../agent/skills/skill-frontmatter.ts";
-import { BackupArchiveError, BackupArchiveWriter, readBackupArchive, type BundledThread } from "../bundles/index.ts";
+import {
+  BackupArchiveError,
+  BackupArchiveWriter,
+  checkPlannedBackup,
+  readBackupArchive,
+  type BundledThread,
+} from "../bundles/index.ts";
 import { parseModelSettings } from "../models/index.ts";
 import {
   backupFileName,
@@ -37,18 +44,45 @@ import {
   WEB_FETCH_KEY,
   WEB_SEARCH_KEY,
 } from "../storage/settings-upgrade.ts";
+import { secretRedactor } from "../shared/redact.ts";
 import { UserError } from "../shared/user-error.ts";
+import { SettingsRepository } from "../storage/settings-repository.ts";
+import { withErrorsRedacted } from "./error-redaction.ts";
 import { anyThreadRunning } from "./thread-locks.ts";
 import { writing } from "./writes.ts";
 import { MEMORY_DOCUMENT_KEY } from "../storage/memory-repository.ts";
 import { sha256Hex } from "../storage/thread-files.ts";
 
+/** The last word of a credential field's name: `apiKey`, `X-API-Key`, `client_secret`, `accessToken`, `Authorization`. */
+const SECRET_WORDS = new Set([
+  "apikey",
+  "secret",
+  "password",
+  "passwd",
+  "token",
+  "bearer",
+  "authorization",
+  "auth",
+  "credential",
+  "credentials",
+  "cookie",
+]);
+
 /**
- * Names of fields that hold credentials. Keys live in the `secrets` store, which a backup never reads; a settings
- * value that still carries one (an older record, a future setting) loses it here too.
+ * True when a field holds a credential, judged by its name's words. Keys live in the `secrets` store, which a backup
+ * never reads; a settings value that still carries one (an older record, a future setting such as an MCP server's
+ * headers) loses it here too. `key` alone names a record, not a credential; `maxTokens` counts tokens.
  */
-const SECRET_FIELD =
-  /^(api[-_]?key|apikey|secret|client[-_]?secret|password|passwd|token|access[-_]?token|refresh[-_]?token|bearer|authorization|auth|credentials?)$/i;
+export function isSecretField(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "");
+  const last = words.at(-1);
+  if (last === "key") return words.length > 1;
+  return last !== undefined && SECRET_WORDS.has(last);
+}
 
 /** A JSON-like value with every credential field removed, at any depth. */
 export function withoutSecrets(value: unknown): unknown {
@@ -56,7 +90,7 @@ export function withoutSecrets(value: unknown): unknown {
   if (typeof value !== "object" || value === null || value instanceof Uint8Array) return value;
   return Object.fromEntries(
     Object.entries(value as Record<string, unknown>)
-      .filter(([key]) => !SECRET_FIELD.test(key))
+      .filter(([key]) => !isSecretField(key))
       .map(([key, item]) => [key, withoutSecrets(item)]),
   );
 }
@@ -198,11 +232,40 @@ export function mergeMemoryDocuments(
   };
 }
 
+const serde = new JsonPlusSerializer();
+
+/** True when every serialized value of the thread's history loads, as opening the thread will load it. */
+async function historyLoads(records: BundledThread["records"]): Promise<boolean> {
+  const values: [type: string, bytes: Uint8Array][] = [
+    ...records.checkpoints.flatMap((record): [string, Uint8Array][] => [
+      [record.type, record.checkpoint],
+      [record.metadata_type, record.metadata],
+    ]),
+    ...records.checkpoint_blobs.flatMap((blob): [string, Uint8Array][] =>
+      blob.kind === "value" ? [[blob.type, blob.bytes]] : [],
+    ),
+    ...records.checkpoint_writes.map((write): [string, Uint8Array] => [write.type, write.bytes]),
+    ...records.checkpoint_messages.map((message): [string, Uint8Array] => [message.type, message.bytes]),
+  ];
+  try {
+    for (const [type, bytes] of values) await serde.loadsTyped(type, bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A thread read from an archive, ready to write: its files' meta recomputed from their bytes rather than trusted, and
- * a thread exported mid-run at rest.
+ * A thread read from an archive (a `noun`), ready to write: its history checked to load, its files' meta recomputed
+ * from their bytes rather than trusted, and a thread exported mid-run at rest.
  */
-export async function restorableThread({ records, files }: BundledThread): Promise<BundledThread> {
+export async function restorableThread({ records, files }: BundledThread, noun: string): Promise<BundledThread> {
+  if (!(await historyLoads(records))) {
+    throw new UserError(
+      `The ${noun}'s thread ${JSON.stringify(records.thread.title)} has a history that cannot be read: the file was ` +
+        "changed or is damaged.",
+    );
+  }
   const metas = new Map(records.files.map((meta) => [meta.path, meta]));
   const fileMetas: ThreadFileMetaRecord[] = await Promise.all(
     files.map(async (file) => {
@@ -243,6 +306,8 @@ export const DATA_IN_USE_ELSEWHERE = "A thread is running in another tab; stop i
 
 export class DataService {
   private readonly store: BackupStore;
+  /** Read only for the stored keys, to redact them from error text a thread stored before it was redacted. */
+  private readonly settings: SettingsRepository;
   private readonly appVersion: string;
   private readonly now: () => Date;
   private readonly limits: BackupLimits;
@@ -252,6 +317,7 @@ export class DataService {
     private readonly options: DataServiceOptions = {},
   ) {
     this.store = new BackupStore(db);
+    this.settings = new SettingsRepository(db);
     this.appVersion = options.appVersion ?? packageVersion;
     this.now = options.now ?? (() => new Date());
     this.limits = options.limits ?? BACKUP_LIMITS;
@@ -274,13 +340,31 @@ export class DataService {
   }
 
   private async writeExport(): Promise<DataExport> {
+    const [threadIds, fileSizes, globals] = await Promise.all([
+      this.store.threadIds(),
+      this.store.fileSizes(),
+      this.store.readGlobals(),
+    ]);
+    // Judged from the stored sizes before a file is read: over the limits is refused with the reason and the size.
+    checkPlannedBackup(
+      {
+        files: [
+          ...fileSizes.map((file) => ({ name: file.path, size: file.size })),
+          ...globals.skills.flatMap((skill) =>
+            Object.entries(skill.files).map(([path, bytes]) => ({ name: path, size: bytes.byteLength })),
+          ),
+        ],
+        records: threadIds.length + globals.skills.length + 3,
+      },
+      this.limits,
+    );
     const writer = new BackupArchiveWriter(this.limits);
-    for (const threadId of await this.store.threadIds()) {
+    const redact = secretRedactor(await this.settings.secretValues());
+    for (const threadId of threadIds) {
       const thread = await this.store.readThread(threadId);
       // A thread deleted meanwhile is simply not in the backup.
-      if (thread) writer.addThread(thread.records, thread.files);
+      if (thread) writer.addThread(await withErrorsRedacted(thread.records, redact), thread.files);
     }
-    const globals = await this.store.readGlobals();
     const memory = globals.settings.find((record) => record.key === MEMORY_DOCUMENT_KEY)?.value;
     const settings: SettingRecord[] = globals.settings
       .filter((record) => record.key !== MEMORY_DOCUMENT_KEY)
@@ -340,7 +424,9 @@ export class DataService {
         ? value.endpoints.map((endpoint: unknown) => ({ ...(endpoint as object), apiKey: "" }))
         : value.endpoints;
       const parsed = parseModelSettings({ ...value, endpoints });
-      if (!parsed.ok) throw new UserError(`The backup's model settings are not valid: ${parsed.message}`);
+      if (!parsed.ok) {
+        throw new UserError(`The backup's model settings are not valid: ${parsed.message.replace(/(?<!\.)$/, ".")}`);
+      }
     }
     for (const skill of contents.skills) {
       const nameProblem = skillNameProblem(skill.name);
@@ -361,7 +447,7 @@ export class DataService {
     }
 
     // Hashed before the transaction opens (it would commit while we awaited crypto.subtle).
-    const threads = await Promise.all(contents.threads.map(restorableThread));
+    const threads = await Promise.all(contents.threads.map((thread) => restorableThread(thread, "backup")));
     const now = this.now();
     const plan: BackupWrite = {
       threads,

@@ -32,6 +32,7 @@ import type {
 import { contentText, isTodoItem, READ_ONLY_THREAD } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { secretRedactor } from "../shared/redact.ts";
+import { redactingErrors } from "./error-redaction.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { HistoryNote, ThreadRepository } from "../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
@@ -153,7 +154,7 @@ export async function executeRun(
   emit: Emit,
   signal: AbortSignal,
 ): Promise<void> {
-  const { threads, target, checkpointer } = deps;
+  const { threads, target } = deps;
   const threadId = request.thread_id;
   emit({ event: "metadata", data: { run_id: request.run_id, thread_id: threadId } });
 
@@ -165,6 +166,7 @@ export async function executeRun(
     deps.webTools?.fetch.apiKey,
   ].filter((secret): secret is string => typeof secret === "string" && secret !== "");
   const redact = secretRedactor(secrets);
+  const checkpointer = redactingErrors(deps.checkpointer, redact);
   const finish = (status: RunEndStatus, error?: RunError): void => {
     if (error) emit({ event: "error", data: error });
     emit({ event: "end", data: { status } });

@@ -23,10 +23,12 @@ import {
   type ThreadSummary,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
+import { secretRedactor } from "../shared/redact.ts";
 import { UserError } from "../shared/user-error.ts";
 import { BackupStore } from "../storage/backup-store.ts";
-import type { FawnDb, ThreadFiles } from "../storage/index.ts";
+import { SettingsRepository, type FawnDb, type ThreadFiles } from "../storage/index.ts";
 import { readArchive, restorableThread } from "./data-service.ts";
+import { withErrorsRedacted } from "./error-redaction.ts";
 import { writing } from "./writes.ts";
 
 export interface ThreadBundlesOptions {
@@ -45,7 +47,7 @@ export class ThreadBundles {
   private readonly limits: BackupLimits;
 
   constructor(
-    db: FawnDb,
+    private readonly db: FawnDb,
     private readonly options: ThreadBundlesOptions,
   ) {
     this.store = new BackupStore(db);
@@ -57,13 +59,19 @@ export class ThreadBundles {
     if (format !== "fawn") {
       throw new UserError(`A thread exports as "fawn", "markdown" or "deerflow", not ${JSON.stringify(format)}.`);
     }
-    const thread = await this.store.readThread(threadId);
-    if (!thread) throw new UserError(`There is no thread with id ${threadId}.`);
+    const stored = await this.store.readThread(threadId);
+    if (!stored) throw new UserError(`There is no thread with id ${threadId}.`);
+    const redact = secretRedactor(await new SettingsRepository(this.db).secretValues());
+    const thread = { ...stored, records: await withErrorsRedacted(stored.records, redact) };
     try {
-      const blob = writeThreadBundle(thread, {
-        app_version: this.options.appVersion ?? packageVersion,
-        created_at: (this.options.now ?? (() => new Date()))(),
-      });
+      const blob = writeThreadBundle(
+        thread,
+        {
+          app_version: this.options.appVersion ?? packageVersion,
+          created_at: (this.options.now ?? (() => new Date()))(),
+        },
+        this.limits,
+      );
       return { file_name: threadFileName(thread.records.thread.title, THREAD_BUNDLE_EXTENSION), blob };
     } catch (error) {
       if (error instanceof BackupArchiveError) throw new UserError(error.message);
@@ -99,7 +107,7 @@ export class ThreadBundles {
       noun: "bundle",
       read: (bytes) => readThreadBundle(bytes, this.limits),
     });
-    const bundled = await restorableThread(read);
+    const bundled = await restorableThread(read, "bundle");
     return this.add(withThread(bundled, { ...bundled.records.thread, read_only: true }));
   }
 

@@ -103,7 +103,21 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: stri
 export function parseModelSettings(input: unknown): ParseResult<ModelSettings> {
   const result = modelSettingsSchema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, message: result.error.issues.map((issue) => issue.message).join(" ") };
+  return { ok: false, message: result.error.issues.map((issue) => issueSentence(issue, input)).join(" ") };
+}
+
+/**
+ * A problem as a sentence: zod's own words for a missing or mistyped field ("expected string, received undefined")
+ * become the field's name and what is wrong with it.
+ */
+function issueSentence(issue: z.core.$ZodIssue, input: unknown): string {
+  if (issue.code !== "invalid_type") return issue.message;
+  const field = issue.path.map(String).join(".") || "The settings";
+  const found = issue.path.reduce<unknown>(
+    (node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key],
+    input,
+  );
+  return found === undefined ? `${field} is missing.` : `${field} is not a ${issue.expected}.`;
 }
 
 /** True when the settings name a default model, so a run can start. */
@@ -172,5 +186,5 @@ const proxySettingsSchema = z
 export function parseProxySettings(input: unknown): ParseResult<ProxySettings> {
   const result = proxySettingsSchema.safeParse(input ?? {});
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, message: result.error.issues.map((issue) => issue.message).join(" ") };
+  return { ok: false, message: result.error.issues.map((issue) => issueSentence(issue, input)).join(" ") };
 }

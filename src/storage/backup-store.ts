@@ -111,6 +111,11 @@ export class BackupStore {
     return (await this.db.getAllFromIndex("threads", "by-updated")).map((thread) => thread.thread_id);
   }
 
+  /** The path and size of every thread's files, from their meta (no file is read): what an export will write. */
+  async fileSizes(): Promise<{ thread_id: string; path: string; size: number }[]> {
+    return (await this.db.getAll("thread_file_meta")).map(({ thread_id, path, size }) => ({ thread_id, path, size }));
+  }
+
   /** One thread's records and file bytes, read in one transaction; undefined when it is gone. */
   async readThread(threadId: string): Promise<{ records: ThreadBackup; files: ThreadFileRecord[] } | undefined> {
     const tx = this.db.transaction(

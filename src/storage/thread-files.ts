@@ -62,6 +62,8 @@ export function threadFilePathProblem(path: unknown): string | undefined {
   if (path.length > MAX_THREAD_FILE_PATH) return `a path may have at most ${MAX_THREAD_FILE_PATH} characters`;
   if (path.includes("\\")) return "a path may not contain backslashes";
   if (path.includes("\0")) return "a path may not contain NUL characters";
+  // A lone surrogate has no UTF-8 form: an archive would hold another name than the one stored.
+  if (/\p{Cs}/u.test(path)) return "a path must be valid Unicode text";
   if (!THREAD_FILE_AREAS.some((area) => path.startsWith(`${THREAD_FILES_ROOT}${area}/`))) {
     return `a path must start with ${THREAD_FILE_AREAS.map((area) => `${THREAD_FILES_ROOT}${area}/`).join(", ")}`;
   }

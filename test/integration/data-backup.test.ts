@@ -5,7 +5,8 @@
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { createGatewayFetch, openGateway, type Gateway } from "../../src/gateway/index.ts";
-import { contentText, type ChangeNotice, type ThreadEntry } from "../../src/protocol/index.ts";
+import { DataService } from "../../src/gateway/data-service.ts";
+import { BACKUP_LIMITS, contentText, type ChangeNotice, type ThreadEntry } from "../../src/protocol/index.ts";
 import { BACKUP_COVERAGE } from "../../src/storage/backup-store.ts";
 import { openFawnDb } from "../../src/storage/index.ts";
 import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
@@ -232,6 +233,27 @@ describe("import data", () => {
         )),
       /memory is not valid: facts\[0\]\.confidence/,
     ],
+    [
+      "a message of the thread's history that does not load (found by bundle-fuzz)",
+      (members: Record<string, Uint8Array>) => {
+        const name = Object.keys(members).find((member) => member.endsWith("/thread.json")) as string;
+        const records = JSON.parse(strFromU8(members[name]!)) as { checkpoint_messages: { bytes: unknown }[] };
+        records.checkpoint_messages[0]!.bytes = { $bytes: Buffer.from('{"type": "hu').toString("base64") };
+        members[name] = strToU8(JSON.stringify(records));
+      },
+      /^The backup's thread ".*" has a history that cannot be read: the file was changed or is damaged\.$/,
+    ],
+    [
+      "model settings missing a field (found by bundle-fuzz)",
+      (members: Record<string, Uint8Array>) => {
+        const settings = JSON.parse(strFromU8(members["settings.json"]!)) as {
+          settings: { key: string; value: { endpoints: { baseUrl?: string }[] } }[];
+        };
+        delete settings.settings.find((record) => record.key === "models")!.value.endpoints[0]!.baseUrl;
+        members["settings.json"] = strToU8(JSON.stringify(settings));
+      },
+      /^The backup's model settings are not valid: endpoints\.0\.baseUrl is missing\.$/,
+    ],
   ])("refuses %s with the reason, and changes nothing", async (_name, change, reason) => {
     await fillStore(harness.gateway);
     const archive = tamper(await archiveBytes(harness.gateway), change);
@@ -295,6 +317,46 @@ describe("backups that always restore", () => {
       "x/y.txt",
     ]);
     restored.close();
+  });
+});
+
+describe("an export over the limits", () => {
+  /** A file's meta as stored, claiming `size` bytes: the export judges sizes from meta, before reading a file. */
+  async function storeFileMeta(threadId: string, path: string, size: number): Promise<void> {
+    const db = await openFawnDb(harness.gatewayDbName());
+    await db.put("thread_file_meta", { thread_id: threadId, path, size, sha256: "", mimeType: "text/plain", mtime: 1 });
+    db.close();
+  }
+
+  it("is refused up front, from stored sizes, with the reason and the size: backup and .fawn alike", async () => {
+    const { thread_id: threadId } = await harness.gateway.createThread();
+    await storeFileMeta(threadId, "/mnt/user-data/outputs/a.bin", 200 * 1024 * 1024);
+    await storeFileMeta(threadId, "/mnt/user-data/outputs/b.bin", 200 * 1024 * 1024);
+    const { thread_id: other } = await harness.gateway.createThread();
+    for (const name of ["c", "d", "e", "f", "g"]) {
+      await storeFileMeta(other, `/mnt/user-data/outputs/${name}.bin`, 200 * 1024 * 1024);
+    }
+    // None of these files' bytes is stored: only their meta is read, so the refusal comes before anything is written.
+    await expect(harness.gateway.exportData()).rejects.toThrow(
+      "Your data is 1.4 GB, and one backup can hold at most 1.0 GB: delete or export some threads first.",
+    );
+    await storeFileMeta(threadId, "/mnt/user-data/outputs/a.bin", 300 * 1024 * 1024);
+    const tooLarge =
+      '"/mnt/user-data/outputs/a.bin" is 300.0 MB, and a backup can hold files of at most 256.0 MB: delete it, or ' +
+      "download it on its own, then export.";
+    await expect(harness.gateway.exportData()).rejects.toThrow(tooLarge);
+    await expect(harness.gateway.exportThread(threadId, "fawn")).rejects.toThrow(tooLarge);
+  });
+
+  it("is refused up front for too many files, under limits lowered as a test may", async () => {
+    const { thread_id: threadId } = await harness.gateway.createThread();
+    for (let index = 0; index < 5; index++) await storeFileMeta(threadId, `/mnt/user-data/outputs/${index}.txt`, 1);
+    const db = await openFawnDb(harness.gatewayDbName());
+    const data = new DataService(db, { limits: { ...BACKUP_LIMITS, maxEntries: 6 } });
+    await expect(data.export()).rejects.toThrow(
+      "Your data has 9 files, and one backup can hold at most 6: delete some threads first.",
+    );
+    db.close();
   });
 });
 

@@ -142,9 +142,11 @@ describe("readSkillArchive", () => {
 
   it("cannot be fooled by a member that declares fewer bytes than it holds", () => {
     const big = new Uint8Array(SKILL_ARCHIVE_LIMITS.maxFileBytes + 1).fill(65);
-    const archive = readSkillArchive("liar.skill", declareSize(zip({ "SKILL.md": SKILL_MD, "a.txt": big }), 100));
-    // Inflation stops at the declared size, so the lie only truncates the member.
-    expect(archive.files["a.txt"]?.length).toBeLessThanOrEqual(100);
+    const bytes = declareSize(zip({ "SKILL.md": SKILL_MD, "a.txt": big }), 100);
+    // Inflation stops at the declared size, so the lie truncates the member, which then fails its checksum.
+    expect(refusal("liar.skill", bytes)).toBe(
+      "'liar.skill' is damaged: the bytes of 'a.txt' do not match the checksum it records.",
+    );
   });
 
   it.each([

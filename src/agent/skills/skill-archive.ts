@@ -69,9 +69,11 @@ export function readSkillArchive(fileName: string, bytes: Uint8Array): SkillArch
       memberTooLarge: (name, declared) => fileTooLarge(fileName, name, declared),
       totalTooLarge: totalTooLarge(fileName),
       notZip: `'${fileName}' is not a valid zip archive.`,
+      duplicateName: (name) => `'${fileName}' holds '${name}' twice.`,
+      damaged: (name) => `'${fileName}' is damaged: the bytes of '${name}' do not match the checksum it records.`,
     },
     fail,
-    isMacMetadata,
+    { skip: isMacMetadata },
   );
 
   let total = 0;
