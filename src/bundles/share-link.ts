@@ -92,10 +92,14 @@ export function decodeShareLink(data: string): Uint8Array {
       memberTooLarge: () => "This share link unpacks to more than a share link may hold, so it was not read.",
       totalTooLarge: "This share link unpacks to more than a share link may hold, so it was not read.",
       notZip: DAMAGED,
+      duplicateName: (name) => `This share link holds ${JSON.stringify(name)} twice.`,
+      damaged: () => DAMAGED,
     },
     (message) => {
       throw new BackupArchiveError(message);
     },
+    // The bundle inside is read as any .fawn is, by the backup's own path rules, which allow ":" in file names.
+    { allowColon: true },
   );
   return zipSync(unpackMembers(members), { level: 0 });
 }

@@ -17,7 +17,8 @@ async function smallThread(gateway: Gateway): Promise<string> {
   await gateway.sandboxExec({
     command_id: "c1",
     thread_id: threadId,
-    command: "seq 1 300 > /mnt/user-data/outputs/numbers.txt",
+    // A name with ":" is legal in a thread and travels in a link as in a .fawn.
+    command: "seq 1 300 > /mnt/user-data/outputs/numbers.txt && echo 09:30 > '/mnt/user-data/outputs/at 09:30.txt'",
   });
   await runThread(gateway, threadId, "hello again");
   return threadId;
@@ -48,6 +49,7 @@ describe("a thread as a share link", () => {
       files: expect.arrayContaining([
         { path: "/mnt/user-data/uploads/notes.txt", size: 16 },
         { path: "/mnt/user-data/outputs/numbers.txt", size: 1092 },
+        { path: "/mnt/user-data/outputs/at 09:30.txt", size: 6 },
       ]),
     });
     expect(await other.listThreads()).toEqual([]);
