@@ -12,3 +12,4 @@ export * from "./subagents.ts";
 export * from "./thread-import.ts";
 export * from "./data-backup.ts";
 export * from "./thread-share.ts";
+export * from "./mcp.ts";

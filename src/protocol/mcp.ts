@@ -1,0 +1,45 @@
+// MCP servers (Settings → Tools): what the page, the Gateway and the agent's MCP client agree on. A server is reached
+// by URL over Streamable HTTP (SSE for older servers), directly or through Fawn's proxy; a local stdio server is
+// reached through the proxy's bridge, at the proxy's /mcp/<name>. docs/architecture.md#d7-mcp.
+
+/** A server's name: it prefixes its tools' names (`<server>_<tool>`), as DeerFlow's do. */
+export const MCP_SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** The longest tool name a model API takes (OpenAI's function names). */
+export const MCP_TOOL_NAME_MAX = 64;
+
+/** How long one tool call may take unless the server's settings say otherwise. */
+export const MCP_DEFAULT_TIMEOUT_SECONDS = 60;
+
+/** One MCP server as the user configured it (without its secrets). */
+export interface McpServerConfig {
+  name: string;
+  /** The server's MCP endpoint (http or https). */
+  url: string;
+  enabled: boolean;
+  /** Reach it through Fawn's proxy (Settings → Web's proxy URL), for servers that refuse browser requests. */
+  useProxy?: boolean;
+  /** Extra request headers that are not secret. */
+  headers?: Record<string, string>;
+  /** Tools switched off, by the server's own tool name. */
+  disabledTools?: string[];
+  /** The most one call may take, in seconds (progress from the server restarts the count). */
+  timeoutSeconds?: number;
+  /** What the server is for, shown in the prompt beside its name. */
+  description?: string;
+}
+
+/** A server's secrets: kept in the secrets store, never exported. */
+export interface McpServerSecrets {
+  /** Sent as `Authorization: Bearer <token>`. */
+  bearerToken?: string;
+}
+
+/** One tool a server offers, as it describes it. */
+export interface McpToolInfo {
+  /** The server's own name for it. */
+  name: string;
+  description?: string;
+  /** JSON Schema of its arguments (an object schema). */
+  inputSchema: Record<string, unknown>;
+}
