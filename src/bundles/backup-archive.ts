@@ -203,7 +203,7 @@ const settingsSchema = z.object({
     z.looseObject({
       name: text.min(1).max(200),
       enabled: z.boolean(),
-      transport: z.enum(["streamable-http", "sse", "stdio-proxy"]),
+      transport: z.enum(["streamable-http", "sse", "stdio-proxy"]).optional(),
       url: text,
     }),
   ),

@@ -48,6 +48,7 @@ import { secretRedactor } from "../shared/redact.ts";
 import { UserError } from "../shared/user-error.ts";
 import { SettingsRepository } from "../storage/settings-repository.ts";
 import { withErrorsRedacted } from "./error-redaction.ts";
+import { parseMcpServers, withoutMcpSecrets } from "./mcp-config.ts";
 import { anyThreadRunning } from "./thread-locks.ts";
 import { writing } from "./writes.ts";
 import { MEMORY_DOCUMENT_KEY } from "../storage/memory-repository.ts";
@@ -446,6 +447,10 @@ export class DataService {
       }
     }
 
+    // MCP servers are held to Settings → Tools' rules; a secret a backup should not hold is not restored.
+    const mcpServers = parseMcpServers(contents.mcp_servers.map(({ transport: _transport, ...server }) => server));
+    if (!mcpServers.ok) throw new UserError(`The backup's MCP servers are not valid: ${mcpServers.message}`);
+
     // Hashed before the transaction opens (it would commit while we awaited crypto.subtle).
     const threads = await Promise.all(contents.threads.map((thread) => restorableThread(thread, "backup")));
     const now = this.now();
@@ -454,7 +459,7 @@ export class DataService {
       skills: contents.skills,
       settings,
       store_items: contents.store_items,
-      mcp_servers: contents.mcp_servers,
+      mcp_servers: mcpServers.value.map(withoutMcpSecrets),
       ...(importedMemory && {
         mergeMemory: (stored: unknown) => {
           const current = stored === undefined ? undefined : parseMemoryDocument(stored);

@@ -19,7 +19,7 @@ export interface McpServerConfig {
   enabled: boolean;
   /** Reach it through Fawn's proxy (Settings → Web's proxy URL), for servers that refuse browser requests. */
   useProxy?: boolean;
-  /** Extra request headers that are not secret. */
+  /** Extra request headers (an API key header, say); their values are kept with the secrets, never exported. */
   headers?: Record<string, string>;
   /** Tools switched off, by the server's own tool name. */
   disabledTools?: string[];
@@ -43,3 +43,16 @@ export interface McpToolInfo {
   /** JSON Schema of its arguments (an object schema). */
   inputSchema: Record<string, unknown>;
 }
+
+/** A server as Settings → Tools edits it: its settings with its secrets. */
+export type McpServerEntry = McpServerConfig & McpServerSecrets;
+
+/** What "Import" of a DeerFlow `mcpServers` file gives the form: the servers it could take, and why others not. */
+export interface McpConfigImport {
+  servers: McpServerEntry[];
+  /** Entries left out, each with one sentence saying why (a stdio command, a bad URL…). */
+  skipped: { name: string; reason: string }[];
+}
+
+/** The answer to "Test connection": the server's tools, or why it could not be reached. */
+export type McpConnectionTest = { ok: true; tools: McpToolInfo[] } | { ok: false; error: string };

@@ -1,6 +1,6 @@
 // Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (docs/architecture.md#d2-storage).
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
-import type { RunError, SkillMetadata, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
+import type { McpServerConfig, RunError, SkillMetadata, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
 import { movedSecrets, upgradeSettings } from "./settings-upgrade.ts";
 
 export const DB_VERSION = 6;
@@ -172,13 +172,12 @@ export interface SkillRecord {
   metadata: SkillRecordMetadata;
 }
 
-/** An MCP server's configuration, by name; filled by the MCP issue. Its credentials go to `secrets`. */
-export interface McpServerRecord {
-  name: string;
-  enabled: boolean;
-  transport: "streamable-http" | "sse" | "stdio-proxy";
-  url: string;
-}
+/**
+ * An MCP server's settings, by name (Settings → Tools). Its bearer token and header values go to `secrets`
+ * (mcp-servers-repository.ts). `transport` is a field of the first version of this record, which nothing wrote; it is
+ * read and ignored.
+ */
+export type McpServerRecord = McpServerConfig & { transport?: "streamable-http" | "sse" | "stdio-proxy" };
 
 /**
  * A thread's entry in the search index (store version 5): the words of its messages, and their text for the passage

@@ -15,6 +15,7 @@ export { ThreadRepository, type ThreadPatch } from "./thread-repository.ts";
 export { ThreadSearchIndex, searchRecord, type SearchText } from "./thread-search-index.ts";
 export { findSnippet, queryTerms, titleHighlights, titleMatches, type QueryTerm, type Snippet } from "./search-text.ts";
 export { SettingsRepository } from "./settings-repository.ts";
+export { McpServersRepository } from "./mcp-servers-repository.ts";
 export {
   apiKeySecret,
   endpointKeySecret,

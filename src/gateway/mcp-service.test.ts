@@ -1,0 +1,95 @@
+// Settings → Tools' service over a real (fake-indexeddb) database: servers are checked before anything is stored,
+// their secrets are kept apart from them and out of every export, and "Test connection" answers with a sentence.
+import "fake-indexeddb/auto";
+import { describe, expect, it } from "vitest";
+import type { ChangeNotice, McpServerEntry } from "../protocol/index.ts";
+import { openFawnDb } from "../storage/fawn-db.ts";
+import { SettingsRepository } from "../storage/index.ts";
+import { McpService } from "./mcp-service.ts";
+
+let dbCount = 0;
+async function open(listTools: (server: McpServerEntry) => Promise<{ name: string; inputSchema: object }[]>) {
+  const db = await openFawnDb(`mcp-service-test-${dbCount++}`);
+  const notices: ChangeNotice[] = [];
+  const changed: string[][] = [];
+  const service = new McpService(db, {
+    notify: (notice) => notices.push(notice),
+    listTools: async (server) =>
+      (await listTools(server)).map((tool) => ({ ...tool, inputSchema: tool.inputSchema as Record<string, unknown> })),
+    onChanged: (servers) => changed.push(servers.map((server) => server.name)),
+  });
+  return { db, service, notices, changed };
+}
+
+const remote: McpServerEntry = {
+  name: "remote",
+  url: "https://remote.example/mcp",
+  enabled: true,
+  bearerToken: "tok-remote-5151",
+  headers: { "X-Api-Key": "hdr-remote-7272" },
+  disabledTools: ["slow"],
+};
+
+describe("McpService", () => {
+  it("stores servers with their secrets apart, reads them back, and tells every tab", async () => {
+    const { db, service, notices, changed } = await open(async () => []);
+    const off = { name: "off", url: "http://127.0.0.1:8787/mcp/files", enabled: false };
+    expect(await service.save([remote, off])).toEqual([off, remote]);
+    expect(await service.list()).toEqual([off, remote]);
+    expect(await service.enabled()).toEqual([remote]);
+    expect(notices).toEqual([{ type: "settings-changed" }]);
+    expect(changed).toEqual([["off", "remote"]]);
+    // The record itself holds no secret; the secrets store does, so runs keep them out of error text.
+    expect(JSON.stringify(await db.getAll("mcp_servers"))).not.toMatch(/tok-remote|hdr-remote/);
+    expect(await new SettingsRepository(db).secretValues()).toEqual(
+      expect.arrayContaining(["tok-remote-5151", "hdr-remote-7272"]),
+    );
+    // Saving a list without the server removes it and its secrets.
+    await service.save([off]);
+    expect(await service.list()).toEqual([off]);
+    expect(await new SettingsRepository(db).secretValues()).not.toContain("tok-remote-5151");
+  });
+
+  it("refuses a bad list with a sentence and keeps what was stored", async () => {
+    const { service, notices } = await open(async () => []);
+    await service.save([remote]);
+    await expect(service.save([remote, { ...remote, name: "REMOTE" }])).rejects.toThrow(/^Two servers are named/);
+    await expect(service.save([{ ...remote, url: "nope" }])).rejects.toThrow(/^Server "remote": The URL is an http/);
+    expect(await service.list()).toEqual([remote]);
+    expect(notices).toHaveLength(1);
+  });
+
+  it("answers Test connection with the tools, or with the sentence of why not", async () => {
+    const { service } = await open(async (server) => {
+      if (server.name === "down") throw new Error("The MCP server down cannot be reached.");
+      return [{ name: "echo", inputSchema: { type: "object" } }];
+    });
+    expect(await service.test(remote)).toEqual({
+      ok: true,
+      tools: [{ name: "echo", inputSchema: { type: "object" } }],
+    });
+    expect(await service.test({ ...remote, name: "down" })).toEqual({
+      ok: false,
+      error: "The MCP server down cannot be reached.",
+    });
+    expect(await service.test({ ...remote, url: "" })).toMatchObject({ ok: false, error: /The URL is an http/ });
+  });
+
+  it("exports DeerFlow's file without a secret, and imports one for the form without storing it", async () => {
+    const { service } = await open(async () => []);
+    await service.save([remote]);
+    const exported = await service.exportConfig();
+    expect(exported.file_name).toBe("extensions_config.json");
+    const text = await exported.blob.text();
+    expect(text).not.toMatch(/tok-remote|hdr-remote/);
+    const read = service.importConfig(text);
+    expect(read).toEqual({
+      servers: [{ ...remote, bearerToken: undefined, headers: undefined }].map(
+        ({ bearerToken: _b, headers: _h, ...rest }) => rest,
+      ),
+      skipped: [],
+    });
+    expect(await service.list()).toEqual([remote]);
+    expect(() => service.importConfig("{")).toThrow(/^This file is not JSON/);
+  });
+});
