@@ -30,7 +30,9 @@ describe("the MCP servers Settings → Tools stores", () => {
     expect(problem({ ...server, name: "has space" })).toMatch(/^Server "has space": A server's name is 1 to 32/);
     expect(problem({ ...server, url: "ftp://x" })).toMatch(/^Server "everything": The URL is an http/);
     expect(problem({ ...server, url: "https://me:pw@x.com/mcp" })).toMatch(/no user name/);
-    expect(problem({ ...server, headers: { Authorization: "Bearer x" } })).toMatch(/Put a bearer token in Bearer token/);
+    expect(problem({ ...server, headers: { Authorization: "Bearer x" } })).toMatch(
+      /Put a bearer token in Bearer token/,
+    );
     expect(problem({ ...server, headers: { "X-A": "one\ntwo" } })).toMatch(/one line\.$/);
     expect(problem({ ...server, timeoutSeconds: 0 })).toMatch(/^Server "everything": /);
     const twice = parseMcpServers([server, { ...server, name: "Everything" }]);
