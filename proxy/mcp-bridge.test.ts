@@ -1,7 +1,6 @@
 // Tests for the MCP bridge: server-everything over stdio behind /mcp/<name>, driven by the SDK's Streamable HTTP client.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,6 +16,7 @@ import {
   type RunningProxy,
   type StartProxyOptions,
 } from "./server.ts";
+import { sendRequest as send } from "./send-request.ts";
 
 const ORIGIN = DEFAULT_APP_ORIGIN;
 const INITIALIZE = {
@@ -106,22 +106,6 @@ async function until(condition: () => boolean, what: string, ms = 5000): Promise
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; log:\n${lines.join("\n")}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-function send(
-  url: string,
-  init: { method?: string; headers?: http.OutgoingHttpHeaders; body?: string } = {},
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, agent: false }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
-    req.on("error", reject);
-    req.end(init.body);
-  });
 }
 
 describe("relaying a stdio server", () => {
