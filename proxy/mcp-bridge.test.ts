@@ -201,10 +201,21 @@ describe("sessions", () => {
     const first = await connect();
     await connect();
     await connect();
-    expect(lines.filter((line) => line.includes("session ended (the oldest idle of 2 sessions"))).toHaveLength(1);
+    await until(() => lines.some((line) => line.includes("session ended (the oldest idle of 2 sessions")), "the close");
     await expect(first.client.listTools()).rejects.toThrow(
       "This MCP session with everything has ended on Fawn's proxy",
     );
+  });
+
+  it("refuses a new session with a sentence when every session of the server is busy", async () => {
+    await useProxy({ mcpMaxSessions: 1 });
+    const { client } = await connect();
+    const busy = client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0.6, steps: 2 } });
+    await expect(connect()).rejects.toThrow(
+      "The MCP server everything already has 1 busy sessions on Fawn's proxy; try again when one ends, or raise FAWN_PROXY_MCP_MAX_SESSIONS.",
+    );
+    await busy;
+    expect(childPids()).toHaveLength(1);
   });
 
   it("closes a session that stays idle", async () => {

@@ -192,7 +192,8 @@ function readJson(req: http.IncomingMessage, maxBytes: number): Promise<Body> {
     req.on("error", () => resolve({ ok: false, status: 400, message: "The request body could not be read." }));
     req.on("end", () => {
       if (size > maxBytes) {
-        resolve({ ok: false, status: 413, message: "The request body is larger than Fawn's proxy accepts." });
+        const message = "The request body is larger than Fawn's proxy accepts; raise FAWN_PROXY_MAX_REQUEST_BYTES.";
+        resolve({ ok: false, status: 413, message });
         return;
       }
       try {
@@ -242,7 +243,7 @@ class BridgeSession {
     if (token !== undefined) this.progressRequests.delete(token);
   }
 
-  /** The request a server message belongs to: its own id, its progress token's request, else the oldest in flight. */
+  /** The request a server notification or request belongs to: its progress token's request, else the oldest in flight. */
   relatedRequest(message: JSONRPCMessage): RequestId | undefined {
     if (isJSONRPCNotification(message) && message.method === "notifications/progress") {
       const token = (message.params as { progressToken?: ProgressToken } | undefined)?.progressToken;
@@ -278,7 +279,12 @@ export class McpBridge {
    * Answers a request to `/mcp` (the servers' names) or `/mcp/<name>`. The caller has checked the Origin; `cors` are
    * the headers to add. Never rejects.
    */
-  async handle(req: http.IncomingMessage, res: http.ServerResponse, pathname: string, cors: http.OutgoingHttpHeaders) {
+  async handle(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    pathname: string,
+    cors: http.OutgoingHttpHeaders,
+  ): Promise<void> {
     for (const [name, value] of Object.entries(cors)) if (value !== undefined) res.setHeader(name, value);
     try {
       await this.route(req, res, pathname);
@@ -385,7 +391,8 @@ export class McpBridge {
         );
         return;
       }
-      await this.end(oldest, `the oldest idle of ${this.maxSessions} sessions, closed for a new one`);
+      // Not awaited: the slot is free at once, so a second initialize meanwhile cannot pass the cap too.
+      void this.end(oldest, `the oldest idle of ${this.maxSessions} sessions, closed for a new one`);
     }
 
     const child = new StdioClientTransport({
