@@ -11,6 +11,7 @@ import {
   McpConfigError,
   mcpServersFromConfig,
   mcpServersFromEnv,
+  proxyOptionsFromEnv,
   startProxy,
   type McpStdioServer,
   type RunningProxy,
@@ -313,6 +314,40 @@ describe("access", () => {
   });
 });
 
+describe("npm run proxy", () => {
+  it("stops its MCP children on SIGTERM", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "fawn-mcp-"));
+    const file = path.join(dir, "fawn-mcp.json");
+    writeFileSync(file, config);
+    const cli = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "proxy/server.ts"], {
+      env: { ...process.env, FAWN_PROXY_MCP_CONFIG: file, FAWN_PROXY_PORT: "0" },
+    });
+    try {
+      let out = "";
+      cli.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+      cli.stderr.setEncoding("utf8").on("data", (chunk: string) => lines.push(...chunk.trim().split("\n")));
+      await until(() => /MCP servers from .*: (http:\/\/\S+)\/mcp\/everything,/.test(out), "the proxy to start");
+      const url = /: (http:\/\/127\.0\.0\.1:\d+)\/mcp\/everything,/.exec(out)?.[1] as string;
+      const init = await send(`${url}/mcp/everything`, {
+        method: "POST",
+        headers: { ...MCP_HEADERS, origin: ORIGIN },
+        body: JSON.stringify(INITIALIZE),
+      });
+      expect(init.status).toBe(200);
+      const [pid] = childPids();
+      expect(isAlive(pid as number)).toBe(true);
+      const exited = new Promise((resolve) => cli.once("exit", resolve));
+      cli.kill("SIGTERM");
+      await exited;
+      await until(() => !isAlive(pid as number), "the child to stop");
+      expect(lines.some((line) => line.endsWith("session ended (the proxy stopped)"))).toBe(true);
+    } finally {
+      cli.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the config file", () => {
   it("reads DeerFlow's mcpServers shape: stdio by type, transport or command; skips the rest with a log line", () => {
     const logged: string[] = [];
@@ -382,6 +417,14 @@ describe("the config file", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("reads the session limits from the environment", () => {
+    const env = { FAWN_PROXY_MCP_MAX_SESSIONS: "2", FAWN_PROXY_MCP_IDLE_TIMEOUT: "30" };
+    expect(proxyOptionsFromEnv(env)).toMatchObject({ mcpMaxSessions: 2, mcpIdleTimeoutMs: 30_000 });
+    expect(() => proxyOptionsFromEnv({ FAWN_PROXY_MCP_MAX_SESSIONS: "0" })).toThrow(
+      'FAWN_PROXY_MCP_MAX_SESSIONS must be a whole number above 0, got "0"',
+    );
   });
 
   it("stops `npm run proxy` at start with one sentence when the file is bad", async () => {
