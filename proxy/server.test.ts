@@ -10,6 +10,7 @@ import {
   type RunningProxy,
   type StartProxyOptions,
 } from "./server.ts";
+import { sendRequest as send, type Reply } from "./send-request.ts";
 
 const ORIGIN = DEFAULT_APP_ORIGIN;
 
@@ -25,12 +26,6 @@ interface Upstream {
   port: number;
   seen: SeenRequest[];
   close(): Promise<void>;
-}
-
-interface Reply {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
 }
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, seen: SeenRequest) => void;
@@ -74,23 +69,6 @@ async function startUpstream(handler: Handler, readBody = true, host = "127.0.0.
         server.closeAllConnections();
       }),
   };
-}
-
-function send(
-  url: string,
-  init: { method?: string; headers?: http.OutgoingHttpHeaders; body?: string } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, agent: false }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(init.body);
-  });
 }
 
 function errorOf(reply: Reply): { message: string; type: string } {

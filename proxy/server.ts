@@ -1,4 +1,5 @@
-// Optional localhost CORS proxy: forwards /forward/<url> to model and MCP endpoints that refuse browser requests.
+// Optional localhost proxy: forwards /forward/<url> to endpoints that refuse browser requests, and serves the local
+// stdio MCP servers of its config file at /mcp/<name>.
 import dns from "node:dns";
 import { realpathSync } from "node:fs";
 import http from "node:http";
@@ -6,9 +7,17 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { pipeline, Transform } from "node:stream";
 import { pathToFileURL } from "node:url";
+import {
+  MCP_ALLOWED_HEADERS,
+  MCP_ALLOWED_METHODS,
+  McpBridge,
+  mcpServersFromEnv,
+  type McpStdioServer,
+} from "./mcp-bridge.ts";
 import { TargetPolicy, targetPort, type ResolveHost } from "./target-policy.ts";
 
 export { TargetPolicy, type ResolveHost, type ResolvedAddress } from "./target-policy.ts";
+export { McpConfigError, mcpServersFromConfig, mcpServersFromEnv, type McpStdioServer } from "./mcp-bridge.ts";
 
 const MiB = 1024 * 1024;
 
@@ -56,6 +65,7 @@ export const EXPOSED_HEADERS: readonly string[] = [
 ];
 
 const FORWARD_PREFIX = "/forward/";
+const MCP_PREFIX = "/mcp/";
 const ALLOWED_METHODS = "GET,POST,PUT,PATCH,DELETE,OPTIONS";
 const HOP_BY_HOP = new Set([
   "connection",
@@ -102,6 +112,14 @@ export interface ProxyOptions {
   httpsAgent?: https.Agent;
   /** Receives one line per request (never header values or query strings); null silences it. Default: console.log. */
   log?: ((line: string) => void) | null;
+  /** Stdio MCP servers served at /mcp/<name>, from the config file only (mcpServersFromEnv). Default: none. */
+  mcpServers?: readonly McpStdioServer[];
+  /** Sessions (child processes) per MCP server. Default DEFAULT_MCP_MAX_SESSIONS (FAWN_PROXY_MCP_MAX_SESSIONS). */
+  mcpMaxSessions?: number;
+  /** An MCP session idle this long closes with its child. Default DEFAULT_MCP_IDLE_TIMEOUT_MS (FAWN_PROXY_MCP_IDLE_TIMEOUT). */
+  mcpIdleTimeoutMs?: number;
+  /** The MCP bridge's lines: sessions, each server's stderr, cancellations. Not silenced by `log: null`. Default: console.error. */
+  mcpLog?: (line: string) => void;
 }
 
 export interface StartProxyOptions extends ProxyOptions {
@@ -165,10 +183,19 @@ function appOriginFromEnv(value: string | undefined): string {
   return origin;
 }
 
+/** A whole number above 0 from `env[name]`; undefined when unset. */
+function countFromEnv(env: Env, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) === 0) throw new Error(`${name} must be a whole number above 0, got "${raw}"`);
+  return Number(raw);
+}
+
 /**
  * Reads FAWN_PROXY_PORT, FAWN_PROXY_HOST, FAWN_APP_ORIGIN, FAWN_PROXY_ORIGINS, FAWN_PROXY_TARGETS,
  * FAWN_PROXY_HEADERS_TIMEOUT, FAWN_PROXY_IDLE_TIMEOUT (seconds), FAWN_PROXY_MAX_REQUEST_BYTES,
- * FAWN_PROXY_MAX_RESPONSE_BYTES and FAWN_PROXY_QUIET. Unset ones are left out, so the defaults apply.
+ * FAWN_PROXY_MAX_RESPONSE_BYTES, FAWN_PROXY_MCP_MAX_SESSIONS, FAWN_PROXY_MCP_IDLE_TIMEOUT (seconds) and
+ * FAWN_PROXY_QUIET. Unset ones are left out, so the defaults apply. The MCP config file is read by mcpServersFromEnv.
  */
 export function proxyOptionsFromEnv(env: Env): StartProxyOptions & { port: number; host: string; appOrigin: string } {
   const rawPort = env.FAWN_PROXY_PORT?.trim();
@@ -189,6 +216,8 @@ export function proxyOptionsFromEnv(env: Env): StartProxyOptions & { port: numbe
     idleTimeoutMs: secondsFromEnv(env, "FAWN_PROXY_IDLE_TIMEOUT"),
     maxRequestBytes: bytesFromEnv(env, "FAWN_PROXY_MAX_REQUEST_BYTES"),
     maxResponseBytes: bytesFromEnv(env, "FAWN_PROXY_MAX_RESPONSE_BYTES"),
+    mcpMaxSessions: countFromEnv(env, "FAWN_PROXY_MCP_MAX_SESSIONS"),
+    mcpIdleTimeoutMs: secondsFromEnv(env, "FAWN_PROXY_MCP_IDLE_TIMEOUT"),
   };
   return {
     port,
@@ -643,6 +672,13 @@ class Relay {
   }
 }
 
+/** Each server's MCP bridge, so closing the server can wait for its children to stop. */
+const bridges = new WeakMap<http.Server, McpBridge>();
+
+function isMcpPath(path: string): boolean {
+  return path === "/mcp" || path.startsWith(MCP_PREFIX);
+}
+
 /** Creates (but does not start) the proxy server. */
 export function createProxyServer(options: ProxyOptions = {}): http.Server {
   const appOrigin = normalizeOrigin(options.appOrigin ?? DEFAULT_APP_ORIGIN);
@@ -664,6 +700,13 @@ export function createProxyServer(options: ProxyOptions = {}): http.Server {
   if (options.httpAgent === undefined) ownAgents.push(httpAgent);
   if (options.httpsAgent === undefined) ownAgents.push(httpsAgent);
   const log = options.log === undefined ? (line: string) => console.log(line) : options.log;
+  const mcp = new McpBridge({
+    servers: options.mcpServers ?? [],
+    maxRequestBytes: limits.maxRequestBytes,
+    log: options.mcpLog ?? ((line) => console.error(line)),
+    ...(options.mcpMaxSessions !== undefined ? { maxSessionsPerServer: options.mcpMaxSessions } : {}),
+    ...(options.mcpIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.mcpIdleTimeoutMs } : {}),
+  });
 
   const server = http.createServer((req, res) => {
     const started = performance.now();
@@ -700,10 +743,10 @@ export function createProxyServer(options: ProxyOptions = {}): http.Server {
     }
 
     if (method === "OPTIONS") {
-      const requested = req.headers["access-control-request-headers"];
+      const requested = isMcpPath(path) ? MCP_ALLOWED_HEADERS : req.headers["access-control-request-headers"];
       res.writeHead(204, {
         ...corsHeaders(origin),
-        "access-control-allow-methods": ALLOWED_METHODS,
+        "access-control-allow-methods": isMcpPath(path) ? MCP_ALLOWED_METHODS : ALLOWED_METHODS,
         ...(requested !== undefined ? { "access-control-allow-headers": requested } : {}),
         "access-control-allow-private-network": "true",
         "access-control-max-age": "600",
@@ -717,8 +760,9 @@ export function createProxyServer(options: ProxyOptions = {}): http.Server {
       return;
     }
 
-    if (target === undefined) {
-      sendJson(res, 404, errorBody("Not found: use /forward/<target URL> or /health."), corsHeaders(origin));
+    if (target === undefined && !isMcpPath(path)) {
+      const message = "Not found: use /forward/<target URL>, /mcp/<server name> or /health.";
+      sendJson(res, 404, errorBody(message), corsHeaders(origin));
       return;
     }
 
@@ -727,6 +771,11 @@ export function createProxyServer(options: ProxyOptions = {}): http.Server {
       note = " (no origin)";
       const message = "Requests without an Origin header are refused. Set FAWN_PROXY_ORIGINS=* to allow them.";
       sendJson(res, 403, errorBody(message), { vary: "Origin" });
+      return;
+    }
+
+    if (target === undefined) {
+      void mcp.handle(req, res, path, corsHeaders(origin));
       return;
     }
 
@@ -745,11 +794,17 @@ export function createProxyServer(options: ProxyOptions = {}): http.Server {
     };
     new Relay(req, res, origin, context, target.url).start();
   });
-  server.once("close", () => ownAgents.forEach((agent) => agent.destroy()));
+  server.once("close", () => {
+    ownAgents.forEach((agent) => agent.destroy());
+    void mcp.close();
+  });
+  bridges.set(server, mcp);
   return server;
 }
 
-function closeServer(server: http.Server): Promise<void> {
+async function closeServer(server: http.Server): Promise<void> {
+  // Children first: their sessions' open streams end with them.
+  await bridges.get(server)?.close();
   return new Promise((resolve, reject) => {
     server.close((err) => (err ? reject(err) : resolve()));
     // Open SSE streams and keep-alive sockets would otherwise keep close() pending.
@@ -785,18 +840,34 @@ function isMainModule(): boolean {
 
 async function main(): Promise<void> {
   const options = proxyOptionsFromEnv(process.env);
-  const proxy = await startProxy(options);
+  const mcp = mcpServersFromEnv(process.env, process.cwd(), (line) => console.log(line));
+  const proxy = await startProxy({ ...options, mcpServers: mcp.servers });
   const origins = [options.appOrigin, ...(options.allowedOrigins ?? [])].join(", ");
   const targets = new TargetPolicy(options.allowedTargets ?? []).describe();
   console.log(
     `Fawn proxy on ${proxy.url}${FORWARD_PREFIX}<target URL>; allowed origins: ${origins}; targets: ${targets}`,
   );
+  if (mcp.source !== undefined) {
+    const urls = mcp.servers.map((server) => `${proxy.url}${MCP_PREFIX}${server.name}`).join(", ");
+    console.log(`MCP servers from ${mcp.source}: ${urls || "none enabled"}`);
+  }
+  // Stop every MCP child before leaving.
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(signal, () => void proxy.close().finally(() => process.exit(code)));
+  }
 }
 
 if (isMainModule()) {
   main().catch((err: unknown) => {
     const inUse = err instanceof Error && "code" in err && err.code === "EADDRINUSE";
-    const message = inUse ? "port already in use; set FAWN_PROXY_PORT" : String(err);
+    const message = inUse
+      ? "port already in use; set FAWN_PROXY_PORT"
+      : err instanceof Error
+        ? err.message
+        : String(err);
     console.error(`Fawn proxy failed to start: ${message}`);
     process.exitCode = 1;
   });
