@@ -36,3 +36,16 @@ export {
   type McpToolsOptions,
   type SkippedMcpTool,
 } from "./tools.ts";
+export {
+  deferredToolsPrompt,
+  MCP_TOOL_SEARCH_THRESHOLD,
+  promotedToolNames,
+  searchTools,
+  shouldDeferTools,
+  toolCatalog,
+  toolSearchMiddleware,
+  toolSearchTool,
+  TOOL_SEARCH_TOOL_NAME,
+  type ToolCatalog,
+  type ToolSearchArtifact,
+} from "./tool-search.ts";
