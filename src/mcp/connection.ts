@@ -90,6 +90,15 @@ function wantsSseFallback(error: unknown): boolean {
   return error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403;
 }
 
+/**
+ * The server no longer knows our session (it restarted, or ended it): the spec says 404; some servers (the SDK's
+ * examples among them) answer 400 naming the session.
+ */
+function sessionLost(error: unknown): boolean {
+  if (!(error instanceof StreamableHTTPError)) return false;
+  return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
+}
+
 /** One server's connection, made on first use and remade after it broke. */
 export class McpConnection {
   private client: Client | undefined;
@@ -212,7 +221,7 @@ export class McpConnection {
       });
   }
 
-  /** Runs `work` on a connected client; an expired session (404) is reconnected and tried once more. */
+  /** Runs `work` on a connected client; a lost session is reconnected and `work` tried once more. */
   private async withClient<T>(work: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
     this.inFlight++;
     try {
@@ -220,7 +229,7 @@ export class McpConnection {
       try {
         return await work(client);
       } catch (error) {
-        if (!(error instanceof StreamableHTTPError && error.code === 404) || signal?.aborted) throw error;
+        if (!sessionLost(error) || signal?.aborted) throw error;
         if (this.client === client) {
           this.client = undefined;
           await client.close().catch(() => undefined);

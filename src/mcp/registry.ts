@@ -95,7 +95,7 @@ export class McpRegistry {
           const failure = describeMcpError(error, {
             server: config.name,
             url: config.url,
-            viaProxy: Boolean(config.useProxy),
+            viaProxy: Boolean(config.useProxy && this.options.proxyUrl),
           });
           return { ok: false as const, failure: { server: config.name, kind: failure.kind, message: failure.message } };
         }
@@ -120,7 +120,7 @@ export class McpRegistry {
       const failure = describeMcpError(error, {
         server: config.name,
         url: config.url,
-        viaProxy: Boolean(config.useProxy),
+        viaProxy: Boolean(config.useProxy && this.options.proxyUrl),
       });
       return { ok: false, kind: failure.kind, message: failure.message };
     } finally {

@@ -259,6 +259,22 @@ describe("MCP client fallbacks and failures", () => {
     }
   });
 
+  it("answers the next call after the server restarted while idle (a new session)", async () => {
+    let restarted = await startEverything("streamableHttp");
+    const connection = new McpConnection(server(restarted.url));
+    try {
+      await connection.callTool("echo", { message: "first" });
+      await restarted.stop();
+      restarted = await startEverything("streamableHttp", restarted.port);
+      expect((await connection.callTool("echo", { message: "second" })).content).toEqual([
+        { type: "text", text: "Echo: second" },
+      ]);
+    } finally {
+      await connection.close();
+      await restarted.stop();
+    }
+  });
+
   it("tells Settings → Tools whether a server answers: its tools, or why not", async () => {
     const ok = await registry.test(server(http.url));
     expect(ok.ok && ok.tools.map((tool) => tool.name)).toContain("echo");
