@@ -60,6 +60,13 @@ function server(url: string, overrides: Partial<McpServerConfig> = {}): McpServe
   return { name: "everything", url, enabled: true, ...overrides };
 }
 
+/** The connection's echo tool answers `message`. */
+async function expectEcho(connection: McpConnection, message: string): Promise<void> {
+  expect((await connection.callTool("echo", { message })).content).toEqual([
+    { type: "text", text: `Echo: ${message}` },
+  ]);
+}
+
 function toolCall(name: string, args: Record<string, unknown>, id = "call_1") {
   return { id, name, args, type: "tool_call" as const };
 }
@@ -192,9 +199,8 @@ describe("MCP client fallbacks and failures", () => {
   it("falls back to SSE when the server refuses Streamable HTTP", async () => {
     const connection = new McpConnection(server(sse.url));
     try {
-      const result = await connection.callTool("echo", { message: "over sse" });
+      await expectEcho(connection, "over sse");
       expect(connection.transportKind).toBe("sse");
-      expect(result.content).toEqual([{ type: "text", text: "Echo: over sse" }]);
     } finally {
       await connection.close();
     }
@@ -250,9 +256,7 @@ describe("MCP client fallbacks and failures", () => {
       expect((error as Error).message).toMatch(/^The MCP server "everything" is down/);
       expect(Date.now() - started).toBeLessThan(6000);
       doomed = await startEverything("streamableHttp", doomed.port);
-      expect((await connection.callTool("echo", { message: "back" })).content).toEqual([
-        { type: "text", text: "Echo: back" },
-      ]);
+      await expectEcho(connection, "back");
     } finally {
       await connection.close();
       await doomed.stop();
@@ -266,9 +270,7 @@ describe("MCP client fallbacks and failures", () => {
       await connection.callTool("echo", { message: "first" });
       await restarted.stop();
       restarted = await startEverything("streamableHttp", restarted.port);
-      expect((await connection.callTool("echo", { message: "second" })).content).toEqual([
-        { type: "text", text: "Echo: second" },
-      ]);
+      await expectEcho(connection, "second");
     } finally {
       await connection.close();
       await restarted.stop();
