@@ -146,19 +146,33 @@ describe("MCP client over Streamable HTTP", () => {
     ]);
   });
 
-  it("stops a call when the run's signal aborts, and the next call on the connection works", async () => {
-    const { tools } = await registry.tools([server(http.url)], () => undefined);
-    const long = tools.find((tool) => tool.name === "everything_trigger-long-running-operation")!;
-    const stop = new AbortController();
-    const started = Date.now();
-    setTimeout(() => stop.abort(), 300);
-    const error = await long
-      .invoke(toolCall(long.name, { duration: 10, steps: 10 }), { signal: stop.signal })
-      .catch((caught: unknown) => caught);
-    expect((error as Error).name).toBe("AbortError");
-    expect(Date.now() - started).toBeLessThan(3000);
-    const echo = tools.find((tool) => tool.name === "everything_echo")!;
-    expect(((await echo.invoke(toolCall(echo.name, { message: "again" }))) as ToolMessage).content).toBe("Echo: again");
+  it("stops a call when the run's signal aborts, tells the server, and the next call on the connection works", async () => {
+    const sent: string[] = [];
+    const recording = new McpRegistry({
+      fetch: (url, init) => {
+        if (typeof init?.body === "string") sent.push(init.body);
+        return fetch(url, init);
+      },
+    });
+    try {
+      const { tools } = await recording.tools([server(http.url)], () => undefined);
+      const long = tools.find((tool) => tool.name === "everything_trigger-long-running-operation")!;
+      const stop = new AbortController();
+      const started = Date.now();
+      setTimeout(() => stop.abort(), 300);
+      const error = await long
+        .invoke(toolCall(long.name, { duration: 10, steps: 10 }), { signal: stop.signal })
+        .catch((caught: unknown) => caught);
+      expect((error as Error).name).toBe("AbortError");
+      expect(Date.now() - started).toBeLessThan(3000);
+      await expect.poll(() => sent.some((body) => body.includes('"notifications/cancelled"'))).toBe(true);
+      const echo = tools.find((tool) => tool.name === "everything_echo")!;
+      expect(((await echo.invoke(toolCall(echo.name, { message: "again" }))) as ToolMessage).content).toBe(
+        "Echo: again",
+      );
+    } finally {
+      await recording.closeAll();
+    }
   });
 
   it("gives up on a call that says nothing for its timeout, in one sentence", async () => {
@@ -239,29 +253,45 @@ describe("MCP client fallbacks and failures", () => {
     }
   });
 
-  it("fails a pending call within seconds when the server dies mid-call, and reconnects once it is back", async () => {
-    let doomed = await startEverything("streamableHttp");
-    const connection = new McpConnection(server(doomed.url));
-    try {
-      await connection.listTools();
-      const started = Date.now();
-      const pending = connection
-        .callTool("trigger-long-running-operation", { duration: 30, steps: 30 }, { timeoutSeconds: 60 })
-        .catch((caught: unknown) => caught);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await doomed.stop();
-      const error = await pending;
-      expect(error).toBeInstanceOf(McpClientError);
-      expect((error as McpClientError).kind).toBe("down");
-      expect((error as Error).message).toMatch(/^The MCP server "everything" is down/);
-      expect(Date.now() - started).toBeLessThan(6000);
-      doomed = await startEverything("streamableHttp", doomed.port);
-      await expectEcho(connection, "back");
-    } finally {
-      await connection.close();
-      await doomed.stop();
-    }
-  });
+  it.each([
+    ["Streamable HTTP", "streamableHttp", false],
+    ["SSE", "sse", false],
+    ["Streamable HTTP through the proxy", "streamableHttp", true],
+  ] as const)(
+    "fails a pending call within seconds when the server dies mid-call, and reconnects once it is back (%s)",
+    async (_label, mode, viaProxy) => {
+      let doomed = await startEverything(mode);
+      const proxy = viaProxy
+        ? await startProxy({
+            port: 0,
+            allowedOrigins: ["*"],
+            allowedTargets: [`127.0.0.1:${String(doomed.port)}`],
+            log: null,
+          })
+        : undefined;
+      const connection = new McpConnection(server(doomed.url, { useProxy: viaProxy }), {}, { proxyUrl: proxy?.url });
+      try {
+        await connection.listTools();
+        const started = Date.now();
+        const pending = connection
+          .callTool("trigger-long-running-operation", { duration: 30, steps: 30 }, { timeoutSeconds: 60 })
+          .catch((caught: unknown) => caught);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await doomed.stop();
+        const error = await pending;
+        expect(error).toBeInstanceOf(McpClientError);
+        expect((error as McpClientError).kind).toBe("down");
+        expect((error as Error).message).toMatch(/^The MCP server "everything" is down/);
+        expect(Date.now() - started).toBeLessThan(6000);
+        doomed = await startEverything(mode, doomed.port);
+        await expectEcho(connection, "back");
+      } finally {
+        await connection.close();
+        await doomed.stop();
+        await proxy?.close();
+      }
+    },
+  );
 
   it("answers the next call after the server restarted while idle (a new session)", async () => {
     let restarted = await startEverything("streamableHttp");
