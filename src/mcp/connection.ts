@@ -108,12 +108,14 @@ export class McpConnection {
   private inFlight = 0;
   private checking = false;
   private readonly fetch: FetchLike;
+  private settings: McpServerConfig;
 
   constructor(
-    readonly config: McpServerConfig,
+    config: McpServerConfig,
     private readonly secrets: McpServerSecrets = {},
     private readonly options: McpConnectionOptions = {},
   ) {
+    this.settings = config;
     const base = options.fetch ?? ((url, init) => fetch(url, init));
     this.fetch = this.viaProxy ? proxiedFetch(options.proxyUrl ?? "", base) : base;
     this.kind = options.transport;
@@ -121,6 +123,24 @@ export class McpConnection {
 
   get name(): string {
     return this.config.name;
+  }
+
+  /** The server's settings this connection follows. */
+  get config(): McpServerConfig {
+    return this.settings;
+  }
+
+  /**
+   * Takes settings that need no new connection (switched-off tools, timeout, description); the registry remakes
+   * the connection when the URL, the proxy, the headers or the token change.
+   */
+  update(config: McpServerConfig): void {
+    this.settings = {
+      ...config,
+      url: this.settings.url,
+      useProxy: this.settings.useProxy,
+      headers: this.settings.headers,
+    };
   }
 
   /** The transport that worked, once connected. */
@@ -312,7 +332,11 @@ export class McpConnection {
     if (!client) return;
     const transport = client.transport;
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
-      await transport.terminateSession().catch(() => undefined);
+      // A polite DELETE, but a server that does not answer must not hold up closing.
+      await Promise.race([
+        transport.terminateSession().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, 2000)),
+      ]);
     }
     await client.close().catch(() => undefined);
   }

@@ -64,7 +64,10 @@ export class McpRegistry {
   connection(config: McpServerConfig, secrets?: McpServerSecrets): McpConnection {
     const print = fingerprint(config, secrets, this.options.proxyUrl);
     const entry = this.entries.get(config.name);
-    if (entry?.fingerprint === print) return entry.connection;
+    if (entry?.fingerprint === print) {
+      entry.connection.update(config);
+      return entry.connection;
+    }
     if (entry) void entry.connection.close();
     const connection = new McpConnection(config, secrets, {
       ...this.options,

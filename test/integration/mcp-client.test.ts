@@ -103,6 +103,9 @@ describe("MCP client over Streamable HTTP", () => {
     expect(echo?.description).toMatch(/echo/i);
     expect(echo?.metadata).toEqual({ mcp_server: "everything", mcp_tool: "echo" });
     expect(registry.connection(server(http.url, { disabledTools: ["get-env"] })).transportKind).toBe("streamable-http");
+    // Switching a tool back on takes effect on the same connection.
+    const again = await registry.tools([server(http.url)], () => undefined);
+    expect(again.tools.map((tool) => tool.name)).toContain("everything_get-env");
   });
 
   it("answers echo and get-sum with the server's text", async () => {
