@@ -1,0 +1,146 @@
+// The MCP layer's facade: one connection per enabled server, made on first use and kept while its settings stay the
+// same; the agent tools of every enabled server (a server that cannot be reached is reported and skipped, never
+// breaking the run); "Test connection" for Settings → Tools.
+import type { DynamicStructuredTool } from "@langchain/core/tools";
+import type { McpServerConfig, McpServerSecrets, McpToolInfo } from "../protocol/index.ts";
+import { McpConnection, type McpConnectionOptions, type McpTransportKind } from "./connection.ts";
+import { describeMcpError, type McpFailureKind } from "./errors.ts";
+import { createMcpTools, type McpToolsOptions, type SkippedMcpTool } from "./tools.ts";
+
+/** A server that gave no tools this time, and the sentence why. */
+export interface McpServerFailure {
+  server: string;
+  kind: McpFailureKind;
+  message: string;
+}
+
+export interface McpRegistryTools {
+  tools: DynamicStructuredTool[];
+  /** Tools left out for their names (disabled ones are not listed). */
+  skipped: SkippedMcpTool[];
+  failures: McpServerFailure[];
+}
+
+/** "Test connection": the server's tools, or the sentence why there are none. */
+export type McpTestResult =
+  | { ok: true; tools: McpToolInfo[]; transport: McpTransportKind | undefined }
+  | { ok: false; kind: McpFailureKind; message: string };
+
+export type McpSecretsOf = (server: string) => McpServerSecrets | undefined | Promise<McpServerSecrets | undefined>;
+
+/** Everything a connection depends on: when it changes, the connection is remade. */
+function fingerprint(config: McpServerConfig, secrets: McpServerSecrets | undefined, proxyUrl: string | undefined) {
+  return JSON.stringify([
+    config.url,
+    config.useProxy ? proxyUrl : null,
+    config.headers ?? {},
+    secrets?.bearerToken ?? "",
+  ]);
+}
+
+interface Entry {
+  connection: McpConnection;
+  fingerprint: string;
+}
+
+export class McpRegistry {
+  private readonly entries = new Map<string, Entry>();
+
+  /** `proxyUrl`: Fawn's proxy, for servers with `useProxy`. */
+  constructor(private options: McpConnectionOptions = {}) {}
+
+  /** A new proxy URL (Settings → Web): connections through the old one are closed. */
+  async setProxyUrl(proxyUrl: string | undefined): Promise<void> {
+    if (proxyUrl === this.options.proxyUrl) return;
+    this.options = { ...this.options, proxyUrl };
+    await Promise.all(
+      [...this.entries.values()]
+        .filter((entry) => entry.connection.config.useProxy)
+        .map((entry) => this.forget(entry.connection.name)),
+    );
+  }
+
+  /** The server's connection (not yet connected when new); one whose settings changed is closed and replaced. */
+  connection(config: McpServerConfig, secrets?: McpServerSecrets): McpConnection {
+    const print = fingerprint(config, secrets, this.options.proxyUrl);
+    const entry = this.entries.get(config.name);
+    if (entry?.fingerprint === print) {
+      entry.connection.update(config);
+      return entry.connection;
+    }
+    if (entry) void entry.connection.close();
+    const connection = new McpConnection(config, secrets, {
+      ...this.options,
+      // The transport that worked keeps working when only a header or the token changed.
+      ...(entry?.connection.transportKind &&
+        entry.connection.config.url === config.url && {
+          transport: entry.connection.transportKind,
+        }),
+    });
+    this.entries.set(config.name, { connection, fingerprint: print });
+    return connection;
+  }
+
+  /** The agent tools of every enabled server in `configs`, from all of them at once. */
+  async tools(
+    configs: readonly McpServerConfig[],
+    secretsOf: McpSecretsOf,
+    options: McpToolsOptions = {},
+  ): Promise<McpRegistryTools> {
+    const result: McpRegistryTools = { tools: [], skipped: [], failures: [] };
+    const enabled = configs.filter((config) => config.enabled);
+    const found = await Promise.all(
+      enabled.map(async (config) => {
+        try {
+          const connection = this.connection(config, await secretsOf(config.name));
+          return { ok: true as const, made: createMcpTools(connection, await connection.listTools(), options) };
+        } catch (error) {
+          const failure = describeMcpError(error, {
+            server: config.name,
+            url: config.url,
+            viaProxy: Boolean(config.useProxy && this.options.proxyUrl),
+          });
+          return { ok: false as const, failure: { server: config.name, kind: failure.kind, message: failure.message } };
+        }
+      }),
+    );
+    for (const item of found) {
+      if (item.ok) {
+        result.tools.push(...item.made.tools);
+        result.skipped.push(...item.made.skipped);
+      } else result.failures.push(item.failure);
+    }
+    return result;
+  }
+
+  /** Connects to `config` afresh (saved or not), lists its tools and closes again. */
+  async test(config: McpServerConfig, secrets?: McpServerSecrets): Promise<McpTestResult> {
+    const connection = new McpConnection(config, secrets, this.options);
+    try {
+      const tools = await connection.listTools();
+      return { ok: true, tools, transport: connection.transportKind };
+    } catch (error) {
+      const failure = describeMcpError(error, {
+        server: config.name,
+        url: config.url,
+        viaProxy: Boolean(config.useProxy && this.options.proxyUrl),
+      });
+      return { ok: false, kind: failure.kind, message: failure.message };
+    } finally {
+      await connection.close();
+    }
+  }
+
+  /** Closes and drops a server's connection (removed, disabled or renamed). */
+  async forget(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    this.entries.delete(name);
+    await entry?.connection.close();
+  }
+
+  async closeAll(): Promise<void> {
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(entries.map((entry) => entry.connection.close()));
+  }
+}

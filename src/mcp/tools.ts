@@ -1,0 +1,125 @@
+// A server's tools as LangChain tools the agent binds like its own: named `<server>_<tool>` (DeerFlow's prefix),
+// the server's description and JSON Schema kept, `{ mcp_server, mcp_tool }` in their metadata. A call passes the
+// run's signal on (Stop cancels it on the server), reports progress by tool call id, and throws the one-sentence
+// McpClientError the tool-errors middleware turns into the error ToolMessage.
+import { DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
+import type { JSONSchema } from "@langchain/core/utils/json_schema";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { MCP_TOOL_NAME_MAX, type McpServerConfig, type McpToolInfo } from "../protocol/index.ts";
+import type { McpCallOptions, McpProgress } from "./connection.ts";
+import { toolFailed } from "./errors.ts";
+import { MCP_OUTPUT_MAX_CHARS, resultText, toolOutput, type McpToolArtifact } from "./results.ts";
+
+/** The characters a tool name may hold (DeerFlow drops the others; model APIs refuse them). */
+export const MCP_TOOL_NAME = /^[A-Za-z0-9_-]+$/;
+
+/** What the agent tools need from a connection. */
+export interface McpToolCaller {
+  readonly config: McpServerConfig;
+  callTool(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult>;
+}
+
+/** A tool left out, and why (for the caller's log or Settings). */
+export interface SkippedMcpTool {
+  server: string;
+  tool: string;
+  reason: string;
+}
+
+export interface McpToolsOptions {
+  /** Progress of a running call, by the model's tool call id. */
+  onProgress?: (toolCallId: string, progress: McpProgress) => void;
+  /** Default MCP_OUTPUT_MAX_CHARS. */
+  maxOutputChars?: number;
+}
+
+/** What every MCP agent tool's metadata holds. */
+export interface McpToolMetadata extends Record<string, unknown> {
+  mcp_server: string;
+  mcp_tool: string;
+}
+
+export interface McpAgentTools {
+  tools: DynamicStructuredTool[];
+  skipped: SkippedMcpTool[];
+}
+
+/** The name the model sees: `<server>_<tool>`. */
+export function mcpToolName(server: string, tool: string): string {
+  return `${server}_${tool}`;
+}
+
+/** The server's and the tool's names, when `tool` is an MCP agent tool. */
+export function mcpToolMetadata(tool: { metadata?: Record<string, unknown> }): McpToolMetadata | undefined {
+  const metadata = tool.metadata;
+  if (typeof metadata?.mcp_server !== "string" || typeof metadata.mcp_tool !== "string") return undefined;
+  return { mcp_server: metadata.mcp_server, mcp_tool: metadata.mcp_tool };
+}
+
+/** An object schema model APIs accept: `type: "object"` and `properties` always present. */
+function argumentSchema(inputSchema: Record<string, unknown>): JSONSchema {
+  return {
+    ...inputSchema,
+    type: "object",
+    properties: (inputSchema.properties as object | undefined) ?? {},
+  } as JSONSchema;
+}
+
+/**
+ * The agent tools of one server's `tools` (from listTools): disabled ones left out silently, badly named or too
+ * long ones left out with a reason.
+ */
+export function createMcpTools(
+  caller: McpToolCaller,
+  tools: McpToolInfo[],
+  options: McpToolsOptions = {},
+): McpAgentTools {
+  const server = caller.config.name;
+  const disabled = new Set(caller.config.disabledTools ?? []);
+  const result: McpAgentTools = { tools: [], skipped: [] };
+  const seen = new Set<string>();
+  for (const info of tools) {
+    if (disabled.has(info.name)) continue;
+    const name = mcpToolName(server, info.name);
+    const skip = (reason: string) => result.skipped.push({ server, tool: info.name, reason });
+    if (!MCP_TOOL_NAME.test(name)) {
+      skip(`its name "${name}" holds characters other than letters, digits, "_" and "-"`);
+      continue;
+    }
+    if (name.length > MCP_TOOL_NAME_MAX) {
+      skip(`its name "${name}" is longer than ${String(MCP_TOOL_NAME_MAX)} characters`);
+      continue;
+    }
+    if (seen.has(name)) {
+      skip(`the server lists "${info.name}" twice`);
+      continue;
+    }
+    seen.add(name);
+    result.tools.push(
+      new DynamicStructuredTool({
+        name,
+        description: info.description?.trim() || `The ${info.name} tool of the MCP server ${server}.`,
+        schema: argumentSchema(info.inputSchema),
+        responseFormat: "content_and_artifact",
+        metadata: { mcp_server: server, mcp_tool: info.name } satisfies McpToolMetadata,
+        func: async (
+          input: unknown,
+          _runManager,
+          config?: ToolRunnableConfig,
+        ): Promise<[string, McpToolArtifact | undefined]> => {
+          const toolCallId = config?.toolCall?.id;
+          const onProgress = options.onProgress;
+          const call = await caller.callTool(info.name, (input ?? {}) as Record<string, unknown>, {
+            ...(config?.signal && { signal: config.signal }),
+            ...(onProgress &&
+              toolCallId && { onProgress: (progress: McpProgress) => onProgress(toolCallId, progress) }),
+          });
+          if (call.isError) throw toolFailed({ server, tool: info.name }, resultText(call));
+          const output = toolOutput(call, options.maxOutputChars ?? MCP_OUTPUT_MAX_CHARS);
+          return [output.text, output.artifact];
+        },
+      }),
+    );
+  }
+  return result;
+}
