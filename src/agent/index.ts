@@ -1,5 +1,12 @@
 // The agent layer's public surface.
-export { createLeadAgent, leadAgentSystemPrompt, type LeadAgent, type LeadAgentOptions } from "./lead-agent.ts";
+export {
+  createLeadAgent,
+  leadAgentSystemPrompt,
+  mcpPromptSection,
+  type LeadAgent,
+  type LeadAgentOptions,
+  type McpRunTools,
+} from "./lead-agent.ts";
 export { fromWireMessage, toWireChunk, toWireMessage } from "./wire-messages.ts";
 export { resolveRunOptions, type RunOptions } from "./modes.ts";
 export { fallbackTitle } from "./middlewares/title.ts";

@@ -7,6 +7,7 @@ import { CHANGES_CHANNEL, type ChangeNotice, type ModelTarget, type PythonHostHa
 import { IndexedDbCheckpointSaver, openFawnDb, ThreadFiles, ThreadRepository, type FawnDb } from "../storage/index.ts";
 import { DataService } from "./data-service.ts";
 import { Gateway } from "./gateway.ts";
+import { McpService, type McpConnections } from "./mcp-service.ts";
 import { MemoryService } from "./memory-service.ts";
 import { RunService } from "./run-service.ts";
 import { SettingsService } from "./settings-service.ts";
@@ -28,6 +29,8 @@ export interface GatewayOptions {
    * bundle does not carry just-bash); tests pass BrowserSandbox in-process. Without it, the agent has no sandbox tools.
    */
   openSandbox?: OpenBrowserSandbox;
+  /** The MCP servers' connections (tests may pass their own registry); by default the MCP layer, loaded on use. */
+  mcpConnections?: McpConnections;
   /** Receives the page's Python frames (see attachPythonHost); the agent worker passes them to its sandboxes. */
   attachPythonHost?: (host: PythonHostHandle) => void;
 }
@@ -87,6 +90,11 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     },
     onChange: () => notify({ type: "memory-changed" }),
   });
+  const mcp = new McpService(db, {
+    notify,
+    ...(options.mcpConnections && { connections: options.mcpConnections }),
+    proxyUrl: async () => (await settings.getProxy()).url,
+  });
   const runs: RunService = new RunService({
     threads: threadRepository,
     checkpointer,
@@ -97,6 +105,7 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     createModel,
     ...(options.retry && { retry: options.retry }),
     sandbox: (threadId) => sandboxes.open(threadId),
+    mcpTools: (onProgress) => mcp.runTools(onProgress),
     onRunEnded: (threadId) => sandboxes.runEnded(threadId),
     notify,
   });
@@ -109,7 +118,7 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
   });
   const bundles = new ThreadBundles(db, { notify, files, detail: (threadId) => threads.get(threadId) });
   const sharing = new ThreadSharing(bundles);
-  return new Gateway({ threads, bundles, sharing, runs, settings, sandboxes, memory, skills, data });
+  return new Gateway({ threads, bundles, sharing, runs, settings, sandboxes, memory, skills, data, mcp });
 }
 
 /** Opens the database and the Gateway over it; threads a closed tab left running are marked interrupted. */

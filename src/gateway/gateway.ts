@@ -6,6 +6,9 @@ import {
   type DataExport,
   type DataImportAnswer,
   type GatewayApi,
+  type McpConfigImport,
+  type McpConnectionTest,
+  type McpServerEntry,
   type MemoryDocument,
   type MemoryFactInput,
   type MemorySettings,
@@ -38,6 +41,7 @@ import {
 import type { RunRecord } from "../storage/index.ts";
 import type { DataService } from "./data-service.ts";
 import type { MemoryService } from "./memory-service.ts";
+import type { McpService } from "./mcp-service.ts";
 import type { RunService } from "./run-service.ts";
 import type { SettingsService } from "./settings-service.ts";
 import type { SkillsService } from "./skills-service.ts";
@@ -56,6 +60,7 @@ export interface GatewayServices {
   memory: MemoryService;
   skills: SkillsService;
   data: DataService;
+  mcp: McpService;
 }
 
 export class Gateway implements GatewayApi {
@@ -108,6 +113,28 @@ export class Gateway implements GatewayApi {
 
   threadReplay(threadId: string): Promise<ThreadReplay> {
     return this.services.threads.replay(threadId);
+  }
+
+  // ---- MCP servers (Settings → Tools) ----
+
+  getMcpServers(): Promise<McpServerEntry[]> {
+    return this.services.mcp.list();
+  }
+
+  saveMcpServers(servers: McpServerEntry[]): Promise<McpServerEntry[]> {
+    return this.services.mcp.save(servers);
+  }
+
+  testMcpServer(server: McpServerEntry): Promise<McpConnectionTest> {
+    return this.services.mcp.test(server);
+  }
+
+  async importMcpConfig(text: string): Promise<McpConfigImport> {
+    return this.services.mcp.importConfig(text);
+  }
+
+  exportMcpConfig(): Promise<{ file_name: string; blob: Blob }> {
+    return this.services.mcp.exportConfig();
   }
 
   renameThread(threadId: string, title: string): Promise<ThreadSummary> {

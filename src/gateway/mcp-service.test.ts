@@ -5,20 +5,37 @@ import { describe, expect, it } from "vitest";
 import type { ChangeNotice, McpServerEntry } from "../protocol/index.ts";
 import { openFawnDb } from "../storage/fawn-db.ts";
 import { SettingsRepository } from "../storage/index.ts";
-import { McpService } from "./mcp-service.ts";
+import { McpService, type McpConnections } from "./mcp-service.ts";
 
 let dbCount = 0;
 async function open(listTools: (server: McpServerEntry) => Promise<{ name: string; inputSchema: object }[]>) {
   const db = await openFawnDb(`mcp-service-test-${dbCount++}`);
   const notices: ChangeNotice[] = [];
-  const changed: string[][] = [];
+  const forgotten: string[] = [];
+  // The MCP layer is tested against a real server in test/integration/mcp-*.test.ts; here it answers from a list.
+  const connections: McpConnections = {
+    test: async (server) => {
+      try {
+        const tools = await listTools(server as McpServerEntry);
+        return {
+          ok: true,
+          transport: undefined,
+          tools: tools.map((tool) => ({ ...tool, inputSchema: { ...tool.inputSchema } })),
+        };
+      } catch (error) {
+        return { ok: false, kind: "down", message: (error as Error).message };
+      }
+    },
+    tools: async () => ({ tools: [], skipped: [], failures: [] }),
+    forget: async (name) => void forgotten.push(name),
+    setProxyUrl: async () => undefined,
+  };
   const service = new McpService(db, {
     notify: (notice) => notices.push(notice),
-    listTools: async (server) =>
-      (await listTools(server)).map((tool) => ({ ...tool, inputSchema: tool.inputSchema as Record<string, unknown> })),
-    onChanged: (servers) => changed.push(servers.map((server) => server.name)),
+    connections,
+    proxyUrl: async () => undefined,
   });
-  return { db, service, notices, changed };
+  return { db, service, notices, forgotten };
 }
 
 const remote: McpServerEntry = {
@@ -32,21 +49,21 @@ const remote: McpServerEntry = {
 
 describe("McpService", () => {
   it("stores servers with their secrets apart, reads them back, and tells every tab", async () => {
-    const { db, service, notices, changed } = await open(async () => []);
+    const { db, service, notices, forgotten } = await open(async () => []);
     const off = { name: "off", url: "http://127.0.0.1:8787/mcp/files", enabled: false };
     expect(await service.save([remote, off])).toEqual([off, remote]);
     expect(await service.list()).toEqual([off, remote]);
     expect(await service.enabled()).toEqual([remote]);
     expect(notices).toEqual([{ type: "settings-changed" }]);
-    expect(changed).toEqual([["off", "remote"]]);
     // The record itself holds no secret; the secrets store does, so runs keep them out of error text.
     expect(JSON.stringify(await db.getAll("mcp_servers"))).not.toMatch(/tok-remote|hdr-remote/);
     expect(await new SettingsRepository(db).secretValues()).toEqual(
       expect.arrayContaining(["tok-remote-5151", "hdr-remote-7272"]),
     );
-    // Saving a list without the server removes it and its secrets.
+    // Saving a list without the server removes it and its secrets, and closes its connection.
     await service.save([off]);
     expect(await service.list()).toEqual([off]);
+    expect(forgotten).toEqual(["remote"]);
     expect(await new SettingsRepository(db).secretValues()).not.toContain("tok-remote-5151");
   });
 

@@ -5,8 +5,11 @@ import {
   type McpConfigImport,
   type McpConnectionTest,
   type McpServerEntry,
-  type McpToolInfo,
+  type McpServerSecrets,
 } from "../protocol/index.ts";
+import type { McpRunTools } from "../agent/index.ts";
+import type { McpProgress, McpRegistry } from "../mcp/index.ts";
+import { shouldDeferTools, toolCatalog } from "../mcp/tool-search.ts";
 import { UserError } from "../shared/user-error.ts";
 import { McpServersRepository, type FawnDb } from "../storage/index.ts";
 import { parseMcpServers, readDeerFlowMcpConfig, toDeerFlowMcpConfig, withoutMcpSecrets } from "./mcp-config.ts";
@@ -15,22 +18,38 @@ import { writing } from "./writes.ts";
 /** DeerFlow's file name for the configuration that holds `mcpServers`. */
 export const MCP_CONFIG_FILE_NAME = "extensions_config.json";
 
+/** The MCP layer as this service uses it (McpRegistry; tests may pass their own). */
+export type McpConnections = Pick<McpRegistry, "test" | "tools" | "forget" | "setProxyUrl">;
+
 export interface McpServiceOptions {
   notify: (notice: ChangeNotice) => void;
-  /** Connects to the server and lists its tools; rejects with one sentence when it cannot. */
-  listTools: (server: McpServerEntry) => Promise<McpToolInfo[]>;
-  /** Told the list changed: connections to servers that changed or left are closed. */
-  onChanged?: (servers: readonly McpServerEntry[]) => void;
+  /** The connections to the servers. */
+  connections?: McpConnections;
+  /** Fawn's proxy URL as Settings → Web has it, for servers with "Use the proxy". */
+  proxyUrl: () => Promise<string | undefined>;
+}
+
+/** A server's secret the connection sends (its header values travel with its settings). */
+function secretsOf(server: McpServerEntry): McpServerSecrets {
+  return server.bearerToken ? { bearerToken: server.bearerToken } : {};
 }
 
 export class McpService {
   private readonly store: McpServersRepository;
+  private connectionsLoaded: Promise<McpConnections> | undefined;
 
   constructor(
     db: FawnDb,
     private readonly options: McpServiceOptions,
   ) {
     this.store = new McpServersRepository(db);
+    if (options.connections) this.connectionsLoaded = Promise.resolve(options.connections);
+  }
+
+  /** The MCP client (the SDK) loads the first time a server is used: a user without one never downloads it. */
+  private connections(): Promise<McpConnections> {
+    this.connectionsLoaded ??= import("../mcp/registry.ts").then(({ McpRegistry }) => new McpRegistry());
+    return this.connectionsLoaded;
   }
 
   list(): Promise<McpServerEntry[]> {
@@ -46,9 +65,14 @@ export class McpService {
   async save(servers: unknown): Promise<McpServerEntry[]> {
     const parsed = parseMcpServers(servers);
     if (!parsed.ok) throw new UserError(parsed.message);
+    const before = await this.store.list();
     await writing(() => this.store.replaceAll(parsed.value));
     const saved = await this.store.list();
-    this.options.onChanged?.(saved);
+    // Connections to servers that left are closed; the others are remade when their settings changed.
+    for (const server of before) {
+      if (!saved.some((kept) => kept.name === server.name))
+        await this.connectionsLoaded?.then((all) => all.forget(server.name));
+    }
     this.options.notify({ type: "settings-changed" });
     return saved;
   }
@@ -58,11 +82,40 @@ export class McpService {
     const parsed = parseMcpServers([server]);
     if (!parsed.ok) return { ok: false, error: parsed.message };
     const [entry] = parsed.value as [McpServerEntry];
-    try {
-      return { ok: true, tools: await this.options.listTools(entry) };
-    } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
-    }
+    const connections = await this.connections();
+    await connections.setProxyUrl(await this.options.proxyUrl());
+    const answer = await connections.test(entry, secretsOf(entry));
+    return answer.ok ? { ok: true, tools: answer.tools } : { ok: false, error: answer.message };
+  }
+
+  /**
+   * What a run has of the enabled servers: their tools (progress of a call goes to `onProgress`), the servers named
+   * in the prompt, those that could not be reached with their sentence, and tool_search's catalog when the tools are
+   * many. Undefined when no server is enabled.
+   */
+  async runTools(onProgress: (toolCallId: string, progress: McpProgress) => void): Promise<McpRunTools | undefined> {
+    const servers = await this.enabled();
+    if (servers.length === 0) return undefined;
+    const connections = await this.connections();
+    await connections.setProxyUrl(await this.options.proxyUrl());
+    const byName = new Map(servers.map((server) => [server.name, server]));
+    const found = await connections.tools(
+      servers,
+      (name) => {
+        const server = byName.get(name);
+        return server && secretsOf(server);
+      },
+      { onProgress },
+    );
+    const down = new Set(found.failures.map((failure) => failure.server));
+    return {
+      tools: found.tools,
+      servers: servers
+        .filter((server) => !down.has(server.name))
+        .map((server) => ({ name: server.name, description: server.description })),
+      unavailable: found.failures.map((failure) => failure.message),
+      ...(shouldDeferTools(found.tools.length) && { catalog: await toolCatalog(found.tools) }),
+    };
   }
 
   /** Reads a DeerFlow `extensions_config.json` (or its `mcpServers`) for the form; nothing is stored. */

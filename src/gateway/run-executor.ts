@@ -10,6 +10,7 @@ import {
   resolveRunOptions,
   toWireChunk,
   toWireMessage,
+  type McpRunTools,
   type ModelErrorOptions,
   type SummarizationOptions,
 } from "../agent/index.ts";
@@ -63,6 +64,8 @@ export interface RunDependencies {
   skills?: SkillInfo[];
   /** Limits and types for Ultra's subagents. */
   subagents?: SubagentSettings;
+  /** The enabled MCP servers' tools, for every mode. */
+  mcp?: McpRunTools;
   /** Resolves `/skill-name …` at the start of the user's message. */
   activateSkill?: (text: string) => Promise<SkillActivation>;
   /** Told the thread's messages after a run that completed, for memory to learn from. */
@@ -221,6 +224,7 @@ export async function executeRun(
     vision: options.vision,
     ...(deps.memory && { memory: deps.memory }),
     ...(deps.skills && { skills: deps.skills }),
+    ...(deps.mcp && { mcp: deps.mcp }),
     ...(activation.kind === "activate" && { skillActivation: activation.text }),
     // A skill that lists its tools (`allowed-tools`) gets only those for the message that activates it.
     ...(activation.kind === "activate" &&

@@ -1,7 +1,8 @@
 // Runs as a service: one reply at a time per thread (a Web Lock across tabs, a set within this worker), the run's
 // record kept from start to end, what it needs read once, and `end` always last.
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { ModelErrorOptions } from "../agent/index.ts";
+import type { McpRunTools, ModelErrorOptions } from "../agent/index.ts";
+import type { McpProgress } from "../mcp/index.ts";
 import type { ChatModelOptions } from "../models/index.ts";
 import type { ChangeNotice, ModelTarget, RunError, RunEvent, RunEventListener, RunRequest } from "../protocol/index.ts";
 import { redactSecrets } from "../shared/redact.ts";
@@ -26,6 +27,8 @@ export interface RunServiceOptions {
   /** Retry policy for model errors; tests shorten the waits. */
   retry?: ModelErrorOptions;
   sandbox: (threadId: string) => Promise<Sandbox>;
+  /** The enabled MCP servers' tools for a run (undefined: none); a call's progress goes to `onProgress`. */
+  mcpTools?: (onProgress: (toolCallId: string, progress: McpProgress) => void) => Promise<McpRunTools | undefined>;
   /** Told when a run ended: a sandbox whose skills changed meanwhile closes then. */
   onRunEnded: (threadId: string) => Promise<void>;
   notify: (notice: ChangeNotice) => void;
@@ -110,12 +113,16 @@ export class RunService {
       ...(failure ? { error: failure } : {}),
     });
     try {
-      const [settings, thread, memory, skills, subagents] = await Promise.all([
+      // A running MCP call's progress shows on its step in the conversation.
+      const onProgress = (toolCallId: string, progress: McpProgress) =>
+        track({ event: "custom", data: { type: "tool_progress", tool_call_id: toolCallId, ...progress } });
+      const [settings, thread, memory, skills, subagents, mcp] = await Promise.all([
         this.options.settings.forRun(request.context),
         threads.get(request.thread_id),
         this.options.memory.promptSection(),
         this.options.skills.list(),
         this.options.settings.getSubagents(),
+        this.options.mcpTools?.(onProgress),
       ]);
       secrets = settings.secrets;
       model = settings.target?.model ?? "";
@@ -134,6 +141,7 @@ export class RunService {
           memory,
           skills,
           subagents,
+          ...(mcp && { mcp }),
           secrets,
           activateSkill: (text: string) => this.options.skills.activation(text),
           onRunSaved: (threadId, messages) => this.options.memory.learnFrom(threadId, messages),

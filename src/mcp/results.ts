@@ -24,6 +24,9 @@ export type McpMediaBlock =
 
 /** The ToolMessage artifact of an MCP call: what the model does not read but the UI may show. */
 export interface McpToolArtifact {
+  /** The server and its name for the tool, for the conversation's step. */
+  mcp_server?: string;
+  mcp_tool?: string;
   /** The tool's structuredContent, as DeerFlow stores it. */
   structured_content?: Record<string, unknown>;
   blocks?: McpMediaBlock[];

@@ -102,11 +102,7 @@ export function createMcpTools(
         schema: argumentSchema(info.inputSchema),
         responseFormat: "content_and_artifact",
         metadata: { mcp_server: server, mcp_tool: info.name } satisfies McpToolMetadata,
-        func: async (
-          input: unknown,
-          _runManager,
-          config?: ToolRunnableConfig,
-        ): Promise<[string, McpToolArtifact | undefined]> => {
+        func: async (input: unknown, _runManager, config?: ToolRunnableConfig): Promise<[string, McpToolArtifact]> => {
           const toolCallId = config?.toolCall?.id;
           const onProgress = options.onProgress;
           const call = await caller.callTool(info.name, (input ?? {}) as Record<string, unknown>, {
@@ -116,7 +112,8 @@ export function createMcpTools(
           });
           if (call.isError) throw toolFailed({ server, tool: info.name }, resultText(call));
           const output = toolOutput(call, options.maxOutputChars ?? MCP_OUTPUT_MAX_CHARS);
-          return [output.text, output.artifact];
+          // The step in the conversation names the server and its own name for the tool.
+          return [output.text, { ...output.artifact, mcp_server: server, mcp_tool: info.name }];
         },
       }),
     );

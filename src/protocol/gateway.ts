@@ -4,6 +4,7 @@ import type { MessageContent, UploadedFileRef, WireMessage } from "./messages.ts
 import type { RunError, RunEvent } from "./run-events.ts";
 import type { MemoryDocument, MemoryFactInput, MemorySettings } from "./memory.ts";
 import type { SkillInfo } from "./skills.ts";
+import type { McpConfigImport, McpConnectionTest, McpServerEntry } from "./mcp.ts";
 import type { SharedThreadBundle, ThreadBundlePreview, ThreadShareLink } from "./thread-share.ts";
 import type { SubagentSettings } from "./subagents.ts";
 import type { UploadResult } from "./uploads.ts";
@@ -333,6 +334,19 @@ export interface GatewayApi {
   continueThread(threadId: string): Promise<ThreadSummary>;
   /** The thread's saved steps, oldest first, to play it back step by step. */
   threadReplay(threadId: string): Promise<ThreadReplay>;
+  /** Settings → Tools: the MCP servers, each with its secrets (a bearer token, header values). */
+  getMcpServers(): Promise<McpServerEntry[]>;
+  /**
+   * Stores the MCP servers in place of the ones there were; a bad entry is refused with one sentence naming the server
+   * and nothing changes. Secrets are kept apart and never exported.
+   */
+  saveMcpServers(servers: McpServerEntry[]): Promise<McpServerEntry[]>;
+  /** "Test connection": the server's tools, or the sentence saying why it could not be reached. */
+  testMcpServer(server: McpServerEntry): Promise<McpConnectionTest>;
+  /** Reads DeerFlow's `extensions_config.json` (or an `mcpServers` object) for the form; nothing is stored. */
+  importMcpConfig(text: string): Promise<McpConfigImport>;
+  /** The MCP servers as DeerFlow's `extensions_config.json`, without a secret. */
+  exportMcpConfig(): Promise<{ file_name: string; blob: Blob }>;
   /** Renames a thread; the title is trimmed, 1 to 200 characters. */
   renameThread(threadId: string, title: string): Promise<ThreadSummary>;
   /** Pins or unpins a thread; pinned threads come first in the list. */

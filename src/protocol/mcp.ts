@@ -56,3 +56,23 @@ export interface McpConfigImport {
 
 /** The answer to "Test connection": the server's tools, or why it could not be reached. */
 export type McpConnectionTest = { ok: true; tools: McpToolInfo[] } | { ok: false; error: string };
+
+/** A running MCP tool call's progress, as a run's `custom` event: the conversation's step shows it. */
+export interface ToolProgressEvent {
+  type: "tool_progress";
+  tool_call_id: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export function isToolProgressEvent(value: unknown): value is ToolProgressEvent {
+  const event = value as Partial<ToolProgressEvent> | null;
+  return (
+    typeof event === "object" &&
+    event !== null &&
+    event.type === "tool_progress" &&
+    typeof event.tool_call_id === "string" &&
+    typeof event.progress === "number"
+  );
+}

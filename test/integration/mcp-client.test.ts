@@ -1,7 +1,6 @@
 // The MCP client layer against the MCP project's own test server (server-everything) in Node: Streamable HTTP, the
 // SSE fallback, Fawn's proxy, results, progress, Stop, timeouts, a server that dies mid-call, tool errors, the
 // Settings → Tools connection test, and Fawn's CSP (no eval) with the validator the client is given.
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ToolMessage } from "@langchain/core/messages";
@@ -9,52 +8,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startProxy, type RunningProxy } from "../../proxy/server.ts";
+import { freePort, startEverything, type Everything } from "../mcp/everything.ts";
 import { McpClientError, McpConnection, McpRegistry, createMcpTools, type McpProgress } from "../../src/mcp/index.ts";
 import type { McpServerConfig } from "../../src/protocol/index.ts";
-
-const EVERYTHING = "node_modules/@modelcontextprotocol/server-everything/dist/index.js";
-
-interface Everything {
-  url: string;
-  port: number;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** server-everything in `mode`, once it answers HTTP. */
-async function startEverything(mode: "streamableHttp" | "sse", knownPort?: number): Promise<Everything> {
-  const port = knownPort ?? (await freePort());
-  const child = spawn(process.execPath, [EVERYTHING, mode], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: "ignore",
-  });
-  const base = `http://127.0.0.1:${String(port)}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await fetch(`${base}/`);
-      break;
-    } catch {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server-everything ${mode} did not start`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-  };
-  return { url: `${base}${mode === "sse" ? "/sse" : "/mcp"}`, port, child, stop };
-}
 
 function server(url: string, overrides: Partial<McpServerConfig> = {}): McpServerConfig {
   return { name: "everything", url, enabled: true, ...overrides };

@@ -16,6 +16,7 @@ import { rich, t } from "../i18n/index.ts";
 import { liveMessages } from "./run-view.ts";
 import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "./subtasks.ts";
 import { toolResultsOf, type ToolResults } from "./tool-steps.ts";
+import { ToolProgressContext } from "./tool-steps.tsx";
 import { MESSAGE_BASE } from "../markdown/thread-files.ts";
 import { MessageView } from "./message-view.tsx";
 import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "../markdown/thread-files-context.ts";
@@ -213,61 +214,67 @@ export function Conversation(props: { state: AppState }) {
     >
       <div class="conversation-inner">
         <ThreadFilesContext.Provider value={files}>
-          <Show when={!empty()} fallback={<Welcome state={state} />}>
-            <For each={state.thread()?.entries ?? []}>
-              {(entry, index) => {
-                const answer = () => (isClarification(entry) ? answers()[index()] : undefined);
-                return (
-                  <EntryView
-                    entry={entry}
-                    onOpenSettings={openSettings}
-                    answer={answer()}
-                    subtasks={subtasks()}
-                    tools={tools()}
-                    // Only an unanswered question takes an answer, and only while nothing runs.
-                    onAnswer={
-                      isClarification(entry) && answer() === undefined && !liveRun() && state.canReply()
-                        ? (text) => void state.send(text)
-                        : undefined
-                    }
-                  />
-                );
-              }}
-            </For>
-            <Show when={liveRun()}>
-              {(view) => (
-                <>
-                  <MessageView
-                    message={{
-                      type: "human",
-                      id: `pending-${view().runId}`,
-                      content: view().userText,
-                      ...(view().files && { files: view().files }),
-                    }}
-                  />
-                  <Index each={liveMessages(view())}>
-                    {(message) => (
-                      <MessageView
-                        message={message()}
-                        streaming={!view().ended}
-                        subtasks={subtasks()}
-                        tools={tools()}
-                      />
-                    )}
-                  </Index>
-                  <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
-                    <article class="message assistant" aria-label={t("conversation.assistantMessage")} aria-busy="true">
-                      <span class="typing" aria-label={t("conversation.thinking")} />
-                    </article>
-                  </Show>
-                  <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
-                  <Show when={view().error}>
-                    {(error) => <RunErrorView error={error()} onOpenSettings={openSettings} />}
-                  </Show>
-                </>
-              )}
+          <ToolProgressContext.Provider value={() => liveRun()?.toolProgress}>
+            <Show when={!empty()} fallback={<Welcome state={state} />}>
+              <For each={state.thread()?.entries ?? []}>
+                {(entry, index) => {
+                  const answer = () => (isClarification(entry) ? answers()[index()] : undefined);
+                  return (
+                    <EntryView
+                      entry={entry}
+                      onOpenSettings={openSettings}
+                      answer={answer()}
+                      subtasks={subtasks()}
+                      tools={tools()}
+                      // Only an unanswered question takes an answer, and only while nothing runs.
+                      onAnswer={
+                        isClarification(entry) && answer() === undefined && !liveRun() && state.canReply()
+                          ? (text) => void state.send(text)
+                          : undefined
+                      }
+                    />
+                  );
+                }}
+              </For>
+              <Show when={liveRun()}>
+                {(view) => (
+                  <>
+                    <MessageView
+                      message={{
+                        type: "human",
+                        id: `pending-${view().runId}`,
+                        content: view().userText,
+                        ...(view().files && { files: view().files }),
+                      }}
+                    />
+                    <Index each={liveMessages(view())}>
+                      {(message) => (
+                        <MessageView
+                          message={message()}
+                          streaming={!view().ended}
+                          subtasks={subtasks()}
+                          tools={tools()}
+                        />
+                      )}
+                    </Index>
+                    <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
+                      <article
+                        class="message assistant"
+                        aria-label={t("conversation.assistantMessage")}
+                        aria-busy="true"
+                      >
+                        <span class="typing" aria-label={t("conversation.thinking")} />
+                      </article>
+                    </Show>
+                    <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
+                    <Show when={view().error}>
+                      {(error) => <RunErrorView error={error()} onOpenSettings={openSettings} />}
+                    </Show>
+                  </>
+                )}
+              </Show>
             </Show>
-          </Show>
+          </ToolProgressContext.Provider>
         </ThreadFilesContext.Provider>
       </div>
     </div>

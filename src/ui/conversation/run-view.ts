@@ -1,6 +1,8 @@
 // Folds a run's stream events into what the conversation shows while the run is live.
 import {
   isModelRetryEvent,
+  isToolProgressEvent,
+  type ToolProgressEvent,
   isTaskEvent,
   isTodoItem,
   type AiWireMessage,
@@ -42,6 +44,8 @@ export interface RunView {
   subtasks: Subtasks;
   /** The tool calls of the messages still streaming, as their pieces came, by message id. */
   callDrafts?: Record<string, CallDraft[]>;
+  /** The latest progress of each running MCP tool call, by its call id. */
+  toolProgress?: Readonly<Record<string, ToolProgressEvent>>;
   /** A model call failed and is about to be tried again; gone once the model answers or the run ends. */
   retry?: ModelRetryEvent;
 }
@@ -152,6 +156,9 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
       return { ...withoutRetry(view), ended: true };
     case "custom": {
       if (isModelRetryEvent(event.data)) return { ...view, retry: event.data };
+      if (isToolProgressEvent(event.data)) {
+        return { ...view, toolProgress: { ...view.toolProgress, [event.data.tool_call_id]: event.data } };
+      }
       if (!isTaskEvent(event.data)) return view;
       const subtasks = applyTaskEvent(view.subtasks, event.data);
       return subtasks === view.subtasks ? view : { ...view, subtasks };

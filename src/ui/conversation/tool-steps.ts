@@ -76,7 +76,19 @@ export function searchLinks(output: string): SearchLink[] {
   }
 }
 
-function describe(call: WireToolCall, output: string | undefined): Pick<ToolStep, "title" | "body"> {
+/** The MCP server and its own name for the tool, when the result says (the MCP layer puts them in its artifact). */
+function mcpOrigin(result: ToolWireMessage | undefined): { server: string; tool: string } | undefined {
+  const artifact = result?.artifact as { mcp_server?: unknown; mcp_tool?: unknown } | undefined;
+  return typeof artifact?.mcp_server === "string" && typeof artifact.mcp_tool === "string"
+    ? { server: artifact.mcp_server, tool: artifact.mcp_tool }
+    : undefined;
+}
+
+function describe(
+  call: WireToolCall,
+  output: string | undefined,
+  result?: ToolWireMessage,
+): Pick<ToolStep, "title" | "body"> {
   const args = call.args;
   switch (call.name) {
     case "bash": {
@@ -149,7 +161,9 @@ function describe(call: WireToolCall, output: string | undefined): Pick<ToolStep
     default: {
       const { description: _description, ...rest } = args;
       const shown = Object.keys(rest).length > 0 ? JSON.stringify(rest, null, 2) : undefined;
-      return { title: t("steps.used", { tool: call.name }), body: { kind: "output", args: shown, output } };
+      const mcp = mcpOrigin(result);
+      const title = mcp ? t("steps.usedMcp", mcp) : t("steps.used", { tool: call.name });
+      return { title, body: { kind: "output", args: shown, output } };
     }
   }
 }
@@ -165,6 +179,6 @@ export function toolSteps(calls: readonly WireToolCall[], results: ToolResults, 
     const status: StepStatus =
       result === undefined ? (streaming ? "running" : "failed") : failed(result, output ?? "") ? "failed" : "done";
     const note = text(call.args.description).trim() || undefined;
-    return { id: call.id, tool: call.name, note, status, ...describe(call, output) };
+    return { id: call.id, tool: call.name, note, status, ...describe(call, output, result) };
   });
 }

@@ -1,8 +1,8 @@
 // An assistant message's tool calls as collapsible steps, each shown for what it is (tool-steps.ts): the
 // command and its output, the file written (Markdown rendered), the text an edit replaced, search results as links.
 // <Index> keeps each step's DOM while the reply streams, so a step the reader opened stays open.
-import { Index, Match, Show, Switch } from "solid-js";
-import type { WireToolCall } from "../../protocol/index.ts";
+import { createContext, Index, Match, Show, Switch, useContext } from "solid-js";
+import type { ToolProgressEvent, WireToolCall } from "../../protocol/index.ts";
 import { t, type TextKey } from "../i18n/index.ts";
 import { toolSteps, type StepBody, type StepStatus, type ToolResults } from "./tool-steps.ts";
 import { Markdown } from "../markdown/markdown-view.tsx";
@@ -121,8 +121,22 @@ function Body(props: { body: StepBody }) {
   );
 }
 
+/** The live run's progress of its running MCP calls, by call id (the conversation provides it). */
+export const ToolProgressContext = createContext<() => Readonly<Record<string, ToolProgressEvent>> | undefined>(
+  () => undefined,
+);
+
+function progressText(event: ToolProgressEvent): string {
+  const count =
+    event.total === undefined
+      ? String(event.progress)
+      : t("steps.progress", { progress: String(event.progress), total: String(event.total) });
+  return event.message ? `${count} · ${event.message}` : count;
+}
+
 export function ToolSteps(props: { calls: readonly WireToolCall[]; results: ToolResults; streaming: boolean }) {
   const steps = () => toolSteps(props.calls, props.results, props.streaming);
+  const progress = useContext(ToolProgressContext);
   return (
     <ol class="tool-steps" aria-label={t("steps.list")}>
       <Index each={steps()}>
@@ -133,6 +147,9 @@ export function ToolSteps(props: { calls: readonly WireToolCall[]; results: Tool
                 <span class="step-status" role="img" aria-label={t(STATUS_LABEL[step().status])} />
                 <span class="step-title">{step().title}</span>
                 <Show when={step().note}>{(note) => <span class="step-note">{note()}</span>}</Show>
+                <Show when={step().status === "running" && progress()?.[step().id]}>
+                  {(event) => <span class="step-progress">{progressText(event())}</span>}
+                </Show>
               </summary>
               <div class="step-body">
                 <Body body={step().body} />

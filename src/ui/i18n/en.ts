@@ -165,6 +165,8 @@ export const en = {
   "steps.presentedFiles": "Presented files",
   "steps.lookedAt": template<{ path: string }>("Looked at {{ path }}"),
   "steps.used": template<{ tool: string }>("Used {{ tool }}"),
+  "steps.usedMcp": template<{ tool: string; server: string }>("Used {{ tool }} on {{ server }}"),
+  "steps.progress": template<{ progress: string; total: string }>("{{ progress }} of {{ total }}"),
   "steps.lineEnd": "end",
   // A web image in rendered Markdown, until the user loads it (markdown-view.tsx).
   "markdown.loadImage": template<{ host: string }>("Load image from {{ host }}"),
@@ -402,6 +404,7 @@ export const en = {
   "settings.sections": "Settings sections",
   "settings.tab.models": "Models",
   "settings.tab.web": "Web",
+  "settings.tab.tools": "Tools",
   "settings.tab.skills": "Skills",
   "settings.tab.memory": "Memory",
   "settings.tab.subagents": "Subagents",
@@ -609,6 +612,31 @@ export const en = {
   "replay.pause": "Pause",
   "replay.speed": "Replay speed",
   "replay.exit": "Exit replay",
+
+  // Settings → Tools: MCP servers (settings/tools-tab.tsx).
+  "tools.intro":
+    "MCP servers bring your own tools: the agent can call every tool switched on here, in every mode. A server that refuses browser requests works through Fawn's proxy; a local command server runs through the proxy's bridge (README, Local MCP servers).",
+  "tools.none": "No MCP servers yet.",
+  "tools.newServer": "New server",
+  "tools.enabled": "Enabled",
+  "tools.name": "Name",
+  "tools.url": "URL",
+  "tools.useProxy": "Use the proxy",
+  "tools.bearerToken": "Bearer token",
+  "tools.headers": "Headers",
+  "tools.headersHint": "One per line, Name: value. Kept with your keys, never exported.",
+  "tools.description": "Description",
+  "tools.timeout": "Timeout (seconds)",
+  "tools.test": "Test connection",
+  "tools.testing": "Connecting…",
+  "tools.noTools": "The server offers no tools.",
+  "tools.toolsOf": template<{ name: string }>("Tools of {{ name }}"),
+  "tools.removeServer": template<{ name: string }>("Remove server {{ name }}"),
+  "tools.addServer": "Add server",
+  "tools.import": "Import DeerFlow config",
+  "tools.importFile": "MCP configuration file",
+  "tools.export": "Export DeerFlow config",
+  "tools.imported": template<{ count: string }>("Servers read from the file: {{ count }}. Save to keep them."),
 
   // Delete's confirmation (threads/delete-thread-dialog.tsx).
   "deleteThread.title": "Delete thread?",

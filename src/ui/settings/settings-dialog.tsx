@@ -9,12 +9,14 @@ import { SubagentsTab } from "./subagents-tab.tsx";
 import { SandboxTab } from "./sandbox-tab.tsx";
 import { ModelsTab } from "./models-tab.tsx";
 import { WebTab } from "./web-tab.tsx";
+import { ToolsTab } from "./tools-tab.tsx";
 import type { AppState } from "../app-state.ts";
 import { t, type TextKey } from "../i18n/index.ts";
 
 const TABS = [
   { id: "models", name: "settings.tab.models" },
   { id: "web", name: "settings.tab.web" },
+  { id: "tools", name: "settings.tab.tools" },
   { id: "skills", name: "settings.tab.skills" },
   { id: "memory", name: "settings.tab.memory" },
   { id: "subagents", name: "settings.tab.subagents" },
@@ -89,6 +91,9 @@ export function SettingsDialog(props: { state: AppState }) {
                   return { proxy: savedProxy, web: await client.saveWebToolSettings(web) };
                 }}
               />
+            </Match>
+            <Match when={selected() === "tools"}>
+              <ToolsTab client={props.state.client} />
             </Match>
             <Match when={selected() === "skills"}>
               <SkillsTab client={props.state.client} />

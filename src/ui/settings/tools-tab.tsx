@@ -1,0 +1,313 @@
+// Settings → Tools: the MCP servers whose tools the agent may use. Each server is a group named by its name, with its
+// address, optional secrets, "Test connection" (which lists its tools, each with a switch) and an on/off switch of
+// its own; DeerFlow's extensions_config.json comes in through Import and goes out through Export.
+import { createSignal, For, onMount, Show } from "solid-js";
+import { createStore, produce, reconcile } from "solid-js/store";
+import type { GatewayApi, McpServerEntry } from "../../protocol/index.ts";
+import { errorMessage } from "../gateway-client.ts";
+import { t } from "../i18n/index.ts";
+import { download } from "../shared/download.ts";
+import { StatusLine, type Status } from "../shared/status-line.tsx";
+import { blankMcpRow, fromMcpRow, toMcpRow, type McpServerRow } from "./mcp-form.ts";
+import { TextField } from "./text-field.tsx";
+
+export type ToolsClient = Pick<
+  GatewayApi,
+  "getMcpServers" | "saveMcpServers" | "testMcpServer" | "importMcpConfig" | "exportMcpConfig"
+>;
+
+/** A server's test, while it runs or once it answered. */
+type TestState = { kind: "busy" } | { kind: "error"; text: string };
+
+export function ToolsTab(props: { client: ToolsClient }) {
+  const [rows, setRows] = createStore<McpServerRow[]>([]);
+  const [loaded, setLoaded] = createSignal(false);
+  const [status, setStatus] = createSignal<Status | undefined>();
+  const [tests, setTests] = createStore<Record<string, TestState | undefined>>({});
+  let addButton!: HTMLButtonElement;
+  let importInput!: HTMLInputElement;
+
+  /** Shows stored servers, keeping each row's key (and tools found) where the name is the same. */
+  const show = (servers: readonly McpServerEntry[]) => {
+    const next = servers.map((server) => {
+      const before = rows.find((row) => row.name === server.name);
+      const row = toMcpRow(server, before?.key);
+      return before?.tools ? { ...row, tools: before.tools } : row;
+    });
+    setRows(reconcile(next, { key: "key" }));
+  };
+
+  onMount(() => {
+    props.client
+      .getMcpServers()
+      .then((servers) => {
+        show(servers);
+        setLoaded(true);
+      })
+      .catch((error: unknown) => setStatus({ kind: "error", text: errorMessage(error) }));
+  });
+
+  const update = (key: string, change: (row: McpServerRow) => void) =>
+    setRows((row) => row.key === key, produce(change));
+
+  const add = () => {
+    const row = blankMcpRow();
+    setRows(rows.length, row);
+    document.getElementById(`${row.key}-name`)?.focus();
+  };
+
+  const remove = (key: string) => {
+    setRows((all) => all.filter((row) => row.key !== key));
+    addButton.focus();
+  };
+
+  const test = async (row: McpServerRow) => {
+    const entry = fromMcpRow(row);
+    if ("error" in entry) {
+      setTests(row.key, { kind: "error", text: entry.error });
+      return;
+    }
+    setTests(row.key, { kind: "busy" });
+    try {
+      const answer = await props.client.testMcpServer(entry);
+      if (answer.ok) {
+        update(row.key, (draft) => void (draft.tools = answer.tools));
+        setTests(row.key, undefined);
+      } else {
+        setTests(row.key, { kind: "error", text: answer.error });
+      }
+    } catch (error) {
+      setTests(row.key, { kind: "error", text: errorMessage(error) });
+    }
+  };
+
+  const save = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const entries: McpServerEntry[] = [];
+    for (const row of rows) {
+      const entry = fromMcpRow(row);
+      if ("error" in entry) {
+        setStatus({ kind: "error", text: entry.error });
+        return;
+      }
+      entries.push(entry);
+    }
+    setStatus({ kind: "busy", text: t("common.saving") });
+    try {
+      show(await props.client.saveMcpServers(entries));
+      setStatus({ kind: "ok", text: t("common.saved") });
+    } catch (error) {
+      setStatus({ kind: "error", text: errorMessage(error) });
+    }
+  };
+
+  /** Import: the file's servers join the form (a server of the same name is replaced); Save stores them. */
+  const importFile = async (file: File | undefined) => {
+    if (!file) return;
+    try {
+      const read = await props.client.importMcpConfig(await file.text());
+      const kept = rows.filter((row) => !read.servers.some((server) => server.name === row.name));
+      setRows(reconcile([...kept, ...read.servers.map((server) => toMcpRow(server))], { key: "key" }));
+      const skipped = read.skipped.map((skip) => skip.reason).join(" ");
+      const added = t("tools.imported", { count: String(read.servers.length) });
+      setStatus({ kind: read.skipped.length > 0 ? "error" : "ok", text: skipped ? `${added} ${skipped}` : added });
+    } catch (error) {
+      setStatus({ kind: "error", text: errorMessage(error) });
+    } finally {
+      importInput.value = "";
+    }
+  };
+
+  const exportFile = async () => {
+    try {
+      const exported = await props.client.exportMcpConfig();
+      download(exported.blob, exported.file_name);
+    } catch (error) {
+      setStatus({ kind: "error", text: errorMessage(error) });
+    }
+  };
+
+  /** The tools Test connection found, then those switched off that it did not find (or that were not tested). */
+  const toolList = (row: McpServerRow): { name: string; description?: string | undefined }[] => {
+    const found = row.tools ?? [];
+    const unseen = row.disabledTools.filter((name) => !found.some((tool) => tool.name === name));
+    return [...found, ...unseen.map((name) => ({ name }))];
+  };
+  const switchTool = (key: string, tool: string, on: boolean) =>
+    update(key, (draft) => {
+      draft.disabledTools = on
+        ? draft.disabledTools.filter((name) => name !== tool)
+        : [...draft.disabledTools.filter((name) => name !== tool), tool].sort();
+    });
+
+  return (
+    <form class="settings-form tools-tab" noValidate onSubmit={(event) => void save(event)}>
+      <p class="hint">{t("tools.intro")}</p>
+      <Show when={loaded() && rows.length === 0}>
+        <p class="hint">{t("tools.none")}</p>
+      </Show>
+      <For each={rows}>
+        {(row) => (
+          <fieldset class="mcp-server" aria-label={row.name.trim() || t("tools.newServer")}>
+            <legend>{row.name.trim() || t("tools.newServer")}</legend>
+            <label class="switch-field">
+              <input
+                type="checkbox"
+                role="switch"
+                checked={row.enabled}
+                onChange={(event) => update(row.key, (draft) => void (draft.enabled = event.currentTarget.checked))}
+              />
+              <span>{t("tools.enabled")}</span>
+            </label>
+            <div class="field">
+              <label for={`${row.key}-name`}>{t("tools.name")}</label>
+              <input
+                id={`${row.key}-name`}
+                type="text"
+                autocomplete="off"
+                spellcheck={false}
+                placeholder="github"
+                value={row.name}
+                onInput={(event) => update(row.key, (draft) => void (draft.name = event.currentTarget.value))}
+              />
+            </div>
+            <TextField
+              id={`${row.key}-url`}
+              label={t("tools.url")}
+              kind="url"
+              placeholder="https://example.com/mcp"
+              value={row.url}
+              onInput={(value) => update(row.key, (draft) => void (draft.url = value))}
+            />
+            <label class="switch-field">
+              <input
+                type="checkbox"
+                checked={row.useProxy}
+                onChange={(event) => update(row.key, (draft) => void (draft.useProxy = event.currentTarget.checked))}
+              />
+              <span>{t("tools.useProxy")}</span>
+            </label>
+            <TextField
+              id={`${row.key}-token`}
+              label={t("tools.bearerToken")}
+              kind="key"
+              placeholder={t("web.optional")}
+              value={row.bearerToken}
+              onInput={(value) => update(row.key, (draft) => void (draft.bearerToken = value))}
+            />
+            <div class="field">
+              <label for={`${row.key}-headers`}>{t("tools.headers")}</label>
+              <textarea
+                id={`${row.key}-headers`}
+                rows={2}
+                spellcheck={false}
+                placeholder="X-Api-Key: …"
+                value={row.headers}
+                onInput={(event) => update(row.key, (draft) => void (draft.headers = event.currentTarget.value))}
+              />
+              <p class="hint">{t("tools.headersHint")}</p>
+            </div>
+            <div class="inline">
+              <div class="field">
+                <label for={`${row.key}-description`}>{t("tools.description")}</label>
+                <input
+                  id={`${row.key}-description`}
+                  type="text"
+                  value={row.description}
+                  placeholder={t("web.optional")}
+                  onInput={(event) => update(row.key, (draft) => void (draft.description = event.currentTarget.value))}
+                />
+              </div>
+              <div class="field">
+                <label for={`${row.key}-timeout`}>{t("tools.timeout")}</label>
+                <input
+                  id={`${row.key}-timeout`}
+                  type="number"
+                  min={1}
+                  max={3600}
+                  placeholder="60"
+                  value={row.timeoutSeconds}
+                  onInput={(event) =>
+                    update(row.key, (draft) => void (draft.timeoutSeconds = event.currentTarget.value))
+                  }
+                />
+              </div>
+            </div>
+            <div class="actions">
+              <button type="button" disabled={tests[row.key]?.kind === "busy"} onClick={() => void test(row)}>
+                {t("tools.test")}
+              </button>
+              <button
+                type="button"
+                class="ghost danger-text"
+                aria-label={t("tools.removeServer", { name: row.name.trim() }).trim()}
+                onClick={() => remove(row.key)}
+              >
+                {t("subagents.remove")}
+              </button>
+            </div>
+            <StatusLine
+              status={
+                tests[row.key]?.kind === "busy"
+                  ? { kind: "busy", text: t("tools.testing") }
+                  : tests[row.key]?.kind === "error"
+                    ? { kind: "error", text: (tests[row.key] as { text: string }).text }
+                    : undefined
+              }
+            />
+            <Show when={toolList(row).length > 0}>
+              <ul class="mcp-tools" aria-label={t("tools.toolsOf", { name: row.name.trim() })}>
+                <For each={toolList(row)}>
+                  {(tool) => (
+                    <li>
+                      <label class="switch-field">
+                        <input
+                          type="checkbox"
+                          role="switch"
+                          checked={!row.disabledTools.includes(tool.name)}
+                          onChange={(event) => switchTool(row.key, tool.name, event.currentTarget.checked)}
+                        />
+                        <span class="mcp-tool-name">{tool.name}</span>
+                      </label>
+                      <Show when={tool.description}>
+                        <p class="hint">{tool.description}</p>
+                      </Show>
+                    </li>
+                  )}
+                </For>
+              </ul>
+            </Show>
+            <Show when={row.tools?.length === 0}>
+              <p class="hint">{t("tools.noTools")}</p>
+            </Show>
+          </fieldset>
+        )}
+      </For>
+      <div class="inline">
+        <button type="button" ref={addButton} disabled={!loaded()} onClick={add}>
+          {t("tools.addServer")}
+        </button>
+        <button type="button" class="ghost" disabled={!loaded()} onClick={() => importInput.click()}>
+          {t("tools.import")}
+        </button>
+        <input
+          ref={importInput}
+          type="file"
+          accept=".json,application/json"
+          aria-label={t("tools.importFile")}
+          hidden
+          onChange={(event) => void importFile(event.currentTarget.files?.[0])}
+        />
+        <button type="button" class="ghost" disabled={!loaded()} onClick={() => void exportFile()}>
+          {t("tools.export")}
+        </button>
+      </div>
+      <StatusLine status={status()} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={!loaded()}>
+          {t("common.save")}
+        </button>
+      </div>
+    </form>
+  );
+}
