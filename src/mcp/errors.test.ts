@@ -19,6 +19,25 @@ describe("describeMcpError", () => {
     expect(proxied.message).toMatch(/Fawn's proxy is running/);
   });
 
+  it("quotes Fawn's proxy when it refuses, rather than asking for a sign-in", () => {
+    const body = JSON.stringify({
+      error: {
+        message: "127.0.0.1:3001 is a loopback address: allow it with FAWN_PROXY_TARGETS.",
+        type: "proxy_error",
+      },
+    });
+    const refused = describeMcpError(new StreamableHTTPError(403, `Error POSTing to endpoint: ${body}`), {
+      ...context,
+      viaProxy: true,
+    });
+    expect(refused.kind).toBe("unreachable");
+    expect(refused.message).toBe(
+      'The MCP server "github" cannot be reached at https://mcp.example.com/mcp (Fawn\'s proxy refused: ' +
+        "127.0.0.1:3001 is a loopback address: allow it with FAWN_PROXY_TARGETS). Check that Fawn's proxy is running " +
+        "and allows this server.",
+    );
+  });
+
   it("asks for a sign-in on 401, 403 and the SDK's UnauthorizedError", () => {
     for (const error of [
       new UnauthorizedError(),

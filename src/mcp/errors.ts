@@ -108,6 +108,21 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
+/** Fawn's proxy's own refusal (`{"error": {"message", "type": "proxy_error"}}`) quoted in an HTTP error, if any. */
+function proxyRefusal(error: unknown): string | undefined {
+  const text = messageOf(error);
+  const start = text.indexOf('{"error"');
+  if (start < 0) return undefined;
+  try {
+    const body = JSON.parse(text.slice(start)) as { error?: { message?: unknown; type?: unknown } };
+    return body.error?.type === "proxy_error" && typeof body.error.message === "string"
+      ? body.error.message.replace(/\.$/, "")
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An error's HTTP status, when a transport saw one. */
 function httpStatus(error: unknown): number | undefined {
   if (error instanceof StreamableHTTPError || error instanceof SseError) {
@@ -124,6 +139,9 @@ export function describeMcpError(error: unknown, context: McpErrorContext): McpC
   if (error instanceof McpClientError) return error;
   if (error instanceof UnauthorizedError) return signIn(context);
   const status = httpStatus(error);
+  // The proxy refusing (an origin or a target it does not allow) is not the server asking for a sign-in.
+  const refusal = status === undefined ? undefined : proxyRefusal(error);
+  if (refusal) return unreachable(context, `Fawn's proxy refused: ${refusal}`);
   if (status === 401 || status === 403) return signIn(context, status);
   if (error instanceof McpError) {
     if (error.code === Number(ErrorCode.RequestTimeout)) {

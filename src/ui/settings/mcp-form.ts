@@ -69,7 +69,8 @@ export function fromMcpRow(row: McpServerRow): McpServerEntry | { error: string 
     ...(row.useProxy && { useProxy: true }),
     ...(Object.keys(headers).length > 0 && { headers }),
     ...(row.bearerToken.trim() && { bearerToken: row.bearerToken.trim() }),
-    ...(row.disabledTools.length > 0 && { disabledTools: row.disabledTools }),
+    // A copy: the row may be a store's proxy, which cannot be sent to the worker.
+    ...(row.disabledTools.length > 0 && { disabledTools: [...row.disabledTools] }),
     ...(timeout !== "" && { timeoutSeconds: Number(timeout) }),
     ...(row.description.trim() && { description: row.description.trim() }),
   };
