@@ -19,6 +19,7 @@ import { titleMiddleware } from "./middlewares/title.ts";
 import { tokenUsageMiddleware } from "./middlewares/token-usage.ts";
 import { toolErrorsMiddleware } from "./middlewares/tool-errors.ts";
 import { viewImageMiddleware } from "./middlewares/view-image.ts";
+import { mcpImagesMiddleware } from "./middlewares/mcp-images.ts";
 import { skillActivationMiddleware } from "./middlewares/skill-activation.ts";
 import { skillsPromptSection } from "./skills/index.ts";
 import { createTaskTool, resolveSubagentTypes, subagentPromptSection } from "./subagents/index.ts";
@@ -261,6 +262,7 @@ export function createLeadAgent(options: LeadAgentOptions) {
     tokenUsageMiddleware(),
     ...(options.onTitle ? [titleMiddleware({ model: options.model, onTitle: options.onTitle })] : []),
     ...(options.vision && options.sandbox ? [viewImageMiddleware(options.sandbox)] : []),
+    ...(options.vision && options.mcp ? [mcpImagesMiddleware()] : []),
     ...(options.skillActivation ? [skillActivationMiddleware(options.skillActivation)] : []),
     // Many MCP tools: the model sees tool_search and the tools it found, not every schema (they still run).
     ...(options.mcp?.catalog ? [toolSearchMiddleware(options.mcp.catalog)] : []),

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { McpServerEntry, RunEvent } from "../../src/protocol/index.ts";
 import { startEverything, type Everything } from "../mcp/everything.ts";
-import { runThread, useGatewayHarness } from "./harness.ts";
+import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("mcp-tools-test");
 let everything: Everything;
@@ -121,6 +121,26 @@ describe("MCP tools in a run", () => {
         .messages.filter((m) => m.role === "tool")
         .at(-1)?.content,
     ).toBe("Echo: still here");
+  });
+
+  it("shows a vision model the images an MCP tool returned; its tool message stays text", async () => {
+    const { gateway, mock } = harness;
+    await gateway.saveModelSettings(
+      modelSettings({
+        baseUrl: mock.url,
+        apiKey: "sk-test",
+        model: "mock-vision",
+        models: [{ id: "mock-vision", vision: true }],
+      }),
+    );
+    await gateway.saveMcpServers([server()]);
+    const { thread_id: threadId } = await gateway.createThread();
+    await runThread(gateway, threadId, "call tool everything_get-tiny-image {}");
+    const request = lastRequest();
+    expect(request.messages.find((m) => m.role === "tool")?.content).toMatch(/\[image image\/png, [\d.]+ KB\]/);
+    const shown = request.messages.filter((m) => m.role === "user" && Array.isArray(m.content));
+    expect(JSON.stringify(shown)).toMatch(/data:image\/png;base64,iVBOR/);
+    expect(JSON.stringify(shown)).toMatch(/from get-tiny-image on everything/);
   });
 
   it("names a server that is down in the prompt, and the run goes on without it", async () => {
