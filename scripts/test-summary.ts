@@ -29,8 +29,15 @@ function playwrightCounts(path: string): Counts {
   return { passed: expected + flaky, failed: unexpected, skipped };
 }
 
+/** scripts/mcp-conformance.ts: scenarios that pass, fail against the baseline, and fail as the baseline expects. */
+function conformanceCounts(path: string): Counts {
+  const report = JSON.parse(readFileSync(path, "utf8")) as { passed: number; failed: number; expectedFailures: number };
+  return { passed: report.passed, failed: report.failed, skipped: report.expectedFailures };
+}
+
 const reports: [string, (path: string) => Counts][] = [
   ["reports/unit.json", vitestCounts],
+  ["reports/mcp-conformance.json", conformanceCounts],
   ["reports/build.json", vitestCounts],
   ["reports/e2e.json", playwrightCounts],
 ];
