@@ -9,6 +9,7 @@ import {
   type McpServerSecrets,
   type McpSignInAnswer,
   type McpSignInStart,
+  usesMcpOAuth,
 } from "../protocol/index.ts";
 import type { McpRunTools } from "../agent/index.ts";
 import type { McpProgress, McpRegistry } from "../mcp/index.ts";
@@ -40,12 +41,6 @@ export interface McpServiceOptions {
 /** A server's secret the connection sends (its header values travel with its settings). */
 function secretsOf(server: McpServerEntry): McpServerSecrets {
   return server.bearerToken ? { bearerToken: server.bearerToken } : {};
-}
-
-/** A server signs in with OAuth when it has no token or Authorization header of its own. */
-function usesOAuth(server: McpServerEntry): boolean {
-  if (server.bearerToken?.trim()) return false;
-  return !Object.keys(server.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
 }
 
 export class McpService {
@@ -118,7 +113,11 @@ export class McpService {
     await connections.setProxyUrl(await this.options.proxyUrl());
     const answer = await connections.test(entry, secretsOf(entry));
     if (answer.ok) return { ok: true, tools: answer.tools };
-    return { ok: false, error: answer.message, ...(answer.kind === "sign-in" && usesOAuth(entry) && { signIn: true }) };
+    return {
+      ok: false,
+      error: answer.message,
+      ...(answer.kind === "sign-in" && usesMcpOAuth(entry, entry) && { signIn: true }),
+    };
   }
 
   /** The stored servers that are signed in with OAuth (tokens kept for their URL). */

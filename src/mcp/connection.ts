@@ -15,6 +15,7 @@ import {
   type McpServerConfig,
   type McpServerSecrets,
   type McpToolInfo,
+  usesMcpOAuth,
 } from "../protocol/index.ts";
 import { abortError, describeMcpError, unknownTool, type McpErrorContext } from "./errors.ts";
 
@@ -126,10 +127,7 @@ export class McpConnection {
     const base = options.fetch ?? ((url, init) => fetch(url, init));
     this.fetch = this.viaProxy ? proxiedFetch(options.proxyUrl ?? "", base) : base;
     this.kind = options.transport;
-    const ownAuthorization =
-      Boolean(secrets.bearerToken?.trim()) ||
-      Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
-    this.authProvider = ownAuthorization ? undefined : options.oauth?.(config);
+    this.authProvider = usesMcpOAuth(config, secrets) ? options.oauth?.(config) : undefined;
   }
 
   get name(): string {

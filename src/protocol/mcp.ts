@@ -47,6 +47,12 @@ export interface McpToolInfo {
 /** A server as Settings → Tools edits it: its settings with its secrets. */
 export type McpServerEntry = McpServerConfig & McpServerSecrets;
 
+/** A server signs in with OAuth when it has no bearer token or Authorization header of its own. */
+export function usesMcpOAuth(config: McpServerConfig, secrets: McpServerSecrets): boolean {
+  if (secrets.bearerToken?.trim()) return false;
+  return !Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+}
+
 /** What "Import" of a DeerFlow `mcpServers` file gives the form: the servers it could take, and why others not. */
 export interface McpConfigImport {
   servers: McpServerEntry[];
