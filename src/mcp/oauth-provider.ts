@@ -30,10 +30,15 @@ export class McpOAuthProvider implements OAuthClientProvider {
   /** Where the SDK last wanted to send the user: the page's "Sign in" opens it. */
   authorizationUrl: URL | undefined;
 
-  /** @param redirectUrl Fawn's oauth-callback.html at the app's origin and base path. */
+  /**
+   * @param redirectUrl Fawn's oauth-callback.html at the app's origin and base path.
+   * @param signingIn True for "Sign in" itself. A connection's provider (a run, Test connection) keeps no state or
+   *   verifier of its own: its authorization URL is never opened, and must not replace those of a sign-in under way.
+   */
   constructor(
     private readonly store: McpOAuthStore,
     readonly redirectUrl: string,
+    private readonly signingIn = false,
   ) {}
 
   get clientMetadata(): OAuthClientMetadata {
@@ -48,7 +53,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   async state(): Promise<string> {
     const state = randomState();
-    await this.store.set("state", state);
+    if (this.signingIn) await this.store.set("state", state);
     return state;
   }
 
@@ -78,8 +83,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.authorizationUrl = authorizationUrl;
   }
 
-  saveCodeVerifier(codeVerifier: string): Promise<void> {
-    return this.store.set("verifier", codeVerifier);
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    if (this.signingIn) await this.store.set("verifier", codeVerifier);
   }
 
   async codeVerifier(): Promise<string> {

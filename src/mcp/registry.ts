@@ -72,9 +72,9 @@ export class McpRegistry {
     this.options = { ...options, ...(oauth && { oauth: (config) => this.provider(config) }) };
   }
 
-  private provider(config: McpServerConfig): McpOAuthProvider {
+  private provider(config: McpServerConfig, signingIn = false): McpOAuthProvider {
     if (!this.oauth) throw new Error("OAuth sign-in is not set up.");
-    return new McpOAuthProvider(this.oauth.store(config), this.oauth.redirectUrl);
+    return new McpOAuthProvider(this.oauth.store(config), this.oauth.redirectUrl, signingIn);
   }
 
   /** The fetch a sign-in uses for the server: through the proxy when the server's connections go through it. */
@@ -86,7 +86,7 @@ export class McpRegistry {
   /** Begins the server's OAuth sign-in: the authorization page to open, or `signedIn` when its tokens work. */
   async beginSignIn(config: McpServerConfig): Promise<McpSignInStart> {
     try {
-      return await beginMcpSignIn(this.provider(config), config.url, this.fetchFor(config));
+      return await beginMcpSignIn(this.provider(config, true), config.url, this.fetchFor(config));
     } catch (error) {
       throw this.signInError(config, error);
     }
@@ -95,7 +95,7 @@ export class McpRegistry {
   /** Exchanges the code the authorization server sent back for tokens; the server's next use connects with them. */
   async finishSignIn(config: McpServerConfig, answer: { state: string; code: string }): Promise<void> {
     try {
-      await finishMcpSignIn(this.provider(config), config.url, answer, this.fetchFor(config));
+      await finishMcpSignIn(this.provider(config, true), config.url, answer, this.fetchFor(config));
     } catch (error) {
       throw this.signInError(config, error);
     }

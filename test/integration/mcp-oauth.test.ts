@@ -52,6 +52,8 @@ describe("an MCP server that needs OAuth", () => {
     const state = back.searchParams.get("state") ?? "";
     const code = back.searchParams.get("code") ?? "";
 
+    // A Test connection while the sign-in is under way does not replace its state or verifier.
+    expect(await gateway.testMcpServer(server())).toMatchObject({ ok: false, signIn: true });
     // An answer with another state is refused, and does not use up the sign-in.
     await expect(gateway.finishMcpSignIn({ state: `${state}x`, code })).rejects.toThrow(/not started here/);
     expect(await gateway.finishMcpSignIn({ state, code })).toEqual({ server: "guarded" });
