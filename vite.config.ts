@@ -93,6 +93,8 @@ export default defineConfig({
       input: {
         index: fileURLToPath(new URL("index.html", import.meta.url)),
         "webcontainer-check": fileURLToPath(new URL("webcontainer-check.html", import.meta.url)),
+        // Where an MCP server's authorization server sends the user back after "Sign in".
+        "oauth-callback": fileURLToPath(new URL("oauth-callback.html", import.meta.url)),
         ...FRAMES,
       },
     },

@@ -19,6 +19,7 @@ export function documentPolicies(root: string): Record<string, string> {
   return {
     "/index.html": APP_CSP,
     "/webcontainer-check.html": APP_CSP,
+    "/oauth-callback.html": APP_CSP,
     "/frames/python.html": pythonFrameCsp(installedPyodidePackageBaseUrl(root)),
     "/frames/preview.html": PREVIEW_CSP,
     "/frames/preview-network.html": PREVIEW_NETWORK_CSP,

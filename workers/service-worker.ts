@@ -37,7 +37,8 @@ cleanupOutdatedCaches();
 // Every in-app navigation is the single-page app: serve index.html from the precache, online or not, with the page's
 // Content-Security-Policy as a header too (index.html also carries it in a <meta>). The handler answers through the
 // precache strategy, so the plugin above adds the isolation headers. The frame documents (frames/*.html) are
-// precached files of their own, with their own policies, and never the app shell.
+// precached files of their own, with their own policies, and never the app shell; nor is oauth-callback.html, which an
+// authorization server opens with a code in its query (so the precache, matching whole URLs, passes it to the network).
 const appShell = createHandlerBoundToURL("index.html");
 registerRoute(
   new NavigationRoute(
@@ -47,7 +48,7 @@ registerRoute(
       headers.set("Content-Security-Policy", `${APP_CSP}; frame-ancestors 'self'`);
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
     },
-    { denylist: [/\/frames\//] },
+    { denylist: [/\/frames\//, /\/oauth-callback\.html(?:\?|$)/] },
   ),
 );
 

@@ -31,6 +31,8 @@ export interface GatewayOptions {
   openSandbox?: OpenBrowserSandbox;
   /** The MCP servers' connections (tests may pass their own registry); by default the MCP layer, loaded on use. */
   mcpConnections?: McpConnections;
+  /** Fawn's oauth-callback.html; by default at this origin and the app's base path. */
+  oauthRedirectUrl?: string;
   /** Receives the page's Python frames (see attachPythonHost); the agent worker passes them to its sandboxes. */
   attachPythonHost?: (host: PythonHostHandle) => void;
 }
@@ -42,6 +44,12 @@ function broadcastNotices(): (notice: ChangeNotice) => void {
   // In Node (tests) an open channel would keep the process alive.
   (channel as { unref?: () => void }).unref?.();
   return (notice) => channel.postMessage(notice);
+}
+
+/** oauth-callback.html beside the app: in the worker, its origin and Vite's base path. */
+function defaultOAuthRedirectUrl(): string {
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin ?? "http://localhost";
+  return new URL(`${import.meta.env.BASE_URL}oauth-callback.html`, origin).href;
 }
 
 export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway {
@@ -94,6 +102,7 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     notify,
     ...(options.mcpConnections && { connections: options.mcpConnections }),
     proxyUrl: async () => (await settings.getProxy()).url,
+    oauthRedirectUrl: options.oauthRedirectUrl ?? defaultOAuthRedirectUrl(),
   });
   const runs: RunService = new RunService({
     threads: threadRepository,

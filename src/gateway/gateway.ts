@@ -9,6 +9,8 @@ import {
   type McpConfigImport,
   type McpConnectionTest,
   type McpServerEntry,
+  type McpSignInAnswer,
+  type McpSignInStart,
   type MemoryDocument,
   type MemoryFactInput,
   type MemorySettings,
@@ -127,6 +129,22 @@ export class Gateway implements GatewayApi {
 
   testMcpServer(server: McpServerEntry): Promise<McpConnectionTest> {
     return this.services.mcp.test(server);
+  }
+
+  getMcpSignIns(): Promise<string[]> {
+    return this.services.mcp.signedIn();
+  }
+
+  beginMcpSignIn(server: McpServerEntry): Promise<McpSignInStart> {
+    return this.services.mcp.beginSignIn(server);
+  }
+
+  finishMcpSignIn(answer: McpSignInAnswer): Promise<{ server: string }> {
+    return this.services.mcp.finishSignIn(answer);
+  }
+
+  signOutMcpServer(name: string): Promise<void> {
+    return this.services.mcp.signOut(name);
   }
 
   async importMcpConfig(text: string): Promise<McpConfigImport> {

@@ -4,7 +4,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import type { ChangeNotice, McpServerEntry } from "../protocol/index.ts";
 import { openFawnDb } from "../storage/fawn-db.ts";
-import { SettingsRepository } from "../storage/index.ts";
+import { McpOAuthRepository, SettingsRepository } from "../storage/index.ts";
 import { McpService, type McpConnections } from "./mcp-service.ts";
 
 let dbCount = 0;
@@ -29,11 +29,14 @@ async function open(listTools: (server: McpServerEntry) => Promise<{ name: strin
     tools: async () => ({ tools: [], skipped: [], failures: [] }),
     forget: async (name) => void forgotten.push(name),
     setProxyUrl: async () => undefined,
+    beginSignIn: async () => ({ signedIn: false, authorizationUrl: "https://auth.example/authorize?state=s1" }),
+    finishSignIn: async () => undefined,
   };
   const service = new McpService(db, {
     notify: (notice) => notices.push(notice),
     connections,
     proxyUrl: async () => undefined,
+    oauthRedirectUrl: "http://localhost/oauth-callback.html",
   });
   return { db, service, notices, forgotten };
 }
@@ -108,5 +111,42 @@ describe("McpService", () => {
     });
     expect(await service.list()).toEqual([remote]);
     expect(() => service.importConfig("{")).toThrow(/^This file is not JSON/);
+  });
+
+  it("keeps a server's sign-in across saves, and forgets it when the server leaves, moves or signs out", async () => {
+    const { db, service } = await open(async () => []);
+    const oauth = new McpOAuthRepository(db);
+    const signedIn = { name: "signed", url: "https://signed.example/mcp", enabled: true };
+    const tokens = { access_token: "oauth-access-1234", token_type: "bearer" };
+    await service.save([remote, signedIn]);
+    await oauth.set("signed", signedIn.url, "tokens", tokens);
+    await service.save([
+      { ...remote, description: "changed" },
+      { ...signedIn, description: "kept" },
+    ]);
+    expect(await service.signedIn()).toEqual(["signed"]);
+    expect(await service.exportConfig().then(({ blob }) => blob.text())).not.toContain("oauth-access-1234");
+
+    await service.save([remote, { ...signedIn, url: "https://moved.example/mcp" }]);
+    expect(await oauth.get("signed", signedIn.url, "tokens")).toBeUndefined();
+    await oauth.set("signed", "https://moved.example/mcp", "tokens", tokens);
+    await service.signOut("signed");
+    expect(await service.signedIn()).toEqual([]);
+    await oauth.set("remote", remote.url, "tokens", tokens);
+    await service.save([]);
+    expect(await oauth.get("remote", remote.url, "tokens")).toBeUndefined();
+  });
+
+  it("finishes only a sign-in it began, matching its state", async () => {
+    const { service } = await open(async () => []);
+    const signed = { name: "signed", url: "https://signed.example/mcp", enabled: true };
+    await expect(service.finishSignIn({ state: "s1", code: "c" })).rejects.toThrow(/not started here/);
+    expect(await service.beginSignIn(signed)).toEqual({
+      signedIn: false,
+      authorizationUrl: "https://auth.example/authorize?state=s1",
+    });
+    await expect(service.finishSignIn({ state: "other", code: "c" })).rejects.toThrow(/not started here/);
+    expect(await service.finishSignIn({ state: "s1", code: "c" })).toEqual({ server: "signed" });
+    await expect(service.finishSignIn({ state: "s1", code: "c" })).rejects.toThrow(/already finished/);
   });
 });

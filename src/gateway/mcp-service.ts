@@ -1,17 +1,21 @@
 // Settings → Tools as a service: the MCP servers the user lists (checked, then stored with their secrets apart),
-// "Test connection", and DeerFlow's `mcpServers` file in and out. Runs read the enabled servers from here.
+// "Test connection", OAuth sign-in and sign-out, and DeerFlow's `mcpServers` file in and out. Runs read the enabled
+// servers from here.
 import {
   type ChangeNotice,
   type McpConfigImport,
   type McpConnectionTest,
   type McpServerEntry,
   type McpServerSecrets,
+  type McpSignInAnswer,
+  type McpSignInStart,
+  usesMcpOAuth,
 } from "../protocol/index.ts";
 import type { McpRunTools } from "../agent/index.ts";
 import type { McpProgress, McpRegistry } from "../mcp/index.ts";
 import { shouldDeferTools, toolCatalog } from "../mcp/tool-search.ts";
 import { UserError } from "../shared/user-error.ts";
-import { McpServersRepository, type FawnDb } from "../storage/index.ts";
+import { McpOAuthRepository, McpServersRepository, type FawnDb } from "../storage/index.ts";
 import { parseMcpServers, readDeerFlowMcpConfig, toDeerFlowMcpConfig, withoutMcpSecrets } from "./mcp-config.ts";
 import { writing } from "./writes.ts";
 
@@ -19,7 +23,10 @@ import { writing } from "./writes.ts";
 export const MCP_CONFIG_FILE_NAME = "extensions_config.json";
 
 /** The MCP layer as this service uses it (McpRegistry; tests may pass their own). */
-export type McpConnections = Pick<McpRegistry, "test" | "tools" | "forget" | "setProxyUrl">;
+export type McpConnections = Pick<
+  McpRegistry,
+  "test" | "tools" | "forget" | "setProxyUrl" | "beginSignIn" | "finishSignIn"
+>;
 
 export interface McpServiceOptions {
   notify: (notice: ChangeNotice) => void;
@@ -27,6 +34,8 @@ export interface McpServiceOptions {
   connections?: McpConnections;
   /** Fawn's proxy URL as Settings → Web has it, for servers with "Use the proxy". */
   proxyUrl: () => Promise<string | undefined>;
+  /** Fawn's oauth-callback.html, where authorization servers send the user back. */
+  oauthRedirectUrl: string;
 }
 
 /** A server's secret the connection sends (its header values travel with its settings). */
@@ -36,19 +45,35 @@ function secretsOf(server: McpServerEntry): McpServerSecrets {
 
 export class McpService {
   private readonly store: McpServersRepository;
+  private readonly oauth: McpOAuthRepository;
   private connectionsLoaded: Promise<McpConnections> | undefined;
+  /** Sign-ins this tab began, by their state: the server they are for. */
+  private readonly pendingSignIns = new Map<string, McpServerEntry>();
 
   constructor(
     db: FawnDb,
     private readonly options: McpServiceOptions,
   ) {
     this.store = new McpServersRepository(db);
+    this.oauth = new McpOAuthRepository(db);
     if (options.connections) this.connectionsLoaded = Promise.resolve(options.connections);
   }
 
   /** The MCP client (the SDK) loads the first time a server is used: a user without one never downloads it. */
   private connections(): Promise<McpConnections> {
-    this.connectionsLoaded ??= import("../mcp/registry.ts").then(({ McpRegistry }) => new McpRegistry());
+    this.connectionsLoaded ??= import("../mcp/registry.ts").then(
+      ({ McpRegistry }) =>
+        new McpRegistry({
+          oauth: {
+            redirectUrl: this.options.oauthRedirectUrl,
+            store: ({ name, url }) => ({
+              get: (part) => this.oauth.get(name, url, part),
+              set: (part, value) => this.oauth.set(name, url, part, value),
+              delete: (parts) => this.oauth.delete(name, parts),
+            }),
+          },
+        }),
+    );
     return this.connectionsLoaded;
   }
 
@@ -68,10 +93,12 @@ export class McpService {
     const before = await this.store.list();
     await writing(() => this.store.replaceAll(parsed.value));
     const saved = await this.store.list();
-    // Connections to servers that left are closed; the others are remade when their settings changed.
+    // Connections to servers that left are closed; the others are remade when their settings changed. A server that
+    // left or moved to another URL forgets its sign-in.
     for (const server of before) {
-      if (!saved.some((kept) => kept.name === server.name))
-        await this.connectionsLoaded?.then((all) => all.forget(server.name));
+      const kept = saved.find((entry) => entry.name === server.name);
+      if (!kept) await this.connectionsLoaded?.then((all) => all.forget(server.name));
+      if (kept?.url !== server.url) await this.oauth.forget(server.name);
     }
     this.options.notify({ type: "settings-changed" });
     return saved;
@@ -85,7 +112,58 @@ export class McpService {
     const connections = await this.connections();
     await connections.setProxyUrl(await this.options.proxyUrl());
     const answer = await connections.test(entry, secretsOf(entry));
-    return answer.ok ? { ok: true, tools: answer.tools } : { ok: false, error: answer.message };
+    if (answer.ok) return { ok: true, tools: answer.tools };
+    return {
+      ok: false,
+      error: answer.message,
+      ...(answer.kind === "sign-in" && usesMcpOAuth(entry, entry) && { signIn: true }),
+    };
+  }
+
+  /** The stored servers that are signed in with OAuth (tokens kept for their URL). */
+  async signedIn(): Promise<string[]> {
+    return this.oauth.signedIn(await this.store.list());
+  }
+
+  /**
+   * "Sign in": the server's authorization page to open (the callback comes back through finishSignIn), or
+   * `signedIn` when its stored tokens still work.
+   */
+  async beginSignIn(server: unknown): Promise<McpSignInStart> {
+    const parsed = parseMcpServers([server]);
+    if (!parsed.ok) throw new UserError(parsed.message);
+    const [entry] = parsed.value as [McpServerEntry];
+    const connections = await this.connections();
+    await connections.setProxyUrl(await this.options.proxyUrl());
+    const start = await connections.beginSignIn(entry);
+    if (!start.signedIn) {
+      const state = new URL(start.authorizationUrl).searchParams.get("state");
+      if (state) this.pendingSignIns.set(state, entry);
+    }
+    return start;
+  }
+
+  /** The callback page's answer: the code is exchanged for tokens of the server whose sign-in sent that state. */
+  async finishSignIn(answer: McpSignInAnswer): Promise<{ server: string }> {
+    const entry = this.pendingSignIns.get(answer.state);
+    if (!entry) throw new UserError("This sign-in was not started here, or it already finished: press Sign in again.");
+    this.pendingSignIns.delete(answer.state);
+    if (answer.error || !answer.code) {
+      throw new UserError(
+        `The MCP server "${entry.name}" did not sign you in: ${answer.error ?? "no code came back"}.`,
+      );
+    }
+    const connections = await this.connections();
+    await connections.finishSignIn(entry, { state: answer.state, code: answer.code });
+    this.options.notify({ type: "settings-changed" });
+    return { server: entry.name };
+  }
+
+  /** "Sign out": the server's tokens and registration are forgotten, and its connection closed. */
+  async signOut(name: string): Promise<void> {
+    await this.oauth.forget(name);
+    await this.connectionsLoaded?.then((all) => all.forget(name));
+    this.options.notify({ type: "settings-changed" });
   }
 
   /**

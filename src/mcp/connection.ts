@@ -2,6 +2,7 @@
 // SDK's documented fallback); directly or through Fawn's proxy; made on first use and again after it broke. A
 // watchdog pings the server when the transport reports a broken stream while calls are pending, and closes the
 // client if the ping fails, so those calls fail at once instead of hanging until their timeout. docs/architecture.md#d7-mcp
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,6 +15,7 @@ import {
   type McpServerConfig,
   type McpServerSecrets,
   type McpToolInfo,
+  usesMcpOAuth,
 } from "../protocol/index.ts";
 import { abortError, describeMcpError, unknownTool, type McpErrorContext } from "./errors.ts";
 
@@ -43,6 +45,11 @@ export interface McpConnectionOptions {
   maxTotalSeconds?: number;
   /** The watchdog's ping waits this long for an answer. Default 3000. */
   pingTimeoutMs?: number;
+  /**
+   * The OAuth client of a server that has no token or Authorization header of its own: on a 401 the SDK refreshes
+   * its tokens or, when it cannot, the connection fails with the "needs you to sign in" sentence.
+   */
+  oauth?: (config: McpServerConfig) => OAuthClientProvider | undefined;
 }
 
 export interface McpCallOptions {
@@ -108,6 +115,7 @@ export class McpConnection {
   private inFlight = 0;
   private checking = false;
   private readonly fetch: FetchLike;
+  private readonly authProvider: OAuthClientProvider | undefined;
   private settings: McpServerConfig;
 
   constructor(
@@ -119,6 +127,7 @@ export class McpConnection {
     const base = options.fetch ?? ((url, init) => fetch(url, init));
     this.fetch = this.viaProxy ? proxiedFetch(options.proxyUrl ?? "", base) : base;
     this.kind = options.transport;
+    this.authProvider = usesMcpOAuth(config, secrets) ? options.oauth?.(config) : undefined;
   }
 
   get name(): string {
@@ -201,7 +210,11 @@ export class McpConnection {
 
   private async attempt(kind: McpTransportKind): Promise<Client> {
     const url = new URL(this.config.url);
-    const transportOptions = { fetch: this.fetch, requestInit: { headers: this.headers() } };
+    const transportOptions = {
+      fetch: this.fetch,
+      requestInit: { headers: this.headers() },
+      ...(this.authProvider && { authProvider: this.authProvider }),
+    };
     const transport =
       kind === "sse"
         ? new SSEClientTransport(url, transportOptions)

@@ -91,6 +91,24 @@ function signIn(context: McpErrorContext, status?: number): McpClientError {
   );
 }
 
+/** A server that signs in with OAuth and has no tokens that work. */
+function oauthSignIn(context: McpErrorContext): McpClientError {
+  return new McpClientError(
+    `The MCP server ${quoted(context.server)} needs you to sign in: press "Sign in" for it in Settings → Tools.`,
+    "sign-in",
+    context.server,
+  );
+}
+
+/** A sign-in that could not begin or finish (discovery, registration or the token exchange failed). */
+export function signInFailed(context: McpErrorContext, detail: string): McpClientError {
+  return new McpClientError(
+    `Signing in to the MCP server ${quoted(context.server)} failed: ${detail.replace(/\.$/, "")}.`,
+    "sign-in",
+    context.server,
+  );
+}
+
 function unreachable(context: McpErrorContext, detail: string): McpClientError {
   const where = context.url ? ` at ${context.url}` : "";
   const advice = context.viaProxy
@@ -137,7 +155,7 @@ function httpStatus(error: unknown): number | undefined {
  */
 export function describeMcpError(error: unknown, context: McpErrorContext): McpClientError {
   if (error instanceof McpClientError) return error;
-  if (error instanceof UnauthorizedError) return signIn(context);
+  if (error instanceof UnauthorizedError) return oauthSignIn(context);
   const status = httpStatus(error);
   // The proxy refusing (an origin or a target it does not allow) is not the server asking for a sign-in.
   const refusal = status === undefined ? undefined : proxyRefusal(error);

@@ -9,9 +9,12 @@ export {
   type McpProgress,
   type McpTransportKind,
 } from "./connection.ts";
+export { McpOAuthProvider, type McpOAuthPart, type McpOAuthStore } from "./oauth-provider.ts";
 export { describeMcpError, McpClientError, type McpFailureKind } from "./errors.ts";
 export {
   McpRegistry,
+  type McpOAuthOptions,
+  type McpRegistryOptions,
   type McpRegistryTools,
   type McpSecretsOf,
   type McpServerFailure,

@@ -2,9 +2,16 @@
 // same; the agent tools of every enabled server (a server that cannot be reached is reported and skipped, never
 // breaking the run); "Test connection" for Settings → Tools.
 import type { DynamicStructuredTool } from "@langchain/core/tools";
-import type { McpServerConfig, McpServerSecrets, McpToolInfo } from "../protocol/index.ts";
-import { McpConnection, type McpConnectionOptions, type McpTransportKind } from "./connection.ts";
-import { describeMcpError, type McpFailureKind } from "./errors.ts";
+import type { McpServerConfig, McpServerSecrets, McpSignInStart, McpToolInfo } from "../protocol/index.ts";
+import {
+  McpConnection,
+  proxiedFetch,
+  type FetchLike,
+  type McpConnectionOptions,
+  type McpTransportKind,
+} from "./connection.ts";
+import { describeMcpError, McpClientError, signInFailed, type McpFailureKind } from "./errors.ts";
+import { beginMcpSignIn, finishMcpSignIn, McpOAuthProvider, type McpOAuthStore } from "./oauth-provider.ts";
 import { createMcpTools, type McpToolsOptions, type SkippedMcpTool } from "./tools.ts";
 
 /** A server that gave no tools this time, and the sentence why. */
@@ -43,11 +50,68 @@ interface Entry {
   fingerprint: string;
 }
 
+/** Where servers' OAuth sign-ins keep their records, and the address of Fawn's callback page. */
+export interface McpOAuthOptions {
+  store: (config: McpServerConfig) => McpOAuthStore;
+  redirectUrl: string;
+}
+
+export interface McpRegistryOptions extends Omit<McpConnectionOptions, "oauth"> {
+  /** Without it, a server that wants OAuth fails with its 401 sentence. */
+  oauth?: McpOAuthOptions;
+}
+
 export class McpRegistry {
   private readonly entries = new Map<string, Entry>();
+  private options: McpConnectionOptions;
+  private readonly oauth: McpOAuthOptions | undefined;
 
   /** `proxyUrl`: Fawn's proxy, for servers with `useProxy`. */
-  constructor(private options: McpConnectionOptions = {}) {}
+  constructor({ oauth, ...options }: McpRegistryOptions = {}) {
+    this.oauth = oauth;
+    this.options = { ...options, ...(oauth && { oauth: (config) => this.provider(config) }) };
+  }
+
+  private provider(config: McpServerConfig, signingIn = false): McpOAuthProvider {
+    if (!this.oauth) throw new Error("OAuth sign-in is not set up.");
+    return new McpOAuthProvider(this.oauth.store(config), this.oauth.redirectUrl, signingIn);
+  }
+
+  /** The fetch a sign-in uses for the server: through the proxy when the server's connections go through it. */
+  private fetchFor(config: McpServerConfig): FetchLike | undefined {
+    if (!config.useProxy || !this.options.proxyUrl) return this.options.fetch;
+    return proxiedFetch(this.options.proxyUrl, this.options.fetch);
+  }
+
+  /** Begins the server's OAuth sign-in: the authorization page to open, or `signedIn` when its tokens work. */
+  async beginSignIn(config: McpServerConfig): Promise<McpSignInStart> {
+    try {
+      return await beginMcpSignIn(this.provider(config, true), config.url, this.fetchFor(config));
+    } catch (error) {
+      throw this.signInError(config, error);
+    }
+  }
+
+  /** Exchanges the code the authorization server sent back for tokens; the server's next use connects with them. */
+  async finishSignIn(config: McpServerConfig, answer: { state: string; code: string }): Promise<void> {
+    try {
+      await finishMcpSignIn(this.provider(config, true), config.url, answer, this.fetchFor(config));
+    } catch (error) {
+      throw this.signInError(config, error);
+    }
+    await this.forget(config.name);
+  }
+
+  private signInError(config: McpServerConfig, error: unknown): McpClientError {
+    if (error instanceof McpClientError) return error;
+    const context = {
+      server: config.name,
+      url: config.url,
+      viaProxy: Boolean(config.useProxy && this.options.proxyUrl),
+    };
+    if (error instanceof TypeError) return describeMcpError(error, context);
+    return signInFailed(context, error instanceof Error ? error.message : String(error));
+  }
 
   /** A new proxy URL (Settings → Web): connections through the old one are closed. */
   async setProxyUrl(proxyUrl: string | undefined): Promise<void> {

@@ -4,7 +4,7 @@ import type { MessageContent, UploadedFileRef, WireMessage } from "./messages.ts
 import type { RunError, RunEvent } from "./run-events.ts";
 import type { MemoryDocument, MemoryFactInput, MemorySettings } from "./memory.ts";
 import type { SkillInfo } from "./skills.ts";
-import type { McpConfigImport, McpConnectionTest, McpServerEntry } from "./mcp.ts";
+import type { McpConfigImport, McpConnectionTest, McpServerEntry, McpSignInAnswer, McpSignInStart } from "./mcp.ts";
 import type { SharedThreadBundle, ThreadBundlePreview, ThreadShareLink } from "./thread-share.ts";
 import type { SubagentSettings } from "./subagents.ts";
 import type { UploadResult } from "./uploads.ts";
@@ -343,6 +343,18 @@ export interface GatewayApi {
   saveMcpServers(servers: McpServerEntry[]): Promise<McpServerEntry[]>;
   /** "Test connection": the server's tools, or the sentence saying why it could not be reached. */
   testMcpServer(server: McpServerEntry): Promise<McpConnectionTest>;
+  /** The names of the stored MCP servers signed in with OAuth (their tokens are kept as secrets, never exported). */
+  getMcpSignIns(): Promise<string[]>;
+  /**
+   * "Sign in" for a server that wants OAuth: the authorization page to open (oauth-callback.html brings the answer
+   * back), or `signedIn` when its stored tokens still work. Rejects with one sentence when the server's sign-in
+   * cannot begin.
+   */
+  beginMcpSignIn(server: McpServerEntry): Promise<McpSignInStart>;
+  /** Finishes the sign-in whose state the answer carries (code → tokens, saved as secrets); names the server. */
+  finishMcpSignIn(answer: McpSignInAnswer): Promise<{ server: string }>;
+  /** "Sign out": forgets the server's OAuth tokens and registration. */
+  signOutMcpServer(name: string): Promise<void>;
   /** Reads DeerFlow's `extensions_config.json` (or an `mcpServers` object) for the form; nothing is stored. */
   importMcpConfig(text: string): Promise<McpConfigImport>;
   /** The MCP servers as DeerFlow's `extensions_config.json`, without a secret. */

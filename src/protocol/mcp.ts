@@ -47,6 +47,12 @@ export interface McpToolInfo {
 /** A server as Settings → Tools edits it: its settings with its secrets. */
 export type McpServerEntry = McpServerConfig & McpServerSecrets;
 
+/** A server signs in with OAuth when it has no bearer token or Authorization header of its own. */
+export function usesMcpOAuth(config: McpServerConfig, secrets: McpServerSecrets): boolean {
+  if (secrets.bearerToken?.trim()) return false;
+  return !Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization");
+}
+
 /** What "Import" of a DeerFlow `mcpServers` file gives the form: the servers it could take, and why others not. */
 export interface McpConfigImport {
   servers: McpServerEntry[];
@@ -54,8 +60,25 @@ export interface McpConfigImport {
   skipped: { name: string; reason: string }[];
 }
 
-/** The answer to "Test connection": the server's tools, or why it could not be reached. */
-export type McpConnectionTest = { ok: true; tools: McpToolInfo[] } | { ok: false; error: string };
+/**
+ * The answer to "Test connection": the server's tools, or why it could not be reached; `signIn` when the server wants
+ * an OAuth sign-in (Settings → Tools then offers "Sign in").
+ */
+export type McpConnectionTest = { ok: true; tools: McpToolInfo[] } | { ok: false; error: string; signIn?: boolean };
+
+/** Beginning a server's OAuth sign-in: the authorization page to open, or already signed in (tokens that work). */
+export type McpSignInStart = { signedIn: true } | { signedIn: false; authorizationUrl: string };
+
+/** What Fawn's oauth-callback.html posts on the `fawn-oauth` BroadcastChannel when the authorization server is done. */
+export interface McpSignInAnswer {
+  state: string;
+  code?: string;
+  /** The authorization server's `error` (and `error_description`), when it refused. */
+  error?: string;
+}
+
+/** The BroadcastChannel oauth-callback.html posts its McpSignInAnswer on. */
+export const MCP_OAUTH_CHANNEL = "fawn-oauth";
 
 /** A running MCP tool call's progress, as a run's `custom` event: the conversation's step shows it. */
 export interface ToolProgressEvent {

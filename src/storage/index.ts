@@ -16,6 +16,7 @@ export { ThreadSearchIndex, searchRecord, type SearchText } from "./thread-searc
 export { findSnippet, queryTerms, titleHighlights, titleMatches, type QueryTerm, type Snippet } from "./search-text.ts";
 export { SettingsRepository } from "./settings-repository.ts";
 export { McpServersRepository } from "./mcp-servers-repository.ts";
+export { McpOAuthRepository, type McpOAuthPart } from "./mcp-oauth-repository.ts";
 export {
   apiKeySecret,
   endpointKeySecret,

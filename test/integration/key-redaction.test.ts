@@ -1,7 +1,7 @@
 // A provider that echoes the key it was sent (and other stored keys) in its error: the run's error event, the thread's
 // stored history, its run record, a backup and "Fetch models" all say "[redacted key]" instead of any stored key. And a
 // scan of every exported byte (the backup, each thread's .fawn, Markdown and DeerFlow JSON; raw, inflated, decoded)
-// finds no stored key in any encoding.
+// finds no stored key in any encoding, an MCP server's OAuth tokens included.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { strToU8, unzipSync, zipSync } from "fflate";
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../../src/gateway/index.ts";
 import type { ModelEndpoint, ThreadExportFormat } from "../../src/protocol/index.ts";
 import { REDACTED_KEY } from "../../src/shared/redact.ts";
-import { openFawnDb } from "../../src/storage/index.ts";
+import { McpOAuthRepository, openFawnDb } from "../../src/storage/index.ts";
 import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("key-redaction-test");
@@ -161,8 +161,9 @@ describe("no stored key in any exported byte", () => {
   const FETCH_KEY = "jina-scan-FETCHKEY-77e0";
   const THIRD_KEY = "sk-scan-THIRDKEY-a1b2";
   const MCP_KEYS = ["mcp-scan-HEADERKEY-3c4d", "mcp-scan-TOKEN-5e6f", "mcp-scan-SECRET-7a8b"];
+  const OAUTH_KEYS = ["oauth-scan-ACCESS-9c0d", "oauth-scan-REFRESH-1e2f", "oauth-scan-CLIENTSECRET-3a4b"];
 
-  it("in the backup, nor in any thread's .fawn, Markdown or DeerFlow JSON", async () => {
+  it("in the backup, nor in any thread's .fawn, Markdown or DeerFlow JSON, nor DeerFlow's MCP config", async () => {
     const gateway = harness.gateway;
     await storeKeys(gateway, {
       endpoints: [{ id: "third", name: "Third", baseUrl: harness.mock.url, apiKey: THIRD_KEY, models: [{ id: "m3" }] }],
@@ -178,8 +179,21 @@ describe("no stored key in any exported byte", () => {
       headers: { "X-API-Key": MCP_KEYS[0], Authorization: `Bearer ${MCP_KEYS[1]}` },
       oauth: { client_id: "fawn", clientSecret: MCP_KEYS[2], accessToken: MCP_KEYS[1] },
     } as never);
+    // A server signed in with OAuth: its tokens and registered client, as the sign-in keeps them.
+    await gateway.saveMcpServers([{ name: "signed", url: "https://signed.example/mcp", enabled: true }]);
+    const oauth = new McpOAuthRepository(db);
+    await oauth.set("signed", "https://signed.example/mcp", "tokens", {
+      access_token: OAUTH_KEYS[0],
+      refresh_token: OAUTH_KEYS[1],
+      token_type: "bearer",
+    });
+    await oauth.set("signed", "https://signed.example/mcp", "client", {
+      client_id: "c1",
+      client_secret: OAUTH_KEYS[2],
+    });
+    expect(await gateway.getMcpSignIns()).toEqual(["signed"]);
     db.close();
-    const keys = [MODEL_KEY, OTHER_KEY, THIRD_KEY, SEARCH_KEY, FETCH_KEY, ...MCP_KEYS];
+    const keys = [MODEL_KEY, OTHER_KEY, THIRD_KEY, SEARCH_KEY, FETCH_KEY, ...MCP_KEYS, ...OAUTH_KEYS];
 
     // A run the echoing endpoint refuses (its error quotes keys), and one that works, with an upload and a skill.
     const failed = await gateway.createThread();
@@ -212,7 +226,9 @@ describe("no stored key in any exported byte", () => {
         exports.push([`${threadId} ${exported.file_name}`, new Uint8Array(await exported.blob.arrayBuffer())]);
       }
     }
-    expect(exports).toHaveLength(7);
+    const mcpConfig = await gateway.exportMcpConfig();
+    exports.push([mcpConfig.file_name, new Uint8Array(await mcpConfig.blob.arrayBuffer())]);
+    expect(exports).toHaveLength(8);
 
     const found: string[] = [];
     let scanned = 0;

@@ -1,7 +1,8 @@
 // Settings → Tools: the MCP servers whose tools the agent may use. Each server is a group named by its name, with its
 // address, optional secrets, "Test connection" (which lists its tools, each with a switch) and an on/off switch of
-// its own; DeerFlow's extensions_config.json comes in through Import and goes out through Export.
-import { createSignal, For, onMount, Show } from "solid-js";
+// its own; a server that wants OAuth offers "Sign in" (then shows "Signed in" and "Sign out"); DeerFlow's
+// extensions_config.json comes in through Import and goes out through Export.
+import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { createStore, produce, reconcile } from "solid-js/store";
 import type { GatewayApi, McpServerEntry } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
@@ -9,21 +10,37 @@ import { t } from "../i18n/index.ts";
 import { download } from "../shared/download.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 import { blankMcpRow, fromMcpRow, toMcpRow, type McpServerRow } from "./mcp-form.ts";
+import { signInToMcpServer } from "./mcp-sign-in.ts";
 import { TextField } from "./text-field.tsx";
 
 export type ToolsClient = Pick<
   GatewayApi,
-  "getMcpServers" | "saveMcpServers" | "testMcpServer" | "importMcpConfig" | "exportMcpConfig"
+  | "getMcpServers"
+  | "saveMcpServers"
+  | "testMcpServer"
+  | "importMcpConfig"
+  | "exportMcpConfig"
+  | "getMcpSignIns"
+  | "beginMcpSignIn"
+  | "finishMcpSignIn"
+  | "signOutMcpServer"
 >;
 
 /** A server's test, while it runs or once it answered. */
 type TestState = { kind: "busy" } | { kind: "error"; text: string };
+
+/** A server's OAuth sign-in: wanted (a test said so), under way in the other window, or done. */
+type SignInState = "needed" | "waiting" | "signed-in";
 
 export function ToolsTab(props: { client: ToolsClient }) {
   const [rows, setRows] = createStore<McpServerRow[]>([]);
   const [loaded, setLoaded] = createSignal(false);
   const [status, setStatus] = createSignal<Status | undefined>();
   const [tests, setTests] = createStore<Record<string, TestState | undefined>>({});
+  const [signIns, setSignIns] = createStore<Record<string, SignInState | undefined>>({});
+  /** Aborts the sign-in each server's window is waiting for, when another begins or the tab closes. */
+  const waits = new Map<string, AbortController>();
+  onCleanup(() => waits.forEach((wait) => wait.abort()));
   let addButton!: HTMLButtonElement;
   let importInput!: HTMLInputElement;
 
@@ -38,10 +55,10 @@ export function ToolsTab(props: { client: ToolsClient }) {
   };
 
   onMount(() => {
-    props.client
-      .getMcpServers()
-      .then((servers) => {
+    Promise.all([props.client.getMcpServers(), props.client.getMcpSignIns()])
+      .then(([servers, signedIn]) => {
         show(servers);
+        for (const row of rows) if (signedIn.includes(row.name)) setSignIns(row.key, "signed-in");
         setLoaded(true);
       })
       .catch((error: unknown) => setStatus({ kind: "error", text: errorMessage(error) }));
@@ -75,7 +92,50 @@ export function ToolsTab(props: { client: ToolsClient }) {
         setTests(row.key, undefined);
       } else {
         setTests(row.key, { kind: "error", text: answer.error });
+        if (answer.signIn) setSignIns(row.key, "needed");
       }
+    } catch (error) {
+      setTests(row.key, { kind: "error", text: errorMessage(error) });
+    }
+  };
+
+  /** "Sign in": the authorization page in a window of its own; once back, the server is tested again. */
+  const signIn = async (row: McpServerRow) => {
+    const entry = fromMcpRow(row);
+    if ("error" in entry) {
+      setTests(row.key, { kind: "error", text: entry.error });
+      return;
+    }
+    waits.get(row.key)?.abort();
+    const wait = new AbortController();
+    waits.set(row.key, wait);
+    setSignIns(row.key, "waiting");
+    setTests(row.key, undefined);
+    try {
+      const outcome = await signInToMcpServer(props.client, entry, wait.signal);
+      if (!outcome) return;
+      if (outcome.ok) {
+        setSignIns(row.key, "signed-in");
+        const current = rows.find((each) => each.key === row.key);
+        if (current) await test(current);
+      } else {
+        setSignIns(row.key, "needed");
+        setTests(row.key, { kind: "error", text: outcome.popupBlocked ? t("tools.popupBlocked") : outcome.error });
+      }
+    } catch (error) {
+      setSignIns(row.key, "needed");
+      setTests(row.key, { kind: "error", text: errorMessage(error) });
+    } finally {
+      if (waits.get(row.key) === wait) waits.delete(row.key);
+    }
+  };
+
+  /** "Sign out": the server's tokens are forgotten; its next use asks for a sign-in again. */
+  const signOut = async (row: McpServerRow) => {
+    try {
+      await props.client.signOutMcpServer(row.name.trim());
+      setSignIns(row.key, "needed");
+      update(row.key, (draft) => void (draft.tools = undefined));
     } catch (error) {
       setTests(row.key, { kind: "error", text: errorMessage(error) });
     }
@@ -237,6 +297,16 @@ export function ToolsTab(props: { client: ToolsClient }) {
               <button type="button" disabled={tests[row.key]?.kind === "busy"} onClick={() => void test(row)}>
                 {t("tools.test")}
               </button>
+              <Show when={signIns[row.key] === "needed" || signIns[row.key] === "waiting"}>
+                <button type="button" class="primary" onClick={() => void signIn(row)}>
+                  {t("tools.signIn")}
+                </button>
+              </Show>
+              <Show when={signIns[row.key] === "signed-in"}>
+                <button type="button" class="ghost" onClick={() => void signOut(row)}>
+                  {t("tools.signOut")}
+                </button>
+              </Show>
               <button
                 type="button"
                 class="ghost danger-text"
@@ -252,7 +322,11 @@ export function ToolsTab(props: { client: ToolsClient }) {
                   ? { kind: "busy", text: t("tools.testing") }
                   : tests[row.key]?.kind === "error"
                     ? { kind: "error", text: (tests[row.key] as { text: string }).text }
-                    : undefined
+                    : signIns[row.key] === "waiting"
+                      ? { kind: "busy", text: t("tools.signingIn") }
+                      : signIns[row.key] === "signed-in"
+                        ? { kind: "ok", text: t("tools.signedIn") }
+                        : undefined
               }
             />
             <Show when={toolList(row).length > 0}>
