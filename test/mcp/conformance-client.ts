@@ -1,9 +1,15 @@
 // The client program `@modelcontextprotocol/conformance` starts for each client scenario: `<cmd> <server-url>`, with
 // the scenario in MCP_CONFORMANCE_SCENARIO. It drives Fawn's own MCP layer (McpRegistry → McpConnection, as the
 // agent does): connect, list the tools, call the tool the scenario expects; exit 0 when that worked, 1 when not.
-// Fawn has no OAuth provider and no elicitation yet: those scenarios fail, and test/mcp/conformance-baseline.yml says
-// why. Run by scripts/mcp-conformance.ts (`npm run test:mcp-conformance`).
+// The auth scenarios go through Settings → Tools' own service (McpService over a database, as the worker has it):
+// Test connection says sign-in is needed, Sign in gives the authorization URL, which is followed here as a browser
+// would (the test server approves at once and redirects with the code), and the callback's answer finishes it.
+// Fawn has no elicitation: that scenario fails, and test/mcp/conformance-baseline.yml says why, as for any other.
+// Run by scripts/mcp-conformance.ts (`npm run test:mcp-conformance`).
+import "fake-indexeddb/auto";
+import { McpService } from "../../src/gateway/mcp-service.ts";
 import { McpRegistry } from "../../src/mcp/index.ts";
+import { openFawnDb } from "../../src/storage/fawn-db.ts";
 
 /** The tool each scenario's server offers and checks that the client calls, with its arguments. */
 const CALLS: Record<string, { tool: string; args: Record<string, unknown> } | undefined> = {
@@ -14,9 +20,44 @@ const CALLS: Record<string, { tool: string; args: Record<string, unknown> } | un
 };
 const AUTH_CALL = { tool: "test-tool", args: {} };
 
+/** An auth scenario: sign in as a user of Settings → Tools would, then list the tools and call the scenario's tool. */
+async function runWithSignIn(scenario: string, url: string): Promise<void> {
+  const service = new McpService(await openFawnDb(`conformance-${String(process.pid)}`), {
+    notify: () => undefined,
+    proxyUrl: async () => undefined,
+    oauthRedirectUrl: "http://127.0.0.1:8765/oauth-callback.html",
+  });
+  const server = { name: "conformance", url, enabled: true, timeoutSeconds: 20 };
+  await service.save([server]);
+  let test = await service.test(server);
+  if (!test.ok && test.signIn) {
+    const start = await service.beginSignIn(server);
+    if (!start.signedIn) {
+      // The browser's part: the authorization page approves and sends the user back with the code.
+      const approved = await fetch(start.authorizationUrl, { redirect: "manual" });
+      const back = new URL(approved.headers.get("location") ?? "", start.authorizationUrl);
+      const code = back.searchParams.get("code");
+      const error = back.searchParams.get("error");
+      await service.finishSignIn({
+        state: back.searchParams.get("state") ?? "",
+        ...(code && { code }),
+        ...(error && { error }),
+      });
+    }
+    test = await service.test(server);
+  }
+  if (!test.ok) throw new Error(test.error);
+  console.log(`${scenario}: ${String(test.tools.length)} tools (${test.tools.map((tool) => tool.name).join(", ")})`);
+  const run = await service.runTools(() => undefined);
+  const tool = run?.tools.find((candidate) => candidate.name === `conformance_${AUTH_CALL.tool}`);
+  if (!tool) throw new Error(`no ${AUTH_CALL.tool} tool among ${String(run?.tools.length ?? 0)}`);
+  console.log(`${AUTH_CALL.tool}: ${String(await tool.invoke(AUTH_CALL.args))}`);
+}
+
 async function run(scenario: string, url: string): Promise<void> {
-  if (!(scenario in CALLS) && !scenario.startsWith("auth/")) throw new Error(`unknown scenario ${scenario}`);
-  const call = scenario.startsWith("auth/") ? AUTH_CALL : CALLS[scenario];
+  if (scenario.startsWith("auth/")) return runWithSignIn(scenario, url);
+  if (!(scenario in CALLS)) throw new Error(`unknown scenario ${scenario}`);
+  const call = CALLS[scenario];
   const registry = new McpRegistry({ clientInfo: { name: "fawn-conformance", version: "1.0.0" } });
   const connection = registry.connection({ name: "conformance", url, enabled: true, timeoutSeconds: 20 });
   try {
