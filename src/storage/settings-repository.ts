@@ -4,6 +4,30 @@ import type { FawnDb } from "./fawn-db.ts";
 
 const secretKey = (key: string) => `${key}.apiKey`;
 
+/** The secrets key prefix of MCP sign-ins (mcp-oauth-repository.ts). */
+const MCP_OAUTH_PREFIX = "mcp-oauth.";
+const CREDENTIAL_FIELDS = new Set(["access_token", "refresh_token", "id_token", "client_secret"]);
+
+/** The token and client secret strings a JSON sign-in record holds, at any depth. */
+function credentialsIn(json: string): string[] {
+  const found: string[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === "object") {
+      for (const [key, inner] of Object.entries(value)) {
+        if (CREDENTIAL_FIELDS.has(key) && typeof inner === "string" && inner !== "") found.push(inner);
+        else visit(inner);
+      }
+    }
+  };
+  try {
+    visit(JSON.parse(json));
+  } catch {
+    // Not JSON: the value itself is already listed.
+  }
+  return found;
+}
+
 export class SettingsRepository {
   constructor(private readonly db: FawnDb) {}
 
@@ -18,9 +42,11 @@ export class SettingsRepository {
 
   /** Every secret stored (each endpoint's and web provider's key, and any later one), for redacting error text. */
   async secretValues(): Promise<string[]> {
-    return (await this.db.getAll("secrets")).flatMap((secret) =>
-      typeof secret.value === "string" && secret.value !== "" ? [secret.value] : [],
-    );
+    return (await this.db.getAll("secrets")).flatMap((secret) => {
+      if (typeof secret.value !== "string" || secret.value === "") return [];
+      // An MCP sign-in is kept as JSON: its tokens and client secret are what an error could echo.
+      return secret.key.startsWith(MCP_OAUTH_PREFIX) ? [secret.value, ...credentialsIn(secret.value)] : [secret.value];
+    });
   }
 
   /** A setting and its API key (undefined when none is stored), read together. */
