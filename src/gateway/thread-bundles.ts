@@ -102,13 +102,17 @@ export class ThreadBundles {
    * and replayed as it came, and continued in a copy (continueThread).
    */
   async import(archive: Blob | Uint8Array): Promise<ThreadSummary> {
-    const read = await readArchive(archive, this.limits, {
+    const bundled = await restorableThread(await this.read(archive), "bundle");
+    return this.add(withThread(bundled, { ...bundled.records.thread, read_only: true }));
+  }
+
+  /** A `.fawn`'s thread, checked whole (schema, sizes, counts, paths), without writing anything. */
+  read(archive: Blob | Uint8Array): Promise<BundledThread> {
+    return readArchive(archive, this.limits, {
       choose: "Choose a Fawn thread bundle (.fawn) to import.",
       noun: "bundle",
       read: (bytes) => readThreadBundle(bytes, this.limits),
     });
-    const bundled = await restorableThread(read, "bundle");
-    return this.add(withThread(bundled, { ...bundled.records.thread, read_only: true }));
   }
 
   /**

@@ -1,30 +1,13 @@
 // Thread actions → Share link, and what a shared bundle holds before it is imported (a share link, a `.fawn` opened
 // from the system or shared to the installed app): docs/architecture.md#d8-bundles. Nothing here writes; the import
 // itself is ThreadBundles.import.
-import {
-  BackupArchiveError,
-  encodeShareLink,
-  previewThreadBundle,
-  readShareLink,
-  readThreadBundle,
-} from "../bundles/index.ts";
-import {
-  BACKUP_LIMITS,
-  type BackupLimits,
-  type SharedThreadBundle,
-  type ThreadBundlePreview,
-  type ThreadShareLink,
-} from "../protocol/index.ts";
+import { BackupArchiveError, encodeShareLink, previewThreadBundle, readShareLink } from "../bundles/index.ts";
+import { type SharedThreadBundle, type ThreadBundlePreview, type ThreadShareLink } from "../protocol/index.ts";
 import { UserError } from "../shared/user-error.ts";
-import { readArchive } from "./data-service.ts";
 import type { ThreadBundles } from "./thread-bundles.ts";
 
 export class ThreadSharing {
-  constructor(
-    private readonly bundles: Pick<ThreadBundles, "export">,
-    /** What an imported bundle is held to (ThreadBundles' limits). */
-    private readonly limits: BackupLimits = BACKUP_LIMITS,
-  ) {}
+  constructor(private readonly bundles: Pick<ThreadBundles, "export" | "read">) {}
 
   /** The thread's `.fawn` bundle as a share link's data, or how big it is when a link cannot hold it. */
   async link(threadId: string): Promise<ThreadShareLink> {
@@ -46,11 +29,6 @@ export class ThreadSharing {
 
   /** What a `.fawn` holds, checked as ThreadBundles.import checks it, without writing anything. */
   async inspect(archive: Blob | Uint8Array): Promise<ThreadBundlePreview> {
-    const thread = await readArchive(archive, this.limits, {
-      choose: "Choose a Fawn thread bundle (.fawn) to import.",
-      noun: "bundle",
-      read: (bytes) => readThreadBundle(bytes, this.limits),
-    });
-    return previewThreadBundle(thread);
+    return previewThreadBundle(await this.bundles.read(archive));
   }
 }
