@@ -40,7 +40,14 @@ export async function signInToMcpServer(
       return { ok: true };
     }
     if (!popup) return { ok: false, error: "", popupBlocked: true };
-    const state = new URL(start.authorizationUrl).searchParams.get("state") ?? "";
+    // The pop-up is still Fawn's own about:blank: only an http(s) page may replace it (a javascript: URL from a
+    // hostile server's metadata would run in Fawn's origin).
+    const authorization = new URL(start.authorizationUrl);
+    if (authorization.protocol !== "https:" && authorization.protocol !== "http:") {
+      popup.close();
+      return { ok: false, error: `The sign-in page's address is not a web page (${authorization.protocol}).` };
+    }
+    const state = authorization.searchParams.get("state") ?? "";
     const answer = answerFor(state, signal);
     popup.location.href = start.authorizationUrl;
     const got = await answer;
