@@ -53,7 +53,8 @@ export function Composer(props: { state: AppState }) {
     try {
       const sent = await props.state.sendWithFiles(value, attached);
       if (!sent) return;
-      setText("");
+      // Only what was sent is cleared: text typed while the run was starting stays in the box.
+      setText((current) => (current === value ? "" : current));
       setFiles([]);
       box.style.height = "";
     } finally {
