@@ -4,7 +4,15 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { ModelErrorOptions } from "../agent/index.ts";
 import { createChatModel, type ChatModelOptions } from "../models/index.ts";
 import { CHANGES_CHANNEL, type ChangeNotice, type ModelTarget, type PythonHostHandle } from "../protocol/index.ts";
-import { IndexedDbCheckpointSaver, openFawnDb, ThreadFiles, ThreadRepository, type FawnDb } from "../storage/index.ts";
+import {
+  IndexedDbCheckpointSaver,
+  openFawnDb,
+  ThreadFiles,
+  ThreadFileVersions,
+  ThreadRepository,
+  type FawnDb,
+} from "../storage/index.ts";
+import { BranchService } from "./branch-service.ts";
 import { DataService } from "./data-service.ts";
 import { Gateway } from "./gateway.ts";
 import { McpService, type McpConnections } from "./mcp-service.ts";
@@ -67,10 +75,19 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     onSandboxChanged: (saved) => sandboxes.providerChanged(saved.provider),
   });
+  const branches = new BranchService({
+    threads: threadRepository,
+    checkpointer,
+    fileVersions: new ThreadFileVersions(db),
+    closeSandbox: (threadId) => sandboxes.close(threadId),
+    isRunning,
+    onChanged: (threadId) => notify({ type: "thread-changed", thread_id: threadId }),
+  });
   const threads: ThreadsService = new ThreadsService(db, {
     threads: threadRepository,
     files,
     checkpointer,
+    branches,
     notify: broadcast,
     isRunning,
     closeSandbox: (threadId) => sandboxes.close(threadId),
@@ -111,6 +128,7 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     memory,
     skills,
     search: threads.search,
+    branches,
     createModel,
     ...(options.retry && { retry: options.retry }),
     sandbox: (threadId) => sandboxes.open(threadId),
@@ -127,7 +145,7 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
   });
   const bundles = new ThreadBundles(db, { notify, files, detail: (threadId) => threads.get(threadId) });
   const sharing = new ThreadSharing(bundles);
-  return new Gateway({ threads, bundles, sharing, runs, settings, sandboxes, memory, skills, data, mcp });
+  return new Gateway({ threads, bundles, sharing, runs, settings, sandboxes, memory, skills, data, mcp, branches });
 }
 
 /** Opens the database and the Gateway over it; threads a closed tab left running are marked interrupted. */

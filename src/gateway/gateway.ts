@@ -41,6 +41,7 @@ import {
   type WebToolSettings,
 } from "../protocol/index.ts";
 import type { RunRecord } from "../storage/index.ts";
+import type { BranchService } from "./branch-service.ts";
 import type { DataService } from "./data-service.ts";
 import type { MemoryService } from "./memory-service.ts";
 import type { McpService } from "./mcp-service.ts";
@@ -63,6 +64,7 @@ export interface GatewayServices {
   skills: SkillsService;
   data: DataService;
   mcp: McpService;
+  branches: BranchService;
 }
 
 export class Gateway implements GatewayApi {
@@ -115,6 +117,10 @@ export class Gateway implements GatewayApi {
 
   threadReplay(threadId: string): Promise<ThreadReplay> {
     return this.services.threads.replay(threadId);
+  }
+
+  showVersion(threadId: string, runId: string): Promise<void> {
+    return this.services.branches.showVersion(threadId, runId);
   }
 
   // ---- MCP servers (Settings → Tools) ----

@@ -75,6 +75,13 @@ export interface RunDependencies {
    * it is stored or emitted. The run's own keys are redacted without it too.
    */
   secrets?: readonly string[];
+  /**
+   * Where the run starts (absent: the thread's latest checkpoint): `checkpoint` is the one to go on from (a version
+   * shown, or the fork point of an edit or regeneration); `resume` goes on from it without a new message.
+   */
+  start?: { checkpoint?: string; resume?: boolean };
+  /** The id of the user message the run adds (default: a new one). */
+  userMessageId?: string;
 }
 
 type Emit = (event: RunEvent) => void;
@@ -108,16 +115,23 @@ function toWireValue(value: unknown): unknown {
 export async function checkpointMessages(
   checkpointer: BaseCheckpointSaver,
   threadId: string,
+  checkpointId?: string,
 ): Promise<WireMessage[] | undefined> {
-  return (await checkpointView(checkpointer, threadId))?.messages;
+  return (await checkpointView(checkpointer, threadId, checkpointId))?.messages;
 }
 
-/** The messages and presented files of the thread's latest checkpoint, read once; undefined when it has none. */
+/**
+ * The messages and presented files of the thread's checkpoint `checkpointId` (default: the latest), read once;
+ * undefined when there is none.
+ */
 export async function checkpointView(
   checkpointer: BaseCheckpointSaver,
   threadId: string,
+  checkpointId?: string,
 ): Promise<{ messages: WireMessage[]; artifacts: string[]; todos: TodoItem[] } | undefined> {
-  const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+  const tuple = await checkpointer.getTuple({
+    configurable: { thread_id: threadId, checkpoint_ns: "", ...(checkpointId && { checkpoint_id: checkpointId }) },
+  });
   return tuple && stateView(tuple.checkpoint.channel_values);
 }
 
@@ -176,34 +190,45 @@ export async function executeRun(
   };
 
   const { thread } = deps;
+  const resume = deps.start?.resume === true;
   const text = request.input.messages.map((message) => contentText(message.content)).join("\n");
   if (!thread) return finish("error", { error: "bad_request", message: `There is no thread with id ${threadId}.` });
   if (thread.read_only) return finish("error", { error: "bad_request", message: READ_ONLY_THREAD });
-  if (text.trim().length === 0) return finish("error", { error: "bad_request", message: "The message is empty." });
+  if (!resume && text.trim().length === 0) {
+    return finish("error", { error: "bad_request", message: "The message is empty." });
+  }
 
+  const startId = deps.start?.checkpoint;
   const stored = await threads.entries(threadId);
-  const saved = await checkpointMessages(checkpointer, threadId);
+  const saved = await checkpointMessages(checkpointer, threadId, startId);
   // A thread from before checkpoints brings its stored messages into its first checkpoint.
   const seed = saved === undefined ? stored.flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])) : [];
   const history = saved ?? seed;
-  const userMessages: HumanWireMessage[] = request.input.messages.map((message) => ({
-    type: "human",
-    id: newId(),
-    content: message.content,
-    ...(message.files && message.files.length > 0 && { files: message.files }),
-  }));
+  const userMessages: HumanWireMessage[] = resume
+    ? []
+    : request.input.messages.map((message, index) => ({
+        type: "human",
+        id: (index === 0 && deps.userMessageId) || newId(),
+        content: message.content,
+        ...(message.files && message.files.length > 0 && { files: message.files }),
+      }));
   const input = [...seed, ...userMessages].map(fromWireMessage);
-  const isFirstExchange = !history.some((message) => message.type === "human");
+  const isFirstExchange = !resume && !history.some((message) => message.type === "human");
   const provisionalTitle = isFirstExchange ? fallbackTitle(text) : undefined;
   // A new message is activity: the thread moves up the list as the run starts, not only when it ends.
+  // The run's checkpoints will be the thread's newest: the thread shows the latest again (a branch the user moved to
+  // is where this run starts).
   await threads.update(threadId, {
     status: "busy",
+    head: undefined,
     updated_at: Date.now(),
     ...(provisionalTitle !== undefined && { title: provisionalTitle }),
   });
   deps.onThreadChanged?.(threadId);
 
   const config = { configurable: { thread_id: threadId } };
+  // Starting from a given checkpoint forks there: LangGraph writes the run's checkpoints as its children.
+  const startConfig = { configurable: { thread_id: threadId, ...(startId && { checkpoint_id: startId }) } };
   const options = resolveRunOptions(target, request.context?.mode);
   const activation = (await deps.activateSkill?.(text)) ?? { kind: "none" as const };
   // The titles the title middleware chose after the first exchange; the last is applied once the run has saved.
@@ -249,14 +274,14 @@ export async function executeRun(
   let runError: RunError | undefined;
   try {
     if (!target) {
-      await agent.updateState(config, { messages: input }, "model_request");
+      if (!resume) await agent.updateState(startConfig, { messages: input }, "model_request");
       status = "error";
       runError = {
         error: "not_configured",
         message: "No model is set up yet. Open Settings → Models and enter a Base URL and a Model.",
       };
     } else if (activation.kind === "disabled") {
-      await agent.updateState(config, { messages: input }, "model_request");
+      await agent.updateState(startConfig, { messages: input }, "model_request");
       status = "error";
       runError = {
         error: "bad_request",
@@ -266,9 +291,10 @@ export async function executeRun(
       };
     } else {
       const stream = await agent.stream(
-        { messages: input },
+        // Resuming gives no input: the graph goes on with the nodes its last saved step left to run.
+        resume ? null : { messages: input },
         {
-          ...config,
+          ...startConfig,
           streamMode: ["values", "messages", "updates", "custom"],
           signal,
           recursionLimit: 100,

@@ -6,9 +6,11 @@ import type { McpProgress } from "../mcp/index.ts";
 import type { ChatModelOptions } from "../models/index.ts";
 import type { ChangeNotice, ModelTarget, RunError, RunEvent, RunEventListener, RunRequest } from "../protocol/index.ts";
 import { redactSecrets } from "../shared/redact.ts";
+import { UserError } from "../shared/user-error.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { IndexedDbCheckpointSaver, RunRecord, ThreadRepository } from "../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
+import type { BranchRecord, BranchService } from "./branch-service.ts";
 import type { MemoryService } from "./memory-service.ts";
 import { executeRun } from "./run-executor.ts";
 import type { SettingsService } from "./settings-service.ts";
@@ -23,6 +25,7 @@ export interface RunServiceOptions {
   memory: MemoryService;
   skills: SkillsService;
   search: ThreadSearchService;
+  branches: BranchService;
   createModel: (target: ModelTarget, options?: ChatModelOptions) => BaseChatModel;
   /** Retry policy for model errors; tests shorten the waits. */
   retry?: ModelErrorOptions;
@@ -98,11 +101,8 @@ export class RunService {
     let model = "";
     let status: RunRecord["status"] = "error";
     let failure: RunError | undefined;
-    const track = (event: RunEvent): void => {
-      if (event.event === "end") status = event.data.status;
-      if (event.event === "error") failure = event.data;
-      emit(event);
-    };
+    let branch: BranchRecord = {};
+    let end: string | undefined;
     const record = (): RunRecord => ({
       thread_id: request.thread_id,
       run_id: request.run_id,
@@ -111,7 +111,25 @@ export class RunService {
       updated_at: Date.now(),
       ...(model ? { model } : {}),
       ...(failure ? { error: failure } : {}),
+      ...branch,
+      ...(end !== undefined && { end }),
     });
+    // Each saved step moves the run's end, so a run cut off by a closed page still says where it stopped.
+    let saving: Promise<void> = Promise.resolve();
+    const saveProgress = () => {
+      saving = saving
+        .then(async () => {
+          end = await this.options.branches.endOf(request.thread_id, branch.base);
+          await threads.recordRun({ ...record(), status: "running" });
+        })
+        .catch(() => undefined);
+    };
+    const track = (event: RunEvent): void => {
+      if (event.event === "end") status = event.data.status;
+      if (event.event === "error") failure = event.data;
+      if (event.event === "values" && known) saveProgress();
+      emit(event);
+    };
     try {
       // A running MCP call's progress shows on its step in the conversation.
       const onProgress = (toolCallId: string, progress: McpProgress) =>
@@ -126,6 +144,19 @@ export class RunService {
       ]);
       secrets = settings.secrets;
       model = settings.target?.model ?? "";
+      let plan: Awaited<ReturnType<BranchService["plan"]>> = { request, record: {} };
+      if (thread && !thread.read_only) {
+        try {
+          plan = await this.options.branches.plan(request, thread);
+        } catch (error) {
+          if (!(error instanceof UserError)) throw error;
+          track({ event: "metadata", data: { run_id: request.run_id, thread_id: request.thread_id } });
+          track({ event: "error", data: { error: "bad_request", message: error.message } });
+          track({ event: "end", data: { status: "error" } });
+          return;
+        }
+      }
+      branch = plan.record;
       known = thread !== undefined;
       if (known) await threads.recordRun({ ...record(), status: "running" });
       if (known) await search.invalidate(request.thread_id);
@@ -148,8 +179,10 @@ export class RunService {
           ...(this.options.retry && { retry: this.options.retry }),
           sandbox: this.options.sandbox,
           onThreadChanged: (threadId) => this.options.notify({ type: "thread-changed", thread_id: threadId }),
+          ...(plan.start && { start: plan.start }),
+          ...(branch.user_message_id && { userMessageId: branch.user_message_id }),
         },
-        request,
+        plan.request,
         track,
         signal,
       );
@@ -167,8 +200,38 @@ export class RunService {
       track({ event: "error", data });
       track({ event: "end", data: { status: "error" } });
     } finally {
-      if (known) await threads.recordRun(record()).catch(() => undefined);
+      if (known) await this.recordEnd(record, saving, branch, (saved) => (end = saved));
       if (known) await search.index(request.thread_id).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Stores the run's record as it ended, with where it ended; keeps the thread's files as that version's; a
+   * resumption also moves the end of the run it continued, whose turn it finished.
+   */
+  private async recordEnd(
+    record: () => RunRecord,
+    saving: Promise<void>,
+    branch: BranchRecord,
+    setEnd: (end: string | undefined) => void,
+  ): Promise<void> {
+    const { threads, branches } = this.options;
+    await saving;
+    const first = record();
+    try {
+      const end = await branches.endOf(first.thread_id, branch.base);
+      setEnd(end);
+      const final = record();
+      await threads.recordRun(final);
+      if (final.end !== undefined) await branches.keepFiles(final.thread_id, final.end);
+      if (branch.kind === "resume" && branch.continues && final.end !== undefined) {
+        const continued = await threads.run(final.thread_id, branch.continues);
+        if (continued) {
+          await threads.recordRun({ ...continued, status: final.status, end: final.end, updated_at: Date.now() });
+        }
+      }
+    } catch {
+      await threads.recordRun(first).catch(() => undefined);
     }
   }
 }

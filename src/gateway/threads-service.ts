@@ -19,6 +19,7 @@ import { UserError } from "../shared/user-error.ts";
 import type { ThreadFiles, ThreadRepository } from "../storage/index.ts";
 import { ThreadSearchIndex, type FawnDb } from "../storage/index.ts";
 import { ThreadIdTakenError, ThreadImporter } from "../storage/thread-import.ts";
+import type { BranchService } from "./branch-service.ts";
 import { checkpointView } from "./run-executor.ts";
 import { composeHistory } from "./thread-history.ts";
 import { threadReplay } from "./thread-replay.ts";
@@ -38,6 +39,8 @@ export interface ThreadsServiceOptions {
   threads: ThreadRepository;
   files: ThreadFiles;
   checkpointer: BaseCheckpointSaver;
+  /** The versions of the thread's turns, and which one it shows. */
+  branches: BranchService;
   notify: (notice: ChangeNotice) => void;
   /** Whether this worker runs a reply on the thread. */
   isRunning: (threadId: string) => boolean;
@@ -97,17 +100,19 @@ export class ThreadsService {
     return thread;
   }
 
+  /** The thread as it shows: the version it is on (its latest unless the user moved to another), with its versions. */
   async get(threadId: string): Promise<ThreadDetail | undefined> {
-    const [detail, view] = await Promise.all([
-      this.threads.detail(threadId),
-      checkpointView(this.options.checkpointer, threadId),
-    ]);
+    const detail = await this.threads.detail(threadId);
     if (!detail) return undefined;
+    const view = await checkpointView(this.options.checkpointer, threadId, detail.head);
+    const { versions, resumable } = await this.options.branches.describe(detail, view?.messages ?? []);
     return {
       ...detail,
       entries: composeHistory(detail.entries, view?.messages),
       artifacts: view?.artifacts ?? [],
       todos: view?.todos ?? [],
+      ...(Object.keys(versions).length > 0 && { versions }),
+      ...(resumable && { resumable }),
     };
   }
 

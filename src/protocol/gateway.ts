@@ -28,6 +28,11 @@ export interface ThreadSummary {
    * copies it into a thread of the user's own, which runs on the user's model.
    */
   read_only?: boolean;
+  /**
+   * The checkpoint the thread shows and continues from, when the user moved to a version that is not the latest
+   * (Previous/Next version); absent: the latest. Kept across reloads: the thread opens on the branch last shown.
+   */
+  head?: string;
 }
 
 /** Why an imported thread takes no new message. */
@@ -45,6 +50,25 @@ export interface ThreadDetail extends ThreadSummary {
   artifacts?: string[];
   /** The agent's latest plan (plan mode), as of the last checkpoint. */
   todos?: TodoItem[];
+  /** The versions of user messages (edits) and of replies (regenerations), by the id of the turn's user message. */
+  versions?: Record<string, TurnVersions>;
+  /** The last run was cut off (page closed, crash, network) before it finished: "Continue" resumes it. */
+  resumable?: boolean;
+}
+
+/** Where one version stands among its siblings, and the runs "Previous version" and "Next version" show. */
+export interface VersionChoice {
+  /** 1-based. */
+  index: number;
+  count: number;
+  previous?: string;
+  next?: string;
+}
+
+/** A turn's versions: of its user message (edits) and of its reply (regenerations of the same message). */
+export interface TurnVersions {
+  prompt?: VersionChoice;
+  reply?: VersionChoice;
 }
 
 /** A thread's saved steps, oldest first, for replaying it; each step names its messages by id. */
@@ -249,6 +273,12 @@ export interface RunRequest {
   /** How to run: the mode and the model (one of Settings → Models); defaults to Flash and the default model. */
   /** `endpoint`: the id of the endpoint `model` belongs to; without it, `model` is looked up as modelChoiceFor does. */
   context?: { mode?: AgentMode; model?: string; endpoint?: string };
+  /**
+   * What the run does to the history (absent: adds the message at the end). `edit`: the thread forks before the
+   * user message `message_id` and runs `input` instead of it; `regenerate`: forks there and runs the same message
+   * again (`input` is ignored); `resume`: continues a run that was cut off from its last saved step (no input).
+   */
+  branch?: { kind: "edit" | "regenerate"; message_id: string } | { kind: "resume" };
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -334,6 +364,8 @@ export interface GatewayApi {
   continueThread(threadId: string): Promise<ThreadSummary>;
   /** The thread's saved steps, oldest first, to play it back step by step. */
   threadReplay(threadId: string): Promise<ThreadReplay>;
+  /** Shows the version a run made (VersionChoice's previous/next), with its latest continuation, files included. */
+  showVersion(threadId: string, runId: string): Promise<void>;
   /** Settings → Tools: the MCP servers, each with its secrets (a bearer token, header values). */
   getMcpServers(): Promise<McpServerEntry[]>;
   /**

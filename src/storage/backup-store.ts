@@ -26,7 +26,8 @@ import { MEMORY_DOCUMENT_KEY } from "./memory-repository.ts";
 /**
  * How a backup treats each store. Typed over every store of the schema, so a new store does not compile until it
  * is given a place here: `thread` (exported with its thread), `global`, `derived` (rebuilt after an import, not
- * exported) or `never` (API keys).
+ * exported), `device` (kept on this device only: the files of branches not shown; a restored thread has the files of
+ * the branch it shows) or `never` (API keys).
  */
 export const BACKUP_COVERAGE = {
   threads: "thread",
@@ -39,12 +40,14 @@ export const BACKUP_COVERAGE = {
   thread_file_meta: "thread",
   runs: "thread",
   thread_search: "derived",
+  thread_file_versions: "device",
+  thread_file_blobs: "device",
   settings: "global",
   store_items: "global",
   skills: "global",
   mcp_servers: "global",
   secrets: "never",
-} as const satisfies Record<StoreNames<FawnDbSchema>, "thread" | "global" | "derived" | "never">;
+} as const satisfies Record<StoreNames<FawnDbSchema>, "thread" | "global" | "derived" | "device" | "never">;
 
 type StoreName = StoreNames<FawnDbSchema>;
 const ALL_STORES = Object.keys(BACKUP_COVERAGE) as StoreName[];

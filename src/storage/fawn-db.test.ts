@@ -26,8 +26,8 @@ async function createVersion2(name: string) {
 }
 
 describe("openFawnDb", () => {
-  it("is at version 6", () => {
-    expect(DB_VERSION).toBe(6);
+  it("is at version 7", () => {
+    expect(DB_VERSION).toBe(7);
   });
 
   it("upgrades a version 2 database with data to the current version, keeping the data", async () => {
@@ -137,6 +137,8 @@ describe("openFawnDb", () => {
       "thread_file_meta",
       "runs",
       "thread_search",
+      "thread_file_versions",
+      "thread_file_blobs",
     ]);
   });
 

@@ -3,7 +3,7 @@ import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type St
 import type { McpServerConfig, RunError, SkillMetadata, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
 import { movedSecrets, upgradeSettings } from "./settings-upgrade.ts";
 
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 
 /**
  * What a checkpointed thread keeps beside its messages (which live in the checkpoints): a run's error, shown after
@@ -148,6 +148,23 @@ export interface SecretRecord {
   value: string;
 }
 
+/**
+ * The workspace and outputs of a thread as they were at one checkpoint (a run's end), so a branch forked there, or
+ * shown again, gets the files of its own; the key is [thread_id, checkpoint_id]. Bytes are in `thread_file_blobs`.
+ */
+export interface ThreadFileVersionRecord {
+  thread_id: string;
+  checkpoint_id: string;
+  files: ThreadFileMeta[];
+}
+
+/** File bytes kept for `thread_file_versions`, once per content; the key is [thread_id, sha256]. */
+export interface ThreadFileBlobRecord {
+  thread_id: string;
+  sha256: string;
+  bytes: Uint8Array;
+}
+
 /** One run of the agent on a thread; the key is [thread_id, run_id]. */
 export interface RunRecord {
   thread_id: string;
@@ -157,6 +174,19 @@ export interface RunRecord {
   updated_at: number;
   model?: string;
   error?: RunError;
+  /**
+   * Branches (edit, regenerate, resume). `base`: the checkpoint the thread was at when the run started (absent:
+   * none yet); runs with the same base are versions of one turn. `end`: the thread's newest checkpoint once the run
+   * saved its last step. `user_message_id`: the message the run added.
+   */
+  kind?: "send" | "edit" | "regenerate" | "resume";
+  base?: string;
+  end?: string;
+  user_message_id?: string;
+  /** A regeneration: the run whose reply it regenerates (the first version of that reply). */
+  regenerates?: string;
+  /** A resumption: the cut-off run it continues. */
+  continues?: string;
 }
 
 /** What an installed skill's SKILL.md frontmatter says, beside its name (the record's key). */
@@ -211,6 +241,8 @@ export interface FawnDbSchema extends DBSchema {
   skills: { key: string; value: SkillRecord };
   mcp_servers: { key: string; value: McpServerRecord };
   thread_search: { key: [string]; value: ThreadSearchRecord; indexes: { "by-term": string } };
+  thread_file_versions: { key: [string, string]; value: ThreadFileVersionRecord };
+  thread_file_blobs: { key: [string, string]; value: ThreadFileBlobRecord };
 }
 
 /** The LangGraph checkpointer's stores; every key starts with the thread id. */
@@ -233,6 +265,8 @@ export const THREAD_STORES = [
   "thread_file_meta",
   "runs",
   "thread_search",
+  "thread_file_versions",
+  "thread_file_blobs",
 ] as const;
 
 export type FawnDb = IDBPDatabase<FawnDbSchema>;
@@ -308,6 +342,15 @@ const UPGRADES: readonly [version: number, step: (database: FawnDb, transaction:
       // Settings keep one shape at a time: older records (an inline key, the first model endpoint apart from the
       // others, the proxy inside Settings → Web) are rewritten in this same transaction (settings-upgrade.ts).
       void upgradeStoredSettings(transaction);
+    },
+  ],
+  [
+    7,
+    (database) => {
+      // Branches: each run's files are kept at its end, so an edit or a regeneration starts from the files as they
+      // were at its fork point (thread-file-versions.ts).
+      database.createObjectStore("thread_file_versions", { keyPath: ["thread_id", "checkpoint_id"] });
+      database.createObjectStore("thread_file_blobs", { keyPath: ["thread_id", "sha256"] });
     },
   ],
 ];

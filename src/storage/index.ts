@@ -12,6 +12,7 @@ export {
   type RunRecord,
 } from "./fawn-db.ts";
 export { ThreadRepository, type ThreadPatch } from "./thread-repository.ts";
+export { ThreadFileVersions } from "./thread-file-versions.ts";
 export { ThreadSearchIndex, searchRecord, type SearchText } from "./thread-search-index.ts";
 export { findSnippet, queryTerms, titleHighlights, titleMatches, type QueryTerm, type Snippet } from "./search-text.ts";
 export { SettingsRepository } from "./settings-repository.ts";

@@ -181,6 +181,20 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
     return this.toTuple(raw, checkpointId ? config : undefined);
   }
 
+  /** The id of the thread's newest checkpoint in the root namespace (undefined: none), read from its key alone. */
+  async latestCheckpointId(threadId: string): Promise<string | undefined> {
+    const db = await this.database();
+    const cursor = await db.transaction("checkpoints").store.openKeyCursor(keyPrefixRange(threadId, ""), "prev");
+    return cursor?.key[2];
+  }
+
+  /** The checkpoint with no parent in the thread's root namespace: its first (undefined: none). */
+  async rootCheckpointId(threadId: string): Promise<string | undefined> {
+    const db = await this.database();
+    const cursor = await db.transaction("checkpoints").store.openCursor(keyPrefixRange(threadId, ""));
+    return cursor?.value.parent_checkpoint_id === undefined ? cursor?.key[2] : undefined;
+  }
+
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const { before, filter } = options ?? {};
     let limit = options?.limit;

@@ -3,10 +3,15 @@ import type { ThreadSummary } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { keyPrefixRange, THREAD_STORES, type FawnDb, type RunRecord, type StoredEntry } from "./fawn-db.ts";
 
-export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status" | "pinned" | "updated_at">>;
+export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status" | "pinned" | "updated_at" | "head">>;
 
 function threadRange(threadId: string): IDBKeyRange {
   return IDBKeyRange.bound([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER]);
+}
+
+/** The thread with the fields a patch set to undefined (a `head` back to the latest) left out. */
+function withoutUndefined(thread: ThreadSummary): ThreadSummary {
+  return Object.fromEntries(Object.entries(thread).filter(([, value]) => value !== undefined)) as ThreadSummary;
 }
 
 export class ThreadRepository {
@@ -84,7 +89,7 @@ export class ThreadRepository {
     let seq = last ? last.value.seq + 1 : 0;
     for (const entry of entries) await store.add({ thread_id: threadId, seq: seq++, entry });
     const changes = typeof patch === "function" ? patch(thread) : patch;
-    const updated: ThreadSummary = { ...thread, ...changes, updated_at: Date.now() };
+    const updated: ThreadSummary = withoutUndefined({ ...thread, ...changes, updated_at: Date.now() });
     await threads.put(updated);
     await tx.done;
     return updated;
@@ -97,7 +102,7 @@ export class ThreadRepository {
       await tx.done;
       return undefined;
     }
-    const updated = { ...thread, ...patch };
+    const updated = withoutUndefined({ ...thread, ...patch });
     await tx.store.put(updated);
     await tx.done;
     return updated;
@@ -134,6 +139,10 @@ export class ThreadRepository {
   /** Stores (or updates) the record of one run. */
   async recordRun(record: RunRecord): Promise<void> {
     await this.db.put("runs", record);
+  }
+
+  async run(threadId: string, runId: string): Promise<RunRecord | undefined> {
+    return this.db.get("runs", [threadId, runId]);
   }
 
   /** The thread's runs, oldest first. */

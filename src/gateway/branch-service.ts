@@ -1,0 +1,188 @@
+// Branches as a service: where an edit, a regeneration or a resumption starts, the run record fields that place it
+// among the versions of its turn, the files each version has, and moving the thread to another version. The
+// checkpointer keeps every fork; this service decides which one the thread shows (`ThreadSummary.head`).
+import type { RunRequest, ThreadSummary, TurnVersions, WireMessage } from "../protocol/index.ts";
+import { newId } from "../shared/ids.ts";
+import { UserError } from "../shared/user-error.ts";
+import type { IndexedDbCheckpointSaver, RunRecord, ThreadFileVersions, ThreadRepository } from "../storage/index.ts";
+import { checkpointMessages } from "./run-executor.ts";
+import { resumableRun, turnVersions, versionHead } from "./thread-branches.ts";
+
+export interface BranchServiceOptions {
+  threads: ThreadRepository;
+  checkpointer: IndexedDbCheckpointSaver;
+  fileVersions: ThreadFileVersions;
+  /** Closes the thread's open sandbox: it holds the files it loaded, which a change of version replaces. */
+  closeSandbox: (threadId: string) => Promise<void>;
+  isRunning: (threadId: string) => boolean;
+  onChanged: (threadId: string) => void;
+}
+
+/** The branch fields of a run's record. */
+export type BranchRecord = Pick<RunRecord, "kind" | "base" | "user_message_id" | "regenerates" | "continues">;
+
+/** How a run starts: from which checkpoint, with which input, and what its record says about its branch. */
+export interface RunPlan {
+  request: RunRequest;
+  start?: { checkpoint?: string; resume?: boolean };
+  record: BranchRecord;
+}
+
+/** How far back a thread from before branches is searched for the step before a message. */
+const MAX_WALK = 5000;
+
+export class BranchService {
+  constructor(private readonly options: BranchServiceOptions) {}
+
+  /** The checkpoint the thread shows: the one the user moved to, else its latest (undefined: none). */
+  async head(thread: Pick<ThreadSummary, "thread_id" | "head">): Promise<string | undefined> {
+    return thread.head ?? (await this.options.checkpointer.latestCheckpointId(thread.thread_id));
+  }
+
+  /** The versions of the turns shown, and whether "Continue" applies. */
+  async describe(
+    thread: Pick<ThreadSummary, "thread_id" | "head">,
+    messages: readonly WireMessage[],
+  ): Promise<{ versions: Record<string, TurnVersions>; resumable: boolean }> {
+    const [runs, head] = await Promise.all([this.options.threads.runs(thread.thread_id), this.head(thread)]);
+    const resumable = !this.options.isRunning(thread.thread_id) && resumableRun(runs, head, messages) !== undefined;
+    return { versions: turnVersions(runs, messages), resumable };
+  }
+
+  /**
+   * Plans the run `request` asks for on `thread`. An edit or a regeneration forks before its user message: the
+   * thread's files become those of the fork point (the current ones are kept for the version left). Throws a
+   * UserError when the message is not one of the thread's, or there is nothing to continue.
+   */
+  async plan(request: RunRequest, thread: ThreadSummary): Promise<RunPlan> {
+    const threadId = thread.thread_id;
+    const head = await this.head(thread);
+    const userMessageId = newId();
+    const branch = request.branch;
+    if (!branch) {
+      return {
+        request,
+        ...(thread.head !== undefined && { start: { checkpoint: thread.head } }),
+        record: { kind: "send", ...(head !== undefined && { base: head }), user_message_id: userMessageId },
+      };
+    }
+    const runs = await this.options.threads.runs(threadId);
+    const messages =
+      (head !== undefined && (await checkpointMessages(this.options.checkpointer, threadId, head))) || [];
+    if (branch.kind === "resume") {
+      const cutOff = resumableRun(runs, head, messages);
+      if (!cutOff || head === undefined) throw new UserError("This thread has no cut-off reply to continue.");
+      return {
+        request: { ...request, input: { messages: [] } },
+        start: { checkpoint: head, resume: true },
+        record: { kind: "resume", base: head, continues: cutOff.run_id },
+      };
+    }
+    const message = messages.find((candidate) => candidate.id === branch.message_id);
+    if (message?.type !== "human") throw new UserError("That message is not one of this thread's own messages.");
+    const turn =
+      runs.find((run) => run.user_message_id === message.id && run.kind !== "resume") ??
+      (await this.recordFirstVersion(threadId, message.id, head));
+    const forkFrom = turn.base ?? (await this.options.checkpointer.rootCheckpointId(threadId));
+    await this.moveFiles(threadId, head, turn.base);
+    const base = turn.base !== undefined ? { base: turn.base } : {};
+    if (branch.kind === "edit") {
+      return {
+        request,
+        ...(forkFrom !== undefined && { start: { checkpoint: forkFrom } }),
+        record: { kind: "edit", ...base, user_message_id: userMessageId },
+      };
+    }
+    const first = turn.kind === "regenerate" && turn.regenerates ? turn.regenerates : turn.run_id;
+    const again = {
+      type: "human" as const,
+      content: message.content,
+      ...(message.files && message.files.length > 0 && { files: message.files }),
+    };
+    return {
+      request: { ...request, input: { messages: [again] } },
+      ...(forkFrom !== undefined && { start: { checkpoint: forkFrom } }),
+      record: { kind: "regenerate", ...base, user_message_id: userMessageId, regenerates: first },
+    };
+  }
+
+  /** After a run: the thread's newest checkpoint, or undefined when the run saved none (it was refused). */
+  async endOf(threadId: string, base: string | undefined): Promise<string | undefined> {
+    const latest = await this.options.checkpointer.latestCheckpointId(threadId);
+    return latest !== base ? latest : undefined;
+  }
+
+  /** Keeps the thread's files as those of the checkpoint a run ended at. */
+  async keepFiles(threadId: string, end: string): Promise<void> {
+    await this.options.fileVersions.save(threadId, end);
+  }
+
+  /** Shows the version run `runId` made, followed to its latest continuation, with that version's files. */
+  async showVersion(threadId: string, runId: string): Promise<void> {
+    const thread = await this.options.threads.get(threadId);
+    if (!thread) throw new UserError(`There is no thread with id ${threadId}.`);
+    if (this.options.isRunning(threadId)) throw new UserError("Wait for the reply to finish before changing versions.");
+    const runs = await this.options.threads.runs(threadId);
+    const target = versionHead(runs, runId);
+    if (target === undefined) throw new UserError("That version has no saved steps to show.");
+    const head = await this.head(thread);
+    if (target === head) return;
+    await this.moveFiles(threadId, head, target);
+    const latest = await this.options.checkpointer.latestCheckpointId(threadId);
+    await this.options.threads.update(threadId, { head: target === latest ? undefined : target });
+    this.options.onChanged(threadId);
+  }
+
+  /**
+   * Keeps the files as they are for the version at `from`, then puts those of `to` in their place (`undefined`: the
+   * empty start); a version with no kept files (from before branches) keeps the current ones.
+   */
+  private async moveFiles(threadId: string, from: string | undefined, to: string | undefined): Promise<void> {
+    if (from === to) return;
+    if (from !== undefined) await this.options.fileVersions.save(threadId, from);
+    await this.options.closeSandbox(threadId);
+    await this.options.fileVersions.restore(threadId, to);
+  }
+
+  /**
+   * A message sent before branches were recorded (or imported) has no run record: one is written for it, so it
+   * counts as the first version, with the step before it found by walking back from `head`.
+   */
+  private async recordFirstVersion(threadId: string, messageId: string, head: string | undefined): Promise<RunRecord> {
+    const base = await this.stepBefore(threadId, messageId, head);
+    const now = Date.now();
+    const record: RunRecord = {
+      thread_id: threadId,
+      run_id: newId(),
+      status: "success",
+      created_at: now - 1,
+      updated_at: now - 1,
+      kind: "send",
+      ...(base !== undefined && { base }),
+      ...(head !== undefined && { end: head }),
+      user_message_id: messageId,
+    };
+    await this.options.threads.recordRun(record);
+    return record;
+  }
+
+  /** The newest checkpoint before `messageId` entered the thread's history (undefined: the thread's start). */
+  private async stepBefore(threadId: string, messageId: string, head: string | undefined): Promise<string | undefined> {
+    let id = head;
+    for (let step = 0; id !== undefined && step < MAX_WALK; step++) {
+      const tuple = await this.options.checkpointer.getTuple({
+        configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: id },
+      });
+      if (!tuple) return undefined;
+      const messages = tuple.checkpoint.channel_values.messages;
+      const holds = Array.isArray(messages) && messages.some((message: { id?: unknown }) => message.id === messageId);
+      const parent = tuple.parentConfig?.configurable?.checkpoint_id as string | undefined;
+      if (!holds) {
+        // An input step still carries the message it was given: the step before it is the one to fork from.
+        return tuple.metadata?.source === "input" ? parent : id;
+      }
+      id = parent;
+    }
+    return undefined;
+  }
+}
