@@ -2,6 +2,8 @@
 import { batch, createMemo, createSignal } from "solid-js";
 import type {
   AgentMode,
+  HumanWireMessage,
+  RunRequest,
   ModelEntry,
   ModelEndpoint,
   ModelSettings,
@@ -15,6 +17,7 @@ import type {
 } from "../protocol/index.ts";
 import {
   AGENT_MODES,
+  contentText,
   CHANGES_CHANNEL,
   defaultMode,
   isChangeNotice,
@@ -321,15 +324,29 @@ export function createAppState(client: GatewayClient) {
     return new Promise<void>((started) => void send(text, files, started).finally(started));
   }
 
-  async function send(text: string, files: UploadedFileRef[] = [], onStarted?: () => void): Promise<void> {
-    if (text.trim().length === 0 || run()) return;
+  async function send(
+    text: string,
+    files: UploadedFileRef[] = [],
+    onStarted?: () => void,
+    branch?: RunRequest["branch"],
+  ): Promise<void> {
+    const resume = branch?.kind === "resume";
+    if ((!resume && text.trim().length === 0) || run()) return;
     const current = await ensureThread();
     const threadId = current.thread_id;
-    const historyLength = current.entries.filter((entry) => entry.kind === "message").length;
+    // An edit or a regeneration replaces its user message and everything after it: they leave the screen at once.
+    const forkAt =
+      branch && branch.kind !== "resume"
+        ? current.entries.findIndex((entry) => entry.kind === "message" && entry.message.id === branch.message_id)
+        : -1;
+    const kept = forkAt >= 0 ? current.entries.slice(0, forkAt) : current.entries;
+    if (forkAt >= 0) setThread({ ...current, entries: kept, versions: {} });
+    const historyLength = kept.filter((entry) => entry.kind === "message").length;
     const runId = newId();
     setRun(threadId, () => ({
       ...startRunView(runId, threadId, text, historyLength),
       ...(files.length > 0 && { files }),
+      ...(resume && { resumed: true }),
     }));
     onStarted?.();
     // Events come through their own message port, so the call can return before the last events arrive:
@@ -352,8 +369,11 @@ export function createAppState(client: GatewayClient) {
         {
           run_id: runId,
           thread_id: threadId,
-          input: { messages: [{ type: "human", content: text, ...(files.length > 0 && { files }) }] },
+          input: {
+            messages: resume ? [] : [{ type: "human", content: text, ...(files.length > 0 && { files }) }],
+          },
           context: { mode: mode(), ...runModel(modelChoice()) },
+          ...(branch && { branch }),
         },
         onEvent,
       );
@@ -372,6 +392,47 @@ export function createAppState(client: GatewayClient) {
     });
     // The tab may be hidden: a notification says the reply is ready (when the user allowed them).
     if (detail) notifyRunFinished({ threadId, title: detail.title }, () => void openThread(threadId));
+  }
+
+  /** The user message `messageId` as shown, for an edit or a regeneration of it. */
+  function shownUserMessage(messageId: string): HumanWireMessage | undefined {
+    const entry = thread()?.entries.find((item) => item.kind === "message" && item.message.id === messageId);
+    return entry?.kind === "message" && entry.message.type === "human" ? entry.message : undefined;
+  }
+
+  /** Runs `text` in place of the user message `messageId`: the thread forks before it, keeping its files. */
+  async function editMessage(messageId: string, text: string): Promise<void> {
+    const message = shownUserMessage(messageId);
+    if (!message || text.trim().length === 0) return;
+    await send(text, message.files ?? [], undefined, { kind: "edit", message_id: messageId });
+  }
+
+  /** Runs the user message `messageId` again for another version of its reply. */
+  async function regenerate(messageId: string): Promise<void> {
+    const message = shownUserMessage(messageId);
+    if (!message) return;
+    await send(contentText(message.content), message.files ?? [], undefined, {
+      kind: "regenerate",
+      message_id: messageId,
+    });
+  }
+
+  /** "Continue": the cut-off run goes on from its last saved step. */
+  async function resume(): Promise<void> {
+    await send("", [], undefined, { kind: "resume" });
+  }
+
+  /** Shows the version run `runId` made (Previous version / Next version). */
+  async function showVersion(runId: string): Promise<void> {
+    const threadId = thread()?.thread_id;
+    if (!threadId || run()) return;
+    try {
+      await client.showVersion(threadId, runId);
+      const detail = await client.getThread(threadId);
+      if (thread()?.thread_id === threadId) setThread(detail);
+    } catch (error) {
+      setNotice(errorMessage(error));
+    }
   }
 
   async function stop(): Promise<void> {
@@ -470,6 +531,10 @@ export function createAppState(client: GatewayClient) {
       setPreview((current) => (current === which ? undefined : current)),
     init,
     send,
+    editMessage,
+    regenerate,
+    resume,
+    showVersion,
     sendWithFiles,
     stop,
     newThread,

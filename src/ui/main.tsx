@@ -14,6 +14,7 @@ import "./threads/threads.css";
 import "./threads/share.css";
 import "./markdown/markdown.css";
 import "./conversation/conversation.css";
+import "./conversation/message-actions.css";
 import "./composer/composer.css";
 import "./replay/replay.css";
 import "./settings/settings.css";

@@ -19,6 +19,7 @@ import { toolResultsOf, type ToolResults } from "./tool-steps.ts";
 import { ToolProgressContext } from "./tool-steps.tsx";
 import { MESSAGE_BASE } from "../markdown/thread-files.ts";
 import { MessageView } from "./message-view.tsx";
+import type { MessageActions } from "./message-actions.tsx";
 import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "../markdown/thread-files-context.ts";
 
 function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
@@ -63,6 +64,7 @@ function EntryView(props: {
   onAnswer?: ((text: string) => void) | undefined;
   subtasks: Subtasks;
   tools: ConversationTools;
+  actions?: MessageActions | undefined;
 }): JSX.Element {
   const entry = props.entry;
   return entry.kind === "message" ? (
@@ -73,6 +75,7 @@ function EntryView(props: {
       onAnswer={props.onAnswer}
       subtasks={props.subtasks}
       tools={props.tools}
+      actions={props.actions}
     />
   ) : (
     <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} />
@@ -145,6 +148,32 @@ function clarificationAnswers(
   return answers;
 }
 
+/** Where each message stands in its turn: the turn's user message, and whether it is the turn's last reply. */
+interface TurnPlace {
+  turn: string;
+  lastReply: boolean;
+}
+
+function turnPlaces(entries: readonly ThreadEntry[]): Map<string, TurnPlace> {
+  const places = new Map<string, TurnPlace>();
+  let turn: string | undefined;
+  let lastReply: TurnPlace | undefined;
+  for (const entry of entries) {
+    if (entry.kind !== "message") continue;
+    const message = entry.message;
+    if (message.type === "human") {
+      turn = message.id;
+      lastReply = undefined;
+      places.set(message.id, { turn, lastReply: false });
+    } else if (message.type === "ai" && turn !== undefined) {
+      if (lastReply) lastReply.lastReply = false;
+      lastReply = { turn, lastReply: true };
+      places.set(message.id, lastReply);
+    }
+  }
+  return places;
+}
+
 export function Conversation(props: { state: AppState }) {
   let log!: HTMLDivElement;
   const state = props.state;
@@ -175,6 +204,28 @@ export function Conversation(props: { state: AppState }) {
   );
   const tools = createMemo(() => conversationTools(messages(), streamingCalls()));
   const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
+  const places = createMemo(() => turnPlaces(state.thread()?.entries ?? []));
+  /** Edit, Regenerate and versions, while nothing runs in a thread that takes messages. */
+  const actionsFor = (entry: ThreadEntry): MessageActions | undefined => {
+    if (entry.kind !== "message" || liveRun() || !state.canReply()) return undefined;
+    const place = places().get(entry.message.id);
+    if (!place) return undefined;
+    const versions = state.thread()?.versions?.[place.turn];
+    const showVersion = (runId: string) => void state.showVersion(runId);
+    if (entry.message.type === "human") {
+      const messageId = entry.message.id;
+      return {
+        versions: versions?.prompt,
+        onShowVersion: showVersion,
+        onEdit: (text) => void state.editMessage(messageId, text),
+      };
+    }
+    return {
+      versions: place.lastReply ? versions?.reply : undefined,
+      onShowVersion: showVersion,
+      onRegenerate: () => void state.regenerate(place.turn),
+    };
+  };
   // Pictures and links in the messages that name the thread's files.
   const threadId = () => state.thread()?.thread_id ?? "";
   const images = createImageUrls((path, thread) => state.client.readThreadFile(thread, path), threadId);
@@ -226,6 +277,7 @@ export function Conversation(props: { state: AppState }) {
                       answer={answer()}
                       subtasks={subtasks()}
                       tools={tools()}
+                      actions={actionsFor(entry)}
                       // Only an unanswered question takes an answer, and only while nothing runs.
                       onAnswer={
                         isClarification(entry) && answer() === undefined && !liveRun() && state.canReply()
@@ -236,17 +288,27 @@ export function Conversation(props: { state: AppState }) {
                   );
                 }}
               </For>
+              <Show when={!liveRun() && state.thread()?.resumable && state.canReply()}>
+                <div class="run-cut-off" role="status">
+                  <p>{t("conversation.cutOff")}</p>
+                  <button type="button" class="primary" onClick={() => void state.resume()}>
+                    {t("conversation.continue")}
+                  </button>
+                </div>
+              </Show>
               <Show when={liveRun()}>
                 {(view) => (
                   <>
-                    <MessageView
-                      message={{
-                        type: "human",
-                        id: `pending-${view().runId}`,
-                        content: view().userText,
-                        ...(view().files && { files: view().files }),
-                      }}
-                    />
+                    <Show when={!view().resumed}>
+                      <MessageView
+                        message={{
+                          type: "human",
+                          id: `pending-${view().runId}`,
+                          content: view().userText,
+                          ...(view().files && { files: view().files }),
+                        }}
+                      />
+                    </Show>
                     <Index each={liveMessages(view())}>
                       {(message) => (
                         <MessageView

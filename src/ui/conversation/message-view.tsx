@@ -18,6 +18,7 @@ import { ClarificationCard } from "./clarification-card.tsx";
 import { SubtaskCards } from "./subtask-cards.tsx";
 import { Markdown } from "../markdown/markdown-view.tsx";
 import { ToolSteps } from "./tool-steps.tsx";
+import { EditableUserText, MessageActionBar, type MessageActions } from "./message-actions.tsx";
 
 const NO_RESULTS: ToolResults = new Map();
 
@@ -27,6 +28,7 @@ function AssistantMessage(props: {
   stopped?: boolean | undefined;
   subtasks?: Subtasks | undefined;
   toolResults?: ToolResults | undefined;
+  actions?: MessageActions | undefined;
 }) {
   const text = () => contentText(props.message.content);
   // The question shows as a Clarification card with the tool's result (below), which carries its request; each
@@ -84,6 +86,7 @@ function AssistantMessage(props: {
         <Show when={props.stopped}>
           <p class="stopped-note">{t("message.stopped")}</p>
         </Show>
+        <Show when={!props.streaming && props.actions}>{(actions) => <MessageActionBar actions={actions()} />}</Show>
       </article>
       {/* Beside the article, not in it: the message's text stays the model's alone. */}
       <Show when={messageUsage(props.message)}>
@@ -125,6 +128,8 @@ export function MessageView(props: {
    * with its result, and a result whose call is shown is not shown again on its own.
    */
   tools?: { results: ToolResults; calls: ReadonlySet<string> } | undefined;
+  /** Edit, Regenerate and versions; absent for the live run's messages and in threads that take no message. */
+  actions?: MessageActions | undefined;
 }) {
   // A `task` result shows on its subtask card, and any other result on its call's step, not on its own.
   const shownElsewhere = () => {
@@ -153,7 +158,7 @@ export function MessageView(props: {
               </ul>
             )}
           </Show>
-          <p class="user-text">{contentText(props.message.content)}</p>
+          <EditableUserText text={contentText(props.message.content)} actions={props.actions} />
         </article>
       </Match>
       <Match when={props.message.type === "ai"}>
@@ -163,6 +168,7 @@ export function MessageView(props: {
           stopped={props.stopped}
           subtasks={props.subtasks}
           toolResults={props.tools?.results}
+          actions={props.actions}
         />
       </Match>
       <Match

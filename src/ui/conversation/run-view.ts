@@ -28,6 +28,8 @@ export interface RunView {
   files?: UploadedFileRef[];
   /** How many messages the thread had before this run (values carry the whole history). */
   historyLength: number;
+  /** A resumption ("Continue"): it adds no user message, and none shows. */
+  resumed?: boolean;
   /** Messages the agent completed in this run, from the latest `values`. */
   produced: WireMessage[];
   /** Messages still streaming, by id, in arrival order. */
@@ -105,8 +107,8 @@ function withoutRetry(view: RunView): RunView {
 export function applyRunEvent(view: RunView, event: RunEvent): RunView {
   switch (event.event) {
     case "values": {
-      // +1: the user's own message, which the values include.
-      const produced = event.data.messages.slice(view.historyLength + 1);
+      // +1: the user's own message, which the values include (a resumption sends none).
+      const produced = event.data.messages.slice(view.historyLength + (view.resumed ? 0 : 1));
       const done = new Set(produced.map((message) => message.id));
       const { artifacts, todos } = event.data;
       const callDrafts =
