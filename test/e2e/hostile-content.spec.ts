@@ -624,6 +624,9 @@ async function importAndInspect(page: Page, context: BrowserContext): Promise<vo
     buffer: Buffer.from(zip),
   });
 
+  // The import converts every file (documents load their converters on first use, each request going through this
+  // test's route handler): on a loaded 2-core machine that has taken over 25 s, so it gets a wait of its own.
+  await expect(page.getByRole("status").filter({ hasText: "Importing" })).toBeHidden({ timeout: 80_000 });
   // The title and every name show as the text they are.
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(TITLE.text);
   const log = conversation(page);
