@@ -289,7 +289,7 @@ export function Conversation(props: { state: AppState }) {
                 }}
               </For>
               <Show when={!liveRun() && state.thread()?.resumable && state.canReply()}>
-                <div class="run-cut-off" role="status">
+                <div class="run-cut-off">
                   <p>{t("conversation.cutOff")}</p>
                   <button type="button" class="primary" onClick={() => void state.resume()}>
                     {t("conversation.continue")}
