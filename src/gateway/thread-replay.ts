@@ -16,21 +16,33 @@ function sameStep(a: ReplayStep, b: ReplayStep): boolean {
 }
 
 /**
- * The thread's steps from its checkpoints. A thread with fewer than two saved steps (one imported from DeerFlow, or
- * from before checkpoints) is played back a message at a time from `shown`, the thread as the page shows it.
+ * The thread's steps from its checkpoints: those of the branch that ends at `head` (default: the newest checkpoint),
+ * so other versions of its turns are not played. A thread with fewer than two saved steps (one imported from
+ * DeerFlow, or from before checkpoints) is played back a message at a time from `shown`, the thread as the page shows
+ * it.
  */
 export async function threadReplay(
   checkpointer: BaseCheckpointSaver,
   threadId: string,
   shown: { messages: readonly WireMessage[]; todos: TodoItem[]; artifacts: string[] },
+  head?: string,
 ): Promise<ThreadReplay> {
-  const newestFirst = [];
+  const byId = new Map<string, { values: Record<string, unknown>; parent: string | undefined }>();
+  let newest: string | undefined;
   for await (const tuple of checkpointer.list({ configurable: { thread_id: threadId, checkpoint_ns: "" } })) {
-    newestFirst.push(tuple.checkpoint.channel_values);
+    newest ??= tuple.checkpoint.id;
+    const parent = tuple.parentConfig?.configurable?.checkpoint_id as string | undefined;
+    byId.set(tuple.checkpoint.id, { values: tuple.checkpoint.channel_values, parent });
+  }
+  const lineage: Record<string, unknown>[] = [];
+  for (let id = head ?? newest; id !== undefined && lineage.length <= byId.size; id = byId.get(id)?.parent) {
+    const step = byId.get(id);
+    if (!step) break;
+    lineage.push(step.values);
   }
   const messages = new Map<string, WireMessage>();
   const steps: ReplayStep[] = [];
-  for (const values of newestFirst.reverse()) {
+  for (const values of lineage.reverse()) {
     const view = stateView(values);
     if (view.messages.length === 0) continue;
     for (const message of view.messages) messages.set(message.id, message);

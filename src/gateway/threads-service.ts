@@ -120,11 +120,16 @@ export class ThreadsService {
   async replay(threadId: string): Promise<ThreadReplay> {
     const detail = await this.get(threadId);
     if (!detail) throw new UserError(`There is no thread with id ${threadId}.`);
-    return threadReplay(this.options.checkpointer, threadId, {
-      messages: detail.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])),
-      todos: detail.todos ?? [],
-      artifacts: detail.artifacts ?? [],
-    });
+    return threadReplay(
+      this.options.checkpointer,
+      threadId,
+      {
+        messages: detail.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])),
+        todos: detail.todos ?? [],
+        artifacts: detail.artifacts ?? [],
+      },
+      detail.head,
+    );
   }
 
   async rename(threadId: string, title: string): Promise<ThreadSummary> {

@@ -94,6 +94,13 @@ describe("branches", () => {
 
     // A reload (a new read of the thread) opens the version last shown.
     expect(texts(await gateway.getThread(thread.thread_id))).toEqual(texts(before));
+    // Replay plays the version shown, not the other.
+    const replay = await gateway.threadReplay(thread.thread_id);
+    const replayed = new Set(replay.steps.flatMap((step) => step.message_ids));
+    expect(replayed.has(editedId)).toBe(false);
+    expect(replay.steps.at(-1)?.message_ids).toEqual(
+      original?.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message.id] : [])),
+    );
   });
 
   it("regenerates a reply as a second version of it, sending the same message again", async () => {
