@@ -2,10 +2,12 @@
 // among the versions of its turn, the files each version has, and moving the thread to another version. The
 // checkpointer keeps every fork; this service decides which one the thread shows (`ThreadSummary.head`).
 import type { RunRequest, ThreadSummary, TurnVersions, WireMessage } from "../protocol/index.ts";
+import { contentText } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { UserError } from "../shared/user-error.ts";
 import type { IndexedDbCheckpointSaver, RunRecord, ThreadFileVersions, ThreadRepository } from "../storage/index.ts";
 import { checkpointMessages } from "./run-executor.ts";
+import { tryLockThread } from "./thread-locks.ts";
 import { resumableRun, turnVersions, versionHead } from "./thread-branches.ts";
 
 export interface BranchServiceOptions {
@@ -27,6 +29,8 @@ export interface RunPlan {
   start?: { checkpoint?: string; resume?: boolean };
   record: BranchRecord;
 }
+
+const WAIT_FOR_THE_REPLY = "Wait for the reply to finish before changing versions.";
 
 /** How far back a thread from before branches is searched for the step before a message. */
 const MAX_WALK = 5000;
@@ -80,6 +84,9 @@ export class BranchService {
     }
     const message = messages.find((candidate) => candidate.id === branch.message_id);
     if (message?.type !== "human") throw new UserError("That message is not one of this thread's own messages.");
+    if (branch.kind === "edit" && request.input.messages.every((input) => contentText(input.content).trim() === "")) {
+      throw new UserError("The message is empty.");
+    }
     const turn =
       runs.find((run) => run.user_message_id === message.id && run.kind !== "resume") ??
       (await this.recordFirstVersion(threadId, message.id, head));
@@ -121,15 +128,22 @@ export class BranchService {
   async showVersion(threadId: string, runId: string): Promise<void> {
     const thread = await this.options.threads.get(threadId);
     if (!thread) throw new UserError(`There is no thread with id ${threadId}.`);
-    if (this.options.isRunning(threadId)) throw new UserError("Wait for the reply to finish before changing versions.");
+    if (this.options.isRunning(threadId)) throw new UserError(WAIT_FOR_THE_REPLY);
     const runs = await this.options.threads.runs(threadId);
     const target = versionHead(runs, runId);
     if (target === undefined) throw new UserError("That version has no saved steps to show.");
-    const head = await this.head(thread);
-    if (target === head) return;
-    await this.moveFiles(threadId, head, target);
-    const latest = await this.options.checkpointer.latestCheckpointId(threadId);
-    await this.options.threads.update(threadId, { head: target === latest ? undefined : target });
+    // Holding the thread's lock keeps a run in another tab from starting (or writing files) meanwhile.
+    const release = await tryLockThread(threadId);
+    if (!release) throw new UserError(WAIT_FOR_THE_REPLY);
+    try {
+      const head = await this.head(thread);
+      if (target === head) return;
+      await this.moveFiles(threadId, head, target);
+      const latest = await this.options.checkpointer.latestCheckpointId(threadId);
+      await this.options.threads.update(threadId, { head: target === latest ? undefined : target });
+    } finally {
+      release();
+    }
     this.options.onChanged(threadId);
   }
 

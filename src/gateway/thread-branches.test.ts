@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import type { WireMessage } from "../protocol/index.ts";
+import type { RunRecord } from "../storage/index.ts";
+import { resumableRun, turnVersions, versionHead } from "./thread-branches.ts";
+
+let clock = 0;
+function run(run_id: string, fields: Partial<RunRecord>): RunRecord {
+  clock += 1;
+  return { thread_id: "t", run_id, status: "success", created_at: clock, updated_at: clock, ...fields };
+}
+
+const human = (id: string): WireMessage => ({ type: "human", id, content: id });
+const ai = (id: string, calls = false): WireMessage => ({
+  type: "ai",
+  id,
+  content: "",
+  ...(calls && { tool_calls: [{ id: `call-${id}`, name: "bash", args: {} }] }),
+});
+
+// Turn 1 (u1), then turn 2 sent (u2), edited (u2e), and u2e regenerated twice (u2e, as r1 and r2).
+const runs = [
+  run("s1", { kind: "send", user_message_id: "u1", end: "c1" }),
+  run("s2", { kind: "send", base: "c1", user_message_id: "u2", end: "c2" }),
+  run("s3", { kind: "send", base: "c2", user_message_id: "u3", end: "c3" }),
+  run("e2", { kind: "edit", base: "c1", user_message_id: "u2e", end: "c4" }),
+  run("r1", { kind: "regenerate", base: "c1", user_message_id: "u2r1", regenerates: "e2", end: "c5" }),
+  run("r2", { kind: "regenerate", base: "c1", user_message_id: "u2r2", regenerates: "e2", end: "c6" }),
+];
+
+describe("turnVersions", () => {
+  it("counts a user message's edits and a reply's regenerations apart", () => {
+    const shown = [human("u1"), ai("a1"), human("u2r1"), ai("a2")];
+    expect(turnVersions(runs, shown)).toEqual({
+      u2r1: {
+        prompt: { index: 2, count: 2, previous: "s2" },
+        reply: { index: 2, count: 3, previous: "e2", next: "r2" },
+      },
+    });
+  });
+
+  it("gives a turn with one version nothing to switch", () => {
+    expect(turnVersions(runs, [human("u1"), ai("a1"), human("u2"), ai("a2"), human("u3")])).toEqual({
+      u2: { prompt: { index: 1, count: 2, next: "e2" } },
+    });
+  });
+});
+
+describe("versionHead", () => {
+  it("follows a version through the turns after it", () => {
+    expect(versionHead(runs, "s2")).toBe("c3");
+    expect(versionHead(runs, "r2")).toBe("c6");
+  });
+
+  it("has none for a run that saved no end", () => {
+    expect(versionHead([run("x", { kind: "send", user_message_id: "u" })], "x")).toBeUndefined();
+  });
+});
+
+describe("resumableRun", () => {
+  const cut = run("cut", { kind: "send", base: "c1", user_message_id: "u9", end: "c9", status: "running" });
+
+  it("offers a run a closed page left running, whose tool calls await their results", () => {
+    expect(resumableRun([...runs, cut], "c9", [human("u9"), ai("a9", true)])?.run_id).toBe("cut");
+  });
+
+  it("offers nothing once the model answered, or at another version's head", () => {
+    expect(resumableRun([...runs, cut], "c9", [human("u9"), ai("a9")])).toBeUndefined();
+    expect(resumableRun([...runs, cut], "c3", [human("u3")])).toBeUndefined();
+  });
+
+  it("offers a fixable error but not a run the user stopped", () => {
+    const failed = { ...cut, status: "error" as const, error: { error: "unreachable" as const, message: "x" } };
+    expect(resumableRun([failed], "c9", [human("u9")])?.run_id).toBe("cut");
+    expect(resumableRun([{ ...cut, status: "interrupted" }], "c9", [human("u9")])).toBeUndefined();
+    const refused = { ...failed, error: { error: "bad_request" as const, message: "x" } };
+    expect(resumableRun([refused], "c9", [human("u9")])).toBeUndefined();
+  });
+
+  it("goes on with the run a resumption continued", () => {
+    const resumed = run("again", { kind: "resume", base: "c9", continues: "cut", end: "c10", status: "running" });
+    expect(resumableRun([cut, resumed], "c10", [human("u9"), ai("a9", true)])?.run_id).toBe("cut");
+  });
+});
