@@ -36,7 +36,7 @@ function providerSays(error: unknown): ProviderSays {
   const reason = Array.isArray(details)
     ? details.map((detail) => text(field(detail, "reason"))).find((found) => found !== undefined)
     : undefined;
-  const gemini = /^Error fetching from \S+: \[\d{3}[^\]]*\]\s*([\s\S]*?)(\s\[\{[\s\S]*\])?$/.exec(
+  const gemini = /Error fetching from \S+: \[\d{3}[^\]]*\]\s*([\s\S]*?)(\s\[\{[\s\S]*\])?$/.exec(
     text(field(error, "message")) ?? "",
   );
   const type = text(field(said, "type")) ?? text(field(error, "type"));
