@@ -237,7 +237,9 @@ export class Gateway implements GatewayApi {
     return this.services.settings.listModels(endpoint);
   }
 
-  describeModels(endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy" | "provider">): Promise<ListedModel[]> {
+  describeModels(
+    endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy" | "provider">,
+  ): Promise<ListedModel[]> {
     return this.services.settings.describeModels(endpoint);
   }
 

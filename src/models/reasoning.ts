@@ -15,7 +15,13 @@ export const GEMINI_THINKING_BUDGET: Record<ReasoningEffort, number> = { low: 2_
  * Anthropic models that take only adaptive thinking with an effort (no budget); @langchain/anthropic refuses a budget
  * for them (its ADAPTIVE_ONLY_MODEL_PREFIXES, not exported).
  */
-const ANTHROPIC_ADAPTIVE_ONLY = ["claude-opus-4-7", "claude-opus-4-8", "claude-opus-5", "claude-sonnet-5", "claude-fable-5"];
+const ANTHROPIC_ADAPTIVE_ONLY = [
+  "claude-opus-4-7",
+  "claude-opus-4-8",
+  "claude-opus-5",
+  "claude-sonnet-5",
+  "claude-fable-5",
+];
 
 /** Extra fields of an OpenAI-compatible request body (`modelKwargs`). */
 export interface OpenAiReasoning {
@@ -38,8 +44,16 @@ export interface GeminiReasoning {
  * What a request to the model `entry` of a `provider` endpoint carries to ask for reasoning at `effort` (none in
  * Flash). A switch that belongs to another provider sends nothing.
  */
-export function reasoningRequest(provider: "openai-compatible", entry: ModelEntry, effort?: ReasoningEffort): OpenAiReasoning;
-export function reasoningRequest(provider: "anthropic", entry: ModelEntry, effort?: ReasoningEffort): AnthropicReasoning;
+export function reasoningRequest(
+  provider: "openai-compatible",
+  entry: ModelEntry,
+  effort?: ReasoningEffort,
+): OpenAiReasoning;
+export function reasoningRequest(
+  provider: "anthropic",
+  entry: ModelEntry,
+  effort?: ReasoningEffort,
+): AnthropicReasoning;
 export function reasoningRequest(provider: "gemini", entry: ModelEntry, effort?: ReasoningEffort): GeminiReasoning;
 export function reasoningRequest(
   provider: ModelProvider,

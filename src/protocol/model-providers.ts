@@ -24,12 +24,7 @@ export function providerOf(endpoint: { provider?: ModelProvider | undefined } | 
  * - `none`: nothing is sent.
  */
 export type ReasoningStyle =
-  | "none"
-  | "reasoning-effort"
-  | "enable-thinking"
-  | "deepseek"
-  | "anthropic-thinking"
-  | "gemini-thinking";
+  "none" | "reasoning-effort" | "enable-thinking" | "deepseek" | "anthropic-thinking" | "gemini-thinking";
 
 export const REASONING_STYLES: readonly ReasoningStyle[] = [
   "reasoning-effort",

@@ -154,7 +154,8 @@ export function anthropicEvents(
   let index = 0;
   if (reasoning.length > 0) {
     events.push(block(index, { type: "thinking", thinking: "", signature: "" }, 0));
-    for (const part of reasoning) events.push(delta(index, { type: "thinking_delta", thinking: part }, REASONING_DELAY_MS));
+    for (const part of reasoning)
+      events.push(delta(index, { type: "thinking_delta", thinking: part }, REASONING_DELAY_MS));
     events.push(delta(index, { type: "signature_delta", signature: MOCK_SIGNATURE }, 0), stop(index));
     index++;
   }

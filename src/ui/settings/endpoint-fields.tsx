@@ -3,17 +3,8 @@
 import { For, Show } from "solid-js";
 import { MODEL_PROVIDERS, providerOf, type ModelEndpoint, type ModelProvider } from "../../protocol/index.ts";
 import { t } from "../i18n/index.ts";
-import { PRESETS, presetFor, type ModelPreset } from "./models-presets.ts";
+import { presetChange, PRESETS, presetFor } from "./models-presets.ts";
 import { TextField } from "./text-field.tsx";
-
-/** What choosing a preset changes: provider, Base URL, and "Use the proxy" on for a provider that refuses browsers. */
-export function presetChange(preset: ModelPreset): Partial<ModelEndpoint> {
-  return {
-    provider: preset.provider,
-    baseUrl: preset.baseUrl,
-    ...(preset.refusesBrowsers ? { useProxy: true } : {}),
-  };
-}
 
 /** What choosing a provider changes: an empty Base URL gets that provider's own (Anthropic's, Gemini's). */
 function providerChange(endpoint: ModelEndpoint, provider: ModelProvider): Partial<ModelEndpoint> {

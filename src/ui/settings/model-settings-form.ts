@@ -27,7 +27,8 @@ export function withListed(entry: ModelEntry, listed: readonly ListedModel[]): M
   if (!found) return entry;
   return {
     ...entry,
-    ...(entry.contextWindow === undefined && found.contextWindow !== undefined && { contextWindow: found.contextWindow }),
+    ...(entry.contextWindow === undefined &&
+      found.contextWindow !== undefined && { contextWindow: found.contextWindow }),
     ...(entry.vision === undefined && found.vision !== undefined && { vision: found.vision }),
     ...(entry.tools === undefined && found.tools === false && { tools: false }),
     ...(entry.thinking === undefined && found.thinking !== undefined && { thinking: found.thinking }),

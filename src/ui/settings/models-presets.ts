@@ -1,6 +1,6 @@
 // The endpoints Settings → Models offers as one-click presets: a provider, its Base URL, and whether it refuses
 // browsers (then "Use the proxy" is switched on when it is chosen).
-import type { ModelProvider } from "../../protocol/index.ts";
+import type { ModelEndpoint, ModelProvider } from "../../protocol/index.ts";
 
 export interface ModelPreset {
   /** The button's label, also the endpoint's name when it still has its placeholder name. */
@@ -47,4 +47,13 @@ export function presetFor(baseUrl: string): ModelPreset | undefined {
 /** True when requests to `baseUrl` need Fawn's proxy because its provider refuses browsers. */
 export function refusesBrowsers(baseUrl: string): boolean {
   return presetFor(baseUrl)?.refusesBrowsers === true;
+}
+
+/** What choosing a preset changes: provider, Base URL, and "Use the proxy" on for a provider that refuses browsers. */
+export function presetChange(preset: ModelPreset): Partial<ModelEndpoint> {
+  return {
+    provider: preset.provider,
+    baseUrl: preset.baseUrl,
+    ...(preset.refusesBrowsers ? { useProxy: true } : {}),
+  };
 }

@@ -2,7 +2,13 @@
 // (their abilities, reasoning switch and context window) and whether it goes through Fawn's proxy; one model of any endpoint is the default. One endpoint is
 // edited at a time, picked in the Endpoint list; Save checks and stores all of them together.
 import { createSignal, For, Show } from "solid-js";
-import { providerOf, type ListedModel, type ModelEndpoint, type ModelEntry, type ModelSettings } from "../../protocol/index.ts";
+import {
+  providerOf,
+  type ListedModel,
+  type ModelEndpoint,
+  type ModelEntry,
+  type ModelSettings,
+} from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
