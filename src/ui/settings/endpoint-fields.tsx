@@ -65,7 +65,10 @@ export function EndpointFields(props: {
         id="settings-base-url"
         label={t("models.baseUrl")}
         kind="url"
-        placeholder="https://api.openai.com/v1"
+        placeholder={
+          PRESETS.find((preset) => preset.provider === providerOf(props.endpoint))?.baseUrl ??
+          "https://api.openai.com/v1"
+        }
         value={props.endpoint.baseUrl}
         onInput={(baseUrl) => props.onChange({ baseUrl })}
       />
