@@ -30,9 +30,21 @@ function toWireContent(content: unknown): MessageContent {
   return parts;
 }
 
+/**
+ * The reasoning a message carries: OpenAI-compatible providers' `reasoning_content` (DeepSeek, Qwen, vLLM), or the
+ * `thinking` blocks of Anthropic's and Gemini's content (their signatures stay in the checkpoint, for the next call).
+ */
 function reasoningOf(message: BaseMessage): string | undefined {
   const reasoning = message.additional_kwargs?.reasoning_content;
-  return typeof reasoning === "string" && reasoning.length > 0 ? reasoning : undefined;
+  if (typeof reasoning === "string" && reasoning.length > 0) return reasoning;
+  if (!Array.isArray(message.content)) return undefined;
+  const thoughts = (message.content as unknown[])
+    .map((block) => {
+      const part = block as { type?: unknown; thinking?: unknown } | null;
+      return part?.type === "thinking" && typeof part.thinking === "string" ? part.thinking : "";
+    })
+    .join("");
+  return thoughts.length > 0 ? thoughts : undefined;
 }
 
 function usageOf(message: BaseMessage): UsageMetadata | undefined {

@@ -1,9 +1,8 @@
 // The Gateway's composition root: builds every service over one database and wires who tells whom. The agent worker
 // calls openGateway; tests pass their own model factory, fetch, notices and sandboxes.
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { ModelErrorOptions } from "../agent/index.ts";
-import { createChatModel, type ChatModelOptions } from "../models/index.ts";
-import { CHANGES_CHANNEL, type ChangeNotice, type ModelTarget, type PythonHostHandle } from "../protocol/index.ts";
+import { createChatModel, type ChatModelFactory } from "../models/index.ts";
+import { CHANGES_CHANNEL, type ChangeNotice, type PythonHostHandle } from "../protocol/index.ts";
 import {
   IndexedDbCheckpointSaver,
   openFawnDb,
@@ -26,7 +25,7 @@ import { ThreadSandboxes, type OpenBrowserSandbox } from "./thread-sandboxes.ts"
 import { ThreadsService } from "./threads-service.ts";
 
 export interface GatewayOptions {
-  createModel?: (target: ModelTarget, options?: ChatModelOptions) => BaseChatModel;
+  createModel?: ChatModelFactory;
   /** Retry policy for model errors; tests shorten the waits. */
   retry?: ModelErrorOptions;
   fetch?: typeof fetch;

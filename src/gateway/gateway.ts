@@ -6,6 +6,7 @@ import {
   type DataExport,
   type DataImportAnswer,
   type GatewayApi,
+  type ListedModel,
   type McpConfigImport,
   type McpConnectionTest,
   type McpServerEntry,
@@ -238,8 +239,14 @@ export class Gateway implements GatewayApi {
     return this.services.settings.saveModels(settings);
   }
 
-  listModels(endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy">): Promise<string[]> {
+  listModels(endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy" | "provider">): Promise<string[]> {
     return this.services.settings.listModels(endpoint);
+  }
+
+  describeModels(
+    endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy" | "provider">,
+  ): Promise<ListedModel[]> {
+    return this.services.settings.describeModels(endpoint);
   }
 
   getProxySettings(): Promise<ProxySettings> {

@@ -1,5 +1,4 @@
 // One agent run: streams LangGraph's events, keeps the thread's state in the checkpointer, and always ends with `end`.
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, AIMessageChunk, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import {
@@ -14,7 +13,7 @@ import {
   type ModelErrorOptions,
   type SummarizationOptions,
 } from "../agent/index.ts";
-import { createChatModel, describeModelError, type ChatModelOptions } from "../models/index.ts";
+import { createOpenAiModel, describeModelError, type ChatModelFactory } from "../models/index.ts";
 import type {
   AiWireMessage,
   SkillInfo,
@@ -45,7 +44,7 @@ export interface RunDependencies {
   checkpointer: BaseCheckpointSaver;
   /** The endpoint and model the run talks to; undefined until a default model is set (the message is only saved). */
   target: ModelTarget | undefined;
-  createModel: (target: ModelTarget, options?: ChatModelOptions) => BaseChatModel;
+  createModel: ChatModelFactory;
   /** Retry policy for model errors; tests shorten the waits. */
   retry?: ModelErrorOptions;
   /** Summarization triggers; `false` turns it off. */
@@ -237,11 +236,11 @@ export async function executeRun(
   const agent = createLeadAgent({
     // Without a configured endpoint the agent never calls its model; it is built only to save the user's message.
     model: target
-      ? deps.createModel(target, {
+      ? await deps.createModel(target, {
           model: options.model,
           ...(options.reasoningEffort && { reasoningEffort: options.reasoningEffort }),
         })
-      : createChatModel({ name: "", baseUrl: "http://unset.invalid", apiKey: "", model: "unset", models: [] }),
+      : createOpenAiModel({ name: "", baseUrl: "http://unset.invalid", apiKey: "", model: "unset", models: [] }),
     checkpointer,
     planMode: options.planMode,
     ...(deps.webTools && { webTools: createWebTools(deps.webTools, { proxyUrl: deps.proxyUrl }) }),

@@ -1,10 +1,9 @@
 // Runs as a service: one reply at a time per thread (a Web Lock across tabs, a set within this worker), the run's
 // record kept from start to end, what it needs read once, and `end` always last.
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { McpRunTools, ModelErrorOptions } from "../agent/index.ts";
 import type { McpProgress } from "../mcp/index.ts";
-import type { ChatModelOptions } from "../models/index.ts";
-import type { ChangeNotice, ModelTarget, RunError, RunEvent, RunEventListener, RunRequest } from "../protocol/index.ts";
+import type { ChatModelFactory } from "../models/index.ts";
+import type { ChangeNotice, RunError, RunEvent, RunEventListener, RunRequest } from "../protocol/index.ts";
 import { redactSecrets } from "../shared/redact.ts";
 import { UserError } from "../shared/user-error.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
@@ -26,7 +25,7 @@ export interface RunServiceOptions {
   skills: SkillsService;
   search: ThreadSearchService;
   branches: BranchService;
-  createModel: (target: ModelTarget, options?: ChatModelOptions) => BaseChatModel;
+  createModel: ChatModelFactory;
   /** Retry policy for model errors; tests shorten the waits. */
   retry?: ModelErrorOptions;
   sandbox: (threadId: string) => Promise<Sandbox>;

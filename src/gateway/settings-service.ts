@@ -3,7 +3,7 @@
 import {
   describeModelError,
   EMPTY_MODEL_SETTINGS,
-  fetchModelIds,
+  fetchModels,
   parseModelSettings,
   parseProxySettings,
   targetForRun,
@@ -11,7 +11,9 @@ import {
 import { parseSubagentSettings, parseWebToolSettings, readWebToolSettings } from "../agent/index.ts";
 import {
   DEFAULT_SUBAGENT_SETTINGS,
+  providerOf,
   type ChangeNotice,
+  type ListedModel,
   type ModelEndpoint,
   type ModelSettings,
   type ModelTarget,
@@ -94,7 +96,17 @@ export class SettingsService {
   }
 
   /** Model ids an endpoint offers; the key being tried, stored or not, is kept out of the message. */
-  async listModels(endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy">): Promise<string[]> {
+  async listModels(endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy" | "provider">): Promise<string[]> {
+    return (await this.describeModels(endpoint)).map((model) => model.id);
+  }
+
+  /**
+   * An endpoint's models as its provider's list reports them (context window, vision, tools, reasoning where it
+   * says); the key being tried, stored or not, is kept out of the message.
+   */
+  async describeModels(
+    endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy" | "provider">,
+  ): Promise<ListedModel[]> {
     const parsed = parseModelSettings({
       endpoints: [{ id: "probe", name: "probe", ...endpoint, models: [{ id: "any" }] }],
       defaultModel: { endpoint: "probe", model: "any" },
@@ -103,7 +115,7 @@ export class SettingsService {
     const target = targetForRun(parsed.value, undefined, await this.proxyUrl()) as ModelTarget;
     const probe = parsed.value.endpoints[0] as ModelEndpoint;
     try {
-      return await fetchModelIds(target, this.options.fetch);
+      return await fetchModels({ ...target, provider: providerOf(probe) }, this.options.fetch);
     } catch (error) {
       const secrets = [probe.apiKey, ...(await this.store.secretValues())];
       const described = describeModelError(error, probe.baseUrl, { proxied: probe.useProxy === true });

@@ -1,6 +1,11 @@
-// The chat-model factory: any OpenAI-compatible endpoint through @langchain/openai (docs/architecture.md#d6-models-and-keys).
+// The chat-model factory: OpenAI-compatible endpoints through @langchain/openai, Anthropic's Messages API and Google's
+// Gemini API through their LangChain SDKs, loaded on first use (docs/architecture.md#d6-models-and-keys).
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { ChatOpenAI } from "@langchain/openai";
-import type { ModelEndpoint, ModelTarget } from "../protocol/index.ts";
+import { providerOf, type ModelEndpoint, type ModelEntry, type ModelTarget } from "../protocol/index.ts";
+import { fetchModels } from "./model-list.ts";
+import { apiRoot } from "./provider-urls.ts";
+import { reasoningRequest, type ReasoningEffort } from "./reasoning.ts";
 
 /** A key for endpoints that need none (Ollama, LM Studio, the mock); the OpenAI client refuses an empty one. */
 const NO_KEY = "no-key";
@@ -8,18 +13,29 @@ const NO_KEY = "no-key";
 export interface ChatModelOptions {
   /** Another model of the same endpoint than the default one. */
   model?: string;
-  /** Sent as `reasoning_effort`, only to models marked as reasoning. */
-  reasoningEffort?: "low" | "medium" | "high";
+  /**
+   * How hard the model reasons (the Mode's: Thinking low, Pro medium, Ultra high), only for models marked as
+   * reasoning; each provider's switch (`reasoningRequest`) turns it into its own request field.
+   */
+  reasoningEffort?: ReasoningEffort;
 }
 
-export function createChatModel(settings: ModelTarget, options: ChatModelOptions = {}): ChatOpenAI {
+/** The model's entry in the target's list (its abilities and reasoning switch), or a bare one. */
+function entryOf(target: ModelTarget, model: string): ModelEntry {
+  return target.models.find((entry) => entry.id === model) ?? { id: model };
+}
+
+/** An OpenAI-compatible endpoint's model; synchronous, since @langchain/openai is in the agent worker's first chunk. */
+export function createOpenAiModel(target: ModelTarget, options: ChatModelOptions = {}): ChatOpenAI {
+  const model = options.model ?? target.model;
+  const { modelKwargs } = reasoningRequest("openai-compatible", entryOf(target, model), options.reasoningEffort);
   return new ChatOpenAI({
-    model: options.model ?? settings.model,
+    model,
     // Sent as is: langchain's `reasoning` option only reaches models it knows by name (o1, gpt-5…), while users
     // mark their own reasoning models (DeepSeek, Qwen, local ones) in Settings → Models.
-    ...(options.reasoningEffort && { modelKwargs: { reasoning_effort: options.reasoningEffort } }),
-    apiKey: settings.apiKey || NO_KEY,
-    configuration: { baseURL: settings.baseUrl, dangerouslyAllowBrowser: true },
+    ...(modelKwargs && { modelKwargs }),
+    apiKey: target.apiKey || NO_KEY,
+    configuration: { baseURL: target.baseUrl, dangerouslyAllowBrowser: true },
     streaming: true,
     streamUsage: true,
     useResponsesApi: false,
@@ -28,24 +44,66 @@ export function createChatModel(settings: ModelTarget, options: ChatModelOptions
   });
 }
 
-/** Model ids from `GET {baseUrl}/models` (OpenAI list shape). */
+async function createAnthropicModel(target: ModelTarget, options: ChatModelOptions): Promise<BaseChatModel> {
+  // Its own chunk: the agent worker's first chunk stays within its size budget (scripts/size.ts).
+  const { ChatAnthropic } = await import("@langchain/anthropic");
+  const model = options.model ?? target.model;
+  const reasoning = reasoningRequest("anthropic", entryOf(target, model), options.reasoningEffort);
+  return new ChatAnthropic({
+    model,
+    apiKey: target.apiKey || NO_KEY,
+    anthropicApiUrl: apiRoot("anthropic", target.baseUrl),
+    // The SDK refuses to run in a browser without it; with it, it sends the header Anthropic's API asks browsers for
+    // (ANTHROPIC_BROWSER_HEADER).
+    clientOptions: { dangerouslyAllowBrowser: true },
+    ...reasoning,
+    streaming: true,
+    streamUsage: true,
+    maxRetries: 0,
+  });
+}
+
+async function createGeminiModel(target: ModelTarget, options: ChatModelOptions): Promise<BaseChatModel> {
+  const { ChatGoogleGenerativeAI } = await import("@langchain/google-genai");
+  const model = options.model ?? target.model;
+  const reasoning = reasoningRequest("gemini", entryOf(target, model), options.reasoningEffort);
+  return new ChatGoogleGenerativeAI({
+    model,
+    apiKey: target.apiKey || NO_KEY,
+    baseUrl: apiRoot("gemini", target.baseUrl),
+    ...reasoning,
+    streaming: true,
+    streamUsage: true,
+    maxRetries: 0,
+  });
+}
+
+/**
+ * The chat model of a run's target, in its endpoint's provider's wire format. OpenAI-compatible models are made at
+ * once; Anthropic's and Gemini's SDKs are imported the first time one is used, so this resolves asynchronously.
+ */
+export async function createChatModel(target: ModelTarget, options: ChatModelOptions = {}): Promise<BaseChatModel> {
+  switch (providerOf(target)) {
+    case "anthropic":
+      return createAnthropicModel(target, options);
+    case "gemini":
+      return createGeminiModel(target, options);
+    default:
+      return createOpenAiModel(target, options);
+  }
+}
+
+/** Model ids the endpoint's provider lists (see fetchModels for what else the list says). */
 export async function fetchModelIds(
-  endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey">,
+  endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "provider">,
   fetchImpl: typeof fetch = fetch,
 ): Promise<string[]> {
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
-  const response = await fetchImpl(`${endpoint.baseUrl.replace(/\/+$/, "")}/models`, { headers });
-  if (!response.ok) {
-    const error = new Error(`GET /models answered ${response.status} ${response.statusText}`.trim());
-    Object.assign(error, { status: response.status });
-    throw error;
-  }
-  const body: unknown = await response.json();
-  const data = typeof body === "object" && body !== null ? (body as { data?: unknown }).data : undefined;
-  if (!Array.isArray(data)) return [];
-  return data
-    .map((item: unknown) => (typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined))
-    .filter((id): id is string => typeof id === "string")
-    .sort();
+  const models = await fetchModels({ ...endpoint, provider: providerOf(endpoint) }, fetchImpl);
+  return models.map((model) => model.id);
 }
+
+/** Makes a run's chat model: `createChatModel`, or a test's fake (which may answer at once). */
+export type ChatModelFactory = (
+  target: ModelTarget,
+  options?: ChatModelOptions,
+) => BaseChatModel | Promise<BaseChatModel>;

@@ -1,5 +1,13 @@
 // The models layer's public surface.
-export { createChatModel, fetchModelIds, type ChatModelOptions } from "./chat-model.ts";
+export {
+  createChatModel,
+  createOpenAiModel,
+  fetchModelIds,
+  type ChatModelFactory,
+  type ChatModelOptions,
+} from "./chat-model.ts";
+export { fetchModels, parseAnthropicModels, parseGeminiModels, parseOpenAiModels } from "./model-list.ts";
+export { reasoningRequest, type ReasoningEffort } from "./reasoning.ts";
 export { describeModelError, isRetryableModelError } from "./model-errors.ts";
 export {
   EMPTY_MODEL_SETTINGS,

@@ -10,11 +10,50 @@ function field(error: unknown, key: string): unknown {
 /** The `type` of the error body Fawn's proxy answers with (proxy/server.ts) when it will not forward a request. */
 const PROXY_ERROR_TYPE = "proxy_error";
 
-/** The provider's own message without LangChain's appended troubleshooting link. */
+/** What the provider said in its error body, whichever of the three shapes it has. */
+interface ProviderSays {
+  /** OpenAI's `error.type`, Anthropic's `error.error.type` (`overloaded_error`), Fawn's proxy's `proxy_error`. */
+  type?: string;
+  /** Gemini's `error.status` (`RESOURCE_EXHAUSTED`, `UNAVAILABLE`) or an `ErrorInfo` reason (`API_KEY_INVALID`). */
+  status?: string;
+  message?: string;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/**
+ * The provider's error body as each SDK keeps it: OpenAI's and Anthropic's `error` (Anthropic's nests another
+ * `error`), Gemini's message `Error fetching from <url>: [429 Too Many Requests] <message> [<details>]` with
+ * `errorDetails`, or the whole body on a model-list request.
+ */
+function providerSays(error: unknown): ProviderSays {
+  const body = field(error, "error");
+  const nested = field(body, "error");
+  const said = typeof field(nested, "message") === "string" ? nested : body;
+  const details = field(error, "errorDetails") ?? field(said, "details");
+  const reason = Array.isArray(details)
+    ? details.map((detail) => text(field(detail, "reason"))).find((found) => found !== undefined)
+    : undefined;
+  const gemini = /Error fetching from \S+: \[\d{3}[^\]]*\]\s*([\s\S]*?)(\s\[\{[\s\S]*\])?$/.exec(
+    text(field(error, "message")) ?? "",
+  );
+  const type = text(field(said, "type")) ?? text(field(error, "type"));
+  const status = reason ?? text(field(said, "status"));
+  const message = text(field(said, "message")) ?? text(gemini?.[1]);
+  return { ...(type && { type }), ...(status && { status }), ...(message && { message }) };
+}
+
+/** The provider's own message without LangChain's appended troubleshooting link, nor a key in a URL's query. */
 function providerMessage(error: unknown): string {
-  const message = field(error, "message");
+  const said = providerSays(error).message;
+  const message = said ?? field(error, "message");
   if (typeof message !== "string") return String(error);
-  return message.split("\n\nTroubleshooting URL:")[0]!.trim();
+  return message
+    .split("\n\nTroubleshooting URL:")[0]!
+    .replace(/([?&]key=)[^&\s]+/g, "$1[redacted key]")
+    .trim();
 }
 
 function isConnectionError(error: unknown, message: string): boolean {
@@ -32,14 +71,15 @@ function unwrap(error: unknown): unknown {
 }
 
 /**
- * True for failures worth another try: a rate limit (429), a server error (5xx, 408), a timeout, or a dropped
- * connection. A refused key, a wrong model name or a bad request would fail again.
+ * True for failures worth another try: a rate limit (429), a server error (5xx, 408; Anthropic's 529 overloaded), a
+ * timeout, or a dropped connection. A refused key, a wrong model name or a bad request would fail again.
  */
 export function isRetryableModelError(wrapped: unknown): boolean {
   const error = unwrap(wrapped);
   if (field(error, "name") === "AbortError") return false;
   const status = field(error, "status");
   if (typeof status === "number") return status === 408 || status === 429 || status >= 500;
+  if (providerSays(error).type === "overloaded_error") return true;
   const message = providerMessage(error);
   return isConnectionError(error, message) || /timed? ?out|socket hang up|econnreset|network/i.test(message);
 }
@@ -54,20 +94,35 @@ export function describeModelError(
   options: { proxied?: boolean; endpoint?: string } = {},
 ): RunError {
   const error = unwrap(wrapped);
+  const said = providerSays(error);
   const status = field(error, "status");
   const message = providerMessage(error);
   // Fawn's own relay said no (its error body's type): the provider never saw the request, so the key is not at fault.
-  if (field(error, "type") === PROXY_ERROR_TYPE) {
-    const own = field(field(error, "error"), "message");
+  if (said.type === PROXY_ERROR_TYPE) {
     return {
       error: "proxy_refused",
-      message: `Fawn's proxy refused to forward the request (${String(status)}): ${typeof own === "string" ? own : message}`,
+      message: `Fawn's proxy refused to forward the request (${String(status)}): ${message}`,
     };
   }
-  if (status === 401 || status === 403) {
+  // Gemini answers a bad key with 400 INVALID_ARGUMENT and the reason API_KEY_INVALID.
+  const badKey = said.type === "authentication_error" || said.status === "API_KEY_INVALID";
+  if (status === 401 || status === 403 || (status === 400 && badKey)) {
     return {
       error: "authentication",
-      message: `The model endpoint refused the API key (${status}): ${message} Check the API key in Settings → Models.`,
+      message: `The model endpoint refused the API key (${String(status)}): ${message} Check the API key in Settings → Models.`,
+    };
+  }
+  // Anthropic's 529 (and an overloaded_error sent inside a stream, which has no status).
+  if (status === 529 || said.type === "overloaded_error") {
+    return {
+      error: "server_error",
+      message: `The model provider is overloaded (${String(status ?? 529)}): ${message} Try again in a moment.`,
+    };
+  }
+  if (status === 503 || said.status === "UNAVAILABLE") {
+    return {
+      error: "server_error",
+      message: `The model provider is unavailable right now (${String(status ?? 503)}): ${message} Try again in a moment.`,
     };
   }
   if (status === 404) {
@@ -76,8 +131,11 @@ export function describeModelError(
       message: `The model endpoint answered 404: ${message} Check the Base URL and the Model name in Settings → Models.`,
     };
   }
-  if (status === 429) {
-    return { error: "rate_limited", message: `The model endpoint is rate limiting requests (429): ${message}` };
+  if (status === 429 || said.type === "rate_limit_error" || said.status === "RESOURCE_EXHAUSTED") {
+    return {
+      error: "rate_limited",
+      message: `The model endpoint is rate limiting requests (429): ${message} Wait a little, or check the plan and quota of this API key.`,
+    };
   }
   if (typeof status === "number" && status >= 500) {
     return { error: "server_error", message: `The model endpoint had a server error (${status}): ${message}` };

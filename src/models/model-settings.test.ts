@@ -30,6 +30,7 @@ describe("model settings", () => {
           {
             id: "main",
             name: "Main endpoint",
+            provider: "openai-compatible",
             baseUrl: "https://api.example.test/v1",
             apiKey: "sk",
             models: [{ id: "gpt" }, { id: "o-mini", thinking: true }, { id: "eyes", vision: true }],
@@ -63,6 +64,7 @@ describe("several endpoints", () => {
     expect(parsed.ok && parsed.value.endpoints[1]).toEqual({
       id: "router",
       name: "OpenRouter",
+      provider: "openai-compatible",
       baseUrl: "https://openrouter.example.test/api/v1",
       apiKey: "sk-or",
       models: [{ id: "deep/think", thinking: true }, { id: "small" }],
@@ -91,6 +93,7 @@ describe("several endpoints", () => {
     const value = parsed.value;
     expect(targetForRun(value, { endpoint: "router", model: "small" }, "http://127.0.0.1:8787/forward/")).toEqual({
       name: "OpenRouter",
+      provider: "openai-compatible",
       baseUrl: "http://127.0.0.1:8787/forward/https://openrouter.example.test/api/v1",
       apiKey: "sk-or",
       model: "small",

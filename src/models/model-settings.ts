@@ -2,8 +2,11 @@
 // refused before anything is stored.
 import { z } from "zod";
 import {
+  MODEL_PROVIDERS,
   modelChoiceFor,
+  providerOf,
   proxiedUrl,
+  REASONING_STYLES,
   type ModelSettings,
   type ModelTarget,
   type ProxySettings,
@@ -29,6 +32,14 @@ const modelEntry = z.object({
   id: modelId,
   thinking: z.boolean().optional(),
   vision: z.boolean().optional(),
+  reasoning: z.enum(REASONING_STYLES, { error: "Pick a reasoning switch from the list." }).optional(),
+  contextWindow: z
+    .number({ error: "A context window is a number of tokens." })
+    .int("A context window is a whole number of tokens.")
+    .min(1_000, "A context window is at least 1,000 tokens.")
+    .max(100_000_000, "A context window is at most 100,000,000 tokens.")
+    .optional(),
+  tools: z.boolean().optional(),
 });
 
 /** At most this many endpoints. */
@@ -40,6 +51,8 @@ export const FIRST_ENDPOINT_ID = "main";
 const endpoint = z.object({
   id: z.string().regex(/^[a-z0-9-]{1,40}$/, "An endpoint id is lowercase letters, digits and dashes."),
   name: z.string().trim().min(1, "Each endpoint needs a name.").max(40, "An endpoint name is at most 40 characters."),
+  // Absent in settings saved before providers: those endpoints are OpenAI-compatible.
+  provider: z.enum(MODEL_PROVIDERS, { error: "The provider is OpenAI-compatible, Anthropic or Gemini." }).optional(),
   baseUrl: httpUrl,
   apiKey: z.string().trim().max(4096, "API key is too long"),
   models: z.array(modelEntry).max(50, "List at most 50 models per endpoint."),
@@ -81,13 +94,17 @@ export const modelSettingsSchema = z
     for (const message of problems) context.addIssue({ code: "custom", message });
   })
   .transform((value): ModelSettings => ({
-    endpoints: value.endpoints.map(({ useProxy, models, ...other }) => ({
+    endpoints: value.endpoints.map(({ useProxy, models, provider, ...other }) => ({
       ...other,
-      // Only the flags that are on, in a stable shape.
+      provider: providerOf({ provider }),
+      // Only the flags that are on (and what differs from the default), in a stable shape.
       models: models.map((entry) => ({
         id: entry.id,
         ...(entry.thinking && { thinking: true }),
         ...(entry.vision && { vision: true }),
+        ...(entry.reasoning && { reasoning: entry.reasoning }),
+        ...(entry.contextWindow !== undefined && { contextWindow: entry.contextWindow }),
+        ...(entry.tools === false && { tools: false }),
       })),
       ...(useProxy && { useProxy: true }),
     })),
@@ -147,14 +164,17 @@ export function targetForRun(
     model = choice.entry.id;
   }
   if (!holder) return undefined;
+  const contextWindow = holder.models.find((entry) => entry.id === model)?.contextWindow;
   return {
     name: holder.name,
+    provider: providerOf(holder),
     baseUrl: holder.useProxy ? proxiedUrl(holder.baseUrl, proxyUrl) : holder.baseUrl,
     apiKey: holder.apiKey,
     model,
     models: holder.models,
     ...(holder.useProxy && { useProxy: true }),
     ...(settings.modelTitles && { modelTitles: true }),
+    ...(contextWindow !== undefined && { contextWindow }),
   };
 }
 

@@ -9,6 +9,7 @@ import type { SharedThreadBundle, ThreadBundlePreview, ThreadShareLink } from ".
 import type { SubagentSettings } from "./subagents.ts";
 import type { UploadResult } from "./uploads.ts";
 import type { WebToolSettings } from "./web-tools.ts";
+import type { ListedModel, ModelProvider, ReasoningStyle } from "./model-providers.ts";
 
 /** Bump when a method or a data shape changes incompatibly. */
 export const PROTOCOL_VERSION = 1;
@@ -134,13 +135,21 @@ export interface ModelEntry {
   thinking?: boolean;
   /** It reads images (the agent gets `view_image`). */
   vision?: boolean;
+  /** How it is asked to reason; absent: detected from the provider and the id (`reasoningStyleOf`). */
+  reasoning?: ReasoningStyle;
+  /** Input tokens it takes, from the provider's model list or typed in Settings; absent: unknown. */
+  contextWindow?: number;
+  /** `false` when it cannot call tools (from the provider's model list or Settings); absent: it can. */
+  tools?: boolean;
 }
 
-/** An OpenAI-compatible endpoint with its own key and models (Settings → Models). */
+/** A model endpoint with its own provider, key and models (Settings → Models). */
 export interface ModelEndpoint {
   /** Stable id (lowercase letters, digits, dashes), how runs and the composer name it. */
   id: string;
   name: string;
+  /** The API it speaks; absent means OpenAI-compatible (settings saved before providers), parsed settings have it. */
+  provider?: ModelProvider;
   baseUrl: string;
   apiKey: string;
   /** At least one. */
@@ -169,6 +178,8 @@ export interface ProxySettings {
 export interface ModelTarget {
   /** The endpoint's name. */
   name: string;
+  /** The API the endpoint speaks; absent means OpenAI-compatible. */
+  provider?: ModelProvider;
   /** Already through the proxy when the endpoint uses it. */
   baseUrl: string;
   apiKey: string;
@@ -177,6 +188,8 @@ export interface ModelTarget {
   models: ModelEntry[];
   useProxy?: boolean;
   modelTitles?: boolean;
+  /** The model's context window in tokens when known (the model list or Settings); readers default it (128,000). */
+  contextWindow?: number;
 }
 
 /** Fawn's CORS relay as `npm run proxy` starts it, used when Settings → Proxy names no other. */
@@ -421,8 +434,10 @@ export interface GatewayApi {
   uploadFiles(threadId: string, files: { name: string; bytes: Uint8Array }[]): Promise<UploadResult>;
   getModelSettings(): Promise<ModelSettings>;
   saveModelSettings(settings: ModelSettings): Promise<ModelSettings>;
-  /** Model ids the endpoint offers (`GET {baseUrl}/models`); rejects with a readable message. */
-  listModels(endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy">): Promise<string[]>;
+  /** Model ids the endpoint offers (its provider's model list); rejects with a readable message. */
+  listModels(endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy" | "provider">): Promise<string[]>;
+  /** The endpoint's models with what its list reports of each (context window, vision, tools, reasoning). */
+  describeModels(endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy" | "provider">): Promise<ListedModel[]>;
   /** Fawn's CORS relay (Settings → Proxy). */
   getProxySettings(): Promise<ProxySettings>;
   saveProxySettings(settings: ProxySettings): Promise<ProxySettings>;

@@ -13,3 +13,4 @@ export * from "./thread-import.ts";
 export * from "./data-backup.ts";
 export * from "./thread-share.ts";
 export * from "./mcp.ts";
+export * from "./model-providers.ts";

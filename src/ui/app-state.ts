@@ -544,7 +544,10 @@ export function createAppState(client: GatewayClient) {
     deleteThread,
     exportThread,
     saveSettings,
-    listModels: (endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy">) => client.listModels(endpoint),
+    listModels: (endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy" | "provider">) =>
+      client.listModels(endpoint),
+    describeModels: (endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey" | "useProxy" | "provider">) =>
+      client.describeModels(endpoint),
   };
 }
 

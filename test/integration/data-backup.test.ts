@@ -398,11 +398,20 @@ describe("a backup from an earlier Fawn", () => {
         {
           id: "main",
           name: "Main endpoint",
+          // A backup from before providers: its endpoints are OpenAI-compatible.
+          provider: "openai-compatible",
           baseUrl: "https://older.example/v1",
           apiKey: "",
           models: [{ id: "old-model" }, { id: "old-reasoner", thinking: true }],
         },
-        { id: "second", name: "Second", baseUrl: "https://second.example/v1", apiKey: "", models: [{ id: "s" }] },
+        {
+          id: "second",
+          name: "Second",
+          provider: "openai-compatible",
+          baseUrl: "https://second.example/v1",
+          apiKey: "",
+          models: [{ id: "s" }],
+        },
       ],
       defaultModel: { endpoint: "main", model: "old-model" },
     });

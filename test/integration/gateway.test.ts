@@ -235,7 +235,14 @@ describe("Gateway settings and threads", () => {
     );
     expect(saved).toEqual({
       endpoints: [
-        { id: "main", name: "Main endpoint", baseUrl: harness.mock.url, apiKey: "k", models: [{ id: "mock-model" }] },
+        {
+          id: "main",
+          name: "Main endpoint",
+          provider: "openai-compatible",
+          baseUrl: harness.mock.url,
+          apiKey: "k",
+          models: [{ id: "mock-model" }],
+        },
       ],
       defaultModel: { endpoint: "main", model: "mock-model" },
     });

@@ -173,6 +173,8 @@ describe("the default model and older settings", () => {
         {
           id: "main",
           name: "Main endpoint",
+          // Stored before providers existed: read as OpenAI-compatible.
+          provider: "openai-compatible",
           baseUrl: harness.mock.url,
           apiKey: "sk-older-fawn-5555",
           models: [{ id: "mock-model" }, { id: "mock-thinking", thinking: true }],

@@ -25,6 +25,9 @@ function printBanner(mock: MockLlm): void {
   console.log(
     'Models: mock-model, mock-thinking (streams reasoning first), mock-vision. Keys with "bad"/"wrong" → 401.',
   );
+  console.log(
+    `Anthropic (POST /v1/messages) and Gemini (POST /v1beta/models/…:streamGenerateContent): Base URL ${mock.url.replace(/\/v1$/, "")}`,
+  );
 }
 
 try {

@@ -54,7 +54,7 @@ export function invalidRequest(message: string, param: string | null = null, cod
   return { message, type: "invalid_request_error", param, code };
 }
 
-function contentText(content: unknown): string {
+export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   const texts = content.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : null));

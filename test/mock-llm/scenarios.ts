@@ -501,6 +501,33 @@ export const scenarios: readonly Scenario[] = [
     }),
   },
   {
+    name: "quota-exhausted",
+    trigger: '"quota exhausted"',
+    reply: "HTTP 429 every time (Anthropic rate_limit_error, Gemini RESOURCE_EXHAUSTED), so retries end in the error",
+    matches: says("quota exhausted"),
+    respond: () => ({
+      kind: "error",
+      status: 429,
+      error: {
+        message: "You exceeded your current quota for the mock model (scripted).",
+        type: "rate_limit_exceeded",
+        param: null,
+        code: "rate_limit_exceeded",
+      },
+    }),
+  },
+  {
+    name: "overloaded",
+    trigger: '"overloaded"',
+    reply: "HTTP 529 overloaded_error every time (Gemini: 503 UNAVAILABLE), so retries end in the error",
+    matches: says("overloaded"),
+    respond: () => ({
+      kind: "error",
+      status: 529,
+      error: { message: "The mock model is overloaded (scripted).", type: "overloaded_error", param: null, code: null },
+    }),
+  },
+  {
     name: "rate-limit",
     trigger: '"rate limit"',
     reply: `HTTP 429 + retry-after: 1 the first time per message text, then "${RATE_LIMIT_RECOVERED_TEXT}"`,

@@ -1,4 +1,5 @@
-// HTTP server of the mock LLM: OpenAI-compatible routes, CORS, fake auth, request log and SSE streaming.
+// HTTP server of the mock LLM: OpenAI-compatible, Anthropic Messages and Gemini routes over one scenario table, CORS,
+// fake auth, request log and SSE streaming.
 
 import {
   createServer,
@@ -20,7 +21,22 @@ import {
   type ReplyMeta,
   type ReplyScript,
 } from "./openai.ts";
-import { MODEL_IDS, pickScenario, reasoningFor, type ChatRequest, type OpenAiError } from "./scenarios.ts";
+import {
+  anthropicErrorBody,
+  anthropicEvents,
+  anthropicMessage,
+  anthropicModels,
+  parseAnthropicRequest,
+} from "./anthropic.ts";
+import { geminiBadKey, geminiError, geminiFrames, geminiModels, geminiResponse, parseGeminiRequest } from "./gemini.ts";
+import {
+  MODEL_IDS,
+  pickScenario,
+  reasoningFor,
+  THINKING_MODEL,
+  type ChatRequest,
+  type OpenAiError,
+} from "./scenarios.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -248,6 +264,168 @@ async function handleChat(state: State, req: IncomingMessage, res: ServerRespons
   sendJson(res, 200, completionBody(reply.meta, script, reply.reasoning, reply.callIds, usage));
 }
 
+// Anthropic's Messages API (`POST /v1/messages`, key in `x-api-key`) and Gemini's (`POST
+// /v1beta/models/{model}:streamGenerateContent?alt=sse`, key in `x-goog-api-key` or `?key=`), answered from the same
+// scenarios as the OpenAI route.
+
+/** Reads and records a model request; null when the body is too large, else its JSON (or why it is not JSON). */
+async function recordModelRequest(
+  state: State,
+  req: IncomingMessage,
+  path: string,
+): Promise<{ record: RecordedRequest; json: ReturnType<typeof parseJson> | null }> {
+  const raw = await readBody(req);
+  const json = raw === null ? null : parseJson(raw);
+  const record: RecordedRequest = {
+    method: "POST",
+    path,
+    headers: recordedHeaders(req.headers),
+    body: json?.ok ? json.value : raw,
+    scenario: null,
+    disconnected: false,
+    receivedAt: Date.now(),
+  };
+  state.requests.push(record);
+  return { record, json };
+}
+
+function headerKey(req: IncomingMessage, name: string): string {
+  const value = req.headers[name];
+  return (Array.isArray(value) ? value[0] : value)?.trim() ?? "";
+}
+
+function isBadKey(key: string): boolean {
+  return /bad|wrong/i.test(key);
+}
+
+function anthropicAuthError(req: IncomingMessage): Record<string, unknown> | null {
+  const key = headerKey(req, "x-api-key");
+  if (!isBadKey(key)) return null;
+  return anthropicErrorBody(401, { message: `invalid x-api-key ${maskKey(key)} (mock)` });
+}
+
+/** Streams a reply as SSE frames (`event:` named when given), stopping when the client hangs up. */
+async function streamFrames(
+  state: State,
+  res: ServerResponse,
+  record: RecordedRequest,
+  frames: { event?: string; data: unknown; delayMs: number }[],
+): Promise<void> {
+  const controller = new AbortController();
+  state.streams.add(controller);
+  res.on("close", () => {
+    if (!res.writableFinished) record.disconnected = true;
+    controller.abort();
+  });
+  res.writeHead(200, {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache",
+    Connection: "keep-alive",
+    "X-Accel-Buffering": "no",
+  });
+  res.flushHeaders();
+  try {
+    for (const frame of frames) {
+      if (frame.delayMs > 0) await sleep(frame.delayMs, undefined, { signal: controller.signal });
+      res.write(`${frame.event ? `event: ${frame.event}\n` : ""}data: ${JSON.stringify(frame.data)}\n\n`);
+    }
+    res.end();
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+  } finally {
+    state.streams.delete(controller);
+  }
+}
+
+async function handleAnthropic(state: State, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const { record, json } = await recordModelRequest(state, req, path);
+  const auth = anthropicAuthError(req);
+  if (auth) return sendJson(res, 401, auth);
+  if (json === null) return sendJson(res, 413, anthropicErrorBody(413, { message: "Request too large (mock)" }));
+  if (!json.ok) return sendJson(res, 400, anthropicErrorBody(400, { message: `Invalid JSON: ${json.message} (mock)` }));
+  const parsed = parseAnthropicRequest(json.value);
+  if (!parsed.ok) return sendJson(res, 400, anthropicErrorBody(400, { message: `${parsed.message} (mock)` }));
+  const { request, thinking } = parsed.value;
+  const scenario = pickScenario(request);
+  record.scenario = scenario.name;
+  res.setHeader("X-Mock-Scenario", scenario.name);
+  const script = scenario.respond(request, { firstTime: (key) => firstTime(state, key) });
+  if (script.kind === "error") {
+    return sendJson(res, script.status, anthropicErrorBody(script.status, script.error), script.headers);
+  }
+  const reply = newReply(state, request, script);
+  const reasoning = thinking ? reply.reasoning : [];
+  const callIds = reply.callIds.map((id) => id.replace(/^call_/, "toolu_mock_"));
+  const meta = { ...reply.meta, id: reply.meta.id.replace(/^chatcmpl-mock-/, "msg_mock_") };
+  const usage = usageFor(request, script, reasoning);
+  if (!request.stream) {
+    return sendJson(
+      res,
+      200,
+      anthropicMessage(meta, script, reasoning, callIds, usage.prompt_tokens, usage.completion_tokens),
+    );
+  }
+  const events = anthropicEvents(meta, script, reasoning, callIds, usage.prompt_tokens, usage.completion_tokens);
+  return streamFrames(state, res, record, events);
+}
+
+const GEMINI_PATH = /^\/v1beta\/models\/([^/:]+):(streamGenerateContent|generateContent)$/;
+
+async function handleGemini(
+  state: State,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  match: RegExpExecArray,
+): Promise<void> {
+  const { record, json } = await recordModelRequest(state, req, url.pathname);
+  const key = headerKey(req, "x-goog-api-key") || (url.searchParams.get("key") ?? "");
+  const fail = (answer: { status: number; body: unknown }) => sendJson(res, answer.status, answer.body);
+  if (isBadKey(key)) return fail(geminiBadKey());
+  if (json === null) return fail(geminiError(413, { message: "Request payload size exceeds the limit (mock)." }));
+  if (!json.ok) return fail(geminiError(400, { message: `Invalid JSON payload received. ${json.message} (mock)` }));
+  const model = decodeURIComponent(match[1] ?? "");
+  const stream = match[2] === "streamGenerateContent";
+  const parsed = parseGeminiRequest(model, stream, json.value);
+  if (!parsed.ok) return fail(geminiError(400, { message: `${parsed.message} (mock)` }));
+  const { request, thinking } = parsed.value;
+  const scenario = pickScenario(request);
+  record.scenario = scenario.name;
+  res.setHeader("X-Mock-Scenario", scenario.name);
+  const script = scenario.respond(request, { firstTime: (seen) => firstTime(state, seen) });
+  if (script.kind === "error") {
+    const answer = geminiError(script.status, script.error);
+    return sendJson(res, answer.status, answer.body, script.headers);
+  }
+  const reasoning = thinking ? reasoningFor(request) : [];
+  const usage = usageFor(request, script, []);
+  if (!stream) {
+    return sendJson(res, 200, geminiResponse(model, script, reasoning, usage.prompt_tokens, usage.completion_tokens));
+  }
+  const frames = geminiFrames(model, script, reasoning, usage.prompt_tokens, usage.completion_tokens);
+  return streamFrames(
+    state,
+    res,
+    record,
+    frames.map((frame) => ({ data: frame.body, delayMs: frame.delayMs })),
+  );
+}
+
+function sendAnthropicModels(req: IncomingMessage, res: ServerResponse): void {
+  const auth = anthropicAuthError(req);
+  if (auth) return sendJson(res, 401, auth);
+  sendJson(res, 200, anthropicModels(MODEL_IDS));
+}
+
+function sendGeminiModels(req: IncomingMessage, res: ServerResponse, url: URL): void {
+  const key = headerKey(req, "x-goog-api-key") || (url.searchParams.get("key") ?? "");
+  if (isBadKey(key)) {
+    const answer = geminiBadKey();
+    return sendJson(res, answer.status, answer.body);
+  }
+  sendJson(res, 200, geminiModels(MODEL_IDS, THINKING_MODEL));
+}
+
 // Fake web-tool providers, so Settings → Web can point at this server and e2e tests run offline: Tavily
 // (`POST /tavily/search`), SearXNG (`GET /searxng/search`), Jina's reader (`GET /jina/<url>`) and web pages
 // (`GET /web/<name>.html`). Search results link to pages of this server.
@@ -340,8 +518,11 @@ function sendJinaPage(req: IncomingMessage, res: ServerResponse): void {
 async function route(state: State, req: IncomingMessage, res: ServerResponse): Promise<void> {
   setCorsHeaders(req, res);
   const method = req.method ?? "GET";
-  const path = new URL(req.url ?? "/", "http://mock.invalid").pathname;
+  const url = new URL(req.url ?? "/", "http://mock.invalid");
+  const path = url.pathname;
   if (method === "OPTIONS") return sendPreflight(res);
+  const gemini = method === "POST" ? GEMINI_PATH.exec(path) : null;
+  if (gemini) return handleGemini(state, req, res, url, gemini);
   if (method === "GET" && path.startsWith("/web/")) return sendWebPage(res, path);
   if (method === "GET" && path.startsWith("/jina/")) return sendJinaPage(req, res);
   switch (`${method} ${path}`) {
@@ -350,7 +531,14 @@ async function route(state: State, req: IncomingMessage, res: ServerResponse): P
     case "GET /searxng/search":
       return sendSearxng(req, res, new URL(req.url ?? "/", "http://mock.invalid"));
     case "GET /v1/models":
-      return sendModels(req, res);
+      // Anthropic's client sends its version header (and the key as x-api-key); OpenAI's a bearer token.
+      return req.headers["anthropic-version"] || req.headers["x-api-key"]
+        ? sendAnthropicModels(req, res)
+        : sendModels(req, res);
+    case "POST /v1/messages":
+      return handleAnthropic(state, req, res, path);
+    case "GET /v1beta/models":
+      return sendGeminiModels(req, res, url);
     case "POST /v1/chat/completions":
       return handleChat(state, req, res, path);
     case "GET /__mock/requests":

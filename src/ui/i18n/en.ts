@@ -421,7 +421,7 @@ export const en = {
   "settings.tab.appearance": "Appearance",
   "settings.tab.data": "Data",
   "models.hint":
-    "Any OpenAI-compatible endpoint works, and you can add several. Each key stays in this browser and is sent only to its endpoint.",
+    "Any OpenAI-compatible endpoint works, and Anthropic and Gemini natively; you can add several. Each key stays in this browser and is sent only to its endpoint.",
   "models.endpoint": "Endpoint",
   "models.mainOption": template<{ name: string }>("{{ name }} (default model)"),
   "models.addEndpoint": "Add endpoint",
@@ -457,6 +457,30 @@ export const en = {
   "models.defaultChoice": "Default",
   "models.defaultHint":
     "New messages go to the model marked Default unless the composer picks another; memory updates use it too.",
+
+  // Settings → Models: providers, each model's reasoning switch, context window and tools (endpoint-fields.tsx,
+  // model-list.tsx).
+  "models.provider": "Provider",
+  "models.provider.openai-compatible": "OpenAI-compatible",
+  "models.provider.anthropic": "Anthropic (Messages API)",
+  "models.provider.gemini": "Google Gemini",
+  "models.proxyBecause": template<{ name: string }>(
+    '{{ name }} refuses requests from web pages, so "Use the proxy" is on: run npm run proxy, or switch it off if it answers this page.',
+  ),
+  "models.localHint": template<{ name: string }>(
+    "{{ name }} runs on your computer: allow this page in its own settings (Ollama: OLLAMA_ORIGINS; LM Studio: Enable CORS; vLLM: --allowed-origins).",
+  ),
+  "models.reasoning": "Reasoning",
+  "models.reasoning.auto": template<{ style: string }>("Auto: {{ style }}"),
+  "models.reasoning.reasoning-effort": "reasoning_effort (OpenAI)",
+  "models.reasoning.enable-thinking": "enable_thinking (Qwen)",
+  "models.reasoning.deepseek": "reasoning_content (DeepSeek reasoner)",
+  "models.reasoning.anthropic-thinking": "Thinking budget (Anthropic)",
+  "models.reasoning.gemini-thinking": "Thinking budget (Gemini)",
+  "models.reasoning.none": "None",
+  "models.contextWindow": "Context window",
+  "models.contextPlaceholder": "tokens",
+  "models.tools": "Tools",
 
   // Settings → Memory.
   "memory.confidenceProblem": "Confidence must be a number from 0 to 1.",

@@ -368,7 +368,7 @@ export const zhCN: Translation = {
   "settings.tab.appearance": "外观",
   "settings.tab.data": "数据",
   "models.hint":
-    "任何兼容 OpenAI 的端点都可以使用，也可以添加多个。每个密钥只保存在此浏览器中，并且只发送给它自己的端点。",
+    "任何兼容 OpenAI 的端点都可以使用，Anthropic 和 Gemini 也原生支持；可以添加多个。每个密钥只保存在此浏览器中，并且只发送给它自己的端点。",
   "models.endpoint": "端点",
   "models.mainOption": "{{ name }}（默认模型）",
   "models.addEndpoint": "添加端点",
@@ -402,6 +402,28 @@ export const zhCN: Translation = {
   // Settings → Models: the default model, of any endpoint (models-tab.tsx).
   "models.defaultChoice": "默认",
   "models.defaultHint": "新消息发送给标记为“默认”的模型，除非在输入框中另选模型；记忆更新也使用该模型。",
+
+  // Settings → Models: providers, each model's reasoning switch, context window and tools (endpoint-fields.tsx,
+  // model-list.tsx).
+  "models.provider": "服务商",
+  "models.provider.openai-compatible": "兼容 OpenAI",
+  "models.provider.anthropic": "Anthropic（Messages API）",
+  "models.provider.gemini": "Google Gemini",
+  "models.proxyBecause":
+    "{{ name }} 拒绝来自网页的请求，因此已打开“使用代理”：请运行 npm run proxy；如果它允许此页面访问，也可以关闭。",
+  "models.localHint":
+    "{{ name }} 运行在你的电脑上：请在它自己的设置中允许此页面（Ollama：OLLAMA_ORIGINS；LM Studio：Enable CORS；vLLM：--allowed-origins）。",
+  "models.reasoning": "推理",
+  "models.reasoning.auto": "自动：{{ style }}",
+  "models.reasoning.reasoning-effort": "reasoning_effort（OpenAI）",
+  "models.reasoning.enable-thinking": "enable_thinking（通义千问）",
+  "models.reasoning.deepseek": "reasoning_content（DeepSeek 推理模型）",
+  "models.reasoning.anthropic-thinking": "思考预算（Anthropic）",
+  "models.reasoning.gemini-thinking": "思考预算（Gemini）",
+  "models.reasoning.none": "无",
+  "models.contextWindow": "上下文窗口",
+  "models.contextPlaceholder": "词元数",
+  "models.tools": "工具",
 
   "memory.confidenceProblem": "置信度必须是 0 到 1 之间的数字。",
   "memory.working": "正在处理…",

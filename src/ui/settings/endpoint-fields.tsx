@@ -1,10 +1,16 @@
-// One endpoint's own fields in Settings → Models: its name, a preset address, Base URL, API key, the proxy switch and
-// its first model (typed, or picked from what "List models" offered).
-import { For } from "solid-js";
-import type { ModelEndpoint } from "../../protocol/index.ts";
+// One endpoint's own fields in Settings → Models: its name, a preset, its provider, Base URL, API key, the proxy switch
+// (with why it is on for providers that refuse browsers) and its first model (typed, or picked from "List models").
+import { For, Show } from "solid-js";
+import { MODEL_PROVIDERS, providerOf, type ModelEndpoint, type ModelProvider } from "../../protocol/index.ts";
 import { t } from "../i18n/index.ts";
-import { PRESETS } from "./models-presets.ts";
+import { presetChange, PRESETS, presetFor } from "./models-presets.ts";
 import { TextField } from "./text-field.tsx";
+
+/** What choosing a provider changes: an empty Base URL gets that provider's own (Anthropic's, Gemini's). */
+function providerChange(endpoint: ModelEndpoint, provider: ModelProvider): Partial<ModelEndpoint> {
+  const preset = provider === "openai-compatible" ? undefined : PRESETS.find((each) => each.provider === provider);
+  return { provider, ...(preset && endpoint.baseUrl.trim() === "" && { baseUrl: preset.baseUrl }) };
+}
 
 export function EndpointFields(props: {
   endpoint: ModelEndpoint;
@@ -31,17 +37,38 @@ export function EndpointFields(props: {
       <div class="presets" role="group" aria-label={t("models.presets")}>
         <For each={PRESETS}>
           {(preset) => (
-            <button type="button" class="chip" onClick={() => props.onChange({ baseUrl: preset.baseUrl })}>
+            <button type="button" class="chip" onClick={() => props.onChange(presetChange(preset))}>
               {preset.name}
             </button>
           )}
         </For>
       </div>
+      <div class="field">
+        <label for="settings-provider">{t("models.provider")}</label>
+        <select
+          id="settings-provider"
+          value={providerOf(props.endpoint)}
+          onChange={(event) =>
+            props.onChange(providerChange(props.endpoint, event.currentTarget.value as ModelProvider))
+          }
+        >
+          <For each={MODEL_PROVIDERS}>
+            {(provider) => (
+              <option value={provider} selected={provider === providerOf(props.endpoint)}>
+                {t(`models.provider.${provider}`)}
+              </option>
+            )}
+          </For>
+        </select>
+      </div>
       <TextField
         id="settings-base-url"
         label={t("models.baseUrl")}
         kind="url"
-        placeholder="https://api.openai.com/v1"
+        placeholder={
+          PRESETS.find((preset) => preset.provider === providerOf(props.endpoint))?.baseUrl ??
+          "https://api.openai.com/v1"
+        }
         value={props.endpoint.baseUrl}
         onInput={(baseUrl) => props.onChange({ baseUrl })}
       />
@@ -62,6 +89,12 @@ export function EndpointFields(props: {
         {t("models.useProxy")}
       </label>
       <p class="hint">{t("models.useProxyHint")}</p>
+      <Show when={presetFor(props.endpoint.baseUrl)?.refusesBrowsers && presetFor(props.endpoint.baseUrl)}>
+        {(preset) => <p class="hint">{t("models.proxyBecause", { name: preset().name })}</p>}
+      </Show>
+      <Show when={PRESETS.find((each) => each.local && each.baseUrl === props.endpoint.baseUrl)}>
+        {(preset) => <p class="hint">{t("models.localHint", { name: preset().name })}</p>}
+      </Show>
       <div class="field">
         <label for="settings-model">{t("models.model")}</label>
         <div class="inline">

@@ -1,17 +1,33 @@
-// Settings → Models' list of one endpoint's models: which is the default, each one's Thinking and Vision abilities,
-// removing one, and adding one by its id (the ids "List models" offered are suggested).
+// Settings → Models' list of one endpoint's models: which is the default, each one's Thinking, Vision and Tools
+// abilities, its reasoning switch and context window, removing one, and adding one by its id (the ids "List models"
+// offered are suggested).
 import { For, Show } from "solid-js";
-import type { ModelEntry } from "../../protocol/index.ts";
+import {
+  detectReasoning,
+  REASONING_STYLES,
+  type ModelEntry,
+  type ModelProvider,
+  type ReasoningStyle,
+} from "../../protocol/index.ts";
 import { t } from "../i18n/index.ts";
+
+/** The context window as typed: a whole number of tokens, or nothing (unknown). */
+function tokens(text: string): number | undefined {
+  const value = Number(text.replace(/[\s,_]/g, ""));
+  return text.trim() !== "" && Number.isFinite(value) ? Math.round(value) : undefined;
+}
 
 /** The group "Models" of the endpoint being edited; the tab (models-tab.tsx) owns the settings it changes. */
 export function ModelList(props: {
   entries: ModelEntry[];
+  /** The endpoint's provider, which decides the reasoning switch "Auto" stands for. */
+  provider: ModelProvider;
   isDefault: (id: string) => boolean;
   /** Whether a model may be removed: not the default, nor the main endpoint's own model. */
   removable: (id: string) => boolean;
   onDefault: (id: string) => void;
-  onFlag: (id: string, key: "thinking" | "vision", on: boolean) => void;
+  /** Changes one model's abilities or settings. */
+  onEntry: (id: string, change: Partial<ModelEntry>) => void;
   onRemove: (id: string) => void;
   newModel: string;
   onNewModel: (text: string) => void;
@@ -42,7 +58,7 @@ export function ModelList(props: {
                 <input
                   type="checkbox"
                   checked={entry.thinking === true}
-                  onChange={(event) => props.onFlag(entry.id, "thinking", event.currentTarget.checked)}
+                  onChange={(event) => props.onEntry(entry.id, { thinking: event.currentTarget.checked })}
                 />
                 {t("models.thinking")}
               </label>
@@ -50,9 +66,51 @@ export function ModelList(props: {
                 <input
                   type="checkbox"
                   checked={entry.vision === true}
-                  onChange={(event) => props.onFlag(entry.id, "vision", event.currentTarget.checked)}
+                  onChange={(event) => props.onEntry(entry.id, { vision: event.currentTarget.checked })}
                 />
                 {t("models.vision")}
+              </label>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={entry.tools !== false}
+                  onChange={(event) => props.onEntry(entry.id, { tools: event.currentTarget.checked })}
+                />
+                {t("models.tools")}
+              </label>
+              <label>
+                {t("models.reasoning")}
+                <select
+                  onChange={(event) => {
+                    const value = event.currentTarget.value;
+                    props.onEntry(entry.id, { reasoning: value ? (value as ReasoningStyle) : undefined });
+                  }}
+                >
+                  <option value="" selected={!entry.reasoning}>
+                    {t("models.reasoning.auto", {
+                      style: t(`models.reasoning.${detectReasoning(props.provider, entry.id)}`),
+                    })}
+                  </option>
+                  <For each={REASONING_STYLES}>
+                    {(style) => (
+                      <option value={style} selected={entry.reasoning === style}>
+                        {t(`models.reasoning.${style}`)}
+                      </option>
+                    )}
+                  </For>
+                </select>
+              </label>
+              <label>
+                {t("models.contextWindow")}
+                <input
+                  type="text"
+                  inputmode="numeric"
+                  class="context-window"
+                  autocomplete="off"
+                  placeholder={t("models.contextPlaceholder")}
+                  value={entry.contextWindow?.toString() ?? ""}
+                  onChange={(event) => props.onEntry(entry.id, { contextWindow: tokens(event.currentTarget.value) })}
+                />
               </label>
               <Show when={props.removable(entry.id)}>
                 <button

@@ -6,7 +6,9 @@ import {
   removeEndpoint,
   setFirstModel,
   startingEndpoints,
+  withListed,
 } from "./model-settings-form.ts";
+import { presetChange, PRESETS, refusesBrowsers } from "./models-presets.ts";
 
 const two: ModelSettings = {
   endpoints: [
@@ -49,5 +51,42 @@ describe("Settings → Models' form", () => {
     expect(defaultsSettled({ endpoints: two.endpoints }).defaultModel).toEqual({ endpoint: "main", model: "a" });
     expect(defaultsSettled(two)).toEqual(two);
     expect(defaultsSettled({ endpoints: [{ ...two.endpoints[0]!, models: [] }] }).defaultModel).toBeUndefined();
+  });
+});
+
+describe("what a provider's model list says", () => {
+  const listed = [{ id: "z/vision", contextWindow: 131072, vision: true, tools: false, thinking: true }];
+
+  it("fills a new model's context window, vision, tools and thinking, but never what the user set", () => {
+    expect(withListed({ id: "z/vision" }, listed)).toEqual({
+      id: "z/vision",
+      contextWindow: 131072,
+      vision: true,
+      tools: false,
+      thinking: true,
+    });
+    expect(withListed({ id: "z/vision", contextWindow: 64000, vision: false }, listed)).toMatchObject({
+      contextWindow: 64000,
+      vision: false,
+    });
+    expect(withListed({ id: "other" }, listed)).toEqual({ id: "other" });
+  });
+
+  it("reaches the Model field's first model", () => {
+    const blank = startingEndpoints(undefined, "Main endpoint");
+    const next = setFirstModel(blank, "main", "z/vision", listed);
+    expect(next.endpoints[0]?.models[0]?.contextWindow).toBe(131072);
+  });
+});
+
+describe("presets", () => {
+  it("pick the native provider for Anthropic and Gemini, and the proxy for a provider that refuses browsers", () => {
+    const byName = (name: string) => PRESETS.find((preset) => preset.name === name)!;
+    expect(presetChange(byName("Anthropic"))).toEqual({ provider: "anthropic", baseUrl: "https://api.anthropic.com" });
+    expect(presetChange(byName("Gemini")).provider).toBe("gemini");
+    expect(presetChange(byName("Mistral"))).toMatchObject({ provider: "openai-compatible", useProxy: true });
+    expect(presetChange(byName("OpenAI"))).not.toHaveProperty("useProxy");
+    expect(refusesBrowsers("https://api.mistral.ai/v1/")).toBe(true);
+    expect(refusesBrowsers("https://openrouter.ai/api/v1")).toBe(false);
   });
 });

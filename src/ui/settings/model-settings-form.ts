@@ -1,6 +1,6 @@
 // What Settings → Models does to the settings it edits, apart from the DOM: starting, adding and removing endpoints,
 // the "Model" field (an endpoint's first model), and a default model once there is one to have.
-import type { ModelEndpoint, ModelSettings } from "../../protocol/index.ts";
+import type { ListedModel, ModelEndpoint, ModelEntry, ModelSettings } from "../../protocol/index.ts";
 
 /** The id of the endpoint a first setup starts with. */
 const FIRST_ENDPOINT_ID = "main";
@@ -19,14 +19,36 @@ export function updateEndpoint(settings: ModelSettings, id: string, change: Part
 }
 
 /**
- * The "Model" field: the endpoint's first model is `model` (its abilities kept); a default model that was that first
- * model follows it.
+ * The model with what the provider's list said of it (context window, vision, tools, reasoning), where the user has
+ * not set it already.
  */
-export function setFirstModel(settings: ModelSettings, id: string, model: string): ModelSettings {
+export function withListed(entry: ModelEntry, listed: readonly ListedModel[]): ModelEntry {
+  const found = listed.find((model) => model.id === entry.id);
+  if (!found) return entry;
+  return {
+    ...entry,
+    ...(entry.contextWindow === undefined &&
+      found.contextWindow !== undefined && { contextWindow: found.contextWindow }),
+    ...(entry.vision === undefined && found.vision !== undefined && { vision: found.vision }),
+    ...(entry.tools === undefined && found.tools === false && { tools: false }),
+    ...(entry.thinking === undefined && found.thinking !== undefined && { thinking: found.thinking }),
+  };
+}
+
+/**
+ * The "Model" field: the endpoint's first model is `model` (its abilities kept, or what `listed` says of a new one);
+ * a default model that was that first model follows it.
+ */
+export function setFirstModel(
+  settings: ModelSettings,
+  id: string,
+  model: string,
+  listed: readonly ListedModel[] = [],
+): ModelSettings {
   const endpoint = settings.endpoints.find((each) => each.id === id);
   if (!endpoint) return settings;
   const [first, ...rest] = endpoint.models;
-  const models = first ? [{ ...first, id: model }, ...rest] : model ? [{ id: model }] : [];
+  const models = first ? [{ ...first, id: model }, ...rest] : model ? [withListed({ id: model }, listed)] : [];
   const chosen = settings.defaultModel;
   const follows = first && chosen?.endpoint === id && chosen.model === first.id;
   return {

@@ -1,8 +1,14 @@
-// Settings → Models: OpenAI-compatible endpoints, all alike, each with its key, its models (with their Thinking and
-// Vision abilities) and whether it goes through Fawn's proxy; one model of any endpoint is the default. One endpoint is
+// Settings → Models: endpoints of any provider (OpenAI-compatible, Anthropic, Gemini), each with its key, its models
+// (their abilities, reasoning switch and context window) and whether it goes through Fawn's proxy; one model of any endpoint is the default. One endpoint is
 // edited at a time, picked in the Endpoint list; Save checks and stores all of them together.
 import { createSignal, For, Show } from "solid-js";
-import type { ModelEndpoint, ModelEntry, ModelSettings } from "../../protocol/index.ts";
+import {
+  providerOf,
+  type ListedModel,
+  type ModelEndpoint,
+  type ModelEntry,
+  type ModelSettings,
+} from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
@@ -15,6 +21,7 @@ import {
   setFirstModel,
   startingEndpoints,
   updateEndpoint,
+  withListed,
 } from "./model-settings-form.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 
@@ -23,7 +30,8 @@ export function ModelsTab(props: { state: AppState }) {
     startingEndpoints(props.state.settings(), t("models.firstEndpoint")),
   );
   const [selected, setSelected] = createSignal<string>(form().endpoints[0]?.id ?? "");
-  const [offered, setOffered] = createSignal<string[]>([]);
+  /** What "List models" found: the ids suggested, and what the list said of each (used when one is added). */
+  const [offered, setOffered] = createSignal<ListedModel[]>([]);
   const [newModel, setNewModel] = createSignal("");
   const [status, setStatus] = createSignal<Status | undefined>();
 
@@ -38,12 +46,12 @@ export function ModelsTab(props: { state: AppState }) {
   /** The Endpoint list's label: the endpoint holding the default model says so. */
   const endpointLabel = (each: ModelEndpoint) =>
     form().defaultModel?.endpoint === each.id ? t("models.mainOption", { name: each.name }) : each.name;
-  const flag = (id: string, key: "thinking" | "vision", on: boolean) =>
-    setEntries(entries().map((entry) => (entry.id === id ? { ...entry, [key]: on } : entry)));
+  const changeEntry = (id: string, change: Partial<ModelEntry>) =>
+    setEntries(entries().map((entry) => (entry.id === id ? { ...entry, ...change } : entry)));
   const addModel = () => {
     const id = newModel().trim();
     if (!id) return;
-    if (!entries().some((entry) => entry.id === id)) setEntries([...entries(), { id }]);
+    if (!entries().some((entry) => entry.id === id)) setEntries([...entries(), withListed({ id }, offered())]);
     setNewModel("");
   };
 
@@ -68,11 +76,18 @@ export function ModelsTab(props: { state: AppState }) {
     setStatus({ kind: "busy", text: t("models.asking") });
     try {
       const { baseUrl, apiKey, useProxy } = endpoint();
-      const ids = await props.state.listModels({ baseUrl, apiKey, ...(useProxy && { useProxy }) });
-      setOffered(ids);
+      const listed = await props.state.describeModels({
+        baseUrl,
+        apiKey,
+        provider: providerOf(endpoint()),
+        ...(useProxy && { useProxy }),
+      });
+      setOffered(listed);
+      // What the list says of models already chosen (context window, vision, tools) fills what they lack.
+      setEntries(entries().map((entry) => withListed(entry, listed)));
       setStatus({
         kind: "ok",
-        text: ids.length ? t("models.offers", { count: String(ids.length) }) : t("models.offersNone"),
+        text: listed.length ? t("models.offers", { count: String(listed.length) }) : t("models.offersNone"),
       });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
@@ -121,16 +136,17 @@ export function ModelsTab(props: { state: AppState }) {
         endpoint={endpoint()}
         onChange={patch}
         firstModel={endpoint().models[0]?.id ?? ""}
-        onFirstModel={(id) => setForm(setFirstModel(form(), endpoint().id, id))}
+        onFirstModel={(id) => setForm(setFirstModel(form(), endpoint().id, id, offered()))}
         onListModels={() => void loadModels()}
-        offered={offered()}
+        offered={offered().map((model) => model.id)}
       />
       <ModelList
         entries={entries()}
+        provider={providerOf(endpoint())}
         isDefault={isDefault}
         removable={(id) => !isDefault(id)}
         onDefault={(id) => setForm({ ...form(), defaultModel: { endpoint: endpoint().id, model: id } })}
-        onFlag={flag}
+        onEntry={changeEntry}
         onRemove={(id) => setEntries(entries().filter((each) => each.id !== id))}
         newModel={newModel()}
         onNewModel={setNewModel}
