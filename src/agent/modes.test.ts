@@ -41,6 +41,11 @@ describe("modes", () => {
     expect(resolveRunOptions(target("deep")).vision).toBe(false);
   });
 
+  it("gives tools to every model but one whose entry says it cannot call them", () => {
+    expect(resolveRunOptions(target("fast")).tools).toBe(true);
+    expect(resolveRunOptions({ ...target("plain"), models: [{ id: "plain", tools: false }] }).tools).toBe(false);
+  });
+
   it("asks nothing of a model the endpoint lists without abilities", () => {
     expect(resolveRunOptions({ ...target("old"), models: [{ id: "old" }] }, "pro")).toMatchObject({
       model: "old",

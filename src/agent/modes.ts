@@ -17,6 +17,8 @@ export interface RunOptions {
   subagents: boolean;
   /** The model reads images: the agent gets `view_image`. */
   vision: boolean;
+  /** The model calls tools (unless its entry says it cannot): without, the agent answers from its text alone. */
+  tools: boolean;
 }
 
 const EFFORT: Record<AgentMode, ReasoningEffort | undefined> = {
@@ -44,5 +46,6 @@ export function resolveRunOptions(target: ModelTarget | undefined, requested?: A
     planMode: mode === "pro" || mode === "ultra",
     subagents: mode === "ultra",
     vision: entry?.vision === true,
+    tools: entry?.tools !== false,
   };
 }

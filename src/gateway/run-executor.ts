@@ -253,6 +253,8 @@ export async function executeRun(
     // A skill that lists its tools (`allowed-tools`) gets only those for the message that activates it.
     ...(activation.kind === "activate" &&
       activation.skill.allowedTools && { allowTools: activation.skill.allowedTools }),
+    // A model that cannot call tools (its provider's model list, or Settings) is sent none: it would refuse them.
+    ...(!options.tools && { allowTools: [] }),
     ...(target?.modelTitles && { onTitle: (title: string) => titles.push(title) }),
     ...(deps.retry && { retry: deps.retry }),
     secrets,

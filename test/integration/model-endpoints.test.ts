@@ -91,6 +91,26 @@ describe("several model endpoints", () => {
     expect((await harness.gateway.getThread(thread.thread_id))?.entries.length).toBeGreaterThanOrEqual(4);
   });
 
+  it("sends no tools to a model whose entry says it cannot call them, and every tool to the others", async () => {
+    await harness.gateway.saveModelSettings(
+      modelSettings({
+        baseUrl: harness.mock.url,
+        apiKey: "sk-test",
+        model: "mock-model",
+        models: [{ id: "mock-model", tools: false }],
+      }),
+    );
+    const thread = await harness.gateway.createThread();
+    await runThread(harness.gateway, thread.thread_id, "no tools here");
+    const chat = () => harness.mock.requests.filter((request) => request.path === "/v1/chat/completions");
+    expect((chat().at(-1)?.body as { tools?: unknown[] }).tools ?? []).toEqual([]);
+    await harness.gateway.saveModelSettings(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
+    );
+    await runThread(harness.gateway, thread.thread_id, "tools again");
+    expect(((chat().at(-1)?.body as { tools?: unknown[] }).tools ?? []).length).toBeGreaterThan(3);
+  });
+
   it("reaches an endpoint marked Use the proxy through Fawn's relay", async () => {
     const lines: string[] = [];
     // Node sends no Origin header; a browser page would send its own, which the relay allows by default. The mock
