@@ -18,6 +18,7 @@ import { ClarificationCard } from "./clarification-card.tsx";
 import { SubtaskCards } from "./subtask-cards.tsx";
 import { Markdown } from "../markdown/markdown-view.tsx";
 import { ToolSteps } from "./tool-steps.tsx";
+import { CopyMessageButton } from "./copy-button.tsx";
 
 const NO_RESULTS: ToolResults = new Map();
 
@@ -84,6 +85,11 @@ function AssistantMessage(props: {
         <Show when={props.stopped}>
           <p class="stopped-note">{t("message.stopped")}</p>
         </Show>
+        <div class="message-actions">
+          <Show when={!props.streaming && text().length > 0}>
+            <CopyMessageButton content={props.message.content} />
+          </Show>
+        </div>
       </article>
       {/* Beside the article, not in it: the message's text stays the model's alone. */}
       <Show when={messageUsage(props.message)}>
