@@ -182,6 +182,16 @@ function decorateLink(link: HTMLAnchorElement): void {
   link.after(host);
 }
 
+/** The last segment of an address's path, which names an image the model gave no alternative text. */
+function fileNameOf(reference: string): string {
+  const path = reference.split(/[?#]/)[0] ?? "";
+  try {
+    return decodeURIComponent(path.split("/").pop() ?? "");
+  } catch {
+    return path.split("/").pop() ?? "";
+  }
+}
+
 /**
  * An image never fetches on its own. A data: picture keeps its `src`; one that may be a thread file gets its
  * reference in `data-fawn-file` for the view to read from the thread; a web image becomes an empty placeholder
@@ -189,6 +199,8 @@ function decorateLink(link: HTMLAnchorElement): void {
  */
 function decorateImage(image: HTMLImageElement): void {
   const src = (image.getAttribute("src") ?? "").trim();
+  // Every picture has a text alternative: one the model gave none is named by its file (or is decorative).
+  if (!image.hasAttribute("alt")) image.setAttribute("alt", DATA_IMAGE.test(src) ? "" : fileNameOf(src));
   if (DATA_IMAGE.test(src)) return;
   image.removeAttribute("src");
   const target = destination(src);

@@ -68,7 +68,11 @@ let nextId = 0;
 /** The first line of what went wrong, short enough for one line under the source. */
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  const line = text.split("\n").find((part) => part.trim() !== "")?.trim() ?? "unknown error";
+  const line =
+    text
+      .split("\n")
+      .find((part) => part.trim() !== "")
+      ?.trim() ?? "unknown error";
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
 
