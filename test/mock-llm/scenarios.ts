@@ -86,8 +86,10 @@ export const MARKDOWN_TEXT = [
   "Raw HTML that must be sanitized: <img src=x onerror=alert(1)> (if an alert pops up, sanitizing failed).",
 ].join("\n");
 
-/** The "math and code" reply: GFM table, a Python block, inline and display math, dollar amounts and a TeX trick. */
-/** A Mermaid flowchart with hostile bits (a script in a label, a javascript: link, a callback), and one that does not parse. */
+/**
+ * The "draw a diagram" reply: a Mermaid flowchart with hostile bits (a script in a label, a javascript: link, a
+ * callback), then a Mermaid block that does not parse.
+ */
 export const DIAGRAM_TEXT = [
   "Here is the flow:",
   "",
@@ -110,6 +112,7 @@ export const DIAGRAM_TEXT = [
   "Done.",
 ].join("\n");
 
+/** The "math and code" reply: GFM table, a Python block, inline and display math, dollar amounts and a TeX trick. */
 export const MATH_AND_CODE_TEXT = [
   "## Results",
   "",

@@ -1,7 +1,7 @@
 // Settings: Models (the endpoints, models-tab.tsx), Web, Skills, Memory, Subagents, Sandbox, Appearance and Data, one
 // tab at a time; everything is stored in this browser only. A tab stays mounted (hidden) once opened, so edits not yet
 // saved survive a switch to another tab; closing the dialog with such edits asks first (see `requestClose`).
-import { createEffect, createSignal, For, Show, type JSX } from "solid-js";
+import { createEffect, createSignal, For, Show, untrack, type JSX } from "solid-js";
 import { AppearanceTab } from "./appearance-tab.tsx";
 import { DataTab } from "./data-tab.tsx";
 import { MemoryTab } from "./memory-tab.tsx";
@@ -54,7 +54,7 @@ export function SettingsDialog(props: { state: AppState }) {
     });
   createEffect(() => {
     if (props.state.settingsOpen()) {
-      setOpened(new Set([selected()]));
+      setOpened(new Set([untrack(selected)]));
       if (!dialog.open) dialog.showModal();
     } else {
       setUnsaved(new Set<TabId>());
