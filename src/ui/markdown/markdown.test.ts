@@ -159,6 +159,12 @@ describe("renderMarkdown", () => {
     expect(closed.match(/data-fawn-code=/g)).toHaveLength(2);
   });
 
+  it("names a thread picture the model gave no alternative text by its file", () => {
+    const html = renderMarkdown('<img src="charts/q3%20sales.png"> ![Given](chart.png)');
+    expect(html).toContain('alt="q3 sales.png"');
+    expect(html).toContain('alt="Given"');
+  });
+
   it("lets no model text make a toolbar placeholder of its own", () => {
     const html = renderMarkdown('<div data-fawn-code="mermaid">x</div> <pre data-fawn-code="code">y</pre>');
     expect(html.match(/data-fawn-code=/g)).toHaveLength(1);

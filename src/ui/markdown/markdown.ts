@@ -184,11 +184,11 @@ function decorateLink(link: HTMLAnchorElement): void {
 
 /** The last segment of an address's path, which names an image the model gave no alternative text. */
 function fileNameOf(reference: string): string {
-  const path = reference.split(/[?#]/)[0] ?? "";
+  const name = (reference.split(/[?#]/)[0] ?? "").split(/[/\\]/).pop() ?? "";
   try {
-    return decodeURIComponent(path.split("/").pop() ?? "");
+    return decodeURIComponent(name);
   } catch {
-    return path.split("/").pop() ?? "";
+    return name;
   }
 }
 
@@ -199,8 +199,9 @@ function fileNameOf(reference: string): string {
  */
 function decorateImage(image: HTMLImageElement): void {
   const src = (image.getAttribute("src") ?? "").trim();
-  // Every picture has a text alternative: one the model gave none is named by its file (or is decorative).
-  if (!image.hasAttribute("alt")) image.setAttribute("alt", DATA_IMAGE.test(src) ? "" : fileNameOf(src));
+  // Every picture shown has a text alternative: one the model gave none is named by its file (or is decorative).
+  const named = !image.hasAttribute("alt");
+  if (named) image.setAttribute("alt", DATA_IMAGE.test(src) ? "" : fileNameOf(src));
   if (DATA_IMAGE.test(src)) return;
   image.removeAttribute("src");
   const target = destination(src);
@@ -210,7 +211,7 @@ function decorateImage(image: HTMLImageElement): void {
   placeholder.className = "remote-image";
   placeholder.setAttribute(REMOTE_IMAGE_ATTRIBUTE, target.href);
   const alt = image.getAttribute("alt");
-  if (alt) placeholder.setAttribute(REMOTE_IMAGE_ALT_ATTRIBUTE, alt);
+  if (alt && !named) placeholder.setAttribute(REMOTE_IMAGE_ALT_ATTRIBUTE, alt);
   image.replaceWith(placeholder);
 }
 
