@@ -1,4 +1,5 @@
 // Shared steps for the end-to-end tests, written against the UI contract of docs/architecture.md#ui-contract.
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 
 export const MOCK_URL = `http://127.0.0.1:${process.env.E2E_MOCK_PORT ?? 11436}/v1`;
@@ -212,4 +213,23 @@ export async function chatThenReopenOffline(page: Page, context: BrowserContext)
   await page.reload();
   await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: "hello" })).toBeVisible();
   await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveText("hello");
+}
+
+// Accessibility (axe-core).
+
+/** The WCAG 2.0, 2.1 and 2.2 success criteria of levels A and AA: what axe checks on every state the tests visit. */
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
+
+/**
+ * Runs axe on the page as it is now and fails listing each violation (rule, impact, element), `label` naming the
+ * state. The pages inside HTML preview frames are the model's, not Fawn's, and are left out.
+ */
+export async function expectNoA11yViolations(page: Page, label: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude('iframe[title="HTML preview"]').analyze();
+  const found = results.violations.flatMap((violation) =>
+    violation.nodes.map(
+      (node) => `${violation.id} (${violation.impact ?? "?"}) at ${node.target.join(" ")}: ${violation.help}`,
+    ),
+  );
+  expect(found, `accessibility violations: ${label}`).toEqual([]);
 }

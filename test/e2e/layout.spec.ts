@@ -3,7 +3,7 @@
 // (New thread, Import thread and Settings are in the drawer its menu button opens) and the message box is one row,
 // so the conversation keeps most of the screen.
 import { expect, test, type Page } from "@playwright/test";
-import { callTool, configureEndpoint, conversation, send } from "./fixtures.ts";
+import { callTool, configureEndpoint, conversation, send, expectNoA11yViolations } from "./fixtures.ts";
 
 async function threadWithFilesAndPlan(page: Page): Promise<void> {
   await page.goto("/");
@@ -32,6 +32,7 @@ test.describe("on a wide screen", () => {
     const plan = page.getByRole("region", { name: "Plan" });
     await expect(files).toContainText("notes.md");
     await expect(plan).toContainText("3 of 3 done");
+    await expectNoA11yViolations(page, "phone: artifacts and plan opened");
     const log = (await conversation(page).boundingBox())!;
     const filesBox = (await files.boundingBox())!;
     const planBox = (await plan.boundingBox())!;
@@ -78,6 +79,7 @@ test.describe("on a phone", () => {
     // The token total is in the thread's actions.
     await page.getByRole("button", { name: "Thread actions" }).click();
     await expect(page.getByRole("menu", { name: "Thread actions" })).toContainText(/Tokens: [\d,]+/);
+    await expectNoA11yViolations(page, "phone: thread actions menu");
     await page.getByRole("button", { name: "Thread actions" }).click();
     await expect(page.getByRole("menu", { name: "Thread actions" })).toBeHidden();
 

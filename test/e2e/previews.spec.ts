@@ -3,7 +3,16 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { assistantMessages, callTool, callTools, configureEndpoint, send, openPreview, htmlPage } from "./fixtures.ts";
+import {
+  assistantMessages,
+  callTool,
+  callTools,
+  configureEndpoint,
+  send,
+  openPreview,
+  htmlPage,
+  expectNoA11yViolations,
+} from "./fixtures.ts";
 
 const OUTPUTS = "/mnt/user-data/outputs";
 
@@ -253,6 +262,7 @@ test("closing a preview and opening another at once leaves the other open", asyn
   });
   const dialog = page.getByRole("dialog", { name: "Preview: b.txt" });
   await expect(dialog).toContainText("second file");
+  await expectNoA11yViolations(page, "text file preview");
   await page.waitForTimeout(500);
   await expect(dialog).toBeVisible();
 });

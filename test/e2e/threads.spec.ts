@@ -1,6 +1,13 @@
 // Thread actions: rename, and delete with every stored record of the thread.
 import { expect, test, type Page } from "@playwright/test";
-import { assistantMessages, configureEndpoint, conversation, deleteThread, send } from "./fixtures.ts";
+import {
+  assistantMessages,
+  configureEndpoint,
+  conversation,
+  deleteThread,
+  send,
+  expectNoA11yViolations,
+} from "./fixtures.ts";
 
 /** How many records in any store of Fawn's database mention `text` in their key or value. */
 async function recordsMentioning(page: Page, text: string): Promise<number> {
@@ -98,8 +105,11 @@ test("search finds a thread by a word only its messages hold, and opens it", asy
   await expect(threads.getByRole("status")).toHaveText("1 matching thread.");
   await expect(threads.getByRole("link")).toHaveCount(1);
   const hit = threads.getByRole("link", { name: "hello" });
-  await expect(hit).toContainText("I will answer from a script.");
-  await expect(hit.locator("mark")).toHaveText("script");
+  // The link is named by the title; the snippet under it describes it.
+  await expect(hit).toHaveAccessibleDescription(/I will answer from a script\./);
+  const result = threads.getByRole("listitem").filter({ has: page.getByRole("link", { name: "hello" }) });
+  await expect(result.locator("mark")).toHaveText("script");
+  await expectNoA11yViolations(page, "thread search with a match");
   await hit.click();
   await expect(page.getByRole("heading", { name: "hello" })).toBeVisible();
   await expect(hit).toHaveAttribute("aria-current", "page");
@@ -203,5 +213,6 @@ test("2,000 threads: the list scrolls to the last one, which opens; search finds
   await box.fill("narwhal");
   await expect(threads.getByRole("status")).toHaveText("1 matching thread.", { timeout: 30_000 });
   await expect(threads.getByRole("link")).toHaveCount(1);
-  await expect(last.locator("mark")).toHaveText("narwhal");
+  // The word is in the snippet beside the link, which it describes.
+  await expect(threads.getByRole("listitem").locator("mark")).toHaveText("narwhal");
 });

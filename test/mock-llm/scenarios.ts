@@ -86,6 +86,32 @@ export const MARKDOWN_TEXT = [
   "Raw HTML that must be sanitized: <img src=x onerror=alert(1)> (if an alert pops up, sanitizing failed).",
 ].join("\n");
 
+/**
+ * The "draw a diagram" reply: a Mermaid flowchart with hostile bits (a script in a label, a javascript: link, a
+ * callback), then a Mermaid block that does not parse.
+ */
+export const DIAGRAM_TEXT = [
+  "Here is the flow:",
+  "",
+  "```mermaid",
+  "flowchart TD",
+  '  A["Start <script>alert(1)</script>"] --> B{Ready?}',
+  "  B -->|yes| C[Ship it]",
+  "  B -->|no| D[Fix it]",
+  '  click C "javascript:alert(2)" "Run"',
+  "  click D callback",
+  "```",
+  "",
+  "And one that does not parse:",
+  "",
+  "```mermaid",
+  "flowchart TD",
+  "  A --> --> B ((",
+  "```",
+  "",
+  "Done.",
+].join("\n");
+
 /** The "math and code" reply: GFM table, a Python block, inline and display math, dollar amounts and a TeX trick. */
 export const MATH_AND_CODE_TEXT = [
   "## Results",
@@ -546,6 +572,14 @@ export const scenarios: readonly Scenario[] = [
             },
           }
         : text(RATE_LIMIT_RECOVERED_TEXT, 20),
+  },
+  {
+    name: "diagram",
+    trigger: '"draw a diagram"',
+    reply:
+      "a ```mermaid flowchart (a <script> label, a javascript: click, a callback) and a ```mermaid block that does not parse",
+    matches: says("draw a diagram"),
+    respond: () => text(DIAGRAM_TEXT, 10),
   },
   {
     name: "math-and-code",

@@ -19,6 +19,7 @@ import { SubtaskCards } from "./subtask-cards.tsx";
 import { Markdown } from "../markdown/markdown-view.tsx";
 import { ToolSteps } from "./tool-steps.tsx";
 import { EditableUserText, MessageActionBar, type MessageActions } from "./message-actions.tsx";
+import { CopyMessageButton } from "./copy-button.tsx";
 
 const NO_RESULTS: ToolResults = new Map();
 
@@ -86,7 +87,13 @@ function AssistantMessage(props: {
         <Show when={props.stopped}>
           <p class="stopped-note">{t("message.stopped")}</p>
         </Show>
-        <Show when={!props.streaming && props.actions}>{(actions) => <MessageActionBar actions={actions()} />}</Show>
+        <Show when={!props.streaming && (props.actions || text().length > 0)}>
+          <MessageActionBar actions={props.actions ?? {}}>
+            <Show when={text().length > 0}>
+              <CopyMessageButton content={props.message.content} />
+            </Show>
+          </MessageActionBar>
+        </Show>
       </article>
       {/* Beside the article, not in it: the message's text stays the model's alone. */}
       <Show when={messageUsage(props.message)}>

@@ -679,6 +679,23 @@ export const en = {
   // Delete's confirmation (threads/delete-thread-dialog.tsx).
   "deleteThread.title": "Delete thread?",
   "deleteThread.cancel": "Cancel",
+
+  // Copy buttons and Mermaid diagrams (shared/copy-button.tsx, conversation/copy-button.tsx, markdown/code-tools.tsx).
+  "copy.message": "Copy",
+  "copy.code": "Copy code",
+  "copy.done": "Copied",
+  "copy.failed": "The browser refused access to the clipboard: select the text and copy it yourself.",
+  "mermaid.showSource": "Show source",
+  "mermaid.showDiagram": "Show diagram",
+  "mermaid.diagram": "Diagram",
+  "mermaid.rendering": "Drawing the diagram…",
+  "mermaid.failed": template<{ error: string }>("The diagram could not be drawn: {{ error }}"),
+
+  // Settings closed with unsaved edits (settings/settings-dialog.tsx).
+  "settings.unsavedTitle": "Unsaved changes",
+  "settings.unsavedText": template<{ tabs: string }>("Changes in {{ tabs }} are not saved yet."),
+  "settings.keepEditing": "Keep editing",
+  "settings.discard": "Discard changes",
 };
 
 /** The English dictionary's type: every key, and the template arguments each takes. */

@@ -600,4 +600,19 @@ export const zhCN: Translation = {
 
   "deleteThread.title": "删除会话？",
   "deleteThread.cancel": "取消",
+
+  "copy.message": "复制",
+  "copy.code": "复制代码",
+  "copy.done": "已复制",
+  "copy.failed": "浏览器拒绝访问剪贴板：请选中文字后自行复制。",
+  "mermaid.showSource": "显示源码",
+  "mermaid.showDiagram": "显示图表",
+  "mermaid.diagram": "图表",
+  "mermaid.rendering": "正在绘制图表…",
+  "mermaid.failed": "无法绘制图表：{{ error }}",
+
+  "settings.unsavedTitle": "未保存的更改",
+  "settings.unsavedText": "{{ tabs }} 中的更改尚未保存。",
+  "settings.keepEditing": "继续编辑",
+  "settings.discard": "放弃更改",
 };

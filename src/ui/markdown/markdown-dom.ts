@@ -2,6 +2,7 @@
 // finished blocks (a highlighted code block, a table, selected text) stay as they are, and the growing block is
 // patched in place (its text appended to, its finished list items and table rows kept).
 import type { MarkdownBlock } from "./markdown.ts";
+import { CODE_TOOLS_ATTRIBUTE } from "./code-tools.ts";
 import { REMOTE_IMAGE_ATTRIBUTE } from "./remote-images.ts";
 import { THREAD_FILE_ATTRIBUTE } from "./thread-files.ts";
 
@@ -38,7 +39,8 @@ function patchable(current: ChildNode, next: ChildNode): boolean {
 /**
  * Makes the run of `current` nodes in `parent` (which starts before `anchor`, or ends the parent) equal to `next`,
  * which hold sanitized markup: text and elements with the same tag and attributes are kept, anything else is replaced
- * by the new node. A kept remote image placeholder keeps its content (the view's). Returns the nodes now in place.
+ * by the new node. A kept remote image or code toolbar placeholder keeps its content (the view's). Returns the nodes
+ * now in place.
  */
 function patchNodes(parent: Node, current: readonly ChildNode[], next: readonly ChildNode[], anchor: Node | null) {
   const placed: ChildNode[] = [];
@@ -52,9 +54,12 @@ function patchNodes(parent: Node, current: readonly ChildNode[], next: readonly 
         if (text.startsWith(old.data)) {
           if (text.length > old.data.length) old.appendData(text.slice(old.data.length));
         } else old.data = text;
-      } else if (old instanceof Element && old.hasAttribute(REMOTE_IMAGE_ATTRIBUTE)) {
-        // A remote image's placeholder is rendered empty and filled by the view ("Load image", or the image once
-        // allowed): the same placeholder keeps what the view put in it.
+      } else if (
+        old instanceof Element &&
+        (old.hasAttribute(REMOTE_IMAGE_ATTRIBUTE) || old.hasAttribute(CODE_TOOLS_ATTRIBUTE))
+      ) {
+        // A remote image's or code block's placeholder is rendered empty and filled by the view ("Load image", or the
+        // image once allowed; "Copy code", a diagram): the same placeholder keeps what the view put in it.
       } else patchNodes(old, [...old.childNodes], [...node.childNodes], null);
       placed.push(old);
     } else if (old) {

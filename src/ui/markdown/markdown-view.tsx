@@ -2,9 +2,11 @@
 // message streams, only its last block is rendered again and only that block's nodes are replaced. Images and links
 // naming the thread's own files (thread-files.ts) are shown from the thread and open the file's preview. A web image
 // is a "Load image" button naming its host until the user clicks it or chose "always" for that host (remote-images.ts).
+// Code blocks get "Copy code", and finished ```mermaid blocks their diagram (code-block-tools.tsx).
 import { createRenderEffect, createRoot, createSignal, onCleanup, Show, untrack } from "solid-js";
 import { insert } from "solid-js/web";
 import { t } from "../i18n/index.ts";
+import { showCodeTools } from "./code-block-tools.tsx";
 import { IncrementalMarkdown, onMarkdownFeatures } from "./markdown.ts";
 import { MarkdownDom } from "./markdown-dom.ts";
 import {
@@ -114,7 +116,10 @@ export function Markdown(props: { source: string; class?: string }) {
     features();
     dom.show(renderer.render(props.source));
     if (files) showImages(root, files, asked);
-    untrack(() => showRemoteImages(root, filled, disposers));
+    untrack(() => {
+      showRemoteImages(root, filled, disposers);
+      showCodeTools(root, filled, disposers);
+    });
   });
   if (files) {
     root.addEventListener("click", (event) => {

@@ -140,10 +140,35 @@ describe("renderMarkdown", () => {
     });
     const options = { ...PURIFY_OPTIONS, RETURN_DOM_FRAGMENT: false };
     // Fawn adds the host of a link whose text does not name it (the document has one).
+    // and wraps each code block with its toolbar's placeholder.
     const rendered = renderMarkdown(TABLE_AND_LISTS)
       .replace(' title="example.com"', "")
-      .replace('<span class="link-host">(example.com)</span>', "");
+      .replace('<span class="link-host">(example.com)</span>', "")
+      .replaceAll('<div class="code-block"><div class="code-tools" data-fawn-code="code"></div>', "")
+      .replaceAll("</pre></div>", "</pre>");
     expect(rendered).toBe(purify.sanitize(reference.parse(TABLE_AND_LISTS) as string, options));
+  });
+
+  it("gives each code block an empty toolbar placeholder, a diagram's only once its fence is closed", () => {
+    const open = renderMarkdown("```mermaid\ngraph TD; A-->B\n");
+    expect(open).toContain('data-fawn-code="code"');
+    expect(open).not.toContain("mermaid-source");
+    const closed = renderMarkdown("```mermaid\ngraph TD; A-->B\n```\n\n```\nplain\n```");
+    expect(closed).toContain('<div class="code-tools" data-fawn-code="mermaid"></div><pre class="mermaid-source">');
+    expect(closed).toContain("graph TD; A--&gt;B");
+    expect(closed.match(/data-fawn-code=/g)).toHaveLength(2);
+  });
+
+  it("names a thread picture the model gave no alternative text by its file", () => {
+    const html = renderMarkdown('<img src="charts/q3%20sales.png"> ![Given](chart.png)');
+    expect(html).toContain('alt="q3 sales.png"');
+    expect(html).toContain('alt="Given"');
+  });
+
+  it("lets no model text make a toolbar placeholder of its own", () => {
+    const html = renderMarkdown('<div data-fawn-code="mermaid">x</div> <pre data-fawn-code="code">y</pre>');
+    expect(html.match(/data-fawn-code=/g)).toHaveLength(1);
+    expect(html).toContain('<div class="code-tools" data-fawn-code="code"></div><pre>y</pre>');
   });
 
   it("removes scripts and event handlers from model output", () => {
@@ -473,7 +498,7 @@ describe("IncrementalMarkdown", () => {
     }
     expect(blocks.map((block) => block.html)).toEqual([
       "<p>Intro</p>\n",
-      "<pre><code>line 1\nline 2\n</code></pre>\n",
+      '<div class="code-block"><div class="code-tools" data-fawn-code="code"></div><pre><code>line 1\nline 2\n</code></pre></div>\n',
       "<p>After.</p>\n",
     ]);
   });

@@ -8,6 +8,7 @@ import type { HLJSApi } from "highlight.js";
 import { Marked, type Token, type Tokens } from "marked";
 import type { CodeLanguage } from "../shared/artifact-kinds.ts";
 import { fenceLanguage, loadHighlighter } from "./code-highlighter.ts";
+import { MERMAID_SOURCE_CLASS, wrapCodeBlock } from "./code-tools.ts";
 import { REMOTE_IMAGE_ALT_ATTRIBUTE, REMOTE_IMAGE_ATTRIBUTE } from "./remote-images.ts";
 import { isLocalReference, THREAD_FILE_ATTRIBUTE } from "./thread-files.ts";
 
@@ -79,7 +80,7 @@ export const PURIFY_OPTIONS = {
  * The classes model text may use: those of highlighted code, KaTeX and cited sources. Any other class could borrow
  * the app's own layout (a fixed, full-window backdrop) to cover the app.
  */
-const ALLOWED_CLASS = /^(?:hljs(?:-[\w-]+)?|language-[\w+#.-]+|katex(?:-[\w-]+)?|citation)$/;
+const ALLOWED_CLASS = /^(?:hljs(?:-[\w-]+)?|language-[\w+#.-]+|katex(?:-[\w-]+)?|citation|mermaid-source)$/;
 
 let purifier: ReturnType<typeof DOMPurify> | undefined;
 
@@ -181,6 +182,16 @@ function decorateLink(link: HTMLAnchorElement): void {
   link.after(host);
 }
 
+/** The last segment of an address's path, which names an image the model gave no alternative text. */
+function fileNameOf(reference: string): string {
+  const name = (reference.split(/[?#]/)[0] ?? "").split(/[/\\]/).pop() ?? "";
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
 /**
  * An image never fetches on its own. A data: picture keeps its `src`; one that may be a thread file gets its
  * reference in `data-fawn-file` for the view to read from the thread; a web image becomes an empty placeholder
@@ -188,6 +199,9 @@ function decorateLink(link: HTMLAnchorElement): void {
  */
 function decorateImage(image: HTMLImageElement): void {
   const src = (image.getAttribute("src") ?? "").trim();
+  // Every picture shown has a text alternative: one the model gave none is named by its file (or is decorative).
+  const named = !image.hasAttribute("alt");
+  if (named) image.setAttribute("alt", DATA_IMAGE.test(src) ? "" : fileNameOf(src));
   if (DATA_IMAGE.test(src)) return;
   image.removeAttribute("src");
   const target = destination(src);
@@ -197,7 +211,7 @@ function decorateImage(image: HTMLImageElement): void {
   placeholder.className = "remote-image";
   placeholder.setAttribute(REMOTE_IMAGE_ATTRIBUTE, target.href);
   const alt = image.getAttribute("alt");
-  if (alt) placeholder.setAttribute(REMOTE_IMAGE_ALT_ATTRIBUTE, alt);
+  if (alt && !named) placeholder.setAttribute(REMOTE_IMAGE_ALT_ATTRIBUTE, alt);
   image.replaceWith(placeholder);
 }
 
@@ -217,14 +231,16 @@ function elementsOf(root: ParentNode): Element[] {
 }
 
 /**
- * Fawn's finishing of sanitized markup: links and images as above, and no address left on anything else (MathML's
- * `href`, a stray `xlink:href`), which nothing in a reply needs.
+ * Fawn's finishing of sanitized markup: links and images as above, each code block wrapped with its toolbar
+ * placeholder (code-tools.ts), and no address left on anything else (MathML's `href`, a stray `xlink:href`), which
+ * nothing in a reply needs.
  */
 function decorate(root: DocumentFragment): void {
   for (const element of elementsOf(root)) {
     const html = element.namespaceURI === HTML_NAMESPACE;
     if (html && element.localName === "a") decorateLink(element as HTMLAnchorElement);
     else if (html && element.localName === "img") decorateImage(element as HTMLImageElement);
+    else if (html && element.localName === "pre") wrapCodeBlock(element);
     else {
       for (const attribute of [...element.attributes]) {
         if (attribute.localName === "href") element.removeAttributeNode(attribute);
@@ -389,6 +405,11 @@ marked.use({
       );
     },
     code(token) {
+      // A diagram is drawn only from a finished fence (the view does it, mermaid-diagram.ts): not on every token.
+      if (token.lang?.trim().split(/\s+/)[0]?.toLowerCase() === "mermaid" && isClosedFence(token)) {
+        const source = escapeAttribute(token.text.replace(/\n$/, ""));
+        return `<pre class="${MERMAID_SOURCE_CLASS}"><code class="language-mermaid">${source}\n</code></pre>\n`;
+      }
       const language = fenceLanguage(token.lang);
       if (!language || !isClosedFence(token) || token.text.length > MESSAGE_HIGHLIGHT_MAX_CHARS) return false;
       if (!hljs?.getLanguage(language)) {

@@ -38,10 +38,10 @@ export function ModelList(props: {
       <legend>{t("models.choose")}</legend>
       <p class="hint">{t("models.chooseHint")}</p>
       <p class="hint">{t("models.defaultHint")}</p>
-      <ul>
+      <div class="model-rows">
         <For each={props.entries}>
           {(entry) => (
-            <li role="group" aria-label={entry.id}>
+            <div class="model-row" role="group" aria-label={entry.id}>
               <span class="model-id">{entry.id}</span>
               <label>
                 <input
@@ -122,10 +122,10 @@ export function ModelList(props: {
                   ×
                 </button>
               </Show>
-            </li>
+            </div>
           )}
         </For>
-      </ul>
+      </div>
       <div class="inline">
         <input
           type="text"

@@ -1,6 +1,7 @@
 // Settings: Models (the endpoints, models-tab.tsx), Web, Skills, Memory, Subagents, Sandbox, Appearance and Data, one
-// tab at a time; everything is stored in this browser only.
-import { createEffect, createSignal, For, Match, Show, Switch } from "solid-js";
+// tab at a time; everything is stored in this browser only. A tab stays mounted (hidden) once opened, so edits not yet
+// saved survive a switch to another tab; closing the dialog with such edits asks first (see `requestClose`).
+import { createEffect, createSignal, For, Show, untrack, type JSX } from "solid-js";
 import { AppearanceTab } from "./appearance-tab.tsx";
 import { DataTab } from "./data-tab.tsx";
 import { MemoryTab } from "./memory-tab.tsx";
@@ -25,29 +26,89 @@ const TABS = [
   { id: "data", name: "settings.tab.data" },
 ] as const satisfies readonly { id: string; name: TextKey }[];
 
+type TabId = (typeof TABS)[number]["id"];
+
+/**
+ * Whether `event` is the user changing a setting that waits for Save: an edit in one of the tabs' Save forms
+ * (`.settings-form`, Memory's settings). Controls that act at once (theme, sandbox choice, skills' switches) do not count.
+ */
+function editsDraft(event: Event): boolean {
+  return event.target instanceof Element && event.target.closest("form.settings-form, form.memory-settings") !== null;
+}
+
 export function SettingsDialog(props: { state: AppState }) {
   let dialog!: HTMLDialogElement;
-  const [selected, setSelected] = createSignal<(typeof TABS)[number]["id"]>("models");
+  let confirm!: HTMLDialogElement;
+  const [selected, setSelected] = createSignal<TabId>("models");
+  // The tabs opened since the dialog opened: each keeps its form (and the user's edits) until the dialog closes.
+  const [opened, setOpened] = createSignal<ReadonlySet<TabId>>(new Set());
+  // Tabs with edits not yet saved. A Save counts as the user's word on them, whatever its outcome.
+  const [unsaved, setUnsaved] = createSignal<ReadonlySet<TabId>>(new Set());
+  const mark = (tab: TabId, dirty: boolean) =>
+    setUnsaved((tabs) => {
+      if (tabs.has(tab) === dirty) return tabs;
+      const next = new Set(tabs);
+      if (dirty) next.add(tab);
+      else next.delete(tab);
+      return next;
+    });
   createEffect(() => {
     if (props.state.settingsOpen()) {
+      setOpened(new Set([untrack(selected)]));
       if (!dialog.open) dialog.showModal();
-    } else if (dialog.open) dialog.close();
+    } else {
+      setUnsaved(new Set<TabId>());
+      if (confirm.open) confirm.close();
+      if (dialog.open) dialog.close();
+    }
   });
+  const select = (tab: TabId) => {
+    setSelected(tab);
+    setOpened((tabs) => (tabs.has(tab) ? tabs : new Set([...tabs, tab])));
+  };
+  /**
+   * Close asked for (×, Escape). Edits left unsaved are asked about rather than dropped or kept silently: the Save
+   * buttons say settings apply on Save, so closing is read as "done", and a draft kept out of sight would come back
+   * unexpectedly (or be saved over newer settings) the next time Settings opens.
+   */
+  const requestClose = () => {
+    if (unsaved().size === 0) props.state.setSettingsOpen(false);
+    else if (!confirm.open) confirm.showModal();
+  };
+  const unsavedNames = () =>
+    TABS.filter((tab) => unsaved().has(tab.id))
+      .map((tab) => t(tab.name))
+      .join(", ");
+  const panel = (id: TabId, content: () => JSX.Element) => (
+    <Show when={opened().has(id)}>
+      <section
+        role="tabpanel"
+        id={`panel-${id}`}
+        aria-labelledby={`tab-${id}`}
+        hidden={selected() !== id}
+        onInput={(event) => editsDraft(event) && mark(id, true)}
+        onChange={(event) => editsDraft(event) && mark(id, true)}
+        onSubmit={() => mark(id, false)}
+      >
+        {content()}
+      </section>
+    </Show>
+  );
   return (
     <dialog
       ref={dialog}
       class="settings"
       aria-labelledby="settings-title"
+      onCancel={(event) => {
+        if (unsaved().size === 0) return;
+        event.preventDefault();
+        requestClose();
+      }}
       onClose={() => props.state.setSettingsOpen(false)}
     >
       <header>
         <h2 id="settings-title">{t("settings.title")}</h2>
-        <button
-          type="button"
-          class="ghost icon"
-          aria-label={t("settings.close")}
-          onClick={() => props.state.setSettingsOpen(false)}
-        >
+        <button type="button" class="ghost icon" aria-label={t("settings.close")} onClick={requestClose}>
           ×
         </button>
       </header>
@@ -59,9 +120,9 @@ export function SettingsDialog(props: { state: AppState }) {
               role="tab"
               id={`tab-${tab.id}`}
               aria-selected={selected() === tab.id}
-              aria-controls={`panel-${tab.id}`}
+              aria-controls={opened().has(tab.id) ? `panel-${tab.id}` : undefined}
               tabIndex={selected() === tab.id ? 0 : -1}
-              onClick={() => setSelected(tab.id)}
+              onClick={() => select(tab.id)}
             >
               {t(tab.name)}
             </button>
@@ -69,50 +130,74 @@ export function SettingsDialog(props: { state: AppState }) {
         </For>
       </div>
       <Show when={props.state.settingsOpen()}>
-        <section role="tabpanel" id={`panel-${selected()}`} aria-labelledby={`tab-${selected()}`}>
-          <Switch fallback={<DataTab />}>
-            <Match when={selected() === "models"}>
-              {/* Once the stored settings are read, so that the form starts from them. */}
-              <Show when={props.state.settings()}>
-                <ModelsTab state={props.state} />
-              </Show>
-            </Match>
-            <Match when={selected() === "web"}>
-              <WebTab
-                load={async () => {
-                  const { client } = props.state;
-                  const [web, proxy] = await Promise.all([client.getWebToolSettings(), client.getProxySettings()]);
-                  return { web, proxy };
-                }}
-                save={async ({ web, proxy }) => {
-                  const { client } = props.state;
-                  // The proxy first: whether a search service is reachable depends on it.
-                  const savedProxy = await client.saveProxySettings(proxy);
-                  return { proxy: savedProxy, web: await client.saveWebToolSettings(web) };
-                }}
-              />
-            </Match>
-            <Match when={selected() === "tools"}>
-              <ToolsTab client={props.state.client} />
-            </Match>
-            <Match when={selected() === "skills"}>
-              <SkillsTab client={props.state.client} />
-            </Match>
-            <Match when={selected() === "memory"}>
-              <MemoryTab client={props.state.client} />
-            </Match>
-            <Match when={selected() === "subagents"}>
-              <SubagentsTab client={props.state.client} />
-            </Match>
-            <Match when={selected() === "appearance"}>
-              <AppearanceTab />
-            </Match>
-            <Match when={selected() === "sandbox"}>
-              <SandboxTab client={props.state.client} starter={props.state.webContainer} />
-            </Match>
-          </Switch>
-        </section>
+        {/* Once the stored settings are read, so that the form starts from them. */}
+        {panel("models", () => (
+          <Show when={props.state.settings()}>
+            <ModelsTab state={props.state} />
+          </Show>
+        ))}
+        {panel("web", () => (
+          <WebTab
+            load={async () => {
+              const { client } = props.state;
+              const [web, proxy] = await Promise.all([client.getWebToolSettings(), client.getProxySettings()]);
+              return { web, proxy };
+            }}
+            save={async ({ web, proxy }) => {
+              const { client } = props.state;
+              // The proxy first: whether a search service is reachable depends on it.
+              const savedProxy = await client.saveProxySettings(proxy);
+              return { proxy: savedProxy, web: await client.saveWebToolSettings(web) };
+            }}
+          />
+        ))}
+        {panel("tools", () => (
+          <ToolsTab client={props.state.client} />
+        ))}
+        {panel("skills", () => (
+          <SkillsTab client={props.state.client} />
+        ))}
+        {panel("memory", () => (
+          <MemoryTab client={props.state.client} />
+        ))}
+        {panel("subagents", () => (
+          <SubagentsTab client={props.state.client} />
+        ))}
+        {panel("sandbox", () => (
+          <SandboxTab client={props.state.client} starter={props.state.webContainer} />
+        ))}
+        {panel("appearance", () => (
+          <AppearanceTab />
+        ))}
+        {panel("data", () => (
+          <DataTab />
+        ))}
       </Show>
+      <dialog
+        ref={confirm}
+        class="sheet confirm-dialog"
+        aria-labelledby="settings-unsaved-title"
+        aria-describedby="settings-unsaved-text"
+      >
+        <h2 id="settings-unsaved-title">{t("settings.unsavedTitle")}</h2>
+        <p id="settings-unsaved-text">{t("settings.unsavedText", { tabs: unsavedNames() })}</p>
+        <div class="actions">
+          <button type="button" class="ghost" autofocus onClick={() => confirm.close()}>
+            {t("settings.keepEditing")}
+          </button>
+          <button
+            type="button"
+            class="danger"
+            onClick={() => {
+              setUnsaved(new Set<TabId>());
+              confirm.close();
+              props.state.setSettingsOpen(false);
+            }}
+          >
+            {t("settings.discard")}
+          </button>
+        </div>
+      </dialog>
     </dialog>
   );
 }

@@ -121,7 +121,6 @@ export function ThreadSearchResults(props: {
                 <a
                   href={`#/t/${hit.thread.thread_id}`}
                   data-result={index()}
-                  aria-label={hit.thread.title}
                   aria-describedby={hit.snippet ? snippetId : undefined}
                   aria-current={props.currentId === hit.thread.thread_id ? "page" : undefined}
                   onClick={(event) => {
@@ -132,14 +131,15 @@ export function ThreadSearchResults(props: {
                   <span class="thread-search-title">
                     <Highlighted text={hit.thread.title} highlights={hit.title_highlights} />
                   </span>
-                  <Show when={hit.snippet}>
-                    {(snippet) => (
-                      <span class="thread-search-snippet" id={snippetId}>
-                        <Highlighted text={snippet().text} highlights={snippet().highlights} />
-                      </span>
-                    )}
-                  </Show>
                 </a>
+                {/* Beside the link, which it describes: the link's name is the title it shows (WCAG 2.5.3). */}
+                <Show when={hit.snippet}>
+                  {(snippet) => (
+                    <span class="thread-search-snippet" id={snippetId}>
+                      <Highlighted text={snippet().text} highlights={snippet().highlights} />
+                    </span>
+                  )}
+                </Show>
               </li>
             );
           }}

@@ -1,0 +1,81 @@
+// What the view puts in a code block's toolbar placeholder (code-tools.ts): "Copy code", and for a finished
+// ```mermaid block the diagram itself with a "Show source" / "Show diagram" toggle, or the source with a one-line
+// error when the diagram does not parse.
+import { createEffect, createRoot, createSignal, Match, on, Show, Switch } from "solid-js";
+import { insert } from "solid-js/web";
+import { t } from "../i18n/index.ts";
+import { CopyButton } from "../shared/copy-button.tsx";
+import { theme } from "../shared/theme.ts";
+import { CODE_TOOLS_ATTRIBUTE, codeText } from "./code-tools.ts";
+import { darkPalette, drawDiagram, type DiagramOutcome } from "./mermaid-diagram.ts";
+
+function MermaidDiagram(props: { source: string }) {
+  const source = props.source;
+  const [outcome, setOutcome] = createSignal<DiagramOutcome | undefined>();
+  const [showSource, setShowSource] = createSignal(false);
+  // Drawn again in the other palette when the theme changes.
+  createEffect(
+    on(theme, () => {
+      let current = true;
+      void drawDiagram(source, darkPalette()).then((drawn) => current && setOutcome(drawn));
+      return () => (current = false);
+    }),
+  );
+  const drawn = () => {
+    const value = outcome();
+    return value && "svg" in value ? value.svg : undefined;
+  };
+  const failure = () => {
+    const value = outcome();
+    return value && "error" in value ? value.error : undefined;
+  };
+  return (
+    <>
+      <div class="code-tools-bar">
+        <Show when={drawn()}>
+          <button type="button" class="ghost small" on:click={() => setShowSource((shown) => !shown)}>
+            {showSource() ? t("mermaid.showDiagram") : t("mermaid.showSource")}
+          </button>
+        </Show>
+        <CopyButton label={t("copy.code")} text={() => source} />
+      </div>
+      <Switch>
+        <Match when={drawn()}>
+          {(svg) => (
+            <div class="mermaid-diagram" role="img" aria-label={t("mermaid.diagram")} hidden={showSource()}>
+              {svg()}
+            </div>
+          )}
+        </Match>
+        <Match when={failure()}>
+          {(error) => <p class="mermaid-error">{t("mermaid.failed", { error: error() })}</p>}
+        </Match>
+        <Match when={!outcome()}>
+          <p class="mermaid-drawing muted">{t("mermaid.rendering")}</p>
+        </Match>
+      </Switch>
+    </>
+  );
+}
+
+/**
+ * Fills each new code toolbar placeholder of `root` with its tools. Each is a root of its own, disposed with the view
+ * (`disposers`); markdown-dom.ts keeps a placeholder's content while its block stays.
+ */
+export function showCodeTools(root: HTMLElement, filled: WeakSet<Element>, disposers: (() => void)[]): void {
+  for (const placeholder of root.querySelectorAll(`[${CODE_TOOLS_ATTRIBUTE}]`)) {
+    if (filled.has(placeholder)) continue;
+    filled.add(placeholder);
+    const pre = placeholder.nextElementSibling;
+    if (!pre || pre.localName !== "pre") continue;
+    const diagram = placeholder.getAttribute(CODE_TOOLS_ATTRIBUTE) === "mermaid";
+    // The block's <pre> at click time: while a reply streams, markdown-dom.ts may replace it.
+    const code = () => codeText(placeholder.nextElementSibling ?? pre);
+    createRoot((dispose) => {
+      disposers.push(dispose);
+      insert(placeholder, () =>
+        diagram ? <MermaidDiagram source={code()} /> : <CopyButton label={t("copy.code")} text={code} />,
+      );
+    });
+  }
+}
