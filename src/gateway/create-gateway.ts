@@ -5,6 +5,7 @@ import type { ModelErrorOptions } from "../agent/index.ts";
 import { createChatModel, type ChatModelOptions } from "../models/index.ts";
 import { CHANGES_CHANNEL, type ChangeNotice, type ModelTarget, type PythonHostHandle } from "../protocol/index.ts";
 import { IndexedDbCheckpointSaver, openFawnDb, ThreadFiles, ThreadRepository, type FawnDb } from "../storage/index.ts";
+import { ContextService } from "./context-service.ts";
 import { DataService } from "./data-service.ts";
 import { Gateway } from "./gateway.ts";
 import { McpService, type McpConnections } from "./mcp-service.ts";
@@ -12,6 +13,7 @@ import { MemoryService } from "./memory-service.ts";
 import { RunService } from "./run-service.ts";
 import { SettingsService } from "./settings-service.ts";
 import { SkillsService } from "./skills-service.ts";
+import { SuggestionsService } from "./suggestions-service.ts";
 import { ThreadBundles } from "./thread-bundles.ts";
 import { ThreadSharing } from "./thread-sharing.ts";
 import { ThreadSandboxes, type OpenBrowserSandbox } from "./thread-sandboxes.ts";
@@ -127,7 +129,28 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
   });
   const bundles = new ThreadBundles(db, { notify, files, detail: (threadId) => threads.get(threadId) });
   const sharing = new ThreadSharing(bundles);
-  return new Gateway({ threads, bundles, sharing, runs, settings, sandboxes, memory, skills, data, mcp });
+  const suggestions = new SuggestionsService({ checkpointer, settings, createModel });
+  const context = new ContextService({
+    checkpointer,
+    settings,
+    createModel,
+    isRunning: (threadId) => runs.isRunning(threadId),
+    threadExists: (threadId) => threads.exists(threadId),
+  });
+  return new Gateway({
+    threads,
+    bundles,
+    sharing,
+    runs,
+    settings,
+    sandboxes,
+    memory,
+    skills,
+    data,
+    mcp,
+    suggestions,
+    context,
+  });
 }
 
 /** Opens the database and the Gateway over it; threads a closed tab left running are marked interrupted. */

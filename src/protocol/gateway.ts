@@ -153,6 +153,8 @@ export interface ModelTarget {
   models: ModelEntry[];
   useProxy?: boolean;
   modelTitles?: boolean;
+  /** The model's context window in tokens, when known (the context gauge assumes 128,000 without it). */
+  contextWindow?: number;
 }
 
 /** Fawn's CORS relay as `npm run proxy` starts it, used when Settings → Proxy names no other. */
@@ -467,4 +469,43 @@ export interface GatewayApi {
   importData(archive: Blob | Uint8Array, options?: { acceptAddressChanges?: boolean }): Promise<DataImportAnswer>;
   /** Deletes every thread, file, memory, skill, setting and API key; refused while a reply is running. */
   deleteAllData(): Promise<void>;
+
+  // ---- Composer extras: follow-up suggestions, context usage, /compact ----
+
+  /**
+   * Up to three short questions the user might ask next, from one small model call over the thread's latest visible
+   * messages (the model of `model`, as a run would pick it). Never a run, never saved; [] on any failure.
+   */
+  threadSuggestions(threadId: string, model?: ThreadModelChoice): Promise<string[]>;
+  /** How much of the model's context window the thread's next request would use (an estimate from its messages). */
+  threadContext(threadId: string, model?: ThreadModelChoice): Promise<ThreadContextUsage>;
+  /**
+   * `/compact`: folds the thread's older messages into its summary now, as summarization does past its trigger, so
+   * the next request sends less; the conversation still shows every message. Refused while the thread runs.
+   */
+  compactThread(threadId: string, model?: ThreadModelChoice): Promise<ThreadCompaction>;
+}
+
+/** The model a composer call is about (as in a run's context); none: the default model. */
+export interface ThreadModelChoice {
+  model?: string;
+  endpoint?: string;
+}
+
+/** A thread's use of its model's context window. */
+export interface ThreadContextUsage {
+  /** Estimated tokens of what the next request sends (the messages, with the summary in place of older ones). */
+  tokens: number;
+  /** The model's context window in tokens. */
+  window: number;
+}
+
+/** What `/compact` did. */
+export interface ThreadCompaction {
+  /** False when there was too little to fold (the latest messages always stay as they are). */
+  compacted: boolean;
+  /** Messages now sent as the summary instead (0 when nothing was folded). */
+  folded: number;
+  /** The thread's context use afterwards. */
+  usage: ThreadContextUsage;
 }

@@ -1,0 +1,54 @@
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { createAgent, fakeModel } from "langchain";
+import { describe, expect, it } from "vitest";
+import { compactThread, threadContextState } from "./compaction.ts";
+import { SUMMARY_PREFIX, summarizationMiddleware } from "./middlewares/summarization.ts";
+
+const config = { configurable: { thread_id: "t1" } };
+
+/** A thread of three exchanges saved by an agent with summarization (its trigger far away). */
+async function threeExchanges(checkpointer: MemorySaver) {
+  const model = fakeModel().respond(new AIMessage("a1")).respond(new AIMessage("a2")).respond(new AIMessage("a3"));
+  const agent = createAgent({ model, tools: [], middleware: [summarizationMiddleware(model)], checkpointer });
+  for (const text of ["q1", "q2", "q3"]) await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+  return agent;
+}
+
+describe("compactThread", () => {
+  it("folds all but the latest four messages into the summary, so the next request sends less", async () => {
+    const checkpointer = new MemorySaver();
+    await threeExchanges(checkpointer);
+    const before = await threadContextState(checkpointer, "t1");
+    const summarizer = fakeModel().respond(new AIMessage("They asked q1; a1 answered it."));
+    const result = await compactThread({ model: summarizer, checkpointer, threadId: "t1" });
+    expect(result.folded).toBe(2);
+    const after = await threadContextState(checkpointer, "t1");
+    expect(after.messages).toHaveLength(6);
+    expect(after.summary?.text).toBe("They asked q1; a1 answered it.");
+    expect(after.summary?.through).toBe(before.messages[1]!.id);
+
+    // The next run's model is sent the summary and the kept tail only.
+    const next = fakeModel().respond(new AIMessage("a4"));
+    const agent = createAgent({ model: next, tools: [], middleware: [summarizationMiddleware(next)], checkpointer });
+    await agent.invoke({ messages: [new HumanMessage("q4")] }, config);
+    expect(next.calls[0]!.messages.map((message) => message.text)).toEqual([
+      `${SUMMARY_PREFIX}\n\nThey asked q1; a1 answered it.`,
+      "q2",
+      "a2",
+      "q3",
+      "a3",
+      "q4",
+    ]);
+  });
+
+  it("folds nothing in a thread of four messages or fewer", async () => {
+    const checkpointer = new MemorySaver();
+    const model = fakeModel().respond(new AIMessage("a1"));
+    const agent = createAgent({ model, tools: [], middleware: [summarizationMiddleware(model)], checkpointer });
+    await agent.invoke({ messages: [new HumanMessage("q1")] }, config);
+    const summarizer = fakeModel();
+    expect((await compactThread({ model: summarizer, checkpointer, threadId: "t1" })).folded).toBe(0);
+    expect(summarizer.calls).toHaveLength(0);
+  });
+});
