@@ -18,10 +18,16 @@ export interface SuggestionsServiceOptions {
 
 /**
  * Caps a freshly made model's answer length: `maxTokens` is the field OpenAI's and Anthropic's chat models send,
- * `maxOutputTokens` Gemini's. The model is made for this one call, so nothing else sees the cap.
+ * `maxOutputTokens` Gemini's. ChatOpenAI hands its calls to inner clients (`completions`, `responses`) that read
+ * their own copy, so those get it too. The model is made for this one call, so nothing else sees the cap.
  */
 export function limitOutput(model: BaseChatModel, tokens: number): BaseChatModel {
-  return Object.assign(model, { maxTokens: tokens, maxOutputTokens: tokens });
+  const cap = { maxTokens: tokens, maxOutputTokens: tokens };
+  for (const inner of ["completions", "responses"]) {
+    const client = (model as unknown as Record<string, unknown>)[inner];
+    if (typeof client === "object" && client !== null) Object.assign(client, cap);
+  }
+  return Object.assign(model, cap);
 }
 
 export class SuggestionsService {
