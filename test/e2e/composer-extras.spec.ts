@@ -228,3 +228,17 @@ test("/clear-memory asks first, then clears memory", async ({ page }) => {
   await page.getByRole("alertdialog").getByRole("button", { name: "Clear memory" }).click();
   await expect(page.getByRole("alert")).toContainText("Memory cleared.");
 });
+
+test("/new starts a new thread from the keyboard", async ({ page }) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  const key = uniqueKey("fresh");
+  await reply(page, `${key} before a new thread`, 1);
+  await box(page).click();
+  await page.keyboard.type("/new");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("region", { name: "Try an example" })).toBeVisible();
+  await expect(conversation(page).getByRole("article")).toHaveCount(0);
+  await expect(box(page)).toHaveValue("");
+  await expect(box(page)).toBeFocused();
+});

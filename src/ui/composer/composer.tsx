@@ -117,6 +117,15 @@ export function Composer(props: { state: AppState }) {
     else runCommand(item.name);
   };
 
+  // Another model may have another window: the gauge reads the thread's use again.
+  createEffect(
+    on(
+      () => props.state.modelChoice()?.key,
+      () => void extras.refreshUsage(),
+      { defer: true },
+    ),
+  );
+
   // A welcome example fills the box, ready to edit.
   createEffect(
     on(extras.fill, (fill) => {
@@ -312,6 +321,11 @@ export function Composer(props: { state: AppState }) {
           </select>
         </Show>
         <span class="spacer" />
+        <Show when={extras.compacting()}>
+          <span class="compacting" role="status">
+            {t("slash.compacting")}
+          </span>
+        </Show>
         <ContextMeter usage={props.state.thread() ? extras.usage() : undefined} />
         <Show
           when={props.state.run()}
