@@ -50,7 +50,7 @@ export class ContextService {
     const release = await tryLockThread(threadId);
     if (!release) throw new UserError(BUSY);
     try {
-      const { target } = await this.options.settings.forRun({ ...choice });
+      const { target, secrets } = await this.options.settings.forRun({ ...choice });
       if (!target) throw new UserError("No model is set up yet: open Settings → Models to summarize with one.");
       const result = await compactThread({
         model: this.options.createModel(target, { model: target.model }),
@@ -61,7 +61,9 @@ export class ContextService {
           proxied: target.useProxy === true,
           endpoint: target.name,
         });
-        throw new UserError(redactSecrets(`The thread was not compacted: ${described.message}`, [target.apiKey]));
+        throw new UserError(
+          redactSecrets(`The thread was not compacted: ${described.message}`, [...secrets, target.apiKey]),
+        );
       });
       return {
         compacted: result.folded > 0,

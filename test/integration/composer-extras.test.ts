@@ -1,7 +1,7 @@
 // The Gateway's composer services end to end in Node: follow-up suggestions, context usage and /compact, against the
 // scripted mock model and the real IndexedDB checkpointer.
 import { describe, expect, it } from "vitest";
-import { runThread, useGatewayHarness } from "./harness.ts";
+import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("composer-extras-test");
 
@@ -71,5 +71,22 @@ describe("Gateway.compactThread", () => {
     await runThread(harness.gateway, thread.thread_id, "only step");
     expect(await harness.gateway.compactThread(thread.thread_id)).toMatchObject({ compacted: false, folded: 0 });
     await expect(harness.gateway.compactThread("no-such-thread")).rejects.toThrow("There is no thread");
+  });
+
+  it("says why when the model refuses, without the key, and leaves the thread as it was", async () => {
+    const thread = await harness.gateway.createThread();
+    for (const text of ["step one", "step two", "step three"]) await runThread(harness.gateway, thread.thread_id, text);
+    const key = "sk-bad-key-4242-secret";
+    await harness.gateway.saveModelSettings(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: key, model: "mock-model" }),
+    );
+    const refused = harness.gateway.compactThread(thread.thread_id);
+    await expect(refused).rejects.toThrow(/^The thread was not compacted: /);
+    await expect(refused).rejects.not.toThrow(key);
+    // Nothing was folded: with the right key, the same two messages are.
+    await harness.gateway.saveModelSettings(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
+    );
+    expect(await harness.gateway.compactThread(thread.thread_id)).toMatchObject({ compacted: true, folded: 2 });
   });
 });
