@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, fakeModel } from "langchain";
 import { describe, expect, it } from "vitest";
-import { compactThread, threadContextState } from "./compaction.ts";
+import { compactThread, contextTokens, threadContextState } from "./compaction.ts";
 import { SUMMARY_PREFIX, summarizationMiddleware } from "./middlewares/summarization.ts";
 
 const config = { configurable: { thread_id: "t1" } };
@@ -50,5 +50,39 @@ describe("compactThread", () => {
     const summarizer = fakeModel();
     expect((await compactThread({ model: summarizer, checkpointer, threadId: "t1" })).folded).toBe(0);
     expect(summarizer.calls).toHaveLength(0);
+  });
+});
+
+describe("contextTokens", () => {
+  const answer = (id: string, input: number) =>
+    new AIMessage({
+      id,
+      content: "ok",
+      usage_metadata: { input_tokens: input, output_tokens: 10, total_tokens: input + 10 },
+    });
+  const messages = [
+    new HumanMessage({ id: "u1", content: "q1" }),
+    answer("a1", 1_000),
+    new HumanMessage({ id: "u2", content: "q2" }),
+    answer("a2", 2_000),
+  ];
+
+  it("is the last model call's reported input and answer, which count the system prompt and tools", () => {
+    expect(contextTokens(messages, undefined)).toBe(2_010);
+  });
+
+  it("falls back to an estimate of the messages when the provider reports no usage", () => {
+    const plain = [
+      new HumanMessage({ id: "u1", content: "x".repeat(400) }),
+      new AIMessage({ id: "a1", content: "ok" }),
+    ];
+    expect(contextTokens(plain, undefined)).toBeGreaterThan(90);
+  });
+
+  it("takes off what a /compact saved until the next model call reports again", () => {
+    const compacted = { text: "s", through: "a1", compacted: { after: "a2", saved: 500 } };
+    expect(contextTokens(messages, compacted)).toBe(1_510);
+    const later = [...messages, new HumanMessage({ id: "u3", content: "q3" }), answer("a3", 1_600)];
+    expect(contextTokens(later, compacted)).toBe(1_610);
   });
 });

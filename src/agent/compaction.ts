@@ -5,6 +5,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { countTokensApproximately } from "langchain";
+import { usageOf } from "./middlewares/token-usage.ts";
 import { createLeadAgent } from "./lead-agent.ts";
 import {
   foldSummary,
@@ -19,9 +20,37 @@ import {
  */
 export const COMPACT_KEEP_MESSAGES = 4;
 
-/** Estimated tokens of what the next request sends: the messages, with the summary in place of those it covers. */
-export function contextTokens(messages: readonly BaseMessage[], summary: ConversationSummary | undefined): number {
+/** Approximate tokens of the messages a request sends: the summary in place of those it covers. */
+function estimate(messages: readonly BaseMessage[], summary: ConversationSummary | undefined): number {
   return countTokensApproximately(withSummary(messages, summary));
+}
+
+/** The index of the last model answer that reports its usage, or -1. */
+function lastReported(messages: readonly BaseMessage[]): number {
+  return messages.findLastIndex((message) => usageOf(message) !== undefined);
+}
+
+/** The tokens a `/compact` since the last reported model call took off (0 when a call came after it). */
+function savedSinceLastCall(messages: readonly BaseMessage[], summary: ConversationSummary | undefined): number {
+  const compacted = summary?.compacted;
+  if (!compacted) return 0;
+  const at = messages.findIndex((message) => message.id === compacted.after);
+  return at >= lastReported(messages) ? compacted.saved : 0;
+}
+
+/**
+ * The tokens the thread's next request takes. The last model call's reported usage (its input and answer), because
+ * only the model's own count includes the system prompt and the tools' schemas, which are most of a short thread;
+ * less what a `/compact` since then took off; never less than the estimate of the messages themselves (a provider
+ * that reports no usage, or messages added since).
+ */
+export function contextTokens(messages: readonly BaseMessage[], summary: ConversationSummary | undefined): number {
+  const estimated = estimate(messages, summary);
+  const index = lastReported(messages);
+  if (index < 0) return estimated;
+  const usage = usageOf(messages[index])!;
+  const reported = usage.input_tokens + usage.output_tokens;
+  return Math.max(estimated, reported - savedSinceLastCall(messages, summary));
 }
 
 /** The thread's messages and summary as its latest checkpoint holds them (none for a thread without one). */
@@ -33,11 +62,17 @@ export async function threadContextState(
   const values = (tuple?.checkpoint.channel_values ?? {}) as { messages?: unknown; summary?: unknown };
   const messages = Array.isArray(values.messages) ? (values.messages as BaseMessage[]) : [];
   const summary = values.summary as Partial<ConversationSummary> | undefined;
+  const compacted = summary?.compacted;
   return {
     messages,
     summary:
       typeof summary?.text === "string" && typeof summary.through === "string"
-        ? { text: summary.text, through: summary.through }
+        ? {
+            text: summary.text,
+            through: summary.through,
+            ...(typeof compacted?.after === "string" &&
+              typeof compacted.saved === "number" && { compacted: { after: compacted.after, saved: compacted.saved } }),
+          }
         : undefined,
   };
 }
@@ -67,12 +102,15 @@ export async function compactThread(options: {
     ...(options.signal && { signal: options.signal }),
   });
   if (!folded) return { folded: 0, tokens: contextTokens(messages, summary) };
+  const last = messages.at(-1)?.id;
+  const saved =
+    savedSinceLastCall(messages, summary) + estimate(messages, summary) - estimate(messages, folded.summary);
+  const next: ConversationSummary = {
+    ...folded.summary,
+    ...(last && { compacted: { after: last, saved: Math.max(0, saved) } }),
+  };
   // Written through the agent's graph, as a middleware's update is: the channel and its history stay LangGraph's.
   const agent = createLeadAgent({ model: options.model, checkpointer: options.checkpointer });
-  await agent.updateState(
-    { configurable: { thread_id: options.threadId } },
-    { summary: folded.summary },
-    "model_request",
-  );
-  return { folded: folded.folded, tokens: contextTokens(messages, folded.summary) };
+  await agent.updateState({ configurable: { thread_id: options.threadId } }, { summary: next }, "model_request");
+  return { folded: folded.folded, tokens: contextTokens(messages, next) };
 }

@@ -31,10 +31,7 @@ export interface ContextServiceOptions {
 export class ContextService {
   constructor(private readonly options: ContextServiceOptions) {}
 
-  /**
-   * The estimated tokens of the thread's next request (its messages with the summary in place of those it covers,
-   * counted approximately) over the window of the model `choice` picks.
-   */
+  /** The tokens of the thread's next request (agent/compaction.ts `contextTokens`) over the window `choice` picks. */
   async usage(threadId: string, choice: ThreadModelChoice = {}): Promise<ThreadContextUsage> {
     const [{ target }, { messages, summary }] = await Promise.all([
       this.options.settings.forRun({ ...choice }),

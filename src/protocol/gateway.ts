@@ -477,7 +477,11 @@ export interface GatewayApi {
    * messages (the model of `model`, as a run would pick it). Never a run, never saved; [] on any failure.
    */
   threadSuggestions(threadId: string, model?: ThreadModelChoice): Promise<string[]>;
-  /** How much of the model's context window the thread's next request would use (an estimate from its messages). */
+  /**
+   * How much of the model's context window the thread uses: its last model call's reported tokens (the input and the
+   * answer, which the next request carries), less what a `/compact` took off since; estimated from the messages when
+   * the provider reports no usage.
+   */
   threadContext(threadId: string, model?: ThreadModelChoice): Promise<ThreadContextUsage>;
   /**
    * `/compact`: folds the thread's older messages into its summary now, as summarization does past its trigger, so
@@ -494,7 +498,7 @@ export interface ThreadModelChoice {
 
 /** A thread's use of its model's context window. */
 export interface ThreadContextUsage {
-  /** Estimated tokens of what the next request sends (the messages, with the summary in place of older ones). */
+  /** Tokens of the thread's next request, as the last model call counted them (see `threadContext`). */
   tokens: number;
   /** The model's context window in tokens. */
   window: number;

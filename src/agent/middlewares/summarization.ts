@@ -33,10 +33,21 @@ export interface ConversationSummary {
   text: string;
   /** Id of the last message the summary covers. */
   through: string;
+  /**
+   * Set by `/compact` (agent/compaction.ts): the thread's last message then, and the tokens the request was estimated
+   * to shrink by, so the context gauge can correct the last reported usage until the next model call.
+   */
+  compacted?: { after: string; saved: number };
 }
 
 const summaryState = new StateSchema({
-  summary: z.object({ text: z.string(), through: z.string() }).optional(),
+  summary: z
+    .object({
+      text: z.string(),
+      through: z.string(),
+      compacted: z.object({ after: z.string(), saved: z.number() }).optional(),
+    })
+    .optional(),
 });
 
 export const SUMMARY_PREFIX = "Summary of the earlier conversation (older messages are not shown to you):";

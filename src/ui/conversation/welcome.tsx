@@ -12,19 +12,29 @@ interface Example {
   hint?: TextKey;
   /** The Mode the example needs (subagents need Ultra). */
   mode?: AgentMode;
+  /** A 24×24 line drawing (an emoji would need an emoji font, which not every system has). */
   icon: string;
 }
 
 const EXAMPLES: readonly Example[] = [
-  { title: "welcome.report", prompt: "welcome.reportPrompt", icon: "📈" },
-  { title: "welcome.csv", prompt: "welcome.csvPrompt", hint: "welcome.csvHint", icon: "🧮" },
-  { title: "welcome.page", prompt: "welcome.pagePrompt", icon: "🌐" },
+  // A line chart.
+  { title: "welcome.report", prompt: "welcome.reportPrompt", icon: "M4 4v16h16M7 15l4-5 3 3 5-6" },
+  // A table.
+  {
+    title: "welcome.csv",
+    prompt: "welcome.csvPrompt",
+    hint: "welcome.csvHint",
+    icon: "M4 5h16v14H4zM4 10h16M4 15h16M10 5v14",
+  },
+  // A browser window.
+  { title: "welcome.page", prompt: "welcome.pagePrompt", icon: "M3 5h18v14H3zM3 9h18M6 7h.01M9 7h.01" },
+  // Three nodes from one: subagents.
   {
     title: "welcome.research",
     prompt: "welcome.researchPrompt",
     hint: "welcome.researchHint",
     mode: "ultra",
-    icon: "🔭",
+    icon: "M10 3h4v4h-4zM12 7v4M6 11h12M6 11v4M12 11v4M18 11v4M4 15h4v4H4zM10 15h4v4h-4zM16 15h4v4h-4z",
   },
 ];
 
@@ -71,9 +81,16 @@ export function Welcome(props: { state: AppState }) {
                     aria-describedby={`${idOf(example)}-prompt${example.hint ? ` ${idOf(example)}-hint` : ""}`}
                     onClick={() => choose(example)}
                   >
-                    <span class="welcome-icon" aria-hidden="true">
-                      {example.icon}
-                    </span>
+                    <svg class="welcome-icon" aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+                      <path
+                        d={example.icon}
+                        fill="none"
+                        stroke="currentColor"
+                        stroke-width="1.7"
+                        stroke-linecap="round"
+                        stroke-linejoin="round"
+                      />
+                    </svg>
                     <span class="welcome-title" id={`${idOf(example)}-title`}>
                       {t(example.title)}
                     </span>

@@ -676,7 +676,7 @@ export const en = {
   "context.label": "Context used",
   "context.value": template<{ percent: string; window: string }>("{{ percent }}% of {{ window }}"),
   "context.detail": template<{ tokens: string; window: string }>(
-    "About {{ tokens }} of {{ window }} tokens: what the next request sends, estimated from the thread's messages. /compact makes it smaller.",
+    "About {{ tokens }} of {{ window }} tokens: the last request and its answer, as the model counted them. /compact makes it smaller.",
   ),
   "welcome.examples": "Try an example",
   "welcome.report": "A report with a chart",

@@ -593,8 +593,7 @@ export const zhCN: Translation = {
   "suggestions.settingHint": "回复之后，给出三个可以接着问的问题。每次会向你的模型多发一个小请求。",
   "context.label": "已用上下文",
   "context.value": "{{ percent }}% / {{ window }}",
-  "context.detail":
-    "约 {{ tokens }} / {{ window }} 个 token：下一次请求要发送的内容，根据会话消息估算。/compact 可以减少它。",
+  "context.detail": "约 {{ tokens }} / {{ window }} 个 token：上一次请求及其回答，按模型的计数。/compact 可以减少它。",
   "welcome.examples": "试试这些示例",
   "welcome.report": "带图表的报告",
   "welcome.reportPrompt": "写一份简短报告，介绍过去十年全球太阳能装机容量的增长，并附上逐年数据的折线图。",
