@@ -32,3 +32,5 @@ export {
   skillPath,
   slashSkillActivation,
 } from "./skills/index.ts";
+export { compactThread, contextTokens, threadContextState, COMPACT_KEEP_MESSAGES } from "./compaction.ts";
+export { generateSuggestions, SUGGESTIONS_MARKER } from "./suggestions.ts";

@@ -124,6 +124,30 @@ export class BranchService {
     await this.options.fileVersions.save(threadId, end);
   }
 
+  /** The checkpoint the thread shows: the version the user moved to, else the latest (undefined: none). */
+  async shownVersion(threadId: string): Promise<string | undefined> {
+    const thread = await this.options.threads.get(threadId);
+    return thread && this.head(thread);
+  }
+
+  /**
+   * A change outside any run (`/compact`) saved a checkpoint as the child of `from`, the version it changed: the runs
+   * that ended at `from` now end at the new checkpoint, so their version leads there and to the turns after it, with
+   * the same files, and the thread shows it.
+   */
+  async moved(threadId: string, from: string | undefined): Promise<void> {
+    const [runs, latest] = await Promise.all([
+      this.options.threads.runs(threadId),
+      this.options.checkpointer.latestCheckpointId(threadId),
+    ]);
+    if (latest === undefined || from === undefined || latest === from) return;
+    for (const run of runs) {
+      if (run.end === from) await this.options.threads.recordRun({ ...run, end: latest });
+    }
+    await this.options.fileVersions.save(threadId, latest);
+    await this.options.threads.update(threadId, { head: undefined });
+  }
+
   /** Shows the version run `runId` made, followed to its latest continuation, with that version's files. */
   async showVersion(threadId: string, runId: string): Promise<void> {
     const thread = await this.options.threads.get(threadId);

@@ -12,6 +12,7 @@ import {
   type FawnDb,
 } from "../storage/index.ts";
 import { BranchService } from "./branch-service.ts";
+import { ContextService } from "./context-service.ts";
 import { DataService } from "./data-service.ts";
 import { Gateway } from "./gateway.ts";
 import { McpService, type McpConnections } from "./mcp-service.ts";
@@ -19,6 +20,7 @@ import { MemoryService } from "./memory-service.ts";
 import { RunService } from "./run-service.ts";
 import { SettingsService } from "./settings-service.ts";
 import { SkillsService } from "./skills-service.ts";
+import { SuggestionsService } from "./suggestions-service.ts";
 import { ThreadBundles } from "./thread-bundles.ts";
 import { ThreadSharing } from "./thread-sharing.ts";
 import { ThreadSandboxes, type OpenBrowserSandbox } from "./thread-sandboxes.ts";
@@ -144,7 +146,32 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
   });
   const bundles = new ThreadBundles(db, { notify, files, detail: (threadId) => threads.get(threadId) });
   const sharing = new ThreadSharing(bundles);
-  return new Gateway({ threads, bundles, sharing, runs, settings, sandboxes, memory, skills, data, mcp, branches });
+  const shownVersion = (threadId: string) => branches.shownVersion(threadId);
+  const suggestions = new SuggestionsService({ checkpointer, settings, createModel, shownVersion });
+  const context = new ContextService({
+    checkpointer,
+    settings,
+    createModel,
+    shownVersion,
+    onCompacted: (threadId, from) => branches.moved(threadId, from),
+    isRunning: (threadId) => runs.isRunning(threadId),
+    threadExists: (threadId) => threads.exists(threadId),
+  });
+  return new Gateway({
+    threads,
+    bundles,
+    sharing,
+    runs,
+    settings,
+    sandboxes,
+    memory,
+    skills,
+    data,
+    mcp,
+    branches,
+    suggestions,
+    context,
+  });
 }
 
 /** Opens the database and the Gateway over it; threads a closed tab left running are marked interrupted. */

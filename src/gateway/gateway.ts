@@ -30,6 +30,9 @@ import {
   type SkillInfo,
   type SubagentSettings,
   type ThreadBundlePreview,
+  type ThreadCompaction,
+  type ThreadContextUsage,
+  type ThreadModelChoice,
   type ThreadDetail,
   type ThreadExport,
   type ThreadExportFormat,
@@ -43,12 +46,14 @@ import {
 } from "../protocol/index.ts";
 import type { RunRecord } from "../storage/index.ts";
 import type { BranchService } from "./branch-service.ts";
+import type { ContextService } from "./context-service.ts";
 import type { DataService } from "./data-service.ts";
 import type { MemoryService } from "./memory-service.ts";
 import type { McpService } from "./mcp-service.ts";
 import type { RunService } from "./run-service.ts";
 import type { SettingsService } from "./settings-service.ts";
 import type { SkillsService } from "./skills-service.ts";
+import type { SuggestionsService } from "./suggestions-service.ts";
 import type { ThreadBundles } from "./thread-bundles.ts";
 import type { ThreadSandboxes } from "./thread-sandboxes.ts";
 import type { ThreadSharing } from "./thread-sharing.ts";
@@ -66,6 +71,8 @@ export interface GatewayServices {
   data: DataService;
   mcp: McpService;
   branches: BranchService;
+  suggestions: SuggestionsService;
+  context: ContextService;
 }
 
 export class Gateway implements GatewayApi {
@@ -355,5 +362,19 @@ export class Gateway implements GatewayApi {
 
   deleteAllData(): Promise<void> {
     return this.services.data.deleteAll();
+  }
+
+  // ---- Composer extras ----
+
+  threadSuggestions(threadId: string, model?: ThreadModelChoice): Promise<string[]> {
+    return this.services.suggestions.suggest(threadId, model);
+  }
+
+  threadContext(threadId: string, model?: ThreadModelChoice): Promise<ThreadContextUsage> {
+    return this.services.context.usage(threadId, model);
+  }
+
+  compactThread(threadId: string, model?: ThreadModelChoice): Promise<ThreadCompaction> {
+    return this.services.context.compact(threadId, model);
   }
 }

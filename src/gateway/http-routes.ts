@@ -56,6 +56,13 @@ const factPatchBody = z.object({
   confidence: z.number().min(0).max(1).optional(),
 });
 const skillStateBody = z.object({ enabled: z.boolean() });
+/** DeerFlow's suggestions request; its `messages` are read from the thread here, so they may be left out. */
+const suggestionsBody = z.object({
+  messages: z.array(z.unknown()).optional(),
+  n: z.number().int().min(1).max(5).default(3),
+  model_name: z.string().nullish(),
+});
+const compactBody = z.object({ model_name: z.string().nullish() }).loose();
 const skillInstallBody = z.object({ thread_id: z.string().min(1), path: z.string().min(1) });
 
 /** A skill as DeerFlow's `GET /api/skills` lists it. */
@@ -267,6 +274,32 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
   app.post("/api/threads/:thread_id/runs/:run_id/cancel", async (c) => {
     await gateway.cancelRun(c.req.param("run_id"));
     return new Response(null, { status: 202 });
+  });
+
+  // Composer extras: follow-up suggestions and /compact (DeerFlow's suggestions and compaction routes).
+  app.get("/api/suggestions/config", () => json({ enabled: true, max_suggestions: 3 }));
+  app.post("/api/threads/:thread_id/suggestions", async (c) => {
+    const body = await readJson(c.req.raw, suggestionsBody);
+    const threadId = c.req.param("thread_id");
+    await findThread(threadId);
+    const questions = await gateway.threadSuggestions(threadId, body.model_name ? { model: body.model_name } : {});
+    return json({ suggestions: questions.slice(0, body.n) });
+  });
+  app.post("/api/threads/:thread_id/compact", async (c) => {
+    const body = await readJson(c.req.raw, compactBody);
+    const threadId = c.req.param("thread_id");
+    const thread = await findThread(threadId);
+    const result = await gateway.compactThread(threadId, body.model_name ? { model: body.model_name } : {});
+    const messages = thread.entries.filter((entry) => entry.kind === "message").length;
+    return json({
+      thread_id: threadId,
+      compacted: result.compacted,
+      ...(!result.compacted && { reason: "not_enough_messages" }),
+      removed_message_count: result.folded,
+      preserved_message_count: messages - result.folded,
+      summary_updated: result.compacted,
+      total_tokens: result.usage.tokens,
+    });
   });
 
   // Memory.

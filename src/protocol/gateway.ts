@@ -514,4 +514,47 @@ export interface GatewayApi {
   importData(archive: Blob | Uint8Array, options?: { acceptAddressChanges?: boolean }): Promise<DataImportAnswer>;
   /** Deletes every thread, file, memory, skill, setting and API key; refused while a reply is running. */
   deleteAllData(): Promise<void>;
+
+  // ---- Composer extras: follow-up suggestions, context usage, /compact ----
+
+  /**
+   * Up to three short questions the user might ask next, from one small model call over the thread's latest visible
+   * messages (the model of `model`, as a run would pick it). Never a run, never saved; [] on any failure.
+   */
+  threadSuggestions(threadId: string, model?: ThreadModelChoice): Promise<string[]>;
+  /**
+   * How much of the model's context window the thread uses: its last model call's reported tokens (the input and the
+   * answer, which the next request carries), less what a `/compact` took off since; estimated from the messages when
+   * the provider reports no usage.
+   */
+  threadContext(threadId: string, model?: ThreadModelChoice): Promise<ThreadContextUsage>;
+  /**
+   * `/compact`: folds the thread's older messages into its summary now, as summarization does past its trigger, so
+   * the next request sends less; the conversation still shows every message. Refused while the thread runs.
+   */
+  compactThread(threadId: string, model?: ThreadModelChoice): Promise<ThreadCompaction>;
+}
+
+/** The model a composer call is about (as in a run's context); none: the default model. */
+export interface ThreadModelChoice {
+  model?: string;
+  endpoint?: string;
+}
+
+/** A thread's use of its model's context window. */
+export interface ThreadContextUsage {
+  /** Tokens of the thread's next request, as the last model call counted them (see `threadContext`). */
+  tokens: number;
+  /** The model's context window in tokens. */
+  window: number;
+}
+
+/** What `/compact` did. */
+export interface ThreadCompaction {
+  /** False when there was too little to fold (the latest messages always stay as they are). */
+  compacted: boolean;
+  /** Messages now sent as the summary instead (0 when nothing was folded). */
+  folded: number;
+  /** The thread's context use afterwards. */
+  usage: ThreadContextUsage;
 }

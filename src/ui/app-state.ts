@@ -34,6 +34,7 @@ import { download } from "./shared/download.ts";
 import { createFrameBatcher } from "./shared/frame-batcher.ts";
 import { applyRunEvents, startRunView, type RunView } from "./conversation/run-view.ts";
 import { createWebContainerStarter } from "./webcontainer-starter.ts";
+import { createComposerExtras } from "./composer/composer-extras.ts";
 import { isSharedHash } from "./threads/shared-thread-sources.ts";
 import { t } from "./i18n/index.ts";
 
@@ -121,6 +122,13 @@ export function createAppState(client: GatewayClient) {
     setChosenModel(id);
     store(MODEL_KEY, id);
   };
+  /** Follow-up suggestions, the context gauge, slash commands' work, and filling the composer. */
+  const composerExtras = createComposerExtras({
+    client,
+    threadId: () => thread()?.thread_id,
+    model: () => runModel(modelChoice()),
+    setNotice,
+  });
 
   // The list is read once per change: the worker announces every change it makes (this tab's own included), and a
   // change announced while a read is under way gets one more read after it, however many came meanwhile.
@@ -214,6 +222,7 @@ export function createAppState(client: GatewayClient) {
     const detail = await client.getThread(threadId);
     setThread(detail);
     if (!detail) setNotice(t("notice.threadGone"));
+    else void composerExtras.refreshUsage(detail.thread_id);
     const hash = detail ? `#/t/${detail.thread_id}` : "";
     if (location.hash !== hash) history.pushState(null, "", hash || location.pathname + location.search);
   }
@@ -349,6 +358,8 @@ export function createAppState(client: GatewayClient) {
       ...(resume && { resumed: true }),
     }));
     onStarted?.();
+    composerExtras.messageSent();
+    let endStatus: string | undefined;
     // Events come through their own message port, so the call can return before the last events arrive:
     // the run is over for the UI when `end` has been applied.
     let endApplied!: () => void;
@@ -360,6 +371,7 @@ export function createAppState(client: GatewayClient) {
       if (batched.some((event) => event.event === "end")) endApplied();
     });
     const onEvent = (event: RunEvent): void => {
+      if (event.event === "end") endStatus = event.data.status;
       events.push(event);
       if (event.event === "end") events.flush();
     };
@@ -390,6 +402,7 @@ export function createAppState(client: GatewayClient) {
       if (thread()?.thread_id === threadId) setThread(detail);
       setRun(threadId, () => undefined);
     });
+    composerExtras.runEnded(threadId, endStatus === "success");
     // The tab may be hidden: a notification says the reply is ready (when the user allowed them).
     if (detail) notifyRunFinished({ threadId, title: detail.title }, () => void openThread(threadId));
   }
@@ -491,6 +504,7 @@ export function createAppState(client: GatewayClient) {
   return {
     client,
     webContainer,
+    composerExtras,
     threads,
     thread: shownThread,
     run,

@@ -137,13 +137,28 @@ function messageText(content: unknown): string {
   return content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n");
 }
 
-/** The chat requests the mock model got, each as role/text pairs, in arrival order. */
-export async function mockRequests(page: Page): Promise<{ role: string; text: string }[][]> {
+/** The marker of Fawn's follow-up suggestions prompt (src/agent/suggestions.ts). */
+export const SUGGESTIONS_MARKER = "You propose follow-up questions for Fawn's user.";
+
+/**
+ * The chat requests the mock model got, each as role/text pairs, in arrival order. Follow-up suggestion requests,
+ * which quote the conversation after every reply, are left out unless `suggestions` asks for them.
+ */
+export async function mockRequests(
+  page: Page,
+  options: { suggestions?: boolean } = {},
+): Promise<{ role: string; text: string }[][]> {
   const response = await page.request.get(`${new URL(MOCK_URL).origin}/__mock/requests`);
   const requests = (await response.json()) as MockRequest[];
-  return requests.map((request) =>
-    (request.body.messages ?? []).map((message) => ({ role: message.role, text: messageText(message.content) })),
-  );
+  return requests
+    .map((request) =>
+      (request.body.messages ?? []).map((message) => ({ role: message.role, text: messageText(message.content) })),
+    )
+    .filter(
+      (messages) =>
+        options.suggestions === true ||
+        !messages.some((message) => message.role === "system" && message.text.includes(SUGGESTIONS_MARKER)),
+    );
 }
 
 /** The marker of Fawn's memory-update prompt (src/agent/memory/memory-prompt.ts). */

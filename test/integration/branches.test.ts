@@ -103,6 +103,25 @@ describe("branches", () => {
     );
   });
 
+  it("keeps versions reachable across a /compact: the compacted version still leads to the turns after it", async () => {
+    const { gateway } = harness;
+    const thread = await gateway.createThread();
+    for (const text of ["one", "two", "three"]) await runThread(gateway, thread.thread_id, text);
+    expect(await gateway.compactThread(thread.thread_id)).toMatchObject({ compacted: true });
+    await runThread(gateway, thread.thread_id, "four");
+    const before = await gateway.getThread(thread.thread_id);
+    await runBranch(
+      gateway,
+      thread.thread_id,
+      { kind: "edit", message_id: userMessageId(before, "two") },
+      "two, again",
+    );
+    const edited = await gateway.getThread(thread.thread_id);
+    const previous = edited?.versions?.[userMessageId(edited, "two, again")]?.prompt?.previous;
+    await gateway.showVersion(thread.thread_id, previous ?? "");
+    expect(texts(await gateway.getThread(thread.thread_id))).toEqual(texts(before));
+  });
+
   it("regenerates a reply as a second version of it, sending the same message again", async () => {
     const { gateway } = harness;
     const thread = await gateway.createThread();

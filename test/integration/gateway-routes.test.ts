@@ -171,3 +171,28 @@ describe("LangGraph SDK client against the Gateway", () => {
     expect(state.values.messages.map((message) => message.type)).toEqual(["human", "ai"]);
   });
 });
+
+describe("Gateway routes for the composer's extras", () => {
+  it("proposes follow-up questions for a thread and compacts it, as DeerFlow's routes answer", async () => {
+    expect(await (await call("GET", "/api/suggestions/config")).json()).toEqual({ enabled: true, max_suggestions: 3 });
+    const thread = (await (await call("POST", "/api/threads", {})).json()) as { thread_id: string };
+    for (const text of ["tide pools one", "tide pools two", "tide pools three"]) {
+      const response = await call("POST", `/api/threads/${thread.thread_id}/runs/stream`, {
+        input: { messages: [{ role: "user", content: text }] },
+      });
+      await response.text();
+    }
+    const suggested = await call("POST", `/api/threads/${thread.thread_id}/suggestions`, { n: 2 });
+    expect(await suggested.json()).toEqual({
+      suggestions: ["Tell me more about tide pools three", "What could go wrong with tide pools three?"],
+    });
+    const compacted = await call("POST", `/api/threads/${thread.thread_id}/compact`, {});
+    expect(await compacted.json()).toMatchObject({
+      compacted: true,
+      removed_message_count: 2,
+      preserved_message_count: 4,
+      summary_updated: true,
+    });
+    expect((await call("POST", "/api/threads/nope/compact", {})).status).toBe(404);
+  });
+});

@@ -180,6 +180,22 @@ export const STREAM_BENCH_DELAY_MS = 5;
 
 /** The marker line of Fawn's memory-update prompt (src/agent/memory/memory-prompt.ts). */
 export const MEMORY_UPDATE_MARKER = "You maintain Fawn's long-term memory of the user.";
+/** The first line of Fawn's follow-up suggestions prompt (src/agent/suggestions.ts). */
+export const SUGGESTIONS_MARKER = "You propose follow-up questions for Fawn's user.";
+/** The start of Fawn's summarization prompt (src/agent/middlewares/summarization.ts), which /compact uses too. */
+export const SUMMARY_MARKER = "Condense this conversation between a user and an AI agent";
+export const SUMMARY_TEXT = "Mock summary: the user and the assistant talked; nothing is left to do.";
+
+/**
+ * The three follow-up questions the mock proposes, about the last thing the user said in the quoted conversation
+ * (its first 40 characters), so that a test finds its own.
+ */
+export function suggestionsFor(request: ChatRequest): string[] {
+  const prompt = request.messages.find((m) => m.role === "system" && m.text.includes(SUGGESTIONS_MARKER))?.text ?? "";
+  const users = [...prompt.matchAll(/^User: (.*)$/gm)].map((match) => match[1] ?? "");
+  const topic = (users.at(-1) ?? "this").trim().slice(0, 40).trim();
+  return [`Tell me more about ${topic}`, `What could go wrong with ${topic}?`, `Give an example of ${topic}`];
+}
 
 /** The three subtasks the "fan out" scenario delegates, in order. */
 export const FAN_OUT_SUBTASKS = [
@@ -327,6 +343,21 @@ export function parseToolCalls(message: string, toolNames: string[]): ToolCallSc
 
 /** Checked in order; the first match wins, and the last entry matches everything. */
 export const scenarios: readonly Scenario[] = [
+  {
+    name: "suggestions",
+    trigger: "Fawn's follow-up suggestions prompt (system message)",
+    reply:
+      'a JSON array of three questions: "Tell me more about T", "What could go wrong with T?", "Give an example of T"',
+    matches: (request) => request.messages.some((m) => m.role === "system" && m.text.includes(SUGGESTIONS_MARKER)),
+    respond: (request) => ({ kind: "text", chunks: [JSON.stringify(suggestionsFor(request))], delayMs: 10 }),
+  },
+  {
+    name: "summary",
+    trigger: "Fawn's summarization prompt (summarization past its trigger, and /compact)",
+    reply: `"${SUMMARY_TEXT}"`,
+    matches: (request) => lastMessage(request).role === "user" && lastMessage(request).text.startsWith(SUMMARY_MARKER),
+    respond: () => text(SUMMARY_TEXT, 10),
+  },
   {
     name: "memory-update",
     trigger: "Fawn's memory-update prompt (system message)",

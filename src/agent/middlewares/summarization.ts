@@ -33,10 +33,21 @@ export interface ConversationSummary {
   text: string;
   /** Id of the last message the summary covers. */
   through: string;
+  /**
+   * Set by `/compact` (agent/compaction.ts): the thread's last message then, and the tokens the request was estimated
+   * to shrink by, so the context gauge can correct the last reported usage until the next model call.
+   */
+  compacted?: { after: string; saved: number };
 }
 
 const summaryState = new StateSchema({
-  summary: z.object({ text: z.string(), through: z.string() }).optional(),
+  summary: z
+    .object({
+      text: z.string(),
+      through: z.string(),
+      compacted: z.object({ after: z.string(), saved: z.number() }).optional(),
+    })
+    .optional(),
 });
 
 export const SUMMARY_PREFIX = "Summary of the earlier conversation (older messages are not shown to you):";
@@ -93,30 +104,45 @@ export function withSummary(messages: readonly BaseMessage[], summary: Conversat
   return [new HumanMessage({ content: `${SUMMARY_PREFIX}\n\n${summary.text}` }), ...rest];
 }
 
+/**
+ * The summary with `messages` older than the kept tail folded in (one model call), or undefined when there is nothing
+ * new to fold or the model gave no text. `keep` latest messages always stay as they are.
+ */
+export async function foldSummary(
+  model: BaseChatModel,
+  messages: readonly BaseMessage[],
+  current: ConversationSummary | undefined,
+  options: { keepMessages: number; maxInputChars: number; signal?: AbortSignal },
+): Promise<{ summary: ConversationSummary; folded: number } | undefined> {
+  const start = keptTailStart(messages, options.keepMessages);
+  const coveredFrom = current ? messages.findIndex((message) => message.id === current.through) + 1 : 0;
+  const toFold = messages.slice(coveredFrom, start);
+  const last = messages[start - 1];
+  if (toFold.length === 0 || !last?.id) return undefined;
+  const reply = await internalCall(
+    model,
+    [new HumanMessage(summaryPrompt(current?.text, toFold, options.maxInputChars))],
+    options.signal ? { signal: options.signal } : {},
+  );
+  // Structured content (reasoning models, Anthropic) counts too; reasoning never enters the summary.
+  const text = reply ? visibleText(reply) : "";
+  if (!text) return undefined;
+  return { summary: { text, through: last.id }, folded: toFold.length };
+}
+
 export function summarizationMiddleware(model: BaseChatModel, options: SummarizationOptions = {}) {
   const settings: Required<SummarizationOptions> = { ...SUMMARIZATION_DEFAULTS, ...options };
   return createMiddleware({
     name: "SummarizationMiddleware",
     stateSchema: summaryState,
     beforeModel: async (state, runtime) => {
-      const messages = state.messages;
-      const current = state.summary;
-      if (!needsSummary(withSummary(messages, current), settings)) return undefined;
-      const start = keptTailStart(messages, settings.keepMessages);
-      const coveredFrom = current ? messages.findIndex((message) => message.id === current.through) + 1 : 0;
-      const toFold = messages.slice(coveredFrom, start);
-      const last = messages[start - 1];
-      if (toFold.length === 0 || !last?.id) return undefined;
+      if (!needsSummary(withSummary(state.messages, state.summary), settings)) return undefined;
       try {
-        const reply = await internalCall(
-          model,
-          [new HumanMessage(summaryPrompt(current?.text, toFold, settings.maxInputChars))],
-          runtime.signal ? { signal: runtime.signal } : {},
-        );
-        // Structured content (reasoning models, Anthropic) counts too; reasoning never enters the summary.
-        const text = reply ? visibleText(reply) : "";
-        if (!text) return undefined;
-        return { summary: { text, through: last.id } };
+        const folded = await foldSummary(model, state.messages, state.summary, {
+          ...settings,
+          ...(runtime.signal && { signal: runtime.signal }),
+        });
+        return folded && { summary: folded.summary };
       } catch {
         // A failed summary leaves the request whole; the model call itself reports a real problem.
         return undefined;

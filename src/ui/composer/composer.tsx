@@ -1,10 +1,37 @@
 // The composer: the message box, the Mode, the model, attached files, Send, and Stop while a run is active.
 // Enter sends; Shift+Enter adds a line. Files are checked against the upload limits when chosen and uploaded when
-// the message is sent.
-import { createSignal, For, Show } from "solid-js";
-import { AGENT_MODES, uploadLimitProblem, type AgentMode, type ModelChoice } from "../../protocol/index.ts";
+// the message is sent. A `/` at the start opens the slash menu (commands and skills); follow-up suggestions show
+// above the box after a reply, and the context gauge in the bar.
+import { createEffect, createMemo, createSignal, For, on, Show } from "solid-js";
+import {
+  AGENT_MODES,
+  uploadLimitProblem,
+  type AgentMode,
+  type ModelChoice,
+  type SkillInfo,
+} from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { formatBytes, t, type TextKey } from "../i18n/index.ts";
+import { ContextMeter } from "./context-meter.tsx";
+import { FollowUpSuggestions } from "./follow-up-suggestions.tsx";
+import {
+  commandOf,
+  completeSkill,
+  filterSlashItems,
+  SLASH_COMMANDS,
+  slashMenuKey,
+  slashQuery,
+  type SlashCommand,
+  type SlashItem,
+} from "./slash-menu.ts";
+import {
+  ClearMemoryConfirm,
+  COMMAND_TEXT,
+  CommandsHelp,
+  SLASH_MENU_ID,
+  SlashMenuList,
+  slashOptionId,
+} from "./slash-menu.tsx";
 
 const MODE_INFO: Record<AgentMode, { name: TextKey; hint: TextKey }> = {
   flash: { name: "composer.mode.flash", hint: "composer.mode.flashHint" },
@@ -33,6 +60,78 @@ export function Composer(props: { state: AppState }) {
   let box!: HTMLTextAreaElement;
   let picker!: HTMLInputElement;
   const running = () => Boolean(props.state.run()) || sending();
+  const extras = props.state.composerExtras;
+
+  // ---- The slash menu ----
+  const [skills, setSkills] = createSignal<readonly SkillInfo[]>([]);
+  /** The text Escape closed the menu on: it stays closed until the text changes. */
+  const [dismissed, setDismissed] = createSignal<string | undefined>();
+  const [active, setActive] = createSignal(0);
+  const [helpOpen, setHelpOpen] = createSignal(false);
+  const [confirmingClear, setConfirmingClear] = createSignal(false);
+  const query = () => (dismissed() === text() ? undefined : slashQuery(text()));
+  const skillItems = createMemo((): SlashItem[] =>
+    skills()
+      .filter((skill) => skill.enabled)
+      .map((skill) => ({ kind: "skill", name: skill.name, description: skill.description })),
+  );
+  const items = createMemo((): SlashItem[] => [
+    ...SLASH_COMMANDS.map((name): SlashItem => ({ kind: "command", name, description: t(COMMAND_TEXT[name]) })),
+    ...skillItems(),
+  ]);
+  const matches = createMemo(() => {
+    const typed = query();
+    return typed === undefined ? [] : filterSlashItems(items(), typed);
+  });
+  const menuOpen = () => matches().length > 0;
+  // Each time the menu opens, the skills are read again: they may have been turned on or off meanwhile.
+  createEffect(
+    on(
+      () => query() !== undefined,
+      (opened) => {
+        if (opened) void props.state.client.listSkills().then(setSkills, () => undefined);
+      },
+    ),
+  );
+  createEffect(on(query, () => setActive(0)));
+
+  const setBoxText = (value: string) => {
+    setText(value);
+    box.value = value;
+    box.focus();
+    box.setSelectionRange(value.length, value.length);
+    box.style.height = "";
+    if (value) box.style.height = `${Math.min(box.scrollHeight, 240)}px`;
+  };
+
+  const runCommand = (command: SlashCommand) => {
+    setBoxText("");
+    if (command === "new") void props.state.newThread().then(() => box.focus());
+    else if (command === "compact") void extras.compact();
+    else if (command === "clear-memory") setConfirmingClear(true);
+    else setHelpOpen(true);
+  };
+
+  const choose = (item: SlashItem) => {
+    if (item.kind === "skill") setBoxText(completeSkill(item.name));
+    else runCommand(item.name);
+  };
+
+  // Another model may have another window: the gauge reads the thread's use again.
+  createEffect(
+    on(
+      () => props.state.modelChoice()?.key,
+      () => void extras.refreshUsage(),
+      { defer: true },
+    ),
+  );
+
+  // A welcome example fills the box, ready to edit.
+  createEffect(
+    on(extras.fill, (fill) => {
+      if (fill) setBoxText(fill.text);
+    }),
+  );
 
   const attach = (chosen: readonly File[]) => {
     if (chosen.length === 0) return;
@@ -47,6 +146,9 @@ export function Composer(props: { state: AppState }) {
 
   const submit = async () => {
     const value = text();
+    // A command typed whole (the menu closed with Escape) still runs: it is never sent to the model.
+    const command = commandOf(value);
+    if (command) return runCommand(command);
     if (value.trim().length === 0 || running()) return;
     const attached = files();
     setSending(true);
@@ -64,7 +166,18 @@ export function Composer(props: { state: AppState }) {
 
   const onKeyDown = (event: KeyboardEvent) => {
     // While an IME composes (Chinese, Japanese…), Enter confirms the composition and must not send.
-    if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+    if (event.isComposing || event.keyCode === 229) return;
+    if (menuOpen() && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      const action = slashMenuKey(event.key, active(), matches().length);
+      if (action.kind !== "none") event.preventDefault();
+      if (action.kind === "move") return void setActive(action.active);
+      if (action.kind === "close") return void setDismissed(text());
+      if (action.kind === "choose") {
+        const item = matches()[action.index];
+        return item && choose(item);
+      }
+    }
+    if (event.key !== "Enter" || event.shiftKey) return;
     event.preventDefault();
     void submit();
   };
@@ -107,10 +220,29 @@ export function Composer(props: { state: AppState }) {
           </For>
         </ul>
       </Show>
+      <FollowUpSuggestions
+        questions={running() ? [] : extras.suggestions()}
+        onChoose={(question) => void props.state.send(question)}
+      />
+      <Show when={confirmingClear()}>
+        <ClearMemoryConfirm
+          onAnswer={(clear) => {
+            setConfirmingClear(false);
+            box.focus();
+            if (clear) void extras.clearMemory();
+          }}
+        />
+      </Show>
+      <Show when={menuOpen()}>
+        <SlashMenuList items={matches()} active={active()} onActive={setActive} onChoose={choose} />
+      </Show>
       <textarea
         ref={box}
         id="composer-input"
         aria-label={t("composer.message")}
+        aria-autocomplete="list"
+        aria-controls={menuOpen() ? SLASH_MENU_ID : undefined}
+        aria-activedescendant={menuOpen() ? slashOptionId(active()) : undefined}
         placeholder={t("composer.placeholder")}
         rows={1}
         value={text()}
@@ -189,6 +321,12 @@ export function Composer(props: { state: AppState }) {
           </select>
         </Show>
         <span class="spacer" />
+        <Show when={extras.compacting()}>
+          <span class="compacting" role="status">
+            {t("slash.compacting")}
+          </span>
+        </Show>
+        <ContextMeter usage={props.state.thread() ? extras.usage() : undefined} />
         <Show
           when={props.state.run()}
           fallback={
@@ -202,6 +340,14 @@ export function Composer(props: { state: AppState }) {
           </button>
         </Show>
       </div>
+      <CommandsHelp
+        open={helpOpen()}
+        skills={skillItems()}
+        onClose={() => {
+          setHelpOpen(false);
+          box.focus();
+        }}
+      />
     </form>
   );
 }

@@ -12,7 +12,7 @@ import {
 } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { answerOf, requestOfToolMessage } from "./human-input.ts";
-import { rich, t } from "../i18n/index.ts";
+import { t } from "../i18n/index.ts";
 import { liveMessages } from "./run-view.ts";
 import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "./subtasks.ts";
 import { toolResultsOf, type ToolResults } from "./tool-steps.ts";
@@ -20,6 +20,7 @@ import { ToolProgressContext } from "./tool-steps.tsx";
 import { MESSAGE_BASE } from "../markdown/thread-files.ts";
 import { MessageView } from "./message-view.tsx";
 import type { MessageActions } from "./message-actions.tsx";
+import { Welcome } from "./welcome.tsx";
 import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "../markdown/thread-files-context.ts";
 
 function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
@@ -79,31 +80,6 @@ function EntryView(props: {
     />
   ) : (
     <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} />
-  );
-}
-
-function Welcome(props: { state: AppState }) {
-  const configured = () => props.state.modelChoices().length > 0;
-  return (
-    <div class="welcome">
-      <h1>{t("conversation.welcome")}</h1>
-      <Show
-        when={configured()}
-        fallback={
-          <p>
-            {rich("conversation.setUp", {
-              link: (
-                <button type="button" class="link-button" onClick={() => props.state.setSettingsOpen(true)}>
-                  {t("conversation.setUpLink")}
-                </button>
-              ),
-            })}
-          </p>
-        }
-      >
-        <p>{rich("conversation.using", { model: <strong>{props.state.model()?.id}</strong> })}</p>
-      </Show>
-    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 // Settings → Appearance: the theme (Light, Dark, or System, which follows the device), the language (System, which
 // follows the browser, English or Simplified Chinese), permission to notify when a reply is ready while Fawn's
-// tab is hidden, and the web hosts whose images show without asking (chosen with "Always" on a remote image).
+// tab is hidden, the web hosts whose images show without asking (chosen with "Always" on a remote image), and
+// whether follow-up suggestions are offered after a reply.
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import {
   LANGUAGE_CHOICES,
@@ -14,6 +15,7 @@ import {
 import { notificationState, requestNotifications, type NotificationState } from "../shared/notifications.ts";
 import { imageHosts, stopLoadingImagesFrom } from "../markdown/remote-images.ts";
 import { setTheme, theme, THEME_CHOICES } from "../shared/theme.ts";
+import { setSuggestionsEnabled, suggestionsEnabled } from "../composer/suggestions-setting.ts";
 
 const PERMISSION_TEXT: Record<NotificationState, TextKey> = {
   default: "appearance.permission.default",
@@ -104,6 +106,21 @@ export function AppearanceTab() {
             {t(PERMISSION_TEXT[permission()])}
           </p>
         </div>
+      </div>
+      <div class="field">
+        <label class="check">
+          <input
+            type="checkbox"
+            role="switch"
+            aria-describedby="appearance-suggestions-hint"
+            checked={suggestionsEnabled()}
+            onChange={(event) => setSuggestionsEnabled(event.currentTarget.checked)}
+          />
+          {t("suggestions.setting")}
+        </label>
+        <p class="hint" id="appearance-suggestions-hint">
+          {t("suggestions.settingHint")}
+        </p>
       </div>
       <div class="field">
         <span class="field-label" id="appearance-image-hosts">
