@@ -72,39 +72,37 @@ export function Welcome(props: { state: AppState }) {
           <ul>
             <For each={EXAMPLES}>
               {(example) => (
-                <li>
-                  {/* Named by its title; the prompt (and hint) describe it. */}
+                <li class="welcome-card">
+                  <svg class="welcome-icon" aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+                    <path
+                      d={example.icon}
+                      fill="none"
+                      stroke="currentColor"
+                      stroke-width="1.7"
+                      stroke-linecap="round"
+                      stroke-linejoin="round"
+                    />
+                  </svg>
+                  {/* The button is its title (its name is what it shows); it covers the whole card, so the prompt
+                      below, which describes it, is a click target too. */}
                   <button
                     type="button"
                     class="welcome-example"
-                    aria-labelledby={`${idOf(example)}-title`}
                     aria-describedby={`${idOf(example)}-prompt${example.hint ? ` ${idOf(example)}-hint` : ""}`}
                     onClick={() => choose(example)}
                   >
-                    <svg class="welcome-icon" aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
-                      <path
-                        d={example.icon}
-                        fill="none"
-                        stroke="currentColor"
-                        stroke-width="1.7"
-                        stroke-linecap="round"
-                        stroke-linejoin="round"
-                      />
-                    </svg>
-                    <span class="welcome-title" id={`${idOf(example)}-title`}>
-                      {t(example.title)}
-                    </span>
-                    <span class="welcome-prompt" id={`${idOf(example)}-prompt`}>
-                      {t(example.prompt)}
-                    </span>
-                    <Show when={example.hint}>
-                      {(hint) => (
-                        <span class="welcome-hint" id={`${idOf(example)}-hint`}>
-                          {t(hint())}
-                        </span>
-                      )}
-                    </Show>
+                    {t(example.title)}
                   </button>
+                  <span class="welcome-prompt" id={`${idOf(example)}-prompt`}>
+                    {t(example.prompt)}
+                  </span>
+                  <Show when={example.hint}>
+                    {(hint) => (
+                      <span class="welcome-hint" id={`${idOf(example)}-hint`}>
+                        {t(hint())}
+                      </span>
+                    )}
+                  </Show>
                 </li>
               )}
             </For>
