@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startMockLlm } from "../test/mock-llm/server.ts";
 import { buildShowcaseThread } from "../test/e2e/showcase.ts";
+import { send } from "../test/e2e/fixtures.ts";
 import { startPreview } from "./preview-server.ts";
 
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
@@ -29,6 +30,57 @@ async function scrollConversation(page: Page, to: "start" | "end"): Promise<void
     if (box) box.scrollTop = where === "start" ? 0 : box.scrollHeight;
   }, to);
   await sleep(300);
+}
+
+/** Waits until no reply is running. */
+async function replied(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached", timeout: 30_000 });
+}
+
+/**
+ * The conversation's own features, each in a screenshot of its own: the welcome examples, the slash menu, a thread
+ * with an edited message (‹ 2/2 ›), a drawn diagram, Copy and Regenerate, the follow-up suggestions and the context
+ * gauge, and Settings → Models with its providers.
+ */
+async function featureShots(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "New thread" }).click();
+  await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Flash" }).check();
+  await page.getByRole("region", { name: "Try an example" }).waitFor();
+  await sleep(300);
+  await shoot(page, "desktop-light-welcome");
+
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("/");
+  await page.getByRole("listbox", { name: "Commands" }).waitFor();
+  await sleep(200);
+  await shoot(page, "desktop-light-slash-menu");
+  await box.fill("");
+
+  await send(page, "Sketch the pipeline behind the Q3 numbers");
+  await replied(page);
+  await send(page, "Now draw a diagram of it");
+  await replied(page);
+  const first = page.getByRole("log", { name: "Conversation" }).getByRole("article", { name: "User message" }).first();
+  await first.getByRole("button", { name: "Edit" }).click();
+  await first.getByRole("textbox", { name: "Edit message" }).fill("Sketch the pipeline behind the Q3 and Q4 numbers");
+  await first.getByRole("button", { name: "Send" }).click();
+  await replied(page);
+  await send(page, "Please draw a diagram of the data flow");
+  await replied(page);
+  await page.getByRole("group", { name: "Suggested follow-ups" }).waitFor({ timeout: 15_000 });
+  await sleep(500);
+  await scrollConversation(page, "end");
+  await shoot(page, "desktop-light-suggestions");
+  await scrollConversation(page, "start");
+  await shoot(page, "desktop-light-versions");
+
+  await page.getByRole("button", { name: "Settings" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByRole("tab", { name: "Models" }).click();
+  await dialog.getByRole("combobox", { name: "Provider" }).waitFor();
+  await sleep(300);
+  await shoot(page, "desktop-light-models");
+  await dialog.getByRole("button", { name: "Close settings" }).click();
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
@@ -63,6 +115,8 @@ try {
   await page.getByRole("dialog", { name: "Preview: q3-report.md" }).waitFor();
   await sleep(300);
   await shoot(page, "desktop-light-preview");
+  await page.keyboard.press("Escape");
+  await featureShots(page);
 } finally {
   await browser.close();
   await mock.close();
