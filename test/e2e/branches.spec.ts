@@ -1,7 +1,15 @@
 // Branches in Chromium: edit a message and move between its versions (files and reloads included), regenerate a
 // reply, and continue a run cut off by a closed page from its last saved step.
 import { expect, test, type Page } from "@playwright/test";
-import { assistantMessages, callTool, configureEndpoint, conversation, mockRequests, send } from "./fixtures.ts";
+import {
+  assistantMessages,
+  callTool,
+  configureEndpoint,
+  conversation,
+  expectNoA11yViolations,
+  mockRequests,
+  send,
+} from "./fixtures.ts";
 
 function userMessages(page: Page) {
   return conversation(page).getByRole("article", { name: "User message" });
@@ -32,6 +40,7 @@ test("editing the second of three messages forks the thread; both versions stay 
   await second.getByRole("button", { name: "Edit" }).click();
   const box = second.getByRole("textbox", { name: "Edit message" });
   await expect(box).toBeFocused();
+  await expectNoA11yViolations(page, "a user message being edited");
   await box.fill(`beta edited ${key}`);
   await second.getByRole("button", { name: "Send" }).click();
 
@@ -39,6 +48,7 @@ test("editing the second of three messages forks the thread; both versions stay 
   await expect(userMessages(page)).toHaveCount(2);
   const edited = userMessages(page).nth(1);
   await expect(edited).toContainText("2/2");
+  await expectNoA11yViolations(page, "a message with versions");
   // The model was sent the first exchange and the edited message: not the original second or third.
   const sent = (await mockRequests(page)).findLast((messages) =>
     messages.some((message) => message.text === `beta edited ${key}`),
@@ -113,6 +123,7 @@ test("a run cut off by a closed page continues from its last saved step", async 
   await again.goto(url);
   const resume = again.getByRole("button", { name: "Continue" });
   await expect(resume).toBeVisible();
+  await expectNoA11yViolations(again, "a cut-off run offering Continue");
   await resume.click();
   await expect(assistantMessages(again).last()).toContainText(`resumed-${key}`);
   await expect(resume).toBeHidden();

@@ -6,6 +6,7 @@ import {
   closeSettings,
   configureEndpoint,
   conversation,
+  expectNoA11yViolations,
   mockRequests,
   openSettings,
   send,
@@ -67,6 +68,7 @@ test("after a reply, three follow-up questions show; one click sends it as the n
     `What could go wrong with ${key} starter care?`,
     `Give an example of ${key} starter care`,
   ]);
+  await expectNoA11yViolations(page, "follow-up suggestions and the context gauge");
   // The suggestions came from one request that is not a run: the thread holds only the exchange.
   const asked = (await mockRequests(page, { suggestions: true })).filter((messages) =>
     messages.some((m) => m.role === "system" && m.text.includes(SUGGESTIONS_MARKER) && m.text.includes(key)),
@@ -127,6 +129,7 @@ test("the slash menu lists commands and skills, filters as you type, and complet
   await expect(menu.getByRole("option", { name: /\/clear-memory/ })).toBeVisible();
   await expect(menu.getByRole("option", { name: /\/help/ })).toBeVisible();
   await expect(menu.getByRole("option", { name: /\/web-page/ })).toBeVisible();
+  await expectNoA11yViolations(page, "the slash menu");
 
   // The text box names the highlighted option; the arrows move it.
   const first = await options.first().getAttribute("id");

@@ -38,12 +38,22 @@ export function SlashMenuList(props: {
     option?.scrollIntoView({ block: "nearest" });
   });
   return (
-    <ul ref={list} id={SLASH_MENU_ID} class="slash-menu" role="listbox" aria-label={t("slash.menu")}>
+    <ul
+      ref={list}
+      id={SLASH_MENU_ID}
+      class="slash-menu"
+      role="listbox"
+      aria-label={t("slash.menu")}
+      onMouseDown={(event) => event.preventDefault()}
+    >
       <For each={props.items}>
         {(item, index) => (
           <li
             id={slashOptionId(index())}
             role="option"
+            // Reached from the text box's arrows (aria-activedescendant), never a tab stop: focusable only so the
+            // scrolling list is known to be reachable by keyboard.
+            tabIndex={-1}
             class="slash-option"
             aria-selected={index() === props.active}
             onMouseDown={(event) => event.preventDefault()}
