@@ -14,12 +14,17 @@ function isBranchFile(path: string): boolean {
 export class ThreadFileVersions {
   constructor(private readonly db: FawnDb) {}
 
-  /** Keeps the thread's workspace and outputs as they are now as the files of `checkpointId`, in one transaction. */
-  async save(threadId: string, checkpointId: string): Promise<void> {
-    const tx = this.db.transaction(
+  /** One transaction over the thread's files and their kept versions: a save or a restore is all or nothing. */
+  private transaction() {
+    return this.db.transaction(
       ["thread_files", "thread_file_meta", "thread_file_versions", "thread_file_blobs"],
       "readwrite",
     );
+  }
+
+  /** Keeps the thread's workspace and outputs as they are now as the files of `checkpointId`, in one transaction. */
+  async save(threadId: string, checkpointId: string): Promise<void> {
+    const tx = this.transaction();
     const done = tx.done;
     done.catch(() => undefined);
     try {
@@ -61,10 +66,7 @@ export class ThreadFileVersions {
    * branches kept files).
    */
   async restore(threadId: string, checkpointId: string | undefined): Promise<boolean> {
-    const tx = this.db.transaction(
-      ["thread_files", "thread_file_meta", "thread_file_versions", "thread_file_blobs"],
-      "readwrite",
-    );
+    const tx = this.transaction();
     const done = tx.done;
     done.catch(() => undefined);
     try {

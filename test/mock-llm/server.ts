@@ -196,16 +196,13 @@ function writeEvent(res: ServerResponse, body: unknown): void {
   res.write(`data: ${JSON.stringify(body)}\n\n`);
 }
 
-async function streamReply(
-  state: State,
-  res: ServerResponse,
-  record: RecordedRequest,
-  request: ChatRequest,
-  reply: Reply,
-): Promise<void> {
+/**
+ * Starts a server-sent event stream; the controller aborts when the client hangs up (a Stop button), so the timers
+ * of a long reply do not keep running.
+ */
+function openEventStream(state: State, res: ServerResponse, record: RecordedRequest): AbortController {
   const controller = new AbortController();
   state.streams.add(controller);
-  // Without this, a client that hangs up (Stop button) would keep the timers of an ~18 s reply running.
   res.on("close", () => {
     if (!res.writableFinished) record.disconnected = true;
     controller.abort();
@@ -217,6 +214,17 @@ async function streamReply(
     "X-Accel-Buffering": "no",
   });
   res.flushHeaders();
+  return controller;
+}
+
+async function streamReply(
+  state: State,
+  res: ServerResponse,
+  record: RecordedRequest,
+  request: ChatRequest,
+  reply: Reply,
+): Promise<void> {
+  const controller = openEventStream(state, res, record);
   try {
     for (const frame of framesFor(reply.script, reply.reasoning, reply.callIds)) {
       if (frame.delayMs > 0) await sleep(frame.delayMs, undefined, { signal: controller.signal });
@@ -311,19 +319,7 @@ async function streamFrames(
   record: RecordedRequest,
   frames: { event?: string; data: unknown; delayMs: number }[],
 ): Promise<void> {
-  const controller = new AbortController();
-  state.streams.add(controller);
-  res.on("close", () => {
-    if (!res.writableFinished) record.disconnected = true;
-    controller.abort();
-  });
-  res.writeHead(200, {
-    "Content-Type": "text/event-stream; charset=utf-8",
-    "Cache-Control": "no-cache",
-    Connection: "keep-alive",
-    "X-Accel-Buffering": "no",
-  });
-  res.flushHeaders();
+  const controller = openEventStream(state, res, record);
   try {
     for (const frame of frames) {
       if (frame.delayMs > 0) await sleep(frame.delayMs, undefined, { signal: controller.signal });
