@@ -82,7 +82,11 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     fileVersions: new ThreadFileVersions(db),
     closeSandbox: (threadId) => sandboxes.close(threadId),
     isRunning,
-    onChanged: (threadId) => notify({ type: "thread-changed", thread_id: threadId }),
+    onChanged: (threadId) => {
+      // Search finds what the thread shows: the version the user moved to.
+      void threads.search.index(threadId).catch(() => undefined);
+      notify({ type: "thread-changed", thread_id: threadId });
+    },
   });
   const threads: ThreadsService = new ThreadsService(db, {
     threads: threadRepository,

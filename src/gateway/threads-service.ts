@@ -255,8 +255,8 @@ export class ThreadsService {
     const histories = await this.threads.histories(threadIds);
     const messages = new Map<string, WireMessage[]>();
     await Promise.all(
-      [...histories].map(async ([threadId, { entries, checkpointed }]) => {
-        const view = checkpointed ? await checkpointView(this.options.checkpointer, threadId) : undefined;
+      [...histories].map(async ([threadId, { entries, checkpointed, head }]) => {
+        const view = checkpointed ? await checkpointView(this.options.checkpointer, threadId, head) : undefined;
         const history = composeHistory(entries, view?.messages);
         messages.set(
           threadId,

@@ -109,29 +109,34 @@ export class ThreadRepository {
   }
 
   /**
-   * For many threads at once, in one read transaction: their stored entries and whether they have a checkpoint (whose
-   * messages then are the history). Threads that do not exist are left out. For work over every thread, such as
+   * For many threads at once, in one read transaction: their stored entries, whether they have a checkpoint (whose
+   * messages then are the history) and the version they show. Threads that do not exist are left out. For work over every thread, such as
    * indexing them for search, where a transaction per thread would cost more than the reading.
    */
   async histories(
     threadIds: readonly string[],
-  ): Promise<Map<string, { entries: StoredEntry[]; checkpointed: boolean }>> {
+  ): Promise<Map<string, { entries: StoredEntry[]; checkpointed: boolean; head?: string }>> {
     const tx = this.db.transaction(["threads", "entries", "checkpoints"], "readonly");
     const read = await Promise.all(
       threadIds.map(async (threadId) => {
-        const [exists, records, checkpoints] = await Promise.all([
-          tx.objectStore("threads").getKey(threadId),
+        const [thread, records, checkpoints] = await Promise.all([
+          tx.objectStore("threads").get(threadId),
           tx.objectStore("entries").getAll(threadRange(threadId)),
           tx.objectStore("checkpoints").count(keyPrefixRange(threadId)),
         ]);
-        return [threadId, exists, records, checkpoints] as const;
+        return [threadId, thread, records, checkpoints] as const;
       }),
     );
     await tx.done;
-    const histories = new Map<string, { entries: StoredEntry[]; checkpointed: boolean }>();
-    for (const [threadId, exists, records, checkpoints] of read) {
-      if (exists === undefined) continue;
-      histories.set(threadId, { entries: records.map((record) => record.entry), checkpointed: checkpoints > 0 });
+    const histories = new Map<string, { entries: StoredEntry[]; checkpointed: boolean; head?: string }>();
+    for (const [threadId, thread, records, checkpoints] of read) {
+      if (thread === undefined) continue;
+      histories.set(threadId, {
+        entries: records.map((record) => record.entry),
+        checkpointed: checkpoints > 0,
+        // The version the thread shows, when the user moved to one that is not the latest.
+        ...(thread.head !== undefined && { head: thread.head }),
+      });
     }
     return histories;
   }

@@ -122,6 +122,30 @@ describe("branches", () => {
     expect(texts(await gateway.getThread(thread.thread_id))).toEqual(texts(before));
   });
 
+  it("finds a thread by the words of the version it shows", async () => {
+    const { gateway } = harness;
+    const thread = await gateway.createThread();
+    // The first message names the thread; the words searched for are only in the second one's versions.
+    await runThread(gateway, thread.thread_id, "zoo notes");
+    await runThread(gateway, thread.thread_id, "aardvark burrows");
+    const before = await gateway.getThread(thread.thread_id);
+    await runBranch(
+      gateway,
+      thread.thread_id,
+      { kind: "edit", message_id: userMessageId(before, "aardvark burrows") },
+      "pangolin scales",
+    );
+    const found = async (word: string) =>
+      (await gateway.searchThreads(word)).hits.some((hit) => hit.thread.thread_id === thread.thread_id);
+    expect(await found("pangolin")).toBe(true);
+    expect(await found("aardvark")).toBe(false);
+    const edited = await gateway.getThread(thread.thread_id);
+    const previous = edited?.versions?.[userMessageId(edited, "pangolin scales")]?.prompt?.previous;
+    await gateway.showVersion(thread.thread_id, previous ?? "");
+    await expect.poll(() => found("aardvark")).toBe(true);
+    expect(await found("pangolin")).toBe(false);
+  });
+
   it("regenerates a reply as a second version of it, sending the same message again", async () => {
     const { gateway } = harness;
     const thread = await gateway.createThread();
