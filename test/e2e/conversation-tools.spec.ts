@@ -67,14 +67,25 @@ test("a Mermaid block shows as a sanitized diagram with its source a click away;
   await expect(svg).toContainText("Ship it");
   // Nothing that runs or leads away: no script, no handler, no javascript: or external link.
   expect(await reply.locator("script, foreignObject").count()).toBe(0);
-  const risky = await reply.evaluate((root) =>
-    [...root.querySelectorAll("*")].flatMap((element) =>
+  // Every element, those in the diagrams' shadow roots included.
+  const risky = await reply.evaluate((root) => {
+    const all = (node: Element | ShadowRoot): Element[] =>
+      [...node.querySelectorAll("*")].flatMap((element) => [
+        element,
+        ...(element.shadowRoot ? all(element.shadowRoot) : []),
+      ]);
+    return all(root).flatMap((element) =>
       [...element.attributes]
         .filter((attribute) => /^on/i.test(attribute.name) || /javascript:/i.test(attribute.value))
         .map((attribute) => `${element.localName} ${attribute.name}=${attribute.value}`),
-    ),
-  );
+    );
+  });
   expect(risky).toEqual([]);
+  // The diagram's source asked for theme CSS that hides Fawn's page: neither it nor mermaid's own styles reach it.
+  await expect(page.getByRole("button", { name: "New thread" })).toBeVisible();
+  expect(
+    await page.evaluate(() => document.querySelectorAll(".mermaid-diagram svg, .mermaid-diagram style").length),
+  ).toBe(0);
   expect(await svg.locator("a[href]:not([href^='#'])").count()).toBe(0);
   // The first block's source is hidden while its diagram shows.
   const first = reply.locator(".code-block").first();

@@ -94,6 +94,7 @@ export const DIAGRAM_TEXT = [
   "Here is the flow:",
   "",
   "```mermaid",
+  '%%{init: {"themeCSS": ".app { visibility: hidden; }", "fontFamily": "x; } .app { display: none"}}%%',
   "flowchart TD",
   '  A["Start <script>alert(1)</script>"] --> B{Ready?}',
   "  B -->|yes| C[Ship it]",

@@ -9,6 +9,17 @@ import { theme } from "../shared/theme.ts";
 import { CODE_TOOLS_ATTRIBUTE, codeText } from "./code-tools.ts";
 import { darkPalette, drawDiagram, type DiagramOutcome } from "./mermaid-diagram.ts";
 
+/**
+ * Puts a drawn diagram in `host`'s shadow root: the `<style>` mermaid draws into its SVG (which a diagram's source can
+ * shape) then styles the diagram alone, never Fawn's page around it.
+ */
+function showInShadow(host: HTMLElement, svg: SVGSVGElement): void {
+  const root = host.shadowRoot ?? host.attachShadow({ mode: "open" });
+  const fit = document.createElement("style");
+  fit.textContent = "svg { max-width: 100%; height: auto; }";
+  root.replaceChildren(fit, svg);
+}
+
 function MermaidDiagram(props: { source: string }) {
   const source = props.source;
   const [outcome, setOutcome] = createSignal<DiagramOutcome | undefined>();
@@ -42,9 +53,13 @@ function MermaidDiagram(props: { source: string }) {
       <Switch>
         <Match when={drawn()}>
           {(svg) => (
-            <div class="mermaid-diagram" role="img" aria-label={t("mermaid.diagram")} hidden={showSource()}>
-              {svg()}
-            </div>
+            <div
+              class="mermaid-diagram"
+              role="img"
+              aria-label={t("mermaid.diagram")}
+              hidden={showSource()}
+              ref={(host) => createEffect(() => showInShadow(host, svg()))}
+            />
           )}
         </Match>
         <Match when={failure()}>

@@ -91,6 +91,23 @@ export async function drawDiagram(source: string, dark: boolean): Promise<Diagra
       // SVG text, not HTML in a foreignObject: the sanitizer keeps no HTML inside an SVG.
       htmlLabels: false,
       suppressErrorRendering: true,
+      // A diagram's own `%%{init}%%` or front matter may not restyle it (theme CSS, fonts, palette) nor lift the
+      // settings above: model text chooses none of these.
+      secure: [
+        "secure",
+        "securityLevel",
+        "startOnLoad",
+        "maxTextSize",
+        "maxEdges",
+        "suppressErrorRendering",
+        "htmlLabels",
+        "theme",
+        "themeCSS",
+        "themeVariables",
+        "fontFamily",
+        "altFontFamily",
+        "darkMode",
+      ],
     });
     const { svg } = await mermaid.render(id, source);
     const clean = sanitizeDiagram(svg);
