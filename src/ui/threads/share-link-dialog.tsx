@@ -4,6 +4,7 @@ import { createEffect, createResource, createSignal, Match, Switch } from "solid
 import type { GatewayApi } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { formatBytes, t } from "../i18n/index.ts";
+import { writeClipboard } from "../shared/copy-button.tsx";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 import { appBaseUrl, shareLinkUrl } from "./shared-thread-sources.ts";
 
@@ -40,7 +41,7 @@ export function ShareLinkDialog(props: {
   };
   const copy = async (text: string) => {
     try {
-      await navigator.clipboard.writeText(text);
+      await writeClipboard(text);
       setCopied({ kind: "ok", text: t("share.copied") });
     } catch {
       setCopied({ kind: "error", text: t("share.copyFailed") });
