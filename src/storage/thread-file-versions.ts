@@ -55,11 +55,6 @@ export class ThreadFileVersions {
     await done;
   }
 
-  /** Whether files were kept for `checkpointId`. */
-  async has(threadId: string, checkpointId: string): Promise<boolean> {
-    return (await this.db.getKey("thread_file_versions", [threadId, checkpointId])) !== undefined;
-  }
-
   /**
    * Replaces the thread's workspace and outputs with the files kept for `checkpointId` (`undefined`: the empty start
    * of the thread), in one transaction. False, changing nothing, when none were kept for it (a run from before
