@@ -8,6 +8,7 @@ import { performance } from "node:perf_hooks";
 import { it } from "vitest";
 import { openGateway } from "../src/gateway/index.ts";
 import { formatBytes } from "../src/shared/text.ts";
+import { saveBenchResult } from "./report.ts";
 
 const MESSAGES = 1_000;
 const FILES = 100;
@@ -67,12 +68,26 @@ it("prints export and import figures for a thread of 1,000 messages and 100 file
     await gateway.deleteThread(copy.thread_id);
   }
   const detail = await gateway.getThread(thread.thread_id);
-  console.log(
-    `A thread of ${detail?.entries.length} messages and ${FILES} files (${formatBytes(FILES * FILE_BYTES)})\n`,
-  );
-  console.log("| operation | runs | median ms |");
-  console.log("|---|---|---|");
-  console.log(`| export as .fawn | ${RUNS} | ${median(exports).toFixed(0)} |`);
-  console.log(`| import the .fawn (checked whole, one transaction) | ${RUNS} | ${median(imports).toFixed(0)} |`);
-  console.log(`\n.fawn size: ${formatBytes(bytes)}`);
+  saveBenchResult({
+    name: "bundle",
+    title: "Thread bundles (.fawn)",
+    command: "npm run bench:bundle",
+    about:
+      `Thread actions → Export as a \`.fawn\` and its import, for a thread of ${detail?.entries.length} messages ` +
+      `(question, tool call, tool result, answer) and ${FILES} files of ${formatBytes(FILE_BYTES)}, half text and ` +
+      `half random bytes, through the Gateway over fake-indexeddb under Node (vitest), ${RUNS} runs. Import checks ` +
+      "each member's CRC-32 and loads the thread's whole checkpoint history before it writes, in one transaction.",
+    goals: [],
+    tables: [
+      {
+        title: `Export and import (median of ${RUNS})`,
+        columns: ["operation", "median ms"],
+        rows: [
+          ["export as .fawn", median(exports).toFixed(0)],
+          ["import the .fawn (checked whole, one transaction)", median(imports).toFixed(0)],
+          [".fawn size", formatBytes(bytes)],
+        ],
+      },
+    ],
+  });
 }, 600_000);

@@ -19,6 +19,7 @@ import {
   type ModelSettings,
   type ProxySettings,
   type PythonHostHandle,
+  type RunEventBatchListener,
   type RunEventListener,
   type RunRequest,
   type SandboxCommandRequest,
@@ -44,6 +45,7 @@ import {
   type UploadResult,
   type WebToolSettings,
 } from "../protocol/index.ts";
+import { createRunEventCoalescer } from "./run-event-coalescer.ts";
 import type { RunRecord } from "../storage/index.ts";
 import type { BranchService } from "./branch-service.ts";
 import type { ContextService } from "./context-service.ts";
@@ -203,6 +205,15 @@ export class Gateway implements GatewayApi {
 
   runStream(request: RunRequest, onEvent: RunEventListener): Promise<void> {
     return this.services.runs.stream(request, onEvent);
+  }
+
+  async runStreamBatched(request: RunRequest, onEvents: RunEventBatchListener): Promise<void> {
+    const batches = createRunEventCoalescer(onEvents);
+    try {
+      await this.services.runs.stream(request, (event) => batches.push(event));
+    } finally {
+      batches.flush();
+    }
   }
 
   async cancelRun(runId: string): Promise<void> {

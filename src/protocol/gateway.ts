@@ -296,6 +296,9 @@ export interface RunRequest {
 
 export type RunEventListener = (event: RunEvent) => void;
 
+/** Receives a run's events a batch at a time (at most one batch a frame), in order. */
+export type RunEventBatchListener = (events: RunEvent[]) => void;
+
 /** One command line typed into a thread's Terminal. */
 export interface SandboxCommandRequest {
   /** Chosen by the caller so it can cancel the command (Ctrl+C). */
@@ -447,6 +450,11 @@ export interface GatewayApi {
   saveWebToolSettings(settings: WebToolSettings): Promise<WebToolSettings>;
   /** Streams the run's events to `onEvent`, `end` always last; resolves after `end`. */
   runStream(request: RunRequest, onEvent: RunEventListener): Promise<void>;
+  /**
+   * `runStream` for a listener across a thread boundary: events come in batches, at most one a frame (16 ms), with
+   * consecutive pieces of a reply joined; `error` and `end` come at once. Resolves after `end` was sent.
+   */
+  runStreamBatched(request: RunRequest, onEvents: RunEventBatchListener): Promise<void>;
   cancelRun(runId: string): Promise<void>;
   /** Describes the sandbox a thread's commands run in. */
   sandboxInfo(threadId: string): Promise<SandboxInfo>;

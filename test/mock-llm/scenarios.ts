@@ -179,6 +179,32 @@ export const SLOW_WRITE_TEXT = [
 export const STREAM_BENCH_TOKENS = Array.from({ length: 2000 }, (_, i) => `w${String(i).padStart(8, "0")} `);
 export const STREAM_BENCH_DELAY_MS = 5;
 
+/** A reply as models write them: sections with headings, paragraphs, lists and code, about 20,000 characters. */
+function benchMarkdown(): string {
+  const sentence = (i: number) => `Sentence ${i} explains a point about the data, with **bold** words and \`code\`.`;
+  const parts: string[] = [];
+  for (let section = 0; parts.join("\n").length < 19_800; section++) {
+    parts.push(`## Section ${section + 1}`, "");
+    parts.push(Array.from({ length: 4 }, (_, i) => sentence(section * 10 + i)).join(" "), "");
+    parts.push(
+      ...Array.from(
+        { length: 4 },
+        (_, i) => `- Item ${i + 1} of section ${section + 1}, with a [link](https://example.com/${i})`,
+      ),
+      "",
+    );
+    if (section % 2 === 1)
+      parts.push("```ts", `const total${section} = rows.reduce((sum, row) => sum + row.value, 0);`, "```", "");
+  }
+  return parts.join("\n").slice(0, 20_000);
+}
+
+/** The "stream bench markdown" reply: `benchMarkdown()` in 2,000 tokens of 10 characters, at 200 tokens/s. */
+const STREAM_BENCH_MARKDOWN = benchMarkdown();
+export const STREAM_BENCH_MARKDOWN_TOKENS = Array.from({ length: 2000 }, (_, i) =>
+  STREAM_BENCH_MARKDOWN.slice(i * 10, i * 10 + 10),
+);
+
 /** The marker line of Fawn's memory-update prompt (src/agent/memory/memory-prompt.ts). */
 export const MEMORY_UPDATE_MARKER = "You maintain Fawn's long-term memory of the user.";
 /** The first line of Fawn's follow-up suggestions prompt (src/agent/suggestions.ts). */
@@ -509,6 +535,13 @@ export const scenarios: readonly Scenario[] = [
       ],
       delayMs: 30,
     }),
+  },
+  {
+    name: "stream-bench-markdown",
+    trigger: '"stream bench markdown"',
+    reply: "2,000 tokens of Markdown (headings, paragraphs, lists, code), 10 characters each, one every 5 ms",
+    matches: says("stream bench markdown"),
+    respond: () => ({ kind: "text", chunks: STREAM_BENCH_MARKDOWN_TOKENS, delayMs: STREAM_BENCH_DELAY_MS }),
   },
   {
     name: "stream-bench",

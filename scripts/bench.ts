@@ -1,0 +1,173 @@
+// `npm run bench`: builds the app once, runs every benchmark one after another (each hands its figures to
+// reports/bench/ through bench/report.ts) and writes docs/performance.md from them, with the machine and the date.
+// `npm run bench -- --only stream,threads` runs some (the others' last results stay); `--report` only writes the page.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, release, totalmem } from "node:os";
+import { join } from "node:path";
+import { BENCH_RESULTS_DIR, markdownTable, type BenchResult } from "../bench/report.ts";
+
+interface Bench {
+  /** What `--only` names. */
+  id: string;
+  /** The command, run from the repository's root with its node_modules/.bin on the PATH. */
+  command: string[];
+  /** Whether it reads the built app in dist/. */
+  usesBuild: boolean;
+}
+
+/** Every benchmark, in the order the page shows them. */
+const BENCHES: Bench[] = [
+  { id: "stream", command: ["tsx", "bench/stream-render.ts"], usesBuild: true },
+  { id: "threads", command: ["tsx", "bench/thread-list.ts"], usesBuild: true },
+  { id: "checkpoint", command: ["tsx", "bench/checkpoint.ts"], usesBuild: false },
+  {
+    id: "bundle",
+    command: ["vitest", "run", "--config", "vitest.bench.config.ts", "bench/bundle.bench-run.ts"],
+    usesBuild: false,
+  },
+  { id: "sandbox", command: ["tsx", "bench/sandbox.ts"], usesBuild: false },
+  { id: "python", command: ["tsx", "bench/python-frame.ts"], usesBuild: true },
+];
+
+/** Sections in this order; results of other names follow, by name. */
+const ORDER = [
+  "load",
+  "lighthouse",
+  "stream",
+  "long-thread",
+  "threads",
+  "python",
+  "sandbox",
+  "checkpoint",
+  "idb-browser",
+  "bundle",
+];
+const DOC = join(process.cwd(), "docs", "performance.md");
+const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+/** A benchmark that runs longer than this is stopped and reported as failed. */
+const BENCH_TIMEOUT_MS = 20 * 60_000;
+
+const args = process.argv.slice(2);
+const onlyAt = args.findIndex((arg) => arg === "--only" || arg.startsWith("--only="));
+const only = onlyAt < 0 ? undefined : args[onlyAt]!.includes("=") ? args[onlyAt]!.split("=")[1] : args[onlyAt + 1];
+const reportOnly = args.includes("--report");
+const chosen = only ? BENCHES.filter((bench) => only.split(",").includes(bench.id)) : BENCHES;
+const env = { ...process.env, PATH: `${join(process.cwd(), "node_modules", ".bin")}:${process.env.PATH ?? ""}` };
+
+function run(command: string[], timeout?: number): { ok: boolean; status: string } {
+  const [file, ...rest] = command;
+  const result = spawnSync(file!, rest, { stdio: "inherit", env, timeout });
+  if (result.error) return { ok: false, status: result.error.message };
+  return { ok: result.status === 0, status: result.signal ? `stopped (${result.signal})` : `exit ${result.status}` };
+}
+
+const failures: { id: string; status: string }[] = [];
+const loadBefore = loadavg();
+const started = new Date();
+if (!reportOnly) {
+  // A full run starts from nothing, so the page shows only this run's figures.
+  if (chosen === BENCHES) rmSync(BENCH_RESULTS_DIR, { recursive: true, force: true });
+  mkdirSync(BENCH_RESULTS_DIR, { recursive: true });
+  if (chosen.some((bench) => bench.usesBuild)) {
+    console.log("\n== vite build (once for every benchmark)");
+    if (!run(["vite", "build"]).ok) throw new Error("vite build failed: no benchmark ran.");
+  }
+  for (const bench of chosen) {
+    console.log(`\n== ${bench.id}: ${bench.command.join(" ")}`);
+    const result = run(bench.command, BENCH_TIMEOUT_MS);
+    if (!result.ok) failures.push({ id: bench.id, status: result.status });
+  }
+}
+const loadAfter = loadavg();
+
+function readResults(): BenchResult[] {
+  if (!existsSync(BENCH_RESULTS_DIR)) return [];
+  const results = readdirSync(BENCH_RESULTS_DIR)
+    .filter((file) => file.endsWith(".json"))
+    .map((file) => JSON.parse(readFileSync(join(BENCH_RESULTS_DIR, file), "utf8")) as BenchResult);
+  const rank = (name: string) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length);
+  return results.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+}
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(CHROME, ["--version"], { encoding: "utf8" }).trim();
+  } catch {
+    return "not found";
+  }
+}
+
+function commit(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain"], { encoding: "utf8" }).trim().length > 0;
+    return dirty ? `${head} with uncommitted changes` : head;
+  } catch {
+    return "unknown";
+  }
+}
+
+const verdict = (met: boolean | undefined) => (met === undefined ? "?" : met ? "✓ met" : "✗ not met");
+const results = readResults();
+const cpu = cpus();
+const lines: string[] = [
+  "# Performance",
+  "",
+  `Written by \`npm run bench\` on ${started.toISOString().slice(0, 10)} (${started.toISOString().slice(11, 16)} UTC), ` +
+    `at commit ${commit()}. Do not edit it by hand: run \`npm run bench\` again. Each section's text comes from its ` +
+    "benchmark in `bench/`. Numbers only: nothing here is a timed assertion (docs/architecture.md#d10-tests).",
+  "",
+  "## The machine",
+  "",
+  "| | |",
+  "| --- | --- |",
+  `| CPU | ${cpu[0]?.model ?? "unknown"}, ${cpu.length} cores |`,
+  `| memory | ${(totalmem() / 2 ** 30).toFixed(0)} GiB |`,
+  `| system | Linux ${release()} |`,
+  `| Node.js | ${process.version} |`,
+  `| Chromium | ${chromiumVersion()} (headless, software rendering) |`,
+  `| load average (1 min) before and after | ${loadBefore[0]?.toFixed(2)} → ${loadAfter[0]?.toFixed(2)} |`,
+  "",
+  "A load average above the core count means other work shared the cores: wall-clock figures then grow, CPU-time " +
+    "figures much less.",
+  "",
+  "## Goals",
+  "",
+  "| benchmark | measure | goal | Fawn | anchor, same run | |",
+  "| --- | --- | --- | --- | --- | --- |",
+  ...results.flatMap((result) =>
+    result.goals.map(
+      (goal) =>
+        `| [${result.title}](#${result.name}) | ${goal.measure} | ${goal.goal} | ${goal.figure} | ${goal.anchor ?? "—"} | ${verdict(goal.met)} |`,
+    ),
+  ),
+  "",
+];
+for (const result of results) {
+  lines.push(`<a id="${result.name}"></a>`, "", `## ${result.title}`, "", `Run alone: \`${result.command}\`.`, "");
+  lines.push(result.about, "");
+  if (result.goals.length > 0) {
+    lines.push(
+      markdownTable({
+        title: "Goals",
+        columns: ["measure", "goal", "Fawn", "anchor", ""],
+        rows: result.goals.map((goal) => [goal.measure, goal.goal, goal.figure, goal.anchor ?? "—", verdict(goal.met)]),
+      }),
+      "",
+    );
+  }
+  for (const table of result.tables) lines.push(markdownTable(table), "");
+  if (result.notes?.length) lines.push(...result.notes.map((note) => `- ${note}`), "");
+}
+if (failures.length > 0) {
+  lines.push("## Benchmarks that failed in this run", "");
+  for (const failure of failures) lines.push(`- \`${failure.id}\`: ${failure.status}`);
+  lines.push("");
+}
+writeFileSync(DOC, `${lines.join("\n").trimEnd()}\n`);
+execFileSync(join("node_modules", ".bin", "prettier"), ["--write", DOC], { stdio: "ignore" });
+console.log(
+  `\nWrote ${DOC} from ${results.length} results${failures.length ? `; ${failures.length} benchmarks failed` : ""}.`,
+);
+if (failures.length > 0) process.exitCode = 1;
