@@ -92,7 +92,7 @@ function readResults(): BenchResult[] {
 
 function chromiumVersion(): string {
   try {
-    return execFileSync(CHROME, ["--version"], { encoding: "utf8" }).trim();
+    return execFileSync(CHROME, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {
     return "not found";
   }
@@ -120,7 +120,7 @@ const lines: string[] = [
   "",
   "## The machine",
   "",
-  "| | |",
+  "| item | value |",
   "| --- | --- |",
   `| CPU | ${cpu[0]?.model ?? "unknown"}, ${cpu.length} cores |`,
   `| memory | ${(totalmem() / 2 ** 30).toFixed(0)} GiB |`,

@@ -74,11 +74,13 @@ function MermaidDiagram(props: { source: string }) {
 }
 
 /**
- * Fills each new code toolbar placeholder of `root` with its tools. Each is a root of its own, disposed with the view
+ * Fills each new code toolbar placeholder in `scope` with its tools. Each is a root of its own, disposed with the view
  * (`disposers`); markdown-dom.ts keeps a placeholder's content while its block stays.
  */
-export function showCodeTools(root: HTMLElement, filled: WeakSet<Element>, disposers: (() => void)[]): void {
-  for (const placeholder of root.querySelectorAll(`[${CODE_TOOLS_ATTRIBUTE}]`)) {
+export function showCodeTools(scope: Element, filled: WeakSet<Element>, disposers: (() => void)[]): void {
+  const selector = `[${CODE_TOOLS_ATTRIBUTE}]`;
+  const found = [...scope.querySelectorAll(selector)];
+  for (const placeholder of scope.matches(selector) ? [scope, ...found] : found) {
     if (filled.has(placeholder)) continue;
     filled.add(placeholder);
     const pre = placeholder.nextElementSibling;

@@ -24,6 +24,18 @@ describe("MarkdownDom", () => {
     expect(root.innerHTML).toBe(whole.innerHTML);
   });
 
+  it("hands back only the nodes of the blocks it put in or patched, so new images are looked for there alone", () => {
+    const root = document.createElement("div");
+    const dom = new MarkdownDom(root);
+    const renderer = new IncrementalMarkdown();
+    const first = dom.show(renderer.render("# Plan\n\nSee ![Sales](chart.png)"));
+    expect(first.map((node) => node.nodeName).filter((name) => name !== "#text")).toEqual(["H1", "P"]);
+    const next = dom.show(renderer.render("# Plan\n\nSee ![Sales](chart.png) and ![Costs](costs.png)"));
+    expect(next.filter((node) => node.nodeName !== "#text").map((node) => node.nodeName)).toEqual(["P"]);
+    expect([...(next.find((node) => node.nodeName === "P") as Element).querySelectorAll("img")]).toHaveLength(2);
+    expect(dom.show(renderer.render("# Plan\n\nSee ![Sales](chart.png) and ![Costs](costs.png)"))).toEqual([]);
+  });
+
   it("keeps a thread file's image, once shown, while the paragraph around it grows", () => {
     const root = document.createElement("div");
     const dom = new MarkdownDom(root);

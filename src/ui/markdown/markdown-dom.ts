@@ -83,9 +83,14 @@ export class MarkdownDom {
     this.#root = root;
   }
 
-  /** Makes the element show `blocks` (sanitized HTML, from markdown.ts), in order. */
-  show(blocks: readonly MarkdownBlock[]): void {
+  /**
+   * Makes the element show `blocks` (sanitized HTML, from markdown.ts), in order. Returns the top-level nodes of the
+   * blocks it put in or patched, so that what looks for new images or code blocks need not search the whole message
+   * on every streamed token.
+   */
+  show(blocks: readonly MarkdownBlock[]): ChildNode[] {
     const mounted = this.#mounted;
+    const changed: ChildNode[] = [];
     const parser = this.#root.ownerDocument.createElement("div");
     for (let index = 0; index < blocks.length; index++) {
       const block = blocks[index]!;
@@ -99,7 +104,9 @@ export class MarkdownDom {
       const anchor = mounted.slice(index + 1).find((later) => later.nodes.length > 0)?.nodes[0] ?? null;
       const nodes = patchNodes(this.#root, old?.nodes ?? [], [...parser.childNodes], anchor);
       mounted[index] = { block, nodes };
+      changed.push(...nodes);
     }
     for (const gone of mounted.splice(blocks.length)) for (const node of gone.nodes) node.remove();
+    return changed;
   }
 }

@@ -20,9 +20,15 @@ import {
 import { THREAD_FILE_ATTRIBUTE, threadFileReference } from "./thread-files.ts";
 import { useThreadFiles, type ThreadFiles } from "./thread-files-context.ts";
 
-/** Gives each not yet shown thread image of `root` its file, read once per image element. */
-function showImages(root: HTMLElement, files: ThreadFiles, asked: WeakSet<Element>): void {
-  for (const image of root.querySelectorAll<HTMLImageElement>(`img[${THREAD_FILE_ATTRIBUTE}]:not([src])`)) {
+/** `root` and its descendants that match `selector`. */
+function within<E extends Element>(root: Element, selector: string): E[] {
+  const found = [...root.querySelectorAll<E>(selector)];
+  return root.matches(selector) ? [root as E, ...found] : found;
+}
+
+/** Gives each not yet shown thread image in `root` its file, read once per image element. */
+function showImages(root: HTMLElement, scope: Element, files: ThreadFiles, asked: WeakSet<Element>): void {
+  for (const image of within<HTMLImageElement>(scope, `img[${THREAD_FILE_ATTRIBUTE}]:not([src])`)) {
     if (asked.has(image)) continue;
     asked.add(image);
     const reference = image.getAttribute(THREAD_FILE_ATTRIBUTE) ?? "";
@@ -74,11 +80,11 @@ function RemoteImage(props: { url: URL; alt: string }) {
 }
 
 /**
- * Fills each new remote image placeholder of `root` (rendered empty, see markdown.ts) with its RemoteImage. Each one
+ * Fills each new remote image placeholder in `scope` (rendered empty, see markdown.ts) with its RemoteImage. Each one
  * is a root of its own, disposed with the view (`disposers`); markdown-dom.ts keeps a placeholder's content.
  */
-function showRemoteImages(root: HTMLElement, filled: WeakSet<Element>, disposers: (() => void)[]): void {
-  for (const placeholder of root.querySelectorAll(`span[${REMOTE_IMAGE_ATTRIBUTE}]`)) {
+function showRemoteImages(scope: Element, filled: WeakSet<Element>, disposers: (() => void)[]): void {
+  for (const placeholder of within(scope, `span[${REMOTE_IMAGE_ATTRIBUTE}]`)) {
     if (filled.has(placeholder)) continue;
     filled.add(placeholder);
     const url = remoteImageUrl(placeholder.getAttribute(REMOTE_IMAGE_ATTRIBUTE));
@@ -114,12 +120,15 @@ export function Markdown(props: { source: string; class?: string }) {
   onCleanup(onMarkdownFeatures(() => setFeatures((count) => count + 1)));
   createRenderEffect(() => {
     features();
-    dom.show(renderer.render(props.source));
-    if (files) showImages(root, files, asked);
-    untrack(() => {
-      showRemoteImages(root, filled, disposers);
-      showCodeTools(root, filled, disposers);
-    });
+    // Only the blocks that changed: a streaming reply's finished blocks were looked at when they came.
+    const changed = dom.show(renderer.render(props.source)).filter((node) => node instanceof Element);
+    for (const scope of changed) {
+      if (files) showImages(root, scope, files, asked);
+      untrack(() => {
+        showRemoteImages(scope, filled, disposers);
+        showCodeTools(scope, filled, disposers);
+      });
+    }
   });
   if (files) {
     root.addEventListener("click", (event) => {
