@@ -18,16 +18,20 @@ interface Bench {
 
 /** Every benchmark, in the order the page shows them. */
 const BENCHES: Bench[] = [
+  { id: "load", command: ["tsx", "bench/app-load.ts"], usesBuild: true },
+  { id: "lighthouse", command: ["tsx", "bench/lighthouse.ts"], usesBuild: true },
   { id: "stream", command: ["tsx", "bench/stream-render.ts"], usesBuild: true },
+  { id: "long-thread", command: ["tsx", "bench/long-thread.ts"], usesBuild: true },
   { id: "threads", command: ["tsx", "bench/thread-list.ts"], usesBuild: true },
+  { id: "python", command: ["tsx", "bench/python-frame.ts"], usesBuild: true },
+  { id: "sandbox", command: ["tsx", "bench/sandbox.ts"], usesBuild: false },
   { id: "checkpoint", command: ["tsx", "bench/checkpoint.ts"], usesBuild: false },
+  { id: "idb", command: ["tsx", "bench/idb-browser.ts"], usesBuild: false },
   {
     id: "bundle",
     command: ["vitest", "run", "--config", "vitest.bench.config.ts", "bench/bundle.bench-run.ts"],
     usesBuild: false,
   },
-  { id: "sandbox", command: ["tsx", "bench/sandbox.ts"], usesBuild: false },
-  { id: "python", command: ["tsx", "bench/python-frame.ts"], usesBuild: true },
 ];
 
 /** Sections in this order; results of other names follow, by name. */
