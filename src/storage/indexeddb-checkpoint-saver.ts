@@ -78,8 +78,6 @@ interface RawTuple {
 
 /** A message serialized by this saver's serde, and what it was serialized from (see `serializeMessage`). */
 interface SerializedMessage {
-  /** The message object it was made of (a WeakMap value may refer to its key). */
-  message: object;
   id: string;
   content: unknown;
   toolCalls: unknown;
@@ -106,7 +104,8 @@ type PreparedValue =
 /** The message list this saver last put for a thread's channel: its version, its messages and their forms. */
 interface ListMemo {
   version: ChannelVersionKey;
-  /** The list's messages as serialized (each with the object it was made of), and their refs. */
+  /** A copy of the list as put (the caller may change its array afterwards), its messages' forms and their refs. */
+  items: readonly unknown[];
   forms: readonly SerializedMessage[];
   refs: readonly MessageRef[];
 }
@@ -355,7 +354,12 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
           written.push([cacheKey, { ...plan.record, version: value.version }]);
           memos.push([
             listKey(threadId, ns, value.channel),
-            { version: value.version, forms: value.messages, refs: value.refs },
+            {
+              version: value.version,
+              items: [...(values[value.channel] as unknown[])],
+              forms: value.messages,
+              refs: value.refs,
+            },
           ]);
         }
         requests.push(tx.objectStore("checkpoints").put(record));
@@ -534,7 +538,6 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
   private async serializeMessage(message: BaseMessage & { id: string }): Promise<SerializedMessage> {
     const [type, bytes] = await this.serde.dumpsTyped(message);
     const serialized: SerializedMessage = {
-      message,
       id: message.id,
       content: message.content,
       toolCalls: (message as { tool_calls?: unknown }).tool_calls,
@@ -563,11 +566,7 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
       let kept = 0;
       if (memo) {
         const most = Math.min(memo.forms.length, value.length);
-        while (
-          kept < most &&
-          value[kept] === memo.forms[kept]?.message &&
-          this.unchanged(value[kept], memo.forms[kept])
-        ) {
+        while (kept < most && value[kept] === memo.items[kept] && this.unchanged(value[kept], memo.forms[kept])) {
           kept++;
         }
       }
@@ -640,7 +639,6 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
     const message: unknown = await this.serde.loadsTyped(record.type, record.bytes);
     if (isBaseMessage(message) && message.id === record.message_id) {
       this.serialized.set(message, {
-        message,
         id: record.message_id,
         content: message.content,
         toolCalls: (message as { tool_calls?: unknown }).tool_calls,
