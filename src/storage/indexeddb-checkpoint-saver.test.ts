@@ -217,4 +217,103 @@ describe("IndexedDbCheckpointSaver (Fawn)", () => {
     expect((await saver.getTuple({ configurable: { thread_id: "old" } }))?.checkpoint.channel_values).toEqual({ x: 1 });
     db.close();
   });
+
+  it("reads a thread of 5,000 steps back exactly as it was saved, at its newest step and at any earlier one", async () => {
+    const dbName = `fawn-long-${++counter}`;
+    const saver = new IndexedDbCheckpointSaver({ dbName });
+    let messages: BaseMessage[] = [];
+    let config: RunnableConfig = { configurable: { thread_id: "long" } };
+    const kept = new Map<number, { config: RunnableConfig; messages: BaseMessage[] }>();
+    for (let i = 1; i <= 5000; i++) {
+      const turn = Math.ceil(i / 2);
+      messages = [
+        ...messages,
+        i % 2 === 1
+          ? new HumanMessage({ content: `question ${turn}`, id: `h${turn}` })
+          : new AIMessage({ content: `answer ${turn}`, id: `a${turn}` }),
+      ];
+      config = await step(saver, config, { messages }, { messages: i }, { messages: i });
+      if (i === 1 || i === 777 || i === 4096 || i === 5000) kept.set(i, { config, messages });
+    }
+    await saver.close();
+
+    const reopened = new IndexedDbCheckpointSaver({ dbName });
+    const latest = await reopened.getTuple({ configurable: { thread_id: "long" } });
+    expect(latest?.checkpoint.channel_values.messages).toEqual(messages);
+    for (const [, saved] of kept) {
+      const read = (await reopened.getTuple(saved.config))?.checkpoint.channel_values.messages as BaseMessage[];
+      expect(read).toEqual(saved.messages);
+      expect(read.map((message) => message.constructor)).toEqual(saved.messages.map((message) => message.constructor));
+    }
+    await reopened.close();
+    await deleteDB(dbName);
+  }, 120_000);
+
+  it("saves a message whose content or tool calls were changed in place as changed", async () => {
+    const db = await openFawnDb(`fawn-in-place-${++counter}`);
+    const saver = new IndexedDbCheckpointSaver({ db });
+    const question = new HumanMessage({ content: "question", id: "h" });
+    const reply = new AIMessage({ content: "draft", id: "a" });
+    let config = await step(
+      saver,
+      { configurable: { thread_id: "t" } },
+      { messages: [question, reply] },
+      { messages: 1 },
+      { messages: 1 },
+    );
+    reply.content = "final";
+    config = await step(saver, config, { messages: [question, reply] }, { messages: 2 }, { messages: 2 });
+    expect((await saver.getTuple(config))?.checkpoint.channel_values.messages).toEqual([
+      new HumanMessage({ content: "question", id: "h" }),
+      new AIMessage({ content: "final", id: "a" }),
+    ]);
+    reply.tool_calls = [{ id: "call_1", name: "bash", args: { cmd: "ls" }, type: "tool_call" }];
+    config = await step(saver, config, { messages: [question, reply] }, { messages: 3 }, { messages: 3 });
+    const read = (await saver.getTuple(config))?.checkpoint.channel_values.messages as AIMessage[];
+    expect(read[1]?.tool_calls).toEqual(reply.tool_calls);
+    db.close();
+  });
+
+  it("continues a thread it read back without writing its earlier messages again", async () => {
+    const dbName = `fawn-continue-${++counter}`;
+    const first = new IndexedDbCheckpointSaver({ dbName });
+    const messages = Array.from({ length: 20 }, (_, i) => new HumanMessage({ content: `message ${i}`, id: `m${i}` }));
+    await step(first, { configurable: { thread_id: "t" } }, { messages }, { messages: 1 }, { messages: 1 });
+    await first.close();
+
+    const stats: CheckpointWriteStat[] = [];
+    const second = new IndexedDbCheckpointSaver({ dbName, onWrite: (stat) => stats.push(stat) });
+    const tuple = await second.getTuple({ configurable: { thread_id: "t" } });
+    const read = tuple?.checkpoint.channel_values.messages as BaseMessage[];
+    const next = [...read, new AIMessage({ content: "reply", id: "r" })];
+    const config = await step(second, tuple?.config ?? {}, { messages: next }, { messages: 2 }, { messages: 2 });
+    expect(stats.filter((stat) => stat.store === "checkpoint_messages")).toHaveLength(1);
+    expect((await second.getTuple(config))?.checkpoint.channel_values.messages).toEqual([
+      ...messages,
+      new AIMessage({ content: "reply", id: "r" }),
+    ]);
+    await second.close();
+    await deleteDB(dbName);
+  });
+
+  it("after deleting a thread, a new thread under its id reads back its own messages", async () => {
+    const db = await openFawnDb(`fawn-reuse-${++counter}`);
+    const saver = new IndexedDbCheckpointSaver({ db });
+    const save = async (prefix: string) => {
+      let config: RunnableConfig = { configurable: { thread_id: "t" } };
+      let messages: BaseMessage[] = [];
+      for (let i = 1; i <= 5; i++) {
+        messages = [...messages, new HumanMessage({ content: `${prefix} ${i}`, id: `${prefix}${i}` })];
+        config = await step(saver, config, { messages }, { messages: i }, { messages: i });
+      }
+      return messages;
+    };
+    await save("old");
+    await saver.deleteThread("t");
+    const messages = await save("new");
+    expect((await saver.getTuple({ configurable: { thread_id: "t" } }))?.checkpoint.channel_values.messages).toEqual(
+      messages,
+    );
+    db.close();
+  });
 });

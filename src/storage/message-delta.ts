@@ -15,13 +15,14 @@ import type { ChannelVersionKey, MessageListBlob, MessageRef } from "./fawn-db.t
 /** A list record together with the version it is stored under. */
 export type MessageListLink = MessageListBlob & { version: ChannelVersionKey };
 
+/** True for a LangChain message that carries a non-empty string id. */
+export function isIdentifiedMessage(item: unknown): item is BaseMessage & { id: string } {
+  return isBaseMessage(item) && typeof item.id === "string" && item.id !== "";
+}
+
 /** True for a non-empty array of LangChain messages that all carry a non-empty string id. */
 export function isIdentifiedMessageList(value: unknown): value is (BaseMessage & { id: string })[] {
-  return (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every((item) => isBaseMessage(item) && typeof item.id === "string" && item.id !== "")
-  );
+  return Array.isArray(value) && value.length > 0 && value.every(isIdentifiedMessage);
 }
 
 /**
@@ -80,31 +81,40 @@ export interface MessageListPlan {
   record: MessageListBlob;
   /** Refs whose message records may not be stored yet: the appended ones, or every ref for a new root. */
   unstored: MessageRef[];
+  /** The index in `refs` where `unstored` starts (`refs.slice(unstoredFrom)` is `unstored`). */
+  unstoredFrom: number;
 }
 
 /**
  * Plans the list record for a new version whose refs are `refs`, given the chain of the version it was derived
- * from (tip first), if that version was stored as a message list.
+ * from (tip first), if that version was stored as a message list. `extendsParent`: the caller knows `refs` start with
+ * the parent list's refs (it built the list from that very list), so they are not compared again.
  */
 export function planMessageList(
   refs: readonly MessageRef[],
   parentChain?: readonly MessageListLink[],
+  extendsParent = false,
 ): MessageListPlan {
   const root = (): MessageListPlan => ({
     record: { kind: "messages", seq: 0, len: refs.length, refs: [...refs] },
     unstored: [...refs],
+    unstoredFrom: 0,
   });
   if (!parentChain || !isCompleteChain(parentChain)) return root();
-  const parentRefs = refsOfChain(parentChain);
-  if (refs.length < parentRefs.length) return root();
-  for (let i = 0; i < parentRefs.length; i++)
-    if (!sameRef(parentRefs[i] as MessageRef, refs[i] as MessageRef)) return root();
   const tip = parentChain[0] as MessageListLink;
+  const parentLength = tip.len;
+  if (refs.length < parentLength) return root();
+  if (!extendsParent) {
+    const parentRefs = refsOfChain(parentChain);
+    for (let i = 0; i < parentLength; i++)
+      if (!sameRef(parentRefs[i] as MessageRef, refs[i] as MessageRef)) return root();
+  }
   const seq = tip.seq + 1;
   const base = parentChain.find((link) => link.seq === baseSeq(seq));
   if (!base) return root();
   return {
     record: { kind: "messages", seq, len: refs.length, base: base.version, refs: refs.slice(base.len) },
-    unstored: refs.slice(parentRefs.length),
+    unstored: refs.slice(parentLength),
+    unstoredFrom: parentLength,
   };
 }
