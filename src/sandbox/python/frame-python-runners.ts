@@ -2,11 +2,13 @@
 // (page/python-frame-host.ts), so a thread's program never shares an interpreter, its modules or its memory with another
 // thread's. The most recently used threads keep their interpreter warm; the least recently used idle one is ended
 // when a further thread needs Python. Once a page has used Python, one spare interpreter is started ahead (it runs
-// only `pass`), so the next thread's first program does not wait for Pyodide to load.
-import type * as Comlink from "comlink";
+// only `pass`), so the next thread's first program does not wait for Pyodide to load. A worker's memory snapshot of its
+// fresh interpreter (python-worker-protocol.ts) goes to the page, which starts later workers from it; it is taken only
+// as a worker's very first message, before any program can have run there.
+import * as Comlink from "comlink";
 import type { PythonFrames } from "./python-frame-protocol.ts";
 import type { PythonRunner, PythonRunRequest, PythonRunResult } from "./python-runner.ts";
-import type { PythonWorkerResponse } from "./python-worker-protocol.ts";
+import type { PythonSnapshotMessage, PythonWorkerResponse } from "./python-worker-protocol.ts";
 import type { WorkerPythonRunner } from "./worker-python-runner.ts";
 import { type SpawnPythonWorker } from "./worker-python-runner.ts";
 
@@ -39,9 +41,20 @@ export function spawnFramePythonWorker(broker: Promise<Comlink.Remote<PythonFram
         return;
       }
       ({ id, port } = spawned);
-      spawned.port.addEventListener("message", (event: MessageEvent<PythonWorkerResponse>) =>
-        events.message(event.data),
-      );
+      let first = true;
+      spawned.port.addEventListener("message", (event: MessageEvent<PythonWorkerResponse | PythonSnapshotMessage>) => {
+        const message = event.data;
+        const isFirst = first;
+        first = false;
+        if (message.type !== "snapshot") return events.message(message);
+        // Later, a program may have run in that interpreter: its snapshot would carry the program's traces.
+        if (isFirst) {
+          const { bytes: view } = message;
+          const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+          const bytes = (whole ? view.buffer : view.slice().buffer) as ArrayBuffer;
+          void frames.keepSnapshot(Comlink.transfer(bytes, [bytes])).catch(() => undefined);
+        }
+      });
       spawned.port.addEventListener("messageerror", () => events.crash("a message from Python could not be read"));
       spawned.port.start();
       for (const message of queued.splice(0)) spawned.port.postMessage(message);
