@@ -1,6 +1,6 @@
 import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
-import { PerThreadPythonRunners, spawnFramePythonWorker } from "./frame-python-runners.ts";
+import { PerThreadPythonRunners, PRESTART_DELAY_MS, spawnFramePythonWorker } from "./frame-python-runners.ts";
 import type { PythonFrames } from "./python-frame-protocol.ts";
 import type { PythonRunRequest, PythonRunResult } from "./python-runner.ts";
 import type { PythonSnapshotMessage, PythonWorkerRequest, PythonWorkerResponse } from "./python-worker-protocol.ts";
@@ -65,6 +65,10 @@ class FakeFrames implements PythonFrames {
 
   async keepSnapshot(bytes: ArrayBuffer): Promise<void> {
     this.kept.push(new TextDecoder().decode(bytes));
+  }
+
+  async hasSnapshot(): Promise<boolean> {
+    return this.kept.length > 0;
   }
 }
 
@@ -133,6 +137,24 @@ describe("python3 over the page's Python frames", () => {
     expect((await pool.forThread("a").run(REQUEST)).stdout).toBe("interpreter 1 run 1\n");
     expect((await pool.forThread("a").run(REQUEST)).stdout).toBe("interpreter 1 run 2\n");
     await expect.poll(() => frames.kept).toEqual(["snapshot of 1 after 0 runs"]);
+    pool.dispose();
+  });
+
+  it("prestarts one spare when a sandbox opens, only once Python was used in this browser", async () => {
+    const frames = new FakeFrames();
+    const broker = remote(frames);
+    const pool = runners(frames, 2, 0);
+    const worthIt = async () => (await broker).hasSnapshot();
+    pool.prestart(worthIt);
+    await new Promise((resolve) => setTimeout(resolve, PRESTART_DELAY_MS + 200));
+    expect(frames.spawned).toEqual([]);
+
+    await frames.keepSnapshot(new TextEncoder().encode("snapshot").buffer);
+    pool.prestart(worthIt);
+    pool.prestart(worthIt);
+    await expect.poll(() => frames.spawned, { timeout: PRESTART_DELAY_MS + 2_000 }).toEqual([1]);
+    // The thread's first program runs on the prestarted interpreter (its second run, after the warm-up).
+    expect((await pool.forThread("a").run(REQUEST)).stdout).toBe("interpreter 1 run 2\n");
     pool.dispose();
   });
 

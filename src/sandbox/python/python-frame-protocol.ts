@@ -51,6 +51,8 @@ export interface PythonFrames {
    * the next ones; opaque bytes to the page, which only ever hands them to python workers.
    */
   keepSnapshot(bytes: ArrayBuffer): Promise<void>;
+  /** Whether a snapshot is kept, i.e. Python has been used in this browser and a new interpreter starts quickly. */
+  hasSnapshot(): Promise<boolean>;
 }
 
 /** The page's side as the agent worker sees it: a broker port per sandbox worker it starts. */

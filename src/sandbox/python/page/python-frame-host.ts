@@ -52,6 +52,7 @@ export class PythonFrameHost implements PythonFrameConnector {
     const broker = new FrameBroker(() => this.loadAssets(), this.frameUrl, {
       read: () => this.readSnapshot(),
       keep: (bytes) => this.keepSnapshot(bytes),
+      has: () => this.hasSnapshot(),
     });
     this.connections.set(id, broker);
     Comlink.expose(broker, port1);
@@ -73,6 +74,18 @@ export class PythonFrameHost implements PythonFrameConnector {
     } catch {
       // No Cache Storage (a private window may refuse it): Python starts the long way.
       return undefined;
+    }
+  }
+
+  /** Whether any snapshot is kept (an older build's counts: Python was used here), without reading Pyodide's files. */
+  private async hasSnapshot(): Promise<boolean> {
+    try {
+      return (
+        (await caches.has(PYTHON_SNAPSHOT_CACHE)) &&
+        (await (await caches.open(PYTHON_SNAPSHOT_CACHE)).keys()).length > 0
+      );
+    } catch {
+      return false;
     }
   }
 
@@ -137,6 +150,7 @@ async function readAssets(base: string): Promise<PythonAssets> {
 interface SnapshotStore {
   read(): Promise<ArrayBuffer | undefined>;
   keep(bytes: ArrayBuffer): Promise<void>;
+  has(): Promise<boolean>;
 }
 
 interface LiveFrame {
@@ -226,6 +240,10 @@ class FrameBroker implements PythonFrames {
 
   keepSnapshot(bytes: ArrayBuffer): Promise<void> {
     return this.snapshots.keep(bytes);
+  }
+
+  hasSnapshot(): Promise<boolean> {
+    return this.snapshots.has();
   }
 
   dispose(): void {
