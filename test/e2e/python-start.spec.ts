@@ -1,6 +1,7 @@
 // python3 starts from a snapshot of a fresh interpreter (src/sandbox/python/page/python-frame-host.ts): the first
-// python3 of a page keeps one in Fawn's Cache Storage, and the next page's interpreters start from it. A program run
-// before must leave nothing in it, and python3 must work as usual. Built app in Chromium; no timings asserted.
+// python3 of a page keeps one in Fawn's Cache Storage, and the next page's interpreters start from it (its spare is
+// prestarted when the thread's sandbox opens). A program run before must leave nothing in them, and python3 must work
+// as usual. Built app in Chromium; no timings asserted.
 import { expect, test, type Page } from "@playwright/test";
 import { assistantMessages, callTool, configureEndpoint, send } from "./fixtures.ts";
 
