@@ -2,10 +2,16 @@
 // so its origin is opaque and its Content-Security-Policy is the frame's: it cannot open Fawn's IndexedDB, caches or
 // cookies, and cannot reach the network except Pyodide's package host. It cannot fetch Pyodide either, so the page
 // hands over Pyodide's files as bytes (which also makes it work offline), served here to Pyodide through `fetch`.
-// Requests come over the one MessagePort of the start message, straight from the sandbox worker.
+// Requests come over the one MessagePort of the start message, straight from the sandbox worker. Python starts from the
+// memory snapshot in the start message when there is one (a fraction of a second instead of initialising Python);
+// otherwise this worker sends one back, taken before any program has run in it.
 import { PythonCore, type PyodideRuntime } from "../src/sandbox/python/python-core.ts";
 import type { PythonFrameStart } from "../src/sandbox/python/python-frame-protocol.ts";
-import { servePythonRequests, type PythonWorkerRequest } from "../src/sandbox/python/python-worker-protocol.ts";
+import {
+  servePythonRequests,
+  type PythonSnapshotMessage,
+  type PythonWorkerRequest,
+} from "../src/sandbox/python/python-worker-protocol.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -16,7 +22,14 @@ interface PyodideModule {
     packageBaseUrl: string;
     lockFileContents: string;
     createPyodideModule: unknown;
+    _makeSnapshot?: boolean;
+    _loadSnapshot?: ArrayBuffer;
   }): Promise<PyodideRuntime>;
+}
+
+/** What a runtime loaded with `_makeSnapshot` adds. */
+interface SnapshotMaker {
+  makeMemorySnapshot(): Uint8Array;
 }
 
 /** The sentence a program gets for any attempt at the network, storage or other scripts. */
@@ -110,18 +123,44 @@ function start(message: PythonFrameStart, port: MessagePort): void {
 
   const moduleUrl = (name: string) =>
     URL.createObjectURL(new Blob([files[name] ?? new ArrayBuffer(0)], { type: "text/javascript" }));
-  const core = new PythonCore(async () => {
-    const pyodide = (await import(/* @vite-ignore */ moduleUrl("pyodide.mjs"))) as PyodideModule;
-    const asm = (await import(/* @vite-ignore */ moduleUrl("pyodide.asm.mjs"))) as { default: unknown };
-    const runtime = await pyodide.loadPyodide({
-      indexURL,
-      packageBaseUrl,
-      lockFileContents: new TextDecoder().decode(files["pyodide-lock.json"]),
-      createPyodideModule: asm.default,
-    });
-    refusePackageUrls(runtime, packageBaseUrl);
-    return runtime;
-  });
+  // Used for the first load only: a later load (after a fatal run) follows programs, whose effects must never reach a
+  // snapshot, nor need one.
+  let snapshot = message.snapshot;
+  let makeSnapshot = !snapshot;
+  const core = new PythonCore(
+    async () => {
+      const pyodide = (await import(/* @vite-ignore */ moduleUrl("pyodide.mjs"))) as PyodideModule;
+      const asm = (await import(/* @vite-ignore */ moduleUrl("pyodide.asm.mjs"))) as { default: unknown };
+      const options = {
+        indexURL,
+        packageBaseUrl,
+        lockFileContents: new TextDecoder().decode(files["pyodide-lock.json"]),
+        createPyodideModule: asm.default,
+      };
+      const from = snapshot;
+      snapshot = undefined;
+      let runtime: PyodideRuntime | undefined;
+      if (from) {
+        try {
+          runtime = await pyodide.loadPyodide({ ...options, _loadSnapshot: from });
+        } catch {
+          // A snapshot this build cannot use (Pyodide checks its build id): start as without one, and send a new one.
+          makeSnapshot = true;
+        }
+      }
+      runtime ??= await pyodide.loadPyodide({ ...options, _makeSnapshot: makeSnapshot });
+      refusePackageUrls(runtime, packageBaseUrl);
+      return runtime;
+    },
+    (runtime) => {
+      if (!makeSnapshot) return;
+      makeSnapshot = false;
+      // Before the first program: its `started` (and anything the program could cause) comes after this on the port.
+      const bytes = (runtime as unknown as SnapshotMaker).makeMemorySnapshot();
+      const reply: PythonSnapshotMessage = { type: "snapshot", bytes };
+      port.postMessage(reply, [bytes.buffer]);
+    },
+  );
   const handle = servePythonRequests(core, (reply, transfer) => port.postMessage(reply, transfer));
   port.addEventListener("message", (event: MessageEvent<PythonWorkerRequest>) => handle(event.data));
   port.start();

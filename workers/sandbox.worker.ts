@@ -25,7 +25,11 @@ const server = openFawnDb(DB_NAME).then((db) => {
   const skills = new SkillsRepository(db);
   return new WorkerSandboxServer({
     files: new IndexedDbThreadFileStore(new ThreadFiles(db)),
-    commands: (threadId) => createPythonCommands(python.forThread(threadId)),
+    commands: (threadId) => {
+      // A thread's sandbox opens on its first tool call or when the Terminal panel opens: python3 may well follow.
+      python.prestart(async () => (await frames).hasSnapshot());
+      return createPythonCommands(python.forThread(threadId));
+    },
     skills: () => mountedSkillFiles(skills),
     attachPython: (port) => attachFrames(Comlink.wrap<PythonFrames>(port)),
     onClose: (threadId) => python.release(threadId),

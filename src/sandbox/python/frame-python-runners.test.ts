@@ -1,9 +1,9 @@
 import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
-import { PerThreadPythonRunners, spawnFramePythonWorker } from "./frame-python-runners.ts";
+import { PerThreadPythonRunners, PRESTART_DELAY_MS, spawnFramePythonWorker } from "./frame-python-runners.ts";
 import type { PythonFrames } from "./python-frame-protocol.ts";
 import type { PythonRunRequest, PythonRunResult } from "./python-runner.ts";
-import type { PythonWorkerRequest, PythonWorkerResponse } from "./python-worker-protocol.ts";
+import type { PythonSnapshotMessage, PythonWorkerRequest, PythonWorkerResponse } from "./python-worker-protocol.ts";
 import { WorkerPythonRunner } from "./worker-python-runner.ts";
 
 const REQUEST: PythonRunRequest = {
@@ -13,11 +13,17 @@ const REQUEST: PythonRunRequest = {
   timeoutMs: 5_000,
 };
 
-/** A page's frames in memory: each spawned "worker" answers every run with which interpreter it is. */
+/**
+ * A page's frames in memory: each spawned "worker" answers every run with which interpreter it is; `snapshotFirst` /
+ * `snapshotAfterRun` make it send a snapshot before its first answer / after each run.
+ */
 class FakeFrames implements PythonFrames {
   readonly spawned: number[] = [];
   readonly terminated: number[] = [];
+  readonly kept: string[] = [];
   failures = new Map<number, string>();
+  snapshotFirst = false;
+  snapshotAfterRun = false;
   private nextId = 1;
 
   async spawn(): Promise<{ id: number; port: MessagePort }> {
@@ -28,7 +34,12 @@ class FakeFrames implements PythonFrames {
     port1.onmessage = (event: MessageEvent<PythonWorkerRequest>) => {
       const { id: runId } = event.data;
       runs.count++;
-      const reply = (message: PythonWorkerResponse) => port1.postMessage(message);
+      const reply = (message: PythonWorkerResponse | PythonSnapshotMessage) => port1.postMessage(message);
+      const snapshot = (): PythonSnapshotMessage => ({
+        type: "snapshot",
+        bytes: new TextEncoder().encode(`snapshot of ${id} after ${runs.count - 1} runs`),
+      });
+      if (this.snapshotFirst && runs.count === 1) reply(snapshot());
       reply({ type: "started", id: runId });
       const result: PythonRunResult = {
         stdout: `interpreter ${id} run ${runs.count}\n`,
@@ -38,6 +49,7 @@ class FakeFrames implements PythonFrames {
         deleted: [],
       };
       reply({ type: "result", id: runId, result, fatal: false });
+      if (this.snapshotAfterRun) reply(snapshot());
     };
     return Comlink.transfer({ id, port: port2 }, [port2]);
   }
@@ -49,6 +61,14 @@ class FakeFrames implements PythonFrames {
 
   terminate(id: number): void {
     this.terminated.push(id);
+  }
+
+  async keepSnapshot(bytes: ArrayBuffer): Promise<void> {
+    this.kept.push(new TextDecoder().decode(bytes));
+  }
+
+  async hasSnapshot(): Promise<boolean> {
+    return this.kept.length > 0;
   }
 }
 
@@ -107,6 +127,35 @@ describe("python3 over the page's Python frames", () => {
     await expect.poll(() => frames.spawned).toEqual([1, 2, 3]);
     pool.dispose();
     await expect.poll(() => frames.terminated).toEqual(expect.arrayContaining([1, 2, 3]));
+  });
+
+  it("hands a fresh interpreter's snapshot to the page, never one sent after a program ran", async () => {
+    const frames = new FakeFrames();
+    frames.snapshotFirst = true;
+    frames.snapshotAfterRun = true;
+    const pool = runners(frames);
+    expect((await pool.forThread("a").run(REQUEST)).stdout).toBe("interpreter 1 run 1\n");
+    expect((await pool.forThread("a").run(REQUEST)).stdout).toBe("interpreter 1 run 2\n");
+    await expect.poll(() => frames.kept).toEqual(["snapshot of 1 after 0 runs"]);
+    pool.dispose();
+  });
+
+  it("prestarts one spare when a sandbox opens, only once Python was used in this browser", async () => {
+    const frames = new FakeFrames();
+    const broker = remote(frames);
+    const pool = runners(frames, 2, 0);
+    const worthIt = async () => (await broker).hasSnapshot();
+    pool.prestart(worthIt);
+    await new Promise((resolve) => setTimeout(resolve, PRESTART_DELAY_MS + 200));
+    expect(frames.spawned).toEqual([]);
+
+    await frames.keepSnapshot(new TextEncoder().encode("snapshot").buffer);
+    pool.prestart(worthIt);
+    pool.prestart(worthIt);
+    await expect.poll(() => frames.spawned, { timeout: PRESTART_DELAY_MS + 2_000 }).toEqual([1]);
+    // The thread's first program runs on the prestarted interpreter (its second run, after the warm-up).
+    expect((await pool.forThread("a").run(REQUEST)).stdout).toBe("interpreter 1 run 2\n");
+    pool.dispose();
   });
 
   it("ends a thread's interpreter when its sandbox closes", async () => {

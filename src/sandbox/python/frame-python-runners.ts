@@ -2,11 +2,14 @@
 // (page/python-frame-host.ts), so a thread's program never shares an interpreter, its modules or its memory with another
 // thread's. The most recently used threads keep their interpreter warm; the least recently used idle one is ended
 // when a further thread needs Python. Once a page has used Python, one spare interpreter is started ahead (it runs
-// only `pass`), so the next thread's first program does not wait for Pyodide to load.
-import type * as Comlink from "comlink";
+// only `pass`), so the next thread's first program does not wait for Pyodide to load. A worker's memory snapshot of its
+// fresh interpreter (python-worker-protocol.ts) goes to the page, which starts later workers from it; it is taken only
+// as a worker's very first message, before any program can have run there. Once Python has been used in this browser
+// (a snapshot is kept, so a start is cheap), the spare is also started when a thread's sandbox opens (prestart).
+import * as Comlink from "comlink";
 import type { PythonFrames } from "./python-frame-protocol.ts";
 import type { PythonRunner, PythonRunRequest, PythonRunResult } from "./python-runner.ts";
-import type { PythonWorkerResponse } from "./python-worker-protocol.ts";
+import type { PythonSnapshotMessage, PythonWorkerResponse } from "./python-worker-protocol.ts";
 import type { WorkerPythonRunner } from "./worker-python-runner.ts";
 import { type SpawnPythonWorker } from "./worker-python-runner.ts";
 
@@ -14,6 +17,8 @@ import { type SpawnPythonWorker } from "./worker-python-runner.ts";
 export const WARM_THREADS = 2;
 /** How long after a program ends the spare interpreter starts loading, so it does not compete with the next step. */
 export const SPARE_DELAY_MS = 500;
+/** How long after a thread's sandbox opens a prestarted spare starts loading (prestart). */
+export const PRESTART_DELAY_MS = 1_000;
 
 /** What warms the spare: Pyodide loads, runs nothing of anyone's, and wipes its files as after every run. */
 const WARM_UP: PythonRunRequest = {
@@ -39,9 +44,20 @@ export function spawnFramePythonWorker(broker: Promise<Comlink.Remote<PythonFram
         return;
       }
       ({ id, port } = spawned);
-      spawned.port.addEventListener("message", (event: MessageEvent<PythonWorkerResponse>) =>
-        events.message(event.data),
-      );
+      let first = true;
+      spawned.port.addEventListener("message", (event: MessageEvent<PythonWorkerResponse | PythonSnapshotMessage>) => {
+        const message = event.data;
+        const isFirst = first;
+        first = false;
+        if (message.type !== "snapshot") return events.message(message);
+        // Later, a program may have run in that interpreter: its snapshot would carry the program's traces.
+        if (isFirst) {
+          const { bytes: view } = message;
+          const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+          const bytes = (whole ? view.buffer : view.slice().buffer) as ArrayBuffer;
+          void frames.keepSnapshot(Comlink.transfer(bytes, [bytes])).catch(() => undefined);
+        }
+      });
       spawned.port.addEventListener("messageerror", () => events.crash("a message from Python could not be read"));
       spawned.port.start();
       for (const message of queued.splice(0)) spawned.port.postMessage(message);
@@ -67,6 +83,7 @@ export class PerThreadPythonRunners {
   /** A fresh interpreter no thread has used yet. */
   private spare: WorkerPythonRunner | undefined;
   private spareTimer: ReturnType<typeof setTimeout> | undefined;
+  private prestarting = false;
 
   /** @param spareDelayMs null: no spare (tests that count interpreters). */
   constructor(
@@ -113,21 +130,40 @@ export class PerThreadPythonRunners {
     }
   }
 
+  /**
+   * Starts the spare ahead of the first program, e.g. when a thread's sandbox opens, if `worthIt` says a start is
+   * cheap (the page keeps a snapshot: Python was used in this browser before). Still one spare at most; nothing if a
+   * spare is there or on its way.
+   */
+  prestart(worthIt: () => Promise<boolean>): void {
+    if (this.spareDelayMs === null || this.spare || this.spareTimer || this.prestarting) return;
+    this.prestarting = true;
+    void worthIt()
+      .then(
+        (yes) => {
+          if (yes) this.prepareSpare(PRESTART_DELAY_MS);
+        },
+        () => undefined,
+      )
+      .finally(() => (this.prestarting = false));
+  }
+
   private takeSpare(): WorkerPythonRunner | undefined {
     const spare = this.spare;
     this.spare = undefined;
     return spare;
   }
 
-  private prepareSpare(): void {
-    if (this.spareDelayMs === null || this.spare || this.spareTimer) return;
+  private prepareSpare(delayMs = this.spareDelayMs): void {
+    if (delayMs === null || this.spare || this.spareTimer) return;
     this.spareTimer = setTimeout(() => {
       this.spareTimer = undefined;
-      if (this.spare) return;
+      // A program (or a Pyodide start) under way comes first; its end prepares the spare again.
+      if (this.spare || [...this.runners.values()].some((entry) => entry.busy > 0)) return;
       const spare = this.create();
       this.spare = spare;
       void spare.run(WARM_UP);
-    }, this.spareDelayMs);
+    }, delayMs);
   }
 
   private evict(): void {

@@ -293,8 +293,15 @@ const encoder = new TextEncoder();
 export class PythonCore {
   private interpreter: Promise<Interpreter> | undefined;
 
-  /** @param load Loads a fresh Pyodide (called once, and again after a failed load or a fatal run). */
-  constructor(private readonly load: () => Promise<PyodideRuntime>) {}
+  /**
+   * @param load Loads a fresh Pyodide (called once, and again after a failed load or a fatal run).
+   * @param afterSetup Called with each interpreter once it is set up, before any program runs in it (the browser's
+   * python worker takes its memory snapshot there).
+   */
+  constructor(
+    private readonly load: () => Promise<PyodideRuntime>,
+    private readonly afterSetup?: (runtime: PyodideRuntime) => void,
+  ) {}
 
   /**
    * Runs `request` (its `timeoutMs` is the host's business) and returns what the program printed, its exit code and
@@ -372,6 +379,7 @@ export class PythonCore {
     runtime.runPython(`_fawn_packages = json.loads(${JSON.stringify(JSON.stringify(Object.fromEntries(packages)))})`);
     const run = runtime.runPython("_fawn_run") as (paramsJson: string) => number;
     const version = String(runtime.runPython("import platform; platform.python_version()"));
+    this.afterSetup?.(runtime);
     return { runtime, run, version };
   }
 }

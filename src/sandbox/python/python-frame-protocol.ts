@@ -28,6 +28,11 @@ export interface PythonFrameStart {
   indexURL: string;
   /** Where packages such as numpy come from when online; the frame's policy allows this prefix and nothing else. */
   packageBaseUrl: string;
+  /**
+   * A memory snapshot of a fresh interpreter of this very build (PythonSnapshotMessage) to start from; without one the
+   * worker initialises Python and sends one back.
+   */
+  snapshot?: ArrayBuffer;
 }
 
 /** Frame → page: the frame is listening (`ready`), or the worker could not start (`failed`). */
@@ -41,6 +46,13 @@ export interface PythonFrames {
   failure(id: number): Promise<string>;
   /** Ends the worker `id` (its frame is removed); unknown ids are ignored. */
   terminate(id: number): void;
+  /**
+   * Keeps a fresh interpreter's memory snapshot (PythonSnapshotMessage) for the workers spawned after, in this page and
+   * the next ones; opaque bytes to the page, which only ever hands them to python workers.
+   */
+  keepSnapshot(bytes: ArrayBuffer): Promise<void>;
+  /** Whether a snapshot is kept, i.e. Python has been used in this browser and a new interpreter starts quickly. */
+  hasSnapshot(): Promise<boolean>;
 }
 
 /** The page's side as the agent worker sees it: a broker port per sandbox worker it starts. */

@@ -17,6 +17,17 @@ export type PythonWorkerResponse =
   /** `fatal`: the interpreter died with the run (os._exit, a crash); the host should replace the worker. */
   | { type: "result"; id: number; result: PythonRunResult; fatal: boolean };
 
+/**
+ * Worker → host, once, before anything else: a memory snapshot of the worker's fresh interpreter (Pyodide's
+ * `makeMemorySnapshot`, taken after loading and setting up and before any program ran), which later interpreters start
+ * from instead of initialising Python again. Only the browser's python worker sends it, and only when it was started
+ * without one; the host must ignore it after any other message, since by then a program may have run.
+ */
+export interface PythonSnapshotMessage {
+  type: "snapshot";
+  bytes: Uint8Array;
+}
+
 /** Posts a message to the host, transferring the listed buffers. */
 export type PostToHost = (message: PythonWorkerResponse, transfer: ArrayBuffer[]) => void;
 

@@ -2,7 +2,9 @@
 // frame document with its own Content-Security-Policy (frames/python.html), from a `data:` URL, so its origin is
 // opaque. The sandbox worker asks for one such worker per thread through a PythonFrames broker, which the page hands
 // to the agent worker (PythonFrameHost.connect) and the agent worker passes on to each sandbox worker it starts.
-// Removing a frame ends its worker: that is how a runaway program is stopped.
+// Removing a frame ends its worker: that is how a runaway program is stopped. The first worker of a build sends back a
+// memory snapshot of its fresh interpreter, which this page keeps in Fawn's Cache Storage (never reachable from Python)
+// and hands to every later worker, in this page and the next ones, so they skip initialising Python.
 import * as Comlink from "comlink";
 import pythonWorkerUrl from "../../../../workers/python.worker.ts?worker&url";
 import {
@@ -16,6 +18,10 @@ import {
 
 /** How long a new frame may take to load and say it is listening. */
 const FRAME_READY_TIMEOUT_MS = 30_000;
+/** The Cache Storage cache that holds the interpreter snapshot (one entry: the current build's). */
+export const PYTHON_SNAPSHOT_CACHE = "fawn-python-snapshot";
+/** A snapshot is the interpreter's memory (about 30 MB); anything far larger is not one. */
+const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 
 /** What a walled-off worker needs, read once per page from Fawn's own origin (the service worker's precache offline). */
 interface PythonAssets {
@@ -23,6 +29,8 @@ interface PythonAssets {
   files: Record<string, ArrayBuffer>;
   indexURL: string;
   packageBaseUrl: string;
+  /** Where this build's snapshot is kept in PYTHON_SNAPSHOT_CACHE: it names the worker's and Pyodide's versions. */
+  snapshotKey: string;
 }
 
 /** The page's Python frames, one MessagePort per sandbox worker (see the module comment). */
@@ -41,7 +49,11 @@ export class PythonFrameHost implements PythonFrameConnector {
   connect(): { id: number; port: MessagePort } {
     const id = this.nextConnection++;
     const { port1, port2 } = new MessageChannel();
-    const broker = new FrameBroker(() => this.loadAssets(), this.frameUrl);
+    const broker = new FrameBroker(() => this.loadAssets(), this.frameUrl, {
+      read: () => this.readSnapshot(),
+      keep: (bytes) => this.keepSnapshot(bytes),
+      has: () => this.hasSnapshot(),
+    });
     this.connections.set(id, broker);
     Comlink.expose(broker, port1);
     return Comlink.transfer({ id, port: port2 }, [port2]);
@@ -51,6 +63,43 @@ export class PythonFrameHost implements PythonFrameConnector {
   disconnect(id: number): void {
     this.connections.get(id)?.dispose();
     this.connections.delete(id);
+  }
+
+  /** This build's snapshot, if one was kept (read anew for each worker, which takes it over: the page holds no copy). */
+  private async readSnapshot(): Promise<ArrayBuffer | undefined> {
+    try {
+      const { snapshotKey } = await this.loadAssets();
+      const response = await (await caches.open(PYTHON_SNAPSHOT_CACHE)).match(snapshotKey);
+      return await response?.arrayBuffer();
+    } catch {
+      // No Cache Storage (a private window may refuse it): Python starts the long way.
+      return undefined;
+    }
+  }
+
+  /** Whether any snapshot is kept (an older build's counts: Python was used here), without reading Pyodide's files. */
+  private async hasSnapshot(): Promise<boolean> {
+    try {
+      return (
+        (await caches.has(PYTHON_SNAPSHOT_CACHE)) &&
+        (await (await caches.open(PYTHON_SNAPSHOT_CACHE)).keys()).length > 0
+      );
+    } catch {
+      return false;
+    }
+  }
+
+  /** Keeps `bytes` as this build's snapshot, replacing any other build's. */
+  private async keepSnapshot(bytes: ArrayBuffer): Promise<void> {
+    if (bytes.byteLength === 0 || bytes.byteLength > MAX_SNAPSHOT_BYTES) return;
+    try {
+      const { snapshotKey } = await this.loadAssets();
+      const cache = await caches.open(PYTHON_SNAPSHOT_CACHE);
+      for (const request of await cache.keys()) if (request.url !== snapshotKey) await cache.delete(request);
+      await cache.put(snapshotKey, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+    } catch {
+      // Storage full or refused: the next page starts Python the long way and offers a snapshot again.
+    }
   }
 
   private loadAssets(): Promise<PythonAssets> {
@@ -82,7 +131,26 @@ async function readAssets(base: string): Promise<PythonAssets> {
   const files = Object.fromEntries(PYODIDE_CORE_FILES.map((name, i) => [name, bytes[i]!]));
   // The package host is the one of the Pyodide served here (its lock file names its version).
   const lock = JSON.parse(new TextDecoder().decode(files["pyodide-lock.json"])) as { info: { version: string } };
-  return { workerSource, files, indexURL, packageBaseUrl: pyodidePackageBaseUrl(lock.info.version) };
+  // A snapshot holds what the worker's code set up in Python: a new worker (or Pyodide) means a new one.
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(`${lock.info.version}\n${workerSource}`),
+  );
+  const build = [...new Uint8Array(digest).slice(0, 16)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return {
+    workerSource,
+    files,
+    indexURL,
+    packageBaseUrl: pyodidePackageBaseUrl(lock.info.version),
+    snapshotKey: `${indexURL}interpreter-snapshot?build=${build}`,
+  };
+}
+
+/** Where a broker's workers get their snapshot from and hand a new one to. */
+interface SnapshotStore {
+  read(): Promise<ArrayBuffer | undefined>;
+  keep(bytes: ArrayBuffer): Promise<void>;
+  has(): Promise<boolean>;
 }
 
 interface LiveFrame {
@@ -98,11 +166,14 @@ class FrameBroker implements PythonFrames {
   constructor(
     private readonly assets: () => Promise<PythonAssets>,
     private readonly frameUrl: string,
+    private readonly snapshots: SnapshotStore,
   ) {}
 
   async spawn(): Promise<{ id: number; port: MessagePort }> {
     const id = this.nextId++;
     const assets = await this.assets();
+    // Read while the frame loads.
+    const snapshot = this.snapshots.read();
     const element = document.createElement("iframe");
     element.src = this.frameUrl;
     element.title = "Python";
@@ -151,7 +222,9 @@ class FrameBroker implements PythonFrames {
       indexURL: assets.indexURL,
       packageBaseUrl: assets.packageBaseUrl,
     };
-    element.contentWindow?.postMessage(start, location.origin, [port1]);
+    const bytes = await snapshot;
+    if (bytes) start.snapshot = bytes;
+    element.contentWindow?.postMessage(start, location.origin, bytes ? [port1, bytes] : [port1]);
     return Comlink.transfer({ id, port: port2 }, [port2]);
   }
 
@@ -163,6 +236,14 @@ class FrameBroker implements PythonFrames {
     const frame = this.frames.get(id);
     this.frames.delete(id);
     frame?.remove();
+  }
+
+  keepSnapshot(bytes: ArrayBuffer): Promise<void> {
+    return this.snapshots.keep(bytes);
+  }
+
+  hasSnapshot(): Promise<boolean> {
+    return this.snapshots.has();
   }
 
   dispose(): void {

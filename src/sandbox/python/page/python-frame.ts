@@ -27,9 +27,16 @@ window.addEventListener("message", function start(event: MessageEvent<PythonFram
       error.preventDefault();
       report({ type: "fawn-python-failed", reason: error.message || "the python worker failed to load" });
     });
-    const { files, indexURL, packageBaseUrl } = event.data;
-    const message: PythonFrameStart = { type: "fawn-python-start", workerSource: "", files, indexURL, packageBaseUrl };
-    worker.postMessage(message, [port, ...Object.values(files)]);
+    const { files, indexURL, packageBaseUrl, snapshot } = event.data;
+    const message: PythonFrameStart = {
+      type: "fawn-python-start",
+      workerSource: "",
+      files,
+      indexURL,
+      packageBaseUrl,
+      ...(snapshot ? { snapshot } : {}),
+    };
+    worker.postMessage(message, [port, ...Object.values(files), ...(snapshot ? [snapshot] : [])]);
   } catch (error) {
     report({ type: "fawn-python-failed", reason: error instanceof Error ? error.message : String(error) });
   }
