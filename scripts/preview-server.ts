@@ -8,18 +8,39 @@ export interface PreviewServer {
   close(): void;
 }
 
-/** Starts `vite preview` on `port` and resolves once it answers; `close` stops the whole npx → vite tree. */
+/** Whether something already answers at `url`: then a `vite preview` of ours could not listen there. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts `vite preview` on `port` and resolves once it answers; `close` stops the whole npx → vite tree. Refuses a
+ * port another server already answers on, which would otherwise be measured in place of this build.
+ */
 export async function startPreview(port: number): Promise<PreviewServer> {
+  const url = `http://127.0.0.1:${port}`;
+  if (await answers(url)) throw new Error(`Port ${port} is taken: set BENCH_APP_PORT to a free one.`);
   // Its own process group, so close() stops vite too, not only npx.
   const child = spawn("npx", ["vite", "preview", "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
     stdio: "ignore",
     detached: true,
   });
-  const url = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.on("exit", () => (exited = true));
   const close = () => {
-    if (child.pid !== undefined) process.kill(-child.pid);
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid);
+    } catch {
+      // Already gone.
+    }
   };
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 600 && !exited; i++) {
     try {
       if ((await fetch(url)).ok) return { url, close };
     } catch {
