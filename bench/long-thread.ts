@@ -200,6 +200,8 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
             resolve({ frames, maxGap, ms: now - start, reached });
             return;
           }
+          // As a wheel turn would: the conversation lets go of its end only when the user scrolls.
+          log.dispatchEvent(new WheelEvent("wheel", { deltaY: -Number(step), bubbles: true }));
           log.scrollTop -= Number(step);
           requestAnimationFrame(frame);
         };
@@ -212,14 +214,23 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
     const { profile } = (await cdp.send("Profiler.stop")) as unknown as {
       profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
     };
-    const self = new Map<string, number>();
     const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-    profile.samples.forEach((id, i) => {
-      const frame = byId.get(id)!.callFrame;
-      const key = `${frame.functionName || "(anon)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`;
-      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-    });
-    console.log([...self].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([k, v]) => `${v.toFixed(0)} ms ${k}`).join("\n"));
+    const selfMs = new Map<number, number>();
+    profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+    const parent = new Map<number, number>();
+    for (const node of profile.nodes as { id: number; children?: number[] }[]) for (const child of node.children ?? []) parent.set(child, node.id);
+    const total = new Map<string, number>();
+    for (const [id, ms] of selfMs) {
+      const seen = new Set<string>();
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+        const frame = byId.get(at)!.callFrame;
+        const key = `${frame.functionName || "(anon)"} ${frame.url.split("/").pop()}:${frame.lineNumber}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        total.set(key, (total.get(key) ?? 0) + ms);
+      }
+    }
+    console.log([...total].sort((a, b) => b[1] - a[1]).slice(0, 45).map(([k, v]) => `${v.toFixed(0)} ms ${k}`).join("\n"));
   }
 
   // Search for the word of an early message and open the result: that message on screen.

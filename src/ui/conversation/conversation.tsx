@@ -336,8 +336,16 @@ export function Conversation(props: { state: AppState }) {
     const request = state.findRequest();
     return request?.threadId === id ? request.query : undefined;
   };
+  // Only the user scrolling up lets go of the end (a wheel, a touch, a key, the scroll bar): entries measured as
+  // they render, and message actions that come and go, move the view too, and must not.
+  let lastTop = 0;
+  let userScrollUntil = 0;
+  const userScrolls = () => (userScrollUntil = performance.now() + 1000);
   const onScroll = () => {
-    pinned = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
+    const top = log.scrollTop;
+    if (log.scrollHeight - top - log.clientHeight < 80) pinned = true;
+    else if (top < lastTop - 1 && performance.now() < userScrollUntil) pinned = false;
+    lastTop = top;
   };
   // Once a frame at most: reading scrollHeight forces a layout, which on every streamed token would add up.
   let scrollQueued = false;
@@ -355,6 +363,16 @@ export function Conversation(props: { state: AppState }) {
     if (view) liveMessages(view);
     if (pinned) scrollToEnd();
   });
+  // Whatever changes the conversation's height (an entry measured, a reply growing, a picture loading) keeps it at
+  // its end while pinned.
+  let inner!: HTMLDivElement;
+  onMount(() => {
+    const resized = new ResizeObserver(() => {
+      if (pinned) scrollToEnd();
+    });
+    resized.observe(inner);
+    onCleanup(() => resized.disconnect());
+  });
 
   return (
     <div
@@ -364,8 +382,12 @@ export function Conversation(props: { state: AppState }) {
       aria-live="polite"
       ref={log}
       onScroll={onScroll}
+      onWheel={userScrolls}
+      onTouchMove={userScrolls}
+      onKeyDown={userScrolls}
+      onPointerDown={userScrolls}
     >
-      <div class="conversation-inner">
+      <div class="conversation-inner" ref={inner}>
         <ThreadFilesContext.Provider value={files}>
           <ToolProgressContext.Provider value={() => liveRun()?.toolProgress}>
             <Show when={!empty()} fallback={<Welcome state={state} />}>
