@@ -83,7 +83,8 @@ const INIT = `
   }).observe({ type: "longtask", buffered: true });
 `;
 
-const longTasks = (page: Page) => page.evaluate(() => [...(window as unknown as { __longTasks: number[] }).__longTasks]);
+const longTasks = (page: Page) =>
+  page.evaluate(() => [...(window as unknown as { __longTasks: number[] }).__longTasks]);
 const clearLongTasks = (page: Page) =>
   page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0));
 
@@ -124,7 +125,8 @@ const WAIT_SHOWN = `
 async function measure(browser: Browser, app: string, json: string): Promise<Measures> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  if (process.env.BENCH_PROFILE) page.on("console", (message) => message.text().startsWith("PROFILE") && console.log(message.text()));
+  if (process.env.BENCH_PROFILE)
+    page.on("console", (message) => message.text().startsWith("PROFILE") && console.log(message.text()));
   await page.addInitScript({ content: INIT + WAIT_SHOWN });
   await page.goto(app);
   const threads = page.getByRole("navigation", { name: "Threads" });
@@ -141,7 +143,8 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
   const importMs = Date.now() - importStart;
   // The app opens the imported thread: let it settle, then leave it for a new thread.
   await page.evaluate(
-    ([text]) => (window as unknown as { __waitShown: (t: string, ms: number) => Promise<unknown> }).__waitShown(text!, 120_000),
+    ([text]) =>
+      (window as unknown as { __waitShown: (t: string, ms: number) => Promise<unknown> }).__waitShown(text!, 120_000),
     [lastText(MESSAGES)],
   );
   await sleep(1000);
@@ -175,13 +178,14 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
 
   // Scroll up to the first message, a step a frame; older messages may come in above meanwhile.
   await clearLongTasks(page);
+  // BENCH_PROFILE=1 prints where the main thread spent the scroll (inclusive time by function; build unminified).
   const cdp = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : undefined;
   if (cdp) {
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.start");
   }
   const scroll = await page.evaluate(
-    ([step, first]) =>
+    ({ step, first }) =>
       new Promise<{ frames: number; maxGap: number; ms: number; reached: boolean }>((resolve) => {
         const log = document.querySelector<HTMLElement>('[role="log"]')!;
         const start = performance.now();
@@ -193,7 +197,7 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
           maxGap = Math.max(maxGap, now - last);
           last = now;
           frames++;
-          const reached = [...log.querySelectorAll("article")].some((a) => a.textContent?.includes(first!));
+          const reached = [...log.querySelectorAll("article")].some((a) => a.textContent?.includes(first));
           if (log.scrollTop <= 0) atTop++;
           else atTop = 0;
           if ((reached && log.scrollTop <= 0) || atTop > 120 || now - start > 120_000) {
@@ -201,24 +205,29 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
             return;
           }
           // As a wheel turn would: the conversation lets go of its end only when the user scrolls.
-          log.dispatchEvent(new WheelEvent("wheel", { deltaY: -Number(step), bubbles: true }));
-          log.scrollTop -= Number(step);
+          log.dispatchEvent(new WheelEvent("wheel", { deltaY: -step, bubbles: true }));
+          log.scrollTop -= step;
           requestAnimationFrame(frame);
         };
         requestAnimationFrame(frame);
       }),
-    [SCROLL_STEP, "Question 1:"],
+    { step: SCROLL_STEP, first: "Question 1:" },
   );
   const scrollTasks = await longTasks(page);
   if (cdp) {
     const { profile } = (await cdp.send("Profiler.stop")) as unknown as {
-      profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
+      profile: {
+        nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+        samples: number[];
+        timeDeltas: number[];
+      };
     };
     const byId = new Map(profile.nodes.map((node) => [node.id, node]));
     const selfMs = new Map<number, number>();
     profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
     const parent = new Map<number, number>();
-    for (const node of profile.nodes as { id: number; children?: number[] }[]) for (const child of node.children ?? []) parent.set(child, node.id);
+    for (const node of profile.nodes as { id: number; children?: number[] }[])
+      for (const child of node.children ?? []) parent.set(child, node.id);
     const total = new Map<string, number>();
     for (const [id, ms] of selfMs) {
       const seen = new Set<string>();
@@ -230,7 +239,13 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
         total.set(key, (total.get(key) ?? 0) + ms);
       }
     }
-    console.log([...total].sort((a, b) => b[1] - a[1]).slice(0, 45).map(([k, v]) => `${v.toFixed(0)} ms ${k}`).join("\n"));
+    console.log(
+      [...total]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 45)
+        .map(([k, v]) => `${v.toFixed(0)} ms ${k}`)
+        .join("\n"),
+    );
   }
 
   // Search for the word of an early message and open the result: that message on screen.
@@ -297,8 +312,10 @@ try {
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
-const tasks = (longest: number, count: number) => (count === 0 ? "none over 50 ms" : `${ms(longest)} (${count} over 50 ms)`);
-const withAnchor = (figure: (m: Measures) => string) => (anchor ? { anchor: `${figure(anchor)} (${ANCHOR_NAME})` } : {});
+const tasks = (longest: number, count: number) =>
+  count === 0 ? "none over 50 ms" : `${ms(longest)} (${count} over 50 ms)`;
+const withAnchor = (figure: (m: Measures) => string) =>
+  anchor ? { anchor: `${figure(anchor)} (${ANCHOR_NAME})` } : {};
 const goals: BenchGoal[] = [
   {
     measure: `import of a ${MESSAGES.toLocaleString("en")}-message DeerFlow thread.json, picked → in the thread list`,
@@ -353,15 +370,19 @@ saveBenchResult({
         row("open: longest main-thread task", (m) => tasks(m.openLongestTask, m.openLongTasks)),
         row("DOM nodes in the page after opening", (m) => m.domNodes.toLocaleString("en")),
         row("message articles in the page after opening", (m) => m.articles.toLocaleString("en")),
-        row(`scroll to the first message (${SCROLL_STEP} px a frame)`, (m) =>
-          `${m.scrollFrames} frames in ${ms(m.scrollMs)}${m.scrollReachedFirst ? "" : " (first message not reached)"}`,
+        row(
+          `scroll to the first message (${SCROLL_STEP} px a frame)`,
+          (m) =>
+            `${m.scrollFrames} frames in ${ms(m.scrollMs)}${m.scrollReachedFirst ? "" : " (first message not reached)"}`,
         ),
         row("scroll: longest frame gap", (m) => ms(m.scrollMaxGap)),
         row("scroll: longest main-thread task", (m) => tasks(m.scrollLongestTask, m.scrollLongTasks)),
         row("search → click the result → the 11th message on screen", (m) =>
           m.searchJumpMs === undefined ? "not shown within 20 s" : ms(m.searchJumpMs),
         ),
-        row("search and jump: longest main-thread task", (m) => (m.searchLongestTask > 0 ? ms(m.searchLongestTask) : "none over 50 ms")),
+        row("search and jump: longest main-thread task", (m) =>
+          m.searchLongestTask > 0 ? ms(m.searchLongestTask) : "none over 50 ms",
+        ),
       ],
     },
   ],

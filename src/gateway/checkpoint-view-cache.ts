@@ -30,7 +30,8 @@ export class CheckpointViewCache {
   /** The view of the thread's checkpoint `checkpointId` (its newest when undefined); undefined without one. */
   async view(threadId: string, checkpointId?: string): Promise<CheckpointView | undefined> {
     const id =
-      checkpointId ?? (namesLatest(this.checkpointer) ? await this.checkpointer.latestCheckpointId(threadId) : undefined);
+      checkpointId ??
+      (namesLatest(this.checkpointer) ? await this.checkpointer.latestCheckpointId(threadId) : undefined);
     if (id === undefined) {
       // Only a checkpointer that cannot name its newest checkpoint gets here with a thread that may have one.
       return namesLatest(this.checkpointer) ? undefined : checkpointView(this.checkpointer, threadId);

@@ -156,8 +156,11 @@ function turnPlaces(entries: readonly ThreadEntry[]): Map<string, TurnPlace> {
 
 /** A saved entry's height before it is measured, in px (a short message). */
 const ESTIMATED_ENTRY_PX = 120;
-/** Threads this long are in the page whole: what a user just saw there stays findable and keeps its state. */
-const WHOLE_THREAD_ENTRIES = 80;
+/**
+ * Threads this long are in the page whole, as before virtualization: everything in them stays findable (the page's
+ * own search, a screen reader's list of articles) and keeps its state (an open tool step, a half-written edit).
+ */
+const WHOLE_THREAD_ENTRIES = 200;
 /** Entries kept in the page above and below the visible ones in longer threads. */
 const OVERSCAN = 12;
 /** How long the message a search found stays marked, in ms. */
@@ -208,8 +211,7 @@ function EntryList(props: {
     scrollEndThreshold: 80,
     // Sizes measured while scrolling are applied once a frame, not once per entry.
     useAnimationFrameWithResizeObserver: true,
-    initialOffset: () =>
-      (initialFind >= 0 ? initialFind : props.entries.length) * ESTIMATED_ENTRY_PX + scrollMargin(),
+    initialOffset: () => (initialFind >= 0 ? initialFind : props.entries.length) * ESTIMATED_ENTRY_PX + scrollMargin(),
   });
   onMount(() => {
     const top = list.getBoundingClientRect().top - props.scroller.getBoundingClientRect().top;
@@ -236,7 +238,8 @@ function EntryList(props: {
     ),
   );
 
-  const measure = (element: HTMLElement) => queueMicrotask(() => element.isConnected && virtualizer.measureElement(element));
+  const measure = (element: HTMLElement) =>
+    queueMicrotask(() => element.isConnected && virtualizer.measureElement(element));
   return (
     <div
       ref={list}
@@ -247,7 +250,9 @@ function EntryList(props: {
     >
       <div
         class="conversation-window"
-        style={{ transform: `translateY(${(virtualizer.getVirtualItems()[0]?.start ?? scrollMargin()) - scrollMargin()}px)` }}
+        style={{
+          transform: `translateY(${(virtualizer.getVirtualItems()[0]?.start ?? scrollMargin()) - scrollMargin()}px)`,
+        }}
       >
         <For each={virtualizer.getVirtualItems()}>
           {(item) => (
