@@ -359,6 +359,21 @@ saveBenchResult({
     "Search threads, then clicking the result, until that message is on screen." +
     (anchor ? ` The anchor is the same run against ${ANCHOR_NAME}, served at BENCH_ANCHOR_URL.` : ""),
   goals,
+  notes: [
+    "Where the anchor's time went (measured on commit 409beef's code with timers in the page and the worker, 5,000 " +
+      "messages, load average 8–15 on 2 shared cores): opening rendered every message in one main-thread task " +
+      "(7–12 s, ~63,000 DOM nodes); the worker's thread read took 0.4–0.6 s, nearly all of it decoding the " +
+      "checkpoint's 5,000 messages (LangChain's serializer, then the wire shape); the page's own work on the " +
+      "5,000 entries (copy, memos) 30–90 ms. The import itself (validation, one transaction) was already 1.3–2.9 s.",
+    "Fawn now renders only the entries in and around the view (`@tanstack/solid-virtual`, each measured as it " +
+      "renders; threads of up to 200 entries stay whole), and the worker keeps the decoded view of the last few " +
+      "threads' checkpoints by checkpoint id (an import puts the one it wrote there), so opening reads one key. " +
+      "The first open of a long thread after a page load still decodes it in the worker (0.4–0.6 s, off the " +
+      "page's thread); the entries still come to the page in one message (no paged read).",
+    "Scrolling renders the entries that come into view as they come (Markdown included), so its long tasks " +
+      "depend on how fast it scrolls and on the machine's load; the anchor, with everything already rendered, " +
+      "only paints. Figures on this shared machine vary by 2–3× between runs.",
+  ],
   tables: [
     {
       title: `${MESSAGES.toLocaleString("en")} messages`,
