@@ -20,7 +20,8 @@ import type { ThreadFiles, ThreadRepository } from "../storage/index.ts";
 import { ThreadSearchIndex, type FawnDb } from "../storage/index.ts";
 import { ThreadIdTakenError, ThreadImporter } from "../storage/thread-import.ts";
 import type { BranchService } from "./branch-service.ts";
-import { checkpointView } from "./run-executor.ts";
+import { CheckpointViewCache } from "./checkpoint-view-cache.ts";
+import { checkpointView, stateView } from "./run-executor.ts";
 import { composeHistory } from "./thread-history.ts";
 import { threadReplay } from "./thread-replay.ts";
 import { tryLockThread } from "./thread-locks.ts";
@@ -52,6 +53,7 @@ export class ThreadsService {
   private readonly threads: ThreadRepository;
   private readonly importer: ThreadImporter;
   private readonly uploads: UploadsService;
+  private readonly views: CheckpointViewCache;
   readonly search: ThreadSearchService;
 
   constructor(
@@ -61,6 +63,7 @@ export class ThreadsService {
     this.threads = options.threads;
     this.importer = new ThreadImporter(db, options.checkpointer);
     this.uploads = new UploadsService(options.files);
+    this.views = new CheckpointViewCache(options.checkpointer);
     this.search = new ThreadSearchService({
       threads: this.threads,
       index: new ThreadSearchIndex(db),
@@ -104,7 +107,7 @@ export class ThreadsService {
   async get(threadId: string): Promise<ThreadDetail | undefined> {
     const detail = await this.threads.detail(threadId);
     if (!detail) return undefined;
-    const view = await checkpointView(this.options.checkpointer, threadId, detail.head);
+    const view = await this.views.view(threadId, detail.head);
     const { versions, resumable } = await this.options.branches.describe(detail, view?.messages ?? []);
     return {
       ...detail,
@@ -151,6 +154,7 @@ export class ThreadsService {
     if (!release) throw new UserError(THREAD_RUNNING_ELSEWHERE, "conflict");
     try {
       await this.threads.delete(threadId);
+      this.views.forget(threadId);
     } finally {
       release();
     }
@@ -213,9 +217,11 @@ export class ThreadsService {
         updated_at: now,
         status: "idle",
       };
-      await writing(() =>
+      const checkpointId = await writing(() =>
         this.importer.write({ thread, values, files: plan.files, searchText: searchableText(plan.messages) }),
       );
+      // What the checkpoint shows, from the values just written: the first open decodes nothing.
+      this.views.put(threadId, checkpointId, stateView(values));
       return thread;
     };
     // DeerFlow's id is kept when it is valid and free; another tab may take it meanwhile, then a new one is used.

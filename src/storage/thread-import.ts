@@ -49,9 +49,10 @@ export class ThreadImporter {
   /**
    * Stores the thread, its checkpoint and its files in one transaction. Rejects with ThreadIdTakenError when the
    * thread id is taken, and with the storage's error (e.g. QuotaExceededError) when the write fails; either way
-   * nothing is stored. Records a crashed earlier attempt may have left under the id are replaced.
+   * nothing is stored. Records a crashed earlier attempt may have left under the id are replaced. Resolves with the
+   * id of the thread's checkpoint.
    */
-  async write(imported: ThreadImport): Promise<void> {
+  async write(imported: ThreadImport): Promise<string> {
     const threadId = imported.thread.thread_id;
     for (const file of imported.files) assertThreadFilePath(file.path);
     // Serialize and hash before the transaction opens: it would commit while we awaited.
@@ -89,6 +90,7 @@ export class ThreadImporter {
       throw error;
     }
     await done;
+    return checkpointRecords.checkpoint.checkpoint_id;
   }
 
   private async prepareCheckpoint(

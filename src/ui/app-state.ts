@@ -86,6 +86,8 @@ function runModel(choice: ModelChoice | undefined): { model?: string; endpoint?:
 export function createAppState(client: GatewayClient) {
   const [threads, setThreads] = createSignal<ThreadSummary[]>([]);
   const [thread, setThread] = createSignal<ThreadDetail | undefined>();
+  /** A message to show in the thread being opened: the first one holding the query's words (see openThread). */
+  const [findRequest, setFindRequest] = createSignal<{ threadId: string; query: string } | undefined>();
   /** Live runs by thread id: threads run side by side, one run per thread. */
   const [runs, setRuns] = createSignal<Readonly<Record<string, RunView>>>({});
   const run = () => runs()[thread()?.thread_id ?? ""];
@@ -212,8 +214,13 @@ export function createAppState(client: GatewayClient) {
     }
   }
 
-  async function openThread(threadId: string | undefined): Promise<void> {
+  /**
+   * Opens the thread (none: the welcome page). With `find` (a thread search's query), the conversation scrolls to the
+   * first message holding its words instead of to the last reply.
+   */
+  async function openThread(threadId: string | undefined, options: { find?: string } = {}): Promise<void> {
     if (openReplay()?.threadId !== threadId) setReplay(undefined);
+    setFindRequest(threadId && options.find?.trim() ? { threadId, query: options.find } : undefined);
     if (!threadId) {
       setThread(undefined);
       if (location.hash) history.replaceState(null, "", location.pathname + location.search);
@@ -553,6 +560,9 @@ export function createAppState(client: GatewayClient) {
     stop,
     newThread,
     openThread,
+    findRequest,
+    /** The conversation showed (or gave up on) the message findRequest asked for. */
+    findDone: () => setFindRequest(undefined),
     renameThread,
     pinThread,
     deleteThread,

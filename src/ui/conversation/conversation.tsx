@@ -1,6 +1,9 @@
 // The conversation log: saved entries, then the live run (the user's message, streamed replies, its error), with
-// each `task` call's subtask card built from the saved messages and the live run's task events.
-import { createEffect, createMemo, For, Index, on, Show, type JSX } from "solid-js";
+// each `task` call's subtask card built from the saved messages and the live run's task events. The saved entries are
+// virtualized (only those in view and around them are in the page), so a thread of thousands of messages opens at
+// once; a thread search's result opens the thread at the message it found.
+import { createVirtualizer } from "@tanstack/solid-virtual";
+import { createEffect, createMemo, createSignal, For, Index, on, onCleanup, onMount, Show, type JSX } from "solid-js";
 import {
   CLARIFICATION_TOOL_NAME,
   contentText,
@@ -11,6 +14,7 @@ import {
   type WireMessage,
 } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
+import { findMessageIndex } from "./find-message.ts";
 import { answerOf, requestOfToolMessage } from "./human-input.ts";
 import { t } from "../i18n/index.ts";
 import { liveMessages } from "./run-view.ts";
@@ -150,6 +154,127 @@ function turnPlaces(entries: readonly ThreadEntry[]): Map<string, TurnPlace> {
   return places;
 }
 
+/** A saved entry's height before it is measured, in px (a short message). */
+const ESTIMATED_ENTRY_PX = 120;
+/**
+ * Threads this long are in the page whole, as before virtualization: everything in them stays findable (the page's
+ * own search, a screen reader's list of articles) and keeps its state (an open tool step, a half-written edit).
+ */
+const WHOLE_THREAD_ENTRIES = 200;
+/** Entries kept in the page above and below the visible ones in longer threads. */
+const OVERSCAN = 12;
+/** How long the message a search found stays marked, in ms. */
+const FOUND_MARK_MS = 4000;
+
+function entryKey(entries: readonly ThreadEntry[], index: number): string {
+  const entry = entries[index];
+  if (!entry) return `entry-${index}`;
+  return entry.kind === "message" ? `message-${entry.message.id}` : `error-${entry.id}`;
+}
+
+/**
+ * The saved entries of one thread, virtualized: each entry is measured as it renders, the list opens at its end (or
+ * at the message `find` points at) and stays there while it is scrolled to the end. Older entries coming in above
+ * keep what is on screen in place.
+ */
+function EntryList(props: {
+  entries: readonly ThreadEntry[];
+  scroller: HTMLElement;
+  /** A thread search's query: the list opens at the first message holding its words (see findMessageIndex). */
+  find: string | undefined;
+  onFindDone: () => void;
+  /** The list is in the page: at its end (else at a found message). */
+  onOpen: (atEnd: boolean) => void;
+  /** The list moved away from the end on its own (to a found message). */
+  onLeaveEnd: () => void;
+  children: (entry: ThreadEntry, index: number) => JSX.Element;
+}) {
+  let list!: HTMLDivElement;
+  const [scrollMargin, setScrollMargin] = createSignal(0);
+  const [found, setFound] = createSignal<string | undefined>();
+  const initialFind = props.find === undefined ? -1 : findMessageIndex(props.entries, props.find);
+  const virtualizer = createVirtualizer({
+    get count() {
+      return props.entries.length;
+    },
+    getScrollElement: () => props.scroller,
+    estimateSize: () => ESTIMATED_ENTRY_PX,
+    getItemKey: (index) => entryKey(props.entries, index),
+    get overscan() {
+      return props.entries.length <= WHOLE_THREAD_ENTRIES ? WHOLE_THREAD_ENTRIES : OVERSCAN;
+    },
+    get scrollMargin() {
+      return scrollMargin();
+    },
+    // Chat-like: at the end it stays at the end as entries grow; entries added above keep the view in place.
+    anchorTo: "end",
+    scrollEndThreshold: 80,
+    // Sizes measured while scrolling are applied once a frame, not once per entry.
+    useAnimationFrameWithResizeObserver: true,
+    initialOffset: () => (initialFind >= 0 ? initialFind : props.entries.length) * ESTIMATED_ENTRY_PX + scrollMargin(),
+  });
+  onMount(() => {
+    const top = list.getBoundingClientRect().top - props.scroller.getBoundingClientRect().top;
+    setScrollMargin(Math.max(0, top + props.scroller.scrollTop));
+    props.onOpen(initialFind < 0);
+  });
+
+  let unmark: ReturnType<typeof setTimeout> | undefined;
+  onCleanup(() => clearTimeout(unmark));
+  createEffect(
+    on(
+      () => props.find,
+      (query) => {
+        if (query === undefined) return;
+        const index = findMessageIndex(props.entries, query);
+        props.onFindDone();
+        if (index < 0) return;
+        props.onLeaveEnd();
+        virtualizer.scrollToIndex(index, { align: "center" });
+        setFound(entryKey(props.entries, index));
+        clearTimeout(unmark);
+        unmark = setTimeout(() => setFound(undefined), FOUND_MARK_MS);
+      },
+    ),
+  );
+
+  const measure = (element: HTMLElement) =>
+    queueMicrotask(() => element.isConnected && virtualizer.measureElement(element));
+  return (
+    <div
+      ref={list}
+      class="conversation-entries"
+      // Entries come into the page as the list scrolls: not news to announce (the live run below is).
+      aria-live="off"
+      style={{ height: `${virtualizer.getTotalSize() - scrollMargin()}px` }}
+    >
+      <div
+        class="conversation-window"
+        style={{
+          transform: `translateY(${(virtualizer.getVirtualItems()[0]?.start ?? scrollMargin()) - scrollMargin()}px)`,
+        }}
+      >
+        <For each={virtualizer.getVirtualItems()}>
+          {(item) => (
+            <Show when={props.entries[item.index]} keyed>
+              {(entry) => (
+                <div
+                  class="conversation-row"
+                  classList={{ found: found() !== undefined && found() === entryKey(props.entries, item.index) }}
+                  data-index={item.index}
+                  ref={measure}
+                >
+                  {props.children(entry, item.index)}
+                </div>
+              )}
+            </Show>
+          )}
+        </For>
+      </div>
+    </div>
+  );
+}
+
 export function Conversation(props: { state: AppState }) {
   let log!: HTMLDivElement;
   const state = props.state;
@@ -208,10 +333,24 @@ export function Conversation(props: { state: AppState }) {
   createEffect(on(threadId, images.forgetOthers, { defer: true }));
   const files: ThreadFiles = { base: MESSAGE_BASE, imageUrl: images.imageUrl, open: state.openPreview };
 
-  // Follow the reply as it grows, unless the user scrolled up to read.
+  // Follow the reply as it grows, unless the user scrolled up to read. A thread opens at its end unless a search
+  // result opened it at a message.
   let pinned = true;
+  /** The query of a thread search whose result opened this thread, until the conversation has shown its message. */
+  const findFor = (id: string) => {
+    const request = state.findRequest();
+    return request?.threadId === id ? request.query : undefined;
+  };
+  // Only the user scrolling up lets go of the end (a wheel, a touch, a key, the scroll bar): entries measured as
+  // they render, and message actions that come and go, move the view too, and must not.
+  let lastTop = 0;
+  let userScrollUntil = 0;
+  const userScrolls = () => (userScrollUntil = performance.now() + 1000);
   const onScroll = () => {
-    pinned = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
+    const top = log.scrollTop;
+    if (log.scrollHeight - top - log.clientHeight < 80) pinned = true;
+    else if (top < lastTop - 1 && performance.now() < userScrollUntil) pinned = false;
+    lastTop = top;
   };
   // Once a frame at most: reading scrollHeight forces a layout, which on every streamed token would add up.
   let scrollQueued = false;
@@ -220,7 +359,7 @@ export function Conversation(props: { state: AppState }) {
     scrollQueued = true;
     requestAnimationFrame(() => {
       scrollQueued = false;
-      log.scrollTo({ top: log.scrollHeight });
+      if (pinned) log.scrollTo({ top: log.scrollHeight });
     });
   };
   createEffect(() => {
@@ -228,6 +367,16 @@ export function Conversation(props: { state: AppState }) {
     const view = liveRun();
     if (view) liveMessages(view);
     if (pinned) scrollToEnd();
+  });
+  // Whatever changes the conversation's height (an entry measured, a reply growing, a picture loading) keeps it at
+  // its end while pinned.
+  let inner!: HTMLDivElement;
+  onMount(() => {
+    const resized = new ResizeObserver(() => {
+      if (pinned) scrollToEnd();
+    });
+    resized.observe(inner);
+    onCleanup(() => resized.disconnect());
   });
 
   return (
@@ -238,32 +387,47 @@ export function Conversation(props: { state: AppState }) {
       aria-live="polite"
       ref={log}
       onScroll={onScroll}
+      onWheel={userScrolls}
+      onTouchMove={userScrolls}
+      onKeyDown={userScrolls}
+      onPointerDown={userScrolls}
     >
-      <div class="conversation-inner">
+      <div class="conversation-inner" ref={inner}>
         <ThreadFilesContext.Provider value={files}>
           <ToolProgressContext.Provider value={() => liveRun()?.toolProgress}>
             <Show when={!empty()} fallback={<Welcome state={state} />}>
-              <For each={state.thread()?.entries ?? []}>
-                {(entry, index) => {
-                  const answer = () => (isClarification(entry) ? answers()[index()] : undefined);
-                  return (
-                    <EntryView
-                      entry={entry}
-                      onOpenSettings={openSettings}
-                      answer={answer()}
-                      subtasks={subtasks()}
-                      tools={tools()}
-                      actions={actionsFor(entry)}
-                      // Only an unanswered question takes an answer, and only while nothing runs.
-                      onAnswer={
-                        isClarification(entry) && answer() === undefined && !liveRun() && state.canReply()
-                          ? (text) => void state.send(text)
-                          : undefined
-                      }
-                    />
-                  );
-                }}
-              </For>
+              <Show when={threadId()} keyed>
+                {(id) => (
+                  <EntryList
+                    entries={state.thread()?.entries ?? []}
+                    scroller={log}
+                    find={findFor(id)}
+                    onFindDone={() => state.findDone()}
+                    onOpen={(atEnd) => (pinned = atEnd)}
+                    onLeaveEnd={() => (pinned = false)}
+                  >
+                    {(entry, index) => {
+                      const answer = () => (isClarification(entry) ? answers()[index] : undefined);
+                      return (
+                        <EntryView
+                          entry={entry}
+                          onOpenSettings={openSettings}
+                          answer={answer()}
+                          subtasks={subtasks()}
+                          tools={tools()}
+                          actions={actionsFor(entry)}
+                          // Only an unanswered question takes an answer, and only while nothing runs.
+                          onAnswer={
+                            isClarification(entry) && answer() === undefined && !liveRun() && state.canReply()
+                              ? (text) => void state.send(text)
+                              : undefined
+                          }
+                        />
+                      );
+                    }}
+                  </EntryList>
+                )}
+              </Show>
               <Show when={!liveRun() && state.thread()?.resumable && state.canReply()}>
                 <div class="run-cut-off">
                   <p>{t("conversation.cutOff")}</p>

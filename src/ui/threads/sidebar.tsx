@@ -30,6 +30,8 @@ export function Sidebar(props: {
   let results: HTMLUListElement | undefined;
   let nav: HTMLElement | undefined;
   const openThread = (threadId: string) => void state.openThread(threadId);
+  // A search result opens its thread at the first message holding the query's words.
+  const openFound = (threadId: string) => void state.openThread(threadId, { find: searchState().query });
 
   return (
     <aside class="sidebar">
@@ -79,7 +81,7 @@ export function Sidebar(props: {
           <ThreadSearchResults
             state={searchState()}
             currentId={state.thread()?.thread_id}
-            onOpen={openThread}
+            onOpen={openFound}
             onFocusBox={() => nav?.querySelector<HTMLElement>('input[type="search"]')?.focus()}
             ref={(element) => (results = element)}
           />
