@@ -352,12 +352,14 @@ export function Conversation(props: { state: AppState }) {
     else if (top < lastTop - 1 && performance.now() < userScrollUntil) pinned = false;
     lastTop = top;
   };
-  // Once a frame at most: reading scrollHeight forces a layout, which on every streamed token would add up.
+  // Once per task at most, and in the same frame as the change: updates come a frame at a time (the run's events
+  // in an animation frame callback, sizes in the ResizeObserver's, before the frame is painted), so scrolling right
+  // after them paints the update and the scroll together. Waiting for the next frame drew every update twice.
   let scrollQueued = false;
   const scrollToEnd = () => {
     if (scrollQueued) return;
     scrollQueued = true;
-    requestAnimationFrame(() => {
+    queueMicrotask(() => {
       scrollQueued = false;
       if (pinned) log.scrollTo({ top: log.scrollHeight });
     });
