@@ -1,6 +1,7 @@
 // The chat-model factory: OpenAI-compatible endpoints through @langchain/openai, Anthropic's Messages API and Google's
 // Gemini API through their LangChain SDKs, each loaded on first use (docs/architecture.md#d6-models-and-keys).
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type * as OpenAiModule from "@langchain/openai";
 import type { ChatOpenAI } from "@langchain/openai";
 import { providerOf, type ModelEndpoint, type ModelEntry, type ModelTarget } from "../protocol/index.ts";
 import { fetchModels } from "./model-list.ts";
@@ -29,13 +30,13 @@ function entryOf(target: ModelTarget, model: string): ModelEntry {
  * Fetches @langchain/openai (with the `openai` SDK, the agent worker's largest part) once; the worker calls it as
  * soon as it is up, so it is there before a first message needs it without delaying the worker's first answer.
  */
-export function loadOpenAi(): Promise<typeof import("@langchain/openai")> {
+export function loadOpenAi(): Promise<typeof OpenAiModule> {
   return (openAi ??= import("@langchain/openai").catch((error: unknown) => {
     openAi = undefined;
     throw error;
   }));
 }
-let openAi: Promise<typeof import("@langchain/openai")> | undefined;
+let openAi: Promise<typeof OpenAiModule> | undefined;
 
 /** An OpenAI-compatible endpoint's model (its SDK is a chunk of its own: loadOpenAi). */
 export async function createOpenAiModel(target: ModelTarget, options: ChatModelOptions = {}): Promise<ChatOpenAI> {
