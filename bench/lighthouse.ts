@@ -1,0 +1,138 @@
+// Lighthouse (its default, mobile preset) on the built app served by `vite preview`, in Chromium at /usr/bin/chromium:
+// the performance, accessibility, best-practices and SEO scores, FCP, LCP, TBT and CLS, the median of several runs,
+// and the audits that did not pass. Needs `npm run build` first (npm run bench builds once); prints numbers only.
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { startPreview } from "../scripts/preview-server.ts";
+import { median, saveBenchResult } from "./report.ts";
+
+const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+// Its own port, apart from the other benchmarks and the e2e tests.
+const PORT = Number(process.env.BENCH_APP_PORT ?? 4184);
+const APP = `http://127.0.0.1:${PORT}/`;
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+const METRICS = [
+  { id: "first-contentful-paint", label: "First Contentful Paint", unit: "s" },
+  { id: "largest-contentful-paint", label: "Largest Contentful Paint", unit: "s" },
+  { id: "total-blocking-time", label: "Total Blocking Time", unit: "ms" },
+  { id: "cumulative-layout-shift", label: "Cumulative Layout Shift", unit: "" },
+] as const;
+
+interface Run {
+  scores: Record<(typeof CATEGORIES)[number], number>;
+  metrics: Record<(typeof METRICS)[number]["id"], number>;
+  /** Audits that count towards a score and did not pass: "id: title". */
+  failed: string[];
+}
+
+/** One Lighthouse run in a fresh Chromium profile (so a first visit: no service worker, empty caches). */
+async function run(): Promise<Run> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME,
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+  });
+  try {
+    const result = await lighthouse(APP, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: [...CATEGORIES],
+    });
+    if (!result) throw new Error("Lighthouse returned no result");
+    const { lhr } = result;
+    const scores = Object.fromEntries(
+      CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
+    ) as Run["scores"];
+    const metrics = Object.fromEntries(
+      METRICS.map((metric) => [metric.id, lhr.audits[metric.id]?.numericValue ?? Number.NaN]),
+    ) as Run["metrics"];
+    const counted = new Set(CATEGORIES.flatMap((id) => lhr.categories[id]?.auditRefs.map((ref) => ref.id) ?? []));
+    const failed = Object.values(lhr.audits)
+      .filter(
+        (audit) =>
+          counted.has(audit.id) &&
+          audit.score !== null &&
+          audit.score < 0.9 &&
+          audit.scoreDisplayMode !== "informative" &&
+          audit.scoreDisplayMode !== "notApplicable" &&
+          audit.scoreDisplayMode !== "manual",
+      )
+      .map((audit) => `${audit.id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ""}`);
+    return { scores, metrics, failed };
+  } finally {
+    chrome.kill();
+  }
+}
+
+const preview = await startPreview(PORT);
+const runs: Run[] = [];
+try {
+  for (let i = 0; i < RUNS; i++) {
+    const result = await run();
+    runs.push(result);
+    console.log(`run ${i + 1}: ${JSON.stringify(result)}`);
+  }
+} finally {
+  preview.close();
+}
+
+const score = (id: (typeof CATEGORIES)[number]) => median(runs.map((entry) => entry.scores[id])) ?? Number.NaN;
+const metric = (id: (typeof METRICS)[number]["id"]) => median(runs.map((entry) => entry.metrics[id])) ?? Number.NaN;
+const shown = (value: number, unit: string) =>
+  unit === "s" ? `${(value / 1000).toFixed(2)} s` : unit === "ms" ? `${Math.round(value)} ms` : value.toFixed(3);
+const lcp = metric("largest-contentful-paint");
+const failed = [...new Set(runs.flatMap((entry) => entry.failed))].sort();
+saveBenchResult({
+  name: "lighthouse",
+  title: "Lighthouse",
+  command: "npm run bench:lighthouse",
+  about: [
+    "Lighthouse 12 (the newest that runs on Node 20; 13 needs Node 22) with its default mobile preset: a mid-range",
+    "phone's screen, simulated slow 4G and a 4× slower CPU. It loads the built app served by `vite preview` on",
+    `localhost in headless Chromium (/usr/bin/chromium, a fresh profile each run, so a first visit), ${RUNS} times; the`,
+    "figures are medians. Simulated throttling scales what this machine measured, so a loaded machine lowers the",
+    "performance score.",
+  ].join("\n"),
+  goals: [
+    {
+      measure: "Lighthouse performance score (mobile)",
+      goal: "100",
+      figure: String(score("performance")),
+      met: score("performance") >= 100,
+    },
+    {
+      measure: "Largest Contentful Paint (Lighthouse mobile)",
+      goal: "≤ 1.5 s",
+      figure: shown(lcp, "s"),
+      met: lcp <= 1500,
+    },
+  ],
+  tables: [
+    {
+      title: `Scores (median of ${RUNS})`,
+      columns: ["category", "score", ...runs.map((_, index) => `run ${index + 1}`)],
+      rows: CATEGORIES.map((id) => [id, score(id), ...runs.map((entry) => entry.scores[id])]),
+    },
+    {
+      title: `Metrics (median of ${RUNS})`,
+      columns: ["metric", "value", ...runs.map((_, index) => `run ${index + 1}`)],
+      rows: METRICS.map((entry) => [
+        entry.label,
+        shown(metric(entry.id), entry.unit),
+        ...runs.map((result) => shown(result.metrics[entry.id], entry.unit)),
+      ]),
+    },
+  ],
+  notes: [
+    "Before issue 21's work: performance 96, accessibility 100, best practices 100, SEO 91 (robots.txt answered with the app's HTML), FCP 2.0 s, LCP 2.3 s, TBT 120 ms.",
+    ...(failed.length > 0
+      ? [`Audits not passed in some run: ${failed.map((entry) => `\`${entry}\``).join("; ")}.`]
+      : ["Every audit that counts towards a score passed in every run."]),
+    "`vite preview` sends no compressed responses; a host serving Fawn should gzip or brotli its text files (Lighthouse's text-compression audit is about the server, not the app).",
+    `Load average while this ran: ${(await import("node:os"))
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(" ")} (the machine is shared; simulated throttling amplifies its noise).`,
+  ],
+});
