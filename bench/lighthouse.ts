@@ -1,7 +1,9 @@
 // Lighthouse (its default, mobile preset) on the built app served by `vite preview`, in Chromium at /usr/bin/chromium:
 // the performance, accessibility, best-practices and SEO scores, FCP, LCP, TBT and CLS, the median of several runs,
-// and the audits that did not pass. Needs `npm run build` first (npm run bench builds once); prints numbers only.
+// and the audits that did not pass (LIGHTHOUSE_REPORT_DIR=<dir> keeps each run's whole report there as JSON). Needs `npm run build` first (npm run bench builds once); prints numbers only.
 import * as chromeLauncher from "chrome-launcher";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import lighthouse from "lighthouse";
 import { startPreview } from "../scripts/preview-server.ts";
 import { median, saveBenchResult } from "./report.ts";
@@ -41,6 +43,9 @@ async function run(): Promise<Run> {
     });
     if (!result) throw new Error("Lighthouse returned no result");
     const { lhr } = result;
+    if (process.env.LIGHTHOUSE_REPORT_DIR) {
+      writeFileSync(join(process.env.LIGHTHOUSE_REPORT_DIR, `lighthouse-${Date.now()}.json`), JSON.stringify(lhr));
+    }
     const scores = Object.fromEntries(
       CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
     ) as Run["scores"];
@@ -129,7 +134,7 @@ saveBenchResult({
     ...(failed.length > 0
       ? [`Audits not passed in some run: ${failed.map((entry) => `\`${entry}\``).join("; ")}.`]
       : ["Every audit that counts towards a score passed in every run."]),
-    "`vite preview` sends no compressed responses; a host serving Fawn should gzip or brotli its text files (Lighthouse's text-compression audit is about the server, not the app).",
+    "`vite preview` gzips text responses; a static host serving Fawn should compress them too (text compression is the server's, not the app's).",
     `Load average while this ran: ${(await import("node:os"))
       .loadavg()
       .map((value) => value.toFixed(2))

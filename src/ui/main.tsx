@@ -33,7 +33,7 @@ void i18nReady().then(() => {
   render(() => <App state={state} />, root);
   // What the first paint did not need, fetched after it: the Markdown renderer at once (a thread's messages follow
   // soon), the dialogs when the page is idle (so that opening one has no wait).
-  void preloadMarkdown().catch(() => undefined);
+  requestAnimationFrame(() => setTimeout(() => void preloadMarkdown().catch(() => undefined), 0));
   if ("requestIdleCallback" in window) requestIdleCallback(preloadDialogs, { timeout: 5000 });
   else setTimeout(preloadDialogs, 2000);
 });
