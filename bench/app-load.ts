@@ -168,7 +168,7 @@ saveBenchResult({
     },
   ],
   notes: [
-    "Before this work (commit 409beef, the same benchmark with the same mark added, 5 runs, load average ~14 on 2 cores): initial 138.9 KB and agent worker 587.1 KB gzip; first visit FCP 620 ms, worker ready 1343 ms, longest task 86 ms; repeat visit FCP 204 ms, worker ready 607 ms. After, in the same conditions: 89.1 KB and 474.8 KB; first visit FCP 461 ms, worker ready 1161 ms, longest task 71 ms; repeat visit FCP 128 ms, worker ready 559 ms.",
+    "Before this work (commit 409beef, this benchmark with the same mark added, 5 runs right before, load average ~9 on 2 cores): initial 138.9 KB and agent worker 587.1 KB gzip; first visit FCP 347 ms, worker ready 1027 ms, longest task 101 ms; repeat visit FCP 157 ms, worker ready 460 ms. After, in the same conditions: 89.1 KB and 474.8 KB; first visit FCP 359 ms, worker ready 940 ms, longest task 61 ms; repeat visit FCP 125 ms, worker ready 370 ms. Unthrottled on localhost, bytes barely show in these timings; Lighthouse's throttled run (bench:lighthouse) shows them.",
     "The agent worker starts right after the first paint (src/ui/gateway-client.ts), so its download does not compete with the first screen's; Gateway calls made before then wait for it.",
     "A first visit also starts the service worker's install, which precaches every chunk and Pyodide (~13 MB) while the page loads; the repeat visit reads all of it from Cache Storage.",
     "The OpenAI SDK (the worker's largest part) is fetched once the worker has answered; a message sent before it has arrived waits for it, which these timings do not include.",
