@@ -1,6 +1,7 @@
 // Reads the built app in dist/: which files the page loads first, and which make up the agent worker.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
+import { gzipSync } from "node:zlib";
 import { init, parse } from "es-module-lexer";
 
 await init();
@@ -77,4 +78,9 @@ export function allScripts(): string[] {
   return readdirSync(join(DIST, "assets"))
     .filter((name) => name.endsWith(".js"))
     .map((name) => `assets/${name}`);
+}
+
+/** A built file's size gzipped at level 9, in bytes: what `npm run size` counts against size-budgets.json. */
+export function gzipSize(file: string): number {
+  return gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length;
 }

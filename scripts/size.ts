@@ -1,8 +1,7 @@
 // `npm run size`: gzip sizes of what the page loads first and of the agent worker; fails over budget.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
-import { DIST, initialFiles, workerFiles } from "./dist-graph.ts";
+import { gzipSize, initialFiles, workerFiles } from "./dist-graph.ts";
 
 interface Budget {
   name: string;
@@ -11,10 +10,6 @@ interface Budget {
 }
 
 const budgets = JSON.parse(readFileSync(join(process.cwd(), "size-budgets.json"), "utf8")) as Record<string, number>;
-
-function gzipSize(file: string): number {
-  return gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length;
-}
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 

@@ -3,6 +3,7 @@
 // their python3 runs in the page's walled-off Python frames, which the page hands over once (attachPythonHost).
 import * as Comlink from "comlink";
 import { openGateway } from "../src/gateway/index.ts";
+import { loadOpenAi } from "../src/models/index.ts";
 import { WorkerSandboxes } from "../src/sandbox/browser/worker-sandbox-client.ts";
 import type { PythonFrameConnector } from "../src/sandbox/python/python-frame-protocol.ts";
 import { whenReady } from "../src/shared/when-ready.ts";
@@ -22,11 +23,11 @@ const sandboxes = new WorkerSandboxes(
   },
 );
 
-Comlink.expose(
-  whenReady(
-    openGateway(DB_NAME, {
-      openSandbox: (threadId) => sandboxes.open(threadId),
-      attachPythonHost: (host) => attachPythonHost(host as Comlink.Remote<PythonFrameConnector>),
-    }),
-  ),
-);
+const gateway = openGateway(DB_NAME, {
+  openSandbox: (threadId) => sandboxes.open(threadId),
+  attachPythonHost: (host) => attachPythonHost(host as Comlink.Remote<PythonFrameConnector>),
+});
+Comlink.expose(whenReady(gateway));
+// The OpenAI SDK is a chunk of its own so that the Gateway answers sooner; fetched once it does, before a first
+// message needs it (a run started earlier waits for it). Offline, the service worker's precache has it.
+void gateway.then(() => loadOpenAi()).catch(() => undefined);

@@ -38,7 +38,8 @@ cleanupOutdatedCaches();
 // Content-Security-Policy as a header too (index.html also carries it in a <meta>). The handler answers through the
 // precache strategy, so the plugin above adds the isolation headers. The frame documents (frames/*.html) are
 // precached files of their own, with their own policies, and never the app shell; nor is oauth-callback.html, which an
-// authorization server opens with a code in its query (so the precache, matching whole URLs, passes it to the network).
+// authorization server opens with a code in its query (so the precache, matching whole URLs, passes it to the network),
+// nor robots.txt (public/robots.txt, for crawlers; never the app's HTML).
 const appShell = createHandlerBoundToURL("index.html");
 registerRoute(
   new NavigationRoute(
@@ -48,7 +49,7 @@ registerRoute(
       headers.set("Content-Security-Policy", `${APP_CSP}; frame-ancestors 'self'`);
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
     },
-    { denylist: [/\/frames\//, /\/oauth-callback\.html(?:\?|$)/] },
+    { denylist: [/\/frames\//, /\/oauth-callback\.html(?:\?|$)/, /\/robots\.txt(?:\?|$)/] },
   ),
 );
 

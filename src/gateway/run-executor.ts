@@ -240,7 +240,7 @@ export async function executeRun(
           model: options.model,
           ...(options.reasoningEffort && { reasoningEffort: options.reasoningEffort }),
         })
-      : createOpenAiModel({ name: "", baseUrl: "http://unset.invalid", apiKey: "", model: "unset", models: [] }),
+      : await createOpenAiModel({ name: "", baseUrl: "http://unset.invalid", apiKey: "", model: "unset", models: [] }),
     checkpointer,
     planMode: options.planMode,
     ...(deps.webTools && { webTools: createWebTools(deps.webTools, { proxyUrl: deps.proxyUrl }) }),

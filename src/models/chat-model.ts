@@ -1,7 +1,8 @@
 // The chat-model factory: OpenAI-compatible endpoints through @langchain/openai, Anthropic's Messages API and Google's
-// Gemini API through their LangChain SDKs, loaded on first use (docs/architecture.md#d6-models-and-keys).
+// Gemini API through their LangChain SDKs, each loaded on first use (docs/architecture.md#d6-models-and-keys).
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { ChatOpenAI } from "@langchain/openai";
+import type * as OpenAiModule from "@langchain/openai";
+import type { ChatOpenAI } from "@langchain/openai";
 import { providerOf, type ModelEndpoint, type ModelEntry, type ModelTarget } from "../protocol/index.ts";
 import { fetchModels } from "./model-list.ts";
 import { apiRoot } from "./provider-urls.ts";
@@ -25,8 +26,21 @@ function entryOf(target: ModelTarget, model: string): ModelEntry {
   return target.models.find((entry) => entry.id === model) ?? { id: model };
 }
 
-/** An OpenAI-compatible endpoint's model; synchronous, since @langchain/openai is in the agent worker's first chunk. */
-export function createOpenAiModel(target: ModelTarget, options: ChatModelOptions = {}): ChatOpenAI {
+/**
+ * Fetches @langchain/openai (with the `openai` SDK, the agent worker's largest part) once; the worker calls it as
+ * soon as it is up, so it is there before a first message needs it without delaying the worker's first answer.
+ */
+export function loadOpenAi(): Promise<typeof OpenAiModule> {
+  return (openAi ??= import("@langchain/openai").catch((error: unknown) => {
+    openAi = undefined;
+    throw error;
+  }));
+}
+let openAi: Promise<typeof OpenAiModule> | undefined;
+
+/** An OpenAI-compatible endpoint's model (its SDK is a chunk of its own: loadOpenAi). */
+export async function createOpenAiModel(target: ModelTarget, options: ChatModelOptions = {}): Promise<ChatOpenAI> {
+  const { ChatOpenAI } = await loadOpenAi();
   const model = options.model ?? target.model;
   const { modelKwargs } = reasoningRequest("openai-compatible", entryOf(target, model), options.reasoningEffort);
   return new ChatOpenAI({
@@ -79,8 +93,8 @@ async function createGeminiModel(target: ModelTarget, options: ChatModelOptions)
 }
 
 /**
- * The chat model of a run's target, in its endpoint's provider's wire format. OpenAI-compatible models are made at
- * once; Anthropic's and Gemini's SDKs are imported the first time one is used, so this resolves asynchronously.
+ * The chat model of a run's target, in its endpoint's provider's wire format. Each provider's SDK is imported the first
+ * time one of its models is used (OpenAI's is usually fetched already: loadOpenAi).
  */
 export async function createChatModel(target: ModelTarget, options: ChatModelOptions = {}): Promise<BaseChatModel> {
   switch (providerOf(target)) {

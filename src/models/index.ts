@@ -2,6 +2,7 @@
 export {
   createChatModel,
   createOpenAiModel,
+  loadOpenAi,
   fetchModelIds,
   type ChatModelFactory,
   type ChatModelOptions,

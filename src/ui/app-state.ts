@@ -37,6 +37,7 @@ import { createWebContainerStarter } from "./webcontainer-starter.ts";
 import { createComposerExtras } from "./composer/composer-extras.ts";
 import { isSharedHash } from "./threads/shared-thread-sources.ts";
 import { t } from "./i18n/index.ts";
+import { GATEWAY_READY_MARK } from "./shared/perf-marks.ts";
 
 const MODE_KEY = "fawn.mode";
 const MODEL_KEY = "fawn.model";
@@ -242,6 +243,8 @@ export function createAppState(client: GatewayClient) {
       if (isChangeNotice(event.data)) void applyChange(event.data);
     };
     const version = await client.protocolVersion();
+    // The agent worker has answered its first call (bench/app-load.ts reads this mark).
+    performance.mark(GATEWAY_READY_MARK);
     if (version !== PROTOCOL_VERSION) setNotice(t("notice.updated"));
     const [, loaded] = await Promise.all([refreshThreads(), client.getModelSettings()]);
     setSettings(loaded);

@@ -3,12 +3,9 @@
 // drawer (the sidebar, opened from the title bar's menu button).
 import { createMemo, createSignal, lazy, Match, onCleanup, onMount, Show, Suspense, Switch } from "solid-js";
 import type { AppState } from "./app-state.ts";
-import { CommandPalette, type PaletteCommand } from "./workspace/command-palette.tsx";
+import type { PaletteCommand } from "./workspace/command-palette.tsx";
 import { Composer } from "./composer/composer.tsx";
 import { Conversation } from "./conversation/conversation.tsx";
-import { SettingsDialog } from "./settings/settings-dialog.tsx";
-import { ShortcutsHelp } from "./workspace/shortcuts-help.tsx";
-import { PreviewDialog } from "./artifacts/preview-dialog.tsx";
 import { SidePanels } from "./workspace/side-panels.tsx";
 import { Sidebar } from "./threads/sidebar.tsx";
 import { ThreadHeader } from "./threads/thread-header.tsx";
@@ -27,6 +24,28 @@ import {
 } from "./workspace/shortcuts.ts";
 import { setTheme, theme, THEME_CHOICES } from "./shared/theme.ts";
 import { filesBeingWritten } from "./conversation/run-view.ts";
+import { deferred } from "./shared/deferred.tsx";
+
+// Not on the first screen, so chunks of their own (scripts/size.ts "initial"), each fetched the first time it opens (a
+// dialog then opens as its chunk arrives; the click or key that asked for it is kept) or when the page is idle.
+const SettingsDialog = deferred(() => import("./settings/settings-dialog.tsx").then((module) => module.SettingsDialog));
+const CommandPalette = deferred(() =>
+  import("./workspace/command-palette.tsx").then((module) => module.CommandPalette),
+);
+const ShortcutsHelp = deferred(() => import("./workspace/shortcuts-help.tsx").then((module) => module.ShortcutsHelp));
+const PreviewDialog = deferred(() => import("./artifacts/preview-dialog.tsx").then((module) => module.PreviewDialog));
+
+/** The dialogs fetched once the page is idle, so that opening one later has no wait (and works offline). */
+export function preloadDialogs(): void {
+  void Promise.all([SettingsDialog.preload(), CommandPalette.preload(), ShortcutsHelp.preload()]).catch(
+    () => undefined,
+  );
+}
+
+/** Whether `open()` has been true once: a deferred dialog mounts then and stays mounted (its state kept). */
+function everOpened(open: () => boolean): () => boolean {
+  return createMemo((was: boolean) => was || open(), false);
+}
 
 // xterm is large: the panel's chunk loads the first time the Terminal is opened.
 const TerminalPanel = lazy(() =>
@@ -110,6 +129,16 @@ export function App(props: { state: AppState }) {
     const action = matchShortcut(event, { mac, typing: isTextEntry(target as HTMLElement | null) });
     if (action && perform(action)) event.preventDefault();
   };
+
+  const settingsMounted = everOpened(state.settingsOpen);
+  const paletteMounted = everOpened(paletteOpen);
+  const helpMounted = everOpened(helpOpen);
+  /** Shown while a dialog asked for is on its way (a slow network's first visit only: they preload when idle). */
+  const loadingDialog = () => (
+    <p class="dialog-loading" role="status">
+      {t("app.loadingDialog")}
+    </p>
+  );
 
   const keys = (action: ShortcutAction) => shortcutKeys(action, mac)[0];
   // Booleans, so that the list is not rebuilt on every streamed token.
@@ -264,16 +293,23 @@ export function App(props: { state: AppState }) {
           />
         )}
       </Show>
-      <SettingsDialog state={state} />
+      <Show when={settingsMounted()}>
+        <SettingsDialog state={state} fallback={loadingDialog()} />
+      </Show>
       <SharedThreadDialog client={state.client} onImported={(threadId) => void state.openThread(threadId)} />
-      <CommandPalette
-        open={paletteOpen()}
-        onClose={() => setPaletteOpen(false)}
-        commands={commands()}
-        threads={state.threads()}
-        onOpenThread={(threadId) => void state.openThread(threadId).then(focusComposer)}
-      />
-      <ShortcutsHelp open={helpOpen()} mac={mac} onClose={() => setHelpOpen(false)} />
+      <Show when={paletteMounted()}>
+        <CommandPalette
+          fallback={loadingDialog()}
+          open={paletteOpen()}
+          onClose={() => setPaletteOpen(false)}
+          commands={commands()}
+          threads={state.threads()}
+          onOpenThread={(threadId) => void state.openThread(threadId).then(focusComposer)}
+        />
+      </Show>
+      <Show when={helpMounted()}>
+        <ShortcutsHelp fallback={loadingDialog()} open={helpOpen()} mac={mac} onClose={() => setHelpOpen(false)} />
+      </Show>
       <UpdatePrompt />
     </div>
   );

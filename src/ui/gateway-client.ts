@@ -6,19 +6,63 @@ export type GatewayClient = Comlink.Remote<GatewayApi>;
 
 let connected: GatewayClient | undefined;
 
-/** The page's one agent worker: the first call starts it, later calls (e.g. lazy panels) get the same client. */
+/**
+ * Resolves once the page has painted (a frame, then a task), or at once in a hidden tab, which paints no frames: the
+ * agent worker's download (the largest of the app) then does not compete with the first screen's.
+ */
+function afterFirstPaint(): Promise<void> {
+  if (document.visibilityState === "hidden") return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+/**
+ * A comlink endpoint for a worker that `start` makes later: messages posted before it exists wait (in order), and
+ * listeners are attached to it once it does. Calls made at once (the app's first Gateway calls) simply wait.
+ */
+export function laterWorkerEndpoint(ready: Promise<void>, start: () => Worker): Comlink.Endpoint {
+  type Listener = [string, EventListenerOrEventListenerObject, AddEventListenerOptions | boolean | undefined];
+  let worker: Worker | undefined;
+  const waiting: [unknown, Transferable[] | undefined][] = [];
+  const listeners: Listener[] = [];
+  void ready.then(() => {
+    worker = start();
+    for (const [type, listener, options] of listeners) worker.addEventListener(type, listener, options);
+    for (const [message, transfer] of waiting.splice(0)) worker.postMessage(message, transfer ?? []);
+  });
+  return {
+    postMessage(message: unknown, transfer?: Transferable[]) {
+      if (worker) worker.postMessage(message, transfer ?? []);
+      else waiting.push([message, transfer]);
+    },
+    addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: AddEventListenerOptions) {
+      listeners.push([type, listener, options]);
+      worker?.addEventListener(type, listener, options);
+    },
+    removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: EventListenerOptions) {
+      const index = listeners.findIndex(([known, added]) => known === type && added === listener);
+      if (index >= 0) listeners.splice(index, 1);
+      worker?.removeEventListener(type, listener, options);
+    },
+  };
+}
+
+/**
+ * The page's one agent worker: the first call makes the client, later calls (e.g. lazy panels) get the same one. The
+ * worker itself starts right after the first paint; calls made before wait for it.
+ */
 export function connectGateway(): GatewayClient {
   if (connected) return connected;
-  const worker = new Worker(new URL("../../workers/agent.worker.ts", import.meta.url), {
-    type: "module",
-    name: "fawn-agent",
-  });
-  const client = Comlink.wrap<GatewayApi>(worker);
+  const painted = afterFirstPaint();
+  const endpoint = laterWorkerEndpoint(
+    painted,
+    () => new Worker(new URL("../../workers/agent.worker.ts", import.meta.url), { type: "module", name: "fawn-agent" }),
+  );
+  const client = Comlink.wrap<GatewayApi>(endpoint);
   connected = client;
   // python3 runs walled off in frames only the page can make; loaded after the first paint, python3 waits for it.
-  void import("../sandbox/python/page/python-frame-host.ts").then(({ PythonFrameHost }) =>
-    client.attachPythonHost(Comlink.proxy(new PythonFrameHost())),
-  );
+  void painted
+    .then(() => import("../sandbox/python/page/python-frame-host.ts"))
+    .then(({ PythonFrameHost }) => client.attachPythonHost(Comlink.proxy(new PythonFrameHost())));
   return connected;
 }
 

@@ -32,6 +32,32 @@ describe("built bundle", () => {
     }
   });
 
+  it("leaves the Markdown renderer, DOMPurify and Settings out of the first load, as chunks the service worker keeps", () => {
+    const initial = initialFiles()
+      .filter((file) => file.endsWith(".js"))
+      .map(fileText)
+      .join("\n");
+    expect(initial).not.toContain("markedjs/marked");
+    expect(initial).not.toContain("DOMPurify");
+    const serviceWorker = readFileSync(join(DIST, "service-worker.js"), "utf8");
+    const lazy = allScripts().filter((file) => /\/(?:markdown-view|settings-dialog)-/.test(file));
+    expect(lazy.length).toBe(2);
+    for (const file of lazy) expect(serviceWorker, file).toContain(file);
+  });
+
+  it("loads the OpenAI SDK in the agent worker only after it has started, from a precached chunk", () => {
+    // x-stainless-* are the headers of the Stainless-made SDKs (openai, @anthropic-ai/sdk).
+    expect(workerFiles().map(fileText).join("\n")).not.toContain("x-stainless");
+    const serviceWorker = readFileSync(join(DIST, "service-worker.js"), "utf8");
+    const sdk = allScripts().filter((file) => fileText(file).includes("ChatOpenAICompletions"));
+    expect(sdk.length).toBeGreaterThan(0);
+    for (const file of sdk) expect(serviceWorker, file).toContain(file);
+  });
+
+  it("serves crawlers a real robots.txt", () => {
+    expect(readFileSync(join(DIST, "robots.txt"), "utf8")).toMatch(/^User-agent: \*$/m);
+  });
+
   it("puts LangGraph in the worker", () => {
     const worker = workerFiles().map(fileText).join("\n");
     expect(/langgraph/i.test(worker)).toBe(true);

@@ -29,7 +29,7 @@ import { imageUrl, releaseImageUrl } from "../shared/image-urls.ts";
 import { previewFramePath, type PreviewFrameReport, type PreviewFrameShow } from "./preview-frame-protocol.ts";
 import { CodePreview } from "./artifact-preview-code.tsx";
 import { TablePreview } from "./artifact-preview-table.tsx";
-import { Markdown } from "../markdown/markdown-view.tsx";
+import { Markdown } from "../markdown/lazy-markdown.tsx";
 import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "../markdown/thread-files-context.ts";
 
 type Loaded = { file: ThreadFileContent; error?: undefined } | { file?: undefined; error: string };

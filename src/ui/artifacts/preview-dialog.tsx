@@ -4,13 +4,12 @@ import { createMemo, createSignal, lazy, onMount, Show, Suspense } from "solid-j
 import { artifactKind, fileName } from "../shared/artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
-import { download } from "../shared/download.ts";
-import { downloadBlob } from "../shared/image-urls.ts";
+import { download, downloadBlob } from "../shared/download.ts";
 
 const ArtifactPreview = lazy(() => import("./artifact-preview.tsx"));
 
 /**
- * Saves one of the thread's files through a temporary object URL of plain bytes (image-urls.ts downloadBlob): even
+ * Saves one of the thread's files through a temporary object URL of plain bytes (download.ts downloadBlob): even
  * opened in a tab, an HTML or SVG file is then saved, never run as a page of Fawn's origin.
  */
 export async function downloadThreadFile(client: GatewayClient, threadId: string, path: string): Promise<void> {

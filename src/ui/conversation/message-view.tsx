@@ -16,7 +16,7 @@ import { subtaskOfCall, TASK_TOOL_NAME, type Subtasks } from "./subtasks.ts";
 import type { ToolResults } from "./tool-steps.ts";
 import { ClarificationCard } from "./clarification-card.tsx";
 import { SubtaskCards } from "./subtask-cards.tsx";
-import { Markdown } from "../markdown/markdown-view.tsx";
+import { Markdown } from "../markdown/lazy-markdown.tsx";
 import { ToolSteps } from "./tool-steps.tsx";
 import { EditableUserText, MessageActionBar, type MessageActions } from "./message-actions.tsx";
 import { CopyMessageButton } from "./copy-button.tsx";

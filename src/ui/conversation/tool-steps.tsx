@@ -5,7 +5,7 @@ import { createContext, Index, Match, Show, Switch, useContext } from "solid-js"
 import type { ToolProgressEvent, WireToolCall } from "../../protocol/index.ts";
 import { t, type TextKey } from "../i18n/index.ts";
 import { toolSteps, type StepBody, type StepStatus, type ToolResults } from "./tool-steps.ts";
-import { Markdown } from "../markdown/markdown-view.tsx";
+import { Markdown } from "../markdown/lazy-markdown.tsx";
 
 /** Longer outputs are cut in the view (the tools already cut what the model sees; this keeps the page light). */
 const SHOWN_CHARS = 20_000;

@@ -28,6 +28,8 @@ export const en = {
   "app.switchTheme": template<{ theme: string }>("Switch theme to {{ theme }}"),
   "app.switchLanguage": template<{ language: string }>("Switch language to {{ language }}"),
   "app.storageFailed": template<{ error: string }>("Fawn could not open its storage: {{ error }}"),
+  // A dialog whose code is still on its way (app.tsx, shared/deferred.tsx).
+  "app.loadingDialog": "Loading…",
   "app.loadingTerminal": "Loading the terminal…",
 
   // Layout: the side panels' summary row on narrower screens (side-panels.tsx).

@@ -26,6 +26,8 @@ export const zhCN: Translation = {
   "app.switchTheme": "切换主题：{{ theme }}",
   "app.switchLanguage": "切换语言：{{ language }}",
   "app.storageFailed": "Fawn 无法打开本地存储：{{ error }}",
+  // A dialog whose code is still on its way (app.tsx, shared/deferred.tsx).
+  "app.loadingDialog": "正在加载…",
   "app.loadingTerminal": "正在加载终端…",
 
   // Layout: the side panels' summary row on narrower screens (side-panels.tsx).

@@ -1,6 +1,8 @@
 import { createRoot } from "solid-js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createImageUrls } from "./thread-files-context.ts";
+// Loaded before URL is stubbed below: createImageUrls imports it on demand (its own chunk in the app).
+import "../shared/image-urls.ts";
 
 describe("createImageUrls", () => {
   afterEach(() => vi.unstubAllGlobals());

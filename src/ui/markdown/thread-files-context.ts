@@ -3,7 +3,7 @@
 // artifact preview for a Markdown file; without it, such references stay inert.
 import { createContext, onCleanup, useContext } from "solid-js";
 import { artifactKind } from "../shared/artifact-kinds.ts";
-import { imageUrl as showImage, releaseImageUrl } from "../shared/image-urls.ts";
+import { releaseImageUrl } from "../shared/download.ts";
 
 export interface ThreadFiles {
   /** What relative references are read from: the file the text belongs to, or MESSAGE_BASE for a message. */
@@ -62,8 +62,12 @@ export function createImageUrls(
         if (urls.get(key)?.url === url) urls.delete(key);
         return undefined;
       };
-      const url: Promise<string | undefined> = read(path, current).then(
-        (file) => (file && showImage(file.bytes, kind.mimeType)) ?? forgetFailure(),
+      // image-urls.ts (with DOMPurify, for SVG) is a chunk of its own: the first screen has no images.
+      const url: Promise<string | undefined> = Promise.all([
+        read(path, current),
+        import("../shared/image-urls.ts"),
+      ]).then(
+        ([file, { imageUrl: showImage }]) => (file && showImage(file.bytes, kind.mimeType)) ?? forgetFailure(),
         forgetFailure,
       );
       entry = { scope: current, url };

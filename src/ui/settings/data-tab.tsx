@@ -4,6 +4,7 @@ import { createEffect, createResource, createSignal, For, Show } from "solid-js"
 import { needsConfirmation, type AddressChange } from "../../protocol/index.ts";
 import { formatBytes, rich, t, tn } from "../i18n/index.ts";
 import { download } from "../shared/download.ts";
+import { requestPersistentStorage } from "../shared/persistent-storage.ts";
 import { connectGateway, errorMessage } from "../gateway-client.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 
@@ -20,13 +21,6 @@ async function readStorage(): Promise<StorageReport | undefined> {
     navigator.storage.persisted?.() ?? Promise.resolve(false),
   ]);
   return { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted };
-}
-
-/** Asks the browser to keep Fawn's data under storage pressure; true when it agreed. */
-export async function requestPersistentStorage(): Promise<boolean> {
-  if (!navigator.storage?.persist) return false;
-  if (await navigator.storage.persisted()) return true;
-  return navigator.storage.persist();
 }
 
 /** What an address a backup would set is for, as Settings names it. */

@@ -60,15 +60,5 @@ export function imageUrl(bytes: Uint8Array, mimeType: string): string | undefine
   return URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mimeType }));
 }
 
-/** Frees what imageUrl made: an object URL is revoked, a data: URL needs nothing. */
-export function releaseImageUrl(url: string): void {
-  if (url.startsWith("blob:")) URL.revokeObjectURL(url);
-}
-
-/**
- * The bytes of a file to save: typed as plain bytes, so its object URL, even opened in a tab of its own, is saved by
- * the browser instead of shown as a page (an HTML or SVG file would otherwise run as a document of Fawn's origin).
- */
-export function downloadBlob(bytes: Uint8Array): Blob {
-  return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/octet-stream" });
-}
+// Kept in download.ts (no DOMPurify there: saving a file or freeing a picture needs no sanitizer chunk).
+export { downloadBlob, releaseImageUrl } from "./download.ts";
