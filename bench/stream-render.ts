@@ -280,22 +280,23 @@ try {
   preview?.close();
 }
 
+/** One row per content and renderer: Fawn's, then the anchor's. */
+function byWho(row: (content: string, who: string, cost: Costs) => (string | number)[]): (string | number)[][] {
+  return results.flatMap(({ content, fawn, anchor }) => [
+    row(content, "Fawn", fawn),
+    row(content, "DeerFlow's way (anchor)", anchor),
+  ]);
+}
+
 const perToken: BenchTable = {
   title: "Main-thread ms per token, CPU (wall in brackets), over the 100 tokens ending at each length",
   columns: ["reply", "who", ...MARKS.map((mark) => `~${mark.toLocaleString("en")} chars`), "whole reply"],
-  rows: results.flatMap(({ content, fawn, anchor }) =>
-    (
-      [
-        ["Fawn", fawn],
-        ["DeerFlow's way (anchor)", anchor],
-      ] as const
-    ).map(([who, cost]) => [
-      content,
-      who,
-      ...cost.atMark.map((at) => `${ms(at.cpu)} (${ms(at.wall)})`),
-      `${ms(cost.overallCpu)} (${ms(cost.overallWall)})`,
-    ]),
-  ),
+  rows: byWho((content, who, cost) => [
+    content,
+    who,
+    ...cost.atMark.map((at) => `${ms(at.cpu)} (${ms(at.wall)})`),
+    `${ms(cost.overallCpu)} (${ms(cost.overallWall)})`,
+  ]),
 };
 const smoothness: BenchTable = {
   title: "Updates of the reply and the page's longest pauses while it streams",
@@ -310,24 +311,17 @@ const smoothness: BenchTable = {
     "longest task ms",
     "longest task's CPU ms",
   ],
-  rows: results.flatMap(({ content, fawn, anchor }) =>
-    (
-      [
-        ["Fawn", fawn],
-        ["DeerFlow's way (anchor)", anchor],
-      ] as const
-    ).map(([who, cost]) => [
-      content,
-      who,
-      ms(cost.updatesPerSecond, 1),
-      ms(cost.medianGap, 1),
-      ms(cost.p95Gap, 1),
-      ms(cost.maxGap, 1),
-      cost.longTasks,
-      cost.longTasks > 0 ? ms(cost.longestTask, 0) : "none",
-      ms(cost.longestTaskCpu, 1),
-    ]),
-  ),
+  rows: byWho((content, who, cost) => [
+    content,
+    who,
+    ms(cost.updatesPerSecond, 1),
+    ms(cost.medianGap, 1),
+    ms(cost.p95Gap, 1),
+    ms(cost.maxGap, 1),
+    cost.longTasks,
+    cost.longTasks > 0 ? ms(cost.longestTask, 0) : "none",
+    ms(cost.longestTaskCpu, 1),
+  ]),
 };
 const goals: BenchGoal[] = results.flatMap(({ content, fawn, anchor }) => [
   ...fawn.atMark.map((at, index) => ({
