@@ -7,6 +7,7 @@ import { t } from "../i18n/index.ts";
 import { CopyButton } from "../shared/copy-button.tsx";
 import { theme } from "../shared/theme.ts";
 import { CODE_TOOLS_ATTRIBUTE, codeText } from "./code-tools.ts";
+import { within } from "./markdown-dom.ts";
 import { darkPalette, drawDiagram, type DiagramOutcome } from "./mermaid-diagram.ts";
 
 /**
@@ -78,9 +79,7 @@ function MermaidDiagram(props: { source: string }) {
  * (`disposers`); markdown-dom.ts keeps a placeholder's content while its block stays.
  */
 export function showCodeTools(scope: Element, filled: WeakSet<Element>, disposers: (() => void)[]): void {
-  const selector = `[${CODE_TOOLS_ATTRIBUTE}]`;
-  const found = [...scope.querySelectorAll(selector)];
-  for (const placeholder of scope.matches(selector) ? [scope, ...found] : found) {
+  for (const placeholder of within(scope, `[${CODE_TOOLS_ATTRIBUTE}]`)) {
     if (filled.has(placeholder)) continue;
     filled.add(placeholder);
     const pre = placeholder.nextElementSibling;

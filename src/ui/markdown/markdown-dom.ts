@@ -6,6 +6,12 @@ import { CODE_TOOLS_ATTRIBUTE } from "./code-tools.ts";
 import { REMOTE_IMAGE_ATTRIBUTE } from "./remote-images.ts";
 import { THREAD_FILE_ATTRIBUTE } from "./thread-files.ts";
 
+/** `scope` and its descendants that match `selector` (querySelectorAll leaves `scope` itself out). */
+export function within<E extends Element = Element>(scope: Element, selector: string): E[] {
+  const found = [...scope.querySelectorAll<E>(selector)];
+  return scope.matches(selector) ? [scope as E, ...found] : found;
+}
+
 interface MountedBlock {
   block: MarkdownBlock;
   nodes: ChildNode[];

@@ -8,7 +8,7 @@ import { insert } from "solid-js/web";
 import { t } from "../i18n/index.ts";
 import { showCodeTools } from "./code-block-tools.tsx";
 import { IncrementalMarkdown, onMarkdownFeatures } from "./markdown.ts";
-import { MarkdownDom } from "./markdown-dom.ts";
+import { MarkdownDom, within } from "./markdown-dom.ts";
 import {
   alwaysLoadImagesFrom,
   imageMayLoad,
@@ -19,12 +19,6 @@ import {
 } from "./remote-images.ts";
 import { THREAD_FILE_ATTRIBUTE, threadFileReference } from "./thread-files.ts";
 import { useThreadFiles, type ThreadFiles } from "./thread-files-context.ts";
-
-/** `root` and its descendants that match `selector`. */
-function within<E extends Element>(root: Element, selector: string): E[] {
-  const found = [...root.querySelectorAll<E>(selector)];
-  return root.matches(selector) ? [root as E, ...found] : found;
-}
 
 /** Gives each not yet shown thread image in `root` its file, read once per image element. */
 function showImages(root: HTMLElement, scope: Element, files: ThreadFiles, asked: WeakSet<Element>): void {
