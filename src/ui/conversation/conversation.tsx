@@ -364,9 +364,14 @@ export function Conversation(props: { state: AppState }) {
       if (pinned) log.scrollTo({ top: log.scrollHeight });
     });
   };
-  // Whatever changes the conversation's height (an entry measured, a reply growing, a picture loading, another
-  // thread) keeps it at its end while pinned. Only this: scrolling on every run update as well read the page's layout
-  // a second time in each streamed frame.
+  createEffect(() => {
+    state.thread();
+    const view = liveRun();
+    if (view) liveMessages(view);
+    if (pinned) scrollToEnd();
+  });
+  // Whatever changes the conversation's height (an entry measured, a reply growing, a picture loading) keeps it at
+  // its end while pinned.
   let inner!: HTMLDivElement;
   onMount(() => {
     const resized = new ResizeObserver(() => {
