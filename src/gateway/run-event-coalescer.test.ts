@@ -30,7 +30,9 @@ function piece(id: string, content: string, extra: Partial<AiWireMessageChunk> =
 function collect() {
   const batches: RunEvent[][] = [];
   const clock = manualTimer();
-  const coalescer = createRunEventCoalescer((events) => batches.push(events), clock.timer);
+  const coalescer = createRunEventCoalescer((events) => {
+    batches.push(events);
+  }, clock.timer);
   return { batches, clock, coalescer };
 }
 
@@ -102,5 +104,48 @@ describe("createRunEventCoalescer", () => {
     coalescer.flush();
     expect(batches).toEqual([[piece("a1", "a")], [piece("a1", "b")]]);
     expect(clock.pending).toEqual([]);
+  });
+});
+
+describe("createRunEventCoalescer with a listener that says when it is ready", () => {
+  it("holds the next batch until the listener has settled the last one, then sends it at once, joined", async () => {
+    const batches: RunEvent[][] = [];
+    const clock = manualTimer();
+    let ready!: () => void;
+    const coalescer = createRunEventCoalescer((events) => {
+      batches.push(events);
+      return new Promise<void>((resolve) => (ready = resolve));
+    }, clock.timer);
+    coalescer.push(piece("a1", "The "));
+    clock.fire();
+    expect(batches).toEqual([[piece("a1", "The ")]]);
+    // The page is still drawing: nothing more leaves, and no timer is set for it.
+    coalescer.push(piece("a1", "cat "));
+    coalescer.push(piece("a1", "sat"));
+    expect(clock.pending).toEqual([]);
+    expect(batches).toHaveLength(1);
+    ready();
+    await Promise.resolve();
+    expect(batches).toEqual([[piece("a1", "The ")], [piece("a1", "cat sat")]]);
+  });
+
+  it("sends the end at once even while the listener is busy, and sends on after a listener that failed", async () => {
+    const batches: RunEvent[][] = [];
+    const clock = manualTimer();
+    let fail!: (error: Error) => void;
+    const coalescer = createRunEventCoalescer((events) => {
+      batches.push(events);
+      return new Promise<void>((_resolve, reject) => (fail = reject));
+    }, clock.timer);
+    coalescer.push(piece("a1", "Hi"));
+    coalescer.flush();
+    coalescer.push(piece("a1", " there"));
+    fail(new Error("the page went away"));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(batches).toEqual([[piece("a1", "Hi")], [piece("a1", " there")]]);
+    coalescer.push(piece("a1", "!"));
+    coalescer.push({ event: "end", data: { status: "success" } });
+    expect(batches.at(-1)).toEqual([piece("a1", "!"), { event: "end", data: { status: "success" } }]);
   });
 });

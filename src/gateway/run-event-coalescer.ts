@@ -1,6 +1,8 @@
 // Run events leave the agent worker in batches, at most one message a frame: a reply streaming at hundreds of tokens
 // a second otherwise costs the page a message (and comlink's answer to it) per token. Consecutive pieces of the same
-// reply are joined into one, so the page also folds fewer events.
+// reply are joined into one, so the page also folds fewer events. While the page is still drawing the last batch (or
+// pausing after it, to keep its main thread for the user), the next one waits here: a message it would not show yet
+// would cost it time all the same.
 import type { AiWireMessageChunk, RunEvent, RunEventBatchListener, WireToolCallChunk } from "../protocol/index.ts";
 
 /** A frame at 60 Hz: no event waits longer than this in the worker. */
@@ -19,7 +21,10 @@ const realTimer: BatchTimer = {
 };
 
 export interface RunEventCoalescer {
-  /** Queues `event`; `error` and `end` send the batch at once, the rest within `RUN_EVENT_BATCH_MS`. */
+  /**
+   * Queues `event`; `error` and `end` send the batch at once, the rest within `RUN_EVENT_BATCH_MS`, or as soon as
+   * the listener is ready for more when it was not.
+   */
   push(event: RunEvent): void;
   /** Sends what is queued now. */
   flush(): void;
@@ -63,20 +68,37 @@ function joinChunks(earlier: RunEvent, later: RunEvent): RunEvent | undefined {
 }
 
 /**
- * Batches events for `send`, in order: the first event of a batch waits at most `RUN_EVENT_BATCH_MS`, an error or
- * the end leaves at once with everything before it.
+ * Batches events for `send`, in order: the first event of a batch waits at most `RUN_EVENT_BATCH_MS`, or, while
+ * `send`'s promise for the previous batch is pending, until it settles; an error or the end leaves at once with
+ * everything before it.
  */
 export function createRunEventCoalescer(send: RunEventBatchListener, timer: BatchTimer = realTimer): RunEventCoalescer {
   let queue: RunEvent[] = [];
   let cancel: (() => void) | undefined;
+  /** The listener has not settled its promise for the last batch. */
+  let busy = false;
 
-  function flush(): void {
+  function sendQueue(): void {
     cancel?.();
     cancel = undefined;
     if (queue.length === 0) return;
     const events = queue;
     queue = [];
-    send(events);
+    const ready: unknown = send(events);
+    if (!(ready instanceof Promise)) return;
+    busy = true;
+    const settled = () => {
+      busy = false;
+      // What came meanwhile has waited already.
+      if (queue.length > 0) sendQueue();
+    };
+    // A listener that failed (the page went away) is not waited for again.
+    ready.then(settled, settled);
+  }
+
+  function flushWhenReady(): void {
+    cancel = undefined;
+    if (!busy) sendQueue();
   }
 
   return {
@@ -85,9 +107,9 @@ export function createRunEventCoalescer(send: RunEventBatchListener, timer: Batc
       const joined = last && joinChunks(last, event);
       if (joined) queue[queue.length - 1] = joined;
       else queue.push(event);
-      if (event.event === "end" || event.event === "error") flush();
-      else cancel ??= timer.set(flush, RUN_EVENT_BATCH_MS);
+      if (event.event === "end" || event.event === "error") sendQueue();
+      else if (!busy) cancel ??= timer.set(flushWhenReady, RUN_EVENT_BATCH_MS);
     },
-    flush,
+    flush: sendQueue,
   };
 }

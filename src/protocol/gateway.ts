@@ -296,8 +296,11 @@ export interface RunRequest {
 
 export type RunEventListener = (event: RunEvent) => void;
 
-/** Receives a run's events a batch at a time (at most one batch a frame), in order. */
-export type RunEventBatchListener = (events: RunEvent[]) => void;
+/**
+ * Receives a run's events a batch at a time, in order. A listener that returns a promise is sent its next batch only
+ * once it settles (the page, once it has drawn the last batch); events wait, joined, meanwhile.
+ */
+export type RunEventBatchListener = (events: RunEvent[]) => void | Promise<void>;
 
 /** One command line typed into a thread's Terminal. */
 export interface SandboxCommandRequest {
@@ -451,8 +454,9 @@ export interface GatewayApi {
   /** Streams the run's events to `onEvent`, `end` always last; resolves after `end`. */
   runStream(request: RunRequest, onEvent: RunEventListener): Promise<void>;
   /**
-   * `runStream` for a listener across a thread boundary: events come in batches, at most one a frame (16 ms), with
-   * consecutive pieces of a reply joined; `error` and `end` come at once. Resolves after `end` was sent.
+   * `runStream` for a listener across a thread boundary: events come in batches, at most one a frame (16 ms) and
+   * none while the listener's promise for the last one is pending, with consecutive pieces of a reply joined;
+   * `error` and `end` come at once. Resolves after `end` was sent.
    */
   runStreamBatched(request: RunRequest, onEvents: RunEventBatchListener): Promise<void>;
   cancelRun(runId: string): Promise<void>;

@@ -31,7 +31,7 @@ import { newId } from "../shared/ids.ts";
 import { errorMessage, streamRun, type GatewayClient } from "./gateway-client.ts";
 import { notifyRunFinished } from "./shared/notifications.ts";
 import { download } from "./shared/download.ts";
-import { createFrameBatcher } from "./shared/frame-batcher.ts";
+import { createUpdatePacer } from "./shared/update-pacer.ts";
 import { applyRunEvents, startRunView, type RunView } from "./conversation/run-view.ts";
 import { createWebContainerStarter } from "./webcontainer-starter.ts";
 import { createComposerExtras } from "./composer/composer-extras.ts";
@@ -374,17 +374,14 @@ export function createAppState(client: GatewayClient) {
     // the run is over for the UI when `end` has been applied.
     let endApplied!: () => void;
     const ended = new Promise<void>((resolve) => (endApplied = resolve));
-    // Tokens arrive by the hundred per second: the view takes them a frame's worth at a time, in order, and
-    // the last ones at once when the run ends.
-    const events = createFrameBatcher<RunEvent>((batched) => {
+    // Tokens arrive by the hundred per second: the view takes them a batch at a time, in order, and asks for the
+    // next batch once it has drawn this one and paused in proportion to what it cost (update-pacer.ts).
+    const onEvents = createUpdatePacer<RunEvent>((batched) => {
+      const end = batched.find((event) => event.event === "end");
+      if (end) endStatus = end.data.status;
       setRun(threadId, (view) => (view && view.runId === runId ? applyRunEvents(view, batched) : view));
-      if (batched.some((event) => event.event === "end")) endApplied();
+      if (end) endApplied();
     });
-    const onEvent = (event: RunEvent): void => {
-      if (event.event === "end") endStatus = event.data.status;
-      events.push(event);
-      if (event.event === "end") events.flush();
-    };
     try {
       await streamRun(
         client,
@@ -397,13 +394,12 @@ export function createAppState(client: GatewayClient) {
           context: { mode: mode(), ...runModel(modelChoice()) },
           ...(branch && { branch }),
         },
-        onEvent,
+        onEvents,
       );
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 5000))]);
     } catch (error) {
       setNotice(t("notice.runNotStarted", { error: errorMessage(error) }));
     }
-    events.flush();
     const last = runs()[threadId];
     // A refused run (busy in another tab) saved nothing: keep its reason on screen.
     if (last?.runId === runId && last.error?.error === "busy") setNotice(last.error.message);

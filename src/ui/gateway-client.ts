@@ -67,21 +67,17 @@ export function connectGateway(): GatewayClient {
 }
 
 /**
- * Starts a run; `onEvent` receives every event in order, `end` last. Resolves when the run has ended. The worker
- * sends them a frame's worth at a time (GatewayApi.runStreamBatched), so a streaming reply costs the page one
- * message a frame rather than one a token.
+ * Starts a run; `onEvents` receives every event in order, `end` last, a batch at a time. Resolves when the run has
+ * ended. The worker sends at most a frame's worth at a time (GatewayApi.runStreamBatched), so a streaming reply costs
+ * the page one message a frame rather than one a token, and none at all until the promise `onEvents` returned for
+ * the last batch has settled (the page is ready to show more).
  */
 export function streamRun(
   client: GatewayClient,
   request: RunRequest,
-  onEvent: (event: RunEvent) => void,
+  onEvents: (events: RunEvent[]) => void | Promise<void>,
 ): Promise<void> {
-  return client.runStreamBatched(
-    request,
-    Comlink.proxy((events: RunEvent[]) => {
-      for (const event of events) onEvent(event);
-    }),
-  );
+  return client.runStreamBatched(request, Comlink.proxy(onEvents));
 }
 
 /** The message of an error thrown in the worker (comlink re-creates it as an Error). */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { IncrementalMarkdown, renderMarkdown } from "./markdown.ts";
+import { IncrementalMarkdown, renderMarkdown, type MarkdownBlock } from "./markdown.ts";
 import { MarkdownDom } from "./markdown-dom.ts";
 
 const REPLY = "# Plan\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\nx = 1\n```\n\n- one\n- two\n\nThe end, said slowly.";
@@ -87,17 +87,33 @@ describe("MarkdownDom", () => {
     expect(root.innerHTML).toBe("<h1>Title</h1>\n");
   });
 
+  it("shows the same rendered blocks in two places (the saved copy of a reply that was streaming)", () => {
+    const blocks = new IncrementalMarkdown().render(REPLY);
+    const streaming = document.createElement("div");
+    const saved = document.createElement("div");
+    new MarkdownDom(streaming).show(blocks);
+    new MarkdownDom(saved).show(blocks);
+    expect(saved.innerHTML).toBe(streaming.innerHTML);
+    expect(saved.querySelector("table")).not.toBe(streaming.querySelector("table"));
+    expect(saved.textContent).toContain("The end, said slowly.");
+  });
+
   it("replaces a block in place when it changes and removes blocks that are gone", () => {
     const root = document.createElement("div");
     const dom = new MarkdownDom(root);
-    dom.show([{ html: "<p>a</p>\n" }, { html: "<p>b</p>\n" }, { html: "<p>c</p>\n" }]);
+    const block = (html: string): MarkdownBlock => {
+      const template = document.createElement("template");
+      template.innerHTML = html;
+      return { key: html, html, nodes: template.content };
+    };
+    dom.show([block("<p>a</p>\n"), block("<p>b</p>\n"), block("<p>c</p>\n")]);
     const first = root.firstChild;
-    dom.show([{ html: "<p>a</p>\n" }, { html: "<h2>B</h2>\n" }, { html: "<p>c</p>\n" }]);
+    dom.show([block("<p>a</p>\n"), block("<h2>B</h2>\n"), block("<p>c</p>\n")]);
     expect(root.innerHTML).toBe("<p>a</p>\n<h2>B</h2>\n<p>c</p>\n");
     expect(root.firstChild).toBe(first);
-    dom.show([{ html: "<p>a</p>\n" }]);
+    dom.show([block("<p>a</p>\n")]);
     expect(root.innerHTML).toBe("<p>a</p>\n");
-    dom.show([{ html: "" }, { html: "<p>z</p>\n" }]);
+    dom.show([block(""), block("<p>z</p>\n")]);
     expect(root.innerHTML).toBe("<p>z</p>\n");
   });
 });

@@ -90,25 +90,26 @@ export class MarkdownDom {
   }
 
   /**
-   * Makes the element show `blocks` (sanitized HTML, from markdown.ts), in order. Returns the top-level nodes of the
+   * Makes the element show `blocks` (sanitized, from markdown.ts), in order. Returns the top-level nodes of the
    * blocks it put in or patched, so that what looks for new images or code blocks need not search the whole message
    * on every streamed token.
    */
   show(blocks: readonly MarkdownBlock[]): ChildNode[] {
     const mounted = this.#mounted;
     const changed: ChildNode[] = [];
-    const parser = this.#root.ownerDocument.createElement("div");
+    const page = this.#root.ownerDocument;
     for (let index = 0; index < blocks.length; index++) {
       const block = blocks[index]!;
       const old = mounted[index];
-      if (old && (old.block === block || old.block.html === block.html)) {
+      if (old && (old.block === block || old.block.key === block.key)) {
         old.block = block;
         continue;
       }
-      parser.innerHTML = block.html;
+      // A copy: the block's own nodes stay as rendered, for other views of the same text.
+      const rendered = page.importNode(block.nodes, true);
       // Before the first node of a later block still in place.
       const anchor = mounted.slice(index + 1).find((later) => later.nodes.length > 0)?.nodes[0] ?? null;
-      const nodes = patchNodes(this.#root, old?.nodes ?? [], [...parser.childNodes], anchor);
+      const nodes = patchNodes(this.#root, old?.nodes ?? [], [...rendered.childNodes], anchor);
       mounted[index] = { block, nodes };
       changed.push(...nodes);
     }

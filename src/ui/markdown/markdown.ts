@@ -72,8 +72,6 @@ export const PURIFY_OPTIONS = {
   // KaTeX wraps its MathML in <semantics> with the TeX source in an <annotation>, both of which DOMPurify refuses:
   // the <semantics> wrapper is unwrapped, and the annotation dropped with its text so the TeX does not show.
   ADD_FORBID_CONTENTS: ["annotation"],
-  // A fragment of DOMPurify's own inert document, which `decorate` finishes before it is serialized.
-  RETURN_DOM_FRAGMENT: true,
 };
 
 /**
@@ -87,7 +85,9 @@ let purifier: ReturnType<typeof DOMPurify> | undefined;
 /** Fawn's own DOMPurify, configured once: per-call options would rebuild its allow-lists for every block. */
 function createPurifier(): ReturnType<typeof DOMPurify> {
   const purify = DOMPurify(window);
-  purify.setConfig(PURIFY_OPTIONS);
+  // In place, in Fawn's inert document (see `sanitize`): DOMPurify would otherwise parse each block into a new
+  // document of its own, the larger part of a streamed update's script.
+  purify.setConfig({ ...PURIFY_OPTIONS, IN_PLACE: true });
   purify.addHook("uponSanitizeAttribute", (_node, data) => {
     if (data.attrName !== "class") return;
     data.attrValue = data.attrValue
@@ -235,7 +235,7 @@ function elementsOf(root: ParentNode): Element[] {
  * placeholder (code-tools.ts), and no address left on anything else (MathML's `href`, a stray `xlink:href`), which
  * nothing in a reply needs.
  */
-function decorate(root: DocumentFragment): void {
+function decorate(root: ParentNode): void {
   for (const element of elementsOf(root)) {
     const html = element.namespaceURI === HTML_NAMESPACE;
     if (html && element.localName === "a") decorateLink(element as HTMLAnchorElement);
@@ -249,15 +249,23 @@ function decorate(root: DocumentFragment): void {
   }
 }
 
-function sanitize(html: string): string {
+/**
+ * Sanitized, finished nodes for `html` (marked's) in a document of their own: the page shows copies of them, so the
+ * markup is parsed once and never serialized and parsed again on its way to the page. The document has no window,
+ * so nothing in it loads (images, frames) or runs (handlers, scripts), like the one DOMPurify would parse into by
+ * itself; a new one each time (creating it takes microseconds) keeps one document from collecting the node
+ * iterators of every sanitized block, which each later removal of a node would walk.
+ */
+function sanitize(html: string): DocumentFragment {
   purifier ??= createPurifier();
-  // Null when the markup has no body to sanitize (a <frameset> takes its place): nothing is left to show.
-  const fragment = purifier.sanitize(html) as unknown as DocumentFragment | null;
-  if (!fragment) return "";
-  decorate(fragment);
-  const holder = fragment.ownerDocument.createElement("div");
-  holder.append(fragment);
-  return holder.innerHTML;
+  const inertDocument = document.implementation.createHTMLDocument("");
+  const holder = inertDocument.createElement("div");
+  holder.innerHTML = html;
+  purifier.sanitize(holder);
+  decorate(holder);
+  const fragment = inertDocument.createDocumentFragment();
+  fragment.append(...holder.childNodes);
+  return fragment;
 }
 
 // ---- Lazily loaded features: code grammars and math. Loading one changes how Markdown renders, so listeners hear.
@@ -425,17 +433,37 @@ marked.use({
 
 // ---- Block-by-block rendering.
 
-/** One rendered top-level block: sanitized HTML. Finished blocks keep their object from one render to the next. */
+/** One rendered top-level block. Finished blocks keep their object from one render to the next. */
 export interface MarkdownBlock {
+  /** What marked made of the block, before sanitizing: blocks with the same key show the same. */
+  readonly key: string;
+  /** The block, sanitized and finished, in an inert document: show a copy (`importNode`), never these nodes. */
+  readonly nodes: DocumentFragment;
+  /** The same as HTML. */
   readonly html: string;
 }
 
-interface RenderedBlock extends MarkdownBlock {
-  readonly token: Token;
-  /** Grammars the block's code asked for that were not loaded when it rendered. */
-  readonly waitsFor: readonly CodeLanguage[];
-  /** Its source may hold math that was lexed before KaTeX arrived. */
-  readonly mathPending: boolean;
+class RenderedBlock implements MarkdownBlock {
+  #html: string | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly nodes: DocumentFragment,
+    readonly token: Token,
+    /** Grammars the block's code asked for that were not loaded when it rendered. */
+    readonly waitsFor: readonly CodeLanguage[],
+    /** Its source may hold math that was lexed before KaTeX arrived. */
+    readonly mathPending: boolean,
+  ) {}
+
+  get html(): string {
+    if (this.#html === undefined) {
+      const holder = this.nodes.ownerDocument.createElement("div");
+      holder.append(this.nodes.cloneNode(true));
+      this.#html = holder.innerHTML;
+    }
+    return this.#html;
+  }
 }
 
 type Links = Record<string, { href: string | null; title: string | null }>;
@@ -443,10 +471,10 @@ type Links = Record<string, { href: string | null; title: string | null }>;
 function renderToken(token: Token): RenderedBlock {
   wanted = { languages: [] };
   try {
-    const html = sanitize(marked.parser([token]));
+    const key = marked.parser([token]);
     const mathPending = math !== "ready" && mayHaveMath(token.raw);
     if (mathPending) requestMath();
-    return { html, token, waitsFor: wanted.languages, mathPending };
+    return new RenderedBlock(key, sanitize(key), token, wanted.languages, mathPending);
   } finally {
     wanted = undefined;
   }
@@ -574,7 +602,7 @@ export class IncrementalMarkdown {
     }
     const previous = new Map(this.#tail.map((block) => [block.token.raw, block]));
     this.#tail = tokens.map((token) => previous.get(token.raw) ?? renderToken(token));
-    const blocks = [...this.#finished, ...this.#tail].filter((block) => block.html.length > 0);
+    const blocks = [...this.#finished, ...this.#tail].filter((block) => block.nodes.hasChildNodes());
     this.#remember(text, blocks);
     return blocks;
   }
