@@ -354,8 +354,9 @@ saveBenchResult({
     "The mock model streams 2,000 tokens of 10 characters at 200 tokens a second into the built app in Chromium " +
     "(headless, software rendering, 1280×800): once as one 20,000-character paragraph (the worst case: the block " +
     "that grows is the whole reply) and once as Markdown with headings, paragraphs, lists and code. The agent worker " +
-    "sends run events at most once a frame (src/gateway/run-event-coalescer.ts) and the page applies them at most " +
-    "once a frame (src/ui/shared/frame-batcher.ts), re-rendering only the last Markdown block " +
+    "sends run events at most once a frame (src/gateway/run-event-coalescer.ts), and only once the page has drawn " +
+    "the last batch and paused in proportion to its cost (src/ui/shared/update-pacer.ts); the page re-renders only " +
+    "the last Markdown block " +
     "(src/ui/markdown/markdown.ts). A Chromium trace gives each main-thread task's CPU time and wall time; the cost " +
     "per token at a length is the main thread's time over the 100 tokens before it. The anchor is DeerFlow's way " +
     "in the same page on the same tokens: the whole message parsed again with marked and sanitized with DOMPurify " +
@@ -367,8 +368,9 @@ saveBenchResult({
     "CPU time is what the page's main thread itself spends; wall time adds its waits (for the compositor thread, " +
       "for a core), which grow when other processes share the 2 cores. A task's wall time can pass 50 ms while its " +
       "CPU time stays small: the last column tells them apart.",
-    "The page applies tokens once a frame at most, and waits longer after an update that took long (9× its " +
-      "script time, src/ui/shared/frame-batcher.ts): that trades how soon a token shows for how much of the main " +
-      "thread streaming takes, which is why the gap between updates is about two frames rather than one.",
+    "The page keeps updates to about 8% of its main thread: after an update that cost t ms, script and drawing, " +
+      "the next batch comes about 11.5 t ms after the frame that drew it (src/ui/shared/update-pacer.ts), so a " +
+      "costly update (a long paragraph to lay out again, a page to repaint as it scrolls) means fewer updates a " +
+      "second rather than more of the main thread. That is why the gap between updates is several frames, not one.",
   ],
 });
