@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import fc from "fast-check";
-import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
 import { APP_CSP } from "../src/shared/content-security-policy.ts";
 import {
@@ -16,6 +16,16 @@ import { en } from "../src/ui/i18n/en.ts";
 import { LANGUAGE_KEY, loadLanguage, resolveLocale } from "../src/ui/i18n/locale.ts";
 import { loadTheme, THEME_KEY } from "../src/ui/shared/theme.ts";
 import { deferAppScripts, firstScreenHtml, type FirstScreenTexts } from "./vite-plugin-first-screen.ts";
+
+/** jsdom (no type declarations installed): a page from `html`, at `url`, where the test may run scripts. */
+const { JSDOM } = createRequire(import.meta.url)("jsdom") as {
+  JSDOM: new (
+    html: string,
+    options?: { url?: string; runScripts?: "outside-only" },
+  ) => {
+    window: Window & typeof globalThis;
+  };
+};
 
 describe("the prerendered first screen", () => {
   const screen = new JSDOM(firstScreenHtml(en)).window.document;
