@@ -4,6 +4,7 @@ import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import solid from "vite-plugin-solid";
 import { contentSecurityPolicy } from "./scripts/vite-plugin-csp.ts";
+import { firstScreen } from "./scripts/vite-plugin-first-screen.ts";
 import { pyodide } from "./scripts/vite-plugin-pyodide.ts";
 import { SHARE_TARGET_FILES, SHARE_TARGET_PATH, THREAD_BUNDLE_MIME } from "./src/protocol/thread-share.ts";
 
@@ -29,6 +30,8 @@ export default defineConfig({
     solid(),
     // Every document's Content-Security-Policy in its <meta> (src/shared/content-security-policy.ts).
     contentSecurityPolicy(),
+    // The first screen drawn from index.html before any script, and the inline script that decides it shows.
+    firstScreen(),
     // Pyodide from our own origin at /pyodide/ (workers/python.worker.ts), copied from node_modules at build.
     pyodide(),
     // Our own service worker (docs/architecture.md#d9-pwa): precache the shell and the worker chunks, offline

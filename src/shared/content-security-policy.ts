@@ -3,6 +3,7 @@
 // so the page's <meta>, the preview server's and the service worker's headers, and the tests all say the same thing.
 // Each frame document is a same-origin file the service worker serves offline; what the model wrote runs only inside
 // what those frames start (an opaque-origin worker or iframe), which inherits the frame's policy.
+import { FIRST_SCREEN_SCRIPT_HASH } from "./first-screen.ts";
 
 /** Joins directives into one policy string. */
 function policy(directives: Record<string, string>): string {
@@ -19,14 +20,14 @@ const WEBCONTAINER_FRAMES =
   "https://stackblitz.com https://*.stackblitz.com https://*.webcontainer-api.io https://*.staticblitz.com";
 
 /**
- * The app page: no inline script, no plugins, no <base>, no form posts, frames only from Fawn itself (the preview and
+ * The app page: no inline script but index.html's first one (first-screen.ts, allowed by its hash), no plugins, no <base>, no form posts, frames only from Fawn itself (the preview and
  * Python frames) and WebContainer. `connect-src` stays open to any http(s) host because the user's own endpoints (a
  * model on localhost, a LAN server, any provider) are chosen at run time. Images may come from anywhere only because
  * a remote image in a reply is loaded after the user clicks "Load image"; the sanitizer keeps them from loading before.
  */
 export const APP_CSP = policy({
   "default-src": "'self'",
-  "script-src": "'self'",
+  "script-src": `'self' ${FIRST_SCREEN_SCRIPT_HASH}`,
   // Components set inline styles (virtual lists, xterm, KaTeX); model text never keeps a style attribute.
   "style-src": "'self' 'unsafe-inline'",
   "img-src": "'self' data: blob: https: http:",

@@ -38,6 +38,7 @@ import { createComposerExtras } from "./composer/composer-extras.ts";
 import { isSharedHash } from "./threads/shared-thread-sources.ts";
 import { t } from "./i18n/index.ts";
 import { GATEWAY_READY_MARK } from "./shared/perf-marks.ts";
+import { MODELS_HINT_KEY } from "../shared/first-screen.ts";
 
 const MODE_KEY = "fawn.mode";
 const MODEL_KEY = "fawn.model";
@@ -55,6 +56,14 @@ function store(key: string, value: string): void {
     localStorage.setItem(key, value);
   } catch {
     // Private windows may refuse storage; the choice then lasts for this page.
+  }
+}
+
+function forget(key: string): void {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // See store().
   }
 }
 
@@ -101,7 +110,13 @@ export function createAppState(client: GatewayClient) {
       else delete next[threadId];
       return next;
     });
-  const [settings, setSettings] = createSignal<ModelSettings | undefined>();
+  const [settings, setSettingsSignal] = createSignal<ModelSettings | undefined>();
+  /** Also keeps, for index.html's first script, whether a model is set up: its prerendered welcome is for those without. */
+  const setSettings = (next: ModelSettings) => {
+    setSettingsSignal(next);
+    if (modelChoices(next).length > 0) store(MODELS_HINT_KEY, "1");
+    else forget(MODELS_HINT_KEY);
+  };
   const [notice, setNotice] = createSignal<string | undefined>();
   const [settingsOpen, setSettingsOpen] = createSignal(false);
   /** The file in the preview dialog, with the thread it belongs to. */

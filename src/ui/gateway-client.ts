@@ -1,19 +1,11 @@
 // The page's handle on the agent worker: the Gateway's typed methods over comlink.
 import * as Comlink from "comlink";
 import type { GatewayApi, RunEvent, RunRequest } from "../protocol/index.ts";
+import { firstPaint } from "./shared/first-paint.ts";
 
 export type GatewayClient = Comlink.Remote<GatewayApi>;
 
 let connected: GatewayClient | undefined;
-
-/**
- * Resolves once the page has painted (a frame, then a task), or at once in a hidden tab, which paints no frames: the
- * agent worker's download (the largest of the app) then does not compete with the first screen's.
- */
-function afterFirstPaint(): Promise<void> {
-  if (document.visibilityState === "hidden") return Promise.resolve();
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-}
 
 /**
  * A comlink endpoint for a worker that `start` makes later: messages posted before it exists wait (in order), and
@@ -48,11 +40,12 @@ export function laterWorkerEndpoint(ready: Promise<void>, start: () => Worker): 
 
 /**
  * The page's one agent worker: the first call makes the client, later calls (e.g. lazy panels) get the same one. The
- * worker itself starts right after the first paint; calls made before wait for it.
+ * worker itself starts once the first screen has been painted (shared/first-paint.ts), so its download (the largest
+ * of the app) does not compete with the first screen's; calls made before wait for it.
  */
 export function connectGateway(): GatewayClient {
   if (connected) return connected;
-  const painted = afterFirstPaint();
+  const painted = firstPaint();
   const endpoint = laterWorkerEndpoint(
     painted,
     () => new Worker(new URL("../../workers/agent.worker.ts", import.meta.url), { type: "module", name: "fawn-agent" }),

@@ -1,10 +1,14 @@
-// Page entry point: connects to the agent worker and mounts the UI. Keep it light: it is what loads first.
+// Page entry point: connects to the agent worker and mounts the UI. Keep it light: it is what loads first. When
+// index.html shows its prerendered first screen, its first script loads this only once that screen's paint has been
+// reported (src/shared/first-screen.ts).
 import { render } from "solid-js/web";
 import { App, preloadDialogs } from "./app.tsx";
 import { createAppState } from "./app-state.ts";
 import { connectGateway } from "./gateway-client.ts";
 import { i18nReady } from "./i18n/index.ts";
 import { preloadMarkdown } from "./markdown/lazy-markdown.tsx";
+import { FIRST_SCREEN_ATTRIBUTE } from "../shared/first-screen.ts";
+import { firstPaint } from "./shared/first-paint.ts";
 import { applyTheme, theme } from "./shared/theme.ts";
 import { requestPersistentStorage } from "./shared/persistent-storage.ts";
 // Every stylesheet, from here and in this order: one bundle that loads with the page (a lazy chunk's CSS would come
@@ -28,14 +32,27 @@ if (!root) throw new Error("index.html has no #root element");
 // index.html's first script set it already (no flash); this keeps it right if that script could not run.
 applyTheme(theme());
 const state = createAppState(connectGateway());
+const prerendered = document.documentElement.hasAttribute(FIRST_SCREEN_ATTRIBUTE);
 // A Chinese UI waits for its dictionary (a small chunk) so that English never flashes first; English is immediate.
-void i18nReady().then(() => {
+// The prerendered first screen stays until its paint has been reported (at once in a build, whose index.html loads
+// this script only then; not so in `vite dev`): Chromium forgets the paint of text removed before it was reported, and
+// the app's identical welcome would count as the largest paint instead, later.
+void Promise.all([i18nReady(), prerendered && firstPaint()]).then(() => {
+  // The first screen gives way to the app in this same task, so no frame shows both or neither.
+  root.replaceChildren();
   render(() => <App state={state} />, root);
-  // What the first paint did not need, fetched after it: the Markdown renderer at once (a thread's messages follow
-  // soon), the dialogs when the page is idle (so that opening one has no wait).
-  requestAnimationFrame(() => setTimeout(() => void preloadMarkdown().catch(() => undefined), 0));
-  if ("requestIdleCallback" in window) requestIdleCallback(preloadDialogs, { timeout: 5000 });
-  else setTimeout(preloadDialogs, 2000);
+  // What the first screen did not need, fetched once it has been painted. The Markdown renderer: at once when a thread
+  // may open (its messages follow soon); on a first visit's welcome, once the user first does something (a message
+  // needs typing, a thread opening needs a click or a key), as evaluating it is the longest task of the load. The
+  // dialogs when the page is idle (so that opening one has no wait).
+  const markdown = () => void preloadMarkdown().catch(() => undefined);
+  void firstPaint().then(() => {
+    if (!prerendered) markdown();
+    else
+      for (const type of ["focusin", "pointerdown", "keydown"]) window.addEventListener(type, markdown, { once: true });
+    if ("requestIdleCallback" in window) requestIdleCallback(preloadDialogs, { timeout: 5000 });
+    else setTimeout(preloadDialogs, 2000);
+  });
 });
 // Ask the browser not to evict threads under storage pressure (Chromium decides without a prompt).
 void requestPersistentStorage().catch(() => undefined);

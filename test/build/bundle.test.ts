@@ -1,5 +1,6 @@
 // Checks on the built app (dist/), run after `npm run build`: the runtime boundaries of docs/architecture.md#layers
 // hold.
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -109,17 +110,35 @@ function metaPolicy(file: string): Record<string, string> {
 }
 
 describe("Content-Security-Policy", () => {
-  it("holds the app page to its own scripts: no inline script, no plugins, no <base>, no form posts", () => {
+  it("holds the app page to its own scripts and its one inline script: no plugins, no <base>, no form posts", () => {
     const policy = metaPolicy("index.html");
-    expect(policy["script-src"]).toBe("'self'");
+    const html = readFileSync(join(DIST, "index.html"), "utf8");
+    // The first screen's script (src/shared/first-screen.ts), allowed by its hash and by nothing else.
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+    expect(inline).toHaveLength(1);
+    const hash = createHash("sha256").update(inline[0]!).digest("base64");
+    expect(policy["script-src"]).toBe(`'self' 'sha256-${hash}'`);
     expect(policy["object-src"]).toBe("'none'");
     expect(policy["base-uri"]).toBe("'none'");
     expect(policy["form-action"]).toBe("'none'");
     expect(policy["frame-src"]).toMatch(/^'self' /);
     // The user's own endpoints, wherever they are.
     expect(policy["connect-src"]).toContain("https:");
+  });
+
+  it("draws the first screen from index.html, and keeps the app's scripts for its first script to load", () => {
     const html = readFileSync(join(DIST, "index.html"), "utf8");
-    expect(html.match(/<script(?![^>]*\bsrc=)[^>]*>/g) ?? []).toEqual([]);
+    const root = /<div id="root">(.*?)<\/div>\s*<\/body>/s.exec(html)?.[1] ?? "";
+    expect(root).toContain('class="app first-screen"');
+    expect(root).toContain("<h1>What can I do for you?</h1>");
+    expect(root).toMatch(/<div class="app first-screen"[^>]*\binert\b[^>]*aria-hidden="true"/);
+    // Nothing fetches or runs a script before that first script says so; the stylesheet is in <head> as before.
+    const outside = html.replace(/<template id="app-scripts">.*?<\/template>/s, "");
+    expect(outside).not.toMatch(/<script[^>]*\bsrc=|rel="modulepreload"/);
+    expect(html).toMatch(
+      /<template id="app-scripts"><script type="module" crossorigin src="\/assets\/index-[\w-]+\.js">/,
+    );
+    expect(html).toMatch(/<link rel="stylesheet"[^>]*href="\/assets\/index-[\w-]+\.css"/);
   });
 
   it("gives the Python frame no network but Pyodide's package host, and no eval", () => {

@@ -334,7 +334,8 @@ export function Conversation(props: { state: AppState }) {
   const files: ThreadFiles = { base: MESSAGE_BASE, imageUrl: images.imageUrl, open: state.openPreview };
 
   // Follow the reply as it grows, unless the user scrolled up to read. A thread opens at its end unless a search
-  // result opened it at a message.
+  // result opened it at a message. The welcome stays at its top (its greeting, on a phone taller than the screen):
+  // where the page's prerendered first screen drew it.
   let pinned = true;
   /** The query of a thread search whose result opened this thread, until the conversation has shown its message. */
   const findFor = (id: string) => {
@@ -361,7 +362,7 @@ export function Conversation(props: { state: AppState }) {
     scrollQueued = true;
     queueMicrotask(() => {
       scrollQueued = false;
-      if (pinned) log.scrollTo({ top: log.scrollHeight });
+      if (pinned && !empty()) log.scrollTo({ top: log.scrollHeight });
     });
   };
   createEffect(() => {

@@ -2,41 +2,9 @@
 // of what the agent does. An example fills the composer rather than sending: each is a template people adapt (their
 // topic, their file), and a filled box lets them read and edit it before anything costs a request.
 import { For, Show } from "solid-js";
-import type { AgentMode } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
-import { rich, t, type TextKey } from "../i18n/index.ts";
-
-interface Example {
-  title: TextKey;
-  prompt: TextKey;
-  hint?: TextKey;
-  /** The Mode the example needs (subagents need Ultra). */
-  mode?: AgentMode;
-  /** A 24×24 line drawing (an emoji would need an emoji font, which not every system has). */
-  icon: string;
-}
-
-const EXAMPLES: readonly Example[] = [
-  // A line chart.
-  { title: "welcome.report", prompt: "welcome.reportPrompt", icon: "M4 4v16h16M7 15l4-5 3 3 5-6" },
-  // A table.
-  {
-    title: "welcome.csv",
-    prompt: "welcome.csvPrompt",
-    hint: "welcome.csvHint",
-    icon: "M4 5h16v14H4zM4 10h16M4 15h16M10 5v14",
-  },
-  // A browser window.
-  { title: "welcome.page", prompt: "welcome.pagePrompt", icon: "M3 5h18v14H3zM3 9h18M6 7h.01M9 7h.01" },
-  // Three nodes from one: subagents.
-  {
-    title: "welcome.research",
-    prompt: "welcome.researchPrompt",
-    hint: "welcome.researchHint",
-    mode: "ultra",
-    icon: "M10 3h4v4h-4zM12 7v4M6 11h12M6 11v4M12 11v4M18 11v4M4 15h4v4H4zM10 15h4v4h-4zM16 15h4v4h-4z",
-  },
-];
+import { rich, t } from "../i18n/index.ts";
+import { WELCOME_EXAMPLES as EXAMPLES, type WelcomeExample as Example } from "./welcome-examples.ts";
 
 /** The example's element ids' stem: "welcome-report" for "welcome.report". */
 const idOf = (example: Example) => example.title.replace(".", "-");
