@@ -368,8 +368,8 @@ saveBenchResult({
     "CPU time is what the page's main thread itself spends; wall time adds its waits (for the compositor thread, " +
       "for a core), which grow when other processes share the 2 cores. A task's wall time can pass 50 ms while its " +
       "CPU time stays small: the last column tells them apart.",
-    "The page keeps updates to about 8% of its main thread: after an update that cost t ms, script and drawing, " +
-      "the next batch comes about 11.5 t ms after the frame that drew it (src/ui/shared/update-pacer.ts), so a " +
+    "The page keeps updates to about 7% of its main thread: after an update that cost t ms, script and drawing, " +
+      "the next batch comes about 13 t ms after the frame that drew it (src/ui/shared/update-pacer.ts), so a " +
       "costly update (a long paragraph to lay out again, a page to repaint as it scrolls) means fewer updates a " +
       "second rather than more of the main thread. That is why the gap between updates is several frames, not one.",
   ],

@@ -52,8 +52,9 @@ export interface UpdatePacerOptions {
   /**
    * The share of the main thread updates may take: after an update that cost `t` ms (its script, then the style,
    * layout and paint of the frame that draws it), the next may come `t × (1 / share − 1)` ms after that frame.
-   * Default 0.08: with the messages that bring the batches and the scroll events after them, streaming keeps to
-   * about a tenth of the main thread.
+   * Default 0.07: with what else streaming costs the page (the messages that bring the batches, and the browser's
+   * note of every piece of the model's response the worker receives), a reply keeps to about a tenth of the main
+   * thread, however fast tokens come and however long the reply grows.
    */
   busyShare?: number;
   /** The longest such pause, so a reply still visibly streams (10 updates a second at least). Default 100 ms. */
@@ -72,7 +73,7 @@ export function createUpdatePacer<T>(
   options: UpdatePacerOptions = {},
 ): (items: T[]) => Promise<void> {
   const clock = options.clock ?? browserClock;
-  const pauseFactor = 1 / (options.busyShare ?? 0.08) - 1;
+  const pauseFactor = 1 / (options.busyShare ?? 0.07) - 1;
   const maxPauseMs = options.maxPauseMs ?? 100;
   const maxFrameWaitMs = options.maxFrameWaitMs ?? 100;
   /** What the batches applied since the last frame cost in script (with the microtasks they queued). */
