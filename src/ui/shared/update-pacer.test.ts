@@ -60,7 +60,7 @@ describe("createUpdatePacer", () => {
     await microtasks();
     expect(ready).toBe(false);
     manual.frame(0.5);
-    manual.advance(6); // a cheap update: a short pause
+    manual.advance(10); // a cheap update: a short pause
     await microtasks();
     expect(ready).toBe(true);
   });
