@@ -89,6 +89,32 @@ const clearLongTasks = (page: Page) =>
   page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0));
 
 /**
+ * Clicks the thread list's link (`links` selects the candidates) titled TITLE and resolves with when an article
+ * holding `text` showed in the conversation and when the page next ran a task (WAIT_SHOWN), or undefined after `ms`.
+ */
+function clickThreadAndWait(
+  page: Page,
+  links: string,
+  text: string,
+  ms: number,
+): Promise<{ shown: number; responsive: number } | undefined> {
+  return page.evaluate(
+    ([selector, title, shownText, timeout]) => {
+      const link = [...document.querySelectorAll<HTMLAnchorElement>(selector!)].find((a) =>
+        a.textContent?.includes(title!),
+      )!;
+      link.click();
+      return (
+        window as unknown as {
+          __waitShown: (t: string, ms: number) => Promise<{ shown: number; responsive: number } | undefined>;
+        }
+      ).__waitShown(shownText!, Number(timeout));
+    },
+    [links, TITLE, text, String(ms)],
+  );
+}
+
+/**
  * Resolves, in the page, once an article of the conversation containing `text` is in the log's visible area: the time
  * it showed and the time the page next ran a task (a message through a MessageChannel after the following frame),
  * both from `start` (performance.now() in the page).
@@ -154,20 +180,7 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
 
   // Open: click the thread's link; the last reply on screen, then the page's next task.
   await clearLongTasks(page);
-  const opened = await page.evaluate(
-    ([title, text]) => {
-      const link = [...document.querySelectorAll<HTMLAnchorElement>('nav[aria-label="Threads"] a')].find((a) =>
-        a.textContent?.includes(title!),
-      )!;
-      link.click();
-      return (
-        window as unknown as {
-          __waitShown: (t: string, ms: number) => Promise<{ shown: number; responsive: number } | undefined>;
-        }
-      ).__waitShown(text!, 120_000);
-    },
-    [TITLE, lastText(MESSAGES)],
-  );
+  const opened = await clickThreadAndWait(page, 'nav[aria-label="Threads"] a', lastText(MESSAGES), 120_000);
   if (!opened) throw new Error(`${app}: the last reply did not show`);
   await sleep(1500);
   const openTasks = await longTasks(page);
@@ -256,19 +269,11 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
   await box.fill(FAR_WORD);
   const result = threads.getByRole("link", { name: TITLE });
   await result.waitFor();
-  const jump = await page.evaluate(
-    ([title, word]) => {
-      const link = [...document.querySelectorAll<HTMLAnchorElement>('nav[aria-label="Threads"] a[data-result]')].find(
-        (a) => a.textContent?.includes(title!),
-      )!;
-      link.click();
-      return (
-        window as unknown as {
-          __waitShown: (t: string, ms: number) => Promise<{ shown: number; responsive: number } | undefined>;
-        }
-      ).__waitShown(word!, 20_000);
-    },
-    [TITLE, `The ${FAR_WORD} is here`],
+  const jump = await clickThreadAndWait(
+    page,
+    'nav[aria-label="Threads"] a[data-result]',
+    `The ${FAR_WORD} is here`,
+    20_000,
   );
   await sleep(500);
   const searchTasks = await longTasks(page);
