@@ -6,6 +6,7 @@
 import type { Plugin } from "vite";
 import { AGENT_MODES } from "../src/protocol/index.ts";
 import { APP_SCRIPTS_ID, FIRST_SCREEN_SCRIPT } from "../src/shared/first-screen.ts";
+import { ATTACH_ICON_PATH } from "../src/ui/composer/attach-icon.ts";
 import { WELCOME_EXAMPLES } from "../src/ui/conversation/welcome-examples.ts";
 import { en } from "../src/ui/i18n/en.ts";
 
@@ -141,7 +142,7 @@ export function firstScreenHtml(text: FirstScreenTexts): string {
         "button",
         { type: "button", class: "ghost attach-button" },
         icon("attach-icon", 18, {
-          d: "M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5",
+          d: ATTACH_ICON_PATH,
           "stroke-width": "1.8",
           "stroke-linecap": "round",
         }),

@@ -13,6 +13,7 @@ import {
 import type { AppState } from "../app-state.ts";
 import { formatBytes, t, type TextKey } from "../i18n/index.ts";
 import { ContextMeter } from "./context-meter.tsx";
+import { ATTACH_ICON_PATH } from "./attach-icon.ts";
 import { FollowUpSuggestions } from "./follow-up-suggestions.tsx";
 import {
   commandOf,
@@ -276,13 +277,7 @@ export function Composer(props: { state: AppState }) {
         >
           {/* A paperclip on a phone, the words elsewhere (composer.css). */}
           <svg class="attach-icon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
-            <path
-              d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5"
-              fill="none"
-              stroke="currentColor"
-              stroke-width="1.8"
-              stroke-linecap="round"
-            />
+            <path d={ATTACH_ICON_PATH} fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" />
           </svg>
           <span class="attach-label">{t("composer.attach")}</span>
         </button>
