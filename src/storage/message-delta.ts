@@ -79,9 +79,10 @@ function sameRef(a: MessageRef, b: MessageRef): boolean {
 export interface MessageListPlan {
   /** The list record to store under the new version. */
   record: MessageListBlob;
-  /** Refs whose message records may not be stored yet: the appended ones, or every ref for a new root. */
-  unstored: MessageRef[];
-  /** The index in `refs` where `unstored` starts (`refs.slice(unstoredFrom)` is `unstored`). */
+  /**
+   * Where the refs whose message records may not be stored yet start in `refs`: after the parent's, or 0 for a new
+   * root (`refs.slice(unstoredFrom)`).
+   */
   unstoredFrom: number;
 }
 
@@ -97,7 +98,6 @@ export function planMessageList(
 ): MessageListPlan {
   const root = (): MessageListPlan => ({
     record: { kind: "messages", seq: 0, len: refs.length, refs: [...refs] },
-    unstored: [...refs],
     unstoredFrom: 0,
   });
   if (!parentChain || !isCompleteChain(parentChain)) return root();
@@ -114,7 +114,6 @@ export function planMessageList(
   if (!base) return root();
   return {
     record: { kind: "messages", seq, len: refs.length, base: base.version, refs: refs.slice(base.len) },
-    unstored: refs.slice(parentLength),
     unstoredFrom: parentLength,
   };
 }
