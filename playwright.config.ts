@@ -15,6 +15,9 @@ export const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 11436);
 /** The app built for another base path (`vite build --base=/fawn/`), as a site serving it under a folder would. */
 export const BASE_PATH = "/fawn/";
 export const BASE_APP_PORT = Number(process.env.E2E_BASE_APP_PORT ?? 4175);
+// Where the two builds are served from: several checkouts' (or helpers') runs side by side each use their own.
+const APP_DIST = process.env.E2E_DIST ?? "dist";
+const BASE_DIST = process.env.E2E_BASE_DIST ?? "dist-base";
 
 export default defineConfig({
   testDir: "test/e2e",
@@ -45,7 +48,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `npx vite preview --host 127.0.0.1 --port ${APP_PORT} --strictPort`,
+      command: `npx vite preview --outDir ${APP_DIST} --host 127.0.0.1 --port ${APP_PORT} --strictPort`,
       url: `http://127.0.0.1:${APP_PORT}`,
       reuseExistingServer: !process.env.CI,
       timeout: 60_000,
@@ -53,8 +56,8 @@ export default defineConfig({
     {
       // Its own build (dist-base/), made here so `npm test`'s one `vite build` stays the app as served at /.
       command:
-        `npx vite build --base=${BASE_PATH} --outDir dist-base --emptyOutDir --logLevel warn && ` +
-        `npx vite preview --base ${BASE_PATH} --outDir dist-base --host 127.0.0.1 --port ${BASE_APP_PORT} --strictPort`,
+        `npx vite build --base=${BASE_PATH} --outDir ${BASE_DIST} --emptyOutDir --logLevel warn && ` +
+        `npx vite preview --base ${BASE_PATH} --outDir ${BASE_DIST} --host 127.0.0.1 --port ${BASE_APP_PORT} --strictPort`,
       url: `http://127.0.0.1:${BASE_APP_PORT}${BASE_PATH}`,
       reuseExistingServer: !process.env.CI,
       timeout: 240_000,
