@@ -62,15 +62,32 @@ function ipv4FromParts(high: number | undefined, low: number | undefined): ipadd
   return new ipaddr.IPv4([h >> 8, h & 0xff, l >> 8, l & 0xff]);
 }
 
+/** IANA's global unicast space: the only IPv6 block whose addresses can be public (RFC 4291, IANA's allocations). */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
+/** IPv4-compatible IPv6 (RFC 4291 §2.5.5.1, deprecated): some stacks still route `::127.0.0.1` to loopback. */
+const IPV4_COMPATIBLE_V6 = ipaddr.parseCIDR("::/96");
+const IPV4_COMPATIBLE_KIND = "a deprecated IPv4-compatible IPv6 address";
+
+/**
+ * `address` as the URL parser writes it (IPv6 in hex, `::127.0.0.1` as `::7f00:1`). ipaddr.js reads the dotted
+ * `::a.b.c.d` as `::ffff:a.b.c.d`, and Node's DNS results write IPv4-compatible addresses that way.
+ */
+function canonicalIp(address: string): string {
+  return address.includes(":") ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address;
+}
+
 /**
  * Why the proxy refuses to connect to the IP `address` ("a loopback address", ...), or undefined for a public unicast
- * address. IPv6 forms that carry an IPv4 address (mapped, SIIT, NAT64 /96, 6to4) are judged by that IPv4 address, so
- * `::ffff:127.0.0.1` is loopback while DNS64's `64:ff9b::8.8.8.8` stays public.
+ * address. An IPv4 address is public unless one of ipaddr.js's special ranges (IANA's IPv4 special-purpose registry,
+ * multicast, broadcast) holds it. An IPv6 address is public only inside global unicast `2000::/3` and outside every
+ * special range there (Teredo, documentation, AS112, ...). IPv6 forms that carry an IPv4 address (mapped, SIIT,
+ * NAT64 /96, 6to4) are judged by that IPv4 address, so `::ffff:127.0.0.1` is loopback while DNS64's
+ * `64:ff9b::8.8.8.8` stays public; the deprecated IPv4-compatible `::/96` is refused whatever it carries.
  */
 export function blockedAddressKind(address: string): string | undefined {
   let ip: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    ip = ipaddr.parse(address.replace(/%.*$/, ""));
+    ip = ipaddr.parse(canonicalIp(address.replace(/%.*$/, "")));
   } catch {
     return "an address Fawn's proxy cannot read";
   }
@@ -87,7 +104,10 @@ export function blockedAddressKind(address: string): string | undefined {
   // 64:ff9b::/96 embeds the IPv4 address in its last 32 bits; the local-use 64:ff9b:1::/48 is a private translator.
   if (range === "rfc6052" && parts[2] === 0) return blockedAddressKind(ipv4FromParts(parts[6], parts[7]).toString());
   if (range === "6to4") return blockedAddressKind(ipv4FromParts(parts[1], parts[2]).toString());
-  return range === "unicast" ? undefined : (RANGE_KINDS[range] ?? "a reserved address");
+  if (range !== "unicast") return RANGE_KINDS[range] ?? "a reserved address";
+  // ipaddr.js calls every address outside its named ranges "unicast", ::/96 and unassigned blocks included.
+  if (v6.match(IPV4_COMPATIBLE_V6)) return IPV4_COMPATIBLE_KIND;
+  return v6.match(GLOBAL_UNICAST_V6) ? undefined : "a reserved address";
 }
 
 /** Why the proxy refuses a host NAME before resolving it (localhost, metadata services), or undefined. */
