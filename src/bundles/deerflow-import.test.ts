@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEERFLOW_IMPORT_LIMITS } from "../protocol/index.ts";
+import { CANCELLED_ON_IMPORT, DEERFLOW_IMPORT_LIMITS } from "../protocol/index.ts";
 import { planDeerFlowImport, virtualPathOf } from "./deerflow-import.ts";
 import { DeerFlowImportError } from "./deerflow-thread.ts";
 
@@ -38,6 +38,33 @@ describe("virtualPathOf", () => {
 });
 
 describe("planDeerFlowImport", () => {
+  it("closes the tool calls the thread ends on without a result as cancelled, so none of them ever runs here", () => {
+    const { messages } = plan([
+      { type: "human", id: "h1", content: "Clean up" },
+      {
+        type: "ai",
+        id: "a1",
+        content: "",
+        tool_calls: [
+          { id: "c1", name: "bash", args: { command: "ls" } },
+          { id: "c2", name: "bash", args: { command: "rm -rf /mnt/user-data" } },
+        ],
+      },
+      { type: "tool", id: "t1", content: "a.txt", tool_call_id: "c1", name: "bash", status: "success" },
+    ]);
+    expect(messages.slice(2)).toEqual([
+      { type: "tool", id: "t1", content: "a.txt", tool_call_id: "c1", name: "bash", status: "success" },
+      {
+        type: "tool",
+        id: expect.any(String) as unknown as string,
+        content: CANCELLED_ON_IMPORT,
+        tool_call_id: "c2",
+        name: "bash",
+        status: "error",
+      },
+    ]);
+  });
+
   it("maps LangChain's message dumps to wire messages", () => {
     const { messages } = plan([
       {

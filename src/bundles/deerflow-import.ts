@@ -2,12 +2,14 @@
 // messages as wire messages, its presented files, its plan and its files at their virtual paths. Everything is
 // checked here, before anything is written (docs/architecture.md#d8-bundles).
 import {
+  CANCELLED_ON_IMPORT,
   DEERFLOW_IMPORT_LIMITS,
   tooLargeImport,
   tooManyImportFiles,
   type ContentPart,
   type MessageContent,
   type TodoItem,
+  unansweredToolCalls,
   type UploadedFileRef,
   type WireMessage,
 } from "../protocol/index.ts";
@@ -208,7 +210,8 @@ function cleanTitle(title: string | null | undefined): string | undefined {
  * outputs}, no `.` or `..`), their count and size (DEERFLOW_IMPORT_LIMITS), the presented files' paths — and maps it
  * to what Fawn stores. Messages keep their ids (a missing or repeated id gets a new one); DeerFlow's hidden messages
  * are left out; presented files not among `files` are left out too, so the Artifacts panel lists only files it can
- * show. Throws a DeerFlowImportError with one sentence naming the first problem.
+ * show. A tool call the thread ends on without a result is closed as cancelled (CANCELLED_ON_IMPORT), never run.
+ * Throws a DeerFlowImportError with one sentence naming the first problem.
  */
 export function planDeerFlowImport(input: DeerFlowImportInput): DeerFlowImportPlan {
   if (typeof input !== "object" || input === null) {
@@ -237,6 +240,17 @@ export function planDeerFlowImport(input: DeerFlowImportInput): DeerFlowImportPl
     ids.add(id);
     const wire = toWire(message, id);
     if (wire) messages.push(wire);
+  }
+  // Calls the thread ends on without a result were DeerFlow's model's: they are closed here, never run.
+  for (const call of unansweredToolCalls(messages)) {
+    messages.push({
+      type: "tool",
+      id: newId(),
+      content: CANCELLED_ON_IMPORT,
+      tool_call_id: call.id,
+      name: call.name,
+      status: "error",
+    });
   }
 
   const title = cleanTitle(values.title);

@@ -36,6 +36,7 @@ import {
 } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
 import { BackupStore, type BackupWrite } from "../storage/backup-store.ts";
+import { closeImportedThread } from "../storage/imported-thread.ts";
 import type { FawnDb, SettingRecord, ThreadFileMetaRecord } from "../storage/fawn-db.ts";
 import {
   MODEL_SETTINGS_KEY,
@@ -258,15 +259,19 @@ async function historyLoads(records: BundledThread["records"]): Promise<boolean>
 
 /**
  * A thread read from an archive (a `noun`), ready to write: its history checked to load, its files' meta recomputed
- * from their bytes rather than trusted, and a thread exported mid-run at rest.
+ * from their bytes rather than trusted, a thread exported mid-run at rest, and its history marked as written
+ * elsewhere, with the tool calls its last steps left open closed as cancelled (closeImportedThread): nothing another
+ * browser's model asked for runs here.
  */
-export async function restorableThread({ records, files }: BundledThread, noun: string): Promise<BundledThread> {
-  if (!(await historyLoads(records))) {
+export async function restorableThread(bundled: BundledThread, noun: string): Promise<BundledThread> {
+  const { files } = bundled;
+  if (!(await historyLoads(bundled.records))) {
+    const title = JSON.stringify(bundled.records.thread.title);
     throw new UserError(
-      `The ${noun}'s thread ${JSON.stringify(records.thread.title)} has a history that cannot be read: the file was ` +
-        "changed or is damaged.",
+      `The ${noun}'s thread ${title} has a history that cannot be read: the file was ` + "changed or is damaged.",
     );
   }
+  const records = await closeImportedThread(bundled.records, serde);
   const metas = new Map(records.files.map((meta) => [meta.path, meta]));
   const fileMetas: ThreadFileMetaRecord[] = await Promise.all(
     files.map(async (file) => {

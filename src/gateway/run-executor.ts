@@ -34,7 +34,7 @@ import { newId } from "../shared/ids.ts";
 import { secretRedactor } from "../shared/redact.ts";
 import { redactingErrors } from "./error-redaction.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
-import type { HistoryNote, ThreadRepository } from "../storage/index.ts";
+import { IndexedDbCheckpointSaver, type HistoryNote, type ThreadRepository } from "../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
 
 export interface RunDependencies {
@@ -84,6 +84,22 @@ export interface RunDependencies {
 }
 
 type Emit = (event: RunEvent) => void;
+
+/** Why a resumption from an imported thread's step is refused. */
+export const IMPORTED_STEP =
+  "This step came with an imported thread: its tool calls were made elsewhere and are not run here. Send a message " +
+  "to go on.";
+
+/** Whether the checkpoint a resumption starts from (default: the latest) came in an imported thread. */
+async function importedStep(
+  checkpointer: BaseCheckpointSaver,
+  threadId: string,
+  checkpointId: string | undefined,
+): Promise<boolean> {
+  if (!(checkpointer instanceof IndexedDbCheckpointSaver)) return false;
+  const id = checkpointId ?? (await checkpointer.latestCheckpointId(threadId));
+  return id !== undefined && (await checkpointer.isImported(threadId, id));
+}
 
 /** What `/skill-name` at the start of a message resolved to (see gateway/skills-service.ts). */
 export type SkillActivation =
@@ -193,6 +209,11 @@ export async function executeRun(
   const text = request.input.messages.map((message) => contentText(message.content)).join("\n");
   if (!thread) return finish("error", { error: "bad_request", message: `There is no thread with id ${threadId}.` });
   if (thread.read_only) return finish("error", { error: "bad_request", message: READ_ONLY_THREAD });
+  // Defence in depth (the plan already refuses): a resumption never goes on from a step that came in an imported
+  // thread, whose pending tool calls another model made.
+  if (resume && (await importedStep(deps.checkpointer, threadId, deps.start?.checkpoint))) {
+    return finish("error", { error: "bad_request", message: IMPORTED_STEP });
+  }
   if (!resume && text.trim().length === 0) {
     return finish("error", { error: "bad_request", message: "The message is empty." });
   }

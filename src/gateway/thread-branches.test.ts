@@ -76,6 +76,20 @@ describe("resumableRun", () => {
     expect(resumableRun([refused], "c9", [human("u9")])).toBeUndefined();
   });
 
+  it("never offers a run that came in an imported thread, whatever it says of itself", () => {
+    expect(resumableRun([{ ...cut, imported: true }], "c9", [human("u9"), ai("a9", true)])).toBeUndefined();
+    const failed = {
+      ...cut,
+      imported: true,
+      status: "error" as const,
+      error: { error: "unknown" as const, message: "x" },
+    };
+    expect(resumableRun([failed], "c9", [human("u9")])).toBeUndefined();
+    // A resumption made here of an imported run goes on with that run: still not offered.
+    const resumed = run("again", { kind: "resume", base: "c9", continues: "cut", end: "c10", status: "running" });
+    expect(resumableRun([{ ...cut, imported: true }, resumed], "c10", [human("u9"), ai("a9", true)])).toBeUndefined();
+  });
+
   it("goes on with the run a resumption continued", () => {
     const resumed = run("again", { kind: "resume", base: "c9", continues: "cut", end: "c10", status: "running" });
     expect(resumableRun([cut, resumed], "c10", [human("u9"), ai("a9", true)])?.run_id).toBe("cut");

@@ -97,6 +97,7 @@ function unanswered(messages: readonly WireMessage[]): boolean {
 /**
  * The run "Continue" would resume, if any: the latest run that ended at `head` without finishing its turn, because
  * the page closed (still marked running) or a fixable error stopped it, and whose messages still await an answer.
+ * Never a run that came in an imported thread: its calls were another model's.
  */
 export function resumableRun(
   runs: readonly RunRecord[],
@@ -105,10 +106,11 @@ export function resumableRun(
 ): RunRecord | undefined {
   if (head === undefined || !unanswered(messages)) return undefined;
   const last = [...runs].sort((a, b) => b.created_at - a.created_at).find((run) => run.end === head);
-  if (!last) return undefined;
+  if (!last || last.imported === true) return undefined;
   const cutOff =
     last.status === "running" || (last.status === "error" && RESUMABLE_ERRORS.has(last.error?.error ?? "unknown"));
   if (!cutOff) return undefined;
   // A resumption goes on with the run it continued.
-  return last.kind === "resume" ? (runs.find((run) => run.run_id === last.continues) ?? last) : last;
+  const continued = last.kind === "resume" ? (runs.find((run) => run.run_id === last.continues) ?? last) : last;
+  return continued.imported === true ? undefined : continued;
 }

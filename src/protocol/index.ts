@@ -11,6 +11,7 @@ export * from "./skills.ts";
 export * from "./subagents.ts";
 export * from "./thread-import.ts";
 export * from "./data-backup.ts";
+export * from "./pending-tool-calls.ts";
 export * from "./thread-share.ts";
 export * from "./mcp.ts";
 export * from "./model-providers.ts";

@@ -49,6 +49,11 @@ export interface CheckpointRecord {
   metadata: Uint8Array;
   /** Plain copy of the checkpoint's channel versions, readable inside a transaction without the serde. */
   channel_versions: Record<string, ChannelVersionKey>;
+  /**
+   * Written elsewhere: it came in an imported thread (a `.fawn`, a share link, a backup). A run never resumes from
+   * it, so no tool call another model made runs here (imported-thread.ts).
+   */
+  imported?: boolean;
 }
 
 /** A channel value stored whole. */
@@ -187,6 +192,8 @@ export interface RunRecord {
   regenerates?: string;
   /** A resumption: the cut-off run it continues. */
   continues?: string;
+  /** Made elsewhere: it came in an imported thread, and "Continue" never resumes it. */
+  imported?: boolean;
 }
 
 /** What an installed skill's SKILL.md frontmatter says, beside its name (the record's key). */

@@ -148,6 +148,17 @@ function linkKey(threadId: string, ns: string, channel: string, version: Channel
   return `${threadId}\u0000${ns}\u0000${channel}\u0000${typeof version}:${String(version)}`;
 }
 
+/**
+ * The channel version after `current`, unique across forks: a zero-padded counter (so versions sort) and a random
+ * suffix (see IndexedDbCheckpointSaver.getNextVersion).
+ */
+export function nextChannelVersion(current: unknown): string {
+  const previous =
+    typeof current === "string" ? Number.parseInt(current, 10) : typeof current === "number" ? current : 0;
+  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, "0"));
+  return `${String(previous + 1).padStart(32, "0")}.${suffix.join("")}`;
+}
+
 export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
   private readonly connection: LazyFawnDb;
   private readonly messageChannels: ReadonlySet<string>;
@@ -190,10 +201,14 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
    * versions"), but `compile({ checkpointer })` is typed for number versions only, hence the cast.
    */
   override getNextVersion(current: number | undefined): number {
-    const value: unknown = current;
-    const previous = typeof value === "string" ? Number.parseInt(value, 10) : typeof value === "number" ? value : 0;
-    const suffix = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, "0"));
-    return `${String(previous + 1).padStart(32, "0")}.${suffix.join("")}` as unknown as number;
+    return nextChannelVersion(current) as unknown as number;
+  }
+
+  /** Whether the checkpoint came in an imported thread (a run never resumes from one); false when it is not stored. */
+  async isImported(threadId: string, checkpointId: string): Promise<boolean> {
+    const db = await this.database();
+    const record = await db.get("checkpoints", [threadId, "", checkpointId]);
+    return record?.imported === true;
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
