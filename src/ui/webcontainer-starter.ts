@@ -19,11 +19,11 @@ export function createWebContainerStarter(client: GatewayClient, onFailure: (mes
     setStatus({ state: "starting" });
     try {
       if (!host) {
-        const [{ bootWebContainer }, { PageSandboxServer }] = await Promise.all([
+        const [{ openWebContainerSlot }, { PageSandboxServer }] = await Promise.all([
           import("../sandbox/webcontainer/webcontainer-host.ts"),
           import("../sandbox/webcontainer/page-sandbox-server.ts"),
         ]);
-        host = new PageSandboxServer(await bootWebContainer());
+        host = new PageSandboxServer(await openWebContainerSlot());
       }
       await client.attachSandboxHost(Comlink.proxy(host));
       setStatus({ state: "running" });

@@ -2,7 +2,7 @@
 import * as Comlink from "comlink";
 import { describe, expect, it } from "vitest";
 import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
-import { FakeWebContainer } from "../../src/sandbox/webcontainer/fake-webcontainer.ts";
+import { bootFakeSlot } from "../../src/sandbox/webcontainer/fake-webcontainer.ts";
 import { PageSandboxServer } from "../../src/sandbox/webcontainer/page-sandbox-server.ts";
 import { openFawnDb, ThreadFiles } from "../../src/storage/index.ts";
 import { runThread, useGatewayHarness } from "./harness.ts";
@@ -157,9 +157,9 @@ describe("the Terminal's commands", () => {
 describe("Settings → Sandbox: WebContainer on the page", () => {
   /** A PageSandboxServer over the fake WebContainer, on the "page" end of a MessageChannel. */
   async function pageHost() {
-    const container = await FakeWebContainer.boot({ workdirName: "fawn" });
+    const { slot } = await bootFakeSlot({ workdirName: "fawn" });
     const { port1, port2 } = new MessageChannel();
-    Comlink.expose(new PageSandboxServer(container), port2);
+    Comlink.expose(new PageSandboxServer(slot), port2);
     return { host: Comlink.wrap<PageSandboxServer>(port1), close: () => (port1.close(), port2.close()) };
   }
 

@@ -1,9 +1,10 @@
 // An in-memory twin of the @webcontainer/api surface Fawn uses (STYLE.md 2), since a real WebContainer cannot boot
-// without stackblitz.com: the fs API, mount, and spawn of a `jsh --osc` shell that runs each line with just-bash.
+// without stackblitz.com: the fs API, mount, spawn of a `jsh --osc` shell that runs each line with just-bash, and
+// teardown. Like the real one, it is one file system and one set of processes for everything spawned in it.
 import type { DirEnt, FileSystemTree, SpawnOptions, WebContainerProcess } from "@webcontainer/api";
-import { Bash, InMemoryFs } from "just-bash/browser";
+import { Bash, defineCommand, InMemoryFs } from "just-bash/browser";
 import { joinPath } from "../sandbox.ts";
-import type { WebContainerFs, WebContainerLike } from "./webcontainer-sandbox.ts";
+import { WebContainerSlot, type WebContainerFs, type WebContainerLike } from "./webcontainer-slot.ts";
 
 export interface FakeWebContainerOptions {
   /** The working directory is /home/<workdirName>, as in WebContainer.boot. */
@@ -26,6 +27,7 @@ export class FakeFileSystem implements WebContainerFs {
   constructor(
     private readonly files: InMemoryFs,
     private readonly workdir: string,
+    private readonly assertUsable: () => void,
   ) {}
 
   readFile(path: string): Promise<Uint8Array>;
@@ -98,28 +100,59 @@ export class FakeFileSystem implements WebContainerFs {
     await this.files.mv(this.resolve(oldPath), this.resolve(newPath));
   }
 
-  /** @internal The absolute container path of a workdir-relative path. */
+  /** @internal The absolute container path of a workdir-relative path; throws once the container is torn down. */
   resolve(path: string): string {
+    this.assertUsable();
     return joinPath(this.workdir, path.replace(/^\/+/, ""));
   }
 }
 
+/** A process of the container: a shell, or a job `nohup` left running. */
+interface FakeProcess {
+  kill(): void;
+}
+
 /**
- * A WebContainer in memory. Differences from the real one: commands are just-bash's (no node, npm or real
- * processes), a command's stdout comes before its stderr instead of interleaved, a line is echoed whole instead of
- * keystroke by keystroke, and a command that hits just-bash's execution limits is treated as one that never ends
- * (it waits for Ctrl-C), because a real container has no such limits. The workdir is not a security boundary.
+ * A WebContainer in memory. As in the real one, every process sees the whole container file system (the workdir is
+ * not a boundary), a process started in the background outlives the shell that started it, and `teardown()` ends
+ * every process and makes the instance unusable. Differences: commands are just-bash's (no node or npm), `nohup
+ * <command>` stands for a background process (just-bash runs `&` in the foreground): it runs its arguments as a job
+ * that outlives the command and its shell, until it ends or the container is torn down. A command's stdout comes
+ * before its stderr instead of interleaved, a line is echoed whole instead of keystroke by keystroke, and a command
+ * that hits just-bash's execution limits is treated as one that never ends (it waits for Ctrl-C), because a real
+ * container has no such limits.
  */
 export class FakeWebContainer implements WebContainerLike {
   readonly workdir: string;
   readonly fs: FakeFileSystem;
-  /** The whole container file system by absolute path, shared by `fs` and every shell. */
+  /** The whole container file system by absolute path, shared by `fs`, every shell and every background job. */
   private readonly files = new InMemoryFs();
+  /** Every process still running: shells and background jobs. */
+  private readonly processes = new Set<FakeProcess>();
+  private tornDown = false;
   private pids = 1;
 
   private constructor(private readonly options: FakeWebContainerOptions) {
     this.workdir = `/home/${options.workdirName ?? "project"}`;
-    this.fs = new FakeFileSystem(this.files, this.workdir);
+    this.fs = new FakeFileSystem(this.files, this.workdir, () => this.assertUsable());
+  }
+
+  /** True once `teardown()` was called. */
+  get isTornDown(): boolean {
+    return this.tornDown;
+  }
+
+  /** How many processes (shells and background jobs) are running. */
+  get runningProcesses(): number {
+    return this.processes.size;
+  }
+
+  /** Ends every process and makes the instance, its `fs` and its processes unusable, as WebContainer's does. */
+  teardown(): void {
+    if (this.tornDown) throw new Error("WebContainer already torn down");
+    this.tornDown = true;
+    for (const process of [...this.processes]) process.kill();
+    this.processes.clear();
   }
 
   /** Boots a fake container (cheap: tests may boot one each). */
@@ -131,6 +164,7 @@ export class FakeWebContainer implements WebContainerLike {
 
   /** Writes `tree` into `mountPoint` (relative to the workdir), which must exist. */
   async mount(tree: FileSystemTree, options: { mountPoint?: string } = {}): Promise<void> {
+    this.assertUsable();
     const base = this.fs.resolve(options.mountPoint ?? "");
     if (!(await this.files.stat(base).catch(() => undefined))?.isDirectory) {
       throw fsError("ENOENT", "no such file or directory", "mount", options.mountPoint ?? "");
@@ -154,11 +188,12 @@ export class FakeWebContainer implements WebContainerLike {
 
   /** Starts `jsh` (with `--osc`, it speaks WebContainer's OSC 654 protocol); other programs are not modelled. */
   async spawn(command: string, args: string[] = [], options: SpawnOptions = {}): Promise<WebContainerProcess> {
+    this.assertUsable();
     if (command !== "jsh" && command !== "/bin/jsh") {
       throw new Error(`FakeWebContainer only spawns jsh, not ${JSON.stringify(command)}.`);
     }
     const env = Object.fromEntries(Object.entries(options.env ?? {}).map(([name, value]) => [name, String(value)]));
-    const bash = new Bash({ fs: this.files, cwd: this.workdir, env: { HOME: this.workdir, ...env } });
+    const bash = this.bash(this.workdir, { HOME: this.workdir, ...env });
     const shell = new FakeShell(bash, {
       cwd: this.fs.resolve(options.cwd ?? ""),
       workdir: this.workdir,
@@ -166,8 +201,55 @@ export class FakeWebContainer implements WebContainerLike {
       nextPid: () => this.pids++,
       chunkSize: this.options.outputChunkSize,
     });
+    this.processes.add(shell);
+    void shell.process.exit.then(() => this.processes.delete(shell));
     return shell.process;
   }
+
+  /** A just-bash on the container's files, with `nohup` starting a background job. */
+  private bash(cwd: string, env: Record<string, string>): Bash {
+    const nohup = defineCommand("nohup", async (args, context) => {
+      if (this.tornDown) return { stdout: "", stderr: "nohup: the container is gone\n", exitCode: 126 };
+      this.background(args, context.cwd, Object.fromEntries(context.env));
+      return { stdout: "", stderr: "", exitCode: 0 };
+    });
+    return new Bash({ fs: this.files, cwd, env, customCommands: [nohup] });
+  }
+
+  /** Runs `args` as a process of its own that neither its command nor its shell waits for or ends. */
+  private background(args: string[], cwd: string, env: Record<string, string>): void {
+    const controller = new AbortController();
+    const job: FakeProcess = { kill: () => controller.abort() };
+    this.processes.add(job);
+    const line = args.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(" ");
+    void this.bash(cwd, env)
+      .exec(line, { cwd, signal: controller.signal })
+      .catch(() => undefined)
+      .finally(() => this.processes.delete(job));
+  }
+
+  private assertUsable(): void {
+    if (this.tornDown) throw new Error("This WebContainer was torn down: boot a new one.");
+  }
+}
+
+/**
+ * A page's WebContainer slot over fake containers, booted as `WebContainer.boot` allows: a new one only once the last
+ * one is torn down. `booted` lists every container booted so far, the live one last.
+ */
+export async function bootFakeSlot(
+  options: FakeWebContainerOptions = {},
+): Promise<{ slot: WebContainerSlot; booted: FakeWebContainer[] }> {
+  const booted: FakeWebContainer[] = [];
+  const boot = async () => {
+    if (booted.some((container) => !container.isTornDown)) {
+      throw new Error("Only a single WebContainer instance can be booted");
+    }
+    const container = await FakeWebContainer.boot(options);
+    booted.push(container);
+    return container;
+  };
+  return { slot: new WebContainerSlot(boot, await boot()), booted };
 }
 
 interface FakeShellOptions {
@@ -179,7 +261,7 @@ interface FakeShellOptions {
 }
 
 /** jsh as its terminal shows it: a prompt, the typed line echoed, the output with CRLF, OSC 654 markers. */
-class FakeShell {
+class FakeShell implements FakeProcess {
   readonly process: WebContainerProcess;
   private output!: ReadableStreamDefaultController<string>;
   private typed = "";
@@ -275,7 +357,7 @@ class FakeShell {
     for (let at = 0; at < shown.length; at += size) this.output.enqueue(shown.slice(at, at + size));
   }
 
-  private kill(): void {
+  kill(): void {
     if (this.closed) return;
     this.closed = true;
     this.running?.abort();

@@ -2,7 +2,7 @@ import * as Comlink from "comlink";
 import { afterAll, describe, expect, it } from "vitest";
 import { SandboxFileError, SandboxPathError } from "../sandbox.ts";
 import { describeSandboxContract } from "../sandbox-contract.ts";
-import { FakeWebContainer } from "./fake-webcontainer.ts";
+import { bootFakeSlot } from "./fake-webcontainer.ts";
 import { openPageSandbox } from "./page-sandbox-client.ts";
 import { PageSandboxServer } from "./page-sandbox-server.ts";
 import { MemoryThreadFileStore } from "../thread-file-store.ts";
@@ -12,11 +12,11 @@ afterAll(() => ports.forEach((port) => port.close()));
 
 /** A PageSandboxServer on the "page" end of a MessageChannel, and its comlink remote on the "worker" end. */
 async function connect() {
-  const container = await FakeWebContainer.boot({ workdirName: "fawn" });
+  const { slot, booted } = await bootFakeSlot({ workdirName: "fawn" });
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
-  Comlink.expose(new PageSandboxServer(container), port2);
-  return { container, host: Comlink.wrap<PageSandboxServer>(port1) };
+  Comlink.expose(new PageSandboxServer(slot), port2);
+  return { booted, host: Comlink.wrap<PageSandboxServer>(port1) };
 }
 
 const connected = connect();
@@ -58,11 +58,11 @@ describe("openPageSandbox and PageSandboxServer", () => {
   });
 
   it("refuses calls for a thread that is not open, and closes a thread on dispose", async () => {
-    const { container, host } = await connect();
+    const { booted, host } = await connect();
     const sandbox = await openPageSandbox(host, "t", new MemoryThreadFileStore());
     await sandbox.writeFile("/mnt/user-data/workspace/a.txt", "a");
     await sandbox.dispose();
-    expect(await container.fs.readdir("threads")).toEqual([]);
+    expect(booted.map((container) => container.isTornDown)).toEqual([true]);
     await expect(sandbox.stat("/mnt/user-data/workspace/a.txt")).rejects.toThrow(/not open in the WebContainer/);
   });
 });

@@ -4,20 +4,25 @@ import { releaseProxy } from "comlink";
 import { SandboxServer } from "../sandbox-server.ts";
 import { settle, type RemoteResult } from "../sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "../thread-file-store.ts";
-import { WebContainerSandbox, type WebContainerLike } from "./webcontainer-sandbox.ts";
+import { WebContainerSandbox } from "./webcontainer-sandbox.ts";
+import type { WebContainerSlot } from "./webcontainer-slot.ts";
 
 export class PageSandboxServer extends SandboxServer<WebContainerSandbox> {
   /** Each open thread's store: a comlink proxy of the worker's, whose channel is freed when the thread closes. */
   private readonly stores = new Map<string, ThreadFileStore>();
 
   constructor(
-    private readonly container: WebContainerLike,
+    /** The page's WebContainer, which the threads take in turn: it never holds two threads' files at once. */
+    private readonly slot: WebContainerSlot,
     private readonly terminal?: { cols: number; rows: number },
   ) {
     super();
   }
 
-  /** Loads the thread's files into the container; opening an open thread again starts it afresh from the store. */
+  /**
+   * Opens the thread's sandbox; its files are loaded into the container when it first needs it. Opening an open
+   * thread again starts it afresh from the store.
+   */
   open(threadId: string, store: ThreadFileStore, skills?: ThreadFileMap): Promise<RemoteResult<void>> {
     return settle(async () => {
       await this.closeThread(threadId);
@@ -25,7 +30,7 @@ export class PageSandboxServer extends SandboxServer<WebContainerSandbox> {
       await this.sandboxes.set(
         threadId,
         WebContainerSandbox.open({
-          container: this.container,
+          slot: this.slot,
           threadId,
           store,
           ...(skills && { skills }),

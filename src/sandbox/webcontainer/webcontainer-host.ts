@@ -1,7 +1,8 @@
-// The page's one WebContainer (docs/architecture.md#where-code-runs, #d1-sandbox), booted on demand; page-sandbox-server.ts serves its per-thread
+// The page's one WebContainer (docs/architecture.md#where-code-runs, #d1-sandbox), booted on demand and booted again
+// each time it passes from one thread to another (webcontainer-slot.ts); page-sandbox-server.ts serves its per-thread
 // sandboxes to the agent worker.
 import type { BootOptions } from "@webcontainer/api";
-import type { WebContainerLike } from "./webcontainer-sandbox.ts";
+import { WebContainerSlot, type WebContainerLike } from "./webcontainer-slot.ts";
 
 export const WEBCONTAINER_BOOT_TIMEOUT_MS = 30_000;
 
@@ -53,6 +54,19 @@ export async function bootWebContainer(options: BootWebContainerOptions = {}): P
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The page's WebContainer as a slot the threads take in turn: booted now (so a failure shows before any thread uses
+ * it), and booted afresh after each teardown, when it passes to another thread.
+ */
+export async function openWebContainerSlot(options: BootWebContainerOptions = {}): Promise<WebContainerSlot> {
+  const first = await bootWebContainer(options);
+  return new WebContainerSlot(async () => {
+    // The slot tore the last container down: the next boot is a new instance, not the one remembered.
+    booting = undefined;
+    return bootWebContainer(options);
+  }, first);
 }
 
 async function bootFromApi(options: BootOptions): Promise<WebContainerLike> {

@@ -1,24 +1,20 @@
 /* eslint-disable no-control-regex -- a terminal speaks in control characters */
 import { describe, expect, it, vi } from "vitest";
 import { describeSandboxContract } from "../sandbox-contract.ts";
-import { FakeWebContainer } from "./fake-webcontainer.ts";
+import { bootFakeSlot, FakeWebContainer } from "./fake-webcontainer.ts";
 import { terminalText } from "./jsh-session.ts";
 import { MemoryThreadFileStore, type ThreadFileMap } from "../thread-file-store.ts";
-import {
-  toContainerPaths,
-  toVirtualPaths,
-  WebContainerSandbox,
-  type WebContainerLike,
-} from "./webcontainer-sandbox.ts";
+import { toContainerPaths, toVirtualPaths, WebContainerSandbox } from "./webcontainer-sandbox.ts";
+import { WebContainerSlot, type WebContainerLike } from "./webcontainer-slot.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array | undefined) => (data === undefined ? undefined : new TextDecoder().decode(data));
 
-// One container for the whole contract suite, as on a page: threads share it, each in its own directory.
-const shared = FakeWebContainer.boot({ workdirName: "fawn", outputChunkSize: 7 });
+// One container slot for the whole contract suite, as on a page: threads take the container in turn.
+const shared = bootFakeSlot({ workdirName: "fawn", outputChunkSize: 7 });
 const sharedStore = new MemoryThreadFileStore();
 describeSandboxContract("WebContainerSandbox over the fake", {
-  open: async (threadId) => WebContainerSandbox.open({ container: await shared, threadId, store: sharedStore }),
+  open: async (threadId) => WebContainerSandbox.open({ slot: (await shared).slot, threadId, store: sharedStore }),
   capabilities: { python: false },
 });
 
@@ -40,6 +36,7 @@ function deafToCtrlC(container: FakeWebContainer): WebContainerLike {
     workdir: container.workdir,
     fs: container.fs,
     mount: (tree, options) => container.mount(tree, options),
+    teardown: () => container.teardown(),
     spawn: async (command, args, options) => {
       const process = await container.spawn(command, args, options);
       const writer = process.input.getWriter();
@@ -52,8 +49,9 @@ function deafToCtrlC(container: FakeWebContainer): WebContainerLike {
 async function openSandbox(
   options: { store?: MemoryThreadFileStore; skills?: ThreadFileMap; container?: WebContainerLike } = {},
 ) {
+  const container = options.container ?? (await FakeWebContainer.boot({ workdirName: "fawn" }));
   const sandbox = await WebContainerSandbox.open({
-    container: options.container ?? (await FakeWebContainer.boot({ workdirName: "fawn" })),
+    slot: new WebContainerSlot(() => Promise.reject(new Error("one thread needs one container")), container),
     threadId: "t1",
     store: options.store ?? new RecordingStore(),
     ...(options.skills && { skills: options.skills }),
@@ -230,13 +228,18 @@ describe("WebContainerSandbox and its store", () => {
     expect(spawn).toHaveBeenCalledWith("jsh", ["--osc"], expect.objectContaining({ cwd: "threads/t1" }));
   });
 
-  it("removes the thread's directory from the container when disposed", async () => {
+  it("tears the container down, with every process in it, when the thread holding it is closed", async () => {
     const container = await FakeWebContainer.boot({ workdirName: "fawn" });
     const sandbox = await openSandbox({ container });
     await sandbox.writeFile("/mnt/user-data/workspace/a.txt", "a");
+    await sandbox.run("nohup sleep 30");
+    expect(container.runningProcesses).toBe(2);
     await sandbox.dispose();
-    await expect(container.fs.readdir("threads")).resolves.toEqual([]);
+    expect(container.isTornDown).toBe(true);
+    expect(container.runningProcesses).toBe(0);
+    await expect(container.fs.readdir("threads")).rejects.toThrow(/torn down/);
     await expect(sandbox.run("true")).rejects.toThrow(/closed/);
+    await expect(sandbox.readText("/mnt/user-data/workspace/a.txt")).rejects.toThrow(/closed/);
   });
 });
 
@@ -287,7 +290,11 @@ describe("FakeWebContainer", () => {
 describe("WebContainerSandbox for a terminal", () => {
   it("reports where a command left the shell, so `cd` carries to the next command", async () => {
     const container = await FakeWebContainer.boot({ workdirName: "fawn" });
-    const sandbox = await WebContainerSandbox.open({ container, threadId: "cwd", store: new MemoryThreadFileStore() });
+    const sandbox = await WebContainerSandbox.open({
+      slot: new WebContainerSlot(() => FakeWebContainer.boot(), container),
+      threadId: "cwd",
+      store: new MemoryThreadFileStore(),
+    });
     const moved = await sandbox.run("mkdir -p ../outputs/site && cd ../outputs/site");
     expect(moved.cwd).toBe("/mnt/user-data/outputs/site");
     expect((await sandbox.run("pwd", { cwd: moved.cwd! })).stdout).toBe("/mnt/user-data/outputs/site\n");

@@ -1,6 +1,8 @@
-// The WebContainer sandbox (docs/architecture.md#d1-sandbox): a thread's files in its own directory of the page's one WebContainer,
-// loaded from a ThreadFileStore when opened and saved back after every command; commands run in a `jsh --osc` shell.
-import type { DirEnt, FileSystemTree, SpawnOptions, WebContainerProcess } from "@webcontainer/api";
+// The WebContainer sandbox (docs/architecture.md#d1-sandbox): a thread's files in the page's one WebContainer, which
+// holds one thread at a time (webcontainer-slot.ts). They are loaded from a ThreadFileStore when the thread takes the
+// container and saved back after every command and when it hands the container over; commands run in a `jsh --osc`
+// shell.
+import type { DirEnt, FileSystemTree } from "@webcontainer/api";
 import type { SearchableFiles } from "../file-search.ts";
 import {
   DEFAULT_COMMAND_TIMEOUT_MS,
@@ -21,28 +23,13 @@ import { SandboxBase, sandboxEntry, type FileType } from "../sandbox-base.ts";
 import { appendLine } from "../sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "../thread-file-store.ts";
 import { JshSession, terminalText } from "./jsh-session.ts";
+import type { SlotTenant, WebContainerLike, WebContainerSlot } from "./webcontainer-slot.ts";
 
-/** The part of @webcontainer/api's `FileSystemAPI` this sandbox uses. */
-export interface WebContainerFs {
-  readFile(path: string): Promise<Uint8Array>;
-  writeFile(path: string, data: string | Uint8Array): Promise<void>;
-  readdir(path: string, options: { withFileTypes: true }): Promise<DirEnt<string>[]>;
-  mkdir(path: string, options: { recursive: true }): Promise<string>;
-  rm(path: string, options?: { force?: boolean; recursive?: boolean }): Promise<void>;
-}
-
-/** The part of @webcontainer/api's `WebContainer` this sandbox uses: the real instance and FakeWebContainer fit. */
-export interface WebContainerLike {
-  /** Absolute path of the working directory; `fs` paths and `spawn`'s `cwd` are relative to it. */
-  readonly workdir: string;
-  readonly fs: WebContainerFs;
-  mount(tree: FileSystemTree, options?: { mountPoint?: string }): Promise<void>;
-  spawn(command: string, args: string[], options?: SpawnOptions): Promise<WebContainerProcess>;
-}
+export type { WebContainerFs, WebContainerLike } from "./webcontainer-slot.ts";
 
 export interface WebContainerSandboxOptions {
-  /** An already booted WebContainer, shared by every thread of the page. */
-  container: WebContainerLike;
+  /** The page's WebContainer, which every thread of the page takes in turn. */
+  slot: WebContainerSlot;
   threadId: string;
   store: ThreadFileStore;
   /** The skills to show read-only under /mnt/skills, by absolute path. */
@@ -64,22 +51,25 @@ const BEGIN_MARKER = "__FAWN_BEGIN_";
 const decoder = new TextDecoder();
 
 /**
- * A Sandbox for one thread inside a shared WebContainer. Its files live in `threads/<threadId>/mnt/...` of the
- * container; virtual paths are translated in commands and back in their output. WebContainer merges a program's
- * stdout and stderr, so a command's output is all in `stdout`; `stderr` carries only the sandbox's own sentences
- * (why it stopped a command, what it could not save). Commands do not report a `cwd`/`env` afterwards: each one runs
- * in a fresh `bash` under the shell. Folders named node_modules are not saved to the store.
+ * A Sandbox for one thread in the page's WebContainer. While the thread holds the container (its first operation
+ * takes it, from whichever thread held it), its files live in `threads/<threadId>/mnt/...` and nothing of another
+ * thread's is there; virtual paths are translated in commands and back in their output. WebContainer merges a
+ * program's stdout and stderr, so a command's output is all in `stdout`; `stderr` carries only the sandbox's own
+ * sentences (why it stopped a command, what it could not save). Commands do not report a `cwd`/`env` afterwards:
+ * each one runs in a fresh `bash` under the shell. Folders named node_modules are not saved to the store, so they
+ * are gone once another thread has had the container, as is everything outside /mnt/user-data and every process.
  */
-export class WebContainerSandbox extends SandboxBase<KnownFile> {
+export class WebContainerSandbox extends SandboxBase<KnownFile> implements SlotTenant {
   readonly kind = "webcontainer" as const;
-  private readonly container: WebContainerLike;
+  private readonly slot: WebContainerSlot;
   /** The thread's directory, relative to the workdir (for `fs` and `spawn`). */
   private readonly dir: string;
-  /** The thread's directory as an absolute container path (for commands). */
-  private readonly root: string;
+  /** The thread's directory as an absolute container path (for commands), set when the thread takes the container. */
+  private root = "";
   /** The skills as mounted, to undo a command's changes under /mnt/skills. */
   private readonly skills: ReadonlyMap<string, { bytes: Uint8Array; hash: string }>;
   private readonly openedAt = Date.now();
+  /** The thread's shell in the container it holds; gone with that container. */
   private shell: JshSession | undefined;
   private commands = 0;
 
@@ -88,13 +78,12 @@ export class WebContainerSandbox extends SandboxBase<KnownFile> {
     skills: Map<string, { bytes: Uint8Array; hash: string }>,
   ) {
     super(options.threadId, options.store);
-    this.container = options.container;
+    this.slot = options.slot;
     this.dir = `threads/${options.threadId}`;
-    this.root = `${options.container.workdir.replace(/\/+$/, "")}/${this.dir}`;
     this.skills = skills;
   }
 
-  /** Makes the thread's directory afresh and mounts its stored files and the skills into it. */
+  /** A sandbox for the thread; its stored files are mounted when it first needs the container. */
   static async open(options: WebContainerSandboxOptions): Promise<WebContainerSandbox> {
     if (!/^[\w-]{1,128}$/.test(options.threadId)) {
       throw new Error(`Invalid thread id ${JSON.stringify(options.threadId)}: use letters, digits, "-" and "_".`);
@@ -103,36 +92,70 @@ export class WebContainerSandbox extends SandboxBase<KnownFile> {
     for (const [path, bytes] of Object.entries(options.skills ?? {})) {
       if (isUnder(path, SKILLS_ROOT) && path !== SKILLS_ROOT) skills.set(path, { bytes, hash: await digest(bytes) });
     }
-    const sandbox = new WebContainerSandbox(options, skills);
-    const stored = Object.entries(await options.store.load(options.threadId)).flatMap(([path, file]) =>
-      isThreadDataPath(path) ? [[path, file.bytes] as const] : [],
-    );
-    for (const [path, bytes] of stored.filter(([path]) => isKept(path))) {
-      sandbox.known.set(path, { size: bytes.length, hash: await digest(bytes), mtime: sandbox.openedAt });
-    }
-    const fs = options.container.fs;
-    await fs.rm(sandbox.dir, { recursive: true, force: true });
-    await fs.mkdir(sandbox.dir, { recursive: true });
-    const files = [...stored, ...[...skills].map(([path, skill]) => [path, skill.bytes] as const)];
-    const tree = toTree(files, "", [...USER_DATA_DIRS, SKILLS_ROOT, "/.fawn"]);
-    await options.container.mount(tree, { mountPoint: sandbox.dir });
-    return sandbox;
+    return new WebContainerSandbox(options, skills);
   }
 
-  /** Ends the thread's shell and removes its directory from the container; the store keeps its files. */
+  /**
+   * Takes a container that holds nothing of another thread (the slot guarantees it): makes the thread's directory
+   * and mounts its stored files and the skills into it. What is known is what the store holds.
+   */
+  async moveIn(container: WebContainerLike): Promise<void> {
+    if (this.disposed) throw new Error("This sandbox was closed.");
+    this.shell = undefined;
+    this.root = `${container.workdir.replace(/\/+$/, "")}/${this.dir}`;
+    const loaded = Object.entries(await this.store.load(this.threadId)).filter(([path]) => isThreadDataPath(path));
+    const stored = loaded.map(([path, file]) => [path, file.bytes] as const);
+    this.known.clear();
+    for (const [path, file] of loaded.filter(([path]) => isKept(path))) {
+      this.known.set(path, { size: file.bytes.length, hash: await digest(file.bytes), mtime: file.mtime });
+    }
+    await container.fs.rm(this.dir, { recursive: true, force: true });
+    await container.fs.mkdir(this.dir, { recursive: true });
+    const files = [...stored, ...[...this.skills].map(([path, skill]) => [path, skill.bytes] as const)];
+    const tree = toTree(files, "", [...USER_DATA_DIRS, SKILLS_ROOT, "/.fawn"]);
+    await container.mount(tree, { mountPoint: this.dir });
+  }
+
+  /**
+   * Hands the container to another thread: the shell is killed, and what the thread's processes changed under
+   * /mnt/user-data since its last command is saved; the slot then tears the container down.
+   */
+  async moveOut(container: WebContainerLike): Promise<void> {
+    this.shell?.kill();
+    this.shell = undefined;
+    if (!this.disposed) await this.persist(container);
+  }
+
+  /** Ends the thread's shell and tears down the container if the thread holds it; the store keeps its files. */
   override async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     this.shell?.kill();
     await this.queue.idle();
-    await this.container.fs.rm(this.dir, { recursive: true, force: true });
+    await this.slot.leave(this);
   }
 
-  protected override async execute(command: string, options: RunOptions): Promise<CommandResult> {
+  /** Runs `work` on the container while this thread holds it (taking it over from another thread if need be). */
+  private holding<T>(work: (container: WebContainerLike) => Promise<T>): Promise<T> {
+    if (this.disposed) return Promise.reject(new Error("This sandbox was closed."));
+    return this.slot.use(this, work);
+  }
+
+  protected override execute(command: string, options: RunOptions): Promise<CommandResult> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
     const cwd = resolveSandboxPath(options.cwd ?? DEFAULT_CWD, "read");
-    if (options.signal?.aborted) return stoppedResult("cancelled", "", timeoutMs);
-    const fs = this.container.fs;
+    if (options.signal?.aborted) return Promise.resolve(stoppedResult("cancelled", "", timeoutMs));
+    return this.holding((container) => this.executeIn(container, command, cwd, timeoutMs, options));
+  }
+
+  private async executeIn(
+    container: WebContainerLike,
+    command: string,
+    cwd: string,
+    timeoutMs: number,
+    options: RunOptions,
+  ): Promise<CommandResult> {
+    const fs = container.fs;
     await fs.writeFile(`${this.dir}/.fawn/command.sh`, this.script(command, options.env ?? {}));
     await fs.writeFile(`${this.dir}/.fawn/stdin`, options.stdin ?? "");
     await fs.rm(`${this.dir}/.fawn/cwd`, { force: true });
@@ -140,19 +163,21 @@ export class WebContainerSandbox extends SandboxBase<KnownFile> {
     const line =
       `echo ${BEGIN_MARKER}'${id}'__; cd ${quote(this.root + cwd)} && ` +
       `bash ${quote(`${this.root}/.fawn/command.sh`)} < ${quote(`${this.root}/.fawn/stdin`)}`;
-    this.shell = this.shell?.alive ? this.shell : await JshSession.start(this.container, this.dir, this.terminal());
+    this.shell = this.shell?.alive ? this.shell : await JshSession.start(container, this.dir, this.terminal());
+    // Taking the container over from another thread takes a while: the command may have been cancelled meanwhile.
+    if (options.signal?.aborted) return stoppedResult("cancelled", "", timeoutMs);
     const outcome = await this.shell.run(line, `${BEGIN_MARKER}${id}__`, { timeoutMs, signal: options.signal });
     const output = toVirtualPaths(terminalText(outcome.output), this.root);
     const result: CommandResult = outcome.stopped
       ? stoppedResult(outcome.stopped, output, timeoutMs)
-      : { stdout: output, stderr: "", exitCode: outcome.exitCode, cwd: (await this.lastCwd()) ?? cwd };
+      : { stdout: output, stderr: "", exitCode: outcome.exitCode, cwd: (await this.lastCwd(container)) ?? cwd };
     if (outcome.ended && !outcome.stopped) {
       result.stderr = appendLine(
         result.stderr,
         "The shell ended during the command; the next command starts a new one.",
       );
     }
-    const skillsChanged = await this.restoreSkills();
+    const skillsChanged = await this.restoreSkills(container);
     if (skillsChanged.length > 0) {
       result.exitCode ||= 1;
       result.stderr = appendLine(
@@ -160,7 +185,7 @@ export class WebContainerSandbox extends SandboxBase<KnownFile> {
         `${SKILLS_ROOT} is read-only: the command's changes there were undone (${skillsChanged.join(", ")}).`,
       );
     }
-    for (const note of await this.persist()) result.stderr = appendLine(result.stderr, note);
+    for (const note of await this.persist(container)) result.stderr = appendLine(result.stderr, note);
     return result;
   }
 
@@ -177,8 +202,8 @@ export class WebContainerSandbox extends SandboxBase<KnownFile> {
   }
 
   /** Where the last command left the shell, as a virtual path, when it is inside the sandbox. */
-  private async lastCwd(): Promise<string | undefined> {
-    const bytes = await this.container.fs.readFile(`${this.dir}/.fawn/cwd`).catch(() => undefined);
+  private async lastCwd(container: WebContainerLike): Promise<string | undefined> {
+    const bytes = await container.fs.readFile(`${this.dir}/.fawn/cwd`).catch(() => undefined);
     const written = bytes && decoder.decode(bytes);
     if (!written) return undefined;
     try {
@@ -192,11 +217,11 @@ export class WebContainerSandbox extends SandboxBase<KnownFile> {
    * Saves what changed under /mnt/user-data since the last save, in one call to the store. Returns sentences for
    * stderr about what could not be saved; the next save tries again.
    */
-  private async persist(): Promise<string[]> {
+  private async persist(container: WebContainerLike): Promise<string[]> {
     const current = new Map<string, KnownFile>();
     const written: ThreadFileMap = {};
     const notes: string[] = [];
-    for (const path of await this.files(USER_DATA_ROOT, true)) {
+    for (const path of await this.files(container, USER_DATA_ROOT, true)) {
       if (!isKept(path)) continue;
       try {
         resolveSandboxPath(path, "write");
@@ -204,7 +229,12 @@ export class WebContainerSandbox extends SandboxBase<KnownFile> {
         notes.push(`Not saved: ${path} (${(error as Error).message})`);
         continue;
       }
-      const bytes = await this.container.fs.readFile(this.fsPath(path));
+      // A link whose target is missing (or outside what the thread holds) lists as a file but cannot be read.
+      const bytes = await container.fs.readFile(this.fsPath(path)).catch((error: unknown) => {
+        notes.push(`Not saved: ${path} (it cannot be read: ${(error as Error).message})`);
+        return undefined;
+      });
+      if (!bytes) continue;
       const hash = await digest(bytes);
       const before = this.known.get(path);
       if (before && before.size === bytes.length && before.hash === hash) {
@@ -223,31 +253,31 @@ export class WebContainerSandbox extends SandboxBase<KnownFile> {
   }
 
   /** Puts the skills back as they were mounted if a command changed them; returns the paths it changed. */
-  private async restoreSkills(): Promise<string[]> {
+  private async restoreSkills(container: WebContainerLike): Promise<string[]> {
     const changed: string[] = [];
-    const found = new Set(await this.files(SKILLS_ROOT, false));
+    const found = new Set(await this.files(container, SKILLS_ROOT, false));
     for (const path of found) {
       const skill = this.skills.get(path);
-      if (!skill || skill.hash !== (await digest(await this.container.fs.readFile(this.fsPath(path))))) {
+      if (!skill || skill.hash !== (await digest(await container.fs.readFile(this.fsPath(path))))) {
         changed.push(path);
       }
     }
     for (const path of this.skills.keys()) if (!found.has(path)) changed.push(path);
     if (changed.length === 0) return [];
     const skillsDir = this.fsPath(SKILLS_ROOT);
-    await this.container.fs.rm(skillsDir, { recursive: true, force: true });
-    await this.container.fs.mkdir(skillsDir, { recursive: true });
+    await container.fs.rm(skillsDir, { recursive: true, force: true });
+    await container.fs.mkdir(skillsDir, { recursive: true });
     const files = [...this.skills].map(([path, skill]) => [path, skill.bytes] as const);
-    await this.container.mount(toTree(files, SKILLS_ROOT), { mountPoint: skillsDir });
+    await container.mount(toTree(files, SKILLS_ROOT), { mountPoint: skillsDir });
     return changed.sort();
   }
 
   /** Virtual paths of the files under `dir`; with `keptOnly`, not looking into folders no thread keeps. */
-  private async files(dir: string, keptOnly: boolean): Promise<string[]> {
+  private async files(container: WebContainerLike, dir: string, keptOnly: boolean): Promise<string[]> {
     const found: string[] = [];
     const pending = [dir];
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-      for (const entry of await this.readdir(next).catch(() => [])) {
+      for (const entry of await this.readdir(container, next).catch(() => [])) {
         const path = joinPath(next, entry.name);
         if (!entry.isDirectory()) found.push(path);
         else if (!keptOnly || !UNKEPT_DIRS.has(entry.name)) pending.push(path);
@@ -261,38 +291,45 @@ export class WebContainerSandbox extends SandboxBase<KnownFile> {
   }
 
   /** What is at a virtual path, found in its parent's listing (WebContainer's fs has no stat). */
-  protected override async typeOf(path: string): Promise<FileType | undefined> {
-    const slash = path.lastIndexOf("/");
-    const entries = await this.readdir(path.slice(0, slash) || "/").catch(() => []);
-    const entry = entries.find((candidate) => candidate.name === path.slice(slash + 1));
-    return entry && (entry.isDirectory() ? "directory" : "file");
+  protected override typeOf(path: string): Promise<FileType | undefined> {
+    return this.holding((container) => this.typeIn(container, path));
   }
 
-  protected override async names(dir: string): Promise<string[]> {
-    return (await this.readdir(dir)).map((entry) => entry.name);
+  protected override names(dir: string): Promise<string[]> {
+    return this.holding(async (container) => (await this.readdir(container, dir)).map((entry) => entry.name));
   }
 
-  protected override async entry(path: string): Promise<SandboxEntry | undefined> {
-    const type = await this.typeOf(path);
-    return type && this.describe(path, type);
+  protected override entry(path: string): Promise<SandboxEntry | undefined> {
+    return this.holding(async (container) => {
+      const type = await this.typeIn(container, path);
+      return type && this.describe(container, path, type);
+    });
   }
 
-  protected override async entries(dir: string): Promise<SandboxEntry[]> {
-    const entries = (await this.readdir(dir)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return Promise.all(
-      entries.map((entry) => this.describe(joinPath(dir, entry.name), entry.isDirectory() ? "directory" : "file")),
-    );
+  protected override entries(dir: string): Promise<SandboxEntry[]> {
+    return this.holding(async (container) => {
+      const entries = (await this.readdir(container, dir)).sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+      );
+      return Promise.all(
+        entries.map((entry) =>
+          this.describe(container, joinPath(dir, entry.name), entry.isDirectory() ? "directory" : "file"),
+        ),
+      );
+    });
   }
 
   protected override readBytes(path: string): Promise<Uint8Array> {
-    return this.container.fs.readFile(this.fsPath(path));
+    return this.holding((container) => container.fs.readFile(this.fsPath(path)));
   }
 
-  protected override async putFile(path: string, added: Uint8Array, append: boolean): Promise<Uint8Array> {
-    const bytes = append ? concat(await this.readBytes(path), added) : added;
-    await this.container.fs.mkdir(this.fsPath(path.slice(0, path.lastIndexOf("/"))), { recursive: true });
-    await this.container.fs.writeFile(this.fsPath(path), bytes);
-    return bytes;
+  protected override putFile(path: string, added: Uint8Array, append: boolean): Promise<Uint8Array> {
+    return this.holding(async (container) => {
+      const bytes = append ? concat(await container.fs.readFile(this.fsPath(path)), added) : added;
+      await container.fs.mkdir(this.fsPath(path.slice(0, path.lastIndexOf("/"))), { recursive: true });
+      await container.fs.writeFile(this.fsPath(path), bytes);
+      return bytes;
+    });
   }
 
   protected override async knownFile(_path: string, bytes: Uint8Array): Promise<KnownFile> {
@@ -300,39 +337,49 @@ export class WebContainerSandbox extends SandboxBase<KnownFile> {
   }
 
   protected override removeTree(path: string): Promise<void> {
-    return this.container.fs.rm(this.fsPath(path), { recursive: true, force: true });
+    return this.holding((container) => container.fs.rm(this.fsPath(path), { recursive: true, force: true }));
   }
 
   protected override searchable(): SearchableFiles {
     const types = new Map<string, FileType>();
     return {
-      list: async (dir) =>
-        (await this.readdir(dir)).map((entry) => {
-          const path = joinPath(dir, entry.name);
-          types.set(path, entry.isDirectory() ? "directory" : "file");
-          return path;
+      list: (dir) =>
+        this.holding(async (container) =>
+          (await this.readdir(container, dir)).map((entry) => {
+            const path = joinPath(dir, entry.name);
+            types.set(path, entry.isDirectory() ? "directory" : "file");
+            return path;
+          }),
+        ),
+      stat: (path) =>
+        this.holding(async (container) => {
+          const type = types.get(path) ?? (await this.typeIn(container, path));
+          return type && { type, size: type === "file" ? await this.size(container, path) : 0 };
         }),
-      stat: async (path) => {
-        const type = types.get(path) ?? (await this.typeOf(path));
-        return type && { type, size: type === "file" ? await this.size(path) : 0 };
-      },
       read: (path) => this.readBytes(path),
     };
   }
 
-  private async describe(path: string, type: FileType): Promise<SandboxEntry> {
-    const size = type === "file" ? await this.size(path) : 0;
+  private async typeIn(container: WebContainerLike, path: string): Promise<FileType | undefined> {
+    const slash = path.lastIndexOf("/");
+    const entries = await this.readdir(container, path.slice(0, slash) || "/").catch(() => []);
+    const entry = entries.find((candidate) => candidate.name === path.slice(slash + 1));
+    return entry && (entry.isDirectory() ? "directory" : "file");
+  }
+
+  private async describe(container: WebContainerLike, path: string, type: FileType): Promise<SandboxEntry> {
+    const size = type === "file" ? await this.size(container, path) : 0;
     return sandboxEntry(path, type, size, this.known.get(path)?.mtime ?? this.openedAt);
   }
 
   /** WebContainer's fs has no stat: the size is known from the last save, or read. */
-  private async size(path: string): Promise<number> {
+  private async size(container: WebContainerLike, path: string): Promise<number> {
     const known = this.known.get(path)?.size ?? this.skills.get(path)?.bytes.length;
-    return known ?? (await this.container.fs.readFile(this.fsPath(path))).length;
+    return known ?? (await container.fs.readFile(this.fsPath(path))).length;
   }
 
-  private readdir(path: string): Promise<DirEnt<string>[]> {
-    return this.container.fs.readdir(this.fsPath(path), { withFileTypes: true });
+  private readdir(container: WebContainerLike, path: string): Promise<DirEnt<string>[]> {
+    return container.fs.readdir(this.fsPath(path), { withFileTypes: true });
   }
 
   /** A virtual path as an `fs` path (relative to the workdir). */
