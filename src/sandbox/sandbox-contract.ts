@@ -112,8 +112,15 @@ export function describeSandboxContract(name: string, factory: SandboxContractFa
       const first = await open("contract-thread-a");
       const second = await open("contract-thread-b");
       await first.writeFile("/mnt/user-data/workspace/secret.txt", "a's");
+      await first.run(
+        "echo CONTRACT-SECRET > /mnt/user-data/outputs/by-command.txt; echo CONTRACT-SECRET > /tmp/a.txt",
+      );
       expect(await second.stat("/mnt/user-data/workspace/secret.txt")).toBeUndefined();
       expect((await second.run("cat secret.txt")).exitCode).not.toBe(0);
+      // Nowhere the second thread's commands can look holds what the first one's wrote.
+      const search = await second.run("grep -rl CONTRACT-SECRET / 2>/dev/null; true");
+      expect(search.stdout + search.stderr).not.toContain("CONTRACT-SECRET");
+      expect(search.stdout).toBe("");
     });
 
     it("stops an endless loop with a message that says so, and stays usable", async () => {
