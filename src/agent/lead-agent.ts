@@ -3,7 +3,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredTool } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createAgent } from "langchain";
-import type { SkillInfo, SubagentSettings } from "../protocol/index.ts";
+import { BUILT_IN_TOOL_NAMES, type SkillInfo, type SubagentSettings } from "../protocol/index.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { toolSearchMiddleware, type ToolCatalog } from "../mcp/tool-search.ts";
 import { artifactsMiddleware } from "./middlewares/artifacts.ts";
@@ -224,7 +224,26 @@ export function createLeadAgent(options: LeadAgentOptions) {
   const workTools: StructuredTool[] = [
     ...(options.sandbox ? createSandboxTools(options.sandbox) : []),
     ...(options.webTools ?? []),
-    ...(options.mcp?.tools ?? []),
+    ...mcpToolsBesideBuiltIns(options.mcp?.tools ?? [], options.webTools ?? []),
+/**
+ * MCP tools whose names no built-in tool and no earlier tool has (without regard to case). The Gateway names them so
+ * already (protocol/mcp-tool-names.ts); this keeps a built-in the winner whatever reaches the agent.
+ */
+function mcpToolsBesideBuiltIns(
+  tools: readonly StructuredTool[],
+  webTools: readonly StructuredTool[],
+): StructuredTool[] {
+  const taken = new Set(
+    [...BUILT_IN_TOOL_NAMES, ...webTools.map((tool) => tool.name)].map((name) => name.toLowerCase()),
+  );
+  return tools.filter((tool) => {
+    const name = tool.name.toLowerCase();
+    if (taken.has(name)) return false;
+    taken.add(name);
+    return true;
+  });
+}
+
   ];
   const subagentTypes = options.subagents
     ? resolveSubagentTypes(

@@ -125,6 +125,7 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     ...(options.mcpConnections && { connections: options.mcpConnections }),
     proxyUrl: async () => (await settings.getProxy()).url,
     oauthRedirectUrl: options.oauthRedirectUrl ?? defaultOAuthRedirectUrl(),
+    proxyToken: async () => (await settings.getProxy()).token,
   });
   const runs: RunService = new RunService({
     threads: threadRepository,

@@ -26,7 +26,7 @@ async function open(listTools: (server: McpServerEntry) => Promise<{ name: strin
         return { ok: false, kind: "down", message: (error as Error).message };
       }
     },
-    tools: async () => ({ tools: [], skipped: [], failures: [] }),
+    tools: async () => ({ tools: [], skipped: [], renamed: [], failures: [] }),
     forget: async (name) => void forgotten.push(name),
     setProxyUrl: async () => undefined,
     beginSignIn: async () => ({ signedIn: false, authorizationUrl: "https://auth.example/authorize?state=s1" }),

@@ -34,6 +34,8 @@ export interface McpServiceOptions {
   connections?: McpConnections;
   /** Fawn's proxy URL as Settings → Web has it, for servers with "Use the proxy". */
   proxyUrl: () => Promise<string | undefined>;
+  /** The proxy's token (Settings → Web), sent only to the proxy's origin. */
+  proxyToken?: () => Promise<string | undefined>;
   /** Fawn's oauth-callback.html, where authorization servers send the user back. */
   oauthRedirectUrl: string;
 }
@@ -110,7 +112,7 @@ export class McpService {
     if (!parsed.ok) return { ok: false, error: parsed.message };
     const [entry] = parsed.value as [McpServerEntry];
     const connections = await this.connections();
-    await connections.setProxyUrl(await this.options.proxyUrl());
+    await connections.setProxyUrl(await this.options.proxyUrl(), await this.options.proxyToken?.());
     const answer = await connections.test(entry, secretsOf(entry));
     if (answer.ok) return { ok: true, tools: answer.tools };
     return {
@@ -134,7 +136,7 @@ export class McpService {
     if (!parsed.ok) throw new UserError(parsed.message);
     const [entry] = parsed.value as [McpServerEntry];
     const connections = await this.connections();
-    await connections.setProxyUrl(await this.options.proxyUrl());
+    await connections.setProxyUrl(await this.options.proxyUrl(), await this.options.proxyToken?.());
     const start = await connections.beginSignIn(entry);
     if (!start.signedIn) {
       const state = new URL(start.authorizationUrl).searchParams.get("state");
@@ -175,7 +177,7 @@ export class McpService {
     const servers = await this.enabled();
     if (servers.length === 0) return undefined;
     const connections = await this.connections();
-    await connections.setProxyUrl(await this.options.proxyUrl());
+    await connections.setProxyUrl(await this.options.proxyUrl(), await this.options.proxyToken?.());
     const byName = new Map(servers.map((server) => [server.name, server]));
     const found = await connections.tools(
       servers,

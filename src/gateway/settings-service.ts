@@ -51,6 +51,8 @@ export interface RunSettings {
   target: ModelTarget | undefined;
   webTools: WebToolSettings;
   proxyUrl: string | undefined;
+  /** The proxy's token (Settings → Web), for whatever a run sends to the proxy. */
+  proxyToken: string | undefined;
   /** Every stored secret, to keep out of error text. */
   secrets: string[];
 }
@@ -86,13 +88,21 @@ export class SettingsService {
     });
   }
 
+  /** The proxy's address (settings) and its token (kept with the API keys, never in a backup). */
   async getProxy(): Promise<ProxySettings> {
-    const parsed = parseProxySettings(await this.store.get(PROXY_SETTINGS_KEY));
-    return parsed.ok ? parsed.value : {};
+    const { value, apiKey } = await this.store.getWithApiKey(PROXY_SETTINGS_KEY);
+    // Only the secrets store holds the token: one in the settings (say, from a crafted backup) is not read.
+    const { token: _ignored, ...stored } = (value ?? {}) as { token?: unknown };
+    const parsed = parseProxySettings({ ...stored, ...(apiKey && { token: apiKey }) });
+    if (parsed.ok) return parsed.value;
+    const url = parseProxySettings(stored);
+    return url.ok ? url.value : {};
   }
 
   async saveProxy(settings: ProxySettings): Promise<ProxySettings> {
-    return this.save(parseProxySettings(settings), (parsed) => this.store.put(PROXY_SETTINGS_KEY, parsed));
+    return this.save(parseProxySettings(settings), ({ token, ...address }) =>
+      this.store.putWithApiKey(PROXY_SETTINGS_KEY, address, token ?? ""),
+    );
   }
 
   /** Model ids an endpoint offers; the key being tried, stored or not, is kept out of the message. */
@@ -112,7 +122,8 @@ export class SettingsService {
       defaultModel: { endpoint: "probe", model: "any" },
     });
     if (!parsed.ok) throw new UserError(parsed.message);
-    const target = targetForRun(parsed.value, undefined, await this.proxyUrl()) as ModelTarget;
+    const proxy = await this.getProxy();
+    const target = targetForRun(parsed.value, undefined, proxy.url, proxy.token) as ModelTarget;
     const probe = parsed.value.endpoints[0] as ModelEndpoint;
     try {
       return await fetchModels({ ...target, provider: providerOf(probe) }, this.options.fetch);
@@ -180,20 +191,20 @@ export class SettingsService {
 
   /** The model a run talks to (the one `context` names, else the default), the web tools and the proxy. */
   async forRun(context: RunRequest["context"] | undefined): Promise<RunSettings> {
-    const proxy = this.proxyUrl();
-    const [models, webTools, proxyUrl, secrets] = await Promise.all([
+    const proxy = this.getProxy();
+    const [models, webTools, { url: proxyUrl, token: proxyToken }, secrets] = await Promise.all([
       this.getModels(),
-      proxy.then((url) => this.webTools(url)),
+      proxy.then(({ url }) => this.webTools(url)),
       proxy,
       this.store.secretValues(),
     ]);
-    return { target: targetForRun(models, context, proxyUrl), webTools, proxyUrl, secrets };
+    return { target: targetForRun(models, context, proxyUrl, proxyToken), webTools, proxyUrl, proxyToken, secrets };
   }
 
   /** The default model (memory updates use it), through the proxy when its endpoint needs it. */
   async defaultTarget(): Promise<ModelTarget | undefined> {
-    const [models, proxyUrl] = await Promise.all([this.getModels(), this.proxyUrl()]);
-    return targetForRun(models, undefined, proxyUrl);
+    const [models, proxy] = await Promise.all([this.getModels(), this.getProxy()]);
+    return targetForRun(models, undefined, proxy.url, proxy.token);
   }
 
   /** Stores a setting its check accepted with `write`, and tells every tab; a refused one throws the check's message. */

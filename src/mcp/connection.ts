@@ -11,13 +11,15 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelco
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { normalizeProxyUrl } from "../models/model-settings.ts";
 import {
+  DEFAULT_PROXY_URL,
   MCP_DEFAULT_TIMEOUT_SECONDS,
   type McpServerConfig,
   type McpServerSecrets,
   type McpToolInfo,
   usesMcpOAuth,
 } from "../protocol/index.ts";
-import { abortError, describeMcpError, unknownTool, type McpErrorContext } from "./errors.ts";
+import { goesToProxy, PROXY_TOKEN_ERROR_TYPE, PROXY_TOKEN_SENTENCE, withProxyToken } from "../shared/proxy-token.ts";
+import { abortError, describeMcpError, ProxyTokenRefused, unknownTool, type McpErrorContext } from "./errors.ts";
 
 export type { FetchLike };
 
@@ -34,6 +36,11 @@ export interface McpProgress {
 export interface McpConnectionOptions {
   /** Fawn's proxy (Settings → Web), used when the server's `useProxy` is on; a bare address gets `/forward/`. */
   proxyUrl?: string;
+  /**
+   * The proxy's token (Settings → Web): sent with every request to the proxy's origin, whether through its relay
+   * (`useProxy`) or to its stdio bridge (`…/mcp/<name>`), and to no other address.
+   */
+  proxyToken?: string;
   /** The fetch under everything (tests); default globalThis.fetch. */
   fetch?: FetchLike;
   clientInfo?: { name: string; version: string };
@@ -80,6 +87,26 @@ export function proxiedFetch(proxyUrl: string, base: FetchLike = (url, init) => 
   return (url, init) => base(`${prefix}${new URL(String(url)).href}`, init);
 }
 
+/**
+ * `base` with the proxy's token on requests to the proxy (its relay or its bridge), when a token is set. The proxy's
+ * "needs its token" 401 becomes a ProxyTokenRefused, so the SDK never takes it for the server's sign-in.
+ */
+export function tokenFetch(options: Pick<McpConnectionOptions, "proxyUrl" | "proxyToken">, base: FetchLike): FetchLike {
+  const proxyUrl = options.proxyUrl?.trim() || DEFAULT_PROXY_URL;
+  const withToken = withProxyToken(base, proxyUrl, options.proxyToken);
+  return async (url, init) => {
+    const response = await withToken(url, init);
+    if (response.status !== 401 || !goesToProxy(url, proxyUrl)) return response;
+    const said = (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as { error?: { type?: unknown; message?: unknown } } | undefined;
+    if (said?.error?.type !== PROXY_TOKEN_ERROR_TYPE) return response;
+    void response.body?.cancel().catch(() => undefined);
+    throw new ProxyTokenRefused(typeof said.error.message === "string" ? said.error.message : PROXY_TOKEN_SENTENCE);
+  };
+}
+
 /** Rejects with the abort as soon as `signal` aborts, whatever `promise` does. */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
@@ -124,7 +151,7 @@ export class McpConnection {
     private readonly options: McpConnectionOptions = {},
   ) {
     this.settings = config;
-    const base = options.fetch ?? ((url, init) => fetch(url, init));
+    const base = tokenFetch(options, options.fetch ?? ((url, init) => fetch(url, init)));
     this.fetch = this.viaProxy ? proxiedFetch(options.proxyUrl ?? "", base) : base;
     this.kind = options.transport;
     this.authProvider = usesMcpOAuth(config, secrets) ? options.oauth?.(config) : undefined;

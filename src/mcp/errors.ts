@@ -126,6 +126,14 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
+/**
+ * Fawn's proxy wants its token (its 401 `{"error": {"type": "proxy_token", "message"}}`): raised by the connection's
+ * fetch before the SDK could read that 401 as the server asking for a sign-in.
+ */
+export class ProxyTokenRefused extends Error {
+  override name = "ProxyTokenRefused";
+}
+
 /** Fawn's proxy's own refusal (`{"error": {"message", "type": "proxy_error"}}`) quoted in an HTTP error, if any. */
 function proxyRefusal(error: unknown): string | undefined {
   const text = messageOf(error);
@@ -155,6 +163,15 @@ function httpStatus(error: unknown): number | undefined {
  */
 export function describeMcpError(error: unknown, context: McpErrorContext): McpClientError {
   if (error instanceof McpClientError) return error;
+  // Nor is the proxy wanting its own token (Settings → Web → Proxy token): its sentence says what to do.
+  if (error instanceof ProxyTokenRefused) {
+    const said = error.message.replace(/\.$/, "");
+    return new McpClientError(
+      `The MCP server ${quoted(context.server)} cannot be used: ${said}.`,
+      "unreachable",
+      context.server,
+    );
+  }
   if (error instanceof UnauthorizedError) return oauthSignIn(context);
   const status = httpStatus(error);
   // The proxy refusing (an origin or a target it does not allow) is not the server asking for a sign-in.

@@ -31,12 +31,14 @@ export {
 } from "./results.ts";
 export {
   createMcpTools,
+  createServersMcpTools,
   MCP_TOOL_NAME,
   mcpToolMetadata,
   mcpToolName,
   type McpAgentTools,
   type McpToolMetadata,
   type McpToolsOptions,
+  type RenamedMcpTool,
   type SkippedMcpTool,
 } from "./tools.ts";
 export {

@@ -6,13 +6,20 @@ import type { McpServerConfig, McpServerSecrets, McpSignInStart, McpToolInfo } f
 import {
   McpConnection,
   proxiedFetch,
+  tokenFetch,
   type FetchLike,
   type McpConnectionOptions,
   type McpTransportKind,
 } from "./connection.ts";
 import { describeMcpError, McpClientError, signInFailed, type McpFailureKind } from "./errors.ts";
 import { beginMcpSignIn, finishMcpSignIn, McpOAuthProvider, type McpOAuthStore } from "./oauth-provider.ts";
-import { createMcpTools, type McpToolsOptions, type SkippedMcpTool } from "./tools.ts";
+import {
+  createServersMcpTools,
+  type McpToolCaller,
+  type McpToolsOptions,
+  type RenamedMcpTool,
+  type SkippedMcpTool,
+} from "./tools.ts";
 
 /** A server that gave no tools this time, and the sentence why. */
 export interface McpServerFailure {
@@ -26,6 +33,8 @@ export interface McpRegistryTools {
   /** Tools left out for their names (disabled ones are not listed). */
   skipped: SkippedMcpTool[];
   failures: McpServerFailure[];
+  /** Tools whose `<server>_<tool>` is a built-in tool's or another server's tool's name, and their new names. */
+  renamed: RenamedMcpTool[];
 }
 
 /** "Test connection": the server's tools, or the sentence why there are none. */
@@ -36,10 +45,15 @@ export type McpTestResult =
 export type McpSecretsOf = (server: string) => McpServerSecrets | undefined | Promise<McpServerSecrets | undefined>;
 
 /** Everything a connection depends on: when it changes, the connection is remade. */
-function fingerprint(config: McpServerConfig, secrets: McpServerSecrets | undefined, proxyUrl: string | undefined) {
+function fingerprint(
+  config: McpServerConfig,
+  secrets: McpServerSecrets | undefined,
+  { proxyUrl, proxyToken }: Pick<McpConnectionOptions, "proxyUrl" | "proxyToken">,
+) {
   return JSON.stringify([
     config.url,
     config.useProxy ? proxyUrl : null,
+    proxyToken ?? "",
     config.headers ?? {},
     secrets?.bearerToken ?? "",
   ]);
@@ -79,8 +93,9 @@ export class McpRegistry {
 
   /** The fetch a sign-in uses for the server: through the proxy when the server's connections go through it. */
   private fetchFor(config: McpServerConfig): FetchLike | undefined {
-    if (!config.useProxy || !this.options.proxyUrl) return this.options.fetch;
-    return proxiedFetch(this.options.proxyUrl, this.options.fetch);
+    const base = tokenFetch(this.options, this.options.fetch ?? ((url, init) => fetch(url, init)));
+    if (!config.useProxy || !this.options.proxyUrl) return base;
+    return proxiedFetch(this.options.proxyUrl, base);
   }
 
   /** Begins the server's OAuth sign-in: the authorization page to open, or `signedIn` when its tokens work. */
@@ -113,20 +128,24 @@ export class McpRegistry {
     return signInFailed(context, error instanceof Error ? error.message : String(error));
   }
 
-  /** A new proxy URL (Settings → Web): connections through the old one are closed. */
-  async setProxyUrl(proxyUrl: string | undefined): Promise<void> {
-    if (proxyUrl === this.options.proxyUrl) return;
-    this.options = { ...this.options, proxyUrl };
+  /**
+   * A new proxy URL or token (Settings → Web): connections through the old proxy are closed, and with a new token
+   * every connection is (the token goes to the proxy's bridge too, which servers name by its URL).
+   */
+  async setProxyUrl(proxyUrl: string | undefined, proxyToken?: string): Promise<void> {
+    const tokenChanged = (proxyToken || undefined) !== (this.options.proxyToken || undefined);
+    if (proxyUrl === this.options.proxyUrl && !tokenChanged) return;
+    this.options = { ...this.options, proxyUrl, proxyToken: proxyToken || undefined };
     await Promise.all(
       [...this.entries.values()]
-        .filter((entry) => entry.connection.config.useProxy)
+        .filter((entry) => tokenChanged || entry.connection.config.useProxy)
         .map((entry) => this.forget(entry.connection.name)),
     );
   }
 
   /** The server's connection (not yet connected when new); one whose settings changed is closed and replaced. */
   connection(config: McpServerConfig, secrets?: McpServerSecrets): McpConnection {
-    const print = fingerprint(config, secrets, this.options.proxyUrl);
+    const print = fingerprint(config, secrets, this.options);
     const entry = this.entries.get(config.name);
     if (entry?.fingerprint === print) {
       entry.connection.update(config);
@@ -145,19 +164,22 @@ export class McpRegistry {
     return connection;
   }
 
-  /** The agent tools of every enabled server in `configs`, from all of them at once. */
+  /**
+   * The agent tools of every enabled server in `configs`, listed from all of them at once and named together (a
+   * built-in tool keeps its name; of two servers' tools that come out alike, the server whose name sorts first keeps
+   * it).
+   */
   async tools(
     configs: readonly McpServerConfig[],
     secretsOf: McpSecretsOf,
     options: McpToolsOptions = {},
   ): Promise<McpRegistryTools> {
-    const result: McpRegistryTools = { tools: [], skipped: [], failures: [] };
     const enabled = configs.filter((config) => config.enabled);
     const found = await Promise.all(
       enabled.map(async (config) => {
         try {
           const connection = this.connection(config, await secretsOf(config.name));
-          return { ok: true as const, made: createMcpTools(connection, await connection.listTools(), options) };
+          return { ok: true as const, caller: connection as McpToolCaller, tools: await connection.listTools() };
         } catch (error) {
           const failure = describeMcpError(error, {
             server: config.name,
@@ -168,13 +190,11 @@ export class McpRegistry {
         }
       }),
     );
-    for (const item of found) {
-      if (item.ok) {
-        result.tools.push(...item.made.tools);
-        result.skipped.push(...item.made.skipped);
-      } else result.failures.push(item.failure);
-    }
-    return result;
+    const made = createServersMcpTools(
+      found.flatMap((item) => (item.ok ? [{ caller: item.caller, tools: item.tools }] : [])),
+      options,
+    );
+    return { ...made, failures: found.flatMap((item) => (item.ok ? [] : [item.failure])) };
   }
 
   /** Connects to `config` afresh (saved or not), lists its tools and closes again. */

@@ -1,17 +1,23 @@
-// A server's tools as LangChain tools the agent binds like its own: named `<server>_<tool>` (DeerFlow's prefix),
-// the server's description and JSON Schema kept, `{ mcp_server, mcp_tool }` in their metadata. A call passes the
+// A server's tools as LangChain tools the agent binds like its own: named `<server>_<tool>` (DeerFlow's prefix) unless
+// that is a built-in tool's or another server's tool's name (protocol/mcp-tool-names.ts renames it then), the server's description and JSON Schema kept, `{ mcp_server, mcp_tool }` in their metadata. A call passes the
 // run's signal on (Stop cancels it on the server), reports progress by tool call id, and throws the one-sentence
 // McpClientError the tool-errors middleware turns into the error ToolMessage.
 import { DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
 import type { JSONSchema } from "@langchain/core/utils/json_schema";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { MCP_TOOL_NAME_MAX, type McpServerConfig, type McpToolInfo } from "../protocol/index.ts";
+import {
+  MCP_TOOL_NAME,
+  mcpToolName,
+  mcpToolNamingReason,
+  nameMcpTools,
+  type McpServerConfig,
+  type McpToolInfo,
+} from "../protocol/index.ts";
 import type { McpCallOptions, McpProgress } from "./connection.ts";
 import { toolFailed } from "./errors.ts";
 import { MCP_OUTPUT_MAX_CHARS, resultText, toolOutput, type McpToolArtifact } from "./results.ts";
 
-/** The characters a tool name may hold (DeerFlow drops the others; model APIs refuse them). */
-export const MCP_TOOL_NAME = /^[A-Za-z0-9_-]+$/;
+export { MCP_TOOL_NAME, mcpToolName };
 
 /** What the agent tools need from a connection. */
 export interface McpToolCaller {
@@ -39,14 +45,18 @@ export interface McpToolMetadata extends Record<string, unknown> {
   mcp_tool: string;
 }
 
+/** A tool the model knows by another name than `<server>_<tool>`, and why. */
+export interface RenamedMcpTool {
+  server: string;
+  tool: string;
+  name: string;
+  reason: string;
+}
+
 export interface McpAgentTools {
   tools: DynamicStructuredTool[];
   skipped: SkippedMcpTool[];
-}
-
-/** The name the model sees: `<server>_<tool>`. */
-export function mcpToolName(server: string, tool: string): string {
-  return `${server}_${tool}`;
+  renamed: RenamedMcpTool[];
 }
 
 /** The server's and the tool's names, when `tool` is an MCP agent tool. */
@@ -67,34 +77,43 @@ function argumentSchema(inputSchema: Record<string, unknown>): JSONSchema {
 
 /**
  * The agent tools of one server's `tools` (from listTools): disabled ones left out silently, badly named or too
- * long ones left out with a reason.
+ * long ones left out with a reason, and one whose name is a built-in tool's renamed.
  */
 export function createMcpTools(
   caller: McpToolCaller,
   tools: McpToolInfo[],
   options: McpToolsOptions = {},
 ): McpAgentTools {
-  const server = caller.config.name;
-  const disabled = new Set(caller.config.disabledTools ?? []);
-  const result: McpAgentTools = { tools: [], skipped: [] };
-  const seen = new Set<string>();
-  for (const info of tools) {
-    if (disabled.has(info.name)) continue;
-    const name = mcpToolName(server, info.name);
-    const skip = (reason: string) => result.skipped.push({ server, tool: info.name, reason });
-    if (!MCP_TOOL_NAME.test(name)) {
-      skip(`its name "${name}" holds characters other than letters, digits, "_" and "-"`);
+  return createServersMcpTools([{ caller, tools }], options);
+}
+
+/**
+ * The agent tools of several servers at once: named together by nameMcpTools, so a built-in tool keeps its name and
+ * two servers' tools never share one.
+ */
+export function createServersMcpTools(
+  servers: readonly { caller: McpToolCaller; tools: McpToolInfo[] }[],
+  options: McpToolsOptions = {},
+): McpAgentTools {
+  const result: McpAgentTools = { tools: [], skipped: [], renamed: [] };
+  const offered = servers.map(({ caller, tools }) => {
+    const disabled = new Set(caller.config.disabledTools ?? []);
+    return { caller, tools: tools.filter((info) => !disabled.has(info.name)) };
+  });
+  const names = nameMcpTools(
+    offered.map(({ caller, tools }) => ({ server: caller.config.name, tools: tools.map((info) => info.name) })),
+  );
+  const items = offered.flatMap(({ caller, tools }) => tools.map((info) => ({ caller, info })));
+  for (const [index, { caller, info }] of items.entries()) {
+    const naming = names[index]!;
+    const server = caller.config.name;
+    const reason = mcpToolNamingReason(naming) ?? "";
+    if (naming.kind === "refused") {
+      result.skipped.push({ server, tool: info.name, reason });
       continue;
     }
-    if (name.length > MCP_TOOL_NAME_MAX) {
-      skip(`its name "${name}" is longer than ${String(MCP_TOOL_NAME_MAX)} characters`);
-      continue;
-    }
-    if (seen.has(name)) {
-      skip(`the server lists "${info.name}" twice`);
-      continue;
-    }
-    seen.add(name);
+    if (naming.kind === "renamed") result.renamed.push({ server, tool: info.name, name: naming.name, reason });
+    const name = naming.name;
     result.tools.push(
       new DynamicStructuredTool({
         name,

@@ -4,6 +4,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type * as OpenAiModule from "@langchain/openai";
 import type { ChatOpenAI } from "@langchain/openai";
 import { providerOf, type ModelEndpoint, type ModelEntry, type ModelTarget } from "../protocol/index.ts";
+import { PROXY_TOKEN_HEADER } from "../shared/proxy-token.ts";
 import { fetchModels } from "./model-list.ts";
 import { apiRoot } from "./provider-urls.ts";
 import { reasoningRequest, type ReasoningEffort } from "./reasoning.ts";
@@ -19,6 +20,11 @@ export interface ChatModelOptions {
    * reasoning; each provider's switch (`reasoningRequest`) turns it into its own request field.
    */
   reasoningEffort?: ReasoningEffort;
+}
+
+/** The proxy's token as a header, when the target goes through the proxy (its base URL names the proxy). */
+function proxyHeaders(target: ModelTarget): Record<string, string> | undefined {
+  return target.proxyToken ? { [PROXY_TOKEN_HEADER]: target.proxyToken } : undefined;
 }
 
 /** The model's entry in the target's list (its abilities and reasoning switch), or a bare one. */
@@ -49,7 +55,11 @@ export async function createOpenAiModel(target: ModelTarget, options: ChatModelO
     // mark their own reasoning models (DeepSeek, Qwen, local ones) in Settings → Models.
     ...(modelKwargs && { modelKwargs }),
     apiKey: target.apiKey || NO_KEY,
-    configuration: { baseURL: target.baseUrl, dangerouslyAllowBrowser: true },
+    configuration: {
+      baseURL: target.baseUrl,
+      dangerouslyAllowBrowser: true,
+      ...(target.proxyToken && { defaultHeaders: proxyHeaders(target) }),
+    },
     streaming: true,
     streamUsage: true,
     useResponsesApi: false,
@@ -69,7 +79,10 @@ async function createAnthropicModel(target: ModelTarget, options: ChatModelOptio
     anthropicApiUrl: apiRoot("anthropic", target.baseUrl),
     // The SDK refuses to run in a browser without it; with it, it sends the header Anthropic's API asks browsers for
     // (ANTHROPIC_BROWSER_HEADER).
-    clientOptions: { dangerouslyAllowBrowser: true },
+    clientOptions: {
+      dangerouslyAllowBrowser: true,
+      ...(target.proxyToken && { defaultHeaders: proxyHeaders(target) }),
+    },
     ...reasoning,
     streaming: true,
     streamUsage: true,
@@ -85,6 +98,7 @@ async function createGeminiModel(target: ModelTarget, options: ChatModelOptions)
     model,
     apiKey: target.apiKey || NO_KEY,
     baseUrl: apiRoot("gemini", target.baseUrl),
+    ...(target.proxyToken && { customHeaders: proxyHeaders(target) }),
     ...reasoning,
     streaming: true,
     streamUsage: true,

@@ -1,5 +1,6 @@
 // Turns provider and network failures into one clear sentence and a code the UI can act on.
 import type { RunError } from "../protocol/index.ts";
+import { PROXY_TOKEN_ERROR_TYPE, PROXY_TOKEN_SENTENCE } from "../shared/proxy-token.ts";
 
 function field(error: unknown, key: string): unknown {
   return typeof error === "object" && error !== null && key in error
@@ -97,6 +98,14 @@ export function describeModelError(
   const said = providerSays(error);
   const status = field(error, "status");
   const message = providerMessage(error);
+  // The relay wants its token (missing or wrong): its sentence says where the token is and where it goes.
+  // (Gemini's SDK keeps only the message of an error body, so the proxy's sentence is recognised by its words too.)
+  if (said.type === PROXY_TOKEN_ERROR_TYPE || said.message?.startsWith(PROXY_TOKEN_SENTENCE)) {
+    return {
+      error: "proxy_refused",
+      message: said.message ?? "Fawn's proxy needs its token: paste it into Settings → Web → Proxy token.",
+    };
+  }
   // Fawn's own relay said no (its error body's type): the provider never saw the request, so the key is not at fault.
   if (said.type === PROXY_ERROR_TYPE) {
     return {

@@ -1,5 +1,6 @@
 // An endpoint's models as its provider lists them, with what the list says of each (context window, vision, tools).
 import type { ListedModel, ModelEndpoint, ModelProvider } from "../protocol/index.ts";
+import { PROXY_TOKEN_HEADER } from "../shared/proxy-token.ts";
 import { ANTHROPIC_BROWSER_HEADER, ANTHROPIC_VERSION, apiRoot } from "./provider-urls.ts";
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -112,11 +113,14 @@ const PARSERS: Record<ModelProvider, (body: unknown) => ListedModel[]> = {
  * throws an error with the `status` and the provider's error body (`error`), for describeModelError.
  */
 export async function fetchModels(
-  endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey"> & { provider: ModelProvider },
+  endpoint: Pick<ModelEndpoint, "baseUrl" | "apiKey"> & { provider: ModelProvider; proxyToken?: string },
   fetchImpl: typeof fetch = fetch,
 ): Promise<ListedModel[]> {
   const { url, headers } = listRequest(endpoint.provider, endpoint.baseUrl, endpoint.apiKey);
-  const response = await fetchImpl(url, { headers });
+  // The base URL already names the proxy when the endpoint goes through it: the token goes there, with the list.
+  const response = await fetchImpl(url, {
+    headers: endpoint.proxyToken ? { ...headers, [PROXY_TOKEN_HEADER]: endpoint.proxyToken } : headers,
+  });
   if (!response.ok) {
     const body: unknown = await response.json().catch(() => undefined);
     const providerError = record(record(body)?.error);

@@ -152,6 +152,7 @@ export function targetForRun(
   settings: ModelSettings,
   context: RunRequest["context"] | undefined,
   proxyUrl: string | undefined,
+  proxyToken?: string,
 ): ModelTarget | undefined {
   const named = context?.endpoint ? settings.endpoints.find((found) => found.id === context.endpoint) : undefined;
   let holder = named;
@@ -173,6 +174,7 @@ export function targetForRun(
     model,
     models: holder.models,
     ...(holder.useProxy && { useProxy: true }),
+    ...(holder.useProxy && proxyToken && { proxyToken }),
     ...(settings.modelTitles && { modelTitles: true }),
     ...(contextWindow !== undefined && { contextWindow }),
   };
@@ -199,8 +201,20 @@ const proxySettingsSchema = z
       .refine((value) => !value || (URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)), {
         message: `The proxy URL must be an http:// or https:// address, e.g. ${PROXY_EXAMPLE}.`,
       }),
+    token: z
+      .string({ error: "The proxy token must be text." })
+      .trim()
+      .optional()
+      .refine((value) => !value || /^[A-Za-z0-9_-]{22,}$/.test(value), {
+        message:
+          "The proxy token is the text of the proxy's token file (letters, digits, - and _, at least 22): " +
+          "npm run proxy prints where that file is.",
+      }),
   })
-  .transform((value): ProxySettings => (value.url ? { url: normalizeProxyUrl(value.url) } : {}));
+  .transform((value): ProxySettings => ({
+    ...(value.url && { url: normalizeProxyUrl(value.url) }),
+    ...(value.token && { token: value.token }),
+  }));
 
 /** A normalized proxy setting (a bare address gets Fawn's /forward/ path; blank means none), or why it is wrong. */
 export function parseProxySettings(input: unknown): ParseResult<ProxySettings> {

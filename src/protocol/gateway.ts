@@ -180,6 +180,11 @@ export interface ModelTarget {
   name: string;
   /** The API the endpoint speaks; absent means OpenAI-compatible. */
   provider?: ModelProvider;
+  /**
+   * The secret `npm run proxy` keeps in its token file, sent (X-Fawn-Proxy-Token) on every request to the proxy's
+   * origin and nowhere else. Kept with the API keys: never in a backup or a bundle.
+   */
+  token?: string;
   /** Already through the proxy when the endpoint uses it. */
   baseUrl: string;
   apiKey: string;
@@ -195,6 +200,8 @@ export interface ModelTarget {
 /** Fawn's CORS relay as `npm run proxy` starts it, used when Settings → Proxy names no other. */
 export const DEFAULT_PROXY_URL = "http://127.0.0.1:8787/forward/";
 
+  /** The proxy's token, when `useProxy` and one is set: sent only to the proxy (src/shared/proxy-token.ts). */
+  proxyToken?: string;
 /** `baseUrl` through the relay at `proxyUrl` (the relay takes the target URL after its prefix). */
 export function proxiedUrl(baseUrl: string, proxyUrl: string | undefined): string {
   const prefix = proxyUrl?.trim() || DEFAULT_PROXY_URL;

@@ -14,4 +14,5 @@ export * from "./data-backup.ts";
 export * from "./pending-tool-calls.ts";
 export * from "./thread-share.ts";
 export * from "./mcp.ts";
+export * from "./mcp-tool-names.ts";
 export * from "./model-providers.ts";

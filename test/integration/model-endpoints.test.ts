@@ -13,6 +13,8 @@ import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 const harness = useGatewayHarness("model-endpoints-test");
 const MAIN_KEY = "sk-main-endpoint-1111";
 const OTHER_KEY = "sk-other-endpoint-9876";
+/** The proxy's token, as Settings → Web holds it. */
+const PROXY_TOKEN = "proxy-token-for-model-endpoints-test";
 
 /** The same mock server under another host name: another endpoint as far as Fawn can tell. */
 function otherBaseUrl(): string {
@@ -116,8 +118,14 @@ describe("several model endpoints", () => {
     // Node sends no Origin header; a browser page would send its own, which the relay allows by default. The mock
     // endpoint is on loopback, which the relay forwards to only when its host:port is listed.
     const allowedTargets = [new URL(otherBaseUrl()).host];
-    proxy = await startProxy({ port: 0, allowedOrigins: ["*"], allowedTargets, log: (line) => lines.push(line) });
-    await harness.gateway.saveProxySettings({ url: `${proxy.url}/forward/` });
+    proxy = await startProxy({
+      port: 0,
+      allowedOrigins: ["*"],
+      allowedTargets,
+      log: (line) => lines.push(line),
+      token: PROXY_TOKEN,
+    });
+    await harness.gateway.saveProxySettings({ url: `${proxy.url}/forward/`, token: PROXY_TOKEN });
     await harness.gateway.saveModelSettings(settingsWithOther({ useProxy: true }));
     const thread = await harness.gateway.createThread();
     const events = await runThread(harness.gateway, thread.thread_id, "hello", undefined, {
@@ -135,8 +143,14 @@ describe("several model endpoints", () => {
 
   it("says it was Fawn's proxy, not the provider, that refused a request, and what to change", async () => {
     // The relay only forwards to the hosts it was started with; this endpoint (on loopback) is not one of them.
-    proxy = await startProxy({ port: 0, allowedOrigins: ["*"], allowedTargets: ["api.deepseek.com"], log: () => {} });
-    await harness.gateway.saveProxySettings({ url: `${proxy.url}/forward/` });
+    proxy = await startProxy({
+      port: 0,
+      allowedOrigins: ["*"],
+      allowedTargets: ["api.deepseek.com"],
+      log: () => {},
+      token: PROXY_TOKEN,
+    });
+    await harness.gateway.saveProxySettings({ url: `${proxy.url}/forward/`, token: PROXY_TOKEN });
     await harness.gateway.saveModelSettings(settingsWithOther({ useProxy: true }));
     const thread = await harness.gateway.createThread();
     const events = await runThread(harness.gateway, thread.thread_id, "hello", undefined, {

@@ -662,6 +662,10 @@ export const en = {
   "tools.headersHint": "One per line, Name: value. Kept with your keys, never exported.",
   "tools.description": "Description",
   "tools.timeout": "Timeout (seconds)",
+  "web.proxyToken": "Proxy token",
+  "web.proxyTokenHint": template<{ command: string; file: string }>(
+    "The proxy answers only requests that carry its token. {{ command }} prints where it keeps it ({{ file }}): paste that file's text here. It is sent to the proxy alone, and stays in this browser with your keys, out of every backup.",
+  ),
   "tools.test": "Test connection",
   "tools.testing": "Connecting…",
   "tools.noTools": "The server offers no tools.",
@@ -706,6 +710,18 @@ export const en = {
   "slash.compact": "Summarize older messages now, so the next request sends less",
   "slash.clearMemory": "Forget everything memory holds (asks first)",
   "slash.help": "List the commands",
+  "tools.renamedBuiltIn": template<{ name: string }>("Renamed to {{ name }}: its name is a built-in tool's."),
+  "tools.renamedTaken": template<{ name: string; server: string; tool: string }>(
+    "Renamed to {{ name }}: {{ server }}'s tool {{ tool }} has its name.",
+  ),
+  "tools.refusedCharacters": template<{ name: string }>(
+    'Left out: its name {{ name }} holds characters other than letters, digits, "_" and "-".',
+  ),
+  "tools.refusedLong": template<{ name: string }>("Left out: its name {{ name }} is longer than 64 characters."),
+  "tools.refusedTwice": "Left out: the server lists this tool twice.",
+  "tools.refusedNoRoom": template<{ name: string }>(
+    "Left out: {{ name }} is taken, and no other name for it fits in 64 characters.",
+  ),
   "slash.compacting": "Compacting…",
   "slash.compacted": template<{ count: string }>(
     "Compacted: {{ count }} older messages are now sent to the model as a summary. The conversation still shows them.",

@@ -2,9 +2,9 @@
 // address, optional secrets, "Test connection" (which lists its tools, each with a switch) and an on/off switch of
 // its own; a server that wants OAuth offers "Sign in" (then shows "Signed in" and "Sign out"); DeerFlow's
 // extensions_config.json comes in through Import and goes out through Export.
-import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
+import { createMemo, createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { createStore, produce, reconcile } from "solid-js/store";
-import type { GatewayApi, McpServerEntry } from "../../protocol/index.ts";
+import { nameMcpTools, type GatewayApi, type McpServerEntry, type McpToolNaming } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { download } from "../shared/download.ts";
@@ -193,6 +193,51 @@ export function ToolsTab(props: { client: ToolsClient }) {
     const unseen = row.disabledTools.filter((name) => !found.some((tool) => tool.name === name));
     return [...found, ...unseen.map((name) => ({ name }))];
   };
+  /**
+   * How the agent will know each switched-on tool of the enabled servers tested here: a tool whose `<server>_<tool>`
+   * is a built-in tool's or another server's tool's is renamed or left out (the same rule a run applies).
+   */
+  const namings = createMemo(() => {
+    const tested = rows.filter((row) => row.enabled && row.tools);
+    const named = nameMcpTools(
+      tested.map((row) => ({
+        server: row.name.trim(),
+        tools: (row.tools ?? []).map((tool) => tool.name).filter((name) => !row.disabledTools.includes(name)),
+      })),
+    );
+    const byRow = new Map<string, Map<string, McpToolNaming>>();
+    let index = 0;
+    for (const row of tested) {
+      const tools = new Map<string, McpToolNaming>();
+      for (const tool of row.tools ?? []) {
+        if (row.disabledTools.includes(tool.name)) continue;
+        const naming = named[index++];
+        if (naming) tools.set(tool.name, naming);
+      }
+      byRow.set(row.key, tools);
+    }
+    return byRow;
+  });
+  /** The sentence on a tool's row when the agent will not know it as `<server>_<tool>`. */
+  const namingNote = (key: string, tool: string): string | undefined => {
+    const naming = namings().get(key)?.get(tool);
+    if (!naming || naming.kind === "named") return undefined;
+    if (naming.kind === "renamed") {
+      return naming.owner === "built-in"
+        ? t("tools.renamedBuiltIn", { name: naming.name })
+        : t("tools.renamedTaken", { name: naming.name, server: naming.owner.server, tool: naming.owner.tool });
+    }
+    switch (naming.reason) {
+      case "characters":
+        return t("tools.refusedCharacters", { name: naming.prefixed });
+      case "too-long":
+        return t("tools.refusedLong", { name: naming.prefixed });
+      case "listed-twice":
+        return t("tools.refusedTwice");
+      case "no-free-name":
+        return t("tools.refusedNoRoom", { name: naming.prefixed });
+    }
+  };
   const switchTool = (key: string, tool: string, on: boolean) =>
     update(key, (draft) => {
       draft.disabledTools = on
@@ -332,22 +377,34 @@ export function ToolsTab(props: { client: ToolsClient }) {
             <Show when={toolList(row).length > 0}>
               <ul class="mcp-tools" aria-label={t("tools.toolsOf", { name: row.name.trim() })}>
                 <For each={toolList(row)}>
-                  {(tool) => (
-                    <li>
-                      <label class="switch-field">
-                        <input
-                          type="checkbox"
-                          role="switch"
-                          checked={!row.disabledTools.includes(tool.name)}
-                          onChange={(event) => switchTool(row.key, tool.name, event.currentTarget.checked)}
-                        />
-                        <span class="mcp-tool-name">{tool.name}</span>
-                      </label>
-                      <Show when={tool.description}>
-                        <p class="hint">{tool.description}</p>
-                      </Show>
-                    </li>
-                  )}
+                  {(tool, index) => {
+                    const noteId = () => `${row.key}-tool-${String(index())}-note`;
+                    const note = () => namingNote(row.key, tool.name);
+                    return (
+                      <li>
+                        <label class="switch-field">
+                          <input
+                            type="checkbox"
+                            role="switch"
+                            checked={!row.disabledTools.includes(tool.name)}
+                            aria-describedby={note() ? noteId() : undefined}
+                            onChange={(event) => switchTool(row.key, tool.name, event.currentTarget.checked)}
+                          />
+                          <span class="mcp-tool-name">{tool.name}</span>
+                        </label>
+                        <Show when={note()}>
+                          {(text) => (
+                            <p class="hint mcp-tool-note" id={noteId()}>
+                              {text()}
+                            </p>
+                          )}
+                        </Show>
+                        <Show when={tool.description}>
+                          <p class="hint">{tool.description}</p>
+                        </Show>
+                      </li>
+                    );
+                  }}
                 </For>
               </ul>
             </Show>

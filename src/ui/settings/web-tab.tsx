@@ -25,6 +25,8 @@ interface WebForm {
   fetchApiKey: string;
   fetchBaseUrl: string;
   proxyUrl: string;
+  proxyToken: string;
+  askBeforeSending: boolean;
 }
 
 const PROXY_PLACEHOLDER = "http://127.0.0.1:8787/forward/";
@@ -50,6 +52,8 @@ function toForm({ web: settings, proxy }: WebTabSettings): WebForm {
     fetchApiKey: settings.fetch.apiKey,
     fetchBaseUrl: settings.fetch.baseUrl ?? "",
     proxyUrl: proxy.url ?? "",
+    proxyToken: proxy.token ?? "",
+    askBeforeSending: settings.askBeforeSending === true,
   };
 }
 
@@ -60,7 +64,7 @@ function toSettings(form: WebForm): WebTabSettings {
       search: { provider: form.searchProvider, apiKey: form.searchApiKey, baseUrl: form.searchBaseUrl },
       fetch: { provider: form.fetchProvider, apiKey: form.fetchApiKey, baseUrl: form.fetchBaseUrl },
     },
-    proxy: { url: form.proxyUrl },
+    proxy: { url: form.proxyUrl, token: form.proxyToken },
   };
 }
 
@@ -211,3 +215,18 @@ export function WebTab(props: {
     </form>
   );
 }
+        <TextField
+          id="web-proxy-token"
+          label={t("web.proxyToken")}
+          kind="key"
+          value={form().proxyToken}
+          onInput={(value) => set("proxyToken", value)}
+          hint={
+            <>
+              {rich("web.proxyTokenHint", {
+                command: <code>npm run proxy</code>,
+                file: <code>~/.config/fawn-proxy/token</code>,
+              })}
+            </>
+          }
+        />

@@ -158,6 +158,26 @@ describe("Direct fetch", () => {
     expect(result.markdown).not.toContain("Subscribe now");
   });
 
+  it("sends the proxy's token with requests through the proxy only, and says when the proxy wants it", async () => {
+    const token = "proxy-token-0123456789abcdefghij";
+    const { direct: page, requests } = direct(() => html(ARTICLE), { proxyUrl: PROXY, proxyToken: token });
+    await page.fetch("https://deer.example/news/fawns.html");
+    expect(requests[0]!.headers["x-fawn-proxy-token"]).toBe(token);
+    // A page the model names that is the proxy itself, fetched directly, does not get the token.
+    const { direct: bare, requests: bareRequests } = direct(() => html(ARTICLE), { proxyToken: token });
+    await bare.fetch("http://127.0.0.1:8787/mcp/git");
+    expect(bareRequests[0]!.headers["x-fawn-proxy-token"]).toBeUndefined();
+
+    const message =
+      "Fawn's proxy needs its token: the request carried no token or a wrong one. Paste the token from the " +
+      "proxy's token file (/home/me/.config/fawn-proxy/token) into Settings → Web → Proxy token.";
+    const refused = direct(
+      () => new Response(JSON.stringify({ error: { message, type: "proxy_token" } }), { status: 401 }),
+      { proxyUrl: PROXY },
+    );
+    await expect(refused.direct.fetch("https://deer.example/")).rejects.toThrow(message);
+  });
+
   it("keeps text as it is, shows JSON in a code block and refuses files that are not pages", async () => {
     const text = direct(() => new Response("plain words\n", { headers: { "Content-Type": "text/plain" } }));
     expect(await text.direct.fetch("https://d.example/a.txt")).toEqual({ markdown: "plain words" });

@@ -39,6 +39,8 @@ export interface WebProviderOptions {
   baseUrl?: string;
   /** Prefix of Fawn's CORS proxy; used by services that refuse browser requests. */
   proxyUrl?: string;
+  /** The proxy's token (Settings → Web): sent with the requests that go through the proxy, and no others. */
+  proxyToken?: string;
   /** Overrides the default time limit of one request. */
   timeoutMs?: number;
 }

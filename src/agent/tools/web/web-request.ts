@@ -2,6 +2,7 @@
 // failure (HTTP status, time-out, network or CORS) turned into a WebToolError a user can act on, with no key in it.
 // Also what every search provider shares: its endpoint and the reading of its hits.
 import type { WebProviderInfo } from "../../../protocol/index.ts";
+import { PROXY_TOKEN_ERROR_TYPE, PROXY_TOKEN_HEADER } from "../../../shared/proxy-token.ts";
 import { redactSecrets } from "../../../shared/redact.ts";
 import { formatBytes } from "../../../shared/text.ts";
 import { WEB_SEARCH_TIMEOUT_MS, WebToolError, type WebProviderOptions, type WebSearchResult } from "./web-provider.ts";
@@ -18,6 +19,8 @@ export interface WebEndpoint {
   browserCors: boolean;
   fetchImpl?: typeof fetch | undefined;
   proxyUrl?: string | undefined;
+  /** Sent only with requests routed through the proxy: a page the model names never gets it, the proxy's or not. */
+  proxyToken?: string | undefined;
   timeoutMs: number;
   /** Values that must never appear in a message (API keys). */
   secrets?: readonly (string | undefined)[];
@@ -102,7 +105,7 @@ function errorDetail(body: string): { detail?: string; fromProxy: boolean } {
     property(json, "message"),
   ];
   const found = candidates.find((candidate): candidate is string => typeof candidate === "string" && candidate !== "");
-  const fromProxy = property(error, "type") === "proxy_error";
+  const fromProxy = property(error, "type") === "proxy_error" || property(error, "type") === PROXY_TOKEN_ERROR_TYPE;
   if (found === undefined) return { fromProxy };
   const trimmed = found.replace(/\s+/g, " ").trim();
   return {
@@ -114,6 +117,15 @@ function errorDetail(body: string): { detail?: string; fromProxy: boolean } {
 function statusMessage(endpoint: WebEndpoint, response: Response, body: string): string {
   const { status } = response;
   const { detail, fromProxy } = errorDetail(body);
+  // The proxy wants its token: its own sentence says where the token is and where it goes.
+  if (
+    fromProxy &&
+    status === 401 &&
+    detail &&
+    property(property(JSON.parse(body), "error"), "type") === PROXY_TOKEN_ERROR_TYPE
+  ) {
+    return detail;
+  }
   if (fromProxy) return sentence(`Fawn's proxy could not forward the request (HTTP ${status})`, detail);
   const service = endpoint.service;
   const hint = endpoint.statusHints?.[status];
@@ -195,9 +207,19 @@ export async function webRequest(
     if (timeout.aborted) return `${endpoint.service} did not answer within ${seconds(endpoint.timeoutMs)} s.`;
     return undefined;
   };
+  let headers = init.headers;
+  if (url !== target && endpoint.proxyToken) {
+    const withToken = new Headers(init.headers);
+    withToken.set(PROXY_TOKEN_HEADER, endpoint.proxyToken);
+    headers = withToken;
+  }
   let response: Response;
   try {
-    response = await (endpoint.fetchImpl ?? defaultFetch)(url, { ...init, signal: combined });
+    response = await (endpoint.fetchImpl ?? defaultFetch)(url, {
+      ...init,
+      ...(headers !== undefined && { headers }),
+      signal: combined,
+    });
   } catch {
     return fail(aborted() ?? unreachableMessage(endpoint, target, url !== target));
   }
@@ -256,6 +278,7 @@ export function serviceEndpoint(
     browserCors: info.browserCors,
     fetchImpl: options.fetchImpl,
     proxyUrl: options.proxyUrl,
+    proxyToken: options.proxyToken,
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     secrets: [options.apiKey],
     ...more,

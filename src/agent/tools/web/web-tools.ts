@@ -36,11 +36,17 @@ export interface WebToolOptions {
   fetchImpl?: typeof fetch;
   /** Fawn's CORS relay (Settings → Proxy): services that refuse browsers go through it when it is set. */
   proxyUrl?: string;
+  /** The relay's token, sent with the requests that go through it. */
+  proxyToken?: string;
 }
 
 /** The providers the settings name, each with its own key, address and the proxy. */
 function createWebProviders(settings: WebToolSettings, options: WebToolOptions = {}): WebProviders {
-  const common: WebProviderOptions = { fetchImpl: options.fetchImpl, proxyUrl: options.proxyUrl };
+  const common: WebProviderOptions = {
+    fetchImpl: options.fetchImpl,
+    proxyUrl: options.proxyUrl,
+    ...(options.proxyToken && { proxyToken: options.proxyToken }),
+  };
   const searchOptions = { ...common, apiKey: settings.search.apiKey, baseUrl: settings.search.baseUrl };
   const fetchOptions = { ...common, apiKey: settings.fetch.apiKey, baseUrl: settings.fetch.baseUrl };
   return {
