@@ -1,6 +1,6 @@
 // Tests for the MCP bridge: server-everything over stdio behind /mcp/<name>, driven by the SDK's Streamable HTTP client.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,15 +11,23 @@ import {
   McpConfigError,
   mcpServersFromConfig,
   mcpServersFromEnv,
+  PROXY_TOKEN_HEADER,
   proxyOptionsFromEnv,
   startProxy,
   type McpStdioServer,
   type RunningProxy,
   type StartProxyOptions,
 } from "./server.ts";
-import { sendRequest as send } from "./send-request.ts";
+import { sendRequest, type Reply } from "./send-request.ts";
 
 const ORIGIN = DEFAULT_APP_ORIGIN;
+/** The proxy's token in these tests (the CLI's comes from its token file: token.test.ts). */
+const TOKEN = "test-token-0123456789abcdef";
+
+/** One request carrying the proxy's token unless its headers name the token header themselves. */
+function send(url: string, init: Parameters<typeof sendRequest>[1] = {}): Promise<Reply> {
+  return sendRequest(url, { ...init, headers: { [PROXY_TOKEN_HEADER]: TOKEN, ...init.headers } });
+}
 const INITIALIZE = {
   jsonrpc: "2.0",
   id: 1,
@@ -52,10 +60,17 @@ async function closeProxy(): Promise<void> {
   open = false;
 }
 
-async function useProxy(options: StartProxyOptions = {}): Promise<void> {
+async function useProxy(options: Partial<StartProxyOptions> = {}): Promise<void> {
   await closeProxy();
   open = true;
-  proxy = await startProxy({ port: 0, log: null, mcpServers: servers, mcpLog: (line) => lines.push(line), ...options });
+  proxy = await startProxy({
+    port: 0,
+    token: TOKEN,
+    log: null,
+    mcpServers: servers,
+    mcpLog: (line) => lines.push(line),
+    ...options,
+  });
 }
 
 beforeEach(async () => {
@@ -71,7 +86,7 @@ afterEach(async () => {
 
 async function connect(name = "everything"): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp/${name}`), {
-    requestInit: { headers: { Origin: ORIGIN } },
+    requestInit: { headers: { Origin: ORIGIN, [PROXY_TOKEN_HEADER]: TOKEN } },
   });
   const client = new Client({ name: "fawn-test", version: "0" });
   clients.push(client);
@@ -262,7 +277,7 @@ describe("access", () => {
     expect(reply.status).toBe(204);
     expect(reply.headers["access-control-allow-methods"]).toBe("GET,POST,DELETE,OPTIONS");
     expect(reply.headers["access-control-allow-headers"]).toBe(
-      "content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id",
+      "content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id, x-fawn-proxy-token",
     );
     const init = await send(`${proxy.url}/mcp/everything`, {
       method: "POST",
@@ -319,8 +334,9 @@ describe("npm run proxy", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "fawn-mcp-"));
     const file = path.join(dir, "fawn-mcp.json");
     writeFileSync(file, config);
+    const tokenFile = path.join(dir, "token");
     const cli = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "proxy/server.ts"], {
-      env: { ...process.env, FAWN_PROXY_MCP_CONFIG: file, FAWN_PROXY_PORT: "0" },
+      env: { ...process.env, FAWN_PROXY_MCP_CONFIG: file, FAWN_PROXY_PORT: "0", FAWN_PROXY_TOKEN_FILE: tokenFile },
     });
     try {
       let out = "";
@@ -330,7 +346,7 @@ describe("npm run proxy", () => {
       const url = /: (http:\/\/127\.0\.0\.1:\d+)\/mcp\/everything,/.exec(out)?.[1] as string;
       const init = await send(`${url}/mcp/everything`, {
         method: "POST",
-        headers: { ...MCP_HEADERS, origin: ORIGIN },
+        headers: { ...MCP_HEADERS, origin: ORIGIN, [PROXY_TOKEN_HEADER]: readFileSync(tokenFile, "utf8").trim() },
         body: JSON.stringify(INITIALIZE),
       });
       expect(init.status).toBe(200);
@@ -433,7 +449,12 @@ describe("the config file", () => {
     writeFileSync(file, '{"mcpServers":{"a":{"command":"x","args":"-v"}}}');
     try {
       const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "proxy/server.ts"], {
-        env: { ...process.env, FAWN_PROXY_MCP_CONFIG: file, FAWN_PROXY_PORT: "0" },
+        env: {
+          ...process.env,
+          FAWN_PROXY_MCP_CONFIG: file,
+          FAWN_PROXY_PORT: "0",
+          FAWN_PROXY_TOKEN_FILE: path.join(dir, "token"),
+        },
       });
       let stderr = "";
       child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));

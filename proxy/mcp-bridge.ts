@@ -28,7 +28,8 @@ export const DEFAULT_MCP_MAX_SESSIONS = 4;
 export const DEFAULT_MCP_IDLE_TIMEOUT_MS = 10 * 60_000;
 /** What the browser may send to /mcp/<name> (CORS preflight answer). */
 export const MCP_ALLOWED_METHODS = "GET,POST,DELETE,OPTIONS";
-export const MCP_ALLOWED_HEADERS = "content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id";
+export const MCP_ALLOWED_HEADERS =
+  "content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id, x-fawn-proxy-token";
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 /** JSON-RPC code the SDK clients read as "connection closed"; used for a child that stopped or never started. */

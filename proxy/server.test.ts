@@ -4,15 +4,25 @@ import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   DEFAULT_APP_ORIGIN,
+  PROXY_TOKEN_HEADER,
   proxyOptionsFromEnv,
   startProxy,
   type ResolveHost,
   type RunningProxy,
   type StartProxyOptions,
 } from "./server.ts";
-import { sendRequest as send, type Reply } from "./send-request.ts";
+import { sendRequest, type Reply } from "./send-request.ts";
 
 const ORIGIN = DEFAULT_APP_ORIGIN;
+/** The proxy's token in these tests (the CLI's comes from its token file: token.test.ts). */
+const TOKEN = "test-token-0123456789abcdef";
+
+/** One request carrying the proxy's token, unless its headers name the token header themselves (undefined: none). */
+function send(url: string, init: Parameters<typeof sendRequest>[1] = {}): Promise<Reply> {
+  const headers: Record<string, unknown> = { [PROXY_TOKEN_HEADER]: TOKEN, ...init.headers };
+  if (headers[PROXY_TOKEN_HEADER] === undefined) delete headers[PROXY_TOKEN_HEADER];
+  return sendRequest(url, { ...init, headers: headers as typeof init.headers });
+}
 
 interface SeenRequest {
   method: string;
@@ -92,15 +102,16 @@ let proxy: RunningProxy;
 let upstream: Upstream | undefined;
 let logLines: string[];
 /** The options of the running proxy, kept when startUpstream restarts it. */
-let proxyOptions: StartProxyOptions;
+let proxyOptions: Partial<StartProxyOptions>;
 /** host:port of every upstream started in this test: the proxy's allowedTargets unless a test sets its own. */
 let upstreamTargets: string[];
 
-async function useProxy(options: StartProxyOptions = {}): Promise<void> {
+async function useProxy(options: Partial<StartProxyOptions> = {}): Promise<void> {
   proxyOptions = options;
   await proxy.close();
   proxy = await startProxy({
     port: 0,
+    token: TOKEN,
     log: (line) => logLines.push(line),
     allowedTargets: upstreamTargets,
     ...options,
@@ -111,7 +122,7 @@ beforeEach(async () => {
   logLines = [];
   proxyOptions = {};
   upstreamTargets = [];
-  proxy = await startProxy({ port: 0, log: (line) => logLines.push(line) });
+  proxy = await startProxy({ port: 0, token: TOKEN, log: (line) => logLines.push(line) });
 });
 
 afterEach(async () => {
@@ -248,7 +259,11 @@ describe("forwarding", () => {
     await new Promise<void>((resolve, reject) => {
       const req = http.request(
         url,
-        { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json" }, agent: false },
+        {
+          method: "POST",
+          headers: { origin: ORIGIN, [PROXY_TOKEN_HEADER]: TOKEN, "content-type": "application/json" },
+          agent: false,
+        },
         (res) => {
           contentType = res.headers["content-type"];
           res.setEncoding("utf8");
@@ -285,12 +300,16 @@ describe("forwarding", () => {
 
     const url = forwardUrl(`${upstream.base}/upload`);
     const reply = new Promise<Reply>((resolve, reject) => {
-      const req = http.request(url, { method: "POST", headers: { origin: ORIGIN }, agent: false }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      });
+      const req = http.request(
+        url,
+        { method: "POST", headers: { origin: ORIGIN, [PROXY_TOKEN_HEADER]: TOKEN }, agent: false },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        },
+      );
       req.on("error", reject);
       req.write("part1;");
       void gotFirstChunk.then(() => req.end("part2"));
@@ -458,6 +477,39 @@ describe("CORS and access control", () => {
     expect((await send(forwardUrl(`${upstream.base}/x`), { headers: { origin: ORIGIN } })).status).toBe(200);
   });
 
+  it("requires the token on every request but the preflight, and never passes it on", async () => {
+    upstream = await startUpstream((req, res) => res.end(JSON.stringify(req.headers)));
+    for (const path of [`/forward/${upstream.base}/v1/models`, "/health", "/mcp", "/mcp/none", "/nope"]) {
+      for (const token of [undefined, "test-token-0123456789abcdeF", TOKEN.slice(0, -1)]) {
+        const reply = await send(`${proxy.url}${path}`, { headers: { origin: ORIGIN, [PROXY_TOKEN_HEADER]: token } });
+        expect(reply.status, `${path} with ${token ?? "no token"}`).toBe(401);
+        expect(reply.headers["access-control-allow-origin"]).toBe(ORIGIN);
+        expect(JSON.parse(reply.text)).toEqual({
+          error: {
+            type: "proxy_token",
+            message:
+              "Fawn's proxy needs its token: the request carried no token or a wrong one. Paste the token the proxy " +
+              "was started with into Settings → Web → Proxy token.",
+          },
+        });
+      }
+    }
+    expect(upstream.seen).toHaveLength(0);
+    expect(logLines.some((line) => line.endsWith(" (no token)") || / \(no token\) \d+ms$/.test(line))).toBe(true);
+    expect(logLines.some((line) => / \(wrong token\) \d+ms$/.test(line))).toBe(true);
+    expect(logLines.join("\n")).not.toContain(TOKEN);
+
+    const forwarded = await send(`${proxy.url}/forward/${upstream.base}/v1/models`, { headers: { origin: ORIGIN } });
+    expect(forwarded.status).toBe(200);
+    expect(JSON.parse(forwarded.text)).not.toHaveProperty(PROXY_TOKEN_HEADER);
+  });
+
+  it("will not start without a token that could be secret", async () => {
+    for (const token of [undefined, "", "short", "has spaces but is long enough"]) {
+      await expect(startProxy({ port: 0, token } as StartProxyOptions)).rejects.toThrow(/needs a token of at least 22/);
+    }
+  });
+
   it("serves /health with CORS headers", async () => {
     const reply = await send(`${proxy.url}/health`, { headers: { origin: ORIGIN } });
     expect(reply.status).toBe(200);
@@ -508,7 +560,7 @@ describe("errors", () => {
 
     const req = http.request(forwardUrl(`${upstream.base}/slow`), {
       method: "POST",
-      headers: { origin: ORIGIN },
+      headers: { origin: ORIGIN, [PROXY_TOKEN_HEADER]: TOKEN },
       agent: false,
     });
     req.on("error", () => {});
@@ -531,7 +583,7 @@ describe("errors", () => {
 
     const req = http.request(forwardUrl(`${upstream.base}/upload`), {
       method: "POST",
-      headers: { origin: ORIGIN },
+      headers: { origin: ORIGIN, [PROXY_TOKEN_HEADER]: TOKEN },
       agent: false,
     });
     req.on("error", () => {});
@@ -554,13 +606,17 @@ describe("errors", () => {
 
     const url = forwardUrl(`${upstream.base}/sse`);
     const firstChunk = await nextEvent<string>((done) => {
-      const req = http.request(url, { headers: { origin: ORIGIN }, agent: false }, (res) => {
-        res.setEncoding("utf8");
-        res.once("data", (chunk: string) => {
-          done(chunk);
-          req.destroy();
-        });
-      });
+      const req = http.request(
+        url,
+        { headers: { origin: ORIGIN, [PROXY_TOKEN_HEADER]: TOKEN }, agent: false },
+        (res) => {
+          res.setEncoding("utf8");
+          res.once("data", (chunk: string) => {
+            done(chunk);
+            req.destroy();
+          });
+        },
+      );
       req.on("error", () => {});
       req.end();
     });
@@ -582,7 +638,7 @@ describe("private targets", () => {
   async function refusedThenAllowed(
     target: string,
     entry: string,
-    options: StartProxyOptions = {},
+    options: Partial<StartProxyOptions> = {},
   ): Promise<{ refused: Reply; allowed: Reply }> {
     await useProxy({ ...options, allowedTargets: [] });
     const refused = await send(forwardUrl(target), { headers: { origin: ORIGIN, authorization: "Bearer sk-secret" } });
@@ -730,7 +786,7 @@ describe("limits", () => {
     const outcome = await nextEvent<string>((done) => {
       const req = http.request(
         forwardUrl(`${upstream!.base}/sse`),
-        { headers: { origin: ORIGIN }, agent: false },
+        { headers: { origin: ORIGIN, [PROXY_TOKEN_HEADER]: TOKEN }, agent: false },
         (res) => {
           let text = "";
           res.setEncoding("utf8");
@@ -764,7 +820,7 @@ describe("limits", () => {
     const streamed = await new Promise<Reply>((resolve, reject) => {
       const req = http.request(
         forwardUrl(`${upstream!.base}/upload`),
-        { method: "POST", headers: { origin: ORIGIN }, agent: false },
+        { method: "POST", headers: { origin: ORIGIN, [PROXY_TOKEN_HEADER]: TOKEN }, agent: false },
         (res) => {
           let text = "";
           res.setEncoding("utf8");

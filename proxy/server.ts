@@ -15,9 +15,18 @@ import {
   type McpStdioServer,
 } from "./mcp-bridge.ts";
 import { TargetPolicy, targetPort, type ResolveHost } from "./target-policy.ts";
+import {
+  assertUsableToken,
+  loadOrCreateToken,
+  PROXY_TOKEN_HEADER,
+  TOKEN_ERROR_TYPE,
+  tokenFileFromEnv,
+  tokenMatches,
+} from "./token.ts";
 
 export { TargetPolicy, type ResolveHost, type ResolvedAddress } from "./target-policy.ts";
 export { McpConfigError, mcpServersFromConfig, mcpServersFromEnv, type McpStdioServer } from "./mcp-bridge.ts";
+export { loadOrCreateToken, PROXY_TOKEN_HEADER, TOKEN_ERROR_TYPE, tokenFileFromEnv } from "./token.ts";
 
 const MiB = 1024 * 1024;
 
@@ -78,11 +87,19 @@ const HOP_BY_HOP = new Set([
   "transfer-encoding",
   "upgrade",
 ]);
-// `expect` is dropped because Node has already answered any 100-continue on our side of the hop.
-const DROPPED_REQUEST_HEADERS = new Set(["host", "origin", "referer", "cookie", "expect"]);
+// `expect` is dropped because Node has already answered any 100-continue on our side of the hop; the proxy's token is
+// its own and never reaches a target.
+const DROPPED_REQUEST_HEADERS = new Set(["host", "origin", "referer", "cookie", "expect", PROXY_TOKEN_HEADER]);
 const DROPPED_RESPONSE_HEADERS = new Set(["set-cookie", "set-cookie2"]);
 
 export interface ProxyOptions {
+  /**
+   * The secret every request must carry in X-Fawn-Proxy-Token (the token file's, see loadOrCreateToken): the Origin
+   * header alone is forged by any local process. Required.
+   */
+  token: string;
+  /** Where the token is kept, named in the 401 that a missing or wrong token gets. */
+  tokenFile?: string;
   /** The origin Fawn is served from; always allowed. Default DEFAULT_APP_ORIGIN (FAWN_APP_ORIGIN). */
   appOrigin?: string;
   /** More origins allowed to use the proxy ("*": any origin, and no Origin at all) (FAWN_PROXY_ORIGINS). */
@@ -197,7 +214,9 @@ function countFromEnv(env: Env, name: string): number | undefined {
  * FAWN_PROXY_MAX_RESPONSE_BYTES, FAWN_PROXY_MCP_MAX_SESSIONS, FAWN_PROXY_MCP_IDLE_TIMEOUT (seconds) and
  * FAWN_PROXY_QUIET. Unset ones are left out, so the defaults apply. The MCP config file is read by mcpServersFromEnv.
  */
-export function proxyOptionsFromEnv(env: Env): StartProxyOptions & { port: number; host: string; appOrigin: string } {
+export function proxyOptionsFromEnv(
+  env: Env,
+): Omit<StartProxyOptions, "token"> & { port: number; host: string; appOrigin: string } {
   const rawPort = env.FAWN_PROXY_PORT?.trim();
   let port = DEFAULT_PORT;
   if (rawPort !== undefined && rawPort !== "") {
@@ -680,7 +699,13 @@ function isMcpPath(path: string): boolean {
 }
 
 /** Creates (but does not start) the proxy server. */
-export function createProxyServer(options: ProxyOptions = {}): http.Server {
+export function createProxyServer(options: ProxyOptions): http.Server {
+  const token = options.token;
+  assertUsableToken(token);
+  const tokenHint =
+    options.tokenFile === undefined
+      ? "the token the proxy was started with"
+      : `the token from the proxy's token file (${options.tokenFile})`;
   const appOrigin = normalizeOrigin(options.appOrigin ?? DEFAULT_APP_ORIGIN);
   const origins = new Set([appOrigin, ...(options.allowedOrigins ?? []).map(normalizeOrigin)]);
   const anyOrigin = origins.has("*");
@@ -755,6 +780,16 @@ export function createProxyServer(options: ProxyOptions = {}): http.Server {
       return;
     }
 
+    // Every request but the preflight (which browsers send without custom headers, and which runs nothing).
+    if (!tokenMatches(token, req.headers[PROXY_TOKEN_HEADER])) {
+      note = req.headers[PROXY_TOKEN_HEADER] === undefined ? " (no token)" : " (wrong token)";
+      const message =
+        "Fawn's proxy needs its token: the request carried no token or a wrong one. " +
+        `Paste ${tokenHint} into Settings → Web → Proxy token.`;
+      sendJson(res, 401, { error: { message, type: TOKEN_ERROR_TYPE } }, corsHeaders(origin));
+      return;
+    }
+
     if (path === "/health" && target === undefined) {
       sendJson(res, 200, { ok: true }, corsHeaders(origin));
       return;
@@ -813,7 +848,7 @@ async function closeServer(server: http.Server): Promise<void> {
 }
 
 /** Starts the proxy and resolves once it is listening. */
-export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
+export async function startProxy(options: StartProxyOptions): Promise<RunningProxy> {
   const server = createProxyServer(options);
   const host = options.host ?? DEFAULT_HOST;
   const port = await new Promise<number>((resolve, reject) => {
@@ -841,12 +876,16 @@ function isMainModule(): boolean {
 async function main(): Promise<void> {
   const options = proxyOptionsFromEnv(process.env);
   const mcp = mcpServersFromEnv(process.env, process.cwd(), (line) => console.log(line));
-  const proxy = await startProxy({ ...options, mcpServers: mcp.servers });
+  const tokenFile = tokenFileFromEnv(process.env);
+  const { token, created } = loadOrCreateToken(tokenFile);
+  const proxy = await startProxy({ ...options, token, tokenFile, mcpServers: mcp.servers });
   const origins = [options.appOrigin, ...(options.allowedOrigins ?? [])].join(", ");
   const targets = new TargetPolicy(options.allowedTargets ?? []).describe();
   console.log(
     `Fawn proxy on ${proxy.url}${FORWARD_PREFIX}<target URL>; allowed origins: ${origins}; targets: ${targets}`,
   );
+  // The path, never the token: terminals and service logs are kept and read more widely than a 0600 file.
+  console.log(`Token: ${tokenFile}${created ? " (made now)" : ""}. Paste it into Fawn: Settings → Web → Proxy token.`);
   if (mcp.source !== undefined) {
     const urls = mcp.servers.map((server) => `${proxy.url}${MCP_PREFIX}${server.name}`).join(", ");
     console.log(`MCP servers from ${mcp.source}: ${urls || "none enabled"}`);

@@ -53,6 +53,8 @@ export interface RunDependencies {
   webTools?: WebToolSettings;
   /** Fawn's CORS relay, for web services that refuse browsers. */
   proxyUrl?: string;
+  /** The relay's token (Settings → Web). */
+  proxyToken?: string;
   /** Called after each write to the thread's history, so other tabs can refresh. */
   onThreadChanged?: (threadId: string) => void;
   /** The thread's sandbox, for the agent's bash and file tools. */

@@ -172,6 +172,11 @@ export interface ModelSettings {
 export interface ProxySettings {
   /** The relay's prefix, e.g. `http://127.0.0.1:8787/forward/`; absent: endpoints use the default relay, web none. */
   url?: string;
+  /**
+   * The secret `npm run proxy` keeps in its token file, sent (X-Fawn-Proxy-Token) on every request to the proxy's
+   * origin and nowhere else. Kept with the API keys: never in a backup or a bundle.
+   */
+  token?: string;
 }
 
 /** One endpoint's model as a run talks to it: the endpoint's address and key, the model, and its abilities. */
@@ -180,11 +185,6 @@ export interface ModelTarget {
   name: string;
   /** The API the endpoint speaks; absent means OpenAI-compatible. */
   provider?: ModelProvider;
-  /**
-   * The secret `npm run proxy` keeps in its token file, sent (X-Fawn-Proxy-Token) on every request to the proxy's
-   * origin and nowhere else. Kept with the API keys: never in a backup or a bundle.
-   */
-  token?: string;
   /** Already through the proxy when the endpoint uses it. */
   baseUrl: string;
   apiKey: string;
@@ -192,6 +192,8 @@ export interface ModelTarget {
   /** The endpoint's models (the run's abilities come from its entry). */
   models: ModelEntry[];
   useProxy?: boolean;
+  /** The proxy's token, when `useProxy` and one is set: sent only to the proxy (src/shared/proxy-token.ts). */
+  proxyToken?: string;
   modelTitles?: boolean;
   /** The model's context window in tokens when known (the model list or Settings); readers default it (128,000). */
   contextWindow?: number;
@@ -200,8 +202,6 @@ export interface ModelTarget {
 /** Fawn's CORS relay as `npm run proxy` starts it, used when Settings → Proxy names no other. */
 export const DEFAULT_PROXY_URL = "http://127.0.0.1:8787/forward/";
 
-  /** The proxy's token, when `useProxy` and one is set: sent only to the proxy (src/shared/proxy-token.ts). */
-  proxyToken?: string;
 /** `baseUrl` through the relay at `proxyUrl` (the relay takes the target URL after its prefix). */
 export function proxiedUrl(baseUrl: string, proxyUrl: string | undefined): string {
   const prefix = proxyUrl?.trim() || DEFAULT_PROXY_URL;

@@ -8,9 +8,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startProxy, type RunningProxy } from "../../proxy/server.ts";
+
 import { freePort, startEverything, type Everything } from "../mcp/everything.ts";
 import { McpClientError, McpConnection, McpRegistry, createMcpTools, type McpProgress } from "../../src/mcp/index.ts";
 import type { McpServerConfig } from "../../src/protocol/index.ts";
+
+/** The proxy's token, as Settings → Web would hold it. */
+const PROXY_TOKEN = "proxy-token-for-mcp-client-test";
 
 function server(url: string, overrides: Partial<McpServerConfig> = {}): McpServerConfig {
   return { name: "everything", url, enabled: true, ...overrides };
@@ -188,9 +192,11 @@ describe("MCP client fallbacks and failures", () => {
         allowedOrigins: ["*"],
         allowedTargets: [`127.0.0.1:${String(http.port)}`, `127.0.0.1:${String(sse.port)}`],
         log: null,
+        token: PROXY_TOKEN,
       });
       const proxied = new McpRegistry({
         proxyUrl: proxy.url,
+        proxyToken: PROXY_TOKEN,
         fetch: (url, init) => {
           requested.push(String(url));
           return fetch(url, init);
@@ -226,9 +232,14 @@ describe("MCP client fallbacks and failures", () => {
             allowedOrigins: ["*"],
             allowedTargets: [`127.0.0.1:${String(doomed.port)}`],
             log: null,
+            token: PROXY_TOKEN,
           })
         : undefined;
-      const connection = new McpConnection(server(doomed.url, { useProxy: viaProxy }), {}, { proxyUrl: proxy?.url });
+      const connection = new McpConnection(
+        server(doomed.url, { useProxy: viaProxy }),
+        {},
+        { proxyUrl: proxy?.url, proxyToken: PROXY_TOKEN },
+      );
       try {
         await connection.listTools();
         const started = Date.now();

@@ -632,6 +632,10 @@ export const en = {
   "web.proxyHint": template<{ command: string }>(
     "Fawn's optional proxy ({{ command }}) for services and pages that refuse browser requests. Services that answer browsers are always called directly.",
   ),
+  "web.proxyToken": "Proxy token",
+  "web.proxyTokenHint": template<{ command: string; file: string }>(
+    "The proxy answers only requests that carry its token. {{ command }} prints where it keeps it ({{ file }}): paste that file's text here. It is sent to the proxy alone, and stays in this browser with your keys, out of every backup.",
+  ),
 
   // An imported thread (replay/imported-thread-bar.tsx) and its replay (replay/replay-controls.tsx).
   "imported.region": "Imported thread",
@@ -662,10 +666,6 @@ export const en = {
   "tools.headersHint": "One per line, Name: value. Kept with your keys, never exported.",
   "tools.description": "Description",
   "tools.timeout": "Timeout (seconds)",
-  "web.proxyToken": "Proxy token",
-  "web.proxyTokenHint": template<{ command: string; file: string }>(
-    "The proxy answers only requests that carry its token. {{ command }} prints where it keeps it ({{ file }}): paste that file's text here. It is sent to the proxy alone, and stays in this browser with your keys, out of every backup.",
-  ),
   "tools.test": "Test connection",
   "tools.testing": "Connecting…",
   "tools.noTools": "The server offers no tools.",

@@ -557,6 +557,9 @@ export const zhCN: Translation = {
   "web.proxyUrl": "代理 URL",
   "web.proxyHint":
     "Fawn 的可选代理（{{ command }}），用于会拒绝浏览器请求的服务和网页。能直接响应浏览器的服务始终直接调用。",
+  "web.proxyToken": "代理令牌",
+  "web.proxyTokenHint":
+    "代理只响应带有其令牌的请求。{{ command }} 会显示令牌文件的位置（{{ file }}）：把该文件的内容粘贴到这里。令牌只发送给代理，和你的密钥一起保存在本浏览器中，不会进入任何备份。",
 
   "imported.region": "导入的会话",
   "imported.explain": "这个会话是导入的，会保持原样。可以逐步回放，或在你自己的模型上把它作为你自己的会话继续。",
@@ -581,9 +584,6 @@ export const zhCN: Translation = {
   "tools.useProxy": "使用代理",
   "tools.bearerToken": "Bearer 令牌",
   "tools.headers": "请求头",
-  "web.proxyToken": "代理令牌",
-  "web.proxyTokenHint":
-    "代理只响应带有其令牌的请求。{{ command }} 会显示令牌文件的位置（{{ file }}）：把该文件的内容粘贴到这里。令牌只发送给代理，和你的密钥一起保存在本浏览器中，不会进入任何备份。",
   "tools.headersHint": "每行一个，格式为 名称: 值。与你的密钥一起保存，永不导出。",
   "tools.description": "描述",
   "tools.timeout": "超时（秒）",
