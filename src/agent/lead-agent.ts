@@ -219,12 +219,6 @@ export function leadAgentSystemPrompt(now: Date, options: SystemPromptOptions = 
   return [...sections.map((lines) => lines.join("\n")), `Today's date is ${date}.`].join("\n\n");
 }
 
-export function createLeadAgent(options: LeadAgentOptions) {
-  // One element type for the list: TypeScript cannot infer createAgent's overload from a union of tool types.
-  const workTools: StructuredTool[] = [
-    ...(options.sandbox ? createSandboxTools(options.sandbox) : []),
-    ...(options.webTools ?? []),
-    ...mcpToolsBesideBuiltIns(options.mcp?.tools ?? [], options.webTools ?? []),
 /**
  * MCP tools whose names no built-in tool and no earlier tool has (without regard to case). The Gateway names them so
  * already (protocol/mcp-tool-names.ts); this keeps a built-in the winner whatever reaches the agent.
@@ -244,6 +238,12 @@ function mcpToolsBesideBuiltIns(
   });
 }
 
+export function createLeadAgent(options: LeadAgentOptions) {
+  // One element type for the list: TypeScript cannot infer createAgent's overload from a union of tool types.
+  const workTools: StructuredTool[] = [
+    ...(options.sandbox ? createSandboxTools(options.sandbox) : []),
+    ...(options.webTools ?? []),
+    ...mcpToolsBesideBuiltIns(options.mcp?.tools ?? [], options.webTools ?? []),
   ];
   const subagentTypes = options.subagents
     ? resolveSubagentTypes(
