@@ -32,9 +32,9 @@ export interface McpRegistryTools {
   tools: DynamicStructuredTool[];
   /** Tools left out for their names (disabled ones are not listed). */
   skipped: SkippedMcpTool[];
-  failures: McpServerFailure[];
   /** Tools whose `<server>_<tool>` is a built-in tool's or another server's tool's name, and their new names. */
   renamed: RenamedMcpTool[];
+  failures: McpServerFailure[];
 }
 
 /** "Test connection": the server's tools, or the sentence why there are none. */
