@@ -681,6 +681,18 @@ export const en = {
   "tools.importFile": "MCP configuration file",
   "tools.export": "Export DeerFlow config",
   "tools.imported": template<{ count: string }>("Servers read from the file: {{ count }}. Save to keep them."),
+  "tools.renamedBuiltIn": template<{ name: string }>("Renamed to {{ name }}: its name is a built-in tool's."),
+  "tools.renamedTaken": template<{ name: string; server: string; tool: string }>(
+    "Renamed to {{ name }}: {{ server }}'s tool {{ tool }} has its name.",
+  ),
+  "tools.refusedCharacters": template<{ name: string }>(
+    'Left out: its name {{ name }} holds characters other than letters, digits, "_" and "-".',
+  ),
+  "tools.refusedLong": template<{ name: string }>("Left out: its name {{ name }} is longer than 64 characters."),
+  "tools.refusedTwice": "Left out: the server lists this tool twice.",
+  "tools.refusedNoRoom": template<{ name: string }>(
+    "Left out: {{ name }} is taken, and no other name for it fits in 64 characters.",
+  ),
 
   // Delete's confirmation (threads/delete-thread-dialog.tsx).
   "deleteThread.title": "Delete thread?",
@@ -710,18 +722,6 @@ export const en = {
   "slash.compact": "Summarize older messages now, so the next request sends less",
   "slash.clearMemory": "Forget everything memory holds (asks first)",
   "slash.help": "List the commands",
-  "tools.renamedBuiltIn": template<{ name: string }>("Renamed to {{ name }}: its name is a built-in tool's."),
-  "tools.renamedTaken": template<{ name: string; server: string; tool: string }>(
-    "Renamed to {{ name }}: {{ server }}'s tool {{ tool }} has its name.",
-  ),
-  "tools.refusedCharacters": template<{ name: string }>(
-    'Left out: its name {{ name }} holds characters other than letters, digits, "_" and "-".',
-  ),
-  "tools.refusedLong": template<{ name: string }>("Left out: its name {{ name }} is longer than 64 characters."),
-  "tools.refusedTwice": "Left out: the server lists this tool twice.",
-  "tools.refusedNoRoom": template<{ name: string }>(
-    "Left out: {{ name }} is taken, and no other name for it fits in 64 characters.",
-  ),
   "slash.compacting": "Compacting…",
   "slash.compacted": template<{ count: string }>(
     "Compacted: {{ count }} older messages are now sent to the model as a summary. The conversation still shows them.",
