@@ -12,6 +12,12 @@ export { resolveRunOptions, type RunOptions } from "./modes.ts";
 export { fallbackTitle } from "./middlewares/title.ts";
 export type { ModelErrorOptions } from "./middlewares/model-errors.ts";
 export type { SummarizationOptions } from "./middlewares/summarization.ts";
+export {
+  deniedToolText,
+  outboundTargets,
+  type OutboundApproval,
+  type OutboundCall,
+} from "./middlewares/outbound-approval.ts";
 export { createWebTools, parseWebToolSettings, readWebToolSettings } from "./tools/web/index.ts";
 export { parseSubagentSettings } from "./subagents/index.ts";
 export {

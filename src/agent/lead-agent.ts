@@ -21,6 +21,8 @@ import { toolErrorsMiddleware } from "./middlewares/tool-errors.ts";
 import { viewImageMiddleware } from "./middlewares/view-image.ts";
 import { mcpImagesMiddleware } from "./middlewares/mcp-images.ts";
 import { skillActivationMiddleware } from "./middlewares/skill-activation.ts";
+import { importedTranscriptMiddleware } from "./middlewares/foreign-transcript.ts";
+import { outboundApprovalMiddleware, type OutboundApproval } from "./middlewares/outbound-approval.ts";
 import { skillsPromptSection } from "./skills/index.ts";
 import { createTaskTool, resolveSubagentTypes, subagentPromptSection } from "./subagents/index.ts";
 import { askClarificationTool } from "./tools/clarification.ts";
@@ -63,6 +65,10 @@ export interface LeadAgentOptions {
   skillActivation?: string;
   /** The tools of the user's MCP servers (Settings → Tools), for the agent and general-purpose subagents. */
   mcp?: McpRunTools;
+  /** Ids of the thread's messages from another person's thread: the model reads them as a quoted transcript. */
+  foreign?: ReadonlySet<string>;
+  /** Tool calls that send data out wait for the user's answer (the agent's and its subagents'). */
+  approval?: OutboundApproval;
 }
 
 /** What a run has of the user's MCP servers. */
@@ -262,6 +268,7 @@ export function createLeadAgent(options: LeadAgentOptions) {
             ...(options.now && { now: options.now }),
             ...(options.retry && { retry: options.retry }),
             ...(options.secrets && { secrets: options.secrets }),
+            ...(options.approval && { middleware: [outboundApprovalMiddleware(options.approval)] }),
           }),
         ]
       : []),
@@ -276,7 +283,11 @@ export function createLeadAgent(options: LeadAgentOptions) {
     ...(options.allowTools ? [toolAllowlistMiddleware({ allow: options.allowTools })] : []),
     // Always present: with any wrapToolCall middleware in the chain, langchain no longer answers a tool that throws.
     toolErrorsMiddleware({ ...(options.secrets && { secrets: options.secrets }) }),
-    ...(options.summarization === false ? [] : [summarizationMiddleware(options.model, options.summarization)]),
+    ...(options.summarization === false
+      ? []
+      : [summarizationMiddleware(options.model, options.summarization, options.foreign)]),
+    // After summarization, whose summary it marks when that covers imported turns.
+    ...(options.foreign && options.foreign.size > 0 ? [importedTranscriptMiddleware(options.foreign)] : []),
     ...(options.planMode ? planMiddlewares() : []),
     tokenUsageMiddleware(),
     ...(options.onTitle ? [titleMiddleware({ model: options.model, onTitle: options.onTitle })] : []),
@@ -295,6 +306,8 @@ export function createLeadAgent(options: LeadAgentOptions) {
       : []),
     loopDetectionMiddleware(),
     ...(options.sandbox ? [artifactsMiddleware(options.sandbox)] : []),
+    // Last, so it wraps the tool call itself: only calls that would really run wait for the user.
+    ...(options.approval ? [outboundApprovalMiddleware(options.approval)] : []),
   ];
   return createAgent({
     model: options.model,

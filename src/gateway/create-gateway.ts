@@ -21,6 +21,7 @@ import { RunService } from "./run-service.ts";
 import { SettingsService } from "./settings-service.ts";
 import { SkillsService } from "./skills-service.ts";
 import { SuggestionsService } from "./suggestions-service.ts";
+import { ApprovalService } from "./approval-service.ts";
 import { ThreadBundles } from "./thread-bundles.ts";
 import { ThreadSharing } from "./thread-sharing.ts";
 import { ThreadSandboxes, type OpenBrowserSandbox } from "./thread-sandboxes.ts";
@@ -127,11 +128,13 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     oauthRedirectUrl: options.oauthRedirectUrl ?? defaultOAuthRedirectUrl(),
     proxyToken: async () => (await settings.getProxy()).token,
   });
+  const approvals = new ApprovalService({ threads: threadRepository, notify });
   const runs: RunService = new RunService({
     threads: threadRepository,
     checkpointer,
     settings,
     memory,
+    approvals,
     skills,
     search: threads.search,
     branches,
@@ -163,6 +166,7 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     threadExists: (threadId) => threads.exists(threadId),
   });
   return new Gateway({
+    approvals,
     threads,
     bundles,
     sharing,

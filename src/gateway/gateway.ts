@@ -19,6 +19,7 @@ import {
   type ModelSettings,
   type ProxySettings,
   type PythonHostHandle,
+  type ApprovalDecision,
   type RunEventBatchListener,
   type RunEventListener,
   type RunRequest,
@@ -47,6 +48,7 @@ import {
 } from "../protocol/index.ts";
 import { createRunEventCoalescer } from "./run-event-coalescer.ts";
 import type { RunRecord } from "../storage/index.ts";
+import type { ApprovalService } from "./approval-service.ts";
 import type { BranchService } from "./branch-service.ts";
 import type { ContextService } from "./context-service.ts";
 import type { DataService } from "./data-service.ts";
@@ -62,6 +64,7 @@ import type { ThreadSharing } from "./thread-sharing.ts";
 import type { ThreadsService } from "./threads-service.ts";
 
 export interface GatewayServices {
+  approvals: ApprovalService;
   threads: ThreadsService;
   bundles: ThreadBundles;
   sharing: ThreadSharing;
@@ -218,6 +221,14 @@ export class Gateway implements GatewayApi {
 
   async cancelRun(runId: string): Promise<void> {
     this.services.runs.cancel(runId);
+  }
+
+  answerApproval(approvalId: string, decision: ApprovalDecision): Promise<void> {
+    return this.services.approvals.answer(approvalId, decision);
+  }
+
+  setThreadMemory(threadId: string, enabled: boolean): Promise<ThreadSummary> {
+    return this.services.threads.setMemory(threadId, enabled);
   }
 
   /** The thread's runs, oldest first, with their status and error. */

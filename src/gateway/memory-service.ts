@@ -130,9 +130,13 @@ export class MemoryService {
     return formatMemoryForInjection(await this.repository.read(), settings.maxInjectionTokens);
   }
 
-  /** Queues a finished run's conversation for the debounced update (nothing when memory is off). */
-  learnFrom(threadId: string, messages: BaseMessage[]): void {
-    this.queue.enqueue(threadId, messages);
+  /**
+   * Queues a finished run's conversation for the debounced update (nothing when memory is off). Messages whose ids
+   * are in `foreign` (another person's, imported) are left out: memory never learns from them.
+   */
+  learnFrom(threadId: string, messages: BaseMessage[], foreign?: ReadonlySet<string>): void {
+    const own = foreign ? messages.filter((message) => message.id === undefined || !foreign.has(message.id)) : messages;
+    void this.queue.enqueue(threadId, own);
   }
 
   /** Applies queued updates now. */

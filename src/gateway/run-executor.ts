@@ -6,11 +6,13 @@ import {
   createWebTools,
   fallbackTitle,
   fromWireMessage,
+  outboundTargets,
   resolveRunOptions,
   toWireChunk,
   toWireMessage,
   type McpRunTools,
   type ModelErrorOptions,
+  type OutboundApproval,
   type SummarizationOptions,
 } from "../agent/index.ts";
 import { createOpenAiModel, describeModelError, type ChatModelFactory } from "../models/index.ts";
@@ -69,6 +71,10 @@ export interface RunDependencies {
   mcp?: McpRunTools;
   /** Resolves `/skill-name …` at the start of the user's message. */
   activateSkill?: (text: string) => Promise<SkillActivation>;
+  /** Ids of the thread's messages from another person's thread: the model reads them as a quoted transcript. */
+  foreign?: ReadonlySet<string>;
+  /** Present when tool calls that send data out wait for the user: the approval for the run's outbound tools. */
+  approve?: (describe: OutboundApproval["describe"]) => OutboundApproval;
   /** Told the thread's messages after a run that completed, for memory to learn from. */
   onRunSaved?: (threadId: string, messages: BaseMessage[]) => void;
   /**
@@ -256,6 +262,8 @@ export async function executeRun(
   // The titles the title middleware chose after the first exchange; the last is applied once the run has saved.
   const titles: string[] = [];
   const { sandbox } = deps;
+  const webTools = deps.webTools && createWebTools(deps.webTools, { proxyUrl: deps.proxyUrl });
+  const approval = deps.approve?.(outboundTargets([...(webTools ?? []), ...(deps.mcp?.tools ?? [])]));
   const agent = createLeadAgent({
     // Without a configured endpoint the agent never calls its model; it is built only to save the user's message.
     model: target
@@ -266,7 +274,9 @@ export async function executeRun(
       : await createOpenAiModel({ name: "", baseUrl: "http://unset.invalid", apiKey: "", model: "unset", models: [] }),
     checkpointer,
     planMode: options.planMode,
-    ...(deps.webTools && { webTools: createWebTools(deps.webTools, { proxyUrl: deps.proxyUrl }) }),
+    ...(webTools && { webTools }),
+    ...(deps.foreign && { foreign: deps.foreign }),
+    ...(approval && { approval }),
     ...(options.subagents && deps.subagents && { subagents: deps.subagents }),
     vision: options.vision,
     ...(deps.memory && { memory: deps.memory }),

@@ -9,6 +9,7 @@ import { UserError } from "../shared/user-error.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { IndexedDbCheckpointSaver, RunRecord, ThreadRepository } from "../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
+import type { ApprovalService } from "./approval-service.ts";
 import type { BranchRecord, BranchService } from "./branch-service.ts";
 import type { MemoryService } from "./memory-service.ts";
 import { executeRun } from "./run-executor.ts";
@@ -22,6 +23,8 @@ export interface RunServiceOptions {
   checkpointer: IndexedDbCheckpointSaver;
   settings: SettingsService;
   memory: MemoryService;
+  /** Where tool calls that send data out wait for the user (threads with another person's content, or all). */
+  approvals: ApprovalService;
   skills: SkillsService;
   search: ThreadSearchService;
   branches: BranchService;
@@ -157,6 +160,11 @@ export class RunService {
       }
       branch = plan.record;
       known = thread !== undefined;
+      // Another person's messages: memory stays out of the thread (and learns nothing) unless the user turned it on
+      // there, and tools that send data out ask first, as they do everywhere when Settings → Web says so.
+      const foreign = thread?.foreign ? new Set(thread.foreign.message_ids) : undefined;
+      const memoryHere = !thread?.foreign || thread.foreign.memory === true;
+      const ask = thread?.foreign !== undefined || settings.webTools.askBeforeSending === true;
       if (known) await threads.recordRun({ ...record(), status: "running" });
       if (known) await search.invalidate(request.thread_id);
       await executeRun(
@@ -172,10 +180,22 @@ export class RunService {
           memory: memoryHere ? memory : "",
           skills,
           subagents,
+          ...(foreign && { foreign }),
+          ...(ask && {
+            approve: (describe) =>
+              this.options.approvals.forRun(
+                request.thread_id,
+                describe,
+                track,
+                thread?.foreign !== undefined ? "foreign" : "settings",
+              ),
+          }),
           ...(mcp && { mcp }),
           secrets,
           activateSkill: (text: string) => this.options.skills.activation(text),
-          onRunSaved: (threadId, messages) => this.options.memory.learnFrom(threadId, messages),
+          onRunSaved: (threadId, messages) => {
+            if (memoryHere) this.options.memory.learnFrom(threadId, messages, foreign);
+          },
           ...(this.options.retry && { retry: this.options.retry }),
           sandbox: this.options.sandbox,
           onThreadChanged: (threadId) => this.options.notify({ type: "thread-changed", thread_id: threadId }),

@@ -36,6 +36,8 @@ import {
 import { writing } from "./writes.ts";
 
 const SANDBOX_SETTINGS_KEY = "sandbox.settings";
+/** Settings → Web's "Ask before sending data out" (every thread's tool calls that send data out wait for approval). */
+const WEB_APPROVAL_KEY = "web.approval";
 const SUBAGENT_SETTINGS_KEY = "subagents.settings";
 
 export interface SettingsServiceOptions {
@@ -140,14 +142,17 @@ export class SettingsService {
 
   /** The web tools' settings, checked against the proxy they would use (read by the caller, once). */
   private async webTools(proxyUrl: string | undefined): Promise<WebToolSettings> {
-    const [search, fetch] = await Promise.all([
+    const [search, fetch, approval] = await Promise.all([
       this.store.getWithApiKey(WEB_SEARCH_KEY),
       this.store.getWithApiKey(WEB_FETCH_KEY),
+      this.store.get(WEB_APPROVAL_KEY),
     ]);
+    const ask = (approval as { askBeforeSending?: unknown } | undefined)?.askBeforeSending === true;
     return readWebToolSettings(
       {
         search: { ...(search.value as object | undefined), apiKey: search.apiKey ?? "" },
         fetch: { ...(fetch.value as object | undefined), apiKey: fetch.apiKey ?? "" },
+        ...(ask && { askBeforeSending: true }),
       },
       proxyUrl,
     );
@@ -160,6 +165,7 @@ export class SettingsService {
       return this.store.putAllWithApiKeys([
         { key: WEB_SEARCH_KEY, value: search, apiKey: searchKey },
         { key: WEB_FETCH_KEY, value: fetch, apiKey: fetchKey },
+        { key: WEB_APPROVAL_KEY, value: { askBeforeSending: parsed.askBeforeSending === true }, apiKey: "" },
       ]);
     });
   }

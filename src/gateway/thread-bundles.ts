@@ -28,6 +28,7 @@ import { UserError } from "../shared/user-error.ts";
 import { BackupStore } from "../storage/backup-store.ts";
 import { SettingsRepository, type FawnDb, type ThreadFiles } from "../storage/index.ts";
 import { readArchive, restorableThread } from "./data-service.ts";
+import { storedMessageIds } from "./foreign-messages.ts";
 import { withErrorsRedacted } from "./error-redaction.ts";
 import { writing } from "./writes.ts";
 
@@ -103,7 +104,7 @@ export class ThreadBundles {
    */
   async import(archive: Blob | Uint8Array): Promise<ThreadSummary> {
     const bundled = await restorableThread(await this.read(archive), "bundle");
-    return this.add(withThread(bundled, { ...bundled.records.thread, read_only: true }));
+    return this.add(withThread(bundled, { ...bundledSummary(bundled.records.thread), read_only: true }));
   }
 
   /** A `.fawn`'s thread, checked whole (schema, sizes, counts, paths), without writing anything. */
@@ -123,7 +124,18 @@ export class ThreadBundles {
     const thread = await this.store.readThread(threadId);
     if (!thread) throw new UserError(`There is no thread with id ${threadId}.`);
     const now = (this.options.now ?? (() => new Date()))().getTime();
-    const { read_only: _readOnly, pinned: _pinned, ...summary } = thread.records.thread;
+    const source = thread.records.thread;
+    const { read_only: _readOnly, pinned: _pinned, ...summary } = bundledSummary(source);
+    // Every message of an imported thread is another person's (approvals and the memory switch stay behind); a
+    // thread of one's own copies as it is.
+    const foreign =
+      source.read_only || source.foreign
+        ? {
+            message_ids: [
+              ...new Set([...(source.foreign?.message_ids ?? []), ...(await storedMessageIds(thread.records))]),
+            ],
+          }
+        : undefined;
     const copy = withThreadId(thread, newId());
     return this.add(
       withThread(copy, {
@@ -132,6 +144,7 @@ export class ThreadBundles {
         status: "idle",
         created_at: now,
         updated_at: now,
+        ...(foreign && { foreign }),
       }),
     );
   }
@@ -152,6 +165,24 @@ export class ThreadBundles {
     }
     throw new Error("The thread could not be given an id of its own.");
   }
+}
+
+/**
+ * The fields of a bundle's thread record that describe it (title, times, status, pin, the version shown); what a
+ * bundle says of its trust (approvals, another person's content, memory) is never taken from it.
+ */
+function bundledSummary(thread: ThreadSummary): ThreadSummary {
+  const { thread_id, title, created_at, updated_at, status, pinned, read_only, head } = thread;
+  return {
+    thread_id,
+    title,
+    created_at,
+    updated_at,
+    status,
+    ...(pinned !== undefined && { pinned }),
+    ...(read_only !== undefined && { read_only }),
+    ...(head !== undefined && { head }),
+  };
 }
 
 function withThread(thread: BundledThread, summary: ThreadSummary): BundledThread {

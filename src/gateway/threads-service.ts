@@ -210,12 +210,14 @@ export class ThreadsService {
     };
     const now = Date.now();
     const store = async (threadId: string): Promise<ThreadSummary> => {
+      // Another person's thread: its messages are quoted to the model, never the user's own (foreign-content.ts).
       const thread: ThreadSummary = {
         thread_id: threadId,
         title,
         created_at: plan.createdAt ?? now,
         updated_at: now,
         status: "idle",
+        foreign: { message_ids: plan.messages.map((message) => message.id) },
       };
       const checkpointId = await writing(() =>
         this.importer.write({ thread, values, files: plan.files, searchText: searchableText(plan.messages) }),
@@ -236,6 +238,25 @@ export class ThreadsService {
     }
     this.announce({ type: "thread-changed", thread_id: thread.thread_id });
     return thread;
+  }
+
+  /** Turns memory on or off for a thread holding another person's messages; other threads follow Settings → Memory. */
+  async setMemory(threadId: string, enabled: boolean): Promise<ThreadSummary> {
+    if (typeof enabled !== "boolean") throw new UserError("Memory for a thread is turned on (true) or off (false).");
+    const thread = await this.threads.get(threadId);
+    if (!thread) throw new UserError(`There is no thread with id ${threadId}.`);
+    if (!thread.foreign) {
+      throw new UserError("This thread holds no one else's messages: it uses memory as Settings → Memory says.");
+    }
+    const updated = await writing(() =>
+      this.threads.update(threadId, (stored) => {
+        const { memory: _memory, ...rest } = stored.foreign ?? { message_ids: [] };
+        return { foreign: enabled ? { ...rest, memory: true } : rest };
+      }),
+    );
+    if (!updated) throw new UserError(`There is no thread with id ${threadId}.`);
+    this.announce({ type: "thread-changed", thread_id: threadId });
+    return updated;
   }
 
   find(query: string, options: { limit?: number } = {}): Promise<ThreadSearchResult> {

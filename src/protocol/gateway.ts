@@ -9,6 +9,7 @@ import type { SharedThreadBundle, ThreadBundlePreview, ThreadShareLink } from ".
 import type { SubagentSettings } from "./subagents.ts";
 import type { UploadResult } from "./uploads.ts";
 import type { WebToolSettings } from "./web-tools.ts";
+import type { ApprovalDecision, ForeignContent } from "./foreign-content.ts";
 import type { ListedModel, ModelProvider, ReasoningStyle } from "./model-providers.ts";
 
 /** Bump when a method or a data shape changes incompatibly. */
@@ -34,6 +35,13 @@ export interface ThreadSummary {
    * (Previous/Next version); absent: the latest. Kept across reloads: the thread opens on the branch last shown.
    */
   head?: string;
+  /**
+   * The thread holds another person's messages ("Continue this thread", a DeerFlow import): they reach the model as a
+   * quoted transcript, memory is off here unless turned on, and tools that send data out ask first.
+   */
+  foreign?: ForeignContent;
+  /** Tools the user answered "Allow for this thread" for: they no longer ask in this thread. */
+  approved_tools?: string[];
 }
 
 /** Why an imported thread takes no new message. */
@@ -467,6 +475,14 @@ export interface GatewayApi {
    */
   runStreamBatched(request: RunRequest, onEvents: RunEventBatchListener): Promise<void>;
   cancelRun(runId: string): Promise<void>;
+  /**
+   * Answers a tool call waiting in group "Approval" (a run's `approval_requested` event): `allow` runs it, `deny`
+   * answers the model with a refusal and the run goes on, `allow_thread` runs it and every later call of that tool in
+   * the thread. Rejects with one sentence when no such call waits (answered already, or its run has ended).
+   */
+  answerApproval(approvalId: string, decision: ApprovalDecision): Promise<void>;
+  /** Turns memory on or off for a thread holding another person's messages (off when it came). */
+  setThreadMemory(threadId: string, enabled: boolean): Promise<ThreadSummary>;
   /** Describes the sandbox a thread's commands run in. */
   sandboxInfo(threadId: string): Promise<SandboxInfo>;
   /** Runs one command line in the thread's sandbox; files it writes are kept. Rejects only for a bad request. */

@@ -16,3 +16,4 @@ export * from "./thread-share.ts";
 export * from "./mcp.ts";
 export * from "./mcp-tool-names.ts";
 export * from "./model-providers.ts";
+export * from "./foreign-content.ts";

@@ -21,6 +21,11 @@ export interface WebToolSettings {
     /** Overrides Jina's reader address (https://r.jina.ai); unused by `direct`. */
     baseUrl?: string;
   };
+  /**
+   * Every thread's tool calls that send data out (web_search, web_fetch, MCP tools) wait for "Allow" in group
+   * "Approval"; threads holding another person's messages always do.
+   */
+  askBeforeSending?: boolean;
 }
 
 /** No web_search; web_fetch through Jina's reader, which needs no key and answers browsers. */

@@ -22,15 +22,17 @@ const WEBCONTAINER_FRAMES =
 /**
  * The app page: no inline script but index.html's first one (first-screen.ts, allowed by its hash), no plugins, no <base>, no form posts, frames only from Fawn itself (the preview and
  * Python frames) and WebContainer. `connect-src` stays open to any http(s) host because the user's own endpoints (a
- * model on localhost, a LAN server, any provider) are chosen at run time. Images may come from anywhere only because
- * a remote image in a reply is loaded after the user clicks "Load image"; the sanitizer keeps them from loading before.
+ * model on localhost, a LAN server, any provider) are chosen at run time. Images come only from Fawn itself, `data:`
+ * and `blob:`: a web image the user allowed ("Load image", or "Always" for its host) is fetched by the page and shown
+ * from a `blob:` (src/ui/markdown/remote-image-fetch.ts), so nothing a reply or a diagram names loads by itself even
+ * if it slipped past the sanitizers.
  */
 export const APP_CSP = policy({
   "default-src": "'self'",
   "script-src": `'self' ${FIRST_SCREEN_SCRIPT_HASH}`,
   // Components set inline styles (virtual lists, xterm, KaTeX); model text never keeps a style attribute.
   "style-src": "'self' 'unsafe-inline'",
-  "img-src": "'self' data: blob: https: http:",
+  "img-src": "'self' data: blob:",
   "media-src": "'self' data: blob:",
   "font-src": "'self' data:",
   "connect-src": "'self' https: http: ws: wss:",

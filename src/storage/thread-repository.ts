@@ -3,7 +3,9 @@ import type { ThreadSummary } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { keyPrefixRange, THREAD_STORES, type FawnDb, type RunRecord, type StoredEntry } from "./fawn-db.ts";
 
-export type ThreadPatch = Partial<Pick<ThreadSummary, "title" | "status" | "pinned" | "updated_at" | "head">>;
+export type ThreadPatch = Partial<
+  Pick<ThreadSummary, "title" | "status" | "pinned" | "updated_at" | "head" | "foreign" | "approved_tools">
+>;
 
 function threadRange(threadId: string): IDBKeyRange {
   return IDBKeyRange.bound([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER]);
@@ -95,14 +97,18 @@ export class ThreadRepository {
     return updated;
   }
 
-  async update(threadId: string, patch: ThreadPatch): Promise<ThreadSummary | undefined> {
+  /** Applies `patch` (a function is given the thread as stored, inside the transaction); undefined when it is gone. */
+  async update(
+    threadId: string,
+    patch: ThreadPatch | ((thread: ThreadSummary) => ThreadPatch),
+  ): Promise<ThreadSummary | undefined> {
     const tx = this.db.transaction("threads", "readwrite");
     const thread = await tx.store.get(threadId);
     if (!thread) {
       await tx.done;
       return undefined;
     }
-    const updated = withoutUndefined({ ...thread, ...patch });
+    const updated = withoutUndefined({ ...thread, ...(typeof patch === "function" ? patch(thread) : patch) });
     await tx.store.put(updated);
     await tx.done;
     return updated;

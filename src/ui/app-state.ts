@@ -2,6 +2,7 @@
 import { batch, createMemo, createSignal } from "solid-js";
 import type {
   AgentMode,
+  ApprovalDecision,
   HumanWireMessage,
   RunRequest,
   ModelEntry,
@@ -489,6 +490,9 @@ export function createAppState(client: GatewayClient) {
 
   const renameThread = (threadId: string, title: string) => changeThread(() => client.renameThread(threadId, title));
   const pinThread = (threadId: string, pinned: boolean) => changeThread(() => client.pinThread(threadId, pinned));
+  /** Thread actions → "Use memory in this thread", for a thread holding another person's messages. */
+  const setThreadMemory = (threadId: string, enabled: boolean) =>
+    changeThread(() => client.setThreadMemory(threadId, enabled));
 
   async function deleteThread(threadId: string): Promise<void> {
     try {
@@ -579,6 +583,9 @@ export function createAppState(client: GatewayClient) {
     findDone: () => setFindRequest(undefined),
     renameThread,
     pinThread,
+    setThreadMemory,
+    /** Answers a tool call waiting in group "Approval"; rejects with the worker's sentence (the card shows it). */
+    answerApproval: (approvalId: string, decision: ApprovalDecision) => client.answerApproval(approvalId, decision),
     deleteThread,
     exportThread,
     saveSettings,

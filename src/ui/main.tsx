@@ -20,6 +20,7 @@ import "./threads/share.css";
 import "./markdown/markdown.css";
 import "./conversation/conversation.css";
 import "./conversation/message-actions.css";
+import "./conversation/approval-card.css";
 import "./composer/composer.css";
 import "./replay/replay.css";
 import "./settings/settings.css";

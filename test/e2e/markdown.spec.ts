@@ -101,7 +101,13 @@ test("a remote image in a reply loads only after Load image; Always shows its ho
   const fetched: string[] = [];
   await page.route("http://images.attacker.test/**", (route) => {
     fetched.push(route.request().url());
-    return route.fulfill({ status: 200, contentType: "image/png", body: PNG });
+    // The page fetches an allowed image itself (and shows it from a blob:), so the host must allow it by CORS.
+    return route.fulfill({
+      status: 200,
+      contentType: "image/png",
+      headers: { "access-control-allow-origin": "*" },
+      body: PNG,
+    });
   });
   await configureEndpoint(page);
   // The mock answers "You said: <the message>", so the reply holds the image as a model would write it.
@@ -118,6 +124,7 @@ test("a remote image in a reply loads only after Load image; Always shows its ho
   await expect(chart).toBeVisible();
   await expect.poll(() => chart.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
   expect(fetched).toEqual(["http://images.attacker.test/chart.png?d=secret"]);
+  await expect(chart).toHaveAttribute("src", /^blob:/);
   await expect(load).toBeHidden();
 
   // "Always" for the host: this image shows, and the next reply's image shows with no click, after a reload too.
@@ -145,4 +152,115 @@ test("a remote image in a reply loads only after Load image; Always shows its ho
   await expect(
     conversation(page).getByRole("button", { name: "Load image from images.attacker.test" }).first(),
   ).toBeVisible();
+});
+
+// ---- Diagrams name web images too: each one waits for "Load image" like a Markdown image, and nothing a diagram
+// names is fetched before. A local server stands in for the remote host and counts what reaches it.
+
+/** The stand-in image host: `/cors/…` answers with CORS headers (the page may read it), `/plain/…` without. */
+async function imageHost(): Promise<{ origin: string; hits: string[]; close: () => Promise<void> }> {
+  const { createServer } = await import("node:http");
+  const hits: string[] = [];
+  const server = createServer((request, response) => {
+    hits.push(request.url ?? "");
+    const cors = request.url?.startsWith("/cors/");
+    response.writeHead(200, {
+      "content-type": request.url?.includes(".css") ? "text/css" : "image/png",
+      ...(cors && { "access-control-allow-origin": "*" }),
+    });
+    response.end(request.url?.includes(".css") ? "" : PNG);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    hits,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Each way a diagram's source can name something to load; HOST is the stand-in host. mermaid's flowchart grammar
+ * refuses parentheses in styles, so styles come through a state diagram's classDef (which takes CSS escapes) and a
+ * class diagram's style; a form mermaid refuses shows its error, and may fetch nothing either.
+ */
+const FETCHING_DIAGRAMS: Record<string, string> = {
+  "image node": 'flowchart LR\n  A@{ img: "HOST/cors/node.png", label: "pic", w: 60, h: 60 }',
+  "state classDef url()": "stateDiagram-v2\n  classDef k background:url(HOST/cors/bg.png)\n  [*] --> S:::k",
+  "class style url()": "classDiagram\n  class A\n  style A fill:url(HOST/cors/style.svg#p)",
+  "state classDef escapes": "stateDiagram-v2\n  classDef k fill:u\\72l(HOST/cors/esc.svg#p)\n  [*] --> S:::k",
+  "init @import and fonts":
+    '%%{init: {"themeCSS": "@import url(HOST/cors/t.css);", "fontFamily": "x;src:url(HOST/cors/f.woff)"}}%%\nflowchart LR\n  A[y]',
+  "label <img>": 'flowchart LR\n  A["`<img src=\\"HOST/cors/label.png\\">`"]',
+  "C4 sprite": 'C4Context\n  Person(a, "A", "d", $sprite="HOST/cors/sprite.png")',
+  "click href": 'flowchart LR\n  A[z]\n  click A href "HOST/cors/click"',
+  "unreadable image": 'flowchart LR\n  B@{ img: "HOST/plain/no-cors.png", label: "far", w: 40, h: 40 }',
+};
+
+test("a diagram fetches nothing it names until Load image; then the image shows from a blob:", async ({ page }) => {
+  test.setTimeout(120_000);
+  const host = await imageHost();
+  try {
+    await configureEndpoint(page);
+    for (const [name, source] of Object.entries(FETCHING_DIAGRAMS)) {
+      // The mock repeats the message, so the reply holds the diagram as a model would write it.
+      await send(page, `${name}\n\`\`\`mermaid\n${source.replaceAll("HOST", host.origin)}\n\`\`\``);
+      const reply = assistantMessages(page).last();
+      await expect(reply).toHaveAttribute("aria-busy", "false");
+      await expect(reply.locator(".mermaid-diagram, .mermaid-error")).toHaveCount(1);
+    }
+    const host_ = new URL(host.origin).host;
+    const imageReply = assistantMessages(page).filter({ hasText: "image node" });
+    await page.waitForTimeout(1_000);
+    expect(host.hits, "requests a diagram made before any click").toEqual([]);
+    const load = imageReply.getByRole("button", { name: `Load image from ${host_}` });
+    await expect(load).toBeVisible();
+
+    await load.click();
+    const image = imageReply.locator(".mermaid-diagram");
+    await expect
+      .poll(() => image.evaluate((element) => element.shadowRoot?.querySelector("image")?.getAttribute("href") ?? ""))
+      .toMatch(/^blob:/);
+    expect(host.hits).toEqual(["/cors/node.png"]);
+    await expect(load).toBeHidden();
+
+    // A host that does not let the page read its image: a sentence and its address to open in a new tab.
+    const far = assistantMessages(page).filter({ hasText: "unreadable image" });
+    await far.getByRole("button", { name: `Load image from ${host_}` }).click();
+    await expect(far.getByText(`Fawn could not load this image: ${host_} does not allow it`)).toBeVisible();
+    await expect(far.getByRole("link", { name: "Open it in a new tab" })).toHaveAttribute(
+      "href",
+      `${host.origin}/plain/no-cors.png`,
+    );
+    expect(host.hits).toEqual(["/cors/node.png", "/plain/no-cors.png"]);
+  } finally {
+    await host.close();
+  }
+});
+
+test("the page's CSP lets no image load from an arbitrary web host", async ({ page }) => {
+  const response = await page.request.get("/");
+  const policies = [response.headers()["content-security-policy"] ?? ""];
+  await page.goto("/");
+  policies.push(
+    (await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content", { timeout: 1_000 })) ??
+      "",
+  );
+  for (const policy of policies) {
+    const imgSrc = /(?:^|;)\s*img-src([^;]*)/.exec(policy)?.[1]?.trim().split(/\s+/) ?? [];
+    expect(imgSrc, policy).toEqual(["'self'", "data:", "blob:"]);
+  }
+  // And so an <img> pointing at one, put into the page by anything, stays empty.
+  const blocked = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        document.addEventListener("securitypolicyviolation", (event) => resolve(event.effectiveDirective), {
+          once: true,
+        });
+        const image = document.createElement("img");
+        image.src = "http://attacker.invalid/pixel.png";
+        document.body.append(image);
+      }),
+  );
+  expect(blocked).toBe("img-src");
 });

@@ -3,7 +3,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredTool } from "@langchain/core/tools";
-import { createAgent, createMiddleware } from "langchain";
+import { createAgent, createMiddleware, type AgentMiddleware } from "langchain";
 import type {
   MessageContent,
   SubtaskOutcome,
@@ -55,6 +55,8 @@ export interface SubagentRunOptions {
   retry?: ModelErrorOptions;
   /** Stored API keys: never in the error text of its tools or of its own failure. */
   secrets?: readonly string[];
+  /** Added after its own middlewares (the parent's approval of tool calls that send data out). */
+  middleware?: readonly AgentMiddleware[];
   /**
    * Told each subagent message once it is final (AI turns after the middlewares' rewrites, tool results):
    * its 1-based index, how many have been reported, and the usage summed over the AI turns so far.
@@ -281,6 +283,7 @@ export async function runSubagent(options: SubagentRunOptions): Promise<Subagent
       turnBudgetMiddleware(type.maxTurns, DEFAULT_LOOP_LIMITS, (reason) => {
         stopReason ??= reason;
       }),
+      ...(options.middleware ?? []),
     ],
   });
 

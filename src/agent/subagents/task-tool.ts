@@ -31,6 +31,8 @@ export interface TaskToolOptions {
   retry?: ModelErrorOptions;
   /** Stored API keys, kept out of the subagents' error text. */
   secrets?: readonly string[];
+  /** Middlewares every subagent adds to its own (the approval of tool calls that send data out). */
+  middleware?: SubagentRunOptions["middleware"];
   /** Runs a subagent; tests replace it. */
   runner?: (options: SubagentRunOptions) => Promise<SubagentRun>;
 }
@@ -131,6 +133,7 @@ export function createTaskTool(options: TaskToolOptions) {
             ...(options.now && { now: options.now }),
             ...(options.retry && { retry: options.retry }),
             ...(options.secrets && { secrets: options.secrets }),
+            ...(options.middleware && { middleware: options.middleware }),
             onMessage: (message, index, total, usage) =>
               emit({
                 type: "task_running",

@@ -25,6 +25,7 @@ import { MESSAGE_BASE } from "../markdown/thread-files.ts";
 import { MessageView } from "./message-view.tsx";
 import type { MessageActions } from "./message-actions.tsx";
 import { Welcome } from "./welcome.tsx";
+import { ApprovalCard } from "./approval-card.tsx";
 import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "../markdown/thread-files-context.ts";
 
 function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
@@ -468,9 +469,17 @@ export function Conversation(props: { state: AppState }) {
                         aria-label={t("conversation.assistantMessage")}
                         aria-busy="true"
                       >
-                        <span class="typing" aria-label={t("conversation.thinking")} />
+                        <span class="typing" role="img" aria-label={t("conversation.thinking")} />
                       </article>
                     </Show>
+                    <For each={view().approvals}>
+                      {(approval) => (
+                        <ApprovalCard
+                          approval={approval}
+                          onAnswer={(decision) => state.answerApproval(approval.approval_id, decision)}
+                        />
+                      )}
+                    </For>
                     <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
                     <Show when={view().error}>
                       {(error) => <RunErrorView error={error()} onOpenSettings={openSettings} />}

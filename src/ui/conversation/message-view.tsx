@@ -70,7 +70,7 @@ function AssistantMessage(props: {
           when={text().length > 0}
           fallback={
             <Show when={props.streaming}>
-              <span class="typing" aria-label={t("conversation.thinking")} />
+              <span class="typing" role="img" aria-label={t("conversation.thinking")} />
             </Show>
           }
         >

@@ -224,3 +224,22 @@ describe("tool calls while they stream", () => {
     expect(filesBeingWritten({ ...view, ended: true })).toEqual([]);
   });
 });
+
+describe("approvals", () => {
+  const asked = (id: string): RunEvent => ({
+    event: "custom",
+    data: { type: "approval_requested", approval_id: id, tool_call_id: `c-${id}`, tool: "web_fetch", target: "u" },
+  });
+  it("shows each waiting call until it is answered, and none once the run has ended", () => {
+    let view = applyRunEvents(startRunView("r1", "t1", "go", 0), [asked("a"), asked("b")]);
+    expect(view.approvals?.map((approval) => approval.approval_id)).toEqual(["a", "b"]);
+    view = applyRunEvent(view, {
+      event: "custom",
+      data: { type: "approval_resolved", approval_id: "a", decision: "deny" },
+    });
+    expect(view.approvals?.map((approval) => approval.approval_id)).toEqual(["b"]);
+    expect(applyRunEvent(view, { event: "end", data: { status: "interrupted" } }).approvals).toBeUndefined();
+    // A malformed event is ignored.
+    expect(applyRunEvent(view, { event: "custom", data: { type: "approval_requested" } })).toBe(view);
+  });
+});

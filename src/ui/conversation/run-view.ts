@@ -1,5 +1,8 @@
 // Folds a run's stream events into what the conversation shows while the run is live.
 import {
+  isApprovalRequestedEvent,
+  isApprovalResolvedEvent,
+  type ApprovalRequestedEvent,
   isModelRetryEvent,
   isToolProgressEvent,
   type ToolProgressEvent,
@@ -50,6 +53,8 @@ export interface RunView {
   toolProgress?: Readonly<Record<string, ToolProgressEvent>>;
   /** A model call failed and is about to be tried again; gone once the model answers or the run ends. */
   retry?: ModelRetryEvent;
+  /** Tool calls that send data out, waiting for the user's answer (group "Approval"), in the order they asked. */
+  approvals?: readonly ApprovalRequestedEvent[];
 }
 
 /** A tool call while the model streams it: its arguments' JSON text so far. */
@@ -100,6 +105,12 @@ function answeredCalls(messages: readonly WireMessage[]): Set<string> {
 function withoutRetry(view: RunView): RunView {
   if (!view.retry) return view;
   const { retry: _retry, ...rest } = view;
+  return rest;
+}
+
+function withoutApprovals(view: RunView): RunView {
+  if (!view.approvals) return view;
+  const { approvals: _approvals, ...rest } = view;
   return rest;
 }
 
@@ -154,10 +165,21 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
     }
     case "error":
       return { ...withoutRetry(view), error: event.data };
-    case "end":
-      return { ...withoutRetry(view), ended: true };
+    case "end": {
+      // A run that ended answers nothing more: its waits were cancelled with it.
+      const { approvals: _approvals, ...rest } = withoutRetry(view);
+      return { ...rest, ended: true };
+    }
     case "custom": {
       if (isModelRetryEvent(event.data)) return { ...view, retry: event.data };
+      if (isApprovalRequestedEvent(event.data)) {
+        return { ...view, approvals: [...(view.approvals ?? []), event.data] };
+      }
+      if (isApprovalResolvedEvent(event.data)) {
+        const id = event.data.approval_id;
+        const approvals = view.approvals?.filter((approval) => approval.approval_id !== id);
+        return approvals?.length ? { ...view, approvals } : withoutApprovals(view);
+      }
       if (isToolProgressEvent(event.data)) {
         return { ...view, toolProgress: { ...view.toolProgress, [event.data.tool_call_id]: event.data } };
       }

@@ -116,6 +116,8 @@ export const en = {
   "header.rename": "Rename",
   "header.pin": "Pin",
   "header.unpin": "Unpin",
+  "header.threadMemory": "Use memory in this thread",
+  "header.threadMemoryFailed": template<{ error: string }>("Memory was not switched: {{ error }}"),
 
   // The conversation.
   "conversation.log": "Conversation",
@@ -150,6 +152,18 @@ export const en = {
   "message.nextVersion": "Next version",
   "conversation.cutOff": "This reply was cut off before it finished.",
   "conversation.continue": "Continue",
+  // A tool call that sends data out, waiting for the user (conversation/approval-card.tsx).
+  "approval.group": "Approval",
+  "approval.question": template<{ tool: string }>("The agent wants to call {{ tool }}, which sends data out of Fawn."),
+  "approval.target": "To:",
+  "approval.server": template<{ server: string }>("MCP server {{ server }}"),
+  "approval.why":
+    "This thread holds another person's messages, which may ask the agent to send your data somewhere. Allow it only if you expect this request.",
+  "approval.whySettings": "Settings → Web asks before anything is sent out. Allow it only if you expect this request.",
+  "approval.allow": "Allow",
+  "approval.deny": "Deny",
+  "approval.allowThread": "Allow for this thread",
+  "approval.failed": template<{ error: string }>("The answer was not taken: {{ error }}"),
   "message.toolResult": template<{ tool: string }>("Tool result: {{ tool }}"),
   "message.toolFailed": template<{ tool: string }>("Tool failed: {{ tool }}"),
   "steps.list": "Tool calls",
@@ -629,6 +643,9 @@ export const en = {
   "web.optional": "Optional",
   "web.fetchBaseUrl": "Fetch base URL",
   "web.proxyUrl": "Proxy URL",
+  "web.askBeforeSending": "Ask before sending data out",
+  "web.askBeforeSendingHint":
+    "In every thread, web_search, web_fetch and MCP tools wait for your Allow. Threads holding another person's messages always ask.",
   "web.proxyHint": template<{ command: string }>(
     "Fawn's optional proxy ({{ command }}) for services and pages that refuse browser requests. Services that answer browsers are always called directly.",
   ),

@@ -1,14 +1,15 @@
 // What the view puts in a code block's toolbar placeholder (code-tools.ts): "Copy code", and for a finished
 // ```mermaid block the diagram itself with a "Show source" / "Show diagram" toggle, or the source with a one-line
-// error when the diagram does not parse.
-import { createEffect, createRoot, createSignal, Match, on, Show, Switch } from "solid-js";
+// error when the diagram does not parse. A web image the diagram names waits under it for "Load image", as in Markdown.
+import { createEffect, createRoot, createSignal, For, Match, on, Show, Switch } from "solid-js";
 import { insert } from "solid-js/web";
 import { t } from "../i18n/index.ts";
 import { CopyButton } from "../shared/copy-button.tsx";
 import { theme } from "../shared/theme.ts";
 import { CODE_TOOLS_ATTRIBUTE, codeText } from "./code-tools.ts";
 import { within } from "./markdown-dom.ts";
-import { darkPalette, drawDiagram, type DiagramOutcome } from "./mermaid-diagram.ts";
+import { darkPalette, drawDiagram, type CleanDiagram, type DiagramOutcome, type HeldImage } from "./mermaid-diagram.ts";
+import { AllowedImage } from "./remote-image-view.tsx";
 
 /**
  * Puts a drawn diagram in `host`'s shadow root: the `<style>` mermaid draws into its SVG (which a diagram's source can
@@ -19,6 +20,23 @@ function showInShadow(host: HTMLElement, svg: SVGSVGElement): void {
   const fit = document.createElement("style");
   fit.textContent = "svg { max-width: 100%; height: auto; }";
   root.replaceChildren(fit, svg);
+}
+
+/** The web images a diagram holds, one entry per address (an address may be drawn more than once). */
+function heldAddresses(images: readonly HeldImage[]): { url: URL; elements: SVGImageElement[] }[] {
+  const byAddress = new Map<string, { url: URL; elements: SVGImageElement[] }>();
+  for (const { url, element } of images) {
+    const entry = byAddress.get(url.href) ?? { url, elements: [] };
+    entry.elements.push(element);
+    byAddress.set(url.href, entry);
+  }
+  return [...byAddress.values()];
+}
+
+/** Puts an allowed image's `blob:` into the diagram's `<image>`s that name it. */
+function ShowInDiagram(props: { elements: SVGImageElement[]; blobUrl: string }) {
+  createEffect(() => props.elements.forEach((element) => element.setAttribute("href", props.blobUrl)));
+  return null;
 }
 
 function MermaidDiagram(props: { source: string }) {
@@ -33,10 +51,11 @@ function MermaidDiagram(props: { source: string }) {
       return () => (current = false);
     }),
   );
-  const drawn = () => {
+  const drawing = (): CleanDiagram | undefined => {
     const value = outcome();
-    return value && "svg" in value ? value.svg : undefined;
+    return value && "svg" in value ? value : undefined;
   };
+  const drawn = () => drawing()?.svg;
   const failure = () => {
     const value = outcome();
     return value && "error" in value ? value.error : undefined;
@@ -63,6 +82,23 @@ function MermaidDiagram(props: { source: string }) {
             />
           )}
         </Match>
+      </Switch>
+      <Show when={drawing() && !showSource() && heldAddresses(drawing()!.images)}>
+        {(held) => (
+          <Show when={held().length > 0}>
+            <div class="remote-image diagram-images">
+              <For each={held()}>
+                {(image) => (
+                  <AllowedImage url={image.url}>
+                    {(blobUrl) => <ShowInDiagram elements={image.elements} blobUrl={blobUrl} />}
+                  </AllowedImage>
+                )}
+              </For>
+            </div>
+          </Show>
+        )}
+      </Show>
+      <Switch>
         <Match when={failure()}>
           {(error) => <p class="mermaid-error">{t("mermaid.failed", { error: error() })}</p>}
         </Match>

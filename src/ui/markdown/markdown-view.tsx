@@ -1,22 +1,16 @@
 // Markdown as HTML, always sanitized (markdown.ts uses DOMPurify: no scripts, handlers or javascript: links). While a
 // message streams, only its last block is rendered again and only that block's nodes are replaced. Images and links
 // naming the thread's own files (thread-files.ts) are shown from the thread and open the file's preview. A web image
-// is a "Load image" button naming its host until the user clicks it or chose "always" for that host (remote-images.ts).
+// is a "Load image" button naming its host until the user clicks it or chose "always" for that host (remote-images.ts),
+// then the image fetched by the page and shown from a `blob:` (remote-image-view.tsx).
 // Code blocks get "Copy code", and finished ```mermaid blocks their diagram (code-block-tools.tsx).
-import { createRenderEffect, createRoot, createSignal, onCleanup, Show, untrack } from "solid-js";
+import { createRenderEffect, createRoot, createSignal, onCleanup, untrack } from "solid-js";
 import { insert } from "solid-js/web";
-import { t } from "../i18n/index.ts";
 import { showCodeTools } from "./code-block-tools.tsx";
 import { IncrementalMarkdown, onMarkdownFeatures } from "./markdown.ts";
 import { MarkdownDom, within } from "./markdown-dom.ts";
-import {
-  alwaysLoadImagesFrom,
-  imageMayLoad,
-  loadImage,
-  REMOTE_IMAGE_ALT_ATTRIBUTE,
-  REMOTE_IMAGE_ATTRIBUTE,
-  remoteImageUrl,
-} from "./remote-images.ts";
+import { RemoteImage } from "./remote-image-view.tsx";
+import { REMOTE_IMAGE_ALT_ATTRIBUTE, REMOTE_IMAGE_ATTRIBUTE, remoteImageUrl } from "./remote-images.ts";
 import { THREAD_FILE_ATTRIBUTE, threadFileReference } from "./thread-files.ts";
 import { useThreadFiles, type ThreadFiles } from "./thread-files-context.ts";
 
@@ -33,44 +27,6 @@ function showImages(root: HTMLElement, scope: Element, files: ThreadFiles, asked
       if (url && root.isConnected && image.getAttribute(THREAD_FILE_ATTRIBUTE) === reference) image.src = url;
     });
   }
-}
-
-/** A click on a placeholder's button is its own: not a click on a link around the image, nor on a thread file. */
-function own(handler: () => void): (event: MouseEvent) => void {
-  return (event) => {
-    event.preventDefault();
-    event.stopPropagation();
-    handler();
-  };
-}
-
-/** What a remote image's placeholder shows: "Load image" and "Always" naming its host, or the image once allowed. */
-function RemoteImage(props: { url: URL; alt: string }) {
-  const host = props.url.host;
-  return (
-    <Show
-      when={imageMayLoad(props.url)}
-      fallback={
-        <>
-          <button type="button" class="load-image" title={props.url.href} on:click={own(() => loadImage(props.url))}>
-            {t("markdown.loadImage", { host })}
-          </button>
-          <button
-            type="button"
-            class="load-image-always"
-            aria-label={t("markdown.alwaysLoadImages", { host })}
-            title={t("markdown.alwaysLoadImages", { host })}
-            on:click={own(() => alwaysLoadImagesFrom(props.url))}
-          >
-            {t("markdown.always")}
-          </button>
-        </>
-      }
-    >
-      {/* Loaded at the user's word; the page's address does not go with it. */}
-      <img src={props.url.href} alt={props.alt} referrerPolicy="no-referrer" />
-    </Show>
-  );
 }
 
 /**

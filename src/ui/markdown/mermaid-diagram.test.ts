@@ -1,6 +1,9 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { sanitizeDiagram } from "./mermaid-diagram.ts";
+import * as css from "./diagram-css.ts";
+import { sanitizeDiagram as sanitize } from "./mermaid-diagram.ts";
+
+const sanitizeDiagram = (markup: string) => sanitize(markup, css)?.svg;
 
 const HOSTILE = `<svg id="fawn-mermaid-1" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
   onload="alert(1)" role="graphics-document document">
@@ -28,7 +31,7 @@ describe("sanitizeDiagram", () => {
     expect(svg.querySelector("rect")).not.toBeNull();
     expect(svg.querySelector("marker#arrow")).not.toBeNull();
     expect(svg.querySelector("path.m")?.getAttribute("marker-end")).toBe("url(#arrow)");
-    expect(svg.querySelector("style")?.textContent).toContain("#fawn-mermaid-1 .node rect{fill:#eee;}");
+    expect(svg.querySelector("style")?.textContent).toContain("#fawn-mermaid-1 .node rect{fill:#eee}");
     expect(svg.textContent).toContain("Click me");
     expect(svg.textContent).toContain("<script>alert(6)</script>");
   });
@@ -42,12 +45,69 @@ describe("sanitizeDiagram", () => {
   });
 
   it("fetches nothing: no address outside the diagram, no web url() or @import", () => {
-    expect(svg.querySelector("image")).toBeNull();
+    // The <image> stays, held without its address (see below).
+    expect(svg.querySelector("image")?.attributes).toHaveLength(0);
     expect(markup).not.toContain("evil.example");
     expect(svg.querySelector("a[href='#arrow']")).not.toBeNull();
   });
 
+  it("holds a web image: its <image> stays without an address, which comes back on its own", () => {
+    const clean = sanitize(
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">` +
+        `<image href="https://images.example/a.png?d=1" width="5" height="5"/>` +
+        `<image xlink:href="http://images.example/b.png"/><image href="data:image/png;base64,AAAA"/>` +
+        `<image href="//images.example/c.png"/><use href="https://evil.example/u.svg#a"/>` +
+        // Where the drawing frame put an image node's address (never loaded there).
+        `<image data-fawn-remote="https://images.example/d.png"/></svg>`,
+      css,
+    )!;
+    expect(clean.images.map((image) => image.url.href)).toEqual([
+      "https://images.example/a.png?d=1",
+      "http://images.example/b.png",
+      "https://images.example/d.png",
+    ]);
+    expect(clean.images[0]!.element.getAttribute("width")).toBe("5");
+    expect(clean.svg.outerHTML).not.toMatch(/images\.example|evil\.example/);
+    // A picture carried in the diagram (C4's person icon) stays: it loads nothing.
+    expect(clean.svg.querySelectorAll("image")[2]!.getAttribute("href")).toBe("data:image/png;base64,AAAA");
+  });
+
   it("leaves nothing of a text that is not an SVG", () => {
     expect(sanitizeDiagram("<p>hi</p><script>alert(1)</script>")).toBeUndefined();
+  });
+});
+
+/** CSS that loads, spelled in each way the regular expression used before let through (see diagram-css.test.ts). */
+const ESCAPED: Record<string, string> = {
+  "image-set()": `image-set("https://evil.example/a.png" 1x)`,
+  "u\\72l(": `u\\72l(https://evil.example/c.png)`,
+  "\\75rl( quoted": `\\75rl("https://evil.example/d.png")`,
+  "src()": `src("https://evil.example/f.png")`,
+};
+
+describe("sanitizeDiagram and CSS escapes", () => {
+  for (const [name, value] of Object.entries(ESCAPED)) {
+    it(`drops ${name} from <style>`, () => {
+      const svg = sanitizeDiagram(
+        `<svg xmlns="http://www.w3.org/2000/svg"><style>.a{background:${value};fill:red}</style><rect class="a"/></svg>`,
+      )!;
+      expect(svg.outerHTML).not.toContain("evil.example");
+      expect(svg.querySelector("style")?.textContent).toBe(".a{fill:red}");
+    });
+    it(`drops ${name} from a style attribute and a presentation attribute`, () => {
+      const quoted = value.replace(/"/g, "'");
+      const svg = sanitizeDiagram(
+        `<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:${quoted};stroke:red"/><rect fill="${quoted}"/></svg>`,
+      )!;
+      expect(svg.outerHTML).not.toContain("evil.example");
+      expect(svg.querySelector("rect")?.getAttribute("style")).toBe("stroke:red");
+    });
+  }
+  it("drops @import without url() and @font-face sources", () => {
+    const svg = sanitizeDiagram(
+      `<svg xmlns="http://www.w3.org/2000/svg"><style>@import "https://evil.example/g.css";` +
+        `@font-face{font-family:x;src:src("https://evil.example/h.woff")} .a{fill:red}</style></svg>`,
+    )!;
+    expect(svg.querySelector("style")?.textContent).toBe(".a{fill:red}");
   });
 });

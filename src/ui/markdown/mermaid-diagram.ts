@@ -1,16 +1,33 @@
 // ```mermaid blocks drawn as diagrams. mermaid is large, so it loads on the first finished diagram (its own chunks,
-// never the first page load); it runs with securityLevel "strict" (no click callbacks, labels escaped), and what it
-// draws is model-controlled, so its SVG is sanitized again here (DOMPurify, SVG only) before it enters the page.
+// never the first page load), with the CSS reader that checks its styles (diagram-css.ts). What a diagram's source
+// names is model-controlled, and mermaid puts it in a document as it draws (an image node's address in an <image>,
+// class styles in a <style>), so:
+// - it draws in "sandbox" mode, inside a scratch frame of its own that cannot fetch: the frame's document forbids
+//   every load (its own Content-Security-Policy, on top of the page's, which it inherits), and before mermaid touches
+//   it, the frame's DOM methods are guarded so an address or a style that would load never reaches an element there
+//   (an image's address is kept aside, unloaded); the one picture mermaid loads in the page itself (an image node's,
+//   to measure it) is a blank stand-in while it draws;
+// - what it drew is sanitized again (DOMPurify, SVG only, and every CSS in it read by css-tree) before it enters the
+//   page; an image it names is held, without its address, and shown only after "Load image" (the view fetches it and
+//   gives it a `blob:`).
 import DOMPurify from "dompurify";
 import type { Mermaid } from "mermaid";
+import type * as DiagramCssModule from "./diagram-css.ts";
+import { remoteImageUrl } from "./remote-images.ts";
 
-type MermaidApi = Mermaid;
+/** The CSS reader, loaded with mermaid. */
+export type DiagramCss = typeof DiagramCssModule;
 
-let loading: Promise<MermaidApi> | undefined;
+interface Drawing {
+  mermaid: Mermaid;
+  css: DiagramCss;
+}
 
-function loadMermaid(): Promise<MermaidApi> {
-  loading ??= import("mermaid").then(
-    (module) => module.default,
+let loading: Promise<Drawing> | undefined;
+
+function loadDrawing(): Promise<Drawing> {
+  loading ??= Promise.all([import("mermaid"), import("./diagram-css.ts")]).then(
+    ([mermaid, css]) => ({ mermaid: mermaid.default, css }),
     (error: unknown) => {
       loading = undefined; // offline before the chunk was cached: a later diagram tries again
       throw error;
@@ -20,47 +37,272 @@ function loadMermaid(): Promise<MermaidApi> {
 }
 
 /**
- * What a diagram's SVG may hold: SVG shapes, text, markers and mermaid's own `<style>` (scoped to the diagram's id),
- * nothing that runs (scripts, `on*` handlers, foreignObject's HTML) or fetches (an address that is not `#` inside the
- * diagram, `url()`s and `@import`s to the web, `<image>`).
+ * What a diagram's SVG may hold: SVG shapes, text, markers, images (held, see below) and mermaid's own `<style>`
+ * (scoped to the diagram's id), nothing that runs (scripts, `on*` handlers, foreignObject's HTML) or fetches (an
+ * address that is not `#` inside the diagram, CSS that loads anything).
  */
 export const DIAGRAM_PURIFY_OPTIONS = {
   USE_PROFILES: { svg: true, svgFilters: true },
-  FORBID_TAGS: ["script", "foreignObject", "image", "feImage", "iframe", "embed", "object"],
+  FORBID_TAGS: ["script", "foreignObject", "feImage", "iframe", "embed", "object"],
   ALLOW_DATA_ATTR: false,
   RETURN_DOM_FRAGMENT: true,
 };
 
-/** A `url(` leading anywhere but to a `#fragment` of the diagram, or an `@import`. */
-const EXTERNAL_CSS = /url\(\s*(?!['"]?\s*#)[^)]*\)|@import[^;]*;?/gi;
+/** A picture carried in the diagram itself (C4's person icon): no request, no script. */
+const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp|avif|bmp|svg\+xml)[;,]/i;
+
+/** Attributes that hold an address. */
+const ADDRESS_ATTRIBUTES = new Set(["href", "src", "srcset", "poster", "background", "action", "formaction", "data"]);
+
+/** Presentation attributes whose CSS value may hold a `url()`. */
+const CSS_VALUE_ATTRIBUTES = new Set([
+  "fill",
+  "stroke",
+  "filter",
+  "mask",
+  "clip-path",
+  "marker",
+  "marker-start",
+  "marker-mid",
+  "marker-end",
+  "cursor",
+]);
+
+/** Where the guarded drawing frame keeps an image's address, in place of `href`: nothing reads it to load. */
+const HELD_ATTRIBUTE = "data-fawn-remote";
+
+/** What becomes of an attribute: kept (its value perhaps cleaned), held (an image's web address), or dropped. */
+type Verdict = { keep: string } | { hold: URL } | "drop";
+
+/** The one rule for every attribute, in the drawing frame and in the final sanitizing alike. */
+function attributeVerdict(element: string, attribute: string, value: string, css: DiagramCss): Verdict {
+  const name = attribute.toLowerCase();
+  const local = name.slice(name.indexOf(":") + 1);
+  const image = element.toLowerCase() === "image" || element.toLowerCase() === "img";
+  if (ADDRESS_ATTRIBUTES.has(local) || name === HELD_ATTRIBUTE) {
+    const address = value.trim();
+    if (name !== HELD_ATTRIBUTE && local !== "srcset" && address.startsWith("#")) return { keep: address };
+    if (image && DATA_IMAGE.test(address) && name !== HELD_ATTRIBUTE) return { keep: address };
+    const named = local === "href" || local === "src" || name === HELD_ATTRIBUTE;
+    const url = image && named ? remoteImageUrl(address) : undefined;
+    return url ? { hold: url } : "drop";
+  }
+  if (name === "style") {
+    const clean = css.cleanDeclarations(value);
+    return clean ? { keep: clean } : "drop";
+  }
+  if (CSS_VALUE_ATTRIBUTES.has(name) && /[(\\]/.test(value))
+    return css.valueLoadsNothing(value) ? { keep: value } : "drop";
+  return { keep: value };
+}
+
+/** A web image the diagram names, held until the user allows it: its `<image>` (no address) and the address. */
+export interface HeldImage {
+  element: SVGImageElement;
+  url: URL;
+}
 
 let purifier: ReturnType<typeof DOMPurify> | undefined;
+/** The images held by the sanitize call under way. */
+let held: { node: Element; url: URL }[] = [];
 
-function createPurifier(): ReturnType<typeof DOMPurify> {
+function createPurifier(css: DiagramCss): ReturnType<typeof DOMPurify> {
   const purify = DOMPurify(window);
   purify.setConfig(DIAGRAM_PURIFY_OPTIONS);
-  purify.addHook("uponSanitizeAttribute", (_node, data) => {
-    const name = data.attrName.toLowerCase();
-    if (name === "href" || name === "xlink:href" || name === "src") {
-      if (!data.attrValue.trim().startsWith("#")) data.keepAttr = false;
-    } else if (data.attrValue.replace(EXTERNAL_CSS, "") !== data.attrValue) {
+  purify.addHook("uponSanitizeAttribute", (node, data) => {
+    const verdict = attributeVerdict(node.nodeName, data.attrName, data.attrValue, css);
+    if (verdict === "drop") data.keepAttr = false;
+    else if ("hold" in verdict) {
+      held.push({ node, url: verdict.hold });
       data.keepAttr = false;
-    }
+    } else data.attrValue = verdict.keep;
   });
   purify.addHook("afterSanitizeElements", (node) => {
-    if (node.nodeName.toLowerCase() === "style" && node.textContent) {
-      node.textContent = node.textContent.replace(EXTERNAL_CSS, "none");
-    }
+    if (node.nodeName.toLowerCase() === "style") node.textContent = css.cleanStylesheet(node.textContent ?? "");
   });
   return purify;
 }
 
+/** What is left of a diagram's SVG after sanitizing: the `<svg>`, and the web images it holds. */
+export interface CleanDiagram {
+  svg: SVGSVGElement;
+  images: HeldImage[];
+}
+
 /** The `<svg>` in `markup` (what mermaid drew), sanitized as above; undefined when nothing safe is left. */
-export function sanitizeDiagram(markup: string): SVGSVGElement | undefined {
-  purifier ??= createPurifier();
-  const fragment = purifier.sanitize(markup) as unknown as DocumentFragment | null;
-  const svg = fragment?.firstElementChild;
-  return svg && svg.localName === "svg" ? (svg as SVGSVGElement) : undefined;
+export function sanitizeDiagram(markup: string, css: DiagramCss): CleanDiagram | undefined {
+  purifier ??= createPurifier(css);
+  held = [];
+  try {
+    const fragment = purifier.sanitize(markup) as unknown as DocumentFragment | null;
+    const svg = fragment?.firstElementChild;
+    if (!svg || svg.localName !== "svg") return undefined;
+    const images = held
+      .filter(({ node }) => node.localName === "image" && svg.contains(node))
+      .map(({ node, url }) => ({ element: node as SVGImageElement, url }));
+    return { svg: svg as SVGSVGElement, images };
+  } finally {
+    held = [];
+  }
+}
+
+// ---- The drawing frame.
+
+/** The drawing frame's own policy: nothing loads in it, whatever the page's allows. */
+export const DRAWING_FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
+
+/** `markup` parsed where nothing loads (a document without a window), its attributes and styles judged. */
+function inertFragment(context: Element, markup: string, css: DiagramCss): DocumentFragment {
+  const inert = document.implementation.createHTMLDocument("");
+  const svg = context.namespaceURI === "http://www.w3.org/2000/svg";
+  inert.body.innerHTML = svg ? `<svg>${markup}</svg>` : markup;
+  const root = svg ? inert.body.firstElementChild! : inert.body;
+  for (const element of root.querySelectorAll("*")) {
+    for (const attribute of [...element.attributes]) {
+      const verdict = attributeVerdict(element.localName, attribute.name, attribute.value, css);
+      if (verdict === "drop") element.removeAttributeNode(attribute);
+      else if ("hold" in verdict) {
+        element.removeAttributeNode(attribute);
+        element.setAttribute(HELD_ATTRIBUTE, verdict.hold.href);
+      } else attribute.value = verdict.keep;
+    }
+    if (element.localName === "style") element.textContent = css.cleanStylesheet(element.textContent ?? "");
+  }
+  const fragment = inert.createDocumentFragment();
+  fragment.append(...root.childNodes);
+  return fragment;
+}
+
+type FrameWindow = Window & typeof globalThis;
+
+/**
+ * Makes the scratch frame mermaid's sandbox mode draws in unable to load anything, before mermaid touches it: its
+ * document gets a policy that forbids every load, and the frame's own DOM methods (which mermaid's drawing calls, as
+ * it makes its elements from the frame's document) judge what is set: `setAttribute`, `setAttributeNS`, `innerHTML`,
+ * a `<style>`'s text and `style.setProperty`. An image's web address goes into `data-fawn-remote`, which loads nothing.
+ */
+function guardFrame(frame: HTMLIFrameElement, css: DiagramCss): void {
+  const win = frame.contentWindow as FrameWindow | null;
+  const doc = frame.contentDocument;
+  if (!win || !doc) throw new Error("the diagram's drawing frame could not be reached");
+  const policy = doc.createElement("meta");
+  policy.httpEquiv = "Content-Security-Policy";
+  policy.content = DRAWING_FRAME_CSP;
+  (doc.head ?? doc.documentElement).prepend(policy);
+
+  const element = win.Element.prototype;
+  const setAttribute = element.setAttribute;
+  const setAttributeNS = element.setAttributeNS;
+  const apply = (target: Element, name: string, value: unknown, set: (name: string, value: string) => void) => {
+    const verdict = attributeVerdict(target.localName, name, String(value), css);
+    if (verdict === "drop") return;
+    if ("hold" in verdict) setAttribute.call(target, HELD_ATTRIBUTE, verdict.hold.href);
+    else set(name, verdict.keep);
+  };
+  element.setAttribute = function (this: Element, name: string, value: string) {
+    apply(this, name, value, (n, v) => setAttribute.call(this, n, v));
+  };
+  element.setAttributeNS = function (this: Element, namespace: string | null, name: string, value: string) {
+    apply(this, name, value, (n, v) => setAttributeNS.call(this, namespace, n, v));
+  };
+  Object.defineProperty(element, "innerHTML", {
+    configurable: true,
+    get: Object.getOwnPropertyDescriptor(win.Element.prototype, "innerHTML")!.get,
+    set(this: Element, markup: unknown) {
+      this.replaceChildren(inertFragment(this, String(markup ?? ""), css));
+    },
+  });
+
+  const node = win.Node.prototype;
+  const text = Object.getOwnPropertyDescriptor(node, "textContent")!;
+  Object.defineProperty(node, "textContent", {
+    configurable: true,
+    get: text.get,
+    set(this: Node, value: unknown) {
+      const style = this.nodeName.toLowerCase() === "style";
+      text.set!.call(this, style ? css.cleanStylesheet(String(value ?? "")) : value);
+    },
+  });
+  // mermaid's own <style> is made in the page's document and moved into the frame's drawing.
+  const cleanStyle = (child: Node) => {
+    if (child.nodeName.toLowerCase() === "style") child.textContent = css.cleanStylesheet(child.textContent ?? "");
+  };
+  const appendChild = node.appendChild;
+  const insertBefore = node.insertBefore;
+  node.appendChild = function <T extends Node>(this: Node, child: T): T {
+    cleanStyle(child);
+    return appendChild.call(this, child) as T;
+  };
+  node.insertBefore = function <T extends Node>(this: Node, child: T, before: Node | null): T {
+    cleanStyle(child);
+    return insertBefore.call(this, child, before) as T;
+  };
+  const declaration = win.CSSStyleDeclaration.prototype;
+  const setProperty = declaration.setProperty;
+  declaration.setProperty = function (this: CSSStyleDeclaration, property: string, value: string | null, priority) {
+    if (value == null || css.valueLoadsNothing(String(value))) setProperty.call(this, property, value, priority);
+  };
+}
+
+/**
+ * An element out of sight where mermaid makes its frame: laid out (mermaid measures text and shapes), never seen. Each
+ * frame it adds is guarded the moment it is added, before mermaid draws in it.
+ */
+function drawingHost(css: DiagramCss): HTMLDivElement {
+  const host = document.createElement("div");
+  host.className = "mermaid-drawing-host";
+  host.setAttribute("aria-hidden", "true");
+  host.style.cssText =
+    "position:fixed;left:-20000px;top:0;width:1200px;height:900px;visibility:hidden;pointer-events:none;overflow:hidden";
+  const appendChild = host.appendChild.bind(host);
+  host.appendChild = <T extends Node>(child: T): T => {
+    const added = appendChild(child);
+    if (child instanceof HTMLIFrameElement) guardFrame(child, css);
+    return added;
+  };
+  document.body.append(host);
+  return host;
+}
+
+/** What an image node's picture is measured as while mermaid draws: a blank 100×100 square, no request. */
+const STAND_IN_PICTURE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='100' height='100'/%3E";
+
+let standIns = 0;
+let pageImage: typeof Image | undefined;
+
+/**
+ * While mermaid draws, `new Image()` in the page makes a picture that loads only STAND_IN_PICTURE, whatever address
+ * it is given: mermaid's image node loads its picture in the page (not in its frame) to measure it before drawing.
+ * Nothing else in Fawn makes images this way; the page's own constructor is back as soon as no drawing is under way.
+ */
+function standInImages(): () => void {
+  if (standIns++ === 0) {
+    pageImage = globalThis.Image;
+    const original = pageImage;
+    const source = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, "src")!;
+    globalThis.Image = function StandInImage(width?: number, height?: number) {
+      const image = new original(width, height);
+      Object.defineProperty(image, "src", {
+        configurable: true,
+        get: () => source.get!.call(image) as string,
+        set: () => source.set!.call(image, STAND_IN_PICTURE),
+      });
+      Object.defineProperty(image, "srcset", { configurable: true, get: () => "", set: () => {} });
+      return image;
+    } as unknown as typeof Image;
+  }
+  return () => {
+    if (--standIns === 0 && pageImage) globalThis.Image = pageImage;
+  };
+}
+
+/** The SVG markup inside the `<iframe src="data:text/html;base64,…">` that mermaid's sandbox mode returns. */
+function drawnMarkup(result: string): string {
+  const source = new DOMParser().parseFromString(result, "text/html").querySelector("iframe")?.getAttribute("src");
+  const base64 = /^data:text\/html;charset=UTF-8;base64,(.*)$/is.exec(source ?? "")?.[1];
+  if (base64 === undefined) throw new Error("mermaid returned no drawing");
+  const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
 }
 
 let nextId = 0;
@@ -76,17 +318,19 @@ function oneLine(error: unknown): string {
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
 
-/** The outcome of drawing a diagram: its sanitized SVG, or the one-line reason it could not be drawn. */
-export type DiagramOutcome = { svg: SVGSVGElement } | { error: string };
+/** The outcome of drawing a diagram: its sanitized SVG and held images, or the one-line reason it was not drawn. */
+export type DiagramOutcome = CleanDiagram | { error: string };
 
 /** Draws mermaid `source` in the light or dark palette. Never rejects: a diagram that does not parse is an error. */
 export async function drawDiagram(source: string, dark: boolean): Promise<DiagramOutcome> {
   const id = `fawn-mermaid-${++nextId}`;
+  let host: HTMLDivElement | undefined;
   try {
-    const mermaid = await loadMermaid();
+    const { mermaid, css } = await loadDrawing();
     mermaid.initialize({
       startOnLoad: false,
-      securityLevel: "strict",
+      // In a frame of its own (guarded above); no click callbacks, labels escaped, as in "strict".
+      securityLevel: "sandbox",
       theme: dark ? "dark" : "default",
       // SVG text, not HTML in a foreignObject: the sanitizer keeps no HTML inside an SVG.
       htmlLabels: false,
@@ -109,14 +353,20 @@ export async function drawDiagram(source: string, dark: boolean): Promise<Diagra
         "darkMode",
       ],
     });
-    const { svg } = await mermaid.render(id, source);
-    const clean = sanitizeDiagram(svg);
-    return clean ? { svg: clean } : { error: "the diagram was empty" };
+    host = drawingHost(css);
+    const restore = standInImages();
+    let svg: string;
+    try {
+      ({ svg } = await mermaid.render(id, source, host));
+    } finally {
+      restore();
+    }
+    const clean = sanitizeDiagram(drawnMarkup(svg), css);
+    return clean ?? { error: "the diagram was empty" };
   } catch (error) {
     return { error: oneLine(error) };
   } finally {
-    // mermaid draws in a scratch element of its own; one left behind by a failure must not stay in the page.
-    document.getElementById(`d${id}`)?.remove();
+    host?.remove();
   }
 }
 

@@ -63,6 +63,7 @@ function toSettings(form: WebForm): WebTabSettings {
     web: {
       search: { provider: form.searchProvider, apiKey: form.searchApiKey, baseUrl: form.searchBaseUrl },
       fetch: { provider: form.fetchProvider, apiKey: form.fetchApiKey, baseUrl: form.fetchBaseUrl },
+      askBeforeSending: form.askBeforeSending,
     },
     proxy: { url: form.proxyUrl, token: form.proxyToken },
   };
@@ -196,6 +197,21 @@ export function WebTab(props: {
             onInput={(value) => set("fetchBaseUrl", value)}
           />
         </Show>
+        <div class="field">
+          <label class="check">
+            <input
+              type="checkbox"
+              role="switch"
+              aria-describedby="web-ask-before-sending-hint"
+              checked={form().askBeforeSending}
+              onChange={(event) => set("askBeforeSending", event.currentTarget.checked)}
+            />
+            {t("web.askBeforeSending")}
+          </label>
+          <p class="hint" id="web-ask-before-sending-hint">
+            {t("web.askBeforeSendingHint")}
+          </p>
+        </div>
         <TextField
           id="web-proxy-url"
           label={t("web.proxyUrl")}
@@ -205,16 +221,6 @@ export function WebTab(props: {
           onInput={(value) => set("proxyUrl", value)}
           hint={<>{rich("web.proxyHint", { command: <code>npm run proxy</code> })}</>}
         />
-      </fieldset>
-      <StatusLine status={status()} />
-      <div class="actions">
-        <button type="submit" class="primary" disabled={!loaded() && status()?.kind !== "error"}>
-          {t("common.save")}
-        </button>
-      </div>
-    </form>
-  );
-}
         <TextField
           id="web-proxy-token"
           label={t("web.proxyToken")}
@@ -230,3 +236,13 @@ export function WebTab(props: {
             </>
           }
         />
+      </fieldset>
+      <StatusLine status={status()} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={!loaded() && status()?.kind !== "error"}>
+          {t("common.save")}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -198,6 +198,25 @@ export function ThreadHeader(props: {
                     >
                       {t("share.menuItem")}
                     </button>
+                    {/* Another person's messages: memory stays out of this thread until the user turns it on. */}
+                    <Show when={thread().foreign}>
+                      {(foreign) => (
+                        <button
+                          type="button"
+                          role="menuitemcheckbox"
+                          aria-checked={foreign().memory === true}
+                          onClick={() => {
+                            setOpen(false);
+                            void props.state.setThreadMemory(thread().thread_id, foreign().memory !== true);
+                          }}
+                        >
+                          <span class="menu-check" aria-hidden="true">
+                            {foreign().memory === true ? "✓" : ""}
+                          </span>
+                          {t("header.threadMemory")}
+                        </button>
+                      )}
+                    </Show>
                     <button type="button" role="menuitem" class="danger-text" onClick={remove}>
                       {t("common.delete")}
                     </button>

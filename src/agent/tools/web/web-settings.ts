@@ -44,6 +44,7 @@ const settingsShape = z.object({
       baseUrl: optionalText,
     })
     .default(() => ({ ...DEFAULT_WEB_TOOL_SETTINGS.fetch, baseUrl: undefined })),
+  askBeforeSending: z.boolean({ error: '"Ask before sending data out" is on (true) or off (false).' }).optional(),
 });
 
 function isHttpUrl(value: string): boolean {
@@ -106,6 +107,7 @@ const webToolSettingsSchema = (proxyUrl: string | undefined) =>
           }),
         },
         fetch: { provider: value.fetch.provider, apiKey: value.fetch.apiKey, ...(fetchBase && { baseUrl: fetchBase }) },
+        ...(value.askBeforeSending && { askBeforeSending: true }),
       };
     });
 
@@ -131,9 +133,10 @@ export function readWebToolSettings(stored: unknown, proxyUrl?: string): WebTool
   if (parsed.ok) return parsed.value;
   const shape = settingsShape.safeParse(stored ?? {});
   if (!shape.success) return structuredClone(DEFAULT_WEB_TOOL_SETTINGS);
-  const { search, fetch } = shape.data;
+  const { search, fetch, askBeforeSending } = shape.data;
   return {
     search: { provider: search.provider, apiKey: search.apiKey, ...(search.baseUrl && { baseUrl: search.baseUrl }) },
     fetch: { provider: fetch.provider, apiKey: fetch.apiKey, ...(fetch.baseUrl && { baseUrl: fetch.baseUrl }) },
+    ...(askBeforeSending && { askBeforeSending: true }),
   };
 }
