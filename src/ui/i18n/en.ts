@@ -197,6 +197,10 @@ export const en = {
   "markdown.loadImage": template<{ host: string }>("Load image from {{ host }}"),
   "markdown.always": "Always",
   "markdown.alwaysLoadImages": template<{ host: string }>("Always show images from {{ host }}"),
+  "markdown.imageUnavailable": template<{ host: string }>(
+    "Fawn could not load this image: {{ host }} does not allow it, or did not answer.",
+  ),
+  "markdown.openImage": "Open it in a new tab",
 
   // Token usage (token-usage.ts).
   "tokens.count.one": template<{ count: string }>("{{ count }} token"),

@@ -175,6 +175,8 @@ export const zhCN: Translation = {
   "markdown.loadImage": "加载来自 {{ host }} 的图片",
   "markdown.always": "始终",
   "markdown.alwaysLoadImages": "始终显示来自 {{ host }} 的图片",
+  "markdown.imageUnavailable": "Fawn 无法加载这张图片：{{ host }} 不允许，或没有响应。",
+  "markdown.openImage": "在新标签页中打开",
 
   "tokens.count.one": "{{ count }} Token",
   "tokens.count.other": "{{ count }} Token",
