@@ -13,6 +13,7 @@ import { ImportedThreadBar } from "./replay/imported-thread-bar.tsx";
 import { ReplayControls } from "./replay/replay-controls.tsx";
 import { SharedThreadDialog } from "./threads/shared-thread-dialog.tsx";
 import { UpdatePrompt } from "./workspace/update-prompt.tsx";
+import { SharedOriginNotice } from "./workspace/shared-origin-notice.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { LANGUAGE_NAMES, locale, LOCALES, setLanguage, t } from "./i18n/index.ts";
 import {
@@ -222,6 +223,7 @@ export function App(props: { state: AppState }) {
       </Show>
       {/* While the thread list lies over it on a phone, the rest is out of reach of Tab and screen readers. */}
       <main class="main" inert={phone() && threadsOpen()}>
+        <SharedOriginNotice />
         <Show when={state.notice()}>
           {(text) => (
             <div class="notice" role="alert">

@@ -31,6 +31,11 @@ export const en = {
   // A dialog whose code is still on its way (app.tsx, shared/deferred.tsx).
   "app.loadingDialog": "Loading…",
   "app.loadingTerminal": "Loading the terminal…",
+  // GitHub Pages project sites share one origin (workspace/shared-origin-notice.tsx).
+  "origin.shared": template<{ origin: string; owner: string }>(
+    "This Fawn is a GitHub Pages project site: it shares its address, {{ origin }}, with every other Pages site of {{ owner }}. Any of those sites can read what Fawn keeps in this browser, your API keys included.",
+  ),
+  "origin.howTo": "How to give Fawn an address of its own",
 
   // Layout: the side panels' summary row on narrower screens (side-panels.tsx).
   "layout.artifactsCount": template<{ count: string }>("Artifacts ({{ count }})"),

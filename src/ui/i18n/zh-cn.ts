@@ -29,6 +29,9 @@ export const zhCN: Translation = {
   // A dialog whose code is still on its way (app.tsx, shared/deferred.tsx).
   "app.loadingDialog": "正在加载…",
   "app.loadingTerminal": "正在加载终端…",
+  "origin.shared":
+    "这个 Fawn 是 GitHub Pages 项目站点：它与 {{ owner }} 的其他所有 Pages 站点共用同一个地址 {{ origin }}。这些站点中的任何一个都能读取 Fawn 保存在此浏览器中的数据，包括你的 API 密钥。",
+  "origin.howTo": "如何让 Fawn 拥有自己的地址",
 
   // Layout: the side panels' summary row on narrower screens (side-panels.tsx).
   "layout.artifactsCount": "产出文件（{{ count }}）",
