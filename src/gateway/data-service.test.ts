@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_PROXY_URL,
-  describeAddressChanges,
+  describeAdditions,
   emptyMemoryDocument,
   type MemoryDocument,
   type MemoryFact,
 } from "../protocol/index.ts";
-import { addressChanges, isSecretField, mergeMemoryDocuments, withoutSecrets } from "./data-service.ts";
+import {
+  addressChanges,
+  importAdditions,
+  isSecretField,
+  mergeMemoryDocuments,
+  withoutSecrets,
+} from "./data-service.ts";
 
 const fact = (id: string, content: string): MemoryFact => ({
   id,
@@ -96,8 +102,8 @@ describe("addressChanges", () => {
       { kind: "web-fetch", name: "Jina Reader", address: "https://reader.example" },
       { kind: "proxy", name: "", address: "https://relay.example/forward/" },
     ]);
-    expect(describeAddressChanges(changes)).toBe(
-      "This backup changes these addresses: the endpoint Main endpoint at https://api.example/v1; the endpoint " +
+    expect(describeAdditions(changes)).toBe(
+      "This backup adds what can act or send data: the endpoint Main endpoint at https://api.example/v1; the endpoint " +
         "Second at https://second.example/v1; SearXNG at https://searx.example; Jina Reader at " +
         "https://reader.example; the proxy URL https://relay.example/forward/. Nothing was imported; import it " +
         "again accepting them to apply it.",
@@ -113,5 +119,46 @@ describe("addressChanges", () => {
         { key: "subagents.settings", value: { maxConcurrent: 3 } },
       ]),
     ).toEqual([]);
+  });
+});
+
+describe("importAdditions", () => {
+  const bytes = new Uint8Array([1]);
+  const skill = (name: string, paths: string[]) => ({
+    name,
+    enabled: true,
+    installed_at: 0,
+    metadata: { description: "" },
+    files: Object.fromEntries(paths.map((path) => [path, bytes])),
+  });
+
+  it("lists the addresses, then each MCP server, then each skill whose files are not all Markdown", () => {
+    const additions = importAdditions({
+      settings: [{ key: "proxy", value: { url: "https://relay.example/forward/" } }],
+      mcp_servers: [
+        { name: "files", url: "https://mcp.example/files", enabled: false },
+        { name: "mailer", url: "https://mail.example/mcp", enabled: false, useProxy: true },
+      ],
+      skills: [
+        skill("tea", ["SKILL.md", "reference.md", "docs/Notes.MARKDOWN"]),
+        skill("deploy", ["SKILL.md", "scripts/run.sh", "bin/tool", "scripts/a.py"]),
+      ],
+    });
+    expect(additions).toEqual([
+      { kind: "proxy", name: "", address: "https://relay.example/forward/" },
+      { kind: "mcp-server", name: "files", address: "https://mcp.example/files" },
+      { kind: "mcp-server", name: "mailer", address: "https://mail.example/mcp", via_proxy: true },
+      { kind: "skill-scripts", name: "deploy", scripts: ["bin/tool", "scripts/a.py", "scripts/run.sh"] },
+    ]);
+    expect(describeAdditions(additions)).toBe(
+      "This backup adds what can act or send data: the proxy URL https://relay.example/forward/; the MCP server " +
+        "files at https://mcp.example/files (switched off); the MCP server mailer at https://mail.example/mcp " +
+        "(switched off); the skill deploy with scripts (bin/tool, scripts/a.py, scripts/run.sh). Nothing was " +
+        "imported; import it again accepting them to apply it.",
+    );
+  });
+
+  it("lists nothing when nothing added can act or send data", () => {
+    expect(importAdditions({ settings: [], mcp_servers: [], skills: [skill("tea", ["SKILL.md"])] })).toEqual([]);
   });
 });

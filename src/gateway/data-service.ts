@@ -17,7 +17,7 @@ import {
   backupFileName,
   BACKUP_LIMITS,
   DEFAULT_PROXY_URL,
-  describeAddressChanges,
+  describeAdditions,
   describeImport,
   needsConfirmation,
   emptyMemoryDocument,
@@ -26,6 +26,7 @@ import {
   WEB_SEARCH_PROVIDERS,
   type AddressChange,
   type BackupLimits,
+  type ImportAddition,
   type ChangeNotice,
   type DataImportAnswer,
   type DataExport,
@@ -35,7 +36,7 @@ import {
   type MemorySection,
 } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
-import { BackupStore, type BackupWrite } from "../storage/backup-store.ts";
+import { BackupStore, type BackupAdditions, type BackupWrite } from "../storage/backup-store.ts";
 import { closeImportedThread } from "../storage/imported-thread.ts";
 import type { FawnDb, SettingRecord, ThreadFileMetaRecord } from "../storage/fawn-db.ts";
 import {
@@ -97,12 +98,12 @@ export function withoutSecrets(value: unknown): unknown {
   );
 }
 
-/** Thrown inside the import's transaction to stop it before anything is written: the addresses wait for the user. */
-class AddressChangesPending extends Error {
-  override name = "AddressChangesPending";
+/** Thrown inside the import's transaction to stop it before anything is written: the additions wait for the user. */
+class AdditionsPending extends Error {
+  override name = "AdditionsPending";
 
-  constructor(readonly changes: AddressChange[]) {
-    super("The backup sets addresses the user has not accepted.");
+  constructor(readonly additions: ImportAddition[]) {
+    super("The backup adds what can act or send data, and the user has not accepted it.");
   }
 }
 
@@ -158,6 +159,30 @@ export function addressChanges(records: readonly SettingRecord[]): AddressChange
   return [...endpoints, ...web, ...proxy];
 }
 
+/** A skill file the agent can only read: Markdown (SKILL.md and its references). Any other file may be run. */
+const READ_ONLY_SKILL_FILE = /\.(md|markdown)$/i;
+
+/**
+ * Everything an import would add that can act or send data, in the order the confirmation lists it: the addresses
+ * restored settings would set (addressChanges: each model endpoint, the web services, the proxy), the MCP servers
+ * (switched off, but one switch from calling out) and the skills that carry scripts.
+ */
+export function importAdditions(adding: BackupAdditions): ImportAddition[] {
+  const servers = adding.mcp_servers.map((server): ImportAddition => ({
+    kind: "mcp-server",
+    name: server.name,
+    address: server.url,
+    ...(server.useProxy && { via_proxy: true }),
+  }));
+  const skills = adding.skills.flatMap((skill): ImportAddition[] => {
+    const scripts = Object.keys(skill.files)
+      .filter((path) => !READ_ONLY_SKILL_FILE.test(path))
+      .sort();
+    return scripts.length > 0 ? [{ kind: "skill-scripts", name: skill.name, scripts }] : [];
+  });
+  return [...addressChanges(adding.settings), ...servers, ...skills];
+}
+
 export interface DataServiceOptions {
   /** The Fawn version written into a backup's manifest. */
   appVersion?: string;
@@ -185,7 +210,7 @@ export interface DataImportDone {
   skillsChanged: boolean;
 }
 
-/** What an import did, or the addresses it waits for the user to accept (then nothing was written). */
+/** What an import did, or what it waits for the user to accept (then nothing was written). */
 export type DataImportOutcome = DataImportDone | DataImportConfirmation;
 
 const SECTIONS = {
@@ -393,17 +418,14 @@ export class DataService {
 
   /**
    * Imports a backup. The archive is read and checked whole first (see readBackupArchive), then the memory document,
-   * skills and settings are checked for their meaning; any problem rejects with a UserError and nothing is
-   * written. Then everything is written in one transaction: threads and skills already here are kept (the backup's
-   * are skipped), memory facts are merged without duplicates, settings are restored only where none is stored.
-   * Settings that would set addresses (see addressChanges) are restored only with `acceptAddressChanges`; without it,
-   * such an import writes nothing and answers with the addresses (decided inside the transaction, on what is stored
-   * then).
+   * skills, settings and MCP servers are checked for their meaning; any problem rejects with a UserError and nothing
+   * is written. Then everything is written in one transaction: threads and skills already here are kept (the
+   * backup's are skipped), memory facts are merged without duplicates, settings are restored only where none is
+   * stored, MCP servers are added switched off. An import that would add what can act or send data (see
+   * importAdditions) writes only with `acceptAdditions`; without it, it writes nothing and answers with the list
+   * (decided inside the transaction, on what is stored then).
    */
-  async import(
-    archive: Blob | Uint8Array,
-    options: { acceptAddressChanges?: boolean } = {},
-  ): Promise<DataImportOutcome> {
+  async import(archive: Blob | Uint8Array, options: { acceptAdditions?: boolean } = {}): Promise<DataImportOutcome> {
     const contents = await readArchive(archive, this.limits, {
       choose: "Choose a backup file (.zip) to import.",
       noun: "backup",
@@ -452,8 +474,11 @@ export class DataService {
       }
     }
 
-    // MCP servers are held to Settings → Tools' rules; a secret a backup should not hold is not restored.
-    const mcpServers = parseMcpServers(contents.mcp_servers.map(({ transport: _transport, ...server }) => server));
+    // MCP servers are held to Settings → Tools' rules; a secret a backup should not hold is not restored. Each arrives
+    // switched off, whatever the backup says: its tools reach out only once the user turns it on.
+    const mcpServers = parseMcpServers(
+      contents.mcp_servers.map(({ transport: _transport, ...server }) => ({ ...server, enabled: false })),
+    );
     if (!mcpServers.ok) throw new UserError(`The backup's MCP servers are not valid: ${mcpServers.message}`);
 
     // Hashed before the transaction opens (it would commit while we awaited crypto.subtle).
@@ -471,10 +496,10 @@ export class DataService {
           return mergeMemoryDocuments(current?.ok ? current.value : emptyMemoryDocument(), importedMemory, now);
         },
       }),
-      ...(options.acceptAddressChanges !== true && {
-        checkSettings: (restoring: readonly SettingRecord[]) => {
-          const changes = addressChanges(restoring);
-          if (changes.length > 0) throw new AddressChangesPending(changes);
+      ...(options.acceptAdditions !== true && {
+        checkAdditions: (adding: BackupAdditions) => {
+          const additions = importAdditions(adding);
+          if (additions.length > 0) throw new AdditionsPending(additions);
         },
       }),
     };
@@ -482,12 +507,8 @@ export class DataService {
     try {
       written = await this.store.write(plan);
     } catch (error) {
-      if (!(error instanceof AddressChangesPending)) throw error;
-      return {
-        confirm: "address_changes",
-        address_changes: error.changes,
-        message: describeAddressChanges(error.changes),
-      };
+      if (!(error instanceof AdditionsPending)) throw error;
+      return { confirm: "additions", additions: error.additions, message: describeAdditions(error.additions) };
     }
     const counts = {
       threads_imported: written.threadsImported.length,
@@ -496,12 +517,13 @@ export class DataService {
       skills_skipped: written.skillsSkipped.length,
       memory_facts_added: written.memoryFactsAdded,
       settings_restored: written.settingsRestored,
+      mcp_servers_added: written.mcpServersAdded,
     };
     return {
       result: { ...counts, message: describeImport(counts) },
       threadIds: written.threadsImported,
       memoryChanged: written.memoryFactsAdded > 0 || importedMemory !== undefined,
-      settingsChanged: written.settingsRestored > 0,
+      settingsChanged: written.settingsRestored > 0 || written.mcpServersAdded.length > 0,
       skillsChanged: written.skillsImported.length > 0,
     };
   }
@@ -512,11 +534,11 @@ export class DataService {
    */
   async importAndAnnounce(
     archive: Blob | Uint8Array,
-    options: { acceptAddressChanges?: boolean } = {},
+    options: { acceptAdditions?: boolean } = {},
   ): Promise<DataImportAnswer> {
-    const accept = options?.acceptAddressChanges === true;
-    const outcome = await writing(() => this.import(archive, { acceptAddressChanges: accept }));
-    // Nothing was written: the UI asks the user about the addresses, then imports again.
+    const accept = options?.acceptAdditions === true;
+    const outcome = await writing(() => this.import(archive, { acceptAdditions: accept }));
+    // Nothing was written: the UI asks the user about the additions, then imports again.
     if (needsConfirmation(outcome)) return outcome;
     const notify = this.options.notify ?? (() => undefined);
     if (outcome.threadIds.length > 0) notify({ type: "threads-replaced" });

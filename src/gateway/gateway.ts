@@ -378,7 +378,7 @@ export class Gateway implements GatewayApi {
     return this.services.data.export();
   }
 
-  importData(archive: Blob | Uint8Array, options: { acceptAddressChanges?: boolean } = {}): Promise<DataImportAnswer> {
+  importData(archive: Blob | Uint8Array, options: { acceptAdditions?: boolean } = {}): Promise<DataImportAnswer> {
     return this.services.data.importAndAnnounce(archive, options);
   }
 

@@ -347,11 +347,11 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
       },
     });
   });
-  // `?accept_address_changes=true` applies a backup that sets addresses; without it such a backup is only listed.
+  // `?accept_additions=true` applies a backup that adds what can act or send data; without it that is only listed.
   app.post("/api/data/import", async (c) => {
-    const accept = c.req.query("accept_address_changes") === "true";
+    const accept = c.req.query("accept_additions") === "true";
     const archive = new Uint8Array(await c.req.raw.arrayBuffer());
-    return json(await gateway.importData(archive, { acceptAddressChanges: accept }));
+    return json(await gateway.importData(archive, { acceptAdditions: accept }));
   });
   app.delete("/api/data", async () => {
     await gateway.deleteAllData();

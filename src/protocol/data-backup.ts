@@ -50,6 +50,8 @@ export interface DataImportResult {
   memory_facts_added: number;
   /** Settings restored because this browser had none of that kind. */
   settings_restored: number;
+  /** The MCP servers added, by name: every one arrives switched off, whatever the backup said. */
+  mcp_servers_added: string[];
   /** One sentence for the user, e.g. "Imported 3 threads, skipped 1 already here." */
   message: string;
 }
@@ -63,35 +65,79 @@ export interface AddressChange {
   address: string;
 }
 
+/** An MCP server a backup import would add (switched off): its tools could act and send data once it is on. */
+export interface McpServerAddition {
+  kind: "mcp-server";
+  name: string;
+  /** Its MCP endpoint. */
+  address: string;
+  /** Reached through the proxy. */
+  via_proxy?: boolean;
+}
+
+/** A skill a backup import would install with files other than Markdown, which the agent can run in the sandbox. */
+export interface SkillScriptsAddition {
+  kind: "skill-scripts";
+  name: string;
+  /** Those files' paths in the skill, sorted. */
+  scripts: string[];
+}
+
+/** Something a backup import would add that can act or send data: the user accepts them before anything is written. */
+export type ImportAddition = AddressChange | McpServerAddition | SkillScriptsAddition;
+
 /**
- * What "Import data" answers instead of importing when the backup would set addresses and the caller has not accepted
- * them: nothing was written. Importing again with `acceptAddressChanges` applies the backup, these addresses included.
+ * What "Import data" answers instead of importing when the backup would add something that can act or send data
+ * (model endpoints, web services, the proxy address, MCP servers, skills with scripts) and the caller has not accepted
+ * it: nothing was written. Importing again with `acceptAdditions` applies the backup, these included.
  */
 export interface DataImportConfirmation {
-  confirm: "address_changes";
-  address_changes: AddressChange[];
-  /** One sentence for clients without their own words, listing the addresses. */
+  confirm: "additions";
+  additions: ImportAddition[];
+  /** One sentence for clients without their own words, listing them. */
   message: string;
 }
 
-/** "Import data"'s answer: what it imported, or the addresses it waits for the user to accept. */
+/** "Import data"'s answer: what it imported, or what it waits for the user to accept. */
 export type DataImportAnswer = DataImportResult | DataImportConfirmation;
 
-/** True when the import waits for the user to accept the addresses it would set. */
+/** True when the import waits for the user to accept what it would add. */
 export function needsConfirmation<Done extends object>(
   answer: Done | DataImportConfirmation,
 ): answer is DataImportConfirmation {
-  return "confirm" in answer && answer.confirm === "address_changes";
+  return "confirm" in answer && answer.confirm === "additions";
 }
 
-/** The sentence a confirmation carries: the addresses the backup would set. */
-export function describeAddressChanges(changes: readonly AddressChange[]): string {
-  const named = changes.map((change) => {
-    if (change.kind === "proxy") return `the proxy URL ${change.address}`;
-    if (change.kind === "endpoint") return `the endpoint ${change.name} at ${change.address}`;
-    return `${change.name} at ${change.address}`;
+/** At most this many of a skill's script names are named in a sentence; the rest are counted. */
+const NAMED_SCRIPTS = 5;
+
+/** A skill's script names for a sentence: the first few, then how many more. */
+export function scriptNames(scripts: readonly string[]): string {
+  const named = scripts.slice(0, NAMED_SCRIPTS).join(", ");
+  const more = scripts.length - NAMED_SCRIPTS;
+  return more > 0 ? `${named} and ${more} more` : named;
+}
+
+/** The sentence a confirmation carries: everything the backup would add that can act or send data. */
+export function describeAdditions(additions: readonly ImportAddition[]): string {
+  const named = additions.map((addition) => {
+    switch (addition.kind) {
+      case "proxy":
+        return `the proxy URL ${addition.address}`;
+      case "endpoint":
+        return `the endpoint ${addition.name} at ${addition.address}`;
+      case "mcp-server":
+        return `the MCP server ${addition.name} at ${addition.address} (switched off)`;
+      case "skill-scripts":
+        return `the skill ${addition.name} with scripts (${scriptNames(addition.scripts)})`;
+      default:
+        return `${addition.name} at ${addition.address}`;
+    }
   });
-  return `This backup changes these addresses: ${named.join("; ")}. Nothing was imported; import it again accepting them to apply it.`;
+  return (
+    `This backup adds what can act or send data: ${named.join("; ")}. Nothing was imported; import it again ` +
+    "accepting them to apply it."
+  );
 }
 
 /** Limits on a backup archive, judged from the zip's directory before anything is inflated. */
@@ -126,5 +172,9 @@ export function describeImport(result: Omit<DataImportResult, "message">): strin
   if (result.skills_skipped > 0) extras.push(`${plural(result.skills_skipped, "skill")} already installed kept`);
   if (result.settings_restored > 0) extras.push(`${plural(result.settings_restored, "setting")} restored`);
   if (extras.length > 0) sentence += ` ${extras.join(", ").replace(/^./, (first) => first.toUpperCase())}.`;
+  const servers = result.mcp_servers_added;
+  if (servers.length > 0) {
+    sentence += ` ${plural(servers.length, "MCP server")} added, switched off: ${servers.join(", ")}.`;
+  }
   return sentence;
 }

@@ -542,11 +542,12 @@ export interface GatewayApi {
    * every record); a bad one is refused with one sentence and nothing changes. Threads and skills already here are
    * kept (the backup's are skipped), memory facts are merged without duplicates, settings are restored only where
    * this browser has none. All of it is written in one transaction.
-   * When the restored settings would set addresses (a model endpoint's or web service's Base URL, the proxy URL) and
-   * `acceptAddressChanges` is not set, nothing is written and the answer lists them (a DataImportConfirmation): a
-   * backup cannot quietly point this browser's endpoints at another host.
+   * MCP servers arrive switched off. When the import would add what can act or send data (a model endpoint's, web
+   * service's or the proxy's address, an MCP server, a skill with scripts) and `acceptAdditions` is not set, nothing
+   * is written and the answer lists them (a DataImportConfirmation): a backup cannot quietly point this browser's
+   * endpoints at another host or give the agent new tools.
    */
-  importData(archive: Blob | Uint8Array, options?: { acceptAddressChanges?: boolean }): Promise<DataImportAnswer>;
+  importData(archive: Blob | Uint8Array, options?: { acceptAdditions?: boolean }): Promise<DataImportAnswer>;
   /** Deletes every thread, file, memory, skill, setting and API key; refused while a reply is running. */
   deleteAllData(): Promise<void>;
 

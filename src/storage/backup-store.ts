@@ -87,11 +87,19 @@ export interface BackupWrite {
    */
   mergeMemory?: (stored: unknown) => { value: unknown; added: number } | undefined;
   /**
-   * Told, inside the transaction and before anything is written, the settings records that will be restored (those
-   * this browser has none of). A throw aborts the import with nothing written and is rethrown: an import that would
-   * set addresses the user has not accepted stops here, judged on what is stored at that moment.
+   * Told, inside the transaction and before anything is written, what will be added: the settings records restored
+   * (those this browser has none of), the MCP servers and the skills whose names are free. A throw aborts the import
+   * with nothing written and is rethrown: an import that would add what the user has not accepted stops here, judged
+   * on what is stored at that moment.
    */
-  checkSettings?: (restoring: readonly SettingRecord[]) => void;
+  checkAdditions?: (adding: BackupAdditions) => void;
+}
+
+/** What an import will add, known inside its transaction (BackupWrite.checkAdditions). */
+export interface BackupAdditions {
+  settings: readonly SettingRecord[];
+  mcp_servers: readonly McpServerRecord[];
+  skills: readonly SkillRecord[];
 }
 
 export interface BackupWriteResult {
@@ -101,6 +109,8 @@ export interface BackupWriteResult {
   skillsSkipped: string[];
   settingsRestored: number;
   memoryFactsAdded: number;
+  /** The MCP servers added, by name (a name already here keeps the server here). */
+  mcpServersAdded: string[];
 }
 
 /** Every key of one thread in a store whose keys start with the thread id. */
@@ -199,11 +209,13 @@ export class BackupStore {
         Promise.all(plan.mcp_servers.map((server) => tx.objectStore("mcp_servers").getKey(server.name))),
         plan.mergeMemory ? tx.objectStore("settings").get(MEMORY_DOCUMENT_KEY) : Promise.resolve(undefined),
       ]);
-      plan.checkSettings?.(
-        plan.settings.filter(
+      plan.checkAdditions?.({
+        settings: plan.settings.filter(
           (setting, index) => settingKeys[index] === undefined && setting.key !== MEMORY_DOCUMENT_KEY,
         ),
-      );
+        mcp_servers: plan.mcp_servers.filter((_server, index) => mcpKeys[index] === undefined),
+        skills: plan.skills.filter((_skill, index) => skillKeys[index] === undefined),
+      });
       const result: BackupWriteResult = {
         threadsImported: [],
         threadsSkipped: [],
@@ -211,6 +223,7 @@ export class BackupStore {
         skillsSkipped: [],
         settingsRestored: 0,
         memoryFactsAdded: 0,
+        mcpServersAdded: [],
       };
       const put = <Name extends StoreName>(name: Name, value: FawnDbSchema[Name]["value"]) =>
         requests.push(tx.objectStore(name).put(value));
@@ -249,7 +262,9 @@ export class BackupStore {
         if (itemKeys[index] === undefined) put("store_items", item);
       });
       plan.mcp_servers.forEach((server, index) => {
-        if (mcpKeys[index] === undefined) put("mcp_servers", server);
+        if (mcpKeys[index] !== undefined) return;
+        result.mcpServersAdded.push(server.name);
+        put("mcp_servers", server);
       });
       const merged = plan.mergeMemory?.(storedMemory?.value);
       if (merged) {

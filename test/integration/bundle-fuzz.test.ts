@@ -379,7 +379,7 @@ describe("mutated archives", () => {
     const { bundle, backup } = await realArchives(harness.gateway);
     const bundles = await fuzz(bundle, 1, (gateway, bytes) => gateway.importThreadBundle(bytes));
     const backups = await fuzz(backup, 100_001, (gateway, bytes, seed) =>
-      gateway.importData(bytes, { acceptAddressChanges: seed % 2 === 0 }),
+      gateway.importData(bytes, { acceptAdditions: seed % 2 === 0 }),
     );
     expect(bundles.problems).toEqual([]);
     expect(backups.problems).toEqual([]);

@@ -119,12 +119,12 @@ describe("import data", () => {
     const other = await harness.freshGateway();
     // The backup would set the model endpoint's address here: it asks first, and writes nothing until accepted.
     expect(await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]))).toMatchObject({
-      confirm: "address_changes",
-      address_changes: [{ kind: "endpoint", name: "Main endpoint", address: harness.mock.url }],
+      confirm: "additions",
+      additions: [{ kind: "endpoint", name: "Main endpoint", address: harness.mock.url }],
     });
     expect(await other.listThreads()).toEqual([]);
     const result = await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]), {
-      acceptAddressChanges: true,
+      acceptAdditions: true,
     });
     expect(result).toMatchObject({
       threads_imported: 1,
@@ -189,7 +189,7 @@ describe("import data", () => {
     const other = await harness.freshGateway();
     await other.addMemoryFact({ content: "  user BREWS oolong at 90 degrees " });
     await other.addMemoryFact({ content: "User likes green tea" });
-    const result = await other.importData(archive, { acceptAddressChanges: true });
+    const result = await other.importData(archive, { acceptAdditions: true });
     expect(result).toMatchObject({ memory_facts_added: 0 });
     expect((await other.getMemory()).facts.map((fact) => fact.content)).toEqual([
       "user BREWS oolong at 90 degrees",
@@ -289,7 +289,7 @@ describe("backups that always restore", () => {
     });
     await harness.gateway.createThread();
     const other = await harness.freshGateway();
-    expect(await other.importData(await archiveBytes(harness.gateway), { acceptAddressChanges: true })).toMatchObject({
+    expect(await other.importData(await archiveBytes(harness.gateway), { acceptAdditions: true })).toMatchObject({
       threads_imported: 1,
       skills_imported: 1,
     });
@@ -307,7 +307,7 @@ describe("backups that always restore", () => {
     });
     db.close();
     const other = await harness.freshGateway();
-    expect(await other.importData(await archiveBytes(harness.gateway), { acceptAddressChanges: true })).toMatchObject({
+    expect(await other.importData(await archiveBytes(harness.gateway), { acceptAdditions: true })).toMatchObject({
       skills_imported: 1,
     });
     const restored = await openFawnDb(`data-backup-test-${Number(harness.gatewayDbName().split("-").at(-1)) + 1}`);
@@ -386,13 +386,13 @@ describe("a backup from an earlier Fawn", () => {
     const other = await harness.freshGateway();
     const asked = await other.importData(legacy);
     expect(asked).toMatchObject({
-      address_changes: [
+      additions: [
         { kind: "endpoint", name: "Main endpoint", address: "https://older.example/v1" },
         { kind: "endpoint", name: "Second", address: "https://second.example/v1" },
         { kind: "proxy", address: "https://relay.example/forward/" },
       ],
     });
-    expect(await other.importData(legacy, { acceptAddressChanges: true })).toMatchObject({ threads_imported: 1 });
+    expect(await other.importData(legacy, { acceptAdditions: true })).toMatchObject({ threads_imported: 1 });
     expect(await other.getModelSettings()).toEqual({
       endpoints: [
         {
@@ -455,19 +455,21 @@ describe("addresses a backup would set", () => {
 
     const asked = await other.importData(archive);
     expect(asked).toEqual({
-      confirm: "address_changes",
-      address_changes: [
+      confirm: "additions",
+      additions: [
         { kind: "endpoint", name: "Main endpoint", address: "https://elsewhere.example/v1" },
         { kind: "endpoint", name: "Second", address: "https://second.example/v1" },
         { kind: "web-search", name: "SearXNG", address: "https://searx.example" },
         { kind: "proxy", name: "", address: "https://relay.example/forward/" },
       ],
-      message: expect.stringMatching(/^This backup changes these addresses: the endpoint Main endpoint at https/),
+      message: expect.stringMatching(
+        /^This backup adds what can act or send data: the endpoint Main endpoint at https/,
+      ),
     });
     expect(await storedRecords(otherName)).toBe(records);
     expect(await other.listThreads()).toEqual([]);
 
-    const result = await other.importData(archive, { acceptAddressChanges: true });
+    const result = await other.importData(archive, { acceptAdditions: true });
     expect(result).toMatchObject({ threads_imported: 1, settings_restored: 4 });
     expect(await other.getModelSettings()).toMatchObject({
       endpoints: [
@@ -484,7 +486,7 @@ describe("addresses a backup would set", () => {
     await other.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-mine", model: "mock-model" }));
     // Only the web settings would be restored: the endpoints here stay, so they are not listed.
     expect(await other.importData(archive)).toMatchObject({
-      address_changes: [
+      additions: [
         { kind: "web-search", address: "https://searx.example" },
         { kind: "proxy", address: "https://relay.example/forward/" },
       ],
@@ -538,7 +540,7 @@ describe("other tabs", () => {
     const archive = await archiveBytes(harness.gateway);
     const notices: ChangeNotice[] = [];
     const other = await openGateway("data-backup-notices", { notify: (notice) => notices.push(notice) });
-    await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]), { acceptAddressChanges: true });
+    await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]), { acceptAdditions: true });
     expect(notices.filter((notice) => notice.type.startsWith("thread"))).toEqual([{ type: "threads-replaced" }]);
 
     notices.length = 0;
@@ -564,11 +566,11 @@ describe("HTTP routes", () => {
     expect(((await refused.json()) as { detail: string }).detail).toMatch(/not a zip archive/);
     const asked = await other(new Request("http://fawn.local/api/data/import", { method: "POST", body: archive }));
     expect(await asked.json()).toMatchObject({
-      confirm: "address_changes",
-      message: expect.stringContaining(`This backup changes these addresses: the endpoint Main endpoint at`),
+      confirm: "additions",
+      message: expect.stringContaining(`This backup adds what can act or send data: the endpoint Main endpoint at`),
     });
     const imported = await other(
-      new Request("http://fawn.local/api/data/import?accept_address_changes=true", { method: "POST", body: archive }),
+      new Request("http://fawn.local/api/data/import?accept_additions=true", { method: "POST", body: archive }),
     );
     expect(await imported.json()).toMatchObject({ threads_imported: 1 });
     expect((await other(new Request(`http://fawn.local/api/threads/${threadId}`))).status).toBe(200);

@@ -87,10 +87,11 @@ async function runAnswering(
 ): Promise<{ events: RunEvent[]; asked: ApprovalRequestedEvent[] }> {
   const asked: ApprovalRequestedEvent[] = [];
   const events = await runThread(gateway, threadId, text, (event) => {
-    if (event.event !== "custom" || !isApprovalRequestedEvent(event.data)) return;
-    asked.push(event.data);
-    const decision = answer(event.data);
-    if (decision) setTimeout(() => void gateway.answerApproval(event.data.approval_id, decision), 20);
+    const data = event.event === "custom" ? event.data : undefined;
+    if (!isApprovalRequestedEvent(data)) return;
+    asked.push(data);
+    const decision = answer(data);
+    if (decision) setTimeout(() => void gateway.answerApproval(data.approval_id, decision), 20);
   });
   return { events, asked };
 }

@@ -306,7 +306,7 @@ describe("the default model and older settings", () => {
 
     // Another browser gets the endpoints back, without keys.
     const other = await harness.freshGateway();
-    await other.importData(new Blob([bytes as Uint8Array<ArrayBuffer>]), { acceptAddressChanges: true });
+    await other.importData(new Blob([bytes as Uint8Array<ArrayBuffer>]), { acceptAdditions: true });
     expect(await other.getModelSettings()).toMatchObject({
       endpoints: [
         { id: "main", apiKey: "" },

@@ -358,16 +358,21 @@ export const en = {
   "data.skills.one": template<{ count: string }>("{{ count }} installed skill"),
   "data.skills.other": template<{ count: string }>("{{ count }} installed skills"),
   "data.deleteEverything": "Delete everything",
-  "data.addressesTitle": "Confirm the backup's addresses",
-  "data.addressesIntro": "This backup changes these addresses:",
-  "data.addressesList": "Addresses the backup sets",
-  "data.addressesHint":
-    "Requests, and the API keys you enter for them, will go to these addresses. Import only if you know and trust them.",
+  "data.additionsTitle": "Confirm what the backup adds",
+  "data.additionsIntro": "This backup adds what can act or send data. Nothing is imported until you confirm:",
+  "data.additionsList": "What the backup adds",
+  "data.additionsHint":
+    "Requests, and the API keys you enter for them, will go to these addresses. MCP servers arrive switched off; " +
+    "once on, their tools can act and send data. A skill's scripts run in the sandbox when the agent uses the skill. " +
+    "Import only if you know and trust them.",
+  "data.additionMcp": template<{ name: string }>("MCP server {{ name }}, switched off"),
+  "data.additionMcpProxy": template<{ name: string }>("MCP server {{ name }}, switched off, through the proxy"),
+  "data.additionSkill": template<{ name: string }>("Skill {{ name }} with scripts"),
   "data.addressEndpoint": template<{ name: string }>("Model endpoint {{ name }}"),
   "data.addressSearch": template<{ name: string }>("Web search ({{ name }})"),
   "data.addressFetch": template<{ name: string }>("Web fetch ({{ name }})"),
   "data.addressProxy": "Proxy URL",
-  "data.importWithAddresses": "Import with these addresses",
+  "data.importWithAdditions": "Import and add these",
   "data.importCancelled": "The backup was not imported; nothing was changed.",
 
   // The sidebar, the thread list and thread search (sidebar.tsx, thread-list.tsx, thread-search.tsx/.ts).

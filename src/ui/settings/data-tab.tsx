@@ -1,7 +1,7 @@
 // Settings → Data: how much this browser stores for Fawn, how much it allows, and whether it may evict it; a backup
 // of everything (export, import) and "Delete all data".
-import { createEffect, createResource, createSignal, For, Show } from "solid-js";
-import { needsConfirmation, type AddressChange } from "../../protocol/index.ts";
+import { createEffect, createResource, createSignal, For, Show, type JSX } from "solid-js";
+import { needsConfirmation, type ImportAddition } from "../../protocol/index.ts";
 import { formatBytes, rich, t, tn } from "../i18n/index.ts";
 import { download } from "../shared/download.ts";
 import { requestPersistentStorage } from "../shared/persistent-storage.ts";
@@ -23,63 +23,82 @@ async function readStorage(): Promise<StorageReport | undefined> {
   return { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted };
 }
 
-/** What an address a backup would set is for, as Settings names it. */
-function addressLabel(change: AddressChange): string {
-  switch (change.kind) {
+/** What an addition a backup would make is, as Settings names it. */
+function additionLabel(addition: ImportAddition): string {
+  switch (addition.kind) {
     case "endpoint":
-      return t("data.addressEndpoint", { name: change.name });
+      return t("data.addressEndpoint", { name: addition.name });
     case "web-search":
-      return t("data.addressSearch", { name: change.name });
+      return t("data.addressSearch", { name: addition.name });
     case "web-fetch":
-      return t("data.addressFetch", { name: change.name });
+      return t("data.addressFetch", { name: addition.name });
     case "proxy":
       return t("data.addressProxy");
+    case "mcp-server":
+      return t(addition.via_proxy ? "data.additionMcpProxy" : "data.additionMcp", { name: addition.name });
+    case "skill-scripts":
+      return t("data.additionSkill", { name: addition.name });
   }
 }
 
+/** What the addition points at: an address, or a skill's scripts. */
+function additionDetail(addition: ImportAddition): JSX.Element {
+  if (addition.kind !== "skill-scripts") return <code>{addition.address}</code>;
+  return (
+    <For each={addition.scripts}>
+      {(script, index) => (
+        <>
+          {index() > 0 && ", "}
+          <code>{script}</code>
+        </>
+      )}
+    </For>
+  );
+}
+
 /**
- * Asks before a backup sets addresses (model endpoints, web services, the proxy): requests, and the keys the user
- * enters next, would go there. Escape or Cancel leaves everything as it is.
+ * Asks before a backup adds what can act or send data (model endpoints, web services, the proxy, MCP servers, skills
+ * with scripts): one list, Confirm or Cancel. Escape or Cancel leaves everything as it is.
  */
-function AddressConfirm(props: {
-  changes: AddressChange[] | undefined;
+function AdditionsConfirm(props: {
+  additions: ImportAddition[] | undefined;
   busy: boolean;
   onImport: () => void;
   onCancel: () => void;
 }) {
   let dialog!: HTMLDialogElement;
   createEffect(() => {
-    if (props.changes) {
+    if (props.additions) {
       if (!dialog.open) dialog.showModal();
     } else if (dialog.open) dialog.close();
   });
   return (
     <dialog
       ref={dialog}
-      class="sheet address-confirm"
-      aria-labelledby="address-confirm-title"
-      aria-describedby="address-confirm-hint"
+      class="sheet import-confirm"
+      aria-labelledby="import-confirm-title"
+      aria-describedby="import-confirm-hint"
       onClose={() => {
-        if (props.changes) props.onCancel();
+        if (props.additions) props.onCancel();
       }}
     >
-      <h2 id="address-confirm-title">{t("data.addressesTitle")}</h2>
-      <p>{t("data.addressesIntro")}</p>
-      <ul aria-label={t("data.addressesList")}>
-        <For each={props.changes ?? []}>
-          {(change) => (
+      <h2 id="import-confirm-title">{t("data.additionsTitle")}</h2>
+      <p>{t("data.additionsIntro")}</p>
+      <ul aria-label={t("data.additionsList")}>
+        <For each={props.additions ?? []}>
+          {(addition) => (
             <li>
-              {addressLabel(change)}: <code>{change.address}</code>
+              {additionLabel(addition)}: {additionDetail(addition)}
             </li>
           )}
         </For>
       </ul>
-      <p id="address-confirm-hint" class="hint">
-        {t("data.addressesHint")}
+      <p id="import-confirm-hint" class="hint">
+        {t("data.additionsHint")}
       </p>
       <div class="inline">
         <button type="button" disabled={props.busy} onClick={() => props.onImport()}>
-          {t("data.importWithAddresses")}
+          {t("data.importWithAdditions")}
         </button>
         <button type="button" class="ghost" onClick={() => props.onCancel()}>
           {t("common.cancel")}
@@ -102,8 +121,8 @@ export function DataTab() {
   const [status, setStatus] = createSignal<Status | undefined>();
   const [busy, setBusy] = createSignal(false);
   const [loss, setLoss] = createSignal<Loss | undefined>();
-  /** A backup that would set addresses, waiting for the user to accept them (nothing of it is written yet). */
-  const [pending, setPending] = createSignal<{ file: File; changes: AddressChange[] } | undefined>();
+  /** A backup that would add what can act or send data, waiting for the user to accept it (nothing is written yet). */
+  const [pending, setPending] = createSignal<{ file: File; additions: ImportAddition[] } | undefined>();
   let picker!: HTMLInputElement;
 
   /**
@@ -135,26 +154,26 @@ export function DataTab() {
       t("data.exportFailed"),
     );
 
-  /** Imports the backup; one that would set addresses is written only after the user accepts them. */
-  const importFrom = (file: File, acceptAddressChanges = false) =>
+  /** Imports the backup; one that would add what can act or send data is written only after the user accepts it. */
+  const importFrom = (file: File, acceptAdditions = false) =>
     act(
       t("data.checking", { file: file.name }),
       async () => {
-        const answer = await client.importData(file, { acceptAddressChanges });
+        const answer = await client.importData(file, { acceptAdditions });
         if (!needsConfirmation(answer)) return answer.message;
-        setPending({ file, changes: answer.address_changes });
+        setPending({ file, additions: answer.additions });
         return undefined;
       },
       t("data.importFailed", { file: file.name }),
     );
 
-  const acceptAddresses = () => {
+  const acceptAdditions = () => {
     const waiting = pending();
     setPending(undefined);
     if (waiting) void importFrom(waiting.file, true);
   };
 
-  const refuseAddresses = () => {
+  const refuseAdditions = () => {
     setPending(undefined);
     setStatus({ kind: "ok", text: t("data.importCancelled") });
   };
@@ -261,11 +280,11 @@ export function DataTab() {
           )}
         </Show>
         <StatusLine status={status()} />
-        <AddressConfirm
-          changes={pending()?.changes}
+        <AdditionsConfirm
+          additions={pending()?.additions}
           busy={busy()}
-          onImport={acceptAddresses}
-          onCancel={refuseAddresses}
+          onImport={acceptAdditions}
+          onCancel={refuseAdditions}
         />
       </section>
     </div>
