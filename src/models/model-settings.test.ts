@@ -87,6 +87,35 @@ describe("several endpoints", () => {
     expect(!sameModel.ok && sameModel.message).toBe("The model a is listed twice for OpenRouter.");
   });
 
+  it("gives the proxy's token to a target that goes to the proxy, and to no other", () => {
+    const parsed = parseModelSettings(
+      settings(
+        [{ id: "gpt" }],
+        [
+          other,
+          {
+            ...other,
+            id: "local",
+            name: "Local",
+            useProxy: false,
+            baseUrl: "http://127.0.0.1:8787/forward/http://10.0.0.2:11434/v1",
+          },
+        ],
+      ),
+    );
+    if (!parsed.ok) throw new Error(parsed.message);
+    const token = "proxy-token-0123456789abcdefghij";
+    const proxy = "http://127.0.0.1:8787/forward/";
+    expect(targetForRun(parsed.value, { endpoint: "router", model: "small" }, proxy, token)?.proxyToken).toBe(token);
+    // A Base URL written with the proxy's own address is the proxy too.
+    expect(targetForRun(parsed.value, { endpoint: "local", model: "small" }, undefined, token)?.proxyToken).toBe(token);
+    // The endpoint reached directly never sees it.
+    expect(targetForRun(parsed.value, { endpoint: "main", model: "gpt" }, proxy, token)).not.toHaveProperty(
+      "proxyToken",
+    );
+    expect(targetForRun(parsed.value, { endpoint: "router", model: "small" }, proxy)).not.toHaveProperty("proxyToken");
+  });
+
   it("gives a run the endpoint and model it asks for, through the proxy when the endpoint uses it", () => {
     const parsed = parseModelSettings(settings([{ id: "gpt" }], [other], { modelTitles: true }));
     if (!parsed.ok) throw new Error(parsed.message);

@@ -2,6 +2,7 @@
 // refused before anything is stored.
 import { z } from "zod";
 import {
+  DEFAULT_PROXY_URL,
   MODEL_PROVIDERS,
   modelChoiceFor,
   providerOf,
@@ -12,6 +13,7 @@ import {
   type ProxySettings,
   type RunRequest,
 } from "../protocol/index.ts";
+import { goesToProxy } from "../shared/proxy-token.ts";
 
 const httpUrl = z
   .string()
@@ -174,7 +176,9 @@ export function targetForRun(
     model,
     models: holder.models,
     ...(holder.useProxy && { useProxy: true }),
-    ...(holder.useProxy && proxyToken && { proxyToken }),
+    // The token goes to the proxy alone: through "Use the proxy", or a Base URL written with the proxy's address.
+    ...(proxyToken &&
+      (holder.useProxy || goesToProxy(holder.baseUrl, proxyUrl?.trim() || DEFAULT_PROXY_URL)) && { proxyToken }),
     ...(settings.modelTitles && { modelTitles: true }),
     ...(contextWindow !== undefined && { contextWindow }),
   };

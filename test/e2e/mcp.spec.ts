@@ -11,6 +11,8 @@ import { assistantMessages, configureEndpoint, conversation, editSettings, send 
 let everything: Everything;
 let proxy: RunningProxy;
 const bridgeLog: string[] = [];
+/** The proxy's token, as its token file would hold it; Settings → Web takes it with the proxy's address. */
+const PROXY_TOKEN = "e2e-proxy-token-0123456789abcdefABCDEF";
 
 test.beforeAll(async () => {
   everything = await startEverything("streamableHttp");
@@ -23,6 +25,7 @@ test.beforeAll(async () => {
     allowedTargets: [`127.0.0.1:${everything.port}`],
     mcpServers: [{ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], env: {} }],
     mcpLog: (line) => bridgeLog.push(line),
+    token: PROXY_TOKEN,
   });
 });
 
@@ -50,6 +53,7 @@ async function addServer(page: Page, server: { name: string; url: string; usePro
 async function setProxy(page: Page): Promise<void> {
   await editSettings(page, "Web", async (dialog) => {
     await dialog.getByRole("textbox", { name: "Proxy URL" }).fill(`${proxy.url}/forward/`);
+    await dialog.getByRole("textbox", { name: "Proxy token" }).fill(PROXY_TOKEN);
   });
 }
 
