@@ -262,7 +262,12 @@ export async function executeRun(
   // The titles the title middleware chose after the first exchange; the last is applied once the run has saved.
   const titles: string[] = [];
   const { sandbox } = deps;
-  const webTools = deps.webTools && createWebTools(deps.webTools, { proxyUrl: deps.proxyUrl });
+  const webTools =
+    deps.webTools &&
+    createWebTools(deps.webTools, {
+      proxyUrl: deps.proxyUrl,
+      ...(deps.proxyToken && { proxyToken: deps.proxyToken }),
+    });
   const approval = deps.approve?.(outboundTargets([...(webTools ?? []), ...(deps.mcp?.tools ?? [])]));
   const agent = createLeadAgent({
     // Without a configured endpoint the agent never calls its model; it is built only to save the user's message.
