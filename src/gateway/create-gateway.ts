@@ -125,8 +125,8 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     notify,
     ...(options.mcpConnections && { connections: options.mcpConnections }),
     proxyUrl: async () => (await settings.getProxy()).url,
-    oauthRedirectUrl: options.oauthRedirectUrl ?? defaultOAuthRedirectUrl(),
     proxyToken: async () => (await settings.getProxy()).token,
+    oauthRedirectUrl: options.oauthRedirectUrl ?? defaultOAuthRedirectUrl(),
   });
   const approvals = new ApprovalService({ threads: threadRepository, notify });
   const runs: RunService = new RunService({
