@@ -4,7 +4,7 @@
 // the server's tool. Added again as "ask_docs", its `echo` would be `ask_docs_echo`, which "ask"'s `docs_echo` has.
 import { expect, test, type Locator } from "@playwright/test";
 import { startCollidingServer, type CollidingServer } from "../mcp/colliding.ts";
-import { assistantMessages, configureEndpoint, editSettings, send } from "./fixtures.ts";
+import { assistantMessages, configureEndpoint, editSettings, expectNoA11yViolations, send } from "./fixtures.ts";
 
 let colliding: CollidingServer;
 
@@ -56,6 +56,7 @@ test("a tool named like a built-in is renamed, Settings → Tools says so, and t
     await expect(askDocs.getByRole("switch", { name: "echo", exact: true })).not.toHaveAccessibleDescription(/Renamed/);
     await ask.getByRole("switch", { name: "docs_echo" }).check();
     await expect(askDocs.getByRole("switch", { name: "echo", exact: true })).toHaveAccessibleDescription(/Renamed/);
+    await expectNoA11yViolations(page, "Settings → Tools with renamed tools");
   });
 
   // ask_clarification is still Fawn's own: it asks the user, and the server hears nothing.
