@@ -102,12 +102,15 @@ export async function compactThread(options: {
   checkpointId?: string;
   keep?: number;
   signal?: AbortSignal;
+  /** Ids of imported messages (another person's thread): the summary keeps them apart from the user's. */
+  foreign?: ReadonlySet<string>;
 }): Promise<CompactResult> {
   const { messages, summary } = await threadContextState(options.checkpointer, options.threadId, options.checkpointId);
   const folded = await foldSummary(options.model, messages, summary, {
     keepMessages: options.keep ?? COMPACT_KEEP_MESSAGES,
     maxInputChars: SUMMARIZATION_DEFAULTS.maxInputChars,
     ...(options.signal && { signal: options.signal }),
+    ...(options.foreign && { foreign: options.foreign }),
   });
   if (!folded) return { folded: 0, tokens: contextTokens(messages, summary) };
   const last = messages.at(-1)?.id;

@@ -29,6 +29,8 @@ export interface ContextServiceOptions {
   /** Told after `/compact` saved its summary as a child of `from`, the version it compacted. */
   onCompacted: (threadId: string, from: string | undefined) => Promise<void>;
   threadExists: (threadId: string) => Promise<boolean>;
+  /** The ids of the thread's messages from another person's thread (none: it holds none). */
+  foreignOf?: (threadId: string) => Promise<ReadonlySet<string> | undefined>;
 }
 
 export class ContextService {
@@ -53,11 +55,14 @@ export class ContextService {
       const { target, secrets } = await this.options.settings.forRun({ ...choice });
       if (!target) throw new UserError("No model is set up yet: open Settings → Models to summarize with one.");
       const head = await this.options.shownVersion(threadId);
+      const foreign = await this.options.foreignOf?.(threadId);
       const result = await compactThread({
         model: await this.options.createModel(target, { model: target.model }),
         checkpointer: this.options.checkpointer,
         threadId,
         ...(head && { checkpointId: head }),
+        // The summary keeps another person's turns apart from the user's.
+        ...(foreign && { foreign }),
       }).catch((error: unknown) => {
         const described = describeModelError(error, target.baseUrl, {
           proxied: target.useProxy === true,

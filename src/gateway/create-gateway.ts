@@ -164,6 +164,10 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     onCompacted: (threadId, from) => branches.moved(threadId, from),
     isRunning: (threadId) => runs.isRunning(threadId),
     threadExists: (threadId) => threads.exists(threadId),
+    foreignOf: async (threadId) => {
+      const foreign = (await threadRepository.get(threadId))?.foreign;
+      return foreign && new Set(foreign.message_ids);
+    },
   });
   return new Gateway({
     approvals,
