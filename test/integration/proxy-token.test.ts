@@ -1,7 +1,7 @@
 // The proxy's token through the Gateway, against the real proxy (in this process): Settings → Web keeps it with the
-// API keys, every request Fawn makes to the proxy carries it (a model run and its model list, an MCP server through
-// the relay and one on the stdio bridge, web_fetch), nothing else gets it, and a missing or wrong one reads as "Fawn's
-// proxy needs its token".
+// API keys, every request Fawn makes to the proxy carries it (a model run and its model list, with the OpenAI,
+// Anthropic and Gemini SDKs alike, an MCP server through the relay and one on the stdio bridge), nothing else gets it,
+// and a missing or wrong one reads as "Fawn's proxy needs its token". (web_fetch's side: fetch-providers.test.ts.)
 import path from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { afterEach, describe, expect, it } from "vitest";
@@ -101,6 +101,27 @@ describe("the proxy's token", () => {
     });
     expect(bridged).toMatchObject({ ok: true });
   });
+
+  it.each(["anthropic", "gemini"] as const)(
+    "goes with %s's SDK too, and its absence reads the same",
+    async (provider) => {
+      const running = await startTokenProxy();
+      // The mock's origin: each SDK adds its own API path.
+      const baseUrl = new URL(harness.mock.url.replace("127.0.0.1", "localhost")).origin;
+      await harness.gateway.saveModelSettings(proxiedSettings({ provider, baseUrl, apiKey: "sk-test-key" }));
+      await harness.gateway.saveProxySettings({ url: `${running.url}/forward/`, token: TOKEN });
+      const events = await runFar("hello");
+      expect(events.find((event) => event.event === "error")).toBeUndefined();
+      expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "success" } });
+
+      await harness.gateway.saveProxySettings({ url: `${running.url}/forward/`, token: WRONG });
+      const error = (await runFar("hello")).find((event) => event.event === "error");
+      expect(error?.data).toMatchObject({
+        error: "proxy_refused",
+        message: expect.stringMatching(/^Fawn's proxy needs its token: /),
+      });
+    },
+  );
 
   it("says the proxy needs its token when it is missing or wrong, for models and MCP alike", async () => {
     const running = await startTokenProxy();
