@@ -2,14 +2,17 @@
 // cut, inserted; zip sizes and names patched; JSON records given wrong types, missing fields and huge numbers; members
 // renamed out of their folder, duplicated, case-clashed, dropped or added; file bytes changed under their meta). Each
 // import either succeeds or refuses with one clear sentence (a UserError), and a refusal leaves every store of the
-// database exactly as it was.
-import { strToU8, unzipSync, Zip, ZipDeflate, ZipPassThrough } from "fflate";
+// database exactly as it was. And 40 bundles crafted to end on a pending `bash` call (run records, heads and flags
+// set every way a bundle can set them): none of the calls ever runs, and neither the thread nor its copy offers
+// Continue.
+import { strFromU8, strToU8, unzipSync, Zip, ZipDeflate, ZipPassThrough } from "fflate";
 import { describe, expect, it } from "vitest";
 import { openGateway, type Gateway } from "../../src/gateway/index.ts";
+import { unansweredToolCalls, type WireMessage } from "../../src/protocol/index.ts";
 import { UserError } from "../../src/shared/user-error.ts";
 import { BACKUP_COVERAGE } from "../../src/storage/backup-store.ts";
-import { openFawnDb, type FawnDb } from "../../src/storage/index.ts";
-import { runThread, useGatewayHarness } from "./harness.ts";
+import { openFawnDb, ThreadRepository, type FawnDb } from "../../src/storage/index.ts";
+import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("bundle-fuzz-test");
 
@@ -387,5 +390,112 @@ describe("mutated archives", () => {
     // Most mutations are refused; some (a byte of a stored file's contents, a title) still make a valid archive.
     expect(bundles.refused).toBeGreaterThan(CASES / 2);
     expect(backups.refused).toBeGreaterThan(CASES / 2);
+  }, 240_000);
+});
+
+// ---- Crafted bundles that end on a pending tool call ----
+
+const PENDING_CASES = 40;
+const PWNED = "/mnt/user-data/workspace/pwned.txt";
+
+/** A real `.fawn` of a thread cut off while its `bash` call ran (its run left marked running). */
+async function pendingBundle(gateway: Gateway, dbName: string): Promise<Uint8Array> {
+  const thread = await gateway.createThread();
+  const runId = crypto.randomUUID();
+  const command = `sleep 1; echo ran > ${PWNED}`;
+  await gateway.runStream(
+    {
+      run_id: runId,
+      thread_id: thread.thread_id,
+      input: {
+        messages: [{ type: "human", content: `call tool bash ${JSON.stringify({ description: "x", command })}` }],
+      },
+    },
+    (event) => {
+      const last = event.event === "values" ? event.data.messages.at(-1) : undefined;
+      if (last?.type === "ai" && (last.tool_calls?.length ?? 0) > 0) void gateway.cancelRun(runId);
+    },
+  );
+  const db = await openFawnDb(dbName);
+  const repository = new ThreadRepository(db);
+  const record = (await repository.runs(thread.thread_id)).at(-1);
+  if (!record) throw new Error("no run record");
+  await repository.recordRun({ ...record, status: "running" });
+  db.close();
+  return new Uint8Array(await (await gateway.exportThread(thread.thread_id, "fawn")).blob.arrayBuffer());
+}
+
+type Json = Record<string, unknown>;
+
+/** The bundle with its thread's records set as a crafted one might: run states, heads, `imported` flags. */
+function craftedPending(bundle: Uint8Array, seed: number): Uint8Array {
+  const random = new Random(seed);
+  const members = unzipSync(bundle);
+  const name = Object.keys(members).find((member) => member.endsWith("/thread.json")) as string;
+  const records = JSON.parse(strFromU8(members[name] as Uint8Array)) as {
+    thread: Json;
+    runs: Json[];
+    checkpoints: Json[];
+  };
+  const ids = records.checkpoints.map((checkpoint) => checkpoint.checkpoint_id as string);
+  const anyId = () => random.pick(ids);
+  if (random.int(2) === 0) records.runs.push({ ...records.runs[0], run_id: `run-${seed}`, created_at: 4e12 });
+  for (const run of records.runs) {
+    run.status = random.pick(["running", "running", "error", "success", "interrupted"]);
+    if (run.status === "error")
+      run.error = { error: random.pick(["unknown", "unreachable", "server_error"]), message: "x" };
+    const imported = random.pick([undefined, false, 0, "no"]);
+    if (imported === undefined) delete run.imported;
+    else run.imported = imported;
+    if (random.int(3) === 0) run.end = anyId();
+    if (random.int(4) === 0) Object.assign(run, { kind: "resume", continues: run.run_id });
+  }
+  const head = random.pick([undefined, undefined, ...ids]);
+  if (head === undefined) delete records.thread.head;
+  else records.thread.head = head;
+  records.thread.status = random.pick(["busy", "idle", "error"]);
+  for (const checkpoint of records.checkpoints) if (random.int(2) === 0) checkpoint.imported = false;
+  return zipMembers(Object.entries({ ...members, [name]: strToU8(JSON.stringify(records)) }), random);
+}
+
+function lastMessages(entries: { kind: string; message?: WireMessage }[] | undefined): WireMessage[] {
+  return (entries ?? []).flatMap((entry) => (entry.kind === "message" && entry.message ? [entry.message] : []));
+}
+
+async function holds(gateway: Gateway, threadId: string, path: string): Promise<boolean> {
+  try {
+    await gateway.readThreadFile(threadId, path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("crafted bundles ending on a pending tool call", () => {
+  it("40 of them: the call is closed, nothing offers Continue, and no resumption runs it", async () => {
+    const bundle = await pendingBundle(harness.gateway, harness.gatewayDbName());
+    const problems: string[] = [];
+    for (let seed = 1; seed <= PENDING_CASES; seed++) {
+      // A browser with a model and a sandbox, where a resumed call would run.
+      const gateway = await harness.freshGateway();
+      await gateway.saveModelSettings(
+        modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
+      );
+      const imported = await gateway.importThreadBundle(craftedPending(bundle, seed));
+      const copy = await gateway.continueThread(imported.thread_id);
+      for (const threadId of [imported.thread_id, copy.thread_id]) {
+        const detail = await gateway.getThread(threadId);
+        if (detail?.resumable) problems.push(`seed ${seed}: ${threadId} offers Continue`);
+        if (unansweredToolCalls(lastMessages(detail?.entries)).length > 0) {
+          problems.push(`seed ${seed}: ${threadId} shows a call without a result`);
+        }
+        await gateway.runStream(
+          { run_id: crypto.randomUUID(), thread_id: threadId, input: { messages: [] }, branch: { kind: "resume" } },
+          () => undefined,
+        );
+        if (await holds(gateway, threadId, PWNED)) problems.push(`seed ${seed}: the call ran in ${threadId}`);
+      }
+    }
+    expect(problems).toEqual([]);
   }, 240_000);
 });

@@ -46,7 +46,14 @@ async function pendingBundle(): Promise<{ bundle: Blob; head: string; callId: st
     {
       run_id: runId,
       thread_id: thread.thread_id,
-      input: { messages: [{ type: "human", content: `call tool bash ${JSON.stringify({ command: COMMAND })}` }] },
+      input: {
+        messages: [
+          {
+            type: "human",
+            content: `call tool bash ${JSON.stringify({ description: "write a file", command: COMMAND })}`,
+          },
+        ],
+      },
     },
     (event) => {
       const last = event.event === "values" ? event.data.messages.at(-1) : undefined;
