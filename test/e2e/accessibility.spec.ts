@@ -1,12 +1,14 @@
 // Every state of the app passes axe's WCAG A/AA checks, in the light and the dark palette: the conversation (empty,
 // with a finished reply and a diagram), each Settings tab and the unsaved-changes question, the thread actions menu,
-// Delete's dialog, the keyboard shortcuts sheet, the command palette and artifact previews.
+// Delete's dialog, the keyboard shortcuts sheet, the command palette, artifact previews and a tool call waiting for
+// approval.
 import { expect, test, type Page } from "@playwright/test";
 import {
   assistantMessages,
   callTool,
   callTools,
   configureEndpoint,
+  editSettings,
   expectNoA11yViolations,
   openPreview,
   send,
@@ -117,5 +119,16 @@ for (const scheme of ["light", "dark"] as const) {
       await preview.getByRole("button", { name: "Close preview" }).click();
       await expect(preview).toBeHidden();
     }
+
+    // A tool call that sends data out, waiting in group "Approval" (Settings → Web asks in every thread).
+    await editSettings(page, "Web", async (dialog) => {
+      await dialog.getByRole("switch", { name: "Ask before sending data out" }).check();
+    });
+    await send(page, callTool("web_fetch", { url: "https://example.org/report" }));
+    const approval = page.getByRole("group", { name: "Approval" });
+    await expect(approval).toBeVisible();
+    await expectNoA11yViolations(page, "a tool call waiting for approval");
+    await approval.getByRole("button", { name: "Deny" }).click();
+    await runEnded(page);
   });
 }

@@ -103,8 +103,14 @@ test("a continued stranger's thread: quoted to the model, no memory, and web_fet
   await page.getByRole("button", { name: "Thread actions" }).click();
   const memory = page.getByRole("menuitemcheckbox", { name: "Use memory in this thread" });
   await expect(memory).toHaveAttribute("aria-checked", "false");
-  await page.keyboard.press("Escape");
+  await memory.click();
+  await page.getByRole("button", { name: "Thread actions" }).click();
+  await expect(memory).toHaveAttribute("aria-checked", "true");
+  await memory.click();
+  await page.getByRole("button", { name: "Thread actions" }).click();
+  await expect(memory).toHaveAttribute("aria-checked", "false");
   await page.getByRole("heading", { level: 1 }).click();
+  await expect(memory).toBeHidden();
 
   // Deny: nothing reaches the address, and the run goes on with the refusal.
   hits = 0;
@@ -128,7 +134,7 @@ test("a continued stranger's thread: quoted to the model, no memory, and web_fet
   expect(hits).toBe(1);
 });
 
-test("a reload while a call waits runs nothing; Continue asks again, and Allow for this thread is remembered", async ({
+test("a second tab or a reload while a call waits runs nothing; Continue asks again, and Allow for this thread is remembered", async ({
   page,
   browser,
 }) => {
@@ -141,6 +147,16 @@ test("a reload while a call waits runs nothing; Continue asks again, and Allow f
   await send(page, callTool("web_fetch", { url: pageUrl }));
   const approval = page.getByRole("group", { name: "Approval" });
   await expect(approval).toBeVisible();
+
+  // A second tab cannot run the waiting call: the thread is running in the first.
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await expect(conversation(other).getByRole("article", { name: "User message" }).first()).toContainText("Mallory");
+  await send(other, callTool("web_fetch", { url: `${pageUrl}?other-tab` }));
+  await expect(other.getByText("This thread is running a reply in another tab.", { exact: false })).toBeVisible();
+  await expect(other.getByRole("group", { name: "Approval" })).toHaveCount(0);
+  expect(hits).toBe(0);
+  await other.close();
 
   await page.reload();
   await expect(conversation(page).getByRole("article", { name: "User message" }).first()).toContainText("Mallory");
