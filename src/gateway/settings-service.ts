@@ -165,7 +165,8 @@ export class SettingsService {
       return this.store.putAllWithApiKeys([
         { key: WEB_SEARCH_KEY, value: search, apiKey: searchKey },
         { key: WEB_FETCH_KEY, value: fetch, apiKey: fetchKey },
-        { key: WEB_APPROVAL_KEY, value: { askBeforeSending: parsed.askBeforeSending === true }, apiKey: "" },
+        // Off is the default, kept as no record (a backup then carries none).
+        { key: WEB_APPROVAL_KEY, value: parsed.askBeforeSending ? { askBeforeSending: true } : undefined, apiKey: "" },
       ]);
     });
   }

@@ -110,14 +110,17 @@ export class SettingsRepository {
     await Promise.all([...writes, tx.done]);
   }
 
-  /** Stores several settings and their API keys in one transaction: all of them, or none. */
+  /**
+   * Stores several settings and their API keys in one transaction: all of them, or none. A setting whose value is
+   * undefined is removed.
+   */
   async putAllWithApiKeys(entries: readonly { key: string; value: unknown; apiKey: string }[]): Promise<void> {
     const tx = this.db.transaction(["settings", "secrets"], "readwrite");
     const settings = tx.objectStore("settings");
     const secrets = tx.objectStore("secrets");
     await Promise.all([
       ...entries.flatMap(({ key, value, apiKey }) => [
-        settings.put({ key, value }),
+        value === undefined ? settings.delete(key) : settings.put({ key, value }),
         apiKey ? secrets.put({ key: secretKey(key), value: apiKey }) : secrets.delete(secretKey(key)),
       ]),
       tx.done,
