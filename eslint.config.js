@@ -41,7 +41,17 @@ const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
 
 export default tseslint.config(
   {
-    ignores: ["dist/", "dist-base/", "dist-*/", "reports-*/", "node_modules/", "test-results/", "playwright-report/", "docs/", "test/fixtures/"],
+    ignores: [
+      "dist/",
+      "dist-base/",
+      "dist-*/",
+      "reports-*/",
+      "node_modules/",
+      "test-results/",
+      "playwright-report/",
+      "docs/",
+      "test/fixtures/",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -9,7 +9,6 @@ export const PROXY_TOKEN_ERROR_TYPE = "proxy_token";
 /** How the proxy's 401 sentence begins (proxy/server.ts); the app shows that sentence as it is. */
 export const PROXY_TOKEN_SENTENCE = "Fawn's proxy needs its token";
 
-
 function originOf(url: string | URL): string | undefined {
   try {
     return new URL(String(url)).origin;
