@@ -29,14 +29,13 @@ export {
   type McpToolArtifact,
   type McpToolOutput,
 } from "./results.ts";
+export { mcpToolMetadata, type McpToolMetadata } from "./tool-metadata.ts";
 export {
   createMcpTools,
   createServersMcpTools,
   MCP_TOOL_NAME,
-  mcpToolMetadata,
   mcpToolName,
   type McpAgentTools,
-  type McpToolMetadata,
   type McpToolsOptions,
   type RenamedMcpTool,
   type SkippedMcpTool,

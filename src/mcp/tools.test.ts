@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { McpServerConfig, McpToolInfo } from "../protocol/index.ts";
 import type { McpCallOptions } from "./connection.ts";
 import { McpClientError } from "./errors.ts";
-import { createMcpTools, mcpToolMetadata, type McpToolCaller } from "./tools.ts";
+import { mcpToolMetadata } from "./tool-metadata.ts";
+import { createMcpTools, type McpToolCaller } from "./tools.ts";
 
 const object = { type: "object", properties: { q: { type: "string" } }, required: ["q"] };
 

@@ -15,6 +15,7 @@ import {
 } from "../protocol/index.ts";
 import type { McpCallOptions, McpProgress } from "./connection.ts";
 import { toolFailed } from "./errors.ts";
+import type { McpToolMetadata } from "./tool-metadata.ts";
 import { MCP_OUTPUT_MAX_CHARS, resultText, toolOutput, type McpToolArtifact } from "./results.ts";
 
 export { MCP_TOOL_NAME, mcpToolName };
@@ -39,12 +40,6 @@ export interface McpToolsOptions {
   maxOutputChars?: number;
 }
 
-/** What every MCP agent tool's metadata holds. */
-export interface McpToolMetadata extends Record<string, unknown> {
-  mcp_server: string;
-  mcp_tool: string;
-}
-
 /** A tool the model knows by another name than `<server>_<tool>`, and why. */
 export interface RenamedMcpTool {
   server: string;
@@ -57,13 +52,6 @@ export interface McpAgentTools {
   tools: DynamicStructuredTool[];
   skipped: SkippedMcpTool[];
   renamed: RenamedMcpTool[];
-}
-
-/** The server's and the tool's names, when `tool` is an MCP agent tool. */
-export function mcpToolMetadata(tool: { metadata?: Record<string, unknown> }): McpToolMetadata | undefined {
-  const metadata = tool.metadata;
-  if (typeof metadata?.mcp_server !== "string" || typeof metadata.mcp_tool !== "string") return undefined;
-  return { mcp_server: metadata.mcp_server, mcp_tool: metadata.mcp_tool };
 }
 
 /** An object schema model APIs accept: `type: "object"` and `properties` always present. */

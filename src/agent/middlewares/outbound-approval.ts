@@ -5,7 +5,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { createMiddleware } from "langchain";
-import { mcpToolMetadata } from "../../mcp/tools.ts";
+import { mcpToolMetadata } from "../../mcp/tool-metadata.ts";
 
 /** A call that waits: its id, the tool, and where it would send data. */
 export interface OutboundCall {
