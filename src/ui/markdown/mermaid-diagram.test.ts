@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import * as css from "./diagram-css.ts";
-import { sanitizeDiagram as sanitize } from "./mermaid-diagram.ts";
+import { guardFrame, guardPage, sanitizeDiagram as sanitize } from "./mermaid-diagram.ts";
 
 const sanitizeDiagram = (markup: string) => sanitize(markup, css)?.svg;
 
@@ -109,5 +109,86 @@ describe("sanitizeDiagram and CSS escapes", () => {
         `@font-face{font-family:x;src:src("https://evil.example/h.woff")} .a{fill:red}</style></svg>`,
     )!;
     expect(svg.querySelector("style")?.textContent).toBe(".a{fill:red}");
+  });
+});
+
+describe("the guarded drawing frame", () => {
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const frame = document.createElement("iframe");
+  document.body.append(frame);
+  guardFrame(frame, css);
+  const doc = frame.contentDocument!;
+  const drawing = doc.createElementNS(SVG_NS, "svg");
+  doc.body.appendChild(drawing);
+
+  // roughjs (mermaid's class boxes) makes its shapes in the page's document and mermaid moves them into the frame:
+  // what they carry is judged as they enter, before the frame can style (and so fetch) them.
+  it("judges shapes made outside the frame as they enter it, however they enter", () => {
+    const entries: [string, (shape: Element) => void][] = [
+      ["appendChild", (shape) => drawing.appendChild(shape)],
+      ["insertBefore", (shape) => drawing.insertBefore(shape, drawing.firstChild)],
+      ["append", (shape) => drawing.append(shape)],
+      ["prepend", (shape) => drawing.prepend(shape)],
+      ["replaceChildren", (shape) => drawing.replaceChildren(shape)],
+      ["after", (shape) => drawing.firstElementChild!.after(shape)],
+      ["insertAdjacentElement", (shape) => drawing.insertAdjacentElement("beforeend", shape)],
+    ];
+    for (const [how, enter] of entries) {
+      const group = document.createElementNS(SVG_NS, "g");
+      const shape = document.createElementNS(SVG_NS, "path");
+      shape.setAttribute("fill", "url(https://evil.example/p.svg#p)");
+      shape.setAttribute("stroke", "red");
+      shape.setAttribute("style", "fill:url(https://evil.example/q.svg#q);stroke-width:2");
+      const image = document.createElementNS(SVG_NS, "image");
+      image.setAttribute("href", "https://evil.example/i.png");
+      group.append(shape, image);
+      if (how === "after") drawing.replaceChildren(doc.createElementNS(SVG_NS, "g"));
+      enter(group);
+      const entered = group.querySelector("path")!;
+      expect(drawing.outerHTML, how).not.toContain("evil.example/p");
+      expect(drawing.outerHTML, how).not.toContain("evil.example/q");
+      expect(entered.getAttribute("stroke"), how).toBe("red");
+      expect(entered.getAttribute("style"), how).toBe("stroke-width:2");
+      const held = group.querySelector("image")!;
+      expect(held.hasAttribute("href"), how).toBe(false);
+      expect(held.getAttribute("data-fawn-remote"), how).toBe("https://evil.example/i.png");
+    }
+  });
+
+  it("cleans a <style> made outside the frame, and text added to a <style> inside it", () => {
+    const unguard = guardPage(css);
+    try {
+      const style = document.createElement("style");
+      style.textContent = ".a{fill:red} .b{background:url(https://evil.example/s.png)}";
+      drawing.append(style);
+      expect(style.textContent).not.toContain("evil.example");
+      style.appendChild(document.createTextNode(".c{fill:url(https://evil.example/t.svg#t)}"));
+      expect(style.textContent).not.toContain("evil.example");
+      expect(style.textContent).toContain(".a{fill:red}");
+    } finally {
+      unguard();
+    }
+  });
+
+  // A node keeps its own realm's methods when it moves: mermaid sets a class box's style after it is in the frame.
+  it("judges what the page's own methods set on a node in the frame, while drawing, and nothing else", () => {
+    const unguard = guardPage(css);
+    const shape = document.createElementNS(SVG_NS, "path");
+    drawing.append(shape);
+    const outside = document.createElementNS(SVG_NS, "path");
+    try {
+      shape.setAttribute("style", "fill:url(https://evil.example/u.svg#u);stroke:blue");
+      shape.setAttribute("fill", "url(https://evil.example/v.svg#v)");
+      outside.setAttribute("fill", "url(#own)");
+      expect(shape.outerHTML).not.toContain("evil.example");
+      expect(shape.getAttribute("style")).toBe("stroke:blue");
+      expect(outside.getAttribute("fill")).toBe("url(#own)");
+    } finally {
+      unguard();
+    }
+    document.body.setAttribute("data-after", "url(https://example.com/x)");
+    expect(document.body.getAttribute("data-after")).toBe("url(https://example.com/x)");
+    shape.setAttribute("fill", "url(https://evil.example/w.svg#w)");
+    expect(shape.getAttribute("fill")).toContain("evil.example"); // the page's methods are the page's again
   });
 });

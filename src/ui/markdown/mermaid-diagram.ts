@@ -151,23 +151,38 @@ export function sanitizeDiagram(markup: string, css: DiagramCss): CleanDiagram |
 /** The drawing frame's own policy: nothing loads in it, whatever the page's allows. */
 export const DRAWING_FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
 
+// The page's own DOM methods, never the guarded frame's: judging an element sets what is left of it with these.
+const setPlainAttribute = Element.prototype.setAttribute;
+const setPlainText = Object.getOwnPropertyDescriptor(Node.prototype, "textContent")!.set!;
+
+/**
+ * Judges every attribute and `<style>` in `node` (itself too, when it is an element) by the same rule as the guarded
+ * setters: an attribute is kept, cleaned, dropped, or (an image's web address) held in `data-fawn-remote`.
+ */
+function judgeTree(node: Node, css: DiagramCss): void {
+  if (node.nodeType !== Node.ELEMENT_NODE && node.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return;
+  const parent = node as Element | DocumentFragment;
+  const elements = parent.querySelectorAll("*");
+  for (const element of node.nodeType === Node.ELEMENT_NODE ? [node as Element, ...elements] : elements) {
+    for (const attribute of [...element.attributes]) {
+      const verdict = attributeVerdict(element.localName, attribute.name, attribute.value, css);
+      if (verdict === "drop") element.removeAttributeNode(attribute);
+      else if ("hold" in verdict) {
+        element.removeAttributeNode(attribute);
+        setPlainAttribute.call(element, HELD_ATTRIBUTE, verdict.hold.href);
+      } else if (attribute.value !== verdict.keep) attribute.value = verdict.keep;
+    }
+    if (element.localName === "style") setPlainText.call(element, css.cleanStylesheet(element.textContent ?? ""));
+  }
+}
+
 /** `markup` parsed where nothing loads (a document without a window), its attributes and styles judged. */
 function inertFragment(context: Element, markup: string, css: DiagramCss): DocumentFragment {
   const inert = document.implementation.createHTMLDocument("");
   const svg = context.namespaceURI === "http://www.w3.org/2000/svg";
   inert.body.innerHTML = svg ? `<svg>${markup}</svg>` : markup;
   const root = svg ? inert.body.firstElementChild! : inert.body;
-  for (const element of root.querySelectorAll("*")) {
-    for (const attribute of [...element.attributes]) {
-      const verdict = attributeVerdict(element.localName, attribute.name, attribute.value, css);
-      if (verdict === "drop") element.removeAttributeNode(attribute);
-      else if ("hold" in verdict) {
-        element.removeAttributeNode(attribute);
-        element.setAttribute(HELD_ATTRIBUTE, verdict.hold.href);
-      } else attribute.value = verdict.keep;
-    }
-    if (element.localName === "style") element.textContent = css.cleanStylesheet(element.textContent ?? "");
-  }
+  judgeTree(root, css);
   const fragment = inert.createDocumentFragment();
   fragment.append(...root.childNodes);
   return fragment;
@@ -179,9 +194,12 @@ type FrameWindow = Window & typeof globalThis;
  * Makes the scratch frame mermaid's sandbox mode draws in unable to load anything, before mermaid touches it: its
  * document gets a policy that forbids every load, and the frame's own DOM methods (which mermaid's drawing calls, as
  * it makes its elements from the frame's document) judge what is set: `setAttribute`, `setAttributeNS`, `innerHTML`,
- * a `<style>`'s text and `style.setProperty`. An image's web address goes into `data-fawn-remote`, which loads nothing.
+ * `insertAdjacentHTML`, `outerHTML`, a `<style>`'s text and `style.setProperty`. An image's web address goes into
+ * `data-fawn-remote`, which loads nothing. Whatever enters the frame's tree (appendChild, insertBefore, append,
+ * before…) is judged whole as it enters: roughjs, which draws mermaid's class boxes, makes its shapes in the page's
+ * document with the page's own `setAttribute`, and a `fill: url(…)` on one would load the moment the frame styles it.
  */
-function guardFrame(frame: HTMLIFrameElement, css: DiagramCss): void {
+export function guardFrame(frame: HTMLIFrameElement, css: DiagramCss): void {
   const win = frame.contentWindow as FrameWindow | null;
   const doc = frame.contentDocument;
   if (!win || !doc) throw new Error("the diagram's drawing frame could not be reached");
@@ -190,57 +208,165 @@ function guardFrame(frame: HTMLIFrameElement, css: DiagramCss): void {
   policy.content = DRAWING_FRAME_CSP;
   (doc.head ?? doc.documentElement).prepend(policy);
 
+  guardedDocuments.add(doc);
+  guardRealm(win, css, () => true);
+}
+
+/** The drawing frames' documents: the page's own DOM methods judge what is set on a node of theirs, while drawing. */
+const guardedDocuments = new WeakSet<Document>();
+
+/**
+ * Replaces the DOM methods of `win`'s realm that set attributes, markup, style text and CSS properties, or insert
+ * nodes, by ones that judge what they set (see guardFrame) on the nodes `judged` picks; others get the original.
+ * Returns what puts the originals back.
+ */
+function guardRealm(win: FrameWindow, css: DiagramCss, judged: (node: Node) => boolean): () => void {
+  const undo: (() => void)[] = [];
+  type Method = (this: Node, ...args: unknown[]) => unknown;
+  const replace = (prototype: object, name: string, guarded: (original: Method) => Method, setter = false) => {
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
+    const original = (setter ? descriptor?.set : descriptor?.value) as Method | undefined;
+    if (!descriptor || typeof original !== "function") return;
+    const replacement = guarded(original);
+    const value = function (this: Node, ...args: unknown[]): unknown {
+      return (judged(this) ? replacement : original).apply(this, args);
+    };
+    Object.defineProperty(prototype, name, setter ? { ...descriptor, set: value } : { ...descriptor, value });
+    undo.push(() => Object.defineProperty(prototype, name, descriptor));
+  };
+
   const element = win.Element.prototype;
   const setAttribute = element.setAttribute;
-  const setAttributeNS = element.setAttributeNS;
   const apply = (target: Element, name: string, value: unknown, set: (name: string, value: string) => void) => {
     const verdict = attributeVerdict(target.localName, name, String(value), css);
     if (verdict === "drop") return;
     if ("hold" in verdict) setAttribute.call(target, HELD_ATTRIBUTE, verdict.hold.href);
     else set(name, verdict.keep);
   };
-  element.setAttribute = function (this: Element, name: string, value: string) {
-    apply(this, name, value, (n, v) => setAttribute.call(this, n, v));
-  };
-  element.setAttributeNS = function (this: Element, namespace: string | null, name: string, value: string) {
-    apply(this, name, value, (n, v) => setAttributeNS.call(this, namespace, n, v));
-  };
-  Object.defineProperty(element, "innerHTML", {
-    configurable: true,
-    get: Object.getOwnPropertyDescriptor(win.Element.prototype, "innerHTML")!.get,
-    set(this: Element, markup: unknown) {
-      this.replaceChildren(inertFragment(this, String(markup ?? ""), css));
-    },
-  });
+  replace(
+    element,
+    "setAttribute",
+    (original) =>
+      function (this: Node, name: unknown, value: unknown) {
+        apply(this as Element, String(name), value, (n, v) => original.call(this, n, v));
+      },
+  );
+  replace(
+    element,
+    "setAttributeNS",
+    (original) =>
+      function (this: Node, namespace: unknown, name: unknown, value: unknown) {
+        apply(this as Element, String(name), value, (n, v) => original.call(this, namespace, n, v));
+      },
+  );
+  replace(
+    element,
+    "innerHTML",
+    () =>
+      function (this: Node, markup: unknown) {
+        (this as Element).replaceChildren(inertFragment(this as Element, String(markup ?? ""), css));
+      },
+    true,
+  );
+  replace(
+    element,
+    "outerHTML",
+    () =>
+      function (this: Node, markup: unknown) {
+        const target = this as Element;
+        target.replaceWith(inertFragment(target.parentElement ?? target, String(markup ?? ""), css));
+      },
+    true,
+  );
+  replace(
+    element,
+    "insertAdjacentHTML",
+    (original) =>
+      function (this: Node, position: unknown, markup: unknown) {
+        const target = this as Element;
+        const where = String(position).toLowerCase();
+        const inside = where === "afterbegin" || where === "beforeend";
+        const fragment = inertFragment(inside ? target : (target.parentElement ?? target), String(markup ?? ""), css);
+        if (where === "beforebegin") target.before(fragment);
+        else if (where === "afterbegin") target.prepend(fragment);
+        else if (where === "beforeend") target.append(fragment);
+        else if (where === "afterend") target.after(fragment);
+        else original.call(this, position, ""); // the browser's own error for a position that is not one
+      },
+  );
+  replace(
+    win.Node.prototype,
+    "textContent",
+    (original) =>
+      function (this: Node, value: unknown) {
+        const style = this.nodeName.toLowerCase() === "style";
+        original.call(this, style ? css.cleanStylesheet(String(value ?? "")) : value);
+      },
+    true,
+  );
 
-  const node = win.Node.prototype;
-  const text = Object.getOwnPropertyDescriptor(node, "textContent")!;
-  Object.defineProperty(node, "textContent", {
-    configurable: true,
-    get: text.get,
-    set(this: Node, value: unknown) {
-      const style = this.nodeName.toLowerCase() === "style";
-      text.set!.call(this, style ? css.cleanStylesheet(String(value ?? "")) : value);
-    },
-  });
-  // mermaid's own <style> is made in the page's document and moved into the frame's drawing.
-  const cleanStyle = (child: Node) => {
-    if (child.nodeName.toLowerCase() === "style") child.textContent = css.cleanStylesheet(child.textContent ?? "");
+  // Insertions: each node that enters is judged whole first (it may come from the page's document, set with unguarded
+  // methods), and text that enters a <style> (a text node, a string) leaves that sheet cleaned again.
+  const isNode = (value: unknown): value is Node =>
+    typeof value === "object" && value !== null && typeof (value as Node).nodeType === "number";
+  const recleanStyle = (target: Node | null) => {
+    const start = target?.nodeType === Node.ELEMENT_NODE ? (target as Element) : target?.parentElement;
+    const sheet = start?.closest("style");
+    if (sheet) setPlainText.call(sheet, css.cleanStylesheet(sheet.textContent ?? ""));
   };
-  const appendChild = node.appendChild;
-  const insertBefore = node.insertBefore;
-  node.appendChild = function <T extends Node>(this: Node, child: T): T {
-    cleanStyle(child);
-    return appendChild.call(this, child) as T;
-  };
-  node.insertBefore = function <T extends Node>(this: Node, child: T, before: Node | null): T {
-    cleanStyle(child);
-    return insertBefore.call(this, child, before) as T;
-  };
+  const insertion = (original: Method) =>
+    function (this: Node, ...args: unknown[]): unknown {
+      for (const arg of args) if (isNode(arg)) judgeTree(arg, css);
+      const result = original.apply(this, args);
+      recleanStyle(this);
+      recleanStyle(this.parentNode);
+      return result;
+    };
+  for (const name of ["appendChild", "insertBefore", "replaceChild"]) replace(win.Node.prototype, name, insertion);
+  for (const prototype of [element, win.CharacterData.prototype])
+    for (const name of ["before", "after", "replaceWith"]) replace(prototype, name, insertion);
+  for (const prototype of [element, win.DocumentFragment.prototype, win.Document.prototype])
+    for (const name of ["append", "prepend", "replaceChildren"]) replace(prototype, name, insertion);
+  replace(element, "insertAdjacentElement", insertion);
+  replace(element, "insertAdjacentText", insertion);
+
   const declaration = win.CSSStyleDeclaration.prototype;
-  const setProperty = declaration.setProperty;
-  declaration.setProperty = function (this: CSSStyleDeclaration, property: string, value: string | null, priority) {
-    if (value == null || css.valueLoadsNothing(String(value))) setProperty.call(this, property, value, priority);
+  const setProperty = Object.getOwnPropertyDescriptor(declaration, "setProperty")!;
+  const guardedSetProperty = function (this: CSSStyleDeclaration, property: string, value: unknown, priority?: string) {
+    if (value == null || css.valueLoadsNothing(String(value)))
+      (setProperty.value as CSSStyleDeclaration["setProperty"]).call(this, property, value as string | null, priority);
+  };
+  // A declaration does not say whose it is: in the frame every one is judged; in the page none is (mermaid sets
+  // none there).
+  if (judged(win.document)) {
+    Object.defineProperty(declaration, "setProperty", { ...setProperty, value: guardedSetProperty });
+    undo.push(() => Object.defineProperty(declaration, "setProperty", setProperty));
+  }
+  return () => {
+    for (const restore of undo.reverse()) restore();
+  };
+}
+
+let pageGuards = 0;
+let unguardPage: (() => void) | undefined;
+
+/**
+ * While mermaid draws, the page's own DOM methods judge what is set on a node in a drawing frame: roughjs makes its
+ * shapes in the page's document, and mermaid goes on setting their styles (with the page's `setAttribute`, which a
+ * node keeps when it moves) once they are in the frame. Every other node gets the original methods.
+ */
+export function guardPage(css: DiagramCss): () => void {
+  if (pageGuards++ === 0)
+    unguardPage = guardRealm(
+      window as FrameWindow,
+      css,
+      (node) => node != null && guardedDocuments.has(node.ownerDocument ?? (node as Document)),
+    );
+  return () => {
+    if (--pageGuards === 0) {
+      unguardPage?.();
+      unguardPage = undefined;
+    }
   };
 }
 
@@ -355,10 +481,12 @@ export async function drawDiagram(source: string, dark: boolean): Promise<Diagra
     });
     host = drawingHost(css);
     const restore = standInImages();
+    const unguard = guardPage(css);
     let svg: string;
     try {
       ({ svg } = await mermaid.render(id, source, host));
     } finally {
+      unguard();
       restore();
     }
     const clean = sanitizeDiagram(drawnMarkup(svg), css);
