@@ -15,6 +15,7 @@ export type { SummarizationOptions } from "./middlewares/summarization.ts";
 export {
   deniedToolText,
   outboundTargets,
+  withNetworkedShell,
   type OutboundApproval,
   type OutboundCall,
 } from "./middlewares/outbound-approval.ts";

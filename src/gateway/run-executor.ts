@@ -14,6 +14,7 @@ import {
   type ModelErrorOptions,
   type OutboundApproval,
   type SummarizationOptions,
+  withNetworkedShell,
 } from "../agent/index.ts";
 import { createOpenAiModel, describeModelError, type ChatModelFactory } from "../models/index.ts";
 import type {
@@ -268,7 +269,12 @@ export async function executeRun(
       proxyUrl: deps.proxyUrl,
       ...(deps.proxyToken && { proxyToken: deps.proxyToken }),
     });
-  const approval = deps.approve?.(outboundTargets([...(webTools ?? []), ...(deps.mcp?.tools ?? [])]));
+  const outbound = outboundTargets([...(webTools ?? []), ...(deps.mcp?.tools ?? [])]);
+  // A WebContainer's shell reaches the network (node, npm): its commands wait too. The bash call opens the thread's
+  // sandbox anyway; asking which kind it is first costs nothing more.
+  const approval = deps.approve?.(
+    sandbox ? withNetworkedShell(outbound, async () => (await sandbox(threadId)).kind === "webcontainer") : outbound,
+  );
   const agent = createLeadAgent({
     // Without a configured endpoint the agent never calls its model; it is built only to save the user's message.
     model: target

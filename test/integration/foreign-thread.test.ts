@@ -4,13 +4,16 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Gateway } from "../../src/gateway/index.ts";
+import { openGateway, type Gateway } from "../../src/gateway/index.ts";
 import {
   isApprovalRequestedEvent,
   type ApprovalRequestedEvent,
   type RunEvent,
   type ThreadSummary,
 } from "../../src/protocol/index.ts";
+import { bootFakeSlot } from "../../src/sandbox/webcontainer/fake-webcontainer.ts";
+import { WebContainerSandbox } from "../../src/sandbox/webcontainer/webcontainer-sandbox.ts";
+import { MemoryThreadFileStore } from "../../src/sandbox/thread-file-store.ts";
 import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("foreign-thread");
@@ -249,5 +252,32 @@ describe("a stranger's thread, continued", () => {
     const copy = await gateway.continueThread(again.thread_id);
     expect(copy.foreign?.memory).toBeUndefined();
     expect(copy.approved_tools).toBeUndefined();
+  });
+
+  it("on WebContainer, whose node and npm reach the network, a bash command waits too; the browser's bash does not", async () => {
+    const { slot } = await bootFakeSlot({ workdirName: "fawn" });
+    const store = new MemoryThreadFileStore();
+    const gateway = await openGateway(`foreign-thread-webcontainer-${crypto.randomUUID()}`, {
+      openSandbox: async (threadId) => WebContainerSandbox.open({ slot, threadId, store }),
+    });
+    await gateway.saveModelSettings(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
+    );
+    const copy = await continuedStrangerThread(gateway);
+    const command = "echo sent > /mnt/user-data/workspace/sent.txt";
+    const call = `call tool bash ${JSON.stringify({ description: "send", command })}`;
+    const sent = async () => Object.keys(await store.load(copy.thread_id)).some((path) => path.endsWith("/sent.txt"));
+
+    const denied = await runAnswering(gateway, copy.thread_id, call, () => "deny");
+    expect(denied.asked).toMatchObject([{ tool: "bash", target: command }]);
+    expect(await sent(), "a denied command never runs").toBe(false);
+    const allowed = await runAnswering(gateway, copy.thread_id, call, () => "allow");
+    expect(allowed.asked).toHaveLength(1);
+    expect(await sent()).toBe(true);
+
+    // The browser sandbox's bash has no network: the harness's gateway runs it without asking.
+    const browserCopy = await continuedStrangerThread(harness.gateway);
+    const free = await runAnswering(harness.gateway, browserCopy.thread_id, call, () => "deny");
+    expect(free.asked).toEqual([]);
   });
 });

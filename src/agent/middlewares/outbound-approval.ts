@@ -17,9 +17,15 @@ export interface OutboundCall {
   server?: string;
 }
 
+/** Where a call would send data: a URL, a query, an MCP server's tool, or a shell command. */
+export interface OutboundTarget {
+  target: string;
+  server?: string;
+}
+
 export interface OutboundApproval {
   /** The call's target when its tool sends data out; undefined for the tools that do not (they run at once). */
-  describe(call: { name: string; args: unknown }): { target: string; server?: string } | undefined;
+  describe(call: { name: string; args: unknown }): OutboundTarget | undefined | Promise<OutboundTarget | undefined>;
   /** Resolves with the user's answer; rejects (an AbortError) when `signal` aborts first. */
   ask(call: OutboundCall, signal?: AbortSignal): Promise<"allow" | "deny">;
 }
@@ -61,13 +67,27 @@ export function outboundTargets(
   };
 }
 
+/**
+ * `describe`, with the `bash` tool sending data out (its target: the command) when `networked()` says the thread's
+ * shell reaches the network: a WebContainer's node and npm do; the browser sandbox's bash has no network at all.
+ */
+export function withNetworkedShell(
+  describe: OutboundApproval["describe"],
+  networked: () => Promise<boolean>,
+): OutboundApproval["describe"] {
+  return async (call) => {
+    if (call.name === "bash" && (await networked())) return { target: argument(call.args, "command") };
+    return describe(call);
+  };
+}
+
 /** The approval step: the last tool-call wrapper in the chain, so only calls that would really run ask. */
 export function outboundApprovalMiddleware(approval: OutboundApproval) {
   return createMiddleware({
     name: "OutboundApprovalMiddleware",
     wrapToolCall: async (request, handler) => {
       const call = request.toolCall;
-      const described = approval.describe({ name: call.name, args: call.args });
+      const described = await approval.describe({ name: call.name, args: call.args });
       if (!described) return handler(request);
       const answer = await approval.ask(
         { tool_call_id: call.id ?? "", tool: call.name, ...described },

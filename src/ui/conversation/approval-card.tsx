@@ -1,4 +1,4 @@
-// Group "Approval": a tool call that would send data out (web_fetch, web_search, an MCP tool) waits here, naming the
+// Group "Approval": a tool call that would send data out (web_fetch, web_search, an MCP tool, bash on WebContainer) waits here, naming the
 // tool and where the data would go, until the user chooses "Allow", "Deny" or "Allow for this thread". The target is
 // shown as text, never as a link: it is what the model asked for, and may be hostile.
 import { createSignal, Show } from "solid-js";
@@ -21,14 +21,16 @@ export function ApprovalCard(props: {
       setBusy(false);
     }
   };
+  // A WebContainer thread's bash command: its shell reaches the network.
+  const shell = () => props.approval.tool === "bash";
   const id = () => `approval-${props.approval.approval_id}`;
   return (
     <section class="approval" role="group" aria-label={t("approval.group")} aria-describedby={`${id()}-question`}>
       <p class="approval-question" id={`${id()}-question`}>
-        {t("approval.question", { tool: props.approval.tool })}
+        {shell() ? t("approval.questionShell") : t("approval.question", { tool: props.approval.tool })}
       </p>
       <p class="approval-target">
-        <span class="approval-target-label">{t("approval.target")}</span>{" "}
+        <span class="approval-target-label">{shell() ? t("approval.command") : t("approval.target")}</span>{" "}
         <Show when={props.approval.server}>
           {(server) => <span class="approval-server">{t("approval.server", { server: server() })} · </span>}
         </Show>

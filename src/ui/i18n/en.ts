@@ -161,6 +161,9 @@ export const en = {
   "approval.group": "Approval",
   "approval.question": template<{ tool: string }>("The agent wants to call {{ tool }}, which sends data out of Fawn."),
   "approval.target": "To:",
+  "approval.questionShell":
+    "The agent wants to run a command in the WebContainer, whose node and npm can send data out of Fawn.",
+  "approval.command": "Command:",
   "approval.server": template<{ server: string }>("MCP server {{ server }}"),
   "approval.why":
     "This thread holds another person's messages, which may ask the agent to send your data somewhere. Allow it only if you expect this request.",

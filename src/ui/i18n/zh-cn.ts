@@ -141,6 +141,8 @@ export const zhCN: Translation = {
   "approval.group": "批准",
   "approval.question": "智能体想调用 {{ tool }}，它会把数据发送到 Fawn 之外。",
   "approval.target": "发往：",
+  "approval.questionShell": "智能体想在 WebContainer 中运行一条命令，其中的 node 和 npm 可以把数据发送到 Fawn 之外。",
+  "approval.command": "命令：",
   "approval.server": "MCP 服务器 {{ server }}",
   "approval.why": "这个会话包含他人的消息，它们可能诱使智能体把你的数据发到别处。只有在你预期这个请求时才允许。",
   "approval.whySettings": "“设置 → 网络”要求在发送任何数据前先询问。只有在你预期这个请求时才允许。",
