@@ -89,12 +89,16 @@ export class ApprovalService {
     });
   }
 
-  /** The user's answer; "Allow for this thread" is stored on the thread and lets its other waiting calls of the tool go. */
-  async answer(approvalId: string, decision: ApprovalDecision): Promise<void> {
+  /**
+   * The user's answer; "Allow for this thread" is stored on the thread and lets its other waiting calls of the tool
+   * go. With `threadId`, only a call waiting in that thread is answered.
+   */
+  async answer(approvalId: string, decision: ApprovalDecision, threadId?: string): Promise<void> {
     if (!APPROVAL_DECISIONS.includes(decision)) {
       throw new UserError('An approval is answered "allow", "deny" or "allow_thread".');
     }
-    const waiting = typeof approvalId === "string" ? this.waiting.get(approvalId) : undefined;
+    const found = typeof approvalId === "string" ? this.waiting.get(approvalId) : undefined;
+    const waiting = threadId === undefined || found?.threadId === threadId ? found : undefined;
     if (!waiting) {
       throw new UserError(
         "There is no tool call waiting for approval with that id: it was answered, or its run ended.",

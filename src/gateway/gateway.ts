@@ -223,8 +223,8 @@ export class Gateway implements GatewayApi {
     this.services.runs.cancel(runId);
   }
 
-  answerApproval(approvalId: string, decision: ApprovalDecision): Promise<void> {
-    return this.services.approvals.answer(approvalId, decision);
+  answerApproval(approvalId: string, decision: ApprovalDecision, threadId?: string): Promise<void> {
+    return this.services.approvals.answer(approvalId, decision, threadId);
   }
 
   setThreadMemory(threadId: string, enabled: boolean): Promise<ThreadSummary> {

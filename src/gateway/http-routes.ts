@@ -63,6 +63,8 @@ const suggestionsBody = z.object({
   model_name: z.string().nullish(),
 });
 const compactBody = z.object({ model_name: z.string().nullish() }).loose();
+const approvalBody = z.object({ decision: z.enum(["allow", "deny", "allow_thread"]) });
+const threadMemoryBody = z.object({ enabled: z.boolean() });
 const skillInstallBody = z.object({ thread_id: z.string().min(1), path: z.string().min(1) });
 
 /** A skill as DeerFlow's `GET /api/skills` lists it. */
@@ -134,7 +136,11 @@ function threadResponse(thread: ThreadSummary) {
     status: thread.status,
     created_at: new Date(thread.created_at).toISOString(),
     updated_at: new Date(thread.updated_at).toISOString(),
-    metadata: {},
+    // Fawn's own: a thread holding another person's messages says so, with its memory switch and allowed tools.
+    metadata: {
+      ...(thread.foreign && { foreign: { memory: thread.foreign.memory === true } }),
+      ...(thread.approved_tools?.length && { approved_tools: thread.approved_tools }),
+    },
     values: { title: thread.title },
     interrupts: {},
   };
@@ -274,6 +280,27 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
   app.post("/api/threads/:thread_id/runs/:run_id/cancel", async (c) => {
     await gateway.cancelRun(c.req.param("run_id"));
     return new Response(null, { status: 202 });
+  });
+
+  // Fawn's own: answering a tool call that waits in "Approval" (a `custom` event `approval_requested` of the run's
+  // stream), and memory for a thread holding another person's messages.
+  app.post("/api/threads/:thread_id/approvals/:approval_id", async (c) => {
+    const body = await readJson(c.req.raw, approvalBody);
+    const threadId = c.req.param("thread_id");
+    await findThread(threadId);
+    try {
+      await gateway.answerApproval(c.req.param("approval_id"), body.decision, threadId);
+    } catch (error) {
+      if (error instanceof UserError) throw new RouteProblem(404, error.message);
+      throw error;
+    }
+    return json({ approval_id: c.req.param("approval_id"), decision: body.decision });
+  });
+  app.put("/api/threads/:thread_id/memory", async (c) => {
+    const body = await readJson(c.req.raw, threadMemoryBody);
+    const threadId = c.req.param("thread_id");
+    await findThread(threadId);
+    return json(threadResponse(await gateway.setThreadMemory(threadId, body.enabled)));
   });
 
   // Composer extras: follow-up suggestions and /compact (DeerFlow's suggestions and compaction routes).

@@ -478,9 +478,10 @@ export interface GatewayApi {
   /**
    * Answers a tool call waiting in group "Approval" (a run's `approval_requested` event): `allow` runs it, `deny`
    * answers the model with a refusal and the run goes on, `allow_thread` runs it and every later call of that tool in
-   * the thread. Rejects with one sentence when no such call waits (answered already, or its run has ended).
+   * the thread. Rejects with one sentence when no such call waits (answered already, or its run has ended), or when
+   * `threadId` is given and the call waits in another thread.
    */
-  answerApproval(approvalId: string, decision: ApprovalDecision): Promise<void>;
+  answerApproval(approvalId: string, decision: ApprovalDecision, threadId?: string): Promise<void>;
   /** Turns memory on or off for a thread holding another person's messages (off when it came). */
   setThreadMemory(threadId: string, enabled: boolean): Promise<ThreadSummary>;
   /** Describes the sandbox a thread's commands run in. */
