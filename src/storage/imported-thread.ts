@@ -15,7 +15,7 @@ import type {
   MessageListBlob,
   MessageRef,
 } from "./fawn-db.ts";
-import { nextChannelVersion } from "./indexeddb-checkpoint-saver.ts";
+import { nextChannelVersion, rootCheckpointRecord } from "./indexeddb-checkpoint-saver.ts";
 import { hashBytes, isCompleteChain, isIdentifiedMessage, planMessageList, refsOfChain } from "./message-delta.ts";
 
 const MESSAGES = "messages";
@@ -137,24 +137,11 @@ async function closingCheckpoint(
   };
   const step = typeof parentMetadata.step === "number" ? parentMetadata.step + 1 : 0;
   const metadata: CheckpointMetadata = { source: "update", step, parents: {} };
-  const [[type, bytes], [metadataType, metadataBytes]] = await Promise.all([
-    serde.dumpsTyped(checkpoint),
-    serde.dumpsTyped(metadata),
-  ]);
   return {
-    checkpoint: {
-      thread_id: threadId,
-      checkpoint_ns: "",
-      checkpoint_id: checkpoint.id,
+    checkpoint: await rootCheckpointRecord(serde, threadId, checkpoint, metadata, {
       parent_checkpoint_id: parent.checkpoint_id,
-      v: checkpoint.v,
-      type,
-      checkpoint: bytes,
-      metadata_type: metadataType,
-      metadata: metadataBytes,
-      channel_versions: { ...checkpoint.channel_versions },
       imported: true,
-    },
+    }),
     blobs,
     messages,
   };

@@ -159,6 +159,36 @@ export function nextChannelVersion(current: unknown): string {
   return `${String(previous + 1).padStart(32, "0")}.${suffix.join("")}`;
 }
 
+/**
+ * The stored record of a root-namespace checkpoint written outside a run (an import), serialized with `serde`; its
+ * channel values go in blobs of their own.
+ */
+export async function rootCheckpointRecord(
+  serde: SerializerProtocol,
+  threadId: string,
+  checkpoint: Checkpoint,
+  metadata: CheckpointMetadata,
+  extra: Pick<CheckpointRecord, "parent_checkpoint_id" | "imported"> = {},
+): Promise<CheckpointRecord> {
+  const [[type, bytes], [metadataType, metadataBytes]] = await Promise.all([
+    serde.dumpsTyped(checkpoint),
+    serde.dumpsTyped(metadata),
+  ]);
+  return {
+    thread_id: threadId,
+    checkpoint_ns: "",
+    checkpoint_id: checkpoint.id,
+    ...(extra.parent_checkpoint_id !== undefined && { parent_checkpoint_id: extra.parent_checkpoint_id }),
+    v: checkpoint.v,
+    type,
+    checkpoint: bytes,
+    metadata_type: metadataType,
+    metadata: metadataBytes,
+    channel_versions: { ...checkpoint.channel_versions },
+    ...(extra.imported && { imported: true }),
+  };
+}
+
 export class IndexedDbCheckpointSaver extends BaseCheckpointSaver {
   private readonly connection: LazyFawnDb;
   private readonly messageChannels: ReadonlySet<string>;

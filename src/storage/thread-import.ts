@@ -13,6 +13,7 @@ import {
   type CheckpointRecord,
   type FawnDb,
 } from "./fawn-db.ts";
+import { rootCheckpointRecord } from "./indexeddb-checkpoint-saver.ts";
 import { hashBytes, isIdentifiedMessageList, planMessageList } from "./message-delta.ts";
 import { assertThreadFilePath, fileRecords, type ThreadFileInput } from "./thread-files.ts";
 import { searchRecord } from "./thread-search-index.ts";
@@ -102,10 +103,6 @@ export class ThreadImporter {
     const channels = Object.entries(values).filter(([, value]) => value !== undefined);
     for (const [channel] of channels) checkpoint.channel_versions[channel] = this.saver.getNextVersion(undefined);
     const metadata: CheckpointMetadata = { source: "update", step: 0, parents: {} };
-    const [[type, bytes], [metadataType, metadataBytes]] = await Promise.all([
-      serde.dumpsTyped(checkpoint),
-      serde.dumpsTyped(metadata),
-    ]);
     const blobs: ChannelBlobRecord[] = [];
     const messages: CheckpointMessageRecord[] = [];
     for (const [channel, value] of channels) {
@@ -137,17 +134,7 @@ export class ThreadImporter {
       }
     }
     return {
-      checkpoint: {
-        thread_id: threadId,
-        checkpoint_ns: "",
-        checkpoint_id: checkpoint.id,
-        v: checkpoint.v,
-        type,
-        checkpoint: bytes,
-        metadata_type: metadataType,
-        metadata: metadataBytes,
-        channel_versions: { ...checkpoint.channel_versions },
-      },
+      checkpoint: await rootCheckpointRecord(serde, threadId, checkpoint, metadata),
       blobs,
       messages,
     };
