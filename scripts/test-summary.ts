@@ -21,11 +21,30 @@ function vitestCounts(path: string): Counts {
   };
 }
 
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  specs?: { title: string; line: number; tests: { status: string }[] }[];
+  suites?: PlaywrightSuite[];
+}
+
+/** "file:line › title" of every test that failed first and passed on its retry. */
+function flakyTests(suites: PlaywrightSuite[], file = ""): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      spec.tests.some((test) => test.status === "flaky") ? [`${suite.file ?? file}:${spec.line} › ${spec.title}`] : [],
+    ),
+    ...flakyTests(suite.suites ?? [], suite.file ?? file),
+  ]);
+}
+
 function playwrightCounts(path: string): Counts {
   const report = JSON.parse(readFileSync(path, "utf8")) as {
     stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    suites?: PlaywrightSuite[];
   };
   const { expected, unexpected, flaky, skipped } = report.stats;
+  for (const test of flakyTests(report.suites ?? [])) console.log(`flaky (passed on its retry): ${test}`);
   return { passed: expected + flaky, failed: unexpected, skipped };
 }
 
