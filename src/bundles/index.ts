@@ -23,7 +23,6 @@ export { threadToMarkdown } from "./thread-markdown.ts";
 export { threadToDeerFlowJson } from "./thread-deerflow-json.ts";
 export {
   readThreadBundle,
-  threadFileName,
   THREAD_BUNDLE_EXTENSION,
   THREAD_BUNDLE_FORMAT,
   withThreadId,
@@ -39,3 +38,4 @@ export {
   type ShareLinkEncoding,
 } from "./share-link.ts";
 export { previewThreadBundle } from "./thread-bundle-preview.ts";
+export { threadFileName } from "./thread-file-name.ts";

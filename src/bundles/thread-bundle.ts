@@ -82,13 +82,3 @@ export function withThreadId(thread: BundledThread, threadId: string): BundledTh
     files: own(thread.files),
   };
 }
-
-/** `<title>.fawn`, the title made safe for a file name. */
-export function threadFileName(title: string, extension: string): string {
-  const base = title
-    .replace(/[\\/:*?"<>|\p{Cc}]+/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim()
-    .slice(0, 80);
-  return `${base || "thread"}${extension}`;
-}

@@ -6,6 +6,7 @@ import { expect, test, type Download, type Page } from "@playwright/test";
 import {
   assistantMessages,
   callTool,
+  callTools,
   configureEndpoint,
   conversation,
   deleteThread,
@@ -227,4 +228,48 @@ test("Markdown and DeerFlow JSON exports download as readable files", async ({ p
   expect(JSON.stringify(JSON.parse((await bytesOf(json)).toString("utf8")))).toContain(
     "Hello! I am Fawn's mock model.",
   );
+});
+
+test("a DeerFlow JSON export imports back as it was saved, under a name made from the cleaned title", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  await send(page, callTools([["write_file", { path: "/mnt/user-data/outputs/page.md", content: "# Page" }]]));
+  await expect(conversation(page).getByRole("list", { name: "Tool calls" })).toHaveCount(1);
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await send(page, "hello");
+  await expect(assistantMessages(page).last()).toContainText("answer from a script.");
+  const users = await conversation(page).getByRole("article", { name: "User message" }).allInnerTexts();
+  const replies = await assistantMessages(page).allInnerTexts();
+
+  const json = await exportAs(page, "DeerFlow JSON");
+  const markdown = await exportAs(page, "Markdown");
+  await deleteThread(page);
+  await expect(conversation(page).getByRole("article")).toHaveCount(0);
+
+  // The downloaded file, unchanged: its name and its bytes.
+  await page.getByLabel("Thread files").setInputFiles({
+    name: json.suggestedFilename(),
+    mimeType: "application/json",
+    buffer: await bytesOf(json),
+  });
+  await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link")).toHaveCount(1);
+  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveCount(users.length);
+  expect(await conversation(page).getByRole("article", { name: "User message" }).allInnerTexts()).toEqual(users);
+  expect(await assistantMessages(page).allInnerTexts()).toEqual(replies);
+  await expect(conversation(page).getByRole("list", { name: "Tool calls" })).toHaveCount(1);
+
+  // Markdown is for reading: picking it says so, and imports nothing.
+  await page.getByLabel("Thread files").setInputFiles({
+    name: markdown.suggestedFilename(),
+    mimeType: "text/markdown",
+    buffer: await bytesOf(markdown),
+  });
+  await expect(page.getByText("This is a Markdown transcript, made to be read: Fawn cannot import it.")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link")).toHaveCount(1);
+
+  // The title is the first message, cut with "…": no braces, quotes or spaces in the names.
+  expect(json.suggestedFilename()).toBe("call-tools-write-file-description-e2e-path.thread.json");
+  expect(markdown.suggestedFilename()).toBe("call-tools-write-file-description-e2e-path.md");
 });

@@ -277,6 +277,8 @@ export const en = {
   "import.folderInput": "Thread folder",
   "import.filesInput": "Thread files",
   "import.importing": "Importing…",
+  "import.markdownNotImportable":
+    "This is a Markdown transcript, made to be read: Fawn cannot import it. Import the thread's Fawn bundle (.fawn) or DeerFlow JSON export instead.",
 
   // Share link (share-link-dialog.tsx) and a shared thread arriving (shared-thread-dialog.tsx).
   "share.menuItem": "Share link",

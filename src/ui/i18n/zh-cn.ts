@@ -241,6 +241,8 @@ export const zhCN: Translation = {
   "import.folderInput": "对话文件夹",
   "import.filesInput": "对话文件",
   "import.importing": "正在导入…",
+  "import.markdownNotImportable":
+    "这是 Markdown 记录，只供阅读：Fawn 无法导入它。请改为导入该对话的 Fawn 包（.fawn）或 DeerFlow JSON 导出文件。",
   "share.menuItem": "分享链接",
   "share.title": "分享链接",
   "share.linkLabel": "分享链接",

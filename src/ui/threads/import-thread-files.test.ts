@@ -1,7 +1,7 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { DEERFLOW_IMPORT_LIMITS } from "../../protocol/index.ts";
-import { readThreadImport, ThreadImportPickError } from "./import-thread-files.ts";
+import { readThreadImport, readThreadPick, ThreadImportPickError } from "./import-thread-files.ts";
 
 const THREAD = {
   values: {
@@ -93,5 +93,42 @@ describe("readThreadImport", () => {
     const reading = readThreadImport(files());
     await expect(reading).rejects.toBeInstanceOf(ThreadImportPickError);
     await expect(reading).rejects.toThrow(message);
+  });
+});
+
+describe("readThreadPick", () => {
+  const EXPORTED = JSON.stringify({ thread_id: "t1", values: { title: "hello", messages: [] } }, null, 2);
+
+  it.each(["call-tools-write-file.thread.json", "hello (1).json", "hello.thread", "download"])(
+    "reads a DeerFlow JSON export saved as %s",
+    async (name) => {
+      const pick = await readThreadPick([picked(name, EXPORTED, "application/json")]);
+      expect(pick).toEqual({ kind: "deerflow", input: { thread: JSON.parse(EXPORTED), files: [] } });
+    },
+  );
+
+  it("takes a JSON export picked with loose files, whatever its name", async () => {
+    const pick = await readThreadPick([picked("hello.thread.json", JSON.stringify(THREAD)), picked("data.csv", "a,b")]);
+    expect(pick.kind === "deerflow" && pick.input.files.map((file) => file.path)).toEqual([
+      "user-data/uploads/data.csv",
+    ]);
+  });
+
+  it("imports a Fawn bundle as one, under any name", async () => {
+    const bundle = zipSync({ "manifest.json": strToU8('{"format":"fawn-thread"}'), "threads/t1.json": strToU8("{}") });
+    for (const name of ["hello.fawn", "hello.fawn.zip", "hello (2).zip", "hello"]) {
+      const file = picked(name, bundle);
+      expect(await readThreadPick([file])).toEqual({ kind: "bundle", file });
+    }
+  });
+
+  it("says a Markdown export is for reading, not importing", async () => {
+    for (const file of [picked("hello.md", "# hello\n\n**User:** hi"), picked("notes", "# hello\n")]) {
+      const reading = readThreadPick([file]);
+      await expect(reading).rejects.toBeInstanceOf(ThreadImportPickError);
+      await expect(reading).rejects.toThrow(
+        "This is a Markdown transcript, made to be read: Fawn cannot import it. Import the thread's Fawn bundle (.fawn) or DeerFlow JSON export instead.",
+      );
+    }
   });
 });

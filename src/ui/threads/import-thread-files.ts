@@ -1,8 +1,10 @@
-// What "Import thread" sends the Gateway, from what the user picked: a DeerFlow thread's folder (thread.json beside
-// its user-data/), a .zip of that folder, or thread.json with loose files. The Gateway checks everything again before
-// it writes; the checks here only spare reading a choice it would refuse.
+// What "Import thread" sends the Gateway, from what the user picked: a Fawn bundle, or a DeerFlow thread (its folder
+// with thread.json beside its user-data/, a .zip of that folder, or thread.json with loose files). What a file is, is
+// read from its bytes, not its name: an export imports back under whatever name it was saved. The Gateway checks
+// everything again before it writes; the checks here only spare reading a choice it would refuse.
 import { DEERFLOW_IMPORT_LIMITS, tooLargeImport, tooManyImportFiles } from "../../protocol/index.ts";
 import { formatBytes } from "../../shared/text.ts";
+import { t } from "../i18n/index.ts";
 
 const IMPORT_MAX_FILES = DEERFLOW_IMPORT_LIMITS.max_files;
 const IMPORT_MAX_BYTES = DEERFLOW_IMPORT_LIMITS.max_total_size;
@@ -82,9 +84,14 @@ function pickedEntries(files: readonly File[]): Entry[] {
     .filter((entry) => !isOsClutter(entry.path));
 }
 
-/** The one thread.json nearest the top of what was picked. */
+/** A thread.json under another name: Fawn's DeerFlow JSON export saves as `<title>.thread.json`. */
+const RENAMED_THREAD_JSON = /\.thread(?: ?\(\d+\))?\.json$/i;
+
+/** The one thread.json nearest the top of what was picked (a `….thread.json` when there is no thread.json). */
 function findThreadJson(entries: readonly Entry[]): Entry {
-  const candidates = entries.filter((entry) => baseName(entry.path) === THREAD_JSON);
+  const exact = entries.filter((entry) => baseName(entry.path) === THREAD_JSON);
+  const candidates =
+    exact.length > 0 ? exact : entries.filter((entry) => RENAMED_THREAD_JSON.test(baseName(entry.path)));
   const depth = (entry: Entry) => entry.path.split("/").length;
   const shallowest = Math.min(...candidates.map(depth));
   const top = candidates.filter((entry) => depth(entry) === shallowest);
@@ -135,8 +142,11 @@ function loosePaths(thread: unknown): Map<string, string> {
 export async function readThreadImport(picked: readonly File[]): Promise<ThreadImportInput> {
   const zip = picked.length === 1 && picked[0] && isZip(picked[0]) ? picked[0] : undefined;
   const entries = zip ? await zipEntries(zip) : pickedEntries(picked);
-  const threadJson = findThreadJson(entries);
-  const root = threadJson.path.slice(0, threadJson.path.length - THREAD_JSON.length);
+  return threadImportOf(entries, findThreadJson(entries));
+}
+
+async function threadImportOf(entries: readonly Entry[], threadJson: Entry): Promise<ThreadImportInput> {
+  const root = threadJson.path.slice(0, threadJson.path.length - baseName(threadJson.path).length);
   const thread = await parseThreadJson(threadJson);
 
   // Files picked one by one come without their folders.
@@ -152,4 +162,67 @@ export async function readThreadImport(picked: readonly File[]): Promise<ThreadI
   if (total > IMPORT_MAX_BYTES) throw tooLarge(total);
   const files = await Promise.all(chosen.map(async ({ path, entry }) => ({ path, bytes: await entry.read() })));
   return { thread, files };
+}
+
+/** What the user picked, read: a Fawn bundle to import as it is, or a DeerFlow thread's import input. */
+export type ThreadPick = { kind: "bundle"; file: File } | { kind: "deerflow"; input: ThreadImportInput };
+
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+const MANIFEST = "manifest.json";
+
+async function startsWithZipMagic(file: File): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, ZIP_MAGIC.length).arrayBuffer());
+  return ZIP_MAGIC.every((byte, index) => head[index] === byte);
+}
+
+/** Whether a zip holds a Fawn archive (its manifest.json at the top) rather than a DeerFlow thread's folder. */
+async function isFawnBundle(file: File): Promise<boolean> {
+  if (/\.fawn$/i.test(file.name)) return true;
+  const { unzipSync } = await import("fflate");
+  const names: string[] = [];
+  try {
+    // Lists the members without inflating any.
+    unzipSync(new Uint8Array(await file.arrayBuffer()), {
+      filter: (entry) => {
+        names.push(entry.name);
+        return false;
+      },
+    });
+  } catch {
+    return false;
+  }
+  return names.includes(MANIFEST) && !names.some((name) => baseName(name) === THREAD_JSON);
+}
+
+/** The first characters of a text file, its byte-order mark left out. */
+async function textStart(file: File): Promise<string> {
+  return new TextDecoder().decode(await file.slice(0, 256).arrayBuffer()).replace(/^\uFEFF/, "");
+}
+
+/**
+ * Reads what "Import thread" was given, telling kinds apart by their bytes: a zip holding a manifest.json (a `.fawn`,
+ * whatever it is called now) is a Fawn bundle; one file holding JSON is a DeerFlow thread.json (Fawn's DeerFlow JSON
+ * export, saved as `<title>.thread.json` or renamed); a Markdown transcript is refused with a sentence saying it is for
+ * reading; anything else goes to readThreadImport (a folder, a DeerFlow .zip, thread.json with its files).
+ */
+export async function readThreadPick(picked: readonly File[]): Promise<ThreadPick> {
+  const [only] = picked;
+  if (picked.length === 1 && only) {
+    if (/\.fawn$/i.test(only.name) || ((await startsWithZipMagic(only)) && (await isFawnBundle(only)))) {
+      return { kind: "bundle", file: only };
+    }
+    if (!(await startsWithZipMagic(only))) {
+      const start = (await textStart(only)).trimStart();
+      if (start.startsWith("{")) {
+        const [entry] = pickedEntries([only]);
+        if (entry) return { kind: "deerflow", input: await threadImportOf([entry], entry) };
+      }
+      if (/\.(md|markdown)$/i.test(only.name) || start.startsWith("#")) {
+        throw new ThreadImportPickError(t("import.markdownNotImportable"));
+      }
+    }
+  } else if (picked.length > 1 && picked.every((file) => /\.(md|markdown)$/i.test(file.name))) {
+    throw new ThreadImportPickError(t("import.markdownNotImportable"));
+  }
+  return { kind: "deerflow", input: await readThreadImport(picked) };
 }

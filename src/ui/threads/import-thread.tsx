@@ -1,12 +1,13 @@
-// "Import thread": brings a DeerFlow thread into Fawn — its folder (thread.json beside user-data/), a .zip of that
-// folder, or thread.json with its files — through the Gateway, which checks it whole before writing anything.
+// "Import thread": brings a thread into Fawn — a Fawn bundle, or a DeerFlow thread (its folder with thread.json beside
+// user-data/, a .zip of that folder, thread.json with its files, or Fawn's DeerFlow JSON export under any name) —
+// through the Gateway, which checks it whole before writing anything.
 import * as Comlink from "comlink";
 import { createSignal, onCleanup, onMount, Show } from "solid-js";
 import type { GatewayApi } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { StatusLine } from "../shared/status-line.tsx";
-import { readThreadImport } from "./import-thread-files.ts";
+import { readThreadPick } from "./import-thread-files.ts";
 
 export type ImportThreadClient = Pick<GatewayApi, "importDeerFlowThread" | "importThreadBundle">;
 
@@ -41,13 +42,13 @@ export function ImportThreadButton(props: { client: ImportThreadClient; onImport
     setFailure(undefined);
     try {
       // A Fawn bundle imports as it is; anything else is read as a DeerFlow thread.
-      const [only] = picked;
-      if (picked.length === 1 && only && /\.fawn$/i.test(only.name)) {
-        const thread = await props.client.importThreadBundle(only);
+      const pick = await readThreadPick(picked);
+      if (pick.kind === "bundle") {
+        const thread = await props.client.importThreadBundle(pick.file);
         props.onImported(thread.thread_id);
         return;
       }
-      const request = await readThreadImport(picked);
+      const request = pick.input;
       // The bytes move to the worker instead of being copied (a thread may bring up to 200 MB).
       const buffers = [...new Set(request.files.map((file) => file.bytes.buffer as ArrayBuffer))];
       const thread = await props.client.importDeerFlowThread(Comlink.transfer(request, buffers));
