@@ -268,7 +268,7 @@ export function createLeadAgent(options: LeadAgentOptions) {
             ...(options.now && { now: options.now }),
             ...(options.retry && { retry: options.retry }),
             ...(options.secrets && { secrets: options.secrets }),
-            ...(options.approval && { middleware: [outboundApprovalMiddleware(options.approval)] }),
+            ...(options.approval && { approval: options.approval }),
           }),
         ]
       : []),

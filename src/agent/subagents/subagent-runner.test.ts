@@ -157,6 +157,53 @@ describe("runSubagent", () => {
     });
   });
 
+  it("does not time out while a call waits for the user's approval, and times out once it runs again", async () => {
+    const asked: string[] = [];
+    const approval: SubagentRunOptions["approval"] = {
+      describe: (call) => (call.name === "read_file" ? { target: "somewhere" } : undefined),
+      ask: async (call) => {
+        asked.push(call.tool);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return "allow";
+      },
+    };
+    const answered = new ScriptedChatModel({
+      replies: [callTool("read_file", { text: "hi" }, "c1"), new AIMessage("Read it.")],
+    });
+    const outcome = await run(answered, { type: generalPurpose({ timeoutMs: 200 }), approval });
+    expect(asked).toEqual(["read_file"]);
+    expect(outcome).toMatchObject({ subagent_status: "completed", result: "Read it." });
+
+    // The clock runs again once the answer came: a tool that then hangs still times out.
+    const again = new ScriptedChatModel({
+      replies: [callTool("read_file", { text: "hi" }, "c1")],
+      fallback: () => new AIMessage("Too late."),
+    });
+    let calls = 0;
+    const timedOut = await run(again, {
+      type: generalPurpose({ timeoutMs: 200 }),
+      approval: {
+        ...approval,
+        ask: async () => {
+          calls++;
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          return "allow";
+        },
+      },
+      tools: [
+        tool(
+          async () => {
+            await new Promise((resolve) => setTimeout(resolve, 1_000));
+            return "slow";
+          },
+          { name: "read_file", description: "Slow.", schema: z.object({ text: z.string() }) },
+        ),
+      ],
+    });
+    expect(calls).toBe(1);
+    expect(timedOut).toMatchObject({ subagent_status: "timed_out" });
+  });
+
   it("is cancelled by the parent's Stop and calls its model no more", async () => {
     const parent = new AbortController();
     let call = 0;

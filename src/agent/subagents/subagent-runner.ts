@@ -3,7 +3,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredTool } from "@langchain/core/tools";
-import { createAgent, createMiddleware, type AgentMiddleware } from "langchain";
+import { createAgent, createMiddleware } from "langchain";
 import type {
   MessageContent,
   SubtaskOutcome,
@@ -21,6 +21,7 @@ import {
   type LoopLimits,
 } from "../middlewares/loop-detection.ts";
 import { modelErrorMiddleware, type ModelErrorOptions } from "../middlewares/model-errors.ts";
+import { outboundApprovalMiddleware, type OutboundApproval } from "../middlewares/outbound-approval.ts";
 import { toolErrorsMiddleware } from "../middlewares/tool-errors.ts";
 import { redactSecrets } from "../../shared/redact.ts";
 import { visibleText } from "../visible-text.ts";
@@ -55,8 +56,11 @@ export interface SubagentRunOptions {
   retry?: ModelErrorOptions;
   /** Stored API keys: never in the error text of its tools or of its own failure. */
   secrets?: readonly string[];
-  /** Added after its own middlewares (the parent's approval of tool calls that send data out). */
-  middleware?: readonly AgentMiddleware[];
+  /**
+   * The parent's approval of tool calls that send data out, added after the subagent's own middlewares. The timeout
+   * does not run while a call waits for the user's answer.
+   */
+  approval?: OutboundApproval;
   /**
    * Told each subagent message once it is final (AI turns after the middlewares' rewrites, tool results):
    * its 1-based index, how many have been reported, and the usage summed over the AI turns so far.
@@ -265,7 +269,7 @@ export async function runSubagent(options: SubagentRunOptions): Promise<Subagent
   const { type } = options;
   const modelName = options.modelName ?? modelNameOf(options.model);
   const timeout = new AbortController();
-  const timer = setTimeout(
+  const deadline = pausableTimer(
     () => timeout.abort(new DOMException(timeoutMessage(type.timeoutMs), "TimeoutError")),
     type.timeoutMs,
   );
@@ -283,7 +287,7 @@ export async function runSubagent(options: SubagentRunOptions): Promise<Subagent
       turnBudgetMiddleware(type.maxTurns, DEFAULT_LOOP_LIMITS, (reason) => {
         stopReason ??= reason;
       }),
-      ...(options.middleware ?? []),
+      ...(options.approval ? [outboundApprovalMiddleware(pausingWhileAsked(options.approval, deadline))] : []),
     ],
   });
 
@@ -354,6 +358,54 @@ export async function runSubagent(options: SubagentRunOptions): Promise<Subagent
     const failed: SubtaskOutcome = { ...outcome("failed"), subagent_error: boundText(message) };
     return { ...failed, text: parentText(failed, message) };
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
+}
+
+interface PausableTimer {
+  /** Stops the clock until as many `resume` calls as `pause` calls came. */
+  pause(): void;
+  resume(): void;
+  clear(): void;
+}
+
+/** Calls `fire` once `ms` milliseconds have run, not counting the time it is paused. */
+function pausableTimer(fire: () => void, ms: number): PausableTimer {
+  let left = ms;
+  let startedAt = Date.now();
+  let paused = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(fire, left);
+  return {
+    pause() {
+      if (paused++ > 0 || timer === undefined) return;
+      clearTimeout(timer);
+      timer = undefined;
+      left -= Date.now() - startedAt;
+    },
+    resume() {
+      if (paused === 0 || --paused > 0 || left === Number.NEGATIVE_INFINITY) return;
+      startedAt = Date.now();
+      timer = setTimeout(fire, Math.max(0, left));
+    },
+    clear() {
+      clearTimeout(timer);
+      timer = undefined;
+      left = Number.NEGATIVE_INFINITY;
+    },
+  };
+}
+
+/** `approval`, with the subagent's clock stopped while a call waits for the user. */
+function pausingWhileAsked(approval: OutboundApproval, deadline: PausableTimer): OutboundApproval {
+  return {
+    describe: (call) => approval.describe(call),
+    ask: async (call, signal) => {
+      deadline.pause();
+      try {
+        return await approval.ask(call, signal);
+      } finally {
+        deadline.resume();
+      }
+    },
+  };
 }

@@ -31,8 +31,8 @@ export interface TaskToolOptions {
   retry?: ModelErrorOptions;
   /** Stored API keys, kept out of the subagents' error text. */
   secrets?: readonly string[];
-  /** Middlewares every subagent adds to its own (the approval of tool calls that send data out). */
-  middleware?: SubagentRunOptions["middleware"];
+  /** The approval of tool calls that send data out, which every subagent's calls wait for too. */
+  approval?: SubagentRunOptions["approval"];
   /** Runs a subagent; tests replace it. */
   runner?: (options: SubagentRunOptions) => Promise<SubagentRun>;
 }
@@ -133,7 +133,7 @@ export function createTaskTool(options: TaskToolOptions) {
             ...(options.now && { now: options.now }),
             ...(options.retry && { retry: options.retry }),
             ...(options.secrets && { secrets: options.secrets }),
-            ...(options.middleware && { middleware: options.middleware }),
+            ...(options.approval && { approval: options.approval }),
             onMessage: (message, index, total, usage) =>
               emit({
                 type: "task_running",
