@@ -28,18 +28,28 @@ import { Welcome } from "./welcome.tsx";
 import { ApprovalCard } from "./approval-card.tsx";
 import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "../markdown/thread-files-context.ts";
 
-function RunErrorView(props: { error: RunError; onOpenSettings: () => void }) {
+/** `modelSetUp`: a model is set up now, so "No model is set up yet" gives way to a note that says so. */
+function RunErrorView(props: { error: RunError; onOpenSettings: () => void; modelSetUp?: boolean }) {
   const fixable = () =>
     ["not_configured", "authentication", "not_found", "unreachable", "proxy_refused"].includes(props.error.error);
   return (
-    <div class="run-error" role="alert">
-      <p>{props.error.message}</p>
-      <Show when={fixable()}>
-        <button type="button" class="link-button" onClick={() => props.onOpenSettings()}>
-          {t("common.openSettings")}
-        </button>
-      </Show>
-    </div>
+    <Show
+      when={!(props.error.error === "not_configured" && props.modelSetUp)}
+      fallback={
+        <p class="run-error-resolved" role="status">
+          {t("conversation.modelNowSetUp")}
+        </p>
+      }
+    >
+      <div class="run-error" role="alert">
+        <p>{props.error.message}</p>
+        <Show when={fixable()}>
+          <button type="button" class="link-button" onClick={() => props.onOpenSettings()}>
+            {t("common.openSettings")}
+          </button>
+        </Show>
+      </div>
+    </Show>
   );
 }
 
@@ -71,6 +81,7 @@ function EntryView(props: {
   subtasks: Subtasks;
   tools: ConversationTools;
   actions?: MessageActions | undefined;
+  modelSetUp?: boolean;
 }): JSX.Element {
   const entry = props.entry;
   return entry.kind === "message" ? (
@@ -84,7 +95,7 @@ function EntryView(props: {
       actions={props.actions}
     />
   ) : (
-    <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} />
+    <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} modelSetUp={props.modelSetUp} />
   );
 }
 
@@ -416,6 +427,7 @@ export function Conversation(props: { state: AppState }) {
                         <EntryView
                           entry={entry}
                           onOpenSettings={openSettings}
+                          modelSetUp={state.modelChoices().length > 0}
                           answer={answer()}
                           subtasks={subtasks()}
                           tools={tools()}
@@ -482,7 +494,13 @@ export function Conversation(props: { state: AppState }) {
                     </For>
                     <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
                     <Show when={view().error}>
-                      {(error) => <RunErrorView error={error()} onOpenSettings={openSettings} />}
+                      {(error) => (
+                        <RunErrorView
+                          error={error()}
+                          onOpenSettings={openSettings}
+                          modelSetUp={state.modelChoices().length > 0}
+                        />
+                      )}
                     </Show>
                   </>
                 )}

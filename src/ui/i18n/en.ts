@@ -140,6 +140,7 @@ export const en = {
   "conversation.retry.server_error": "The model endpoint had a server error",
   "conversation.retry.failed": "The model call failed",
   "conversation.retrying": template<{ reason: string; seconds: string; attempt: string; retries: string }>(
+  "conversation.modelNowSetUp": "A model is set up now: send your message again.",
     "{{ reason }}; trying again in about {{ seconds }} s (retry {{ attempt }} of {{ retries }})…",
   ),
 

@@ -122,6 +122,7 @@ export const zhCN: Translation = {
   "conversation.retry.unreachable": "无法连接模型端点",
   "conversation.retry.rate_limited": "模型端点正在限制请求频率",
   "conversation.retry.server_error": "模型端点出现服务器错误",
+  "conversation.modelNowSetUp": "模型已设置好：请再发送一次你的消息。",
   "conversation.retry.failed": "模型调用失败",
   "conversation.retrying": "{{ reason }}；约 {{ seconds }} 秒后重试（第 {{ attempt }} 次，共 {{ retries }} 次）…",
 
