@@ -1,4 +1,5 @@
 // Thread actions: rename, and delete with every stored record of the thread.
+import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import {
   assistantMessages,
@@ -46,6 +47,16 @@ async function recordsMentioning(page: Page, text: string): Promise<number> {
   }, text);
 }
 
+/** Thread actions → Rename, answered in Fawn's dialog "Rename thread": its textbox "Title", then "Save". */
+async function renameThread(page: Page, title: string): Promise<void> {
+  await page.getByRole("button", { name: "Thread actions" }).click();
+  await page.getByRole("menuitem", { name: "Rename" }).click();
+  const dialog = page.getByRole("dialog", { name: "Rename thread" });
+  await dialog.getByRole("textbox", { name: "Title" }).fill(title);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+}
+
 test("rename, pin and delete a thread; nothing of it stays stored", async ({ page }) => {
   await page.goto("/");
   await configureEndpoint(page);
@@ -59,9 +70,7 @@ test("rename, pin and delete a thread; nothing of it stays stored", async ({ pag
   const threads = page.getByRole("navigation", { name: "Threads" });
   await threads.getByRole("link", { name: "hello" }).click();
 
-  page.once("dialog", (dialog) => void dialog.accept("Greetings"));
-  await page.getByRole("button", { name: "Thread actions" }).click();
-  await page.getByRole("menuitem", { name: "Rename" }).click();
+  await renameThread(page, "Greetings");
   await expect(threads.getByRole("link", { name: "Greetings" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Greetings" })).toBeVisible();
 
@@ -215,4 +224,156 @@ test("2,000 threads: the list scrolls to the last one, which opens; search finds
   await expect(threads.getByRole("link")).toHaveCount(1);
   // The word is in the snippet beside the link, which it describes.
   await expect(threads.getByRole("listitem").locator("mark")).toHaveText("narwhal");
+});
+
+test("Rename asks in Fawn's dialog: Escape and Cancel keep the title, an empty title is refused, Enter saves", async ({
+  page,
+}) => {
+  const browserDialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    browserDialogs.push(dialog.type());
+    void dialog.dismiss();
+  });
+  await page.goto("/");
+  await configureEndpoint(page);
+  await send(page, "hello");
+  await expect(assistantMessages(page)).toContainText("answer from a script.");
+  const threads = page.getByRole("navigation", { name: "Threads" });
+  const dialog = page.getByRole("dialog", { name: "Rename thread" });
+  const title = dialog.getByRole("textbox", { name: "Title" });
+  const openRename = async () => {
+    await page.getByRole("button", { name: "Thread actions" }).click();
+    await page.getByRole("menuitem", { name: "Rename" }).click();
+    await expect(dialog).toBeVisible();
+    await expect(title).toHaveValue("hello");
+    await expect(title).toBeFocused();
+  };
+
+  await openRename();
+  await expectNoA11yViolations(page, "the Rename thread dialog");
+  await title.fill("Not kept");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await openRename();
+  await title.fill("Not kept either");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("heading", { name: "hello" })).toBeVisible();
+  await expect(threads.getByRole("link")).toHaveText(["hello"]);
+
+  // An empty title is refused in the dialog, at the field, which keeps the focus.
+  await openRename();
+  await title.fill("   ");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeVisible();
+  await expect(title).toHaveAttribute("aria-invalid", "true");
+  await expect(title).toHaveAccessibleDescription("Give the thread a title.");
+  await expect(title).toBeFocused();
+  await expect(threads.getByRole("link")).toHaveText(["hello"]);
+
+  await title.fill("Greetings");
+  await expect(title).not.toHaveAttribute("aria-invalid", "true");
+  await title.press("Enter");
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("heading", { name: "Greetings" })).toBeVisible();
+  await expect(threads.getByRole("link")).toHaveText(["Greetings"]);
+  await page.reload();
+  await expect(threads.getByRole("link")).toHaveText(["Greetings"]);
+  expect(browserDialogs).toEqual([]);
+});
+
+const SIZES = [
+  { name: "1440×900", viewport: { width: 1440, height: 900 }, touch: false },
+  { name: "600 px", viewport: { width: 600, height: 900 }, touch: false },
+  { name: "390×844 touch", viewport: { width: 390, height: 844 }, touch: true },
+];
+
+for (const size of SIZES) {
+  test.describe(`at ${size.name}`, () => {
+    test.use({ viewport: size.viewport, hasTouch: size.touch, isMobile: size.touch });
+
+    test("a pinned thread and a running one each show a mark of their own, named and large enough to see", async ({
+      page,
+    }) => {
+      await page.goto("/");
+      await configureEndpoint(page);
+      await send(page, "a long answer please");
+      await expect(assistantMessages(page)).toContainText("Sentence 1");
+      await page.getByRole("button", { name: "Thread actions" }).click();
+      await page.getByRole("menuitem", { name: "Pin" }).click();
+      const threads = page.getByRole("navigation", { name: "Threads" });
+      const showThreads = page.getByRole("button", { name: "Show threads" });
+      if (await showThreads.isVisible()) await showThreads.click();
+      const pinned = threads.getByRole("img", { name: "Pinned" });
+      const running = threads.getByRole("img", { name: "Running" });
+      await expect(pinned).toBeVisible();
+      await expect(running).toBeVisible();
+      for (const mark of [pinned, running]) {
+        const box = await mark.boundingBox();
+        expect(box?.width, "a mark is at least 12 px wide").toBeGreaterThanOrEqual(12);
+        expect(box?.height, "a mark is at least 12 px high").toBeGreaterThanOrEqual(12);
+      }
+      // Two different shapes, not two dots: the pin is a drawn pin, the running mark a turning ring (still with
+      // reduced motion, where it does not turn).
+      await expect(pinned).toHaveAttribute("data-mark", "pin");
+      await expect(running).toHaveAttribute("data-mark", "spinner");
+      await page.emulateMedia({ reducedMotion: "reduce" });
+      await expect(running).toBeVisible();
+      const [pinShot, runShot] = [await pinned.screenshot(), await running.screenshot()];
+      expect(pinShot.equals(runShot)).toBe(false);
+      await expectNoA11yViolations(page, `the thread list with a pinned, running thread at ${size.name}`);
+    });
+  });
+}
+
+test("an imported thread and the copy Continue this thread makes are told apart in words, not only by an arrow", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  await send(page, "hello");
+  await expect(assistantMessages(page)).toContainText("answer from a script.");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  const saving = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Thread actions" }).click();
+  await page.getByRole("menuitem", { name: "Export" }).click();
+  await page.getByRole("menuitem", { name: "Fawn bundle (.fawn)" }).click();
+  const bundle = await saving;
+  await page.getByLabel("Thread files").setInputFiles({
+    name: bundle.suggestedFilename(),
+    mimeType: "application/octet-stream",
+    buffer: readFileSync(await bundle.path()),
+  });
+  const imported = page.getByRole("region", { name: "Imported thread" });
+  await expect(imported).toBeVisible();
+  await imported.getByRole("button", { name: "Continue this thread" }).click();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
+
+  const threads = page.getByRole("navigation", { name: "Threads" });
+  await expect(threads.getByRole("link", { name: "hello" })).toHaveCount(3);
+  const rows = threads.getByRole("listitem");
+  const importedRow = rows.filter({ has: page.getByRole("img", { name: "Imported, read-only" }) });
+  const copyRow = rows.filter({ has: page.getByRole("img", { name: "Your copy of another person's thread" }) });
+  await expect(importedRow).toHaveCount(1);
+  await expect(copyRow).toHaveCount(1);
+  // The words show, not just an icon.
+  await expect(importedRow.getByText("Imported", { exact: true })).toBeVisible();
+  await expect(copyRow.getByText("Copy", { exact: true })).toBeVisible();
+  await expect(copyRow.getByRole("link")).toHaveAttribute("aria-current", "page");
+  await expectNoA11yViolations(page, "a thread list with an import and its copy");
+});
+
+test("the note that no model is set up gives way once one is", async ({ page }) => {
+  await page.goto("/");
+  await send(page, "hello");
+  const log = conversation(page);
+  await expect(log.getByRole("alert")).toContainText("No model is set up yet");
+  await configureEndpoint(page);
+  await expect(log.getByText("No model is set up yet")).toHaveCount(0);
+  await expect(log.getByRole("alert")).toHaveCount(0);
+  await expect(log.getByText("A model is set up now: send your message again.")).toBeVisible();
+  await page.reload();
+  await expect(log.getByText("A model is set up now: send your message again.")).toBeVisible();
+  await send(page, "hello");
+  await expect(assistantMessages(page)).toContainText("answer from a script.");
 });

@@ -410,6 +410,9 @@ export const en = {
   "artifacts.beingWritten": "Files being written",
   "artifacts.writingFile": template<{ name: string }>("Writing {{ name }}…"),
   "artifacts.liveContent": template<{ name: string }>("{{ name }} as it is written"),
+  "threads.importedTag": "Imported",
+  "threads.copy": "Your copy of another person's thread",
+  "threads.copyTag": "Copy",
   "artifacts.preview": template<{ name: string }>("Preview {{ name }}"),
   "artifacts.previewOf": template<{ name: string }>("Preview: {{ name }}"),
   "artifacts.download": "Download",
@@ -782,6 +785,11 @@ export const en = {
   "context.detail": template<{ tokens: string; window: string }>(
     "About {{ tokens }} of {{ window }} tokens: the last request and its answer, as the model counted them. /compact makes it smaller.",
   ),
+  // Rename's dialog (threads/rename-thread-dialog.tsx); its heading is header.renamePrompt.
+  "renameThread.label": "Title",
+  "renameThread.empty": "Give the thread a title.",
+  "renameThread.tooLong": template<{ max: string }>("A title is at most {{ max }} characters."),
+
   "welcome.examples": "Try an example",
   "welcome.report": "A report with a chart",
   "welcome.reportPrompt":

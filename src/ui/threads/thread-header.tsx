@@ -1,14 +1,16 @@
 // The title bar: "Show threads" (on a phone, or when the sidebar is hidden), the open thread's title and token
 // total, the "Keyboard shortcuts" button, the Terminal toggle, and the thread's actions (Rename, Pin, Delete).
 // On a phone it is the only bar: Terminal and Thread actions become icons (their names stay, visually hidden), the
-// token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css). Delete asks in a
-// dialog first; Replay plays the thread back in place of the composer.
+// token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css). Rename asks for
+// the title in a dialog; Delete asks in a dialog first; Replay plays the thread back in place of the composer.
 import { createMemo, createSignal, onCleanup, Show } from "solid-js";
 import type { ThreadExportFormat, WireMessage } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { t } from "../i18n/index.ts";
 import { formatCount, threadUsage, usageDetail } from "../conversation/token-usage.ts";
+import { errorMessage } from "../gateway-client.ts";
 import { DeleteThreadDialog } from "./delete-thread-dialog.tsx";
+import { RenameThreadDialog } from "./rename-thread-dialog.tsx";
 import { ShareLinkDialog } from "./share-link-dialog.tsx";
 
 const NO_MESSAGES: readonly WireMessage[] = [];
@@ -33,12 +35,23 @@ export function ThreadHeader(props: {
   document.addEventListener("click", close);
   onCleanup(() => document.removeEventListener("click", close));
 
+  /** The thread Rename asks about, while its dialog is open. */
+  const [renaming, setRenaming] = createSignal<{ threadId: string; title: string } | undefined>();
   const rename = () => {
     setOpen(false);
     const thread = props.state.thread();
-    if (!thread) return;
-    const title = window.prompt(t("header.renamePrompt"), thread.title);
-    if (title !== null) void props.state.renameThread(thread.thread_id, title);
+    if (thread) setRenaming({ threadId: thread.thread_id, title: thread.title });
+  };
+  /** Stores the new title; the Gateway's refusal comes back as the dialog's error. */
+  const saveTitle = async (title: string): Promise<string | undefined> => {
+    const asked = renaming();
+    if (!asked) return undefined;
+    try {
+      await props.state.client.renameThread(asked.threadId, title);
+      return undefined;
+    } catch (error) {
+      return errorMessage(error);
+    }
   };
   const [exporting, setExporting] = createSignal(false);
   /** The thread whose share link is shown (the dialog "Share link"). */
@@ -235,5 +248,6 @@ export function ThreadHeader(props: {
       </div>
       <DeleteThreadDialog title={deleting()?.title} onClose={answered} />
     </header>
+      <RenameThreadDialog title={renaming()?.title} onSave={saveTitle} onClose={() => setRenaming(undefined)} />
   );
 }

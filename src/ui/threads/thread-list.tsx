@@ -1,5 +1,7 @@
 // The thread list, virtualized: only the rows in view (and a few around them) are in the page, so ten thousand
 // threads scroll as smoothly as ten. Rows have one fixed height. Arrow keys, Home and End move between threads.
+// After the title, in words: "Imported" (read-only) or "Copy" (a thread holding another person's messages, which
+// "Continue this thread" or a DeerFlow import made); then a pin when pinned and a turning ring while a reply runs.
 import { createVirtualizer } from "@tanstack/solid-virtual";
 import { createEffect, For, on, Show } from "solid-js";
 import type { ThreadSummary } from "../../protocol/index.ts";
@@ -12,6 +14,50 @@ const ROW_REM = 2.25;
 function rowHeight(): number {
   const rootFont = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 15;
   return Math.round(ROW_REM * rootFont);
+}
+
+/** A pushpin: the thread is pinned to the top of the list. */
+function PinnedMark() {
+  return (
+    <span
+      class="thread-mark pinned-mark"
+      role="img"
+      data-mark="pin"
+      aria-label={t("threads.pinned")}
+      title={t("threads.pinned")}
+    >
+      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+        <path
+          d="M10.2 1.6 14.4 5.8 12.9 6.4 10.6 8.7 10.9 11.6 9.9 12.6 6.9 9.6 3 13.5 2.5 13 6.4 9.1 3.4 6.1 4.4 5.1 7.3 5.4 9.6 3.1Z"
+          fill="currentColor"
+        />
+      </svg>
+    </span>
+  );
+}
+
+/** A turning ring (a still ring with a gap, under reduced motion): a reply is being written in the thread. */
+function RunningMark() {
+  return (
+    <span
+      class="thread-mark running-mark"
+      role="img"
+      data-mark="spinner"
+      aria-label={t("threads.running")}
+      title={t("threads.running")}
+    >
+      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+        <circle cx="8" cy="8" r="5.5" fill="none" stroke="currentColor" stroke-opacity="0.25" stroke-width="2.2" />
+        <path
+          d="M8 2.5a5.5 5.5 0 0 1 5.5 5.5"
+          fill="none"
+          stroke="currentColor"
+          stroke-width="2.2"
+          stroke-linecap="round"
+        />
+      </svg>
+    </span>
+  );
 }
 
 export function ThreadList(props: {
@@ -86,28 +132,26 @@ export function ThreadList(props: {
                     >
                       {thread().title}
                     </a>
-                    <Show when={thread().pinned}>
-                      <span class="pinned-mark" role="img" aria-label={t("threads.pinned")} title={t("threads.pinned")}>
-                        ●
-                      </span>
-                    </Show>
                     <Show when={thread().read_only}>
                       <span
-                        class="imported-mark"
+                        class="thread-tag"
                         role="img"
                         aria-label={t("threads.imported")}
                         title={t("threads.imported")}
                       >
-                        ↓
+                        {t("threads.importedTag")}
                       </span>
                     </Show>
+                    <Show when={!thread().read_only && thread().foreign}>
+                      <span class="thread-tag" role="img" aria-label={t("threads.copy")} title={t("threads.copy")}>
+                        {t("threads.copyTag")}
+                      </span>
+                    </Show>
+                    <Show when={thread().pinned}>
+                      <PinnedMark />
+                    </Show>
                     <Show when={props.isRunning(thread().thread_id)}>
-                      <span
-                        class="running-dot"
-                        role="img"
-                        aria-label={t("threads.running")}
-                        title={t("threads.running")}
-                      />
+                      <RunningMark />
                     </Show>
                   </li>
                 )}
