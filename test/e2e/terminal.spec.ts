@@ -118,3 +118,24 @@ test.describe("on a phone", () => {
     await expect.poll(async () => Number(await handle.getAttribute("aria-valuenow"))).toBeGreaterThan(before);
   });
 });
+
+test("python3 alone says the interactive interpreter is not available and how to run Python instead", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openTerminal(page);
+  const screen = terminal(page).getByRole("list");
+  await run(page, "python3");
+  await expect(screen).toContainText("The interactive Python interpreter is not available here.");
+  await expect(screen).toContainText("python3 file.py");
+  const notes = rows(page).filter({ hasText: "interactive Python" });
+  const once = await notes.count();
+  expect(once).toBeGreaterThan(0);
+  await run(page, "python -q");
+  await expect(notes).toHaveCount(once * 2);
+  // A program still runs: given with -c, or piped in.
+  await run(page, "python3 -c 'print(6 * 7)'");
+  await expect(rowsReading(page, "42")).toHaveCount(1);
+  await run(page, "echo 'print(5 * 5)' | python3");
+  await expect(rowsReading(page, "25")).toHaveCount(1);
+});

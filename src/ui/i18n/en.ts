@@ -287,6 +287,9 @@ export const en = {
   "share.linkLabel": "Share link",
   "share.copy": "Copy link",
   "share.copied": "Copied.",
+  "terminal.noInterpreter": template<{ command: string }>(
+    "The interactive Python interpreter is not available here. Run a script with {{ command }} file.py, or one line with {{ command }} -c \"print('hi')\".",
+  ),
   "share.copyFailed": "The link could not be copied: select it and copy it yourself.",
   "share.making": "Making the link…",
   "share.hint":

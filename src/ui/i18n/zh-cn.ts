@@ -251,6 +251,8 @@ export const zhCN: Translation = {
   "share.copied": "已复制。",
   "share.copyFailed": "无法复制链接：请选中后自行复制。",
   "share.making": "正在生成链接…",
+  "terminal.noInterpreter":
+    "这里没有交互式 Python 解释器。运行脚本请用 {{ command }} file.py，运行一行代码请用 {{ command }} -c \"print('hi')\"。",
   "share.hint": "任何拿到此链接的人都能读到这个对话及其消息和文件。对话就在链接本身里：不会发送到任何服务器。",
   "share.tooBig": "这个对话太大，无法放进链接（{{ size }}；链接最多容纳 {{ limit }}）。请改为分享 .fawn 文件。",
   "share.exportFawn": "改为导出 .fawn",

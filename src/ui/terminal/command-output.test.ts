@@ -1,6 +1,6 @@
 /* eslint-disable no-control-regex -- a terminal speaks in control characters */
 import { describe, expect, it } from "vitest";
-import { formatCommandResult, promptFor, stoppedMessage, toTerminalText } from "./command-output.ts";
+import { formatCommandResult, interpreterAlone, promptFor, stoppedMessage, toTerminalText } from "./command-output.ts";
 
 describe("formatCommandResult", () => {
   it("turns line feeds into CR LF so each line starts at the left edge", () => {
@@ -44,5 +44,32 @@ describe("promptFor", () => {
   it("colours the $ red after a failed command", () => {
     expect(promptFor("/w", 1)).toContain("\x1b[31m$");
     expect(promptFor("/w", 0)).not.toContain("\x1b[31m");
+  });
+});
+
+describe("interpreterAlone", () => {
+  it("names the interpreter a line would start interactively", () => {
+    expect(interpreterAlone("python3")).toBe("python3");
+    expect(interpreterAlone("  python  ")).toBe("python");
+    expect(interpreterAlone("python3 -i")).toBe("python3");
+    expect(interpreterAlone("python3.12 -q -u")).toBe("python3.12");
+  });
+
+  it("leaves programs, piped input, version and help alone", () => {
+    for (const line of [
+      "python3 file.py",
+      "python3 -c 'print(1)'",
+      "python3 -m http.server",
+      "echo 'print(1)' | python3",
+      "python3 < script.py",
+      "python3 -V",
+      "python3 --version",
+      "python3 -h",
+      "python3 -",
+      "pythonista",
+      "ls python3",
+    ]) {
+      expect(interpreterAlone(line), line).toBeUndefined();
+    }
   });
 });

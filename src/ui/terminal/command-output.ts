@@ -61,3 +61,20 @@ export function noteLine(text: string): string {
 export function errorLine(text: string): string {
   return `${RED}${toTerminalText(text)}${RESET}\r\n`;
 }
+
+/** Python's options that neither name a program nor print and exit (-c, -m, -V and -h do): -i, -q, -u and the like. */
+const INTERPRETER_ALONE = /^\s*(python(?:3(?:\.\d+)?)?)((?:\s+-[iquBEsSIObdv]+)*)\s*$/;
+
+/**
+ * The interpreter's name when `command` would start Python's interactive prompt (`python3`, `python -q`): the
+ * Terminal runs a command to its end and has no stdin to type into, so it says so instead of printing nothing.
+ * Undefined for anything else, such as `python3 file.py`, `python3 -c …` or `echo … | python3`.
+ */
+export function interpreterAlone(command: string): string | undefined {
+  return INTERPRETER_ALONE.exec(command)?.[1];
+}
+
+/** A line that explains rather than reports an error, in yellow. */
+export function warningLine(text: string): string {
+  return `${YELLOW}${toTerminalText(text)}${RESET}\r\n`;
+}

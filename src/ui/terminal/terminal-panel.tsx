@@ -9,7 +9,15 @@ import type { SandboxInfo } from "../../protocol/index.ts";
 import { newId } from "../../shared/ids.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
-import { errorLine, formatCommandResult, noteLine, promptFor, WORKSPACE_DIR } from "./command-output.ts";
+import {
+  errorLine,
+  formatCommandResult,
+  interpreterAlone,
+  noteLine,
+  promptFor,
+  warningLine,
+  WORKSPACE_DIR,
+} from "./command-output.ts";
 import { LineEditor, type LineEditorOutput } from "./line-editor.ts";
 
 const FONT_FAMILY = 'ui-monospace, "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace';
@@ -161,6 +169,14 @@ class TerminalSession {
   }
 
   async #run(command: string): Promise<void> {
+    // Python's interactive prompt needs a keyboard the sandbox does not have: say so, and how to run Python instead.
+    const interpreter = this.info()?.kind === "browser" ? interpreterAlone(command) : undefined;
+    if (interpreter) {
+      this.#lastExitCode = 1;
+      this.terminal.write(warningLine(t("terminal.noInterpreter", { command: interpreter })));
+      this.#apply(this.#editor.prompt(promptFor(this.#cwd, this.#lastExitCode)));
+      return;
+    }
     const commandId = newId();
     this.#commandId = commandId;
     this.#setRunning(true);
