@@ -105,6 +105,21 @@ for (const size of SIZES) {
         await expect(artifacts).toBeHidden();
       }
 
+      // The Terminal beside the conversation.
+      const terminalButton = page.getByRole("button", { name: "Terminal", exact: true });
+      await terminalButton.click();
+      await expect(terminalButton).toHaveAttribute("aria-expanded", "true");
+      await expect(
+        page
+          .getByRole("region", { name: "Terminal" })
+          .getByRole("listitem")
+          .filter({ hasText: /\$\s*$/ })
+          .last(),
+      ).toBeVisible({ timeout: 20_000 });
+      await stage("terminal open");
+      await terminalButton.click();
+      await expect(page.getByRole("region", { name: "Terminal" })).toBeHidden();
+
       // Every Settings tab.
       await clickSettings(page);
       await expect(settings).toBeVisible();

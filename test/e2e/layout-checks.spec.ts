@@ -114,6 +114,12 @@ test("what a tap on a control activates is its target: a wrapping label, a card-
     page,
     `<div style="font-size: 12px; line-height: 1"><label><input type="checkbox" style="margin: 0"> Tools</label></div><button style="width: 60px; height: 28px">Next</button>`,
   );
+  // A tap on a select's label opens nothing: a small select is measured alone, not with its label.
+  const select = await problemsOf(
+    page,
+    `<label style="display: flex; align-items: center; height: 20px">Speed <select style="height: 16px; font-size: 11px"><option>1×</option></select></label><button style="width: 60px; height: 28px">Exit</button>`,
+  );
+  expect(select).toEqual([expect.stringMatching(/^target-size: select "Speed" .*meets button "Exit"/)]);
   expect(crowded).toEqual([
     expect.stringMatching(/^target-size: input\[type=checkbox\] "Tools" .*meets button "Next"/),
   ]);

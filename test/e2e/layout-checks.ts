@@ -61,7 +61,8 @@ const INTERACTIVE = [
  * - no visible control is cut off by a box that clips without scrolling (`overflow: hidden` or `clip`), nor, inside
  *   a fixed box (a dialog, a drawer), by the bottom of the viewport, which such a box does not scroll with;
  * - every visible, enabled control is a target of at least 24×24 CSS px. A control's target is what a tap on it
- *   activates: its box, a `<label>` that names it, and a `::before`/`::after` it stretches over its card. SC 2.5.8's
+ *   activates: its box, a `<label>` that names it (but a select's or slider's label, which only focuses it), and a
+ *   `::before`/`::after` it stretches over its card. SC 2.5.8's
  *   exceptions apply: an undersized target passes when a circle of 24 px diameter centred on its box intersects
  *   neither another target nor another undersized target's circle (spacing), and a target inside a sentence (a
  *   link, a link-styled button laid out inline) passes (inline). Its other exceptions (an equivalent control elsewhere, a size the browser sets, an essential
@@ -340,7 +341,9 @@ export async function layoutProblems(page: Page): Promise<LayoutProblem[]> {
           const extra = pseudoRect(el, pseudo);
           if (extra) target = union(target, extra);
         }
-        for (const label of (el as HTMLInputElement).labels ?? []) {
+        // A tap on a label checks a checkbox and focuses a text field, but opens no select or slider.
+        const opensFromLabel = !el.matches("select, input[type=range]");
+        for (const label of opensFromLabel ? ((el as HTMLInputElement).labels ?? []) : []) {
           if (!label.checkVisibility()) continue;
           const lr = rectOf(label.getBoundingClientRect());
           // A label that wraps the control, or sits on the same row, adds to its target.
