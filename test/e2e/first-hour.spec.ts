@@ -22,7 +22,7 @@ for (const size of SIZES) {
     test.use({ viewport: size.viewport, isMobile: size.isMobile, hasTouch: size.hasTouch });
 
     test("the core flow fits the screen and every control is a 24 px target, light and dark", async ({ page }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(240_000);
       const stage = stageChecker(page, size.label);
       await page.emulateMedia({ colorScheme: "light" });
       await page.goto("/");
