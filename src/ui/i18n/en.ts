@@ -135,12 +135,12 @@ export const en = {
   "conversation.assistantMessage": "Assistant message",
   "conversation.thinking": "Thinking",
   // A model call failed and is tried again (run-view.ts `retry`).
+  "conversation.modelNowSetUp": "A model is set up now: send your message again.",
   "conversation.retry.unreachable": "Could not reach the model endpoint",
   "conversation.retry.rate_limited": "The model endpoint is rate limiting requests",
   "conversation.retry.server_error": "The model endpoint had a server error",
   "conversation.retry.failed": "The model call failed",
   "conversation.retrying": template<{ reason: string; seconds: string; attempt: string; retries: string }>(
-  "conversation.modelNowSetUp": "A model is set up now: send your message again.",
     "{{ reason }}; trying again in about {{ seconds }} s (retry {{ attempt }} of {{ retries }})…",
   ),
 
@@ -268,6 +268,9 @@ export const en = {
   "terminal.resize": "Resize terminal",
   "terminal.title": "Sandbox terminal",
   "terminal.running": "Running… Ctrl+C stops it.",
+  "terminal.noInterpreter": template<{ command: string }>(
+    "The interactive Python interpreter is not available here. Run a script with {{ command }} file.py, or one line with {{ command }} -c \"print('hi')\".",
+  ),
 
   // Import thread.
   "import.button": "Import thread",
@@ -287,9 +290,6 @@ export const en = {
   "share.linkLabel": "Share link",
   "share.copy": "Copy link",
   "share.copied": "Copied.",
-  "terminal.noInterpreter": template<{ command: string }>(
-    "The interactive Python interpreter is not available here. Run a script with {{ command }} file.py, or one line with {{ command }} -c \"print('hi')\".",
-  ),
   "share.copyFailed": "The link could not be copied: select it and copy it yourself.",
   "share.making": "Making the link…",
   "share.hint":
@@ -390,6 +390,9 @@ export const en = {
   "threads.pinned": "Pinned",
   "threads.imported": "Imported, read-only",
   "threads.running": "Running",
+  "threads.importedTag": "Imported",
+  "threads.copy": "Your copy of another person's thread",
+  "threads.copyTag": "Copy",
   "search.box": "Search threads",
   "search.clear": "Clear search",
   "search.clearTitle": "Clear search (Esc)",
@@ -413,9 +416,6 @@ export const en = {
   "artifacts.beingWritten": "Files being written",
   "artifacts.writingFile": template<{ name: string }>("Writing {{ name }}…"),
   "artifacts.liveContent": template<{ name: string }>("{{ name }} as it is written"),
-  "threads.importedTag": "Imported",
-  "threads.copy": "Your copy of another person's thread",
-  "threads.copyTag": "Copy",
   "artifacts.preview": template<{ name: string }>("Preview {{ name }}"),
   "artifacts.previewOf": template<{ name: string }>("Preview: {{ name }}"),
   "artifacts.download": "Download",
@@ -741,6 +741,11 @@ export const en = {
   "deleteThread.title": "Delete thread?",
   "deleteThread.cancel": "Cancel",
 
+  // Rename's dialog (threads/rename-thread-dialog.tsx); its heading is header.renamePrompt.
+  "renameThread.label": "Title",
+  "renameThread.empty": "Give the thread a title.",
+  "renameThread.tooLong": template<{ max: string }>("A title is at most {{ max }} characters."),
+
   // Copy buttons and Mermaid diagrams (shared/copy-button.tsx, conversation/copy-button.tsx, markdown/code-tools.tsx).
   "copy.message": "Copy",
   "copy.code": "Copy code",
@@ -788,11 +793,6 @@ export const en = {
   "context.detail": template<{ tokens: string; window: string }>(
     "About {{ tokens }} of {{ window }} tokens: the last request and its answer, as the model counted them. /compact makes it smaller.",
   ),
-  // Rename's dialog (threads/rename-thread-dialog.tsx); its heading is header.renamePrompt.
-  "renameThread.label": "Title",
-  "renameThread.empty": "Give the thread a title.",
-  "renameThread.tooLong": template<{ max: string }>("A title is at most {{ max }} characters."),
-
   "welcome.examples": "Try an example",
   "welcome.report": "A report with a chart",
   "welcome.reportPrompt":

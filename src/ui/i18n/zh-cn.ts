@@ -234,6 +234,8 @@ export const zhCN: Translation = {
   "terminal.resize": "调整终端高度",
   "terminal.title": "沙箱终端",
   "terminal.running": "运行中… 按 Ctrl+C 停止。",
+  "terminal.noInterpreter":
+    "这里没有交互式 Python 解释器。运行脚本请用 {{ command }} file.py，运行一行代码请用 {{ command }} -c \"print('hi')\"。",
 
   "import.button": "导入对话",
   "import.title": "导入对话：Fawn 包（.fawn），或 DeerFlow 对话的文件夹、它的 .zip 压缩包，或 thread.json 及其文件",
@@ -251,8 +253,6 @@ export const zhCN: Translation = {
   "share.copied": "已复制。",
   "share.copyFailed": "无法复制链接：请选中后自行复制。",
   "share.making": "正在生成链接…",
-  "terminal.noInterpreter":
-    "这里没有交互式 Python 解释器。运行脚本请用 {{ command }} file.py，运行一行代码请用 {{ command }} -c \"print('hi')\"。",
   "share.hint": "任何拿到此链接的人都能读到这个对话及其消息和文件。对话就在链接本身里：不会发送到任何服务器。",
   "share.tooBig": "这个对话太大，无法放进链接（{{ size }}；链接最多容纳 {{ limit }}）。请改为分享 .fawn 文件。",
   "share.exportFawn": "改为导出 .fawn",
@@ -338,6 +338,9 @@ export const zhCN: Translation = {
   "threads.pinned": "已置顶",
   "threads.imported": "导入的，只读",
   "threads.running": "运行中",
+  "threads.importedTag": "导入",
+  "threads.copy": "你对他人对话的副本",
+  "threads.copyTag": "副本",
   "search.box": "搜索对话",
   "search.clear": "清除搜索",
   "search.clearTitle": "清除搜索（Esc）",
@@ -358,9 +361,6 @@ export const zhCN: Translation = {
   "artifacts.liveContent": "{{ name }} 的实时内容",
   "artifacts.preview": "预览 {{ name }}",
   "artifacts.previewOf": "预览：{{ name }}",
-  "threads.importedTag": "导入",
-  "threads.copy": "你对他人对话的副本",
-  "threads.copyTag": "副本",
   "artifacts.download": "下载",
   "artifacts.downloadFile": "下载 {{ name }}",
   "artifacts.install": "安装",
@@ -647,6 +647,10 @@ export const zhCN: Translation = {
   "deleteThread.title": "删除会话？",
   "deleteThread.cancel": "取消",
 
+  "renameThread.label": "标题",
+  "renameThread.empty": "请给对话起个标题。",
+  "renameThread.tooLong": "标题最多 {{ max }} 个字符。",
+
   "copy.message": "复制",
   "copy.code": "复制代码",
   "copy.done": "已复制",
@@ -686,10 +690,6 @@ export const zhCN: Translation = {
   "context.value": "{{ percent }}% / {{ window }}",
   "context.detail": "约 {{ tokens }} / {{ window }} 个 token：上一次请求及其回答，按模型的计数。/compact 可以减少它。",
   "welcome.examples": "试试这些示例",
-  "renameThread.label": "标题",
-  "renameThread.empty": "请给对话起个标题。",
-  "renameThread.tooLong": "标题最多 {{ max }} 个字符。",
-
   "welcome.report": "带图表的报告",
   "welcome.reportPrompt": "写一份简短报告，介绍过去十年全球太阳能装机容量的增长，并附上逐年数据的折线图。",
   "welcome.csv": "分析 CSV 文件",

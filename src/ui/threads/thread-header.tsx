@@ -247,7 +247,7 @@ export function ThreadHeader(props: {
         </Show>
       </div>
       <DeleteThreadDialog title={deleting()?.title} onClose={answered} />
-    </header>
       <RenameThreadDialog title={renaming()?.title} onSave={saveTitle} onClose={() => setRenaming(undefined)} />
+    </header>
   );
 }
