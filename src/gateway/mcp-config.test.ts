@@ -76,7 +76,9 @@ describe("DeerFlow's mcpServers file", () => {
       { name: "legacy", url: "https://old.example/sse", enabled: false },
     ]);
     expect(read.skipped.map((skip) => skip.name)).toEqual(["files", "broken"]);
-    expect(read.skipped[0]?.reason).toMatch(/runs a local command, which a browser cannot start: .*\/mcp\/files\.$/);
+    expect(read.skipped[0]?.reason).toMatch(
+      /a program to run on your computer, which a web page cannot start: .*\/mcp\/files\.$/,
+    );
     expect(read.skipped[1]?.reason).toMatch(/^Server "broken": The URL is/);
     expect(() => readDeerFlowMcpConfig({ skills: [] })).toThrow(/no "mcpServers" object/);
   });

@@ -157,8 +157,8 @@ export function readDeerFlowMcpConfig(input: unknown): McpConfigImport {
       skipped.push({
         name,
         reason:
-          `${name} runs a local command, which a browser cannot start: list it in the proxy's MCP file ` +
-          `(README, Local MCP servers) and add it here by its proxy address, …/mcp/${name}.`,
+          `${name} is a program to run on your computer, which a web page cannot start: list it in the settings ` +
+          `of Fawn's proxy, then add it here by its proxy address, …/mcp/${name}.`,
       });
       continue;
     }

@@ -16,7 +16,7 @@ describe("a model request that never got an answer", () => {
       proxied: true,
       endpoint: "Second",
     });
-    expect(error.message).toContain("check that the proxy is running (npm run proxy)");
+    expect(error.message).toContain("check that the proxy is running on this computer");
     expect(error.message).not.toContain("switched on");
   });
 

@@ -158,11 +158,12 @@ export function describeModelError(
       message:
         `Could not reach the model endpoint at ${baseUrl}. ` +
         (options.proxied
-          ? "It goes through Fawn's proxy: check that the proxy is running (npm run proxy) and that the Base URL is right."
+          ? "It goes through Fawn's proxy: check that the proxy is running on this computer (Settings → Web, " +
+            "Proxy URL) and that the Base URL is right."
           : "Check the Base URL, that the server is running, and that it allows requests from this page (CORS); " +
             `a provider that blocks browsers works with "Use the proxy" switched on for ` +
             `${options.endpoint ? `the endpoint ${options.endpoint}` : "its endpoint"} in Settings → Models ` +
-            "(and npm run proxy running)."),
+            "(with Fawn's proxy running on this computer)."),
     };
   }
   return { error: "unknown", message: `The run failed: ${message}` };

@@ -212,7 +212,7 @@ const proxySettingsSchema = z
       .refine((value) => !value || /^[A-Za-z0-9_-]{22,}$/.test(value), {
         message:
           "The proxy token is the text of the proxy's token file (letters, digits, - and _, at least 22): " +
-          "npm run proxy prints where that file is.",
+          "the proxy names that file when it starts.",
       }),
   })
   .transform((value): ProxySettings => ({

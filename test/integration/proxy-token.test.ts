@@ -180,7 +180,7 @@ describe("the proxy's token", () => {
     expect(texts.filter((text) => text.includes(TOKEN))).toEqual([]);
 
     await expect(harness.gateway.saveProxySettings({ url: "http://127.0.0.1:8787/", token: "short" })).rejects.toThrow(
-      "The proxy token is the text of the proxy's token file (letters, digits, - and _, at least 22): npm run proxy prints where that file is.",
+      "The proxy token is the text of the proxy's token file (letters, digits, - and _, at least 22): the proxy names that file when it starts.",
     );
   });
 });

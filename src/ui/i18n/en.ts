@@ -473,12 +473,13 @@ export const en = {
   "models.endpointN": template<{ count: string }>("Endpoint {{ count }}"),
   "models.endpointName": "Endpoint name",
   "models.presets": "Endpoint presets",
+  "models.developerPresets": "For developers",
   "models.baseUrl": "Base URL",
   "models.apiKey": "API key",
   "models.apiKeyPlaceholder": "Leave empty for local servers",
   "models.useProxy": "Use the proxy",
   "models.useProxyHint":
-    "For providers that refuse requests from web pages (CORS): requests go through Fawn's relay (npm run proxy), at the Proxy URL of Settings → Web or http://127.0.0.1:8787/forward/.",
+    "For providers that refuse requests from web pages: requests go through Fawn's proxy, a helper that runs on your computer (Settings → Web, Proxy URL, says more).",
   "models.model": "Model",
   "models.listModels": "List models",
   "models.asking": "Asking the endpoint for its models…",
@@ -507,7 +508,7 @@ export const en = {
   "models.provider.anthropic": "Anthropic (Messages API)",
   "models.provider.gemini": "Google Gemini",
   "models.proxyBecause": template<{ name: string }>(
-    '{{ name }} refuses requests from web pages, so "Use the proxy" is on: run npm run proxy, or switch it off if it answers this page.',
+    '{{ name }} refuses requests from web pages, so "Use the proxy" is on: Fawn\'s proxy must be running on this computer (Settings → Web, Proxy URL). Switch it off if {{ name }} answers this page directly.',
   ),
   "models.localHint": template<{ name: string }>(
     "{{ name }} runs on your computer: allow this page in its own settings (Ollama: OLLAMA_ORIGINS; LM Studio: Enable CORS; vLLM: --allowed-origins).",
@@ -673,11 +674,11 @@ export const en = {
   "web.askBeforeSendingHint":
     "In every thread, web_search, web_fetch and MCP tools wait for your Allow. Threads holding another person's messages always ask.",
   "web.proxyHint": template<{ command: string }>(
-    "Fawn's optional proxy ({{ command }}) for services and pages that refuse browser requests. Services that answer browsers are always called directly.",
+    "Fawn's proxy is an optional helper that runs on your computer and passes on requests to services and pages that refuse requests from web pages; services that answer web pages are always called directly. Whoever installed Fawn starts it (for developers: {{ command }}).",
   ),
   "web.proxyToken": "Proxy token",
-  "web.proxyTokenHint": template<{ command: string; file: string }>(
-    "The proxy answers only requests that carry its token. {{ command }} prints where it keeps it ({{ file }}): paste that file's text here. It is sent to the proxy alone, and stays in this browser with your keys, out of every backup.",
+  "web.proxyTokenHint": template<{ file: string }>(
+    "The proxy answers only requests that carry its token, a secret it keeps in a file on your computer ({{ file }}) and names when it starts: paste that file's text here. It is sent to the proxy alone, and stays in this browser with your keys, out of every backup.",
   ),
 
   // An imported thread (replay/imported-thread-bar.tsx) and its replay (replay/replay-controls.tsx).
@@ -697,7 +698,7 @@ export const en = {
 
   // Settings → Tools: MCP servers (settings/tools-tab.tsx).
   "tools.intro":
-    "MCP servers bring your own tools: the agent can call every tool switched on here, in every mode. A server that refuses browser requests works through Fawn's proxy; a local command server runs through the proxy's bridge (README, Local MCP servers).",
+    "MCP servers bring your own tools: the agent can call every tool switched on here, in every mode. A server that refuses requests from web pages works through Fawn's proxy (Settings → Web, Proxy URL). A server that is a program on your computer runs through the proxy too: it is listed in the proxy's own settings, then added here by its proxy address.",
   "tools.none": "No MCP servers yet.",
   "tools.newServer": "New server",
   "tools.enabled": "Enabled",

@@ -412,12 +412,13 @@ export const zhCN: Translation = {
   "models.endpointN": "端点 {{ count }}",
   "models.endpointName": "端点名称",
   "models.presets": "端点预设",
+  "models.developerPresets": "开发者用",
   "models.baseUrl": "Base URL",
   "models.apiKey": "API 密钥",
   "models.apiKeyPlaceholder": "本地服务器可留空",
   "models.useProxy": "使用代理",
   "models.useProxyHint":
-    "适用于拒绝网页请求（CORS）的服务商：请求经由 Fawn 的中转（npm run proxy），地址为“设置 → 网络”中的代理 URL，或 http://127.0.0.1:8787/forward/。",
+    "适用于拒绝网页请求的服务商：请求经由 Fawn 的代理转发，代理是在你的电脑上运行的辅助程序（详见“设置 → 网络”中的代理 URL）。",
   "models.model": "模型",
   "models.listModels": "列出模型",
   "models.asking": "正在向端点查询可用模型…",
@@ -444,7 +445,7 @@ export const zhCN: Translation = {
   "models.provider.anthropic": "Anthropic（Messages API）",
   "models.provider.gemini": "Google Gemini",
   "models.proxyBecause":
-    "{{ name }} 拒绝来自网页的请求，因此已打开“使用代理”：请运行 npm run proxy；如果它允许此页面访问，也可以关闭。",
+    "{{ name }} 拒绝来自网页的请求，因此已打开“使用代理”：Fawn 的代理需要在这台电脑上运行（见“设置 → 网络”中的代理 URL）。如果 {{ name }} 能直接响应此页面，可以关闭。",
   "models.localHint":
     "{{ name }} 运行在你的电脑上：请在它自己的设置中允许此页面（Ollama：OLLAMA_ORIGINS；LM Studio：Enable CORS；vLLM：--allowed-origins）。",
   "models.reasoning": "推理",
@@ -591,10 +592,10 @@ export const zhCN: Translation = {
   "web.askBeforeSendingHint":
     "在所有会话中，web_search、web_fetch 和 MCP 工具都会等待你允许。包含他人消息的会话始终会询问。",
   "web.proxyHint":
-    "Fawn 的可选代理（{{ command }}），用于会拒绝浏览器请求的服务和网页。能直接响应浏览器的服务始终直接调用。",
+    "Fawn 的代理是可选的辅助程序，在你的电脑上运行，为拒绝网页请求的服务和网页转发请求；能直接响应网页的服务始终直接调用。由安装 Fawn 的人启动它（开发者：{{ command }}）。",
   "web.proxyToken": "代理令牌",
   "web.proxyTokenHint":
-    "代理只响应带有其令牌的请求。{{ command }} 会显示令牌文件的位置（{{ file }}）：把该文件的内容粘贴到这里。令牌只发送给代理，和你的密钥一起保存在本浏览器中，不会进入任何备份。",
+    "代理只响应带有其令牌的请求。令牌是代理保存在你电脑上一个文件里的密钥（{{ file }}），代理启动时会显示它的位置：把该文件的内容粘贴到这里。令牌只发送给代理，和你的密钥一起保存在本浏览器中，不会进入任何备份。",
 
   "imported.region": "导入的会话",
   "imported.explain": "这个会话是导入的，会保持原样。可以逐步回放，或在你自己的模型上把它作为你自己的会话继续。",
@@ -610,7 +611,7 @@ export const zhCN: Translation = {
   "replay.exit": "退出回放",
 
   "tools.intro":
-    "MCP 服务器带来你自己的工具：这里打开的每个工具，智能体在每种模式下都可以调用。拒绝浏览器请求的服务器可以通过 Fawn 的代理使用；本地命令服务器通过代理的桥接运行（见 README 的“本地 MCP 服务器”）。",
+    "MCP 服务器带来你自己的工具：这里打开的每个工具，智能体在每种模式下都可以调用。拒绝网页请求的服务器可以通过 Fawn 的代理使用（见“设置 → 网络”中的代理 URL）。在你电脑上运行的程序形式的服务器也通过代理运行：先在代理自己的设置中列出它，再在这里按它的代理地址添加。",
   "tools.none": "还没有 MCP 服务器。",
   "tools.newServer": "新服务器",
   "tools.enabled": "启用",

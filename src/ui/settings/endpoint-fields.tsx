@@ -35,7 +35,19 @@ export function EndpointFields(props: {
         />
       </div>
       <div class="presets" role="group" aria-label={t("models.presets")}>
-        <For each={PRESETS}>
+        <For each={PRESETS.filter((preset) => !preset.developer)}>
+          {(preset) => (
+            <button type="button" class="chip" onClick={() => props.onChange(presetChange(preset))}>
+              {preset.name}
+            </button>
+          )}
+        </For>
+      </div>
+      <div class="presets" role="group" aria-labelledby="settings-developer-presets">
+        <span class="hint" id="settings-developer-presets">
+          {t("models.developerPresets")}
+        </span>
+        <For each={PRESETS.filter((preset) => preset.developer)}>
           {(preset) => (
             <button type="button" class="chip" onClick={() => props.onChange(presetChange(preset))}>
               {preset.name}

@@ -14,6 +14,8 @@ export interface ModelPreset {
   refusesBrowsers?: boolean;
   /** A local server: its own setting allows this page (Ollama's OLLAMA_ORIGINS, LM Studio's CORS switch). */
   local?: boolean;
+  /** Only for people working on Fawn itself: offered apart, under "For developers". */
+  developer?: boolean;
 }
 
 /**
@@ -34,7 +36,8 @@ export const PRESETS: readonly ModelPreset[] = [
   { name: "Ollama", provider: "openai-compatible", baseUrl: "http://localhost:11434/v1", local: true },
   { name: "LM Studio", provider: "openai-compatible", baseUrl: "http://localhost:1234/v1", local: true },
   { name: "vLLM", provider: "openai-compatible", baseUrl: "http://localhost:8000/v1", local: true },
-  { name: "Mock (npm run mock-llm)", provider: "openai-compatible", baseUrl: "http://127.0.0.1:11435/v1" },
+  // Fawn's scripted test model (test/mock-llm), for people working on Fawn: listed under "For developers".
+  { name: "Mock model", provider: "openai-compatible", baseUrl: "http://127.0.0.1:11435/v1", developer: true },
 ];
 
 /** The preset whose API host `baseUrl` is on (a Base URL typed by hand counts too), if any. */

@@ -227,14 +227,7 @@ export function WebTab(props: {
           kind="key"
           value={form().proxyToken}
           onInput={(value) => set("proxyToken", value)}
-          hint={
-            <>
-              {rich("web.proxyTokenHint", {
-                command: <code>npm run proxy</code>,
-                file: <code>~/.config/fawn-proxy/token</code>,
-              })}
-            </>
-          }
+          hint={<>{rich("web.proxyTokenHint", { file: <code>~/.config/fawn-proxy/token</code> })}</>}
         />
       </fieldset>
       <StatusLine status={status()} />

@@ -207,9 +207,9 @@ describe("Direct fetch", () => {
   it("without a proxy, explains that the site may refuse browsers and offers the proxy or Jina", async () => {
     const blocked = direct(networkFailure);
     await expect(blocked.direct.fetch("https://d.example/")).rejects.toThrow(
-      "Could not reach d.example: the network failed, or it does not accept requests from a browser " +
-        "(CORS). Set a Proxy URL in Settings → Web and start Fawn's proxy (npm run proxy), or choose Jina Reader as " +
-        "the fetch provider.",
+      "Could not reach d.example: the network failed, or it refuses requests from web pages (CORS). It works " +
+        "through Fawn's proxy, a helper that runs on your computer: set its Proxy URL in Settings → Web, or " +
+        "choose Jina Reader as the fetch provider.",
     );
   });
 });

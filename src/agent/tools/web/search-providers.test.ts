@@ -196,14 +196,14 @@ describe("each search service's request", () => {
   it("SearXNG without CORS and without a proxy suggests both remedies", async () => {
     const offline = provider(CASES[2]!, networkFailure);
     expect((await failure(offline.search.search("q", 5))).message).toBe(
-      "Could not reach SearXNG (searx.example.org): the network failed, or it does not accept requests from a " +
-        "browser (CORS). Set a Proxy URL in Settings → Web and start Fawn's proxy (npm run proxy), or let the " +
-        "instance send CORS headers.",
+      "Could not reach SearXNG (searx.example.org): the network failed, or it refuses requests from web pages " +
+        "(CORS). It works through Fawn's proxy, a helper that runs on your computer: set its Proxy URL in " +
+        "Settings → Web, or let the instance send CORS headers.",
     );
     const viaProxy = provider(CASES[2]!, networkFailure, { proxyUrl: PROXY });
     expect((await failure(viaProxy.search.search("q", 5))).message).toBe(
-      "Could not reach Fawn's proxy at http://127.0.0.1:8787. Start it with npm run proxy, or check the Proxy URL " +
-        "in Settings → Web.",
+      "Could not reach Fawn's proxy at http://127.0.0.1:8787: it is not running on this computer, or the Proxy " +
+        "URL in Settings → Web is wrong.",
     );
   });
 

@@ -148,8 +148,8 @@ function statusMessage(endpoint: WebEndpoint, response: Response, body: string):
 function unreachableMessage(endpoint: WebEndpoint, url: string, viaProxy: boolean): string {
   if (viaProxy && endpoint.proxyUrl) {
     return (
-      `Could not reach Fawn's proxy at ${originOf(endpoint.proxyUrl)}. Start it with npm run proxy, ` +
-      "or check the Proxy URL in Settings → Web."
+      `Could not reach Fawn's proxy at ${originOf(endpoint.proxyUrl)}: it is not running on this computer, ` +
+      "or the Proxy URL in Settings → Web is wrong."
     );
   }
   const host = hostOf(url);
@@ -158,8 +158,8 @@ function unreachableMessage(endpoint: WebEndpoint, url: string, viaProxy: boolea
     return `Could not reach ${who}. Check the connection and the address in Settings → Web.`;
   }
   return (
-    `Could not reach ${who}: the network failed, or it does not accept requests from a browser (CORS). ` +
-    "Set a Proxy URL in Settings → Web and start Fawn's proxy (npm run proxy)" +
+    `Could not reach ${who}: the network failed, or it refuses requests from web pages (CORS). ` +
+    "It works through Fawn's proxy, a helper that runs on your computer: set its Proxy URL in Settings → Web" +
     (endpoint.unreachableHint ? `, ${endpoint.unreachableHint}` : "") +
     "."
   );

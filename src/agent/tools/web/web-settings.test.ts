@@ -64,7 +64,8 @@ describe("web tool settings", () => {
 
   it("requires the proxy for Brave, which refuses browsers, unless its address is overridden", () => {
     expect(problems(settings({ search: { provider: "brave", apiKey: "BSA-1" } }))).toEqual([
-      "Brave Search does not answer requests from a browser: set a Proxy URL and start Fawn's proxy (npm run proxy).",
+      "Brave Search refuses requests from web pages: it works through Fawn's proxy, a helper that runs on your " +
+        "computer. Set its Proxy URL in Settings → Web.",
     ]);
     expect(
       problems(settings({ search: { provider: "brave", apiKey: "BSA-1", baseUrl: "http://127.0.0.1:9/brave" } })),

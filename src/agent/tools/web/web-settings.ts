@@ -74,7 +74,8 @@ function searchProblems(search: z.infer<typeof settingsShape>["search"], proxyUr
   }
   if (!info.browserCors && info.defaultBaseUrl && !search.baseUrl && !proxyUrl) {
     problems.push(
-      `${info.label} does not answer requests from a browser: set a Proxy URL and start Fawn's proxy (npm run proxy).`,
+      `${info.label} refuses requests from web pages: it works through Fawn's proxy, a helper that runs on your ` +
+        "computer. Set its Proxy URL in Settings → Web.",
     );
   }
   return problems;
