@@ -28,7 +28,7 @@ import {
   type SandboxHostHandle,
   type SandboxInfo,
   type SandboxSettings,
-  type SharedThreadBundle,
+  type SharedThreadReading,
   type SkillInfo,
   type SubagentSettings,
   type ThreadBundlePreview,
@@ -108,8 +108,9 @@ export class Gateway implements GatewayApi {
     return this.services.threads.importDeerFlow(input);
   }
 
-  readThreadFile(threadId: string, path: string): Promise<ThreadFileContent> {
-    return this.services.threads.readFile(threadId, path);
+  async readThreadFile(threadId: string, path: string): Promise<ThreadFileContent> {
+    // A shared thread being read before it is imported has its files in memory, under its reading id.
+    return this.services.sharing.readFile(threadId, path) ?? this.services.threads.readFile(threadId, path);
   }
 
   uploadFiles(threadId: string, files: { name: string; bytes: Uint8Array }[]): Promise<UploadResult> {
@@ -196,12 +197,20 @@ export class Gateway implements GatewayApi {
     return this.services.sharing.link(threadId);
   }
 
-  readShareLink(data: string): Promise<SharedThreadBundle> {
+  readShareLink(data: string): Promise<SharedThreadReading> {
     return this.services.sharing.readLink(data);
   }
 
   inspectThreadBundle(archive: Blob | Uint8Array): Promise<ThreadBundlePreview> {
     return this.services.sharing.inspect(archive);
+  }
+
+  openThreadBundle(archive: Blob | Uint8Array): Promise<SharedThreadReading> {
+    return this.services.sharing.openBundle(archive);
+  }
+
+  async closeSharedThread(threadId: string): Promise<void> {
+    this.services.sharing.close(threadId);
   }
 
   // ---- Runs ----
@@ -364,7 +373,7 @@ export class Gateway implements GatewayApi {
   }
 
   async installSkillFromThread(threadId: string, path: string): Promise<SkillInfo> {
-    const file = await this.services.threads.readFile(threadId, path);
+    const file = await this.readThreadFile(threadId, path);
     return this.services.skills.install(path.split("/").at(-1) ?? path, file.bytes);
   }
 

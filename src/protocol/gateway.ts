@@ -48,6 +48,16 @@ export interface ThreadSummary {
 export const READ_ONLY_THREAD =
   "This thread was imported to be read: choose Continue this thread to reply in a copy of your own.";
 
+/**
+ * A shared thread opened to be read before it is imported (a share link, a `.fawn` opened with or shared to the app):
+ * its bundle and what it holds, and the thread as an import would show it, read-only. Its `thread_id` is a reading id
+ * of its own (`shared-…`), never a stored thread's: `readThreadFile` reads the bundle's files under it until
+ * `closeSharedThread`. Nothing of it is stored.
+ */
+export interface SharedThreadReading extends SharedThreadBundle {
+  thread: ThreadDetail;
+}
+
 /** One item of a thread's history as the user sees it. */
 export type ThreadEntry =
   | { kind: "message"; message: WireMessage; stopped?: boolean }
@@ -442,12 +452,17 @@ export interface GatewayApi {
    */
   shareThreadLink(threadId: string): Promise<ThreadShareLink>;
   /**
-   * A share link's bundle, decoded and checked as an import checks it, and what it holds; nothing is written. Rejects
-   * with one sentence for a damaged link. `importThreadBundle(bundle)` imports it.
+   * A share link's bundle, decoded and checked as an import checks it, what it holds, and the thread to read before
+   * importing it (SharedThreadReading); nothing is written. Rejects with one sentence for a damaged link.
+   * `importThreadBundle(bundle)` imports it.
    */
-  readShareLink(data: string): Promise<SharedThreadBundle>;
+  readShareLink(data: string): Promise<SharedThreadReading>;
   /** What a `.fawn` holds (title, messages, files), checked as `importThreadBundle` checks it; nothing is written. */
   inspectThreadBundle(archive: Blob | Uint8Array): Promise<ThreadBundlePreview>;
+  /** A `.fawn` opened to be read before it is imported, as `readShareLink` opens a link's; nothing is written. */
+  openThreadBundle(archive: Blob | Uint8Array): Promise<SharedThreadReading>;
+  /** Forgets a shared thread opened to be read (its reading id): its files are no longer kept. */
+  closeSharedThread(threadId: string): Promise<void>;
   /**
    * Stores files in the thread's /mnt/user-data/uploads (PDF, DOCX, XLSX and PPTX also as Markdown beside them).
    * An upload over a limit, or with a bad name, is refused whole with a readable message; nothing is written.

@@ -205,3 +205,36 @@ export async function closeImportedThread(records: ThreadBackup, serde: Serializ
     checkpoint_messages: messages,
   };
 }
+
+/**
+ * The channel values of the thread's root-namespace checkpoint `checkpointId` (its newest when undefined), read from
+ * its records in memory as IndexedDbCheckpointSaver reads them from storage: a shared thread shows from these before
+ * it is imported. Undefined when there is no such checkpoint; a channel whose records are incomplete is left out.
+ */
+export async function checkpointValuesOf(
+  records: ThreadBackup,
+  serde: SerializerProtocol,
+  checkpointId?: string,
+): Promise<Record<string, unknown> | undefined> {
+  const root = records.checkpoints.filter((record) => record.checkpoint_ns === "");
+  const checkpoint =
+    checkpointId === undefined
+      ? root.reduce<CheckpointRecord | undefined>(
+          (newest, record) => (!newest || record.checkpoint_id > newest.checkpoint_id ? record : newest),
+          undefined,
+        )
+      : root.find((record) => record.checkpoint_id === checkpointId);
+  if (!checkpoint) return undefined;
+  const history = new ImportedHistory(records, serde);
+  const values: Record<string, unknown> = {};
+  for (const [channel, version] of Object.entries(checkpoint.channel_versions)) {
+    const blob = history.blob(channel, version);
+    if (!blob) continue;
+    if (blob.kind === "value") values[channel] = await serde.loadsTyped(blob.type, blob.bytes);
+    else if (channel === MESSAGES) {
+      const list = await history.messageList(version);
+      if (list) values[channel] = list.messages;
+    }
+  }
+  return values;
+}

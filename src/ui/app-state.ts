@@ -37,9 +37,9 @@ import { applyRunEvents, startRunView, type RunView } from "./conversation/run-v
 import { createWebContainerStarter } from "./webcontainer-starter.ts";
 import { createComposerExtras } from "./composer/composer-extras.ts";
 import { isSharedHash } from "./threads/shared-thread-sources.ts";
+import { createSharedThreadOffer } from "./threads/shared-thread-offer.ts";
 import { t } from "./i18n/index.ts";
 import { GATEWAY_READY_MARK } from "./shared/perf-marks.ts";
-import { noticeOf, noticeShown, type Notice, type NoticeOptions } from "./shared/notice.ts";
 import { MODELS_HINT_KEY } from "../shared/first-screen.ts";
 
 const MODE_KEY = "fawn.mode";
@@ -102,7 +102,9 @@ export function createAppState(client: GatewayClient) {
   const [findRequest, setFindRequest] = createSignal<{ threadId: string; query: string } | undefined>();
   /** Live runs by thread id: threads run side by side, one run per thread. */
   const [runs, setRuns] = createSignal<Readonly<Record<string, RunView>>>({});
-  const run = () => runs()[thread()?.thread_id ?? ""];
+  /** A shared thread being read before it is imported: it shows in place of the open thread, which stays open. */
+  const shared = createSharedThreadOffer(client);
+  const run = () => (shared.reading() ? undefined : runs()[thread()?.thread_id ?? ""]);
   const isRunning = (threadId: string) => threadId in runs();
   const setRun = (threadId: string, update: (view: RunView | undefined) => RunView | undefined) =>
     setRuns((all) => {
@@ -119,11 +121,7 @@ export function createAppState(client: GatewayClient) {
     if (modelChoices(next).length > 0) store(MODELS_HINT_KEY, "1");
     else forget(MODELS_HINT_KEY);
   };
-  const [anyNotice, setAnyNotice] = createSignal<Notice | undefined>();
-  /** Says `text` in the notice line: an error unless `kind` says otherwise; with `threadId`, only in that thread. */
-  const setNotice = (text: string | undefined, options?: NoticeOptions) => setAnyNotice(noticeOf(text, options));
-  /** The notice for the open thread: one of another thread stays with that thread. */
-  const notice = () => noticeShown(anyNotice(), thread()?.thread_id);
+  const [notice, setNotice] = createSignal<string | undefined>();
   const [settingsOpen, setSettingsOpen] = createSignal(false);
   /** The file in the preview dialog, with the thread it belongs to. */
   const [preview, setPreview] = createSignal<{ threadId: string; path: string } | undefined>();
@@ -177,6 +175,8 @@ export function createAppState(client: GatewayClient) {
   const [replay, setReplay] = createSignal<ReplayView | undefined>();
   /** The open thread as the page shows it: during a replay, as it was at the replayed step. */
   const shownThread = createMemo((): ThreadDetail | undefined => {
+    const reading = shared.reading();
+    if (reading) return reading;
     const detail = thread();
     const view = replay();
     const step = view?.steps[view.step];
@@ -190,6 +190,7 @@ export function createAppState(client: GatewayClient) {
   });
   /** The replay of the open thread, if one is under way. */
   const openReplay = () => {
+    if (shared.reading()) return undefined;
     const view = replay();
     return view && view.threadId === thread()?.thread_id ? view : undefined;
   };
@@ -241,6 +242,7 @@ export function createAppState(client: GatewayClient) {
    * first message holding its words instead of to the last reply.
    */
   async function openThread(threadId: string | undefined, options: { find?: string } = {}): Promise<void> {
+    shared.dismiss();
     if (openReplay()?.threadId !== threadId) setReplay(undefined);
     setFindRequest(threadId && options.find?.trim() ? { threadId, query: options.find } : undefined);
     if (!threadId) {
@@ -419,11 +421,11 @@ export function createAppState(client: GatewayClient) {
       );
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 5000))]);
     } catch (error) {
-      setNotice(t("notice.runNotStarted", { error: errorMessage(error) }), { threadId });
+      setNotice(t("notice.runNotStarted", { error: errorMessage(error) }));
     }
     const last = runs()[threadId];
     // A refused run (busy in another tab) saved nothing: keep its reason on screen.
-    if (last?.runId === runId && last.error?.error === "busy") setNotice(last.error.message, { threadId });
+    if (last?.runId === runId && last.error?.error === "busy") setNotice(last.error.message);
     const detail = await client.getThread(threadId);
     batch(() => {
       if (thread()?.thread_id === threadId) setThread(detail);
@@ -539,8 +541,10 @@ export function createAppState(client: GatewayClient) {
     thread: shownThread,
     run,
     /** Whether the open thread takes a message: not an imported one, nor one being replayed. */
-    canReply: () => !thread()?.read_only && !openReplay(),
+    canReply: () => !shared.reading() && !thread()?.read_only && !openReplay(),
     replay: openReplay,
+    /** A shared thread arriving: read first (it is `thread` meanwhile), then imported or let go. */
+    shared,
     startReplay,
     controlReplay,
     stopReplay: () => setReplay(undefined),
@@ -560,11 +564,11 @@ export function createAppState(client: GatewayClient) {
     /** The file being previewed, while its thread is the one open. */
     previewing: () => {
       const open = preview();
-      return open && open.threadId === thread()?.thread_id ? open : undefined;
+      return open && open.threadId === shownThread()?.thread_id ? open : undefined;
     },
     /** Previews one of the open thread's files. */
     openPreview: (path: string) => {
-      const threadId = thread()?.thread_id;
+      const threadId = shownThread()?.thread_id;
       if (threadId) setPreview({ threadId, path });
     },
     /**

@@ -14,7 +14,6 @@ import { ReplayControls } from "./replay/replay-controls.tsx";
 import { SharedThreadDialog } from "./threads/shared-thread-dialog.tsx";
 import { UpdatePrompt } from "./workspace/update-prompt.tsx";
 import { SharedOriginNotice } from "./workspace/shared-origin-notice.tsx";
-import { NoticeBanner } from "./shared/notice-banner.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { LANGUAGE_NAMES, locale, LOCALES, setLanguage, t } from "./i18n/index.ts";
 import {
@@ -127,7 +126,8 @@ export function App(props: { state: AppState }) {
     if (event.defaultPrevented) return;
     const target = event.target instanceof Element ? event.target : null;
     // The terminal takes every key (Ctrl+L clears it, Ctrl+B moves back…); an open dialog takes Escape and the rest.
-    if (target?.closest(".xterm") || document.querySelector("dialog[open]")) return;
+    // (The dialog "Shared thread" is not modal: the shortcuts keep working while a shared thread is read.)
+    if (target?.closest(".xterm") || document.querySelector("dialog[open]:not(.shared-thread)")) return;
     const action = matchShortcut(event, { mac, typing: isTextEntry(target as HTMLElement | null) });
     if (action && perform(action)) event.preventDefault();
   };
@@ -189,6 +189,7 @@ export function App(props: { state: AppState }) {
     };
     phoneQuery.addEventListener("change", onPhoneChange);
     window.addEventListener("keydown", onKeyDown);
+    onCleanup(state.shared.listen());
     onCleanup(() => {
       phoneQuery.removeEventListener("change", onPhoneChange);
       window.removeEventListener("keydown", onKeyDown);
@@ -225,7 +226,21 @@ export function App(props: { state: AppState }) {
       {/* While the thread list lies over it on a phone, the rest is out of reach of Tab and screen readers. */}
       <main class="main" inert={phone() && threadsOpen()}>
         <SharedOriginNotice />
-        <NoticeBanner notice={state.notice()} onDismiss={() => state.setNotice(undefined)} />
+        <Show when={state.notice()}>
+          {(text) => (
+            <div class="notice" role="alert">
+              <span>{text()}</span>
+              <button
+                type="button"
+                class="ghost"
+                aria-label={t("common.dismiss")}
+                onClick={() => state.setNotice(undefined)}
+              >
+                ×
+              </button>
+            </div>
+          )}
+        </Show>
         <ThreadHeader
           state={state}
           terminalOpen={terminalOpen()}
@@ -249,12 +264,20 @@ export function App(props: { state: AppState }) {
         </Show>
         {/* An imported thread is read, replayed or continued; a replay takes the composer's place while it runs. */}
         <Switch fallback={<Composer state={state} />}>
+          {/* A shared thread arriving: read first, then imported or let go. */}
+          <Match when={state.shared.offer()}>
+            <SharedThreadDialog
+              shared={state.shared}
+              onImported={(threadId) => void state.openThread(threadId)}
+              onPreview={state.openPreview}
+            />
+          </Match>
           <Match when={state.replay()}>{(view) => <ReplayControls state={state} view={view()} />}</Match>
           <Match when={state.thread()?.read_only && state.thread()?.thread_id}>
             {(threadId) => <ImportedThreadBar state={state} threadId={threadId()} onContinued={focusComposer} />}
           </Match>
         </Switch>
-        <Show when={terminalOpen() && state.thread()}>
+        <Show when={terminalOpen() && !state.shared.reading() && state.thread()}>
           {(thread) => (
             <Suspense
               fallback={
@@ -285,7 +308,6 @@ export function App(props: { state: AppState }) {
       <Show when={settingsMounted()}>
         <SettingsDialog state={state} fallback={loadingDialog()} />
       </Show>
-      <SharedThreadDialog client={state.client} onImported={(threadId) => void state.openThread(threadId)} />
       <Show when={paletteMounted()}>
         <CommandPalette
           fallback={loadingDialog()}

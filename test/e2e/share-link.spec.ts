@@ -3,7 +3,7 @@
 // a .fawn shared to the installed app (share_target) or opened with it (file_handlers) asks in the same dialog.
 import { randomBytes } from "node:crypto";
 import { expect, test, type Download, type Page } from "@playwright/test";
-import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
+import { assistantMessages, callTool, configureEndpoint, conversation, openPreview, send } from "./fixtures.ts";
 
 async function bytesOf(download: Download): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -30,6 +30,52 @@ async function helloThread(page: Page): Promise<string[]> {
 }
 
 const threads = (page: Page) => page.getByRole("navigation", { name: "Threads" }).getByRole("link");
+
+/** A thread with steps: a file written and presented, then a greeting. */
+async function stepsThread(page: Page): Promise<string[]> {
+  await page.goto("/");
+  await configureEndpoint(page);
+  await send(page, callTool("write_file", { path: "/mnt/user-data/outputs/notes.md", content: "# Notes\n\nBees." }));
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await send(page, callTool("present_files", { filepaths: ["/mnt/user-data/outputs/notes.md"] }));
+  await expect(page.getByRole("region", { name: "Artifacts" })).toContainText("notes.md");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  await send(page, "hello");
+  await expect(assistantMessages(page).last()).toContainText("answer from a script.");
+  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+  // As stored.
+  await page.reload();
+  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveCount(3);
+  await expect(assistantMessages(page).last()).toContainText("answer from a script.");
+  return conversation(page).getByRole("article").allInnerTexts();
+}
+
+/** How many threads, checkpoints and thread files the page's IndexedDB holds. */
+async function storedRecords(page: Page): Promise<{ threads: number; checkpoints: number; files: number }> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("fawn");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const count = (store: string) =>
+      new Promise<number>((resolve, reject) => {
+        if (!db.objectStoreNames.contains(store)) return resolve(0);
+        const request = db.transaction(store).objectStore(store).count();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const [threads, checkpoints, files] = [
+      await count("threads"),
+      await count("checkpoints"),
+      await count("thread_files"),
+    ];
+    db.close();
+    return { threads, checkpoints, files };
+  });
+}
+
+const NOTHING_STORED = { threads: 0, checkpoints: 0, files: 0 };
 
 test("a share link opens in another, empty browser: it shows what it holds, asks, and imports the thread", async ({
   page,
@@ -58,8 +104,12 @@ test("a share link opens in another, empty browser: it shows what it holds, asks
     await expect(shared).toBeVisible();
     await expect(shared).toContainText("hello");
     await expect(shared).toContainText("2 messages");
+    // The thread can be read before it is imported, as it will show.
+    await expect(conversation(other).getByRole("article")).toHaveCount(messages.length);
+    expect(await conversation(other).getByRole("article").allInnerTexts()).toEqual(messages);
     // Nothing is written before the user says so.
     await expect(threads(other)).toHaveCount(0);
+    expect(await storedRecords(other)).toEqual(NOTHING_STORED);
     await shared.getByRole("button", { name: "Import" }).click();
     await expect(shared).toBeHidden();
     await expect(conversation(other).getByRole("article")).toHaveCount(messages.length);
@@ -185,5 +235,73 @@ test("a .fawn shared to the installed app, or opened with it, asks in the Shared
     await expect(threads(app)).toHaveCount(0);
   } finally {
     await opening.close();
+  }
+});
+
+test("a shared thread reads whole before it is imported: messages, steps, files and their previews, nothing stored", async ({
+  page,
+  browser,
+}) => {
+  const messages = await stepsThread(page);
+  const steps = await conversation(page).getByRole("list", { name: "Tool calls" }).allInnerTexts();
+  expect(steps.length).toBe(2);
+  const dialog = await openShareLink(page);
+  const link = await dialog.getByRole("textbox", { name: "Share link" }).inputValue();
+
+  const elsewhere = await browser.newContext();
+  try {
+    const other = await elsewhere.newPage();
+    await other.goto(link);
+    const shared = other.getByRole("dialog", { name: "Shared thread" });
+    await expect(shared).toBeVisible();
+    await expect(shared).toContainText(`${messages.length} messages`);
+    // The conversation shows it as the sender sees it: messages, tool steps, presented files.
+    const log = conversation(other);
+    await expect(log.getByRole("article")).toHaveCount(messages.length);
+    expect(await log.getByRole("article").allInnerTexts()).toEqual(messages);
+    expect(await log.getByRole("list", { name: "Tool calls" }).allInnerTexts()).toEqual(steps);
+    await expect(other.getByRole("heading", { level: 1 })).toHaveText(/^call tool write_file/);
+    // Read-only: nothing to type into, no thread actions, no terminal.
+    await expect(other.getByRole("textbox", { name: "Message" })).toHaveCount(0);
+    await expect(other.getByRole("button", { name: "Thread actions" })).toHaveCount(0);
+    await expect(other.getByRole("button", { name: "Terminal" })).toHaveCount(0);
+    // Its files are listed and preview, read from the link.
+    await expect(shared.getByRole("list", { name: "Files" })).toContainText("outputs/notes.md");
+    const preview = await openPreview(other, "notes.md");
+    await expect(preview.getByRole("heading", { name: "Notes" })).toBeVisible();
+    await preview.getByRole("button", { name: "Close preview" }).click();
+    await expect(preview).toBeHidden();
+    await shared.getByRole("button", { name: "Preview outputs/notes.md" }).click();
+    await expect(other.getByRole("dialog", { name: "Preview: notes.md" }).getByText("Bees.")).toBeVisible();
+    await other
+      .getByRole("dialog", { name: "Preview: notes.md" })
+      .getByRole("button", { name: "Close preview" })
+      .click();
+    // Reading wrote nothing: no thread, no checkpoint, no file.
+    await expect(threads(other)).toHaveCount(0);
+    expect(await storedRecords(other)).toEqual(NOTHING_STORED);
+
+    // Cancel leaves nothing behind; the link opened again shows it again.
+    await shared.getByRole("button", { name: "Cancel" }).click();
+    await expect(shared).toBeHidden();
+    await expect(log.getByRole("article")).toHaveCount(0);
+    expect(other.url()).not.toContain("share=");
+    expect(await storedRecords(other)).toEqual(NOTHING_STORED);
+    await other.goto(link);
+    await expect(shared).toBeVisible();
+    await expect(log.getByRole("article")).toHaveCount(messages.length);
+
+    // Import writes it, and it opens as the imported thread it now is.
+    await shared.getByRole("button", { name: "Import" }).click();
+    await expect(shared).toBeHidden();
+    await expect(threads(other)).toHaveCount(1);
+    await expect(other.getByRole("region", { name: "Imported thread" })).toBeVisible();
+    expect(await log.getByRole("article").allInnerTexts()).toEqual(messages);
+    expect(await log.getByRole("list", { name: "Tool calls" }).allInnerTexts()).toEqual(steps);
+    const stored = await storedRecords(other);
+    expect(stored.threads).toBe(1);
+    expect(stored.files).toBe(1);
+  } finally {
+    await elsewhere.close();
   }
 });

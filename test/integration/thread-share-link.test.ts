@@ -62,6 +62,51 @@ describe("a thread as a share link", () => {
     expect(new TextDecoder().decode(numbers.bytes).split("\n")[299]).toBe("300");
   });
 
+  it("opens a link's thread to be read first, as the import will show it, without writing anything", async () => {
+    const { gateway } = harness;
+    const threadId = await smallThread(gateway);
+    await gateway.sandboxExec({
+      command_id: "c2",
+      thread_id: threadId,
+      command: "printf '# Notes\\n' > /mnt/user-data/outputs/notes.md",
+    });
+    await runThread(gateway, threadId, 'call tool present_files {"filepaths":["/mnt/user-data/outputs/notes.md"]}');
+    const data = linkData(await gateway.shareThreadLink(threadId));
+
+    const other = await harness.freshGateway();
+    const shared = await other.readShareLink(data);
+    const reading = shared.thread;
+    expect(reading.thread_id).toMatch(/^shared-/);
+    expect(reading).toMatchObject({ title: "hello", read_only: true, artifacts: ["/mnt/user-data/outputs/notes.md"] });
+    expect(reading.entries.some((entry) => entry.kind === "message" && entry.message.type === "tool")).toBe(true);
+    const notes = await other.readThreadFile(reading.thread_id, "/mnt/user-data/outputs/notes.md");
+    expect(new TextDecoder().decode(notes.bytes)).toBe("# Notes\n");
+    expect(notes.mime_type).toMatch(/^text\/markdown/);
+    await expect(other.readThreadFile(reading.thread_id, "/mnt/user-data/outputs/none.md")).rejects.toThrow(
+      'This thread has no file "/mnt/user-data/outputs/none.md".',
+    );
+    expect(await other.getThread(reading.thread_id)).toBeUndefined();
+    expect(await other.listThreads()).toEqual([]);
+
+    // A .fawn opened with the app reads the same.
+    const opened = await other.openThreadBundle(shared.bundle);
+    expect(opened.thread.thread_id).not.toBe(reading.thread_id);
+    expect({ ...opened.thread, thread_id: "" }).toEqual({ ...reading, thread_id: "" });
+    expect(await other.listThreads()).toEqual([]);
+
+    // Imported, it shows what was read.
+    const imported = await other.importThreadBundle(shared.bundle);
+    const stored = await other.getThread(imported.thread_id);
+    expect(reading.entries).toEqual(stored?.entries);
+    expect(reading.artifacts).toEqual(stored?.artifacts);
+    expect(reading.todos).toEqual(stored?.todos);
+
+    await other.closeSharedThread(reading.thread_id);
+    await expect(other.readThreadFile(reading.thread_id, "/mnt/user-data/outputs/notes.md")).rejects.toThrow(
+      "This shared thread is no longer open: open its link again.",
+    );
+  });
+
   it("says a thread with a big file is too big for a link, with its size and the limit", async () => {
     const { gateway } = harness;
     const { thread_id: threadId } = await gateway.createThread();

@@ -11,12 +11,10 @@ import {
   type RunError,
   type ThreadEntry,
   type ToolWireMessage,
-  type UsageMetadata,
   type WireMessage,
 } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { findMessageIndex } from "./find-message.ts";
-import { answeredCallIds, answerUsages, carriesClarificationAnswer, clarificationCarriers } from "./answers.ts";
 import { answerOf, requestOfToolMessage } from "./human-input.ts";
 import { t } from "../i18n/index.ts";
 import { liveMessages } from "./run-view.ts";
@@ -83,7 +81,6 @@ function EntryView(props: {
   subtasks: Subtasks;
   tools: ConversationTools;
   actions?: MessageActions | undefined;
-  usage?: UsageMetadata | undefined;
   modelSetUp?: boolean;
 }): JSX.Element {
   const entry = props.entry;
@@ -96,7 +93,6 @@ function EntryView(props: {
       subtasks={props.subtasks}
       tools={props.tools}
       actions={props.actions}
-      usage={props.usage}
     />
   ) : (
     <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} modelSetUp={props.modelSetUp} />
@@ -105,30 +101,19 @@ function EntryView(props: {
 
 const NO_MESSAGES: readonly WireMessage[] = [];
 
-/**
- * The conversation's tool results by call id, the ids of the calls its assistant messages make, and (in a replay)
- * the calls whose results a later step shows.
- */
+/** The conversation's tool results by call id, and the ids of the calls its assistant messages make. */
 interface ConversationTools {
   results: ToolResults;
   calls: ReadonlySet<string>;
-  awaited: ReadonlySet<string>;
 }
 
-function conversationTools(
-  messages: readonly WireMessage[],
-  moreCalls: readonly string[],
-  awaited: ReadonlySet<string>,
-): ConversationTools {
+function conversationTools(messages: readonly WireMessage[], moreCalls: readonly string[]): ConversationTools {
   const calls = new Set<string>(moreCalls);
   for (const message of messages)
     if (message.type === "ai") for (const call of message.tool_calls ?? []) calls.add(call.id);
-  return { results: toolResultsOf(messages), calls, awaited };
+  return { results: toolResultsOf(messages), calls };
 }
-const NOTHING_AWAITED: ReadonlySet<string> = new Set();
 const NO_SUBTASKS: Subtasks = new Map();
-
-const messageOf = (entry: ThreadEntry): WireMessage[] => (entry.kind === "message" ? [entry.message] : []);
 
 function isClarification(entry: ThreadEntry): boolean {
   return entry.kind === "message" && entry.message.type === "tool" && entry.message.name === CLARIFICATION_TOOL_NAME;
@@ -330,26 +315,7 @@ export function Conversation(props: { state: AppState }) {
     [],
     { equals: (a, b) => a.length === b.length && a.every((id, i) => id === b[i]) },
   );
-  // A replay shows the thread as it was at a step: a call whose result a later step shows is waiting, not failed.
-  const awaited = createMemo(() => {
-    const replay = state.replay();
-    return replay ? answeredCallIds([...replay.entries.values()].flatMap(messageOf)) : NOTHING_AWAITED;
-  });
-  const tools = createMemo(() => conversationTools(messages(), streamingCalls(), awaited()));
-  // One token count per answer, after its last message: the saved answers', and the live run's so far.
-  const savedUsages = createMemo(() =>
-    answerUsages((state.thread()?.entries ?? []).flatMap((entry) => (entry.kind === "message" ? [entry.message] : []))),
-  );
-  const liveUsages = createMemo(() => {
-    const view = liveRun();
-    return view ? answerUsages(liveMessages(view)) : new Map<string, UsageMetadata>();
-  });
-  // A user message that only carries a Clarification card's answer to the model: the card shows the answer.
-  const carriers = createMemo(() => clarificationCarriers(state.thread()?.entries ?? []));
-  const liveCarriesAnswer = () => {
-    const view = liveRun();
-    return !!view && carriesClarificationAnswer(state.thread()?.entries ?? [], view.userText);
-  };
+  const tools = createMemo(() => conversationTools(messages(), streamingCalls()));
   const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
   const places = createMemo(() => turnPlaces(state.thread()?.entries ?? []));
   /** Edit, Regenerate and versions, while nothing runs in a thread that takes messages. */
@@ -367,10 +333,8 @@ export function Conversation(props: { state: AppState }) {
         onEdit: (text) => void state.editMessage(messageId, text),
       };
     }
-    // One Regenerate per answer: on its last reply.
-    if (!place.lastReply) return undefined;
     return {
-      versions: versions?.reply,
+      versions: place.lastReply ? versions?.reply : undefined,
       onShowVersion: showVersion,
       onRegenerate: () => void state.regenerate(place.turn),
     };
@@ -459,8 +423,6 @@ export function Conversation(props: { state: AppState }) {
                   >
                     {(entry, index) => {
                       const answer = () => (isClarification(entry) ? answers()[index] : undefined);
-                      const id = entry.kind === "message" ? entry.message.id : undefined;
-                      if (id !== undefined && carriers().has(id)) return null;
                       return (
                         <EntryView
                           entry={entry}
@@ -470,7 +432,6 @@ export function Conversation(props: { state: AppState }) {
                           subtasks={subtasks()}
                           tools={tools()}
                           actions={actionsFor(entry)}
-                          usage={id === undefined ? undefined : savedUsages().get(id)}
                           // Only an unanswered question takes an answer, and only while nothing runs.
                           onAnswer={
                             isClarification(entry) && answer() === undefined && !liveRun() && state.canReply()
@@ -494,7 +455,7 @@ export function Conversation(props: { state: AppState }) {
               <Show when={liveRun()}>
                 {(view) => (
                   <>
-                    <Show when={!view().resumed && !liveCarriesAnswer()}>
+                    <Show when={!view().resumed}>
                       <MessageView
                         message={{
                           type: "human",
@@ -511,7 +472,6 @@ export function Conversation(props: { state: AppState }) {
                           streaming={!view().ended}
                           subtasks={subtasks()}
                           tools={tools()}
-                          usage={liveUsages().get(message().id)}
                         />
                       )}
                     </Index>

@@ -1,137 +1,62 @@
-// The dialog "Shared thread": what a shared thread holds (a share link, a `.fawn` opened with the installed app or
-// shared to it), read and checked by the Gateway without writing anything, and the question: "Import" or "Cancel".
-// Either way a link's fragment leaves the address, so a reload does not ask again.
-import { createEffect, createSignal, For, Match, onCleanup, onMount, Show, Switch } from "solid-js";
-import type { GatewayApi, ThreadBundlePreview } from "../../protocol/index.ts";
-import { errorMessage } from "../gateway-client.ts";
+// The dialog "Shared thread", in the composer's place while a shared thread arrives (a share link, a `.fawn` opened
+// with the installed app or shared to it): the thread itself shows above it, read-only, to be read first; the dialog
+// says what it holds (its files preview from here), that nothing is saved until "Import", and offers "Import" and
+// "Cancel". Not modal: the conversation stays in reach. A damaged link: its sentence and "Close".
+import { createEffect, For, Match, on, Show, Switch } from "solid-js";
 import { formatBytes, t, tn } from "../i18n/index.ts";
 import { StatusLine } from "../shared/status-line.tsx";
-import {
-  isSharedHash,
-  onLaunchedFiles,
-  shareDataFromHash,
-  sharedFileIdFromHash,
-  takeSharedFile,
-  type SharedSource,
-} from "./shared-thread-sources.ts";
-
-export type SharedThreadClient = Pick<GatewayApi, "readShareLink" | "inspectThreadBundle" | "importThreadBundle">;
-
-type Offer =
-  | { kind: "reading" }
-  | { kind: "ready"; bundle: Blob; preview: ThreadBundlePreview }
-  | { kind: "failed"; message: string };
+import type { SharedThreadOffer } from "./shared-thread-offer.ts";
 
 /** A thread file's path as the user knows it: `outputs/report.md` for `/mnt/user-data/outputs/report.md`. */
 function shownPath(path: string): string {
   return path.replace(/^\/mnt\/user-data\//, "");
 }
 
-/** Listens for shared threads from every source for as long as it is mounted; `onImported` gets the new thread's id. */
-export function SharedThreadDialog(props: { client: SharedThreadClient; onImported: (threadId: string) => void }) {
-  let dialog!: HTMLDialogElement;
-  const [offer, setOffer] = createSignal<Offer | undefined>();
-  const [importing, setImporting] = createSignal(false);
-  const [failure, setFailure] = createSignal<string | undefined>();
-  /** The fragment to go back to when the dialog closes (the thread that was open when a link was pasted). */
-  let returnHash = "";
-
-  const show = async (source: SharedSource) => {
-    setFailure(undefined);
-    setOffer({ kind: "reading" });
-    try {
-      if (source.kind === "link") {
-        const shared = await props.client.readShareLink(source.data);
-        setOffer({ kind: "ready", bundle: shared.bundle, preview: shared.preview });
-      } else {
-        const preview = await props.client.inspectThreadBundle(source.file);
-        setOffer({ kind: "ready", bundle: source.file, preview });
-      }
-    } catch (error) {
-      setOffer({ kind: "failed", message: errorMessage(error) });
-    }
-  };
-
-  const readAddress = async () => {
-    const data = shareDataFromHash(location.hash);
-    if (data !== undefined) return show({ kind: "link", data });
-    const id = sharedFileIdFromHash(location.hash);
-    if (id === undefined) return;
-    const file = await takeSharedFile(id).catch(() => undefined);
-    if (file) await show({ kind: "file", file });
-    else setOffer({ kind: "failed", message: t("shared.fileGone") });
-  };
-
-  onMount(() => {
-    void readAddress();
-    // A link pasted into the address bar of a Fawn tab already open changes only the fragment; the thread open before
-    // keeps its address once the dialog closes.
-    const onHashChange = (event: HashChangeEvent) => {
-      const before = new URL(event.oldURL).hash;
-      if (!isSharedHash(before)) returnHash = before;
-      void readAddress();
-    };
-    window.addEventListener("hashchange", onHashChange);
-    onCleanup(() => window.removeEventListener("hashchange", onHashChange));
-    onLaunchedFiles((file) => void show({ kind: "file", file }));
-  });
-
-  createEffect(() => {
-    if (offer()) {
-      if (!dialog.open) dialog.showModal();
-    } else if (dialog.open) dialog.close();
-  });
-
-  const failed = () => {
-    const current = offer();
-    return current?.kind === "failed" ? current : undefined;
-  };
+/**
+ * `onImported` gets the imported thread's id; `onPreview` previews one of the shared thread's files (by virtual path).
+ */
+export function SharedThreadDialog(props: {
+  shared: SharedThreadOffer;
+  onImported: (threadId: string) => void;
+  onPreview: (path: string) => void;
+}) {
+  let heading: HTMLHeadingElement | undefined;
   const ready = () => {
-    const current = offer();
+    const current = props.shared.offer();
     return current?.kind === "ready" ? current : undefined;
   };
-
-  const close = () => {
-    setOffer(undefined);
-    setFailure(undefined);
-    if (isSharedHash(location.hash)) history.replaceState(null, "", location.pathname + location.search + returnHash);
-    returnHash = "";
+  const failed = () => {
+    const current = props.shared.offer();
+    return current?.kind === "failed" ? current : undefined;
   };
+  // Focus moves here as the thread arrives, so that a screen reader says what it is and what can be done.
+  createEffect(
+    on(
+      () => props.shared.offer()?.kind,
+      (kind) => kind !== "reading" && heading?.focus(),
+    ),
+  );
 
-  const importOffered = async (bundle: Blob) => {
-    setImporting(true);
-    setFailure(undefined);
-    try {
-      const thread = await props.client.importThreadBundle(bundle);
-      close();
-      props.onImported(thread.thread_id);
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setImporting(false);
-    }
+  const importOffered = async () => {
+    const threadId = await props.shared.importOffered();
+    if (threadId) props.onImported(threadId);
   };
 
   return (
-    <dialog
-      ref={dialog}
-      class="sheet shared-thread"
-      aria-labelledby="shared-thread-title"
-      onClose={() => {
-        if (offer()) close();
-      }}
-    >
-      <h2 id="shared-thread-title">{t("shared.title")}</h2>
+    <dialog open class="shared-thread" aria-labelledby="shared-thread-title">
+      <h2 id="shared-thread-title" tabindex="-1" ref={heading}>
+        {t("shared.title")}
+      </h2>
       <Switch>
-        <Match when={offer()?.kind === "reading"}>
+        <Match when={props.shared.offer()?.kind === "reading"}>
           <StatusLine status={{ kind: "busy", text: t("shared.reading") }} />
         </Match>
         <Match when={failed()}>
           {(refused) => (
             <>
               <StatusLine status={{ kind: "error", text: refused().message }} />
-              <div class="inline">
-                <button type="button" class="ghost" onClick={close}>
+              <div class="shared-thread-actions">
+                <button type="button" class="ghost" onClick={() => props.shared.close()}>
                   {t("shared.close")}
                 </button>
               </div>
@@ -141,35 +66,45 @@ export function SharedThreadDialog(props: { client: SharedThreadClient; onImport
         <Match when={ready()}>
           {(offered) => (
             <>
-              <p class="shared-thread-title">{offered().preview.title}</p>
-              <p>{tn("shared.messages", offered().preview.message_count)}</p>
+              <p class="shared-thread-summary">
+                <span class="shared-thread-title">{offered().preview.title}</span>
+                <span class="shared-thread-count">{tn("shared.messages", offered().preview.message_count)}</span>
+              </p>
+              <p class="hint">{t("shared.readFirst")}</p>
               <Show when={offered().preview.files.length > 0} fallback={<p class="hint">{t("shared.noFiles")}</p>}>
-                <ul aria-label={t("shared.files")}>
+                <ul class="shared-thread-files" aria-label={t("shared.files")}>
                   <For each={offered().preview.files}>
                     {(file) => (
                       <li>
-                        {shownPath(file.path)} <span class="hint">({formatBytes(file.size)})</span>
+                        <button type="button" class="ghost" onClick={() => props.onPreview(file.path)}>
+                          <span class="visually-hidden">{t("shared.previewFile")} </span>
+                          {shownPath(file.path)} <span class="hint">({formatBytes(file.size)})</span>
+                        </button>
                       </li>
                     )}
                   </For>
                 </ul>
               </Show>
-              <p class="hint">{t("shared.question")}</p>
               <StatusLine
                 status={
-                  importing()
+                  props.shared.importing()
                     ? { kind: "busy", text: t("shared.importing") }
-                    : failure()
-                      ? { kind: "error", text: failure() as string }
+                    : props.shared.failure()
+                      ? { kind: "error", text: props.shared.failure() as string }
                       : undefined
                 }
               />
-              <div class="inline">
-                <button type="button" disabled={importing()} onClick={() => void importOffered(offered().bundle)}>
-                  {t("shared.import")}
-                </button>
-                <button type="button" class="ghost" onClick={close}>
+              <div class="shared-thread-actions">
+                <button type="button" class="ghost" onClick={() => props.shared.close()}>
                   {t("common.cancel")}
+                </button>
+                <button
+                  type="button"
+                  class="primary"
+                  disabled={props.shared.importing()}
+                  onClick={() => void importOffered()}
+                >
+                  {t("shared.import")}
                 </button>
               </div>
             </>

@@ -114,7 +114,8 @@ export function ThreadHeader(props: {
         >
           ?
         </button>
-        <Show when={props.state.thread()}>
+        {/* A shared thread being read is not stored yet: nothing to act on, no sandbox. */}
+        <Show when={!props.state.shared.reading() && props.state.thread()}>
           {(thread) => (
             <>
               <button
