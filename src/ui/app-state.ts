@@ -40,6 +40,7 @@ import { isSharedHash } from "./threads/shared-thread-sources.ts";
 import { createSharedThreadOffer } from "./threads/shared-thread-offer.ts";
 import { t } from "./i18n/index.ts";
 import { GATEWAY_READY_MARK } from "./shared/perf-marks.ts";
+import { noticeOf, noticeShown, type Notice, type NoticeOptions } from "./shared/notice.ts";
 import { MODELS_HINT_KEY } from "../shared/first-screen.ts";
 
 const MODE_KEY = "fawn.mode";
@@ -121,7 +122,11 @@ export function createAppState(client: GatewayClient) {
     if (modelChoices(next).length > 0) store(MODELS_HINT_KEY, "1");
     else forget(MODELS_HINT_KEY);
   };
-  const [notice, setNotice] = createSignal<string | undefined>();
+  const [anyNotice, setAnyNotice] = createSignal<Notice | undefined>();
+  /** Says `text` in the notice line: an error unless `kind` says otherwise; with `threadId`, only in that thread. */
+  const setNotice = (text: string | undefined, options?: NoticeOptions) => setAnyNotice(noticeOf(text, options));
+  /** The notice for the open thread: one of another thread stays with that thread. */
+  const notice = () => noticeShown(anyNotice(), thread()?.thread_id);
   const [settingsOpen, setSettingsOpen] = createSignal(false);
   /** The file in the preview dialog, with the thread it belongs to. */
   const [preview, setPreview] = createSignal<{ threadId: string; path: string } | undefined>();
@@ -421,11 +426,11 @@ export function createAppState(client: GatewayClient) {
       );
       await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 5000))]);
     } catch (error) {
-      setNotice(t("notice.runNotStarted", { error: errorMessage(error) }));
+      setNotice(t("notice.runNotStarted", { error: errorMessage(error) }), { threadId });
     }
     const last = runs()[threadId];
     // A refused run (busy in another tab) saved nothing: keep its reason on screen.
-    if (last?.runId === runId && last.error?.error === "busy") setNotice(last.error.message);
+    if (last?.runId === runId && last.error?.error === "busy") setNotice(last.error.message, { threadId });
     const detail = await client.getThread(threadId);
     batch(() => {
       if (thread()?.thread_id === threadId) setThread(detail);

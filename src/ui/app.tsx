@@ -14,6 +14,7 @@ import { ReplayControls } from "./replay/replay-controls.tsx";
 import { SharedThreadDialog } from "./threads/shared-thread-dialog.tsx";
 import { UpdatePrompt } from "./workspace/update-prompt.tsx";
 import { SharedOriginNotice } from "./workspace/shared-origin-notice.tsx";
+import { NoticeBanner } from "./shared/notice-banner.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { LANGUAGE_NAMES, locale, LOCALES, setLanguage, t } from "./i18n/index.ts";
 import {
@@ -226,21 +227,7 @@ export function App(props: { state: AppState }) {
       {/* While the thread list lies over it on a phone, the rest is out of reach of Tab and screen readers. */}
       <main class="main" inert={phone() && threadsOpen()}>
         <SharedOriginNotice />
-        <Show when={state.notice()}>
-          {(text) => (
-            <div class="notice" role="alert">
-              <span>{text()}</span>
-              <button
-                type="button"
-                class="ghost"
-                aria-label={t("common.dismiss")}
-                onClick={() => state.setNotice(undefined)}
-              >
-                ×
-              </button>
-            </div>
-          )}
-        </Show>
+        <NoticeBanner notice={state.notice()} onDismiss={() => state.setNotice(undefined)} />
         <ThreadHeader
           state={state}
           terminalOpen={terminalOpen()}

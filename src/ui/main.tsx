@@ -27,6 +27,7 @@ import "./settings/settings.css";
 import "./terminal/terminal.css";
 import "./artifacts/artifacts.css";
 import "./workspace/workspace.css";
+import "./shared/notice-banner.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

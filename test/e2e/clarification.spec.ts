@@ -1,5 +1,6 @@
 // The agent asks before guessing: its question shows with option buttons or a free answer, and the answer, sent as
-// the thread's next message, continues the run; the card then shows the answer.
+// the thread's next message (which the conversation does not show as a bubble), continues the run; the card then
+// shows the answer.
 import { expect, test } from "@playwright/test";
 import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
 
@@ -18,8 +19,9 @@ test("a clarification with options shows the question and buttons; choosing one 
   await expect(card.getByRole("textbox", { name: "Your answer" })).toBeVisible();
   await card.getByRole("button", { name: "PDF" }).click();
   const reply = 'For your clarification "Which format?", my answer is: PDF';
-  await expect(conversation(page).getByRole("article", { name: "User message" }).last()).toHaveText(reply);
+  // The model reads the answer with its question; the conversation shows it once, on the card.
   await expect(assistantMessages(page).last()).toHaveText(`You said: ${reply}`);
+  await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveCount(1);
   // Answered: the card stays and shows the answer; its buttons no longer act.
   await expect(card.getByRole("button", { name: "PDF" })).toBeDisabled();
   await expect(card.getByRole("button", { name: "PDF" })).toHaveAttribute("aria-pressed", "true");

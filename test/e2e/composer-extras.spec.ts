@@ -200,7 +200,7 @@ test("/compact folds older messages into a summary: the next request sends less,
   await box(page).click();
   await page.keyboard.type("/compact");
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("alert")).toContainText("Compacted: 2 older messages");
+  await expect(page.getByRole("status").filter({ hasText: "Compacted: 2 older messages" })).toBeVisible();
   await expect(box(page)).toHaveValue("");
   await expect.poll(async () => Number(await meter.getAttribute("aria-valuenow"))).toBeLessThan(beforeUse);
 
@@ -229,7 +229,7 @@ test("/clear-memory asks first, then clears memory", async ({ page }) => {
   await page.keyboard.type("/clear-memory");
   await page.keyboard.press("Enter");
   await page.getByRole("alertdialog").getByRole("button", { name: "Clear memory" }).click();
-  await expect(page.getByRole("alert")).toContainText("Memory cleared.");
+  await expect(page.getByRole("status").filter({ hasText: "Memory cleared." })).toBeVisible();
 });
 
 test("/new starts a new thread from the keyboard", async ({ page }) => {

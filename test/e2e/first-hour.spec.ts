@@ -1,8 +1,10 @@
 // A first-time user's hour, on a phone (390×844, touch) and in a narrow window (600 px): set up a model, send a
-// message, get a reply with follow-up suggestions, type a follow-up, open a file the agent wrote, open every Settings
-// tab, export the thread and import it back. At each stage, in light and dark, nothing overflows the viewport
-// horizontally, no control is cut off, and every control is a target of at least 24×24 px (WCAG 2.2, 2.5.8).
-// Each stage's problems are collected (soft assertions) so one run lists every stage that fails.
+// message, get a reply with follow-up suggestions, type a follow-up (answered in Markdown, then math and code), open
+// a file the agent wrote and its preview, open the Terminal and every Settings tab, export the thread as .fawn, import
+// it and replay it. At each stage, in light and dark, nothing overflows the viewport horizontally, no control is cut
+// off, and every control is a target of at least 24×24 px (WCAG 2.2, 2.5.8; see layout-checks.ts). Each stage's
+// problems are soft failures, so one run lists every stage that fails. E2E_SHOTS=<folder> saves each stage's
+// screenshots, light and dark.
 import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";

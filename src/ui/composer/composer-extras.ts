@@ -5,6 +5,7 @@ import type { ThreadContextUsage, ThreadModelChoice } from "../../protocol/index
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { suggestionsEnabled } from "./suggestions-setting.ts";
+import type { NoticeOptions } from "../shared/notice.ts";
 
 export interface ComposerExtrasDeps {
   client: GatewayClient;
@@ -12,7 +13,7 @@ export interface ComposerExtrasDeps {
   threadId: () => string | undefined;
   /** The model the next message goes to. */
   model: () => ThreadModelChoice;
-  setNotice: (text: string | undefined) => void;
+  setNotice: (text: string | undefined, options?: NoticeOptions) => void;
 }
 
 /** Text to put in the composer; a new object each time, so the same text can be asked for twice. */
@@ -62,18 +63,20 @@ export function createComposerExtras(deps: ComposerExtrasDeps) {
   async function compact(): Promise<void> {
     const threadId = deps.threadId();
     if (!threadId) {
-      deps.setNotice(t("slash.compactNothing"));
+      deps.setNotice(t("slash.compactNothing"), { kind: "info" });
       return;
     }
     setCompacting(true);
     try {
       const result = await deps.client.compactThread(threadId, deps.model());
       setUsage({ threadId, usage: result.usage });
+      // News about this thread: it stays with it.
       deps.setNotice(
         result.compacted ? t("slash.compacted", { count: String(result.folded) }) : t("slash.compactNothing"),
+        { kind: result.compacted ? "success" : "info", threadId },
       );
     } catch (error) {
-      deps.setNotice(errorMessage(error));
+      deps.setNotice(errorMessage(error), { threadId });
     } finally {
       setCompacting(false);
     }
@@ -83,7 +86,7 @@ export function createComposerExtras(deps: ComposerExtrasDeps) {
   async function clearMemory(): Promise<void> {
     try {
       await deps.client.clearMemory();
-      deps.setNotice(t("slash.memoryCleared"));
+      deps.setNotice(t("slash.memoryCleared"), { kind: "success" });
     } catch (error) {
       deps.setNotice(errorMessage(error));
     }

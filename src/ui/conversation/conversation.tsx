@@ -11,10 +11,12 @@ import {
   type RunError,
   type ThreadEntry,
   type ToolWireMessage,
+  type UsageMetadata,
   type WireMessage,
 } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { findMessageIndex } from "./find-message.ts";
+import { answeredCallIds, answerUsages, carriesClarificationAnswer, clarificationCarriers } from "./answers.ts";
 import { answerOf, requestOfToolMessage } from "./human-input.ts";
 import { t } from "../i18n/index.ts";
 import { liveMessages } from "./run-view.ts";
@@ -81,6 +83,7 @@ function EntryView(props: {
   subtasks: Subtasks;
   tools: ConversationTools;
   actions?: MessageActions | undefined;
+  usage?: UsageMetadata | undefined;
   modelSetUp?: boolean;
 }): JSX.Element {
   const entry = props.entry;
@@ -93,6 +96,7 @@ function EntryView(props: {
       subtasks={props.subtasks}
       tools={props.tools}
       actions={props.actions}
+      usage={props.usage}
     />
   ) : (
     <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} modelSetUp={props.modelSetUp} />
@@ -101,19 +105,30 @@ function EntryView(props: {
 
 const NO_MESSAGES: readonly WireMessage[] = [];
 
-/** The conversation's tool results by call id, and the ids of the calls its assistant messages make. */
+/**
+ * The conversation's tool results by call id, the ids of the calls its assistant messages make, and (in a replay)
+ * the calls whose results a later step shows.
+ */
 interface ConversationTools {
   results: ToolResults;
   calls: ReadonlySet<string>;
+  awaited: ReadonlySet<string>;
 }
 
-function conversationTools(messages: readonly WireMessage[], moreCalls: readonly string[]): ConversationTools {
+function conversationTools(
+  messages: readonly WireMessage[],
+  moreCalls: readonly string[],
+  awaited: ReadonlySet<string>,
+): ConversationTools {
   const calls = new Set<string>(moreCalls);
   for (const message of messages)
     if (message.type === "ai") for (const call of message.tool_calls ?? []) calls.add(call.id);
-  return { results: toolResultsOf(messages), calls };
+  return { results: toolResultsOf(messages), calls, awaited };
 }
+const NOTHING_AWAITED: ReadonlySet<string> = new Set();
 const NO_SUBTASKS: Subtasks = new Map();
+
+const messageOf = (entry: ThreadEntry): WireMessage[] => (entry.kind === "message" ? [entry.message] : []);
 
 function isClarification(entry: ThreadEntry): boolean {
   return entry.kind === "message" && entry.message.type === "tool" && entry.message.name === CLARIFICATION_TOOL_NAME;
@@ -315,7 +330,26 @@ export function Conversation(props: { state: AppState }) {
     [],
     { equals: (a, b) => a.length === b.length && a.every((id, i) => id === b[i]) },
   );
-  const tools = createMemo(() => conversationTools(messages(), streamingCalls()));
+  // A replay shows the thread as it was at a step: a call whose result a later step shows is waiting, not failed.
+  const awaited = createMemo(() => {
+    const replay = state.replay();
+    return replay ? answeredCallIds([...replay.entries.values()].flatMap(messageOf)) : NOTHING_AWAITED;
+  });
+  const tools = createMemo(() => conversationTools(messages(), streamingCalls(), awaited()));
+  // One token count per answer, after its last message: the saved answers', and the live run's so far.
+  const savedUsages = createMemo(() =>
+    answerUsages((state.thread()?.entries ?? []).flatMap((entry) => (entry.kind === "message" ? [entry.message] : []))),
+  );
+  const liveUsages = createMemo(() => {
+    const view = liveRun();
+    return view ? answerUsages(liveMessages(view)) : new Map<string, UsageMetadata>();
+  });
+  // A user message that only carries a Clarification card's answer to the model: the card shows the answer.
+  const carriers = createMemo(() => clarificationCarriers(state.thread()?.entries ?? []));
+  const liveCarriesAnswer = () => {
+    const view = liveRun();
+    return !!view && carriesClarificationAnswer(state.thread()?.entries ?? [], view.userText);
+  };
   const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
   const places = createMemo(() => turnPlaces(state.thread()?.entries ?? []));
   /** Edit, Regenerate and versions, while nothing runs in a thread that takes messages. */
@@ -333,8 +367,10 @@ export function Conversation(props: { state: AppState }) {
         onEdit: (text) => void state.editMessage(messageId, text),
       };
     }
+    // One Regenerate per answer: on its last reply.
+    if (!place.lastReply) return undefined;
     return {
-      versions: place.lastReply ? versions?.reply : undefined,
+      versions: versions?.reply,
       onShowVersion: showVersion,
       onRegenerate: () => void state.regenerate(place.turn),
     };
@@ -423,6 +459,8 @@ export function Conversation(props: { state: AppState }) {
                   >
                     {(entry, index) => {
                       const answer = () => (isClarification(entry) ? answers()[index] : undefined);
+                      const id = entry.kind === "message" ? entry.message.id : undefined;
+                      if (id !== undefined && carriers().has(id)) return null;
                       return (
                         <EntryView
                           entry={entry}
@@ -432,6 +470,7 @@ export function Conversation(props: { state: AppState }) {
                           subtasks={subtasks()}
                           tools={tools()}
                           actions={actionsFor(entry)}
+                          usage={id === undefined ? undefined : savedUsages().get(id)}
                           // Only an unanswered question takes an answer, and only while nothing runs.
                           onAnswer={
                             isClarification(entry) && answer() === undefined && !liveRun() && state.canReply()
@@ -455,7 +494,7 @@ export function Conversation(props: { state: AppState }) {
               <Show when={liveRun()}>
                 {(view) => (
                   <>
-                    <Show when={!view().resumed}>
+                    <Show when={!view().resumed && !liveCarriesAnswer()}>
                       <MessageView
                         message={{
                           type: "human",
@@ -472,6 +511,7 @@ export function Conversation(props: { state: AppState }) {
                           streaming={!view().ended}
                           subtasks={subtasks()}
                           tools={tools()}
+                          usage={liveUsages().get(message().id)}
                         />
                       )}
                     </Index>

@@ -7,11 +7,12 @@ import {
   type AiWireMessage,
   type HumanWireMessage,
   type ToolWireMessage,
+  type UsageMetadata,
   type WireMessage,
 } from "../../protocol/index.ts";
 import { requestOfToolMessage } from "./human-input.ts";
 import { formatBytes, t } from "../i18n/index.ts";
-import { formatTokens, messageUsage, usageDetail } from "./token-usage.ts";
+import { formatTokens, usageDetail } from "./token-usage.ts";
 import { subtaskOfCall, TASK_TOOL_NAME, type Subtasks } from "./subtasks.ts";
 import type { ToolResults } from "./tool-steps.ts";
 import { ClarificationCard } from "./clarification-card.tsx";
@@ -29,7 +30,9 @@ function AssistantMessage(props: {
   stopped?: boolean | undefined;
   subtasks?: Subtasks | undefined;
   toolResults?: ToolResults | undefined;
+  awaited?: ReadonlySet<string> | undefined;
   actions?: MessageActions | undefined;
+  usage?: UsageMetadata | undefined;
 }) {
   const text = () => contentText(props.message.content);
   // The question shows as a Clarification card with the tool's result (below), which carries its request; each
@@ -82,6 +85,7 @@ function AssistantMessage(props: {
             calls={otherCalls()}
             results={props.toolResults ?? NO_RESULTS}
             streaming={props.streaming === true}
+            awaited={props.awaited}
           />
         </Show>
         <Show when={props.stopped}>
@@ -96,7 +100,7 @@ function AssistantMessage(props: {
         </Show>
       </article>
       {/* Beside the article, not in it: the message's text stays the model's alone. */}
-      <Show when={messageUsage(props.message)}>
+      <Show when={props.usage}>
         {(usage) => (
           <p class="token-usage" title={usageDetail(usage())}>
             {formatTokens(usage().total_tokens)}
@@ -134,9 +138,11 @@ export function MessageView(props: {
    * The conversation's tool results by call id, and the ids of the calls its messages make: a call shows as a step
    * with its result, and a result whose call is shown is not shown again on its own.
    */
-  tools?: { results: ToolResults; calls: ReadonlySet<string> } | undefined;
+  tools?: { results: ToolResults; calls: ReadonlySet<string>; awaited?: ReadonlySet<string> } | undefined;
   /** Edit, Regenerate and versions; absent for the live run's messages and in threads that take no message. */
   actions?: MessageActions | undefined;
+  /** What the answer this message ends cost: shown after it (only an answer's last message has it). */
+  usage?: UsageMetadata | undefined;
 }) {
   // A `task` result shows on its subtask card, and any other result on its call's step, not on its own.
   const shownElsewhere = () => {
@@ -175,7 +181,9 @@ export function MessageView(props: {
           stopped={props.stopped}
           subtasks={props.subtasks}
           toolResults={props.tools?.results}
+          awaited={props.tools?.awaited}
           actions={props.actions}
+          usage={props.usage}
         />
       </Match>
       <Match

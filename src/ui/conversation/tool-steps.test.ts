@@ -83,7 +83,7 @@ describe("toolSteps", () => {
 
   it("shows any other tool's arguments (without its description) and output", () => {
     const step = stepOf(call("mcp_weather", { city: "Lisbon", description: "Check" }), "Sunny");
-    expect(step.title).toBe("Used mcp_weather");
+    expect(step.title).toBe("Used mcp weather");
     expect(step.body).toEqual({ kind: "output", args: JSON.stringify({ city: "Lisbon" }, null, 2), output: "Sunny" });
   });
 
@@ -105,5 +105,67 @@ describe("searchLinks", () => {
     expect(searchLinks(output)).toEqual([{ title: "http://example.com/", url: "http://example.com/", snippet: "x" }]);
     expect(searchLinks("Error: no provider")).toEqual([]);
     expect(searchLinks(JSON.stringify({ error: "No results found" }))).toEqual([]);
+  });
+});
+
+describe("step names", () => {
+  it("names every built-in tool for people, never by its raw name", () => {
+    const titles = Object.fromEntries(
+      [
+        call("write_todos", { todos: [] }),
+        call("ask_clarification", { question: "Which?" }),
+        call("task", { description: "Count apples", prompt: "…" }),
+        call("tool_search", { query: "github" }),
+        call("bash", {}),
+        call("write_file", {}),
+        call("str_replace", {}),
+        call("read_file", {}),
+        call("ls", {}),
+        call("web_search", {}),
+        call("web_fetch", {}),
+        call("present_files", {}),
+        call("view_image", {}),
+      ].map((toolCall) => [toolCall.name, stepOf(toolCall, "ok").title]),
+    );
+    expect(titles).toEqual({
+      write_todos: "Updated the plan",
+      ask_clarification: "Asked you a question",
+      task: "Gave a subagent a task",
+      tool_search: "Looked for tools",
+      bash: "Ran a command",
+      write_file: "Wrote a file",
+      str_replace: "Edited a file",
+      read_file: "Read a file",
+      ls: "Listed files",
+      web_search: "Searched the web",
+      web_fetch: "Read a web page",
+      present_files: "Presented files",
+      view_image: "Looked at an image",
+    });
+  });
+
+  it("keeps the raw name on the step, for its details", () => {
+    expect(stepOf(call("write_todos", { todos: [] }), "ok").tool).toBe("write_todos");
+  });
+
+  it("writes another tool's name as words, with its MCP server when the result names it", () => {
+    expect(stepOf(call("github_create_issue", { title: "x" }), "ok").title).toBe("Used github create issue");
+    const mcp = call("docs_search_pages", { q: "x" });
+    const results = toolResultsOf([
+      { ...result(mcp.id, "found"), artifact: { mcp_server: "docs", mcp_tool: "search_pages" } },
+    ]);
+    expect(toolSteps([mcp], results, false)[0]!.title).toBe("Used search pages on docs");
+    expect(stepOf(call("echo", {}), "ok").title).toBe("Used echo");
+  });
+});
+
+describe("step status", () => {
+  it("shows a call whose result comes later as pending, one that never got one as failed", () => {
+    const bash = call("bash", { command: "ls" });
+    const none = toolResultsOf([]);
+    expect(toolSteps([bash], none, true)[0]!.status).toBe("running");
+    expect(toolSteps([bash], none, false, new Set([bash.id]))[0]!.status).toBe("pending");
+    expect(toolSteps([bash], none, false)[0]!.status).toBe("failed");
+    expect(toolSteps([bash], toolResultsOf([result(bash.id, "a")]), false, new Set([bash.id]))[0]!.status).toBe("done");
   });
 });

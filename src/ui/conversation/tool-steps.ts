@@ -4,7 +4,11 @@
 import { contentText, type ToolWireMessage, type WireMessage, type WireToolCall } from "../../protocol/index.ts";
 import { t } from "../i18n/index.ts";
 
-export type StepStatus = "running" | "done" | "failed";
+/**
+ * `running`: the live run is on it; `pending`: its result is still to come (a replay shows it a step later);
+ * `failed`: it ended in an error, or without a result (the run was stopped).
+ */
+export type StepStatus = "running" | "pending" | "done" | "failed";
 
 export interface SearchLink {
   title: string;
@@ -32,6 +36,8 @@ export interface ToolStep {
   status: StepStatus;
   body: StepBody;
 }
+
+const NOTHING_AWAITED: ReadonlySet<string> = new Set();
 
 /** Tool results by the id of the call they answer. */
 export type ToolResults = ReadonlyMap<string, ToolWireMessage>;
@@ -84,6 +90,17 @@ function mcpOrigin(result: ToolWireMessage | undefined): { server: string; tool:
     : undefined;
 }
 
+/** A tool's arguments as the step's details show them; none when it has none. */
+function argsText(args: Record<string, unknown>): string | undefined {
+  return Object.keys(args).length > 0 ? JSON.stringify(args, null, 2) : undefined;
+}
+
+/** A tool name as words: `create_issue` reads "create issue" (the raw name stays in the step's details). */
+export function friendlyToolName(name: string): string {
+  const words = name.replace(/[_-]+/g, " ").trim();
+  return words || name;
+}
+
 function describe(
   call: WireToolCall,
   output: string | undefined,
@@ -93,20 +110,21 @@ function describe(
   switch (call.name) {
     case "bash": {
       const command = text(args.command);
-      return { title: t("steps.ran", { command: oneLine(command) }), body: { kind: "command", command, output } };
+      const title = command.trim() ? t("steps.ran", { command: oneLine(command) }) : t("steps.ranCommand");
+      return { title, body: { kind: "command", command, output } };
     }
     case "write_file": {
       const path = text(args.path);
       const append = args.append === true;
       return {
-        title: t(append ? "steps.appended" : "steps.wrote", { path }),
+        title: path ? t(append ? "steps.appended" : "steps.wrote", { path }) : t("steps.wroteFile"),
         body: { kind: "file", path, content: text(args.content), append },
       };
     }
     case "str_replace": {
       const path = text(args.path);
       return {
-        title: t("steps.edited", { path }),
+        title: path ? t("steps.edited", { path }) : t("steps.editedFile"),
         body: { kind: "edit", path, before: text(args.old_str), after: text(args.new_str), output },
       };
     }
@@ -121,11 +139,18 @@ function describe(
               start: String(start ?? 1),
               end: end === undefined ? t("steps.lineEnd") : String(end),
             })
-          : t("steps.read", { path });
+          : path
+            ? t("steps.read", { path })
+            : t("steps.readFile");
       return { title, body: { kind: "output", args: undefined, output } };
     }
-    case "ls":
-      return { title: t("steps.listed", { path: text(args.path) }), body: { kind: "output", args: undefined, output } };
+    case "ls": {
+      const path = text(args.path);
+      return {
+        title: path ? t("steps.listed", { path }) : t("steps.listedFiles"),
+        body: { kind: "output", args: undefined, output },
+      };
+    }
     case "glob":
       return {
         title: t("steps.globbed", { pattern: text(args.pattern), path: text(args.path) }),
@@ -138,12 +163,12 @@ function describe(
       };
     case "web_search":
       return {
-        title: t("steps.searchedWeb", { query: text(args.query) }),
+        title: text(args.query) ? t("steps.searchedWeb", { query: text(args.query) }) : t("steps.searchedTheWeb"),
         body: { kind: "links", links: output === undefined ? [] : searchLinks(output), output },
       };
     case "web_fetch": {
       const url = text(args.url);
-      return { title: t("steps.read", { path: url }), body: { kind: "page", url, output } };
+      return { title: url ? t("steps.read", { path: url }) : t("steps.readPage"), body: { kind: "page", url, output } };
     }
     case "present_files": {
       const paths = Array.isArray(args.filepaths) ? args.filepaths.filter((path) => typeof path === "string") : [];
@@ -155,29 +180,53 @@ function describe(
     }
     case "view_image":
       return {
-        title: t("steps.lookedAt", { path: text(args.image_path) }),
+        title: text(args.image_path) ? t("steps.lookedAt", { path: text(args.image_path) }) : t("steps.lookedAtImage"),
         body: { kind: "output", args: undefined, output },
       };
+    case "write_todos":
+      return { title: t("steps.updatedPlan"), body: { kind: "output", args: argsText(args), output } };
+    case "ask_clarification":
+      return { title: t("steps.askedYou"), body: { kind: "output", args: argsText(args), output } };
+    case "task":
+      // Its description is the step's note.
+      return { title: t("steps.gaveSubtask"), body: { kind: "output", args: argsText(args), output } };
+    case "tool_search":
+      return { title: t("steps.lookedForTools"), body: { kind: "output", args: argsText(args), output } };
     default: {
       const { description: _description, ...rest } = args;
-      const shown = Object.keys(rest).length > 0 ? JSON.stringify(rest, null, 2) : undefined;
       const mcp = mcpOrigin(result);
-      const title = mcp ? t("steps.usedMcp", mcp) : t("steps.used", { tool: call.name });
-      return { title, body: { kind: "output", args: shown, output } };
+      const title = mcp
+        ? t("steps.usedMcp", { tool: friendlyToolName(mcp.tool), server: mcp.server })
+        : t("steps.used", { tool: friendlyToolName(call.name) });
+      return { title, body: { kind: "output", args: argsText(rest), output } };
     }
   }
 }
 
 /**
- * The steps of a message's tool calls. A call with no result yet is running while the reply streams; after the run
- * it has none (it was stopped), which shows as failed rather than running forever.
+ * The steps of a message's tool calls. A call with no result yet is running while the reply streams, and pending
+ * when its result is known to come later (`awaited`: a replay shows it a step later); otherwise, after the run, it
+ * has none (it was stopped), which shows as failed rather than running forever.
  */
-export function toolSteps(calls: readonly WireToolCall[], results: ToolResults, streaming: boolean): ToolStep[] {
+export function toolSteps(
+  calls: readonly WireToolCall[],
+  results: ToolResults,
+  streaming: boolean,
+  awaited: ReadonlySet<string> = NOTHING_AWAITED,
+): ToolStep[] {
   return calls.map((call) => {
     const result = results.get(call.id);
     const output = result ? contentText(result.content) : undefined;
     const status: StepStatus =
-      result === undefined ? (streaming ? "running" : "failed") : failed(result, output ?? "") ? "failed" : "done";
+      result === undefined
+        ? streaming
+          ? "running"
+          : awaited.has(call.id)
+            ? "pending"
+            : "failed"
+        : failed(result, output ?? "")
+          ? "failed"
+          : "done";
     const note = text(call.args.description).trim() || undefined;
     return { id: call.id, tool: call.name, note, status, ...describe(call, output, result) };
   });

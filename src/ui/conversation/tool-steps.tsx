@@ -12,6 +12,7 @@ const SHOWN_CHARS = 20_000;
 
 const STATUS_LABEL: Record<StepStatus, TextKey> = {
   running: "steps.running",
+  pending: "steps.pending",
   done: "steps.done",
   failed: "steps.failed",
 };
@@ -134,8 +135,14 @@ function progressText(event: ToolProgressEvent): string {
   return event.message ? `${count} · ${event.message}` : count;
 }
 
-export function ToolSteps(props: { calls: readonly WireToolCall[]; results: ToolResults; streaming: boolean }) {
-  const steps = () => toolSteps(props.calls, props.results, props.streaming);
+export function ToolSteps(props: {
+  calls: readonly WireToolCall[];
+  results: ToolResults;
+  streaming: boolean;
+  /** Calls whose results come later (a replay): their steps show as waiting, not failed. */
+  awaited?: ReadonlySet<string> | undefined;
+}) {
+  const steps = () => toolSteps(props.calls, props.results, props.streaming, props.awaited);
   const progress = useContext(ToolProgressContext);
   return (
     <ol class="tool-steps" aria-label={t("steps.list")}>
@@ -147,12 +154,19 @@ export function ToolSteps(props: { calls: readonly WireToolCall[]; results: Tool
                 <span class="step-status" role="img" aria-label={t(STATUS_LABEL[step().status])} />
                 <span class="step-title">{step().title}</span>
                 <Show when={step().note}>{(note) => <span class="step-note">{note()}</span>}</Show>
+                <Show when={step().status === "pending"}>
+                  {/* The mark's name says it to assistive technology; this says it to the eye. */}
+                  <span class="step-pending" aria-hidden="true">
+                    {t("steps.pending")}
+                  </span>
+                </Show>
                 <Show when={step().status === "running" && progress()?.[step().id]}>
                   {(event) => <span class="step-progress">{progressText(event())}</span>}
                 </Show>
               </summary>
               <div class="step-body">
                 <Body body={step().body} />
+                <p class="step-tool">{t("steps.toolName", { tool: step().tool })}</p>
               </div>
             </details>
           </li>

@@ -4,7 +4,7 @@ import { For, Show } from "solid-js";
 import { MODEL_PROVIDERS, providerOf, type ModelEndpoint, type ModelProvider } from "../../protocol/index.ts";
 import { t } from "../i18n/index.ts";
 import { presetChange, PRESETS, presetFor } from "./models-presets.ts";
-import { TextField } from "./text-field.tsx";
+import { FieldError, TextField } from "./text-field.tsx";
 
 /** What choosing a provider changes: an empty Base URL gets that provider's own (Anthropic's, Gemini's). */
 function providerChange(endpoint: ModelEndpoint, provider: ModelProvider): Partial<ModelEndpoint> {
@@ -21,6 +21,8 @@ export function EndpointFields(props: {
   onListModels: () => void;
   /** Model ids "List models" found, suggested in the Model field. */
   offered: string[];
+  /** What a refused Save found wrong with the name, the Base URL or the Model field, shown under each. */
+  errors: Partial<Record<"name" | "baseUrl" | "model", string>>;
 }) {
   return (
     <>
@@ -30,9 +32,12 @@ export function EndpointFields(props: {
           id="settings-endpoint-name"
           type="text"
           autocomplete="off"
+          aria-invalid={props.errors.name ? "true" : undefined}
+          aria-describedby={props.errors.name ? "settings-endpoint-name-error" : undefined}
           value={props.endpoint.name}
           onInput={(event) => props.onChange({ name: event.currentTarget.value })}
         />
+        <FieldError id="settings-endpoint-name-error" error={props.errors.name} />
       </div>
       <div class="presets" role="group" aria-label={t("models.presets")}>
         <For each={PRESETS.filter((preset) => !preset.developer)}>
@@ -83,6 +88,7 @@ export function EndpointFields(props: {
         }
         value={props.endpoint.baseUrl}
         onInput={(baseUrl) => props.onChange({ baseUrl })}
+        error={props.errors.baseUrl}
       />
       <TextField
         id="settings-api-key"
@@ -118,6 +124,8 @@ export function EndpointFields(props: {
             autocomplete="off"
             spellcheck={false}
             placeholder="gpt-4o-mini"
+            aria-invalid={props.errors.model ? "true" : undefined}
+            aria-describedby={props.errors.model ? "settings-model-error" : undefined}
             value={props.firstModel}
             onInput={(event) => props.onFirstModel(event.currentTarget.value)}
           />
@@ -125,6 +133,7 @@ export function EndpointFields(props: {
             {t("models.listModels")}
           </button>
         </div>
+        <FieldError id="settings-model-error" error={props.errors.model} />
       </div>
       <datalist id="model-options">
         <For each={props.offered}>{(id) => <option value={id} />}</For>

@@ -5,6 +5,7 @@ import type { GatewayApi, MemorySettings } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { NumberField } from "./number-field.tsx";
+import { announceSaved } from "./settings-saved.ts";
 import { AreaStatus, type MemoryStatus } from "./memory-status.tsx";
 import { fromMemorySettingsForm, toMemorySettingsForm, type MemorySettingsForm } from "./memory-view.ts";
 
@@ -29,6 +30,7 @@ export function MemorySettingsSection(props: {
 
   const saveSettings = async (event: SubmitEvent) => {
     event.preventDefault();
+    const element = event.currentTarget as HTMLFormElement;
     const form = settingsForm();
     const base = savedSettings();
     if (!form || !base) return;
@@ -42,6 +44,7 @@ export function MemorySettingsSection(props: {
       const saved = await props.client.saveMemorySettings(read.settings);
       setSavedSettings(saved);
       setSettingsForm(toMemorySettingsForm(saved));
+      announceSaved(element);
       props.onStatus({ kind: "ok", text: t("common.saved"), area: "settings" });
     } catch (error) {
       props.onStatus({ kind: "error", text: errorMessage(error), area: "settings" });

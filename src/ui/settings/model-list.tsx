@@ -10,6 +10,7 @@ import {
   type ReasoningStyle,
 } from "../../protocol/index.ts";
 import { t } from "../i18n/index.ts";
+import { FieldError } from "./text-field.tsx";
 
 /** The context window as typed: a whole number of tokens, or nothing (unknown). */
 function tokens(text: string): number | undefined {
@@ -32,6 +33,8 @@ export function ModelList(props: {
   newModel: string;
   onNewModel: (text: string) => void;
   onAdd: () => void;
+  /** What a refused Save found wrong with a model's context window. */
+  contextError: (id: string) => string | undefined;
 }) {
   return (
     <fieldset class="model-list">
@@ -40,7 +43,7 @@ export function ModelList(props: {
       <p class="hint">{t("models.defaultHint")}</p>
       <div class="model-rows">
         <For each={props.entries}>
-          {(entry) => (
+          {(entry, index) => (
             <div class="model-row" role="group" aria-label={entry.id}>
               <span class="model-id">{entry.id}</span>
               <label>
@@ -103,15 +106,19 @@ export function ModelList(props: {
               <label>
                 {t("models.contextWindow")}
                 <input
+                  id={`settings-context-${index()}`}
                   type="text"
                   inputmode="numeric"
                   class="context-window"
+                  aria-invalid={props.contextError(entry.id) ? "true" : undefined}
+                  aria-describedby={props.contextError(entry.id) ? `settings-context-${index()}-error` : undefined}
                   autocomplete="off"
                   placeholder={t("models.contextPlaceholder")}
                   value={entry.contextWindow?.toString() ?? ""}
                   onChange={(event) => props.onEntry(entry.id, { contextWindow: tokens(event.currentTarget.value) })}
                 />
               </label>
+              <FieldError id={`settings-context-${index()}-error`} error={props.contextError(entry.id)} />
               <Show when={props.removable(entry.id)}>
                 <button
                   type="button"

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { ModelSettings } from "../../protocol/index.ts";
 import {
   addEndpoint,
+  addModels,
+  modelFormProblems,
+  MODELS_PER_ENDPOINT,
   defaultsSettled,
   removeEndpoint,
   setFirstModel,
@@ -40,6 +43,11 @@ describe("Settings → Models' form", () => {
     expect(first.endpoints[0]?.models).toEqual([{ id: "gpt" }]);
   });
 
+  it("leaves the endpoint's models as they are, names and all, when the Model field is emptied", () => {
+    expect(setFirstModel(two, "main", "")).toEqual(two);
+    expect(setFirstModel(two, "main", "   ")).toEqual(two);
+  });
+
   it("names a new endpoint after the first free number, and a removed one takes the default with it", () => {
     const added = addEndpoint(two, (count) => `Endpoint ${count}`);
     expect(added.endpoints.at(-1)).toMatchObject({ name: "Endpoint 3", models: [] });
@@ -51,6 +59,76 @@ describe("Settings → Models' form", () => {
     expect(defaultsSettled({ endpoints: two.endpoints }).defaultModel).toEqual({ endpoint: "main", model: "a" });
     expect(defaultsSettled(two)).toEqual(two);
     expect(defaultsSettled({ endpoints: [{ ...two.endpoints[0]!, models: [] }] }).defaultModel).toBeUndefined();
+  });
+});
+
+describe("what Save would be refused for, field by field", () => {
+  it("finds nothing wrong with settings the gateway takes", () => {
+    expect(modelFormProblems(two)).toEqual([]);
+  });
+
+  it("puts each problem at its own field, once, in the order the fields are shown", () => {
+    const broken: ModelSettings = {
+      endpoints: [
+        { ...two.endpoints[0]!, name: " ", baseUrl: "ftp://a.test/v1", models: [{ id: "a", contextWindow: 12 }] },
+        { ...two.endpoints[1]!, baseUrl: "", models: [] },
+      ],
+    };
+    expect(modelFormProblems(broken)).toEqual([
+      { endpoint: "main", field: "name", message: "Each endpoint needs a name." },
+      {
+        endpoint: "main",
+        field: "baseUrl",
+        message: "Base URL must be an http:// or https:// address, for example https://api.openai.com/v1",
+      },
+      {
+        endpoint: "main",
+        field: "contextWindow",
+        model: "a",
+        message: "A context window is a whole number from 1,000 to 100,000,000 tokens.",
+      },
+      { endpoint: "ep-1", field: "baseUrl", message: "Base URL is required, for example https://api.openai.com/v1" },
+      { endpoint: "ep-1", field: "model", message: "List at least one model for Backup." },
+    ]);
+  });
+
+  it("says a model name is required once when the Model field is emptied, whatever else is wrong with it", () => {
+    const problems = modelFormProblems(two, new Set(["main"]));
+    expect(problems).toEqual([
+      { endpoint: "main", field: "model", message: "A model name is required, for example gpt-4o-mini" },
+    ]);
+  });
+
+  it("refuses a Model field naming a model listed below it, and endpoints of the same name", () => {
+    const twice = setFirstModel(addModels(two, "main", ["b"]), "main", "b");
+    expect(modelFormProblems(twice)).toEqual([
+      { endpoint: "main", field: "model", message: "The model b is listed twice." },
+    ]);
+    const namesakes = { ...two, endpoints: [two.endpoints[0]!, { ...two.endpoints[1]!, name: "main ENDPOINT" }] };
+    expect(modelFormProblems(namesakes).map((problem) => [problem.endpoint, problem.field])).toEqual([
+      ["main", "name"],
+      ["ep-1", "name"],
+    ]);
+  });
+});
+
+describe("adding the models a list offered", () => {
+  const listed = [{ id: "a" }, { id: "z/think", thinking: true }, { id: "z/see", vision: true }];
+
+  it("adds each model once, after the endpoint's own, with what the list says of it", () => {
+    const next = addModels(two, "main", ["a", "z/think", "z/see", "z/think"], listed);
+    expect(next.endpoints[0]?.models).toEqual([
+      { id: "a", vision: true },
+      { id: "z/think", thinking: true },
+      { id: "z/see", vision: true },
+    ]);
+    expect(next.endpoints[1]).toEqual(two.endpoints[1]);
+    expect(next.defaultModel).toEqual(two.defaultModel);
+  });
+
+  it("stops at the number of models an endpoint may hold", () => {
+    const many = Array.from({ length: 80 }, (_, index) => `m${index}`);
+    expect(addModels(two, "main", many).endpoints[0]?.models).toHaveLength(MODELS_PER_ENDPOINT);
   });
 });
 

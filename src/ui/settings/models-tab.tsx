@@ -1,6 +1,8 @@
 // Settings → Models: endpoints of any provider (OpenAI-compatible, Anthropic, Gemini), each with its key, its models
-// (their abilities, reasoning switch and context window) and whether it goes through Fawn's proxy; one model of any endpoint is the default. One endpoint is
-// edited at a time, picked in the Endpoint list; Save checks and stores all of them together.
+// (their abilities, reasoning switch and context window) and whether it goes through Fawn's proxy; one model of any
+// endpoint is the default. One endpoint is edited at a time, picked in the Endpoint list; Save checks and stores all
+// of them together. A refused Save marks each wrong field with its problem and puts the cursor in the first (opening
+// the endpoint it belongs to); the marks follow the user's corrections until a Save is taken.
 import { createSignal, For, Show } from "solid-js";
 import {
   providerOf,
@@ -16,13 +18,19 @@ import { EndpointFields } from "./endpoint-fields.tsx";
 import { ModelList } from "./model-list.tsx";
 import {
   addEndpoint,
+  addModels,
   defaultsSettled,
+  modelFormProblems,
+  MODELS_PER_ENDPOINT,
   removeEndpoint,
   setFirstModel,
   startingEndpoints,
   updateEndpoint,
   withListed,
+  type ModelFormProblem,
 } from "./model-settings-form.ts";
+import { OfferedModels } from "./offered-models.tsx";
+import { announceSaved } from "./settings-saved.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 
 export function ModelsTab(props: { state: AppState }) {
@@ -34,6 +42,16 @@ export function ModelsTab(props: { state: AppState }) {
   const [offered, setOffered] = createSignal<ListedModel[]>([]);
   const [newModel, setNewModel] = createSignal("");
   const [status, setStatus] = createSignal<Status | undefined>();
+  /** The endpoints whose Model field the user emptied: their models keep their names, and the field needs one. */
+  const [blankModel, setBlankModel] = createSignal<ReadonlySet<string>>(new Set());
+  /** Whether a Save was refused since the last one taken: then each field's problem shows, as the user fixes it. */
+  const [refused, setRefused] = createSignal(false);
+  const problems = () => (refused() ? modelFormProblems(form(), blankModel()) : []);
+  /** The problem of the endpoint being edited with `field` (of the model `model`, for a context window). */
+  const problemAt = (field: ModelFormProblem["field"], model?: string) =>
+    problems().find(
+      (problem) => problem.endpoint === endpoint().id && problem.field === field && problem.model === model,
+    )?.message;
 
   const endpoint = (): ModelEndpoint => form().endpoints.find((each) => each.id === selected()) ?? form().endpoints[0]!;
   const patch = (change: Partial<ModelEndpoint>) => setForm(updateEndpoint(form(), endpoint().id, change));
@@ -51,8 +69,21 @@ export function ModelsTab(props: { state: AppState }) {
   const addModel = () => {
     const id = newModel().trim();
     if (!id) return;
-    if (!entries().some((entry) => entry.id === id)) setEntries([...entries(), withListed({ id }, offered())]);
+    addChosen([id]);
     setNewModel("");
+  };
+  /** Adds models to the endpoint's models to choose from, with what "List models" said of each. */
+  const addChosen = (ids: string[]) => setForm(addModels(form(), endpoint().id, ids, offered()));
+  /** The Model field: an emptied one leaves the models as they are (see setFirstModel) and is marked as blank. */
+  const typeFirstModel = (id: string) => {
+    const blank = id.trim() === "";
+    setBlankModel((ids) => {
+      const next = new Set(ids);
+      if (blank) next.add(endpoint().id);
+      else next.delete(endpoint().id);
+      return next;
+    });
+    if (!blank) setForm(setFirstModel(form(), endpoint().id, id, offered()));
   };
 
   const pick = (id: string) => {
@@ -94,12 +125,40 @@ export function ModelsTab(props: { state: AppState }) {
     }
   };
 
+  /**
+   * Refuses a Save the gateway would refuse, at the fields: the endpoint with the first problem (this one, when it
+   * has any) is shown, and the cursor goes to that field.
+   */
+  const refuse = (found: ModelFormProblem[]): void => {
+    setRefused(true);
+    setStatus(undefined);
+    const first = found.find((problem) => problem.endpoint === endpoint().id) ?? found[0]!;
+    if (first.endpoint !== endpoint().id) pick(first.endpoint);
+    const row = endpoint().models.findIndex((entry) => entry.id === first.model);
+    const id = {
+      name: "settings-endpoint-name",
+      baseUrl: "settings-base-url",
+      model: "settings-model",
+      contextWindow: `settings-context-${row}`,
+    }[first.field];
+    queueMicrotask(() => document.getElementById(id)?.focus());
+  };
+
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
+    const element = event.currentTarget as HTMLFormElement;
+    const found = modelFormProblems(form(), blankModel());
+    if (found.length > 0) {
+      refuse(found);
+      return;
+    }
     try {
       const saved = await props.state.saveSettings(defaultsSettled(form()));
       setForm(startingEndpoints(saved, t("models.firstEndpoint")));
+      setRefused(false);
+      setBlankModel(new Set<string>());
       if (!form().endpoints.some((each) => each.id === selected())) pick(form().endpoints[0]!.id);
+      announceSaved(element);
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
@@ -135,10 +194,17 @@ export function ModelsTab(props: { state: AppState }) {
       <EndpointFields
         endpoint={endpoint()}
         onChange={patch}
-        firstModel={endpoint().models[0]?.id ?? ""}
-        onFirstModel={(id) => setForm(setFirstModel(form(), endpoint().id, id, offered()))}
+        firstModel={blankModel().has(endpoint().id) ? "" : (endpoint().models[0]?.id ?? "")}
+        onFirstModel={typeFirstModel}
         onListModels={() => void loadModels()}
         offered={offered().map((model) => model.id)}
+        errors={{ name: problemAt("name"), baseUrl: problemAt("baseUrl"), model: problemAt("model") }}
+      />
+      <OfferedModels
+        offered={offered()}
+        chosen={(id) => entries().some((entry) => entry.id === id)}
+        room={MODELS_PER_ENDPOINT - entries().length}
+        onAdd={addChosen}
       />
       <ModelList
         entries={entries()}
@@ -151,6 +217,7 @@ export function ModelsTab(props: { state: AppState }) {
         newModel={newModel()}
         onNewModel={setNewModel}
         onAdd={addModel}
+        contextError={(id) => problemAt("contextWindow", id)}
       />
       <label class="check">
         <input

@@ -42,7 +42,7 @@ export function SettingsDialog(props: { state: AppState }) {
   const [selected, setSelected] = createSignal<TabId>("models");
   // The tabs opened since the dialog opened: each keeps its form (and the user's edits) until the dialog closes.
   const [opened, setOpened] = createSignal<ReadonlySet<TabId>>(new Set());
-  // Tabs with edits not yet saved. A Save counts as the user's word on them, whatever its outcome.
+  // Tabs with edits not yet saved: until a Save stores them (a refused Save leaves them unsaved, and closing asks).
   const [unsaved, setUnsaved] = createSignal<ReadonlySet<TabId>>(new Set());
   const mark = (tab: TabId, dirty: boolean) =>
     setUnsaved((tabs) => {
@@ -88,7 +88,7 @@ export function SettingsDialog(props: { state: AppState }) {
         hidden={selected() !== id}
         onInput={(event) => editsDraft(event) && mark(id, true)}
         onChange={(event) => editsDraft(event) && mark(id, true)}
-        onSubmit={() => mark(id, false)}
+        on:fawn-settings-saved={() => mark(id, false)}
       >
         {content()}
       </section>

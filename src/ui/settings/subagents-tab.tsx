@@ -13,6 +13,7 @@ import {
 } from "./subagent-form.ts";
 import { NumberField } from "./number-field.tsx";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
+import { announceSaved } from "./settings-saved.ts";
 
 /** The Gateway methods the Subagents tab calls. */
 export type SubagentsClient = Pick<GatewayApi, "getSubagentSettings" | "saveSubagentSettings">;
@@ -90,6 +91,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
 
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
+    const element = event.currentTarget as HTMLFormElement;
     const read = fromSubagentForm(form);
     if ("error" in read) {
       setStatus({ kind: "error", text: read.error });
@@ -99,6 +101,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
     try {
       show(await props.client.saveSubagentSettings(read.settings));
       setLoaded(true);
+      announceSaved(element);
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });

@@ -9,6 +9,7 @@ import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { download } from "../shared/download.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
+import { announceSaved } from "./settings-saved.ts";
 import { blankMcpRow, fromMcpRow, toMcpRow, type McpServerRow } from "./mcp-form.ts";
 import { signInToMcpServer } from "./mcp-sign-in.ts";
 import { TextField } from "./text-field.tsx";
@@ -143,6 +144,7 @@ export function ToolsTab(props: { client: ToolsClient }) {
 
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
+    const element = event.currentTarget as HTMLFormElement;
     const entries: McpServerEntry[] = [];
     for (const row of rows) {
       const entry = fromMcpRow(row);
@@ -155,6 +157,7 @@ export function ToolsTab(props: { client: ToolsClient }) {
     setStatus({ kind: "busy", text: t("common.saving") });
     try {
       show(await props.client.saveMcpServers(entries));
+      announceSaved(element);
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });

@@ -15,6 +15,7 @@ import { errorMessage } from "../gateway-client.ts";
 import { rich, t } from "../i18n/index.ts";
 import { TextField } from "./text-field.tsx";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
+import { announceSaved } from "./settings-saved.ts";
 
 /** The form's fields, all text; blanks become absent settings when the worker validates them. */
 interface WebForm {
@@ -111,11 +112,13 @@ export function WebTab(props: {
 
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
+    const element = event.currentTarget as HTMLFormElement;
     setStatus({ kind: "busy", text: t("common.saving") });
     try {
       const saved = await props.save(toSettings(form()));
       setForm(toForm(saved));
       setLoaded(true);
+      announceSaved(element);
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
