@@ -154,8 +154,9 @@ test("edits not saved in one Settings tab survive a switch to another; closing a
   await openSettings(page, "Models");
   await expect(baseUrl).not.toHaveValue("http://127.0.0.1:9/draft/v1");
 
-  // Saved edits close without a question.
+  // Saved edits close without a question, even when × follows Save at once (the close waits for the Save).
   await baseUrl.fill("http://127.0.0.1:9/saved/v1");
+  await dialog.getByRole("combobox", { name: "Model", exact: true }).fill("mock-model");
   await dialog.getByRole("button", { name: "Save" }).click();
   await dialog.getByRole("button", { name: "Close settings" }).click();
   await expect(dialog).toBeHidden();

@@ -158,6 +158,12 @@ test("a refused Save keeps the edits: closing after it asks, and the edits are s
   await expect(unsaved).toBeVisible();
   await unsaved.getByRole("button", { name: "Keep editing" }).click();
 
+  // Save, then × at once: the close waits for the Save, and asks when it is refused.
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await dialog.getByRole("button", { name: "Close settings" }).click();
+  await expect(unsaved).toBeVisible();
+  await unsaved.getByRole("button", { name: "Keep editing" }).click();
+
   // Once a Save is taken, closing does not ask, and the change is what Settings opens with next.
   await model.fill("mock-model");
   await dialog.getByRole("button", { name: "Save" }).click();

@@ -1,14 +1,6 @@
 // Subagents as the user meets them: Ultra mode delegates with `task`, and each subtask is a live card.
 import { expect, test } from "@playwright/test";
-import {
-  assistantMessages,
-  closeSettings,
-  configureEndpoint,
-  conversation,
-  openSettings,
-  send,
-  systemPromptFor,
-} from "./fixtures.ts";
+import { assistantMessages, configureEndpoint, conversation, openSettings, send, systemPromptFor } from "./fixtures.ts";
 
 const DESCRIPTIONS = ["Count the apples", "Count the pears", "Count the plums"];
 const NAMES = ["alpha", "beta", "gamma"];
@@ -96,7 +88,10 @@ test("a subagent type defined in Settings → Subagents is offered to the agent 
     .fill("Bad Name");
   await dialog.getByRole("button", { name: "Save subagents" }).click();
   await expect(dialog.getByRole("alert")).toContainText("hyphen-case");
-  await closeSettings(page);
+  // The refused edit is not saved, so closing asks; discarding it keeps what was saved.
+  await dialog.getByRole("button", { name: "Close settings" }).click();
+  await page.getByRole("dialog", { name: "Unsaved changes" }).getByRole("button", { name: "Discard changes" }).click();
+  await expect(dialog).toBeHidden();
 
   await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Ultra" }).check();
   await send(page, "hello from ultra");

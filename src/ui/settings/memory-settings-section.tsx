@@ -5,7 +5,7 @@ import type { GatewayApi, MemorySettings } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { NumberField } from "./number-field.tsx";
-import { announceSaved } from "./settings-saved.ts";
+import { announceRefused, announceSaved } from "./settings-saved.ts";
 import { AreaStatus, type MemoryStatus } from "./memory-status.tsx";
 import { fromMemorySettingsForm, toMemorySettingsForm, type MemorySettingsForm } from "./memory-view.ts";
 
@@ -33,10 +33,14 @@ export function MemorySettingsSection(props: {
     const element = event.currentTarget as HTMLFormElement;
     const form = settingsForm();
     const base = savedSettings();
-    if (!form || !base) return;
+    if (!form || !base) {
+      announceRefused(element);
+      return;
+    }
     const read = fromMemorySettingsForm(form, base);
     if ("error" in read) {
       props.onStatus({ kind: "error", text: read.error, area: "settings" });
+      announceRefused(element);
       return;
     }
     props.onStatus({ kind: "busy", text: t("common.saving"), area: "settings" });
@@ -48,6 +52,7 @@ export function MemorySettingsSection(props: {
       props.onStatus({ kind: "ok", text: t("common.saved"), area: "settings" });
     } catch (error) {
       props.onStatus({ kind: "error", text: errorMessage(error), area: "settings" });
+      announceRefused(element);
     }
   };
 

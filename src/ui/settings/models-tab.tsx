@@ -30,7 +30,7 @@ import {
   type ModelFormProblem,
 } from "./model-settings-form.ts";
 import { OfferedModels } from "./offered-models.tsx";
-import { announceSaved } from "./settings-saved.ts";
+import { announceRefused, announceSaved } from "./settings-saved.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 
 export function ModelsTab(props: { state: AppState }) {
@@ -150,6 +150,7 @@ export function ModelsTab(props: { state: AppState }) {
     const found = modelFormProblems(form(), blankModel());
     if (found.length > 0) {
       refuse(found);
+      announceRefused(element);
       return;
     }
     try {
@@ -162,6 +163,7 @@ export function ModelsTab(props: { state: AppState }) {
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
+      announceRefused(element);
     }
   };
 

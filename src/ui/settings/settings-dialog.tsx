@@ -1,6 +1,7 @@
 // Settings: Models (the endpoints, models-tab.tsx), Web, Skills, Memory, Subagents, Sandbox, Appearance and Data, one
 // tab at a time; everything is stored in this browser only. A tab stays mounted (hidden) once opened, so edits not yet
-// saved survive a switch to another tab; closing the dialog with such edits asks first (see `requestClose`).
+// saved survive a switch to another tab; closing the dialog with such edits asks first (see `requestClose`). A tab's
+// edits count as saved only once its Save has stored them (settings-saved.ts): a refused Save leaves them unsaved.
 import { createEffect, createSignal, For, Show, untrack, type JSX } from "solid-js";
 import { AppearanceTab } from "./appearance-tab.tsx";
 import { DataTab } from "./data-tab.tsx";
@@ -44,6 +45,9 @@ export function SettingsDialog(props: { state: AppState }) {
   const [opened, setOpened] = createSignal<ReadonlySet<TabId>>(new Set());
   // Tabs with edits not yet saved: until a Save stores them (a refused Save leaves them unsaved, and closing asks).
   const [unsaved, setUnsaved] = createSignal<ReadonlySet<TabId>>(new Set());
+  // Tabs whose Save is under way, and whether a close asked for meanwhile waits for their outcome.
+  const [saving, setSaving] = createSignal<ReadonlySet<TabId>>(new Set());
+  let closeWhenSaved = false;
   const mark = (tab: TabId, dirty: boolean) =>
     setUnsaved((tabs) => {
       if (tabs.has(tab) === dirty) return tabs;
@@ -58,6 +62,8 @@ export function SettingsDialog(props: { state: AppState }) {
       if (!dialog.open) dialog.showModal();
     } else {
       setUnsaved(new Set<TabId>());
+      setSaving(new Set<TabId>());
+      closeWhenSaved = false;
       if (confirm.open) confirm.close();
       if (dialog.open) dialog.close();
     }
@@ -73,7 +79,20 @@ export function SettingsDialog(props: { state: AppState }) {
    */
   const requestClose = () => {
     if (unsaved().size === 0) props.state.setSettingsOpen(false);
+    else if (saving().size > 0 && !closeWhenSaved) closeWhenSaved = true;
     else if (!confirm.open) confirm.showModal();
+  };
+  /**
+   * A tab's Save began (the submit of its Save form, seen on the way down) or ended. A close asked for while a Save
+   * was under way (Save, then × at once) waits for it: it closes if that stored everything, and asks if not.
+   */
+  const saveBegan = (tab: TabId) => setSaving((tabs) => new Set([...tabs, tab]));
+  const saveEnded = (tab: TabId, stored: boolean) => {
+    setSaving((tabs) => new Set([...tabs].filter((each) => each !== tab)));
+    if (stored) mark(tab, false);
+    if (!closeWhenSaved || saving().size > 0) return;
+    closeWhenSaved = false;
+    requestClose();
   };
   const unsavedNames = () =>
     TABS.filter((tab) => unsaved().has(tab.id))
@@ -88,7 +107,8 @@ export function SettingsDialog(props: { state: AppState }) {
         hidden={selected() !== id}
         onInput={(event) => editsDraft(event) && mark(id, true)}
         onChange={(event) => editsDraft(event) && mark(id, true)}
-        on:fawn-settings-saved={() => mark(id, false)}
+        on:submit={{ capture: true, handleEvent: (event: SubmitEvent) => editsDraft(event) && saveBegan(id) }}
+        on:fawn-settings-save-end={(event) => saveEnded(id, event.detail.stored)}
       >
         {content()}
       </section>

@@ -1,20 +1,31 @@
-// How a Settings form tells the dialog its Save stored the edits (settings-dialog.tsx then has nothing unsaved in
-// that tab). Only a Save that stored them says so: a refused one leaves the edits unsaved, and closing still asks.
+// How a Settings form tells the dialog how its Save ended (settings-dialog.tsx): stored, and the tab has nothing
+// unsaved; or refused, and the edits stay unsaved, so closing still asks. Every Save a form starts ends in one of
+// the two, so a close asked for while a Save is under way can wait for its outcome.
 
-/** The bubbling event a Settings form sends from itself once its Save has stored what it holds. */
-export const SETTINGS_SAVED = "fawn-settings-saved";
+/** The bubbling event a Settings form sends from itself when its Save ends; `detail.stored` says how. */
+export const SETTINGS_SAVE_END = "fawn-settings-save-end";
+
+/** What SETTINGS_SAVE_END carries. */
+export interface SaveEnd {
+  stored: boolean;
+}
 
 /** Tells the dialog around `form` that its edits are stored. */
 export function announceSaved(form: Element | null): void {
-  form?.dispatchEvent(new Event(SETTINGS_SAVED, { bubbles: true }));
+  form?.dispatchEvent(new CustomEvent<SaveEnd>(SETTINGS_SAVE_END, { bubbles: true, detail: { stored: true } }));
+}
+
+/** Tells the dialog around `form` that its Save was refused: the edits are not stored. */
+export function announceRefused(form: Element | null): void {
+  form?.dispatchEvent(new CustomEvent<SaveEnd>(SETTINGS_SAVE_END, { bubbles: true, detail: { stored: false } }));
 }
 
 declare module "solid-js" {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Solid types custom events in its JSX namespace.
   namespace JSX {
     interface CustomEvents {
-      /** SETTINGS_SAVED, listened for with `on:fawn-settings-saved`. */
-      "fawn-settings-saved": Event;
+      /** SETTINGS_SAVE_END, listened for with `on:fawn-settings-save-end`. */
+      "fawn-settings-save-end": CustomEvent<SaveEnd>;
     }
   }
 }

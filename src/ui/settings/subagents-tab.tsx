@@ -13,7 +13,7 @@ import {
 } from "./subagent-form.ts";
 import { NumberField } from "./number-field.tsx";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
-import { announceSaved } from "./settings-saved.ts";
+import { announceRefused, announceSaved } from "./settings-saved.ts";
 
 /** The Gateway methods the Subagents tab calls. */
 export type SubagentsClient = Pick<GatewayApi, "getSubagentSettings" | "saveSubagentSettings">;
@@ -95,6 +95,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
     const read = fromSubagentForm(form);
     if ("error" in read) {
       setStatus({ kind: "error", text: read.error });
+      announceRefused(element);
       return;
     }
     setStatus({ kind: "busy", text: t("common.saving") });
@@ -105,6 +106,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
+      announceRefused(element);
     }
   };
 

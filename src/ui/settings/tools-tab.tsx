@@ -9,7 +9,7 @@ import { errorMessage } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { download } from "../shared/download.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
-import { announceSaved } from "./settings-saved.ts";
+import { announceRefused, announceSaved } from "./settings-saved.ts";
 import { blankMcpRow, fromMcpRow, toMcpRow, type McpServerRow } from "./mcp-form.ts";
 import { signInToMcpServer } from "./mcp-sign-in.ts";
 import { TextField } from "./text-field.tsx";
@@ -150,6 +150,7 @@ export function ToolsTab(props: { client: ToolsClient }) {
       const entry = fromMcpRow(row);
       if ("error" in entry) {
         setStatus({ kind: "error", text: entry.error });
+        announceRefused(element);
         return;
       }
       entries.push(entry);
@@ -161,6 +162,7 @@ export function ToolsTab(props: { client: ToolsClient }) {
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
+      announceRefused(element);
     }
   };
 

@@ -15,7 +15,7 @@ import { errorMessage } from "../gateway-client.ts";
 import { rich, t } from "../i18n/index.ts";
 import { TextField } from "./text-field.tsx";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
-import { announceSaved } from "./settings-saved.ts";
+import { announceRefused, announceSaved } from "./settings-saved.ts";
 
 /** The form's fields, all text; blanks become absent settings when the worker validates them. */
 interface WebForm {
@@ -122,6 +122,7 @@ export function WebTab(props: {
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
+      announceRefused(element);
     }
   };
 
