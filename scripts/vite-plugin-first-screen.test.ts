@@ -38,8 +38,17 @@ describe("the prerendered first screen", () => {
     expect([...screen.querySelectorAll(".welcome-example")].map((button) => button.textContent)).toEqual(
       WELCOME_EXAMPLES.map((example) => en[example.title]),
     );
-    expect(screen.querySelector(".composer textarea")?.getAttribute("placeholder")).toBe(en["composer.placeholder"]);
+    // A message box per placeholder: composer.css shows the one for the device's pointer.
+    expect(screen.querySelector(".composer textarea.pointer-fine")?.getAttribute("placeholder")).toBe(
+      en["composer.placeholder"],
+    );
+    expect(screen.querySelector(".composer textarea.pointer-coarse")?.getAttribute("placeholder")).toBe(
+      en["composer.placeholderTouch"],
+    );
     expect(screen.querySelector(".composer .mode input[checked]")?.getAttribute("value")).toBe("flash");
+    expect(screen.querySelector(".composer .mode-about")?.textContent).toBe(
+      `${en["composer.mode.flash"]} — ${en["composer.mode.flashHint"]}`,
+    );
   });
 
   it("is out of reach of the keyboard and of assistive technology, and has no ids the app uses", () => {

@@ -131,26 +131,42 @@ export function firstScreenHtml(text: FirstScreenTexts): string {
       element("span", {}, escapeHtml(text[`composer.mode.${mode}`])),
     ),
   );
+  // The message box twice, one per placeholder: composer.css shows the one for the device's pointer (a finger has no
+  // Enter or Shift key to speak of), as composer.tsx chooses it.
+  const textarea = (className: string, placeholder: string) =>
+    element("textarea", { class: className, rows: "1", placeholder });
   const composer = element(
     "form",
     { class: "composer" },
-    element("textarea", { rows: "1", placeholder: text["composer.placeholder"] }),
+    textarea("pointer-fine", text["composer.placeholder"]),
+    textarea("pointer-coarse", text["composer.placeholderTouch"]),
+    element(
+      "button",
+      { type: "button", class: "ghost attach-button" },
+      icon("attach-icon", 18, {
+        d: ATTACH_ICON_PATH,
+        "stroke-width": "1.8",
+        "stroke-linecap": "round",
+      }),
+      element("span", { class: "attach-label" }, escapeHtml(text["composer.attach"])),
+    ),
     element(
       "div",
       { class: "composer-bar" },
-      element(
-        "button",
-        { type: "button", class: "ghost attach-button" },
-        icon("attach-icon", 18, {
-          d: ATTACH_ICON_PATH,
-          "stroke-width": "1.8",
-          "stroke-linecap": "round",
-        }),
-        element("span", { class: "attach-label" }, escapeHtml(text["composer.attach"])),
-      ),
       element("div", { class: "modes" }, ...modes),
       element("span", { class: "spacer" }),
-      element("button", { type: "submit", class: "primary", disabled: true }, escapeHtml(text["composer.send"])),
+    ),
+    element(
+      "button",
+      { type: "submit", class: "primary send-button", disabled: true },
+      escapeHtml(text["composer.send"]),
+    ),
+    element(
+      "p",
+      { class: "mode-about" },
+      element("strong", {}, escapeHtml(text["composer.mode.flash"])),
+      " — ",
+      escapeHtml(text["composer.mode.flashHint"]),
     ),
   );
   return element(

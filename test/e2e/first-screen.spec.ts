@@ -30,7 +30,8 @@ async function layout(page: Page) {
   return {
     heading: await box(".welcome h1"),
     text: await box(".welcome > p"),
-    composer: await box(".composer textarea"),
+    composer: await box(".composer textarea:visible"),
+    send: await box(".composer button[type=submit]"),
   };
 }
 
@@ -40,7 +41,8 @@ test("a first visit sees the welcome before any script has loaded, where the app
   const shell = page.locator(".first-screen");
   await expect(shell.getByText(WELCOME)).toBeVisible();
   await expect(shell.getByText(SET_UP)).toBeVisible();
-  await expect(shell.getByPlaceholder(/Ask anything/)).toBeVisible();
+  // The message box for a mouse and a keyboard: its placeholder says how Enter and Shift+Enter work.
+  await expect(shell.locator(".composer textarea:visible")).toHaveAttribute("placeholder", /^Ask anything.*Enter/);
   // Drawn, but neither reachable nor announced: nothing there is the app's yet.
   await expect(page.getByRole("heading", { name: WELCOME })).toHaveCount(0);
   await expect(shell).toHaveAttribute("inert", "");
@@ -52,6 +54,30 @@ test("a first visit sees the welcome before any script has loaded, where the app
   await expect(page.getByRole("heading", { name: WELCOME })).toHaveCount(1);
   await expect(page.getByRole("button", { name: "Set up a model" })).toHaveCount(1);
   expect(await layout(page)).toEqual(before);
+});
+
+test.describe("on a phone (390×844, touch)", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test("the prerendered welcome starts at the top, with the touch placeholder, where the app draws it", async ({
+    page,
+  }) => {
+    const release = await holdScripts(page);
+    await page.goto("/", PARSED);
+    const shell = page.locator(".first-screen");
+    await expect(shell.getByText(WELCOME)).toBeVisible();
+    // A finger has no Enter or Shift+Enter: the box shown says only what it is for.
+    await expect(shell.locator(".composer textarea:visible")).toHaveAttribute("placeholder", "Ask anything…");
+    const before = await layout(page);
+    const header = (await shell.locator(".thread-header").boundingBox())!;
+    expect(before.heading!.y - (header.y + header.height), "the space above the welcome").toBeLessThanOrEqual(64);
+
+    release();
+    await expect(page.locator("#composer-input")).toBeVisible();
+    await expect(page.locator(".first-screen")).toHaveCount(0);
+    await expect(page.locator("#composer-input")).toHaveAttribute("placeholder", "Ask anything…");
+    expect(await layout(page)).toEqual(before);
+  });
 });
 
 test("a user who chose the dark theme gets dark colors before any script has loaded", async ({ page }) => {

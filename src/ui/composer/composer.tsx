@@ -1,8 +1,10 @@
-// The composer: the message box, the Mode, the model, attached files, Send, and Stop while a run is active.
-// Enter sends; Shift+Enter adds a line. Files are checked against the upload limits when chosen and uploaded when
-// the message is sent. A `/` at the start opens the slash menu (commands and skills); follow-up suggestions show
-// above the box after a reply, and the context gauge in the bar.
-import { createEffect, createMemo, createSignal, For, on, Show } from "solid-js";
+// The composer: the message box, the Mode (with a line saying what the chosen one does), the model, attached files,
+// Send, and Stop while a run is active. Enter sends; Shift+Enter adds a line. Files are checked against the upload
+// limits when chosen and uploaded when the message is sent; once chosen, the message box has the focus again, so
+// Enter sends. A `/` at the start opens the slash menu (commands and skills); follow-up suggestions show above the
+// box after a reply, and the context gauge in the bar. The layout (composer.css) is one grid at every width: the
+// box over the bar on a wide screen, the box between the paperclip and Send on a phone.
+import { createEffect, createMemo, createSignal, For, on, onCleanup, Show } from "solid-js";
 import {
   AGENT_MODES,
   uploadLimitProblem,
@@ -11,7 +13,7 @@ import {
   type SkillInfo,
 } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
-import { formatBytes, t, type TextKey } from "../i18n/index.ts";
+import { formatBytes, rich, t, type TextKey } from "../i18n/index.ts";
 import { ContextMeter } from "./context-meter.tsx";
 import { ATTACH_ICON_PATH } from "./attach-icon.ts";
 import { FollowUpSuggestions } from "./follow-up-suggestions.tsx";
@@ -41,6 +43,19 @@ const MODE_INFO: Record<AgentMode, { name: TextKey; hint: TextKey }> = {
   ultra: { name: "composer.mode.ultra", hint: "composer.mode.ultraHint" },
 };
 
+/** The id of the line saying what the chosen mode does (the Mode group's description). */
+const MODE_ABOUT_ID = "mode-about";
+
+/** Whether the primary pointer is a finger (a phone, a tablet): there is no Enter or Shift key to speak of. */
+function createCoarsePointer(): () => boolean {
+  const query = window.matchMedia("(pointer: coarse)");
+  const [coarse, setCoarse] = createSignal(query.matches);
+  const changed = (event: MediaQueryListEvent) => setCoarse(event.matches);
+  query.addEventListener("change", changed);
+  onCleanup(() => query.removeEventListener("change", changed));
+  return coarse;
+}
+
 /** The choices grouped by endpoint; `several` when there is more than one endpoint, to label each group. */
 function endpointGroups(choices: readonly ModelChoice[]): { name: string; several: boolean; choices: ModelChoice[] }[] {
   const groups = new Map<string, ModelChoice[]>();
@@ -62,6 +77,25 @@ export function Composer(props: { state: AppState }) {
   let picker!: HTMLInputElement;
   const running = () => Boolean(props.state.run()) || sending();
   const extras = props.state.composerExtras;
+  const coarsePointer = createCoarsePointer();
+  /** The model the next message goes to, when it is not marked for reasoning and the mode asks for reasoning. */
+  const reasonless = () => {
+    const model = props.state.model();
+    return props.state.mode() !== "flash" && model && !model.thinking ? model.id : undefined;
+  };
+  // The line saying what the mode does speaks up while the choice is being made: on the welcome screen, and from a
+  // change of mode or model until the next message goes. In a conversation a phone gives that line to the messages
+  // (composer.css); a wide screen keeps the mode's words and drops only the model's.
+  const [touched, setTouched] = createSignal(false);
+  createEffect(
+    on(
+      () => Boolean(props.state.run()),
+      (active) => {
+        if (active) setTouched(false);
+      },
+    ),
+  );
+  const explaining = () => touched() || (props.state.thread()?.entries.length ?? 0) === 0;
 
   // ---- The slash menu ----
   const [skills, setSkills] = createSignal<readonly SkillInfo[]>([]);
@@ -134,8 +168,10 @@ export function Composer(props: { state: AppState }) {
     }),
   );
 
+  /** Adds `chosen` to the attached files; the message box has the focus afterwards, so Enter sends. */
   const attach = (chosen: readonly File[]) => {
     if (chosen.length === 0) return;
+    box.focus();
     const next = [...files(), ...chosen];
     const problem = uploadLimitProblem(next);
     if (problem) {
@@ -244,7 +280,7 @@ export function Composer(props: { state: AppState }) {
         aria-autocomplete="list"
         aria-controls={menuOpen() ? SLASH_MENU_ID : undefined}
         aria-activedescendant={menuOpen() ? slashOptionId(active()) : undefined}
-        placeholder={t("composer.placeholder")}
+        placeholder={t(coarsePointer() ? "composer.placeholderTouch" : "composer.placeholder")}
         rows={1}
         value={text()}
         onInput={onInput}
@@ -257,31 +293,31 @@ export function Composer(props: { state: AppState }) {
           }
         }}
       />
+      <input
+        ref={picker}
+        type="file"
+        multiple
+        hidden
+        aria-label={t("composer.attach")}
+        onChange={(event) => {
+          attach([...(event.currentTarget.files ?? [])]);
+          event.currentTarget.value = "";
+        }}
+      />
+      <button
+        type="button"
+        class="ghost attach-button"
+        onClick={() => picker.click()}
+        title={t("composer.attachTitle")}
+      >
+        {/* A paperclip on a phone, the words elsewhere (composer.css). */}
+        <svg class="attach-icon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
+          <path d={ATTACH_ICON_PATH} fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" />
+        </svg>
+        <span class="attach-label">{t("composer.attach")}</span>
+      </button>
       <div class="composer-bar">
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          hidden
-          aria-label={t("composer.attach")}
-          onChange={(event) => {
-            attach([...(event.currentTarget.files ?? [])]);
-            event.currentTarget.value = "";
-          }}
-        />
-        <button
-          type="button"
-          class="ghost attach-button"
-          onClick={() => picker.click()}
-          title={t("composer.attachTitle")}
-        >
-          {/* A paperclip on a phone, the words elsewhere (composer.css). */}
-          <svg class="attach-icon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
-            <path d={ATTACH_ICON_PATH} fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" />
-          </svg>
-          <span class="attach-label">{t("composer.attach")}</span>
-        </button>
-        <div class="modes" role="radiogroup" aria-label={t("composer.mode")}>
+        <div class="modes" role="radiogroup" aria-label={t("composer.mode")} aria-describedby={MODE_ABOUT_ID}>
           <For each={AGENT_MODES}>
             {(mode) => (
               <label class="mode" title={t(MODE_INFO[mode].hint)}>
@@ -290,7 +326,10 @@ export function Composer(props: { state: AppState }) {
                   name="mode"
                   value={mode}
                   checked={props.state.mode() === mode}
-                  onChange={() => props.state.setMode(mode)}
+                  onChange={() => {
+                    props.state.setMode(mode);
+                    setTouched(true);
+                  }}
                 />
                 <span>{t(MODE_INFO[mode].name)}</span>
               </label>
@@ -302,7 +341,10 @@ export function Composer(props: { state: AppState }) {
             class="model-choice"
             aria-label={t("composer.model")}
             value={props.state.modelChoice()?.key ?? ""}
-            onChange={(event) => props.state.setModel(event.currentTarget.value)}
+            onChange={(event) => {
+              props.state.setModel(event.currentTarget.value);
+              setTouched(true);
+            }}
           >
             <For each={endpointGroups(props.state.modelChoices())}>
               {(group) => (
@@ -322,19 +364,41 @@ export function Composer(props: { state: AppState }) {
           </span>
         </Show>
         <ContextMeter usage={props.state.thread() ? extras.usage() : undefined} />
-        <Show
-          when={props.state.run()}
-          fallback={
-            <button type="submit" class="primary" disabled={text().trim().length === 0 || sending()}>
-              {sending() && files().length > 0 ? t("composer.uploading") : t("composer.send")}
-            </button>
-          }
-        >
-          <button type="button" class="danger" onClick={() => void props.state.stop()}>
-            {t("composer.stop")}
-          </button>
-        </Show>
       </div>
+      <Show
+        when={props.state.run()}
+        fallback={
+          <button type="submit" class="primary send-button" disabled={text().trim().length === 0 || sending()}>
+            {sending() && files().length > 0 ? t("composer.uploading") : t("composer.send")}
+          </button>
+        }
+      >
+        <button type="button" class="danger send-button" onClick={() => void props.state.stop()}>
+          {t("composer.stop")}
+        </button>
+      </Show>
+      {/* What the chosen mode does, in words a finger can reach too (the modes' titles show only on hover), and
+          whether the model it goes to reasons at all. Spoken when it changes, after the radio's own name; the Mode
+          group's description even while it is quiet. */}
+      <p class="mode-about" id={MODE_ABOUT_ID} aria-live="polite" data-quiet={explaining() ? undefined : ""}>
+        <strong>{t(MODE_INFO[props.state.mode()].name)}</strong>
+        {" — "}
+        {t(MODE_INFO[props.state.mode()].hint)}
+        <Show when={reasonless()}>
+          {(model) => (
+            <span class="mode-warning">
+              {rich("composer.mode.noReasoning", {
+                model: <strong>{model()}</strong>,
+                link: (
+                  <button type="button" class="link-button" onClick={() => props.state.setSettingsOpen(true)}>
+                    {t("composer.mode.noReasoningLink")}
+                  </button>
+                ),
+              })}
+            </span>
+          )}
+        </Show>
+      </p>
       <CommandsHelp
         open={helpOpen()}
         skills={skillItems()}
