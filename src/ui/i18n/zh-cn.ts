@@ -122,10 +122,10 @@ export const zhCN: Translation = {
   "conversation.using": "正在使用 {{ model }}。你的对话只保存在此浏览器中。",
   "conversation.assistantMessage": "助手消息",
   "conversation.thinking": "思考中",
+  "conversation.modelNowSetUp": "模型已设置好：请再发送一次你的消息。",
   "conversation.retry.unreachable": "无法连接模型端点",
   "conversation.retry.rate_limited": "模型端点正在限制请求频率",
   "conversation.retry.server_error": "模型端点出现服务器错误",
-  "conversation.modelNowSetUp": "模型已设置好：请再发送一次你的消息。",
   "conversation.retry.failed": "模型调用失败",
   "conversation.retrying": "{{ reason }}；约 {{ seconds }} 秒后重试（第 {{ attempt }} 次，共 {{ retries }} 次）…",
 
