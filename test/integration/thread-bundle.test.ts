@@ -48,7 +48,8 @@ describe("a thread as a .fawn bundle", () => {
     const before = await gateway.getThread(threadId);
     const hashes = await filesOf(gateway, threadId, PATHS);
     const bundle = await gateway.exportThread(threadId, "fawn");
-    expect(bundle.file_name).toMatch(/^call tool write_todos .*\.fawn$/);
+    // Named from the cleaned title: no spaces, braces or quotes.
+    expect(bundle.file_name).toMatch(/^call-tool-write-todos-[\p{L}\p{N}-]+\.fawn$/u);
 
     // Never a key, memory or a setting.
     const members = unzipSync(new Uint8Array(await bundle.blob.arrayBuffer()));
