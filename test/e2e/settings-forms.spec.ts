@@ -2,7 +2,7 @@
 // Save and Close on screen, every control at least 24×24 px), a refused Save keeps the edits and closing still asks,
 // each error sits at its field, and the models "List models" finds can be added with a click.
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { clickSettings, closeSettings, configureEndpoint, openSettings } from "./fixtures.ts";
+import { clickSettings, closeSettings, configureEndpoint, expectNoA11yViolations, openSettings } from "./fixtures.ts";
 
 const TABS = ["Models", "Web", "Tools", "Skills", "Memory", "Subagents", "Sandbox", "Appearance", "Data"];
 
@@ -194,6 +194,7 @@ test("a refused Save marks each wrong field with its own error, once, and puts t
   await expect(model).toHaveAttribute("aria-invalid", "true");
   await expect(model).toHaveAccessibleDescription("A model name is required, for example gpt-4o-mini");
   await expect(baseUrl).toBeFocused();
+  await expectNoA11yViolations(page, "Settings → Models after a refused Save");
   await expect(dialog.getByText(urlError)).toHaveCount(1);
   await expect(dialog.getByText(/A model name is required/)).toHaveCount(1);
   await expect(dialog.getByRole("alert").filter({ hasText: /required|must be/ })).toHaveCount(0);
@@ -242,6 +243,7 @@ test("the models List models finds are shown, and each can be added with a click
   await expect(dialog.getByText("The endpoint offers 3 models.")).toBeVisible();
   const offered = dialog.getByRole("list", { name: "Models the endpoint offers" });
   await expect(offered.getByRole("listitem")).toHaveCount(3);
+  await expectNoA11yViolations(page, "Settings → Models with the models List models found");
   await expect(offered.getByRole("listitem").filter({ hasText: "mock-model" })).toContainText("Added");
   await expect(offered.getByRole("button", { name: "Add mock-model" })).toHaveCount(0);
 
