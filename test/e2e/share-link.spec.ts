@@ -268,7 +268,7 @@ test("a shared thread reads whole before it is imported: messages, steps, files 
     // Its files are listed and preview, read from the link.
     await expect(shared.getByRole("list", { name: "Files" })).toContainText("outputs/notes.md");
     const preview = await openPreview(other, "notes.md");
-    await expect(preview.getByRole("heading", { name: "Notes" })).toBeVisible();
+    await expect(preview.getByRole("heading", { name: "Notes", exact: true })).toBeVisible();
     await preview.getByRole("button", { name: "Close preview" }).click();
     await expect(preview).toBeHidden();
     await shared.getByRole("button", { name: "Preview outputs/notes.md" }).click();
