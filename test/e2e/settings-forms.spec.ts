@@ -120,6 +120,15 @@ test.describe("on a phone (390×844, touch)", () => {
   });
 });
 
+test.describe("on a small phone (360×740, touch)", () => {
+  test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+
+  test("every Settings tab fits the screen too", async ({ page }) => {
+    test.setTimeout(120_000);
+    await everyTabFits(page);
+  });
+});
+
 test.describe("in a 600 px window", () => {
   test.use({ viewport: { width: 600, height: 800 } });
 
