@@ -760,6 +760,30 @@ export const en = {
   "tools.signedIn": "Signed in",
   "tools.signOut": "Sign out",
   "tools.popupBlocked": "The browser blocked the sign-in window: allow pop-ups for Fawn, then press Sign in again.",
+  "tools.error.name": "A server needs a name: 1 to 32 letters, digits, '-' or '_' (it starts its tools' names).",
+  "tools.error.nameForm": "A server's name is 1 to 32 letters, digits, '-' or '_' (it starts its tools' names).",
+  "tools.error.nameTwice": template<{ name: string }>(
+    "Another server is named {{ name }}: each needs a name of its own.",
+  ),
+  "tools.error.url": "The URL is an http:// or https:// address, like https://example.com/mcp (no user name in it).",
+  "tools.error.headerLine": "Write each header as Name: value, one per line.",
+  "tools.error.headerName": template<{ name: string }>("{{ name }} is not a header name: use letters, digits and '-'."),
+  "tools.error.headerReserved":
+    "Put a bearer token in Bearer token, not in the headers; Content-Type and the session are set by Fawn.",
+  "tools.error.token": "A bearer token has no spaces.",
+  "tools.error.timeout": "The timeout is a whole number of seconds from 1 to 3600.",
+  "web.error.keyNeeded": template<{ provider: string }>("{{ provider }} needs an API key."),
+  "web.error.jinaKey": "Jina Search needs an API key (the Jina Reader works without one, search does not).",
+  "web.error.searxng": "SearXNG needs the address of your instance, e.g. https://searx.example.org",
+  "web.error.baseUrl": template<{ example: string }>(
+    "The base URL must be an http:// or https:// address, e.g. {{ example }}",
+  ),
+  "web.error.needsProxy": template<{ provider: string }>(
+    "{{ provider }} refuses requests from web pages: it works through Fawn's proxy, a helper that runs on your computer. Set its Proxy URL below.",
+  ),
+  "web.error.proxyToken":
+    "The proxy token is the text of the proxy's token file (letters, digits, - and _, at least 22): the proxy names that file when it starts.",
+  "web.error.proxyUrl": "The proxy URL must be an http:// or https:// address, e.g. http://127.0.0.1:8787/forward/.",
   "tools.toolsOf": template<{ name: string }>("Tools of {{ name }}"),
   "tools.removeServer": template<{ name: string }>("Remove server {{ name }}"),
   "tools.addServer": "Add server",

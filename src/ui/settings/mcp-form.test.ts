@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blankMcpRow, fromMcpRow, toMcpRow } from "./mcp-form.ts";
+import { blankMcpRow, fromMcpRow, mcpFormProblems, toMcpRow } from "./mcp-form.ts";
 
 describe("Settings → Tools' form", () => {
   it("shows a server as fields and reads it back the same", () => {
@@ -25,5 +25,48 @@ describe("Settings → Tools' form", () => {
     expect(fromMcpRow({ ...row, headers: "\nno colon here\n" })).toEqual({
       error: 'Server "a": write each header as Name: value, one per line.',
     });
+  });
+
+  it("ties each problem to its server's field, as the Gateway would refuse it", () => {
+    const row = (key: string, change: Partial<ReturnType<typeof blankMcpRow>>) => ({
+      ...blankMcpRow(),
+      key,
+      url: "https://x.example/mcp",
+      ...change,
+    });
+    const problems = mcpFormProblems([
+      row("a", { name: "github", url: "ftp://x.example/mcp", headers: "no colon" }),
+      row("b", { name: "GitHub", bearerToken: "two words", timeoutSeconds: "0" }),
+      row("c", { name: " ", headers: "Authorization: Bearer x" }),
+      row("d", { name: "bad name!", headers: "X Key: 1", url: "https://user:pw@x.example/mcp" }),
+    ]);
+    expect(problems.map(({ key, field }) => `${key}.${field}`)).toEqual([
+      "a.url",
+      "a.headers",
+      "b.name",
+      "b.bearerToken",
+      "b.timeout",
+      "c.name",
+      "c.headers",
+      "d.name",
+      "d.url",
+      "d.headers",
+    ]);
+    expect(problems[0]?.message).toMatch(/http:\/\/ or https:\/\//);
+    expect(problems[1]?.message).toBe("Write each header as Name: value, one per line.");
+    expect(problems[2]?.message).toBe("Another server is named GitHub: each needs a name of its own.");
+    expect(problems[6]?.message).toMatch(/Put a bearer token in Bearer token/);
+    expect(problems[9]?.message).toMatch(/"X Key" is not a header name/);
+  });
+
+  it("finds nothing wrong with servers the Gateway would take", () => {
+    const ok = {
+      ...blankMcpRow(),
+      name: "a-1",
+      url: "http://127.0.0.1:8787/mcp/a",
+      headers: "X-Api-Key: 1\n",
+      timeoutSeconds: "30",
+    };
+    expect(mcpFormProblems([ok, { ...ok, key: "2", name: "b_2", timeoutSeconds: "" }])).toEqual([]);
   });
 });

@@ -10,9 +10,17 @@ import { t } from "../i18n/index.ts";
 import { download } from "../shared/download.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 import { announceRefused, announceSaved } from "./settings-saved.ts";
-import { blankMcpRow, fromMcpRow, toMcpRow, type McpServerRow } from "./mcp-form.ts";
+import {
+  blankMcpRow,
+  fromMcpRow,
+  mcpFormProblems,
+  toMcpRow,
+  type McpFormField,
+  type McpFormProblem,
+  type McpServerRow,
+} from "./mcp-form.ts";
 import { signInToMcpServer } from "./mcp-sign-in.ts";
-import { TextField } from "./text-field.tsx";
+import { FieldError, TextField } from "./text-field.tsx";
 
 export type ToolsClient = Pick<
   GatewayApi,
@@ -42,6 +50,11 @@ export function ToolsTab(props: { client: ToolsClient }) {
   /** Aborts the sign-in each server's window is waiting for, when another begins or the tab closes. */
   const waits = new Map<string, AbortController>();
   onCleanup(() => waits.forEach((wait) => wait.abort()));
+  /** Whether a Save was refused since the last one taken: then each field's problem shows, as the user fixes it. */
+  const [refused, setRefused] = createSignal(false);
+  const problems = createMemo<McpFormProblem[]>(() => (refused() ? mcpFormProblems(rows) : []));
+  const problemAt = (key: string, field: McpFormField) =>
+    problems().find((problem) => problem.key === key && problem.field === field)?.message;
   let addButton!: HTMLButtonElement;
   let importInput!: HTMLInputElement;
 
@@ -145,6 +158,19 @@ export function ToolsTab(props: { client: ToolsClient }) {
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
     const element = event.currentTarget as HTMLFormElement;
+    const found = mcpFormProblems(rows);
+    if (found.length > 0) {
+      // Each problem shows at its field; the cursor goes to the first.
+      setRefused(true);
+      setStatus(undefined);
+      const first = found[0]!;
+      const suffix = { name: "name", url: "url", headers: "headers", bearerToken: "token", timeout: "timeout" }[
+        first.field
+      ];
+      queueMicrotask(() => document.getElementById(`${first.key}-${suffix}`)?.focus());
+      announceRefused(element);
+      return;
+    }
     const entries: McpServerEntry[] = [];
     for (const row of rows) {
       const entry = fromMcpRow(row);
@@ -158,6 +184,7 @@ export function ToolsTab(props: { client: ToolsClient }) {
     setStatus({ kind: "busy", text: t("common.saving") });
     try {
       show(await props.client.saveMcpServers(entries));
+      setRefused(false);
       announceSaved(element);
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
@@ -277,9 +304,12 @@ export function ToolsTab(props: { client: ToolsClient }) {
                 autocomplete="off"
                 spellcheck={false}
                 placeholder="github"
+                aria-invalid={problemAt(row.key, "name") ? "true" : undefined}
+                aria-describedby={problemAt(row.key, "name") ? `${row.key}-name-error` : undefined}
                 value={row.name}
                 onInput={(event) => update(row.key, (draft) => void (draft.name = event.currentTarget.value))}
               />
+              <FieldError id={`${row.key}-name-error`} error={problemAt(row.key, "name")} />
             </div>
             <TextField
               id={`${row.key}-url`}
@@ -288,6 +318,7 @@ export function ToolsTab(props: { client: ToolsClient }) {
               placeholder="https://example.com/mcp"
               value={row.url}
               onInput={(value) => update(row.key, (draft) => void (draft.url = value))}
+              error={problemAt(row.key, "url")}
             />
             <label class="switch-field">
               <input
@@ -304,6 +335,7 @@ export function ToolsTab(props: { client: ToolsClient }) {
               placeholder={t("web.optional")}
               value={row.bearerToken}
               onInput={(value) => update(row.key, (draft) => void (draft.bearerToken = value))}
+              error={problemAt(row.key, "bearerToken")}
             />
             <div class="field">
               <label for={`${row.key}-headers`}>{t("tools.headers")}</label>
@@ -312,9 +344,12 @@ export function ToolsTab(props: { client: ToolsClient }) {
                 rows={2}
                 spellcheck={false}
                 placeholder="X-Api-Key: …"
+                aria-invalid={problemAt(row.key, "headers") ? "true" : undefined}
+                aria-describedby={problemAt(row.key, "headers") ? `${row.key}-headers-error` : undefined}
                 value={row.headers}
                 onInput={(event) => update(row.key, (draft) => void (draft.headers = event.currentTarget.value))}
               />
+              <FieldError id={`${row.key}-headers-error`} error={problemAt(row.key, "headers")} />
               <p class="hint">{t("tools.headersHint")}</p>
             </div>
             <div class="inline">
@@ -336,11 +371,14 @@ export function ToolsTab(props: { client: ToolsClient }) {
                   min={1}
                   max={3600}
                   placeholder="60"
+                  aria-invalid={problemAt(row.key, "timeout") ? "true" : undefined}
+                  aria-describedby={problemAt(row.key, "timeout") ? `${row.key}-timeout-error` : undefined}
                   value={row.timeoutSeconds}
                   onInput={(event) =>
                     update(row.key, (draft) => void (draft.timeoutSeconds = event.currentTarget.value))
                   }
                 />
+                <FieldError id={`${row.key}-timeout-error`} error={problemAt(row.key, "timeout")} />
               </div>
             </div>
             <div class="actions">

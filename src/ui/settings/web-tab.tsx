@@ -16,19 +16,7 @@ import { rich, t } from "../i18n/index.ts";
 import { TextField } from "./text-field.tsx";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 import { announceRefused, announceSaved } from "./settings-saved.ts";
-
-/** The form's fields, all text; blanks become absent settings when the worker validates them. */
-interface WebForm {
-  searchProvider: WebSearchProviderName;
-  searchApiKey: string;
-  searchBaseUrl: string;
-  fetchProvider: WebFetchProviderName;
-  fetchApiKey: string;
-  fetchBaseUrl: string;
-  proxyUrl: string;
-  proxyToken: string;
-  askBeforeSending: boolean;
-}
+import { WEB_FIELD_IDS, webFormProblems, type WebForm, type WebFormField } from "./web-form.ts";
 
 const PROXY_PLACEHOLDER = "http://127.0.0.1:8787/forward/";
 
@@ -108,16 +96,31 @@ export function WebTab(props: {
       .catch((error: unknown) => setStatus({ kind: "error", text: errorMessage(error) }));
   });
 
+  /** Whether a Save was refused since the last one taken: then each field's problem shows, as the user fixes it. */
+  const [refused, setRefused] = createSignal(false);
+  const problemAt = (field: WebFormField) =>
+    refused() ? webFormProblems(form()).find((problem) => problem.field === field)?.message : undefined;
+
   const set = <K extends keyof WebForm>(key: K, value: WebForm[K]) => setForm({ ...form(), [key]: value });
 
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
     const element = event.currentTarget as HTMLFormElement;
+    const found = webFormProblems(form());
+    if (found.length > 0) {
+      // Each problem shows at its field; the cursor goes to the first.
+      setRefused(true);
+      setStatus(undefined);
+      queueMicrotask(() => document.getElementById(WEB_FIELD_IDS[found[0]!.field])?.focus());
+      announceRefused(element);
+      return;
+    }
     setStatus({ kind: "busy", text: t("common.saving") });
     try {
       const saved = await props.save(toSettings(form()));
       setForm(toForm(saved));
       setLoaded(true);
+      setRefused(false);
       announceSaved(element);
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
@@ -158,6 +161,7 @@ export function WebTab(props: {
                   kind="key"
                   value={form().searchApiKey}
                   onInput={(value) => set("searchApiKey", value)}
+                  error={problemAt("searchApiKey")}
                 />
               </Show>
               <TextField
@@ -167,6 +171,7 @@ export function WebTab(props: {
                 placeholder={info().defaultBaseUrl ?? "https://searx.example.org"}
                 value={form().searchBaseUrl}
                 onInput={(value) => set("searchBaseUrl", value)}
+                error={problemAt("searchBaseUrl")}
                 hint={info().defaultBaseUrl && t("web.publicService")}
               />
             </>
@@ -199,6 +204,7 @@ export function WebTab(props: {
             placeholder={WEB_FETCH_PROVIDERS.jina.defaultBaseUrl}
             value={form().fetchBaseUrl}
             onInput={(value) => set("fetchBaseUrl", value)}
+            error={problemAt("fetchBaseUrl")}
           />
         </Show>
         <div class="field">
@@ -223,6 +229,7 @@ export function WebTab(props: {
           placeholder={PROXY_PLACEHOLDER}
           value={form().proxyUrl}
           onInput={(value) => set("proxyUrl", value)}
+          error={problemAt("proxyUrl")}
           hint={<>{rich("web.proxyHint", { command: <code>npm run proxy</code> })}</>}
         />
         <TextField
@@ -231,6 +238,7 @@ export function WebTab(props: {
           kind="key"
           value={form().proxyToken}
           onInput={(value) => set("proxyToken", value)}
+          error={problemAt("proxyToken")}
           hint={<>{rich("web.proxyTokenHint", { file: <code>~/.config/fawn-proxy/token</code> })}</>}
         />
       </fieldset>
