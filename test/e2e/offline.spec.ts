@@ -28,19 +28,6 @@ test("after the first visit Fawn opens offline with its threads", async ({ page,
   await context.setOffline(false);
 });
 
-test("the toast saying Fawn works offline does not stand in the way of Stop", async ({ page }) => {
-  await page.goto("/");
-  await configureEndpoint(page);
-  await send(page, "please write something long");
-  await expect(assistantMessages(page)).toContainText("Sentence 1");
-  const toast = page.getByRole("status").filter({ hasText: "works offline" });
-  await expect(toast).toBeVisible();
-  // At once, not after the toast has gone (it shows at the top, off the composer: phone-composer.spec.ts).
-  await page.getByRole("button", { name: "Stop" }).click({ timeout: 2_000 });
-  await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
-  await expect(toast).toBeVisible();
-});
-
 test("python3's standard library works offline: Pyodide is precached from our own origin", async ({
   page,
   context,
