@@ -90,6 +90,43 @@ test("Web: a refused Save marks the missing key and the bad Proxy URL, and puts 
   await expect(proxy).not.toHaveAttribute("aria-invalid", "true");
 });
 
+test("Subagents: a refused Save marks a limit that is not a number and a type's wrong fields", async ({ page }) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  const dialog = await openSettings(page, "Subagents");
+  const panel = dialog.getByRole("tabpanel", { name: "Subagents" });
+  const perRun = panel.getByRole("spinbutton", { name: "Subagents per run" });
+  await perRun.fill("");
+  await panel.getByRole("button", { name: "Add subagent type" }).click();
+  const type = panel.getByRole("group", { name: "New subagent type" });
+  // The group takes the type's name as soon as it has one.
+  await type.getByRole("textbox", { name: "Instructions", exact: true }).fill("Search, then report.");
+  await type.getByRole("textbox", { name: "Name", exact: true }).fill("Web Researcher");
+  await panel.getByRole("button", { name: "Save subagents" }).click();
+
+  await expectFieldError(panel, perRun, "Write a whole number.");
+  const typed = panel.getByRole("group", { name: "Web Researcher" });
+  const name = typed.getByRole("textbox", { name: "Name", exact: true });
+  await expectFieldError(panel, name, /must be hyphen-case/);
+  await expectFieldError(
+    panel,
+    typed.getByRole("textbox", { name: "Description", exact: true }),
+    "Say in a line when the agent should pick this subagent.",
+  );
+  await expect(perRun).toBeFocused();
+  await shoot(page, "subagents-refused");
+
+  await perRun.fill("6");
+  await name.fill("web-researcher");
+  await panel
+    .getByRole("group", { name: "web-researcher" })
+    .getByRole("textbox", { name: "Description", exact: true })
+    .fill("Looks things up on the web");
+  await panel.getByRole("button", { name: "Save subagents" }).click();
+  await expect(panel.getByRole("status")).toHaveText("Saved.");
+  await expect(panel.locator("[aria-invalid=true]")).toHaveCount(0);
+});
+
 test.describe("on a phone (390×844, touch)", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   test("Tools: the refused Save's errors sit under their fields on a phone", async ({ page }) => {

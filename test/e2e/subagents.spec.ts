@@ -87,7 +87,9 @@ test("a subagent type defined in Settings → Subagents is offered to the agent 
     .getByRole("textbox", { name: "Name", exact: true })
     .fill("Bad Name");
   await dialog.getByRole("button", { name: "Save subagents" }).click();
-  await expect(dialog.getByRole("alert")).toContainText("hyphen-case");
+  await expect(
+    dialog.getByRole("group", { name: "Bad Name" }).getByRole("textbox", { name: "Name", exact: true }),
+  ).toHaveAccessibleDescription(/hyphen-case/);
   // The refused edit is not saved, so closing asks; discarding it keeps what was saved.
   await dialog.getByRole("button", { name: "Close settings" }).click();
   await page.getByRole("dialog", { name: "Unsaved changes" }).getByRole("button", { name: "Discard changes" }).click();

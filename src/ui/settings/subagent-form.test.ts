@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SUBAGENT_SETTINGS, type SubagentSettings } from "../../protocol/index.ts";
-import { blankSubagentType, formatToolList, fromSubagentForm, parseToolList, toSubagentForm } from "./subagent-form.ts";
+import {
+  blankSubagentType,
+  formatToolList,
+  fromSubagentForm,
+  parseToolList,
+  subagentFormProblems,
+  toSubagentForm,
+} from "./subagent-form.ts";
 
 describe("parseToolList", () => {
   it("splits at commas, trims, and drops blanks and repeats", () => {
@@ -75,5 +82,58 @@ describe("subagent form", () => {
     expect(fromSubagentForm({ ...form, types: [{ ...blankSubagentType(), timeoutSeconds: "soon" }] })).toEqual({
       error: "The time limit of a new subagent type must be a whole number of seconds, or empty.",
     });
+  });
+});
+
+describe("subagentFormProblems", () => {
+  const type = (key: string, change: Record<string, string>) => ({
+    ...blankSubagentType(),
+    key,
+    name: "researcher",
+    description: "Looks things up",
+    instructions: "Search, then report.",
+    ...change,
+  });
+
+  it("ties each problem to its field's id, in the order the tab shows them", () => {
+    const problems = subagentFormProblems({
+      timeoutSeconds: "",
+      maxConcurrent: "2.5",
+      maxPerRun: "6",
+      types: [
+        type("a", { name: "Bad Name", description: " ", maxTurns: "many" }),
+        type("b", { name: "bash", instructions: "", timeoutSeconds: "1.5" }),
+        type("c", {}),
+        type("d", {}),
+        type("e", { name: "" }),
+      ],
+    });
+    expect(problems.map((problem) => problem.id)).toEqual([
+      "subagent-timeout",
+      "subagent-max-concurrent",
+      "a-name",
+      "a-description",
+      "a-maxTurns",
+      "b-name",
+      "b-instructions",
+      "b-timeoutSeconds",
+      "d-name",
+      "e-name",
+    ]);
+    expect(problems[2]?.message).toMatch(/hyphen-case/);
+    expect(problems[5]?.message).toBe("bash is a built-in subagent's name; choose another.");
+    expect(problems[8]?.message).toBe("Another subagent type is named researcher.");
+  });
+
+  it("finds nothing wrong with the defaults, a complete type, or numbers out of range (the worker clamps them)", () => {
+    expect(subagentFormProblems(toSubagentForm(DEFAULT_SUBAGENT_SETTINGS))).toEqual([]);
+    expect(
+      subagentFormProblems({
+        timeoutSeconds: "99999",
+        maxConcurrent: "9",
+        maxPerRun: "1",
+        types: [type("a", { maxTurns: "" })],
+      }),
+    ).toEqual([]);
   });
 });

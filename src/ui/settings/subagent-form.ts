@@ -1,5 +1,6 @@
 // Settings → Subagents as a form of text fields, and back to settings: tools lists and optional numbers read here.
 import type { CustomSubagentType, SubagentSettings } from "../../protocol/index.ts";
+import { t } from "../i18n/index.ts";
 
 /** One of the user's subagent types as typed. `key` identifies the row for its labels; it is never saved. */
 export interface SubagentTypeForm {
@@ -112,4 +113,59 @@ export function fromSubagentForm(form: SubagentForm): { settings: SubagentSettin
     });
   }
   return { settings: { timeoutSeconds, maxConcurrent, maxPerRun, custom } };
+}
+
+/** A problem with one field, named by its element's id: `subagent-timeout` and the like, or `<type key>-<field>`. */
+export interface SubagentFormProblem {
+  id: string;
+  message: string;
+}
+
+/** The names of the built-in subagents, and the longest name, description and instructions (as the worker checks). */
+const BUILT_IN_NAMES = ["general-purpose", "bash"];
+const NAME_MAX = 64;
+const DESCRIPTION_MAX = 1024;
+const INSTRUCTIONS_MAX = 20_000;
+const HYPHEN_CASE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * What a Save would be refused for, field by field in the order the tab shows them: a limit that is not a whole
+ * number; a type's name that is empty, too long, not hyphen-case, a built-in subagent's or another type's; an empty
+ * or too long description or instructions; a type's max turns or time limit that is neither empty nor whole. (Numbers
+ * out of range are not problems: the worker brings them into range.)
+ */
+export function subagentFormProblems(form: SubagentForm): SubagentFormProblem[] {
+  const problems: SubagentFormProblem[] = [];
+  const at = (id: string, message: string) => problems.push({ id, message });
+  if (wholeNumber(form.timeoutSeconds) === undefined) at("subagent-timeout", t("subagents.error.seconds"));
+  if (wholeNumber(form.maxConcurrent) === undefined) at("subagent-max-concurrent", t("subagents.error.whole"));
+  if (wholeNumber(form.maxPerRun) === undefined) at("subagent-max-per-run", t("subagents.error.whole"));
+  form.types.forEach((type, index) => {
+    const field = (name: keyof SubagentTypeForm) => `${type.key}-${name}`;
+    const name = type.name.trim();
+    if (!name) at(field("name"), t("subagents.error.name"));
+    else if (name.length > NAME_MAX) at(field("name"), t("subagents.error.nameLong", { count: String(NAME_MAX) }));
+    else if (!HYPHEN_CASE.test(name)) at(field("name"), t("subagents.error.nameForm"));
+    else if (BUILT_IN_NAMES.includes(name)) at(field("name"), t("subagents.error.nameBuiltIn", { name }));
+    else if (form.types.slice(0, index).some((other) => other.name.trim() === name)) {
+      at(field("name"), t("subagents.error.nameTwice", { name }));
+    }
+    const description = type.description.trim();
+    if (!description) at(field("description"), t("subagents.error.description"));
+    else if (description.length > DESCRIPTION_MAX) {
+      at(field("description"), t("subagents.error.tooLong", { count: DESCRIPTION_MAX.toLocaleString("en") }));
+    }
+    const instructions = type.instructions.trim();
+    if (!instructions) at(field("instructions"), t("subagents.error.instructions"));
+    else if (instructions.length > INSTRUCTIONS_MAX) {
+      at(field("instructions"), t("subagents.error.tooLong", { count: INSTRUCTIONS_MAX.toLocaleString("en") }));
+    }
+    if (type.maxTurns.trim() !== "" && wholeNumber(type.maxTurns) === undefined) {
+      at(field("maxTurns"), t("subagents.error.wholeOrEmpty"));
+    }
+    if (type.timeoutSeconds.trim() !== "" && wholeNumber(type.timeoutSeconds) === undefined) {
+      at(field("timeoutSeconds"), t("subagents.error.secondsOrEmpty"));
+    }
+  });
+  return problems;
 }

@@ -7,11 +7,13 @@ import { t } from "../i18n/index.ts";
 import {
   blankSubagentType,
   fromSubagentForm,
+  subagentFormProblems,
   toSubagentForm,
   type SubagentForm,
   type SubagentTypeForm,
 } from "./subagent-form.ts";
 import { NumberField } from "./number-field.tsx";
+import { FieldError } from "./text-field.tsx";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 import { announceRefused, announceSaved } from "./settings-saved.ts";
 
@@ -29,6 +31,8 @@ function TypeInput(props: {
   min?: number;
   max?: number;
   placeholder?: string;
+  /** What is wrong with the value, shown under the field. */
+  error?: string | undefined;
   onInput: (value: string) => void;
 }) {
   const id = () => `${props.type.key}-${props.field}`;
@@ -44,9 +48,12 @@ function TypeInput(props: {
         autocomplete="off"
         spellcheck={false}
         placeholder={props.placeholder}
+        aria-invalid={props.error ? "true" : undefined}
+        aria-describedby={props.error ? `${id()}-error` : undefined}
         value={props.type[props.field]}
         onInput={(event) => props.onInput(event.currentTarget.value)}
       />
+      <FieldError id={`${id()}-error`} error={props.error} />
     </div>
   );
 }
@@ -56,6 +63,10 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
   const [form, setForm] = createStore<SubagentForm>(toSubagentForm(DEFAULT_SUBAGENT_SETTINGS));
   const [loaded, setLoaded] = createSignal(false);
   const [status, setStatus] = createSignal<Status | undefined>();
+  /** Whether a Save was refused since the last one taken: then each field's problem shows, as the user fixes it. */
+  const [refused, setRefused] = createSignal(false);
+  const problemAt = (id: string) =>
+    refused() ? subagentFormProblems(form).find((problem) => problem.id === id)?.message : undefined;
   let addButton!: HTMLButtonElement;
 
   /** Shows saved settings, keeping the rows' keys (and so their elements) where the types are the same. */
@@ -92,6 +103,15 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
     const element = event.currentTarget as HTMLFormElement;
+    const found = subagentFormProblems(form);
+    if (found.length > 0) {
+      // Each problem shows at its field; the cursor goes to the first.
+      setRefused(true);
+      setStatus(undefined);
+      queueMicrotask(() => document.getElementById(found[0]!.id)?.focus());
+      announceRefused(element);
+      return;
+    }
     const read = fromSubagentForm(form);
     if ("error" in read) {
       setStatus({ kind: "error", text: read.error });
@@ -102,6 +122,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
     try {
       show(await props.client.saveSubagentSettings(read.settings));
       setLoaded(true);
+      setRefused(false);
       announceSaved(element);
       setStatus({ kind: "ok", text: t("common.saved") });
     } catch (error) {
@@ -121,6 +142,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
           max={7200}
           value={form.timeoutSeconds}
           onInput={(value) => setForm("timeoutSeconds", value)}
+          error={problemAt("subagent-timeout")}
         />
         <NumberField
           id="subagent-max-concurrent"
@@ -129,6 +151,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
           max={4}
           value={form.maxConcurrent}
           onInput={(value) => setForm("maxConcurrent", value)}
+          error={problemAt("subagent-max-concurrent")}
         />
         <NumberField
           id="subagent-max-per-run"
@@ -137,6 +160,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
           max={50}
           value={form.maxPerRun}
           onInput={(value) => setForm("maxPerRun", value)}
+          error={problemAt("subagent-max-per-run")}
         />
       </div>
       <p class="hint">{t("subagents.limitsHint")}</p>
@@ -153,6 +177,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
               field="name"
               label={t("subagents.name")}
               placeholder="researcher"
+              error={problemAt(`${type.key}-name`)}
               onInput={(value) => setType(type.key, "name", value)}
             />
             <TypeInput
@@ -160,6 +185,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
               field="description"
               label={t("subagents.description")}
               placeholder={t("subagents.descriptionPlaceholder")}
+              error={problemAt(`${type.key}-description`)}
               onInput={(value) => setType(type.key, "description", value)}
             />
             <div class="field">
@@ -167,15 +193,19 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
               <textarea
                 id={`${type.key}-instructions`}
                 rows={4}
+                aria-invalid={problemAt(`${type.key}-instructions`) ? "true" : undefined}
+                aria-describedby={problemAt(`${type.key}-instructions`) ? `${type.key}-instructions-error` : undefined}
                 value={type.instructions}
                 onInput={(event) => setType(type.key, "instructions", event.currentTarget.value)}
               />
+              <FieldError id={`${type.key}-instructions-error`} error={problemAt(`${type.key}-instructions`)} />
             </div>
             <TypeInput
               type={type}
               field="tools"
               label={t("subagents.tools")}
               placeholder="web_search, web_fetch, read_file"
+              error={problemAt(`${type.key}-tools`)}
               onInput={(value) => setType(type.key, "tools", value)}
             />
             <div class="inline">
@@ -187,6 +217,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
                 min={1}
                 max={500}
                 placeholder={t("subagents.default")}
+                error={problemAt(`${type.key}-maxTurns`)}
                 onInput={(value) => setType(type.key, "maxTurns", value)}
               />
               <TypeInput
@@ -197,6 +228,7 @@ export function SubagentsTab(props: { client: SubagentsClient }) {
                 min={10}
                 max={7200}
                 placeholder={t("subagents.asAbove")}
+                error={problemAt(`${type.key}-timeoutSeconds`)}
                 onInput={(value) => setType(type.key, "timeoutSeconds", value)}
               />
             </div>
