@@ -16,9 +16,10 @@ const PORT = Number(process.env.SCREENSHOTS_APP_PORT ?? 4183);
 const APP = `http://127.0.0.1:${PORT}`;
 const OUT = join(import.meta.dirname, "..", "docs", "screenshots");
 
+/** The phone is a touch device, as a real one is: the composer's placeholder and the controls follow its pointer. */
 const LAYOUTS = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1440, height: 900, touch: false },
+  { name: "phone", width: 390, height: 844, touch: true },
 ] as const;
 const THEMES = ["light", "dark"] as const;
 
@@ -83,6 +84,34 @@ async function featureShots(page: Page): Promise<void> {
   await dialog.getByRole("button", { name: "Close settings" }).click();
 }
 
+/** On the phone: the follow-up suggestions above the message box, and Settings → Models filling the screen. */
+async function phoneShots(page: Page): Promise<void> {
+  await page.emulateMedia({ colorScheme: "light" });
+  await clickSettingsOrMenu(page, "New thread");
+  await send(page, "Sketch the pipeline behind the Q3 numbers");
+  await replied(page);
+  await page.getByRole("group", { name: "Suggested follow-ups" }).waitFor({ timeout: 15_000 });
+  await page.getByRole("textbox", { name: "Message" }).fill("And what about Q4?");
+  await sleep(500);
+  await shoot(page, "phone-light-suggestions");
+  await page.getByRole("textbox", { name: "Message" }).fill("");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await clickSettingsOrMenu(page, "Settings");
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByRole("tab", { name: "Models" }).click();
+  await dialog.getByRole("combobox", { name: "Provider" }).waitFor();
+  await sleep(300);
+  await shoot(page, "phone-dark-models");
+  await dialog.getByRole("button", { name: "Close settings" }).click();
+}
+
+/** Clicks the sidebar's button `name`, opening the drawer first where the sidebar is one (a phone). */
+async function clickSettingsOrMenu(page: Page, name: string): Promise<void> {
+  const button = page.getByRole("button", { name, exact: true });
+  if (!(await button.isVisible())) await page.getByRole("button", { name: "Show threads" }).click();
+  await button.click();
+}
+
 async function shoot(page: Page, name: string): Promise<void> {
   const path = join(OUT, `${name}.png`);
   await page.screenshot({ path, animations: "disabled", caret: "hide" });
@@ -94,11 +123,20 @@ const mock = await startMockLlm({ port: 0 });
 const preview = await startPreview(PORT);
 const browser = await chromium.launch({ executablePath: CHROME, args: ["--no-sandbox", "--disable-gpu"] });
 try {
-  const context = await browser.newContext({ viewport: LAYOUTS[0], deviceScaleFactor: 1, locale: "en-US" });
-  const page = await context.newPage();
-  await page.goto(APP);
-  await buildShowcaseThread(page, mock.url);
+  // Each layout is a browser of its own (a phone's touch cannot be switched on later), with the showcase built in it.
+  const pages: Page[] = [];
   for (const layout of LAYOUTS) {
+    // Built at the desktop's size (the showcase walks the side panels), then shown at the layout's.
+    const context = await browser.newContext({
+      viewport: { width: LAYOUTS[0].width, height: LAYOUTS[0].height },
+      deviceScaleFactor: 1,
+      locale: "en-US",
+      ...(layout.touch && { hasTouch: true, isMobile: true }),
+    });
+    const page = await context.newPage();
+    pages.push(page);
+    await page.goto(APP);
+    await buildShowcaseThread(page, mock.url);
     await page.setViewportSize({ width: layout.width, height: layout.height });
     for (const theme of THEMES) {
       await page.emulateMedia({ colorScheme: theme });
@@ -109,7 +147,8 @@ try {
       await shoot(page, `${layout.name}-${theme}-end`);
     }
   }
-  await page.setViewportSize(LAYOUTS[0]);
+  await phoneShots(pages[1]!);
+  const page = pages[0]!;
   await page.emulateMedia({ colorScheme: "light" });
   await page.getByRole("button", { name: "Preview q3-report.md" }).click();
   await page.getByRole("dialog", { name: "Preview: q3-report.md" }).waitFor();
