@@ -2,7 +2,7 @@
 // (aria-invalid), shows its sentence once, just under it, as the field's accessible description, and puts the cursor
 // in the first wrong field; nothing is left as one red line at the bottom of the tab.
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { configureEndpoint, openSettings } from "./fixtures.ts";
+import { configureEndpoint, expectNoA11yViolations, openSettings } from "./fixtures.ts";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -49,6 +49,7 @@ test("Tools: a refused Save marks each server's wrong Name, URL and Headers, and
   await expectFieldError(panel, second.getByRole("textbox", { name: "Name", exact: true }), /Another server is named/);
   await expect(url).toBeFocused();
   await shoot(page, "tools-refused");
+  await expectNoA11yViolations(page, "Settings → Tools after a refused Save");
 
   // A field put right loses its mark at once; the others keep theirs.
   await url.fill("https://example.com/mcp");
@@ -143,5 +144,20 @@ test.describe("on a phone (390×844, touch)", () => {
     await shoot(page, "tools-refused");
     await panel.getByRole("textbox", { name: "URL", exact: true }).scrollIntoViewIfNeeded();
     await shoot(page, "tools-refused-url");
+
+    // The other tabs' errors fit a phone too.
+    await dialog.getByRole("tab", { name: "Web" }).click();
+    const web = dialog.getByRole("tabpanel", { name: "Web" });
+    await web.getByRole("combobox", { name: "Search provider" }).selectOption("brave");
+    await web.getByRole("button", { name: "Save", exact: true }).click();
+    await expectFieldError(web, web.getByRole("textbox", { name: "Search API key" }), "Brave Search needs an API key.");
+    await expectFieldError(web, web.getByRole("textbox", { name: "Proxy URL" }), /refuses requests from web pages/);
+    await shoot(page, "web-refused");
+    await dialog.getByRole("tab", { name: "Subagents" }).click();
+    const subagents = dialog.getByRole("tabpanel", { name: "Subagents" });
+    await subagents.getByRole("spinbutton", { name: "Subagents per response" }).fill("");
+    await subagents.getByRole("button", { name: "Save subagents" }).click();
+    await expect(subagents.getByRole("spinbutton", { name: "Subagents per response" })).toBeFocused();
+    await shoot(page, "subagents-refused");
   });
 });
