@@ -63,6 +63,17 @@ test("Tools: a refused Save marks each server's wrong Name, URL and Headers, and
   const blank = second.getByRole("textbox", { name: "Name", exact: true });
   await expectFieldError(panel, blank, /A server needs a name/);
   await expect(blank).toBeFocused();
+
+  // A timeout out of range is marked at its field; the Description beside it keeps its height.
+  await blank.fill("docs");
+  const timeout = second.getByRole("spinbutton", { name: /Timeout/ });
+  await timeout.fill("0");
+  await panel.getByRole("button", { name: "Save", exact: true }).click();
+  await expectFieldError(panel, timeout, /whole number of seconds from 1 to 3600/);
+  await expect(timeout).toBeFocused();
+  const description = (await second.getByRole("textbox", { name: "Description", exact: true }).boundingBox())!;
+  const timeoutBox = (await timeout.boundingBox())!;
+  expect(Math.abs(description.height - timeoutBox.height), "Description and Timeout are as tall").toBeLessThan(2);
 });
 
 test("Web: a refused Save marks the missing key and the bad Proxy URL, and puts the cursor in the first", async ({
