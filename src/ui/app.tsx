@@ -11,7 +11,6 @@ import { Sidebar } from "./threads/sidebar.tsx";
 import { ThreadHeader } from "./threads/thread-header.tsx";
 import { ImportedThreadBar } from "./replay/imported-thread-bar.tsx";
 import { ReplayControls } from "./replay/replay-controls.tsx";
-import { SharedThreadDialog } from "./threads/shared-thread-dialog.tsx";
 import { UpdatePrompt } from "./workspace/update-prompt.tsx";
 import { SharedOriginNotice } from "./workspace/shared-origin-notice.tsx";
 import { NoticeBanner } from "./shared/notice-banner.tsx";
@@ -48,6 +47,11 @@ export function preloadDialogs(): void {
 function everOpened(open: () => boolean): () => boolean {
   return createMemo((was: boolean) => was || open(), false);
 }
+
+// Loaded when a shared thread arrives (a share link, a .fawn opened with the app): most visits have none.
+const SharedThreadDialog = lazy(() =>
+  import("./threads/shared-thread-dialog.tsx").then((module) => ({ default: module.SharedThreadDialog })),
+);
 
 // xterm is large: the panel's chunk loads the first time the Terminal is opened.
 const TerminalPanel = lazy(() =>
@@ -253,11 +257,13 @@ export function App(props: { state: AppState }) {
         <Switch fallback={<Composer state={state} />}>
           {/* A shared thread arriving: read first, then imported or let go. */}
           <Match when={state.shared.offer()}>
-            <SharedThreadDialog
-              shared={state.shared}
-              onImported={(threadId) => void state.openThread(threadId)}
-              onPreview={state.openPreview}
-            />
+            <Suspense>
+              <SharedThreadDialog
+                shared={state.shared}
+                onImported={(threadId) => void state.openThread(threadId)}
+                onPreview={state.openPreview}
+              />
+            </Suspense>
           </Match>
           <Match when={state.replay()}>{(view) => <ReplayControls state={state} view={view()} />}</Match>
           <Match when={state.thread()?.read_only && state.thread()?.thread_id}>

@@ -24,6 +24,16 @@ export function EndpointFields(props: {
   /** What a refused Save found wrong with the name, the Base URL or the Model field, shown under each. */
   errors: Partial<Record<"name" | "baseUrl" | "model", string>>;
 }) {
+  /** A chip per preset, the developers' or the others; a click fills the endpoint from it. */
+  const presetChips = (developer: boolean) => (
+    <For each={PRESETS.filter((preset) => (preset.developer ?? false) === developer)}>
+      {(preset) => (
+        <button type="button" class="chip" onClick={() => props.onChange(presetChange(preset))}>
+          {preset.name}
+        </button>
+      )}
+    </For>
+  );
   return (
     <>
       <div class="field">
@@ -40,25 +50,13 @@ export function EndpointFields(props: {
         <FieldError id="settings-endpoint-name-error" error={props.errors.name} />
       </div>
       <div class="presets" role="group" aria-label={t("models.presets")}>
-        <For each={PRESETS.filter((preset) => !preset.developer)}>
-          {(preset) => (
-            <button type="button" class="chip" onClick={() => props.onChange(presetChange(preset))}>
-              {preset.name}
-            </button>
-          )}
-        </For>
+        {presetChips(false)}
       </div>
       <div class="presets" role="group" aria-labelledby="settings-developer-presets">
         <span class="hint" id="settings-developer-presets">
           {t("models.developerPresets")}
         </span>
-        <For each={PRESETS.filter((preset) => preset.developer)}>
-          {(preset) => (
-            <button type="button" class="chip" onClick={() => props.onChange(presetChange(preset))}>
-              {preset.name}
-            </button>
-          )}
-        </For>
+        {presetChips(true)}
       </div>
       <div class="field">
         <label for="settings-provider">{t("models.provider")}</label>

@@ -3,15 +3,19 @@
 // On a phone it is the only bar: Terminal and Thread actions become icons (their names stay, visually hidden), the
 // token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css). Rename asks for
 // the title in a dialog; Delete asks in a dialog first; Replay plays the thread back in place of the composer.
-import { createMemo, createSignal, onCleanup, Show } from "solid-js";
+import { createMemo, createSignal, lazy, onCleanup, Show, Suspense } from "solid-js";
 import type { ThreadExportFormat, WireMessage } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { t } from "../i18n/index.ts";
 import { formatCount, threadUsage, usageDetail } from "../conversation/token-usage.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { DeleteThreadDialog } from "./delete-thread-dialog.tsx";
-import { RenameThreadDialog } from "./rename-thread-dialog.tsx";
 import { ShareLinkDialog } from "./share-link-dialog.tsx";
+
+// Loaded the first time a thread is renamed: the first screen's script stays within its budget.
+const RenameThreadDialog = lazy(() =>
+  import("./rename-thread-dialog.tsx").then((module) => ({ default: module.RenameThreadDialog })),
+);
 
 const NO_MESSAGES: readonly WireMessage[] = [];
 
@@ -37,6 +41,8 @@ export function ThreadHeader(props: {
 
   /** The thread Rename asks about, while its dialog is open. */
   const [renaming, setRenaming] = createSignal<{ threadId: string; title: string } | undefined>();
+  /** Whether Rename has been asked for once: its dialog mounts then and stays. */
+  const renamedOnce = createMemo((was: boolean) => was || renaming() !== undefined, false);
   const rename = () => {
     setOpen(false);
     const thread = props.state.thread();
@@ -248,7 +254,11 @@ export function ThreadHeader(props: {
         </Show>
       </div>
       <DeleteThreadDialog title={deleting()?.title} onClose={answered} />
-      <RenameThreadDialog title={renaming()?.title} onSave={saveTitle} onClose={() => setRenaming(undefined)} />
+      <Show when={renamedOnce()}>
+        <Suspense>
+          <RenameThreadDialog title={renaming()?.title} onSave={saveTitle} onClose={() => setRenaming(undefined)} />
+        </Suspense>
+      </Show>
     </header>
   );
 }

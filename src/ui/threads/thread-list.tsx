@@ -3,7 +3,7 @@
 // After the title, in words: "Imported" (read-only) or "Copy" (a thread holding another person's messages, which
 // "Continue this thread" or a DeerFlow import made); then a pin when pinned and a turning ring while a reply runs.
 import { createVirtualizer } from "@tanstack/solid-virtual";
-import { createEffect, For, on, Show } from "solid-js";
+import { createEffect, For, on, Show, type JSX } from "solid-js";
 import type { ThreadSummary } from "../../protocol/index.ts";
 import { keyTarget } from "./thread-list.ts";
 import { t } from "../i18n/index.ts";
@@ -16,47 +16,48 @@ function rowHeight(): number {
   return Math.round(ROW_REM * rootFont);
 }
 
+/** A mark on a thread's row: an image named `label`, drawn by `children` at 14 px. */
+function ThreadMark(props: { kind: "pin" | "spinner"; class: string; label: string; children: JSX.Element }) {
+  return (
+    <span
+      class={`thread-mark ${props.class}`}
+      role="img"
+      data-mark={props.kind}
+      aria-label={props.label}
+      title={props.label}
+    >
+      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+        {props.children}
+      </svg>
+    </span>
+  );
+}
+
 /** A pushpin: the thread is pinned to the top of the list. */
 function PinnedMark() {
   return (
-    <span
-      class="thread-mark pinned-mark"
-      role="img"
-      data-mark="pin"
-      aria-label={t("threads.pinned")}
-      title={t("threads.pinned")}
-    >
-      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-        <path
-          d="M10.2 1.6 14.4 5.8 12.9 6.4 10.6 8.7 10.9 11.6 9.9 12.6 6.9 9.6 3 13.5 2.5 13 6.4 9.1 3.4 6.1 4.4 5.1 7.3 5.4 9.6 3.1Z"
-          fill="currentColor"
-        />
-      </svg>
-    </span>
+    <ThreadMark kind="pin" class="pinned-mark" label={t("threads.pinned")}>
+      <path
+        d="M10.2 1.6 14.4 5.8 12.9 6.4 10.6 8.7 10.9 11.6 9.9 12.6 6.9 9.6 3 13.5 2.5 13 6.4 9.1 3.4 6.1 4.4 5.1 7.3 5.4 9.6 3.1Z"
+        fill="currentColor"
+      />
+    </ThreadMark>
   );
 }
 
 /** A turning ring (a still ring with a gap, under reduced motion): a reply is being written in the thread. */
 function RunningMark() {
   return (
-    <span
-      class="thread-mark running-mark"
-      role="img"
-      data-mark="spinner"
-      aria-label={t("threads.running")}
-      title={t("threads.running")}
-    >
-      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-        <circle cx="8" cy="8" r="5.5" fill="none" stroke="currentColor" stroke-opacity="0.25" stroke-width="2.2" />
-        <path
-          d="M8 2.5a5.5 5.5 0 0 1 5.5 5.5"
-          fill="none"
-          stroke="currentColor"
-          stroke-width="2.2"
-          stroke-linecap="round"
-        />
-      </svg>
-    </span>
+    <ThreadMark kind="spinner" class="running-mark" label={t("threads.running")}>
+      <circle cx="8" cy="8" r="5.5" fill="none" stroke="currentColor" stroke-opacity="0.25" stroke-width="2.2" />
+      <path
+        d="M8 2.5a5.5 5.5 0 0 1 5.5 5.5"
+        fill="none"
+        stroke="currentColor"
+        stroke-width="2.2"
+        stroke-linecap="round"
+      />
+    </ThreadMark>
   );
 }
 
