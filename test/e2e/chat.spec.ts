@@ -141,11 +141,16 @@ test("Settings refuses an invalid Base URL and lists the endpoint's models", asy
   await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill("not a url");
   await dialog.getByRole("combobox", { name: "Model", exact: true }).fill("m");
   await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(dialog.getByRole("alert")).toContainText("Base URL must be an http:// or https:// address");
+  // The refusal is the field's own: marked, described by the sentence under it, with the cursor in it.
+  const baseUrl = dialog.getByRole("textbox", { name: "Base URL", exact: true });
+  await expect(baseUrl).toHaveAttribute("aria-invalid", "true");
+  await expect(baseUrl).toHaveAccessibleDescription(/Base URL must be an http:\/\/ or https:\/\/ address/);
+  await expect(baseUrl).toBeFocused();
 
-  await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill(MOCK_URL);
+  await baseUrl.fill(MOCK_URL);
   await dialog.getByRole("button", { name: "List models" }).click();
   await expect(dialog.getByText("The endpoint offers 3 models.")).toBeVisible();
+  await expect(dialog.getByRole("list", { name: "Models the endpoint offers" }).getByRole("listitem")).toHaveCount(3);
 });
 
 test("two threads run side by side, each with its own Stop", async ({ page }) => {
