@@ -31,7 +31,6 @@ import {
   type SharedThreadReading,
   type SkillInfo,
   type SubagentSettings,
-  type ThreadBundlePreview,
   type ThreadCompaction,
   type ThreadContextUsage,
   type ThreadModelChoice,
@@ -199,10 +198,6 @@ export class Gateway implements GatewayApi {
 
   readShareLink(data: string): Promise<SharedThreadReading> {
     return this.services.sharing.readLink(data);
-  }
-
-  inspectThreadBundle(archive: Blob | Uint8Array): Promise<ThreadBundlePreview> {
-    return this.services.sharing.inspect(archive);
   }
 
   openThreadBundle(archive: Blob | Uint8Array): Promise<SharedThreadReading> {

@@ -12,7 +12,6 @@ import {
 } from "../bundles/index.ts";
 import {
   type SharedThreadReading,
-  type ThreadBundlePreview,
   type ThreadDetail,
   type ThreadFileContent,
   type ThreadShareLink,
@@ -56,11 +55,6 @@ export class ThreadSharing {
       throw error;
     }
     return this.open(new Blob([read.bundle as Uint8Array<ArrayBuffer>]), read.thread);
-  }
-
-  /** What a `.fawn` holds, checked as ThreadBundles.import checks it, without writing anything. */
-  async inspect(archive: Blob | Uint8Array): Promise<ThreadBundlePreview> {
-    return previewThreadBundle(await this.bundles.read(archive));
   }
 
   /** A `.fawn` opened to be read before it is imported, checked as ThreadBundles.import checks it. */

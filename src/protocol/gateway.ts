@@ -5,7 +5,7 @@ import type { RunError, RunEvent } from "./run-events.ts";
 import type { MemoryDocument, MemoryFactInput, MemorySettings } from "./memory.ts";
 import type { SkillInfo } from "./skills.ts";
 import type { McpConfigImport, McpConnectionTest, McpServerEntry, McpSignInAnswer, McpSignInStart } from "./mcp.ts";
-import type { SharedThreadBundle, ThreadBundlePreview, ThreadShareLink } from "./thread-share.ts";
+import type { SharedThreadBundle, ThreadShareLink } from "./thread-share.ts";
 import type { SubagentSettings } from "./subagents.ts";
 import type { UploadResult } from "./uploads.ts";
 import type { WebToolSettings } from "./web-tools.ts";
@@ -457,8 +457,6 @@ export interface GatewayApi {
    * `importThreadBundle(bundle)` imports it.
    */
   readShareLink(data: string): Promise<SharedThreadReading>;
-  /** What a `.fawn` holds (title, messages, files), checked as `importThreadBundle` checks it; nothing is written. */
-  inspectThreadBundle(archive: Blob | Uint8Array): Promise<ThreadBundlePreview>;
   /** A `.fawn` opened to be read before it is imported, as `readShareLink` opens a link's; nothing is written. */
   openThreadBundle(archive: Blob | Uint8Array): Promise<SharedThreadReading>;
   /** Forgets a shared thread opened to be read (its reading id): its files are no longer kept. */

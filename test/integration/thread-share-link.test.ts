@@ -53,7 +53,7 @@ describe("a thread as a share link", () => {
       ]),
     });
     expect(await other.listThreads()).toEqual([]);
-    expect(await other.inspectThreadBundle(shared.bundle)).toEqual(shared.preview);
+    expect((await other.openThreadBundle(shared.bundle)).preview).toEqual(shared.preview);
     expect(await other.listThreads()).toEqual([]);
 
     const imported = await other.importThreadBundle(shared.bundle);
@@ -124,7 +124,7 @@ describe("a thread as a share link", () => {
     for (const damaged of [data.slice(0, -40), `${data.slice(0, 30)}x${data.slice(31)}`, "q.abc", "d.$$"]) {
       await expect(other.readShareLink(damaged)).rejects.toThrow(/^This share link is damaged|not valid|checksum/);
     }
-    await expect(other.inspectThreadBundle(new Blob(["not a zip"]))).rejects.toThrow(/not a zip archive/);
+    await expect(other.openThreadBundle(new Blob(["not a zip"]))).rejects.toThrow(/not a zip archive/);
     expect(await other.listThreads()).toEqual([]);
   });
 });
