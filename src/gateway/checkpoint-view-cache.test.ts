@@ -3,9 +3,9 @@ import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it, vi } from "vitest";
 import { openFawnDb } from "../storage/fawn-db.ts";
 import { IndexedDbCheckpointSaver } from "../storage/indexeddb-checkpoint-saver.ts";
-import { ThreadImporter } from "../storage/thread-import.ts";
+import { ThreadImporter } from "../storage/thread-import-writer.ts";
 import { CheckpointViewCache } from "./checkpoint-view-cache.ts";
-import { stateView } from "./run-executor.ts";
+import { stateView } from "./checkpoint-views.ts";
 
 let dbCount = 0;
 async function importedThread(threadId: string, replies: string[]) {

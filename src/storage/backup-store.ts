@@ -22,6 +22,7 @@ import {
   type ThreadFileRecord,
 } from "./fawn-db.ts";
 import { MEMORY_DOCUMENT_KEY } from "./memory-repository.ts";
+import type { BackupStorage } from "./contracts.ts";
 
 /**
  * How a backup treats each store. Typed over every store of the schema, so a new store does not compile until it
@@ -116,7 +117,7 @@ export interface BackupWriteResult {
 /** Every key of one thread in a store whose keys start with the thread id. */
 const threadRange = (threadId: string) => keyPrefixRange(threadId);
 
-export class BackupStore {
+export class BackupStore implements BackupStorage {
   constructor(private readonly db: FawnDb) {}
 
   /** Every thread's id, oldest activity first. */

@@ -2,6 +2,7 @@
 // way), kept in `secrets` under `mcp-oauth.<server>.…` so that no backup or export ever holds it, and apart from the
 // `mcp.` keys Settings → Tools replaces whole on every save. Each record names the server URL it was made for.
 import type { FawnDb } from "./fawn-db.ts";
+import type { McpOAuthStorage } from "./contracts.ts";
 
 const PREFIX = "mcp-oauth.";
 
@@ -12,7 +13,7 @@ function prefixOf(server: string): string {
   return `${PREFIX}${server}.`;
 }
 
-export class McpOAuthRepository {
+export class McpOAuthRepository implements McpOAuthStorage {
   constructor(private readonly db: FawnDb) {}
 
   /** The part as stored for `url`; undefined when missing or made for another URL. */

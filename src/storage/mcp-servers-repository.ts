@@ -3,6 +3,7 @@
 // transaction.
 import type { McpServerEntry } from "../protocol/index.ts";
 import type { FawnDb, McpServerRecord } from "./fawn-db.ts";
+import type { McpServerStorage } from "./contracts.ts";
 
 const PREFIX = "mcp.";
 const BEARER = "bearer";
@@ -12,7 +13,7 @@ function secretKey(server: string, part: string): string {
   return `${PREFIX}${server}.${part}`;
 }
 
-export class McpServersRepository {
+export class McpServersRepository implements McpServerStorage {
   constructor(private readonly db: FawnDb) {}
 
   /** Every server with its secrets, by name. */

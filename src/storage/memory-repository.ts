@@ -1,6 +1,7 @@
 // The long-term memory document in IndexedDB: one record of the `settings` store, changed in one transaction each.
 import { emptyMemoryDocument, type MemoryDocument, type MemoryFact, type MemorySection } from "../protocol/index.ts";
 import type { FawnDb } from "./fawn-db.ts";
+import type { MemoryStorage } from "./contracts.ts";
 
 /** The settings record holding the memory document. */
 export const MEMORY_DOCUMENT_KEY = "memory.document";
@@ -55,7 +56,7 @@ export function isMemoryDocumentShape(value: unknown): value is MemoryDocument {
  * The memory document, stored whole under `memory.document` in `settings`. Structurally a MemoryStore of the
  * agent's memory updater.
  */
-export class MemoryRepository {
+export class MemoryRepository implements MemoryStorage {
   private readonly parse: (value: unknown) => MemoryDocument | undefined;
 
   constructor(

@@ -1,6 +1,7 @@
 // Key-value settings kept in IndexedDB, with their secrets (API keys) in a store of their own; values are
 // validated by their owners on the way in and out.
 import type { FawnDb } from "./fawn-db.ts";
+import type { SettingsStorage } from "./contracts.ts";
 
 const secretKey = (key: string) => `${key}.apiKey`;
 
@@ -28,7 +29,7 @@ function credentialsIn(json: string): string[] {
   return found;
 }
 
-export class SettingsRepository {
+export class SettingsRepository implements SettingsStorage {
   constructor(private readonly db: FawnDb) {}
 
   /** A setting without secrets; undefined when it was never stored. */

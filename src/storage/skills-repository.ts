@@ -1,5 +1,6 @@
 // Installed (custom) skills in the `skills` store, and the on/off state of shipped (public) skills in `settings`.
 import type { FawnDb, SkillRecord } from "./fawn-db.ts";
+import type { SkillStorage } from "./contracts.ts";
 
 /** The settings key holding the public skills' enabled state, as `Record<name, boolean>` (absent means enabled). */
 export const PUBLIC_SKILL_STATES_KEY = "skills.public.enabled";
@@ -23,7 +24,7 @@ function statesOf(value: unknown): Record<string, boolean> {
   );
 }
 
-export class SkillsRepository {
+export class SkillsRepository implements SkillStorage {
   constructor(private readonly db: FawnDb) {}
 
   /** Every installed skill, by name. */

@@ -3,6 +3,7 @@
 // the user's and belong to every branch: they are neither kept here nor replaced. Bytes are stored once per content.
 import { keyPrefixRange, type FawnDb, type ThreadFileMeta } from "./fawn-db.ts";
 import { THREAD_FILES_ROOT } from "./thread-files.ts";
+import type { ThreadFileVersionStorage } from "./contracts.ts";
 
 /** The areas a branch owns; `uploads` is shared by every branch. */
 const BRANCH_AREAS = [`${THREAD_FILES_ROOT}workspace/`, `${THREAD_FILES_ROOT}outputs/`] as const;
@@ -11,7 +12,7 @@ function isBranchFile(path: string): boolean {
   return BRANCH_AREAS.some((area) => path.startsWith(area));
 }
 
-export class ThreadFileVersions {
+export class ThreadFileVersions implements ThreadFileVersionStorage {
   constructor(private readonly db: FawnDb) {}
 
   /** One transaction over the thread's files and their kept versions: a save or a restore is all or nothing. */

@@ -3,6 +3,7 @@
 // reads only the meta and never a file's bytes. A write of many files is one transaction: all of them are stored, or
 // none.
 import type { FawnDb, ThreadFileMeta, ThreadFileMetaRecord, ThreadFileRecord } from "./fawn-db.ts";
+import type { ThreadFileStorage } from "./contracts.ts";
 
 export type { ThreadFileMeta } from "./fawn-db.ts";
 
@@ -125,7 +126,7 @@ function toMeta({ path, size, sha256, mimeType, mtime }: ThreadFileMetaRecord): 
   return { path, size, sha256, mimeType, mtime };
 }
 
-export class ThreadFiles {
+export class ThreadFiles implements ThreadFileStorage {
   constructor(private readonly db: FawnDb) {}
 
   /** The file's bytes and meta, read in one transaction; undefined when there is no such file. */

@@ -2,10 +2,9 @@
 import type { ThreadSummary } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { keyPrefixRange, THREAD_STORES, type FawnDb, type RunRecord, type StoredEntry } from "./fawn-db.ts";
+import type { RunRecordStorage, ThreadPatch, ThreadStorage } from "./contracts.ts";
 
-export type ThreadPatch = Partial<
-  Pick<ThreadSummary, "title" | "status" | "pinned" | "updated_at" | "head" | "foreign" | "approved_tools">
->;
+export type { ThreadPatch } from "./contracts.ts";
 
 function threadRange(threadId: string): IDBKeyRange {
   return IDBKeyRange.bound([threadId, 0], [threadId, Number.MAX_SAFE_INTEGER]);
@@ -16,7 +15,7 @@ function withoutUndefined(thread: ThreadSummary): ThreadSummary {
   return Object.fromEntries(Object.entries(thread).filter(([, value]) => value !== undefined)) as ThreadSummary;
 }
 
-export class ThreadRepository {
+export class ThreadRepository implements ThreadStorage, RunRecordStorage {
   constructor(private readonly db: FawnDb) {}
 
   /** All threads: pinned ones first, then by most recent activity. */

@@ -2,6 +2,7 @@
 // is one key-range read over the index however many threads there are (no message is read at query time).
 import type { FawnDb, ThreadSearchRecord } from "./fawn-db.ts";
 import { searchTerms } from "./search-text.ts";
+import type { SearchIndexStorage } from "./contracts.ts";
 
 /** The format of `ThreadSearchRecord.terms` written now. */
 export const SEARCH_INDEX_FORMAT = 1;
@@ -30,7 +31,7 @@ function prefixRange(prefix: string): IDBKeyRange {
   return IDBKeyRange.bound(prefix, `${prefix}\uffff`);
 }
 
-export class ThreadSearchIndex {
+export class ThreadSearchIndex implements SearchIndexStorage {
   constructor(private readonly db: FawnDb) {}
 
   /**

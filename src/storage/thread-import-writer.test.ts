@@ -6,7 +6,7 @@ import type { ThreadSummary } from "../protocol/index.ts";
 import { keyPrefixRange, openFawnDb, THREAD_STORES, type FawnDb } from "./fawn-db.ts";
 import { IndexedDbCheckpointSaver } from "./indexeddb-checkpoint-saver.ts";
 import { ThreadFiles } from "./thread-files.ts";
-import { ThreadIdTakenError, ThreadImporter } from "./thread-import.ts";
+import { ThreadIdTakenError, ThreadImporter } from "./thread-import-writer.ts";
 import { ThreadRepository } from "./thread-repository.ts";
 import { ThreadSearchIndex } from "./thread-search-index.ts";
 

@@ -17,6 +17,7 @@ import { rootCheckpointRecord } from "./indexeddb-checkpoint-saver.ts";
 import { hashBytes, isIdentifiedMessageList, planMessageList } from "./message-delta.ts";
 import { assertThreadFilePath, fileRecords, type ThreadFileInput } from "./thread-files.ts";
 import { searchRecord } from "./thread-search-index.ts";
+import type { ThreadImportStorage } from "./contracts.ts";
 
 /** The channels IndexedDbCheckpointSaver stores one message per record (its default `messageChannels`). */
 const MESSAGE_CHANNELS: ReadonlySet<string> = new Set(["messages"]);
@@ -40,7 +41,7 @@ export interface ThreadImport {
   searchText?: string;
 }
 
-export class ThreadImporter {
+export class ThreadImporter implements ThreadImportStorage {
   /** `saver` is the checkpointer the Gateway reads threads with: its serializer and versions are used. */
   constructor(
     private readonly db: FawnDb,
