@@ -16,7 +16,7 @@ const APP = `http://127.0.0.1:${PORT}`;
 const THREADS = Number(process.env.BENCH_THREADS ?? 10_000);
 /** Pixels scrolled per frame while scrolling the list from top to bottom. */
 const SCROLL_STEP = 600;
-/** The search box waits this long after typing stops (src/ui/threads/thread-search.ts SEARCH_DEBOUNCE_MS). */
+/** The search box waits this long after typing stops (src/ui/threads/thread-search-controller.ts SEARCH_DEBOUNCE_MS). */
 const DEBOUNCE_MS = 150;
 
 /**

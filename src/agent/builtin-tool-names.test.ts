@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { BUILT_IN_TOOL_NAMES, DEFAULT_SUBAGENT_SETTINGS } from "../protocol/index.ts";
 import { createMcpTools } from "../mcp/tools.ts";
 import { MemoryWebFetch, MemoryWebSearch } from "./tools/web/memory-web-providers.ts";
-import { webToolsFor } from "./tools/web/web-tools.ts";
+import { webToolsFor } from "./tools/web/search-and-fetch-tools.ts";
 import { askClarificationTool } from "./tools/clarification.ts";
 import { createLeadAgent, type LeadAgentOptions } from "./lead-agent.ts";
 

@@ -10,7 +10,7 @@ export {
 export { fromWireMessage, toWireChunk, toWireMessage } from "./wire-messages.ts";
 export { resolveRunOptions, type RunOptions } from "./modes.ts";
 export { fallbackTitle } from "./middlewares/title.ts";
-export type { ModelErrorOptions } from "./middlewares/model-errors.ts";
+export type { ModelErrorOptions } from "./middlewares/model-retry.ts";
 export type { SummarizationOptions } from "./middlewares/summarization.ts";
 export {
   deniedToolText,

@@ -11,7 +11,7 @@ import type {
   WireToolCallChunk,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
-import { UPLOADS_ANNOUNCED, uploadedFilesOf, withoutUploadsBlock } from "./middlewares/uploads.ts";
+import { UPLOADS_ANNOUNCED, uploadedFilesOf, withoutUploadsBlock } from "./middlewares/upload-announcement.ts";
 
 /** Keeps text and image parts; drops provider-specific blocks (reasoning travels separately). */
 function toWireContent(content: unknown): MessageContent {

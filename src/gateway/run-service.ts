@@ -16,7 +16,7 @@ import { executeRun } from "./run-executor.ts";
 import type { SettingsService } from "./settings-service.ts";
 import type { SkillsService } from "./skills-service.ts";
 import { tryLockThread } from "./thread-locks.ts";
-import type { ThreadSearchService } from "./thread-search.ts";
+import type { ThreadSearchService } from "./thread-search-service.ts";
 
 export interface RunServiceOptions {
   threads: ThreadRepository;

@@ -25,7 +25,7 @@ import { checkpointView, stateView } from "./run-executor.ts";
 import { composeHistory } from "./thread-history.ts";
 import { threadReplay } from "./thread-replay.ts";
 import { tryLockThread } from "./thread-locks.ts";
-import { listenForThreadChanges, searchableText, ThreadSearchService } from "./thread-search.ts";
+import { listenForThreadChanges, searchableText, ThreadSearchService } from "./thread-search-service.ts";
 import { UploadError } from "./uploads/upload-rules.ts";
 import { UploadsService } from "./uploads/uploads-service.ts";
 import { writing } from "./writes.ts";

@@ -5,7 +5,7 @@ import type * as OpenAiModule from "@langchain/openai";
 import type { ChatOpenAI } from "@langchain/openai";
 import { providerOf, type ModelEndpoint, type ModelEntry, type ModelTarget } from "../protocol/index.ts";
 import { PROXY_TOKEN_HEADER } from "../shared/proxy-token.ts";
-import { fetchModels } from "./model-list.ts";
+import { fetchModels } from "./fetch-models.ts";
 import { apiRoot } from "./provider-urls.ts";
 import { reasoningRequest, type ReasoningEffort } from "./reasoning.ts";
 
@@ -63,7 +63,7 @@ export async function createOpenAiModel(target: ModelTarget, options: ChatModelO
     streaming: true,
     streamUsage: true,
     useResponsesApi: false,
-    // Retrying with backoff belongs to the model-error middleware (src/agent/middlewares/model-errors.ts).
+    // Retrying with backoff belongs to the model-error middleware (src/agent/middlewares/model-retry.ts).
     maxRetries: 0,
   });
 }

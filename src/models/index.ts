@@ -7,7 +7,7 @@ export {
   type ChatModelFactory,
   type ChatModelOptions,
 } from "./chat-model.ts";
-export { fetchModels, parseAnthropicModels, parseGeminiModels, parseOpenAiModels } from "./model-list.ts";
+export { fetchModels, parseAnthropicModels, parseGeminiModels, parseOpenAiModels } from "./fetch-models.ts";
 export { reasoningRequest, type ReasoningEffort } from "./reasoning.ts";
 export { describeModelError, isRetryableModelError } from "./model-errors.ts";
 export {

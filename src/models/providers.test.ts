@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { detectReasoning, reasoningStyleOf } from "../protocol/index.ts";
 import { describeModelError, isRetryableModelError } from "./model-errors.ts";
-import { parseAnthropicModels, parseGeminiModels, parseOpenAiModels } from "./model-list.ts";
+import { parseAnthropicModels, parseGeminiModels, parseOpenAiModels } from "./fetch-models.ts";
 import { parseModelSettings, targetForRun } from "./model-settings.ts";
 import { apiRoot } from "./provider-urls.ts";
 import { reasoningRequest } from "./reasoning.ts";

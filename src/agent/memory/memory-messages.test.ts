@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { hiddenMessage } from "../hidden-messages.ts";
-import { uploadedFilesBlock } from "../middlewares/uploads.ts";
+import { uploadedFilesBlock } from "../middlewares/upload-announcement.ts";
 import { conversationForMemory, isClarificationAnswer, memorySignals, truncateForMemory } from "./memory-messages.ts";
 
 const FILE = { filename: "report.pdf", size: 2048, virtual_path: "/mnt/user-data/uploads/report.pdf" };

@@ -1,7 +1,7 @@
 // The part of a thread the memory learns from: what the user wrote and the agent's final answers, as plain lines.
 import type { BaseMessage } from "@langchain/core/messages";
 import { isHiddenMessage } from "../hidden-messages.ts";
-import { uploadedFilesOf, withoutUploadsBlock } from "../middlewares/uploads.ts";
+import { uploadedFilesOf, withoutUploadsBlock } from "../middlewares/upload-announcement.ts";
 import { visibleText } from "../visible-text.ts";
 
 /** Longer messages keep only their head and tail, this long each. */

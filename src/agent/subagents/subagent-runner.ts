@@ -20,7 +20,7 @@ import {
   withToolCalls,
   type LoopLimits,
 } from "../middlewares/loop-detection.ts";
-import { modelErrorMiddleware, type ModelErrorOptions } from "../middlewares/model-errors.ts";
+import { modelErrorMiddleware, type ModelErrorOptions } from "../middlewares/model-retry.ts";
 import { outboundApprovalMiddleware, type OutboundApproval } from "../middlewares/outbound-approval.ts";
 import { toolErrorsMiddleware } from "../middlewares/tool-errors.ts";
 import { redactSecrets } from "../../shared/redact.ts";

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { SubtaskOutcome, TaskEvent } from "../../protocol/index.ts";
 import { newId } from "../../shared/ids.ts";
 import { TASK_TOOL_NAME } from "../middlewares/subagent-limit.ts";
-import type { ModelErrorOptions } from "../middlewares/model-errors.ts";
+import type { ModelErrorOptions } from "../middlewares/model-retry.ts";
 import {
   modelNameOf,
   runSubagent,

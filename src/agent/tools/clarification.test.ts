@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { humanInputRequestOf, type ToolWireMessage } from "../../protocol/index.ts";
 import { fromWireMessage, toWireMessage } from "../wire-messages.ts";
 import { askClarificationTool } from "./clarification.ts";
-import { humanInputRequest } from "./human-input.ts";
+import { humanInputRequest } from "./clarification-request.ts";
 
 function ask(args: Record<string, unknown>, id = "call-abc") {
   return askClarificationTool.invoke({ id, name: "ask_clarification", args, type: "tool_call" });

@@ -6,11 +6,11 @@ import { ToolMessage } from "@langchain/core/messages";
 import { tool } from "langchain";
 import { z } from "zod";
 import { CLARIFICATION_TOOL_NAME, CLARIFICATION_TYPES, HUMAN_INPUT_FIELD_TYPES } from "../../protocol/index.ts";
-import { humanInputRequest, humanInputText, type ClarificationArgs } from "./human-input.ts";
+import { humanInputRequest, humanInputText, type ClarificationArgs } from "./clarification-request.ts";
 
 /**
  * Accepts any value but shows the model `shape`: arguments slightly off the shape (a JSON string for a list, a
- * number for a string, an unknown type) are normalized by human-input.ts instead of failing the call.
+ * number for a string, an unknown type) are normalized by clarification-request.ts instead of failing the call.
  */
 function lenient(shape: z.ZodType, description: string) {
   const { $schema: _, ...jsonSchema } = z.toJSONSchema(shape);

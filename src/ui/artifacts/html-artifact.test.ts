@@ -7,7 +7,7 @@ import {
   OPEN_THREAD_FILE,
   type ThreadFileReader,
 } from "./html-artifact.ts";
-import { resolveThreadPath } from "../markdown/thread-files.ts";
+import { resolveThreadPath } from "../markdown/thread-file-references.ts";
 
 const SITE = "/mnt/user-data/outputs/site";
 

@@ -5,7 +5,7 @@
 // stay as they are; paths that leave /mnt/user-data, missing files and files over the limits are dropped rather than
 // requested from Fawn's server.
 import { fileName } from "../shared/artifact-kinds.ts";
-import { resolveThreadPath } from "../markdown/thread-files.ts";
+import { resolveThreadPath } from "../markdown/thread-file-references.ts";
 import { toBase64 } from "../../shared/base64.ts";
 
 export interface ThreadFileReader {

@@ -26,7 +26,7 @@ import {
   slashQuery,
   type SlashCommand,
   type SlashItem,
-} from "./slash-menu.ts";
+} from "./slash-commands.ts";
 import {
   ClearMemoryConfirm,
   COMMAND_TEXT,

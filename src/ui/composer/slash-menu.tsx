@@ -3,7 +3,7 @@
 // confirmation.
 import { createEffect, For, Show } from "solid-js";
 import { t, type TextKey } from "../i18n/index.ts";
-import { SLASH_COMMANDS, type SlashCommand, type SlashItem } from "./slash-menu.ts";
+import { SLASH_COMMANDS, type SlashCommand, type SlashItem } from "./slash-commands.ts";
 
 /** The id of the listbox, for the text box's aria-controls. */
 export const SLASH_MENU_ID = "slash-menu";

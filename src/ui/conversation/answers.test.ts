@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ThreadEntry, WireMessage } from "../../protocol/index.ts";
 import { answeredCallIds, answerUsages, carriesClarificationAnswer, clarificationCarriers } from "./answers.ts";
-import { clarificationReplyText } from "./human-input.ts";
+import { clarificationReplyText } from "./clarification-form.ts";
 
 const human = (id: string, content: string): WireMessage => ({ type: "human", id, content });
 const ai = (id: string, total?: number): WireMessage => ({

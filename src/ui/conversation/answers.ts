@@ -9,8 +9,8 @@ import {
   type UsageMetadata,
   type WireMessage,
 } from "../../protocol/index.ts";
-import { clarificationAnswerIn, requestOfToolMessage } from "./human-input.ts";
-import { sumUsage } from "./token-usage.ts";
+import { clarificationAnswerIn, requestOfToolMessage } from "./clarification-form.ts";
+import { sumUsage } from "./message-usage.ts";
 
 function messagesOf(entries: readonly ThreadEntry[]): WireMessage[] {
   return entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));

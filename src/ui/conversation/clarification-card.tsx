@@ -8,7 +8,7 @@ import {
   humanInputReply,
   type FieldValue,
   type HumanInputAnswer,
-} from "./human-input.ts";
+} from "./clarification-form.ts";
 import { t } from "../i18n/index.ts";
 
 /** Answers as they are sent: the reply's text. */

@@ -17,13 +17,13 @@ import {
 import type { AppState } from "../app-state.ts";
 import { findMessageIndex } from "./find-message.ts";
 import { answeredCallIds, answerUsages, carriesClarificationAnswer, clarificationCarriers } from "./answers.ts";
-import { answerOf, requestOfToolMessage } from "./human-input.ts";
+import { answerOf, requestOfToolMessage } from "./clarification-form.ts";
 import { t } from "../i18n/index.ts";
 import { liveMessages } from "./run-view.ts";
 import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "./subtasks.ts";
-import { toolResultsOf, type ToolResults } from "./tool-steps.ts";
+import { toolResultsOf, type ToolResults } from "./tool-step-content.ts";
 import { ToolProgressContext } from "./tool-steps.tsx";
-import { MESSAGE_BASE } from "../markdown/thread-files.ts";
+import { MESSAGE_BASE } from "../markdown/thread-file-references.ts";
 import { MessageView } from "./message-view.tsx";
 import type { MessageActions } from "./message-actions.tsx";
 import { Welcome } from "./welcome.tsx";

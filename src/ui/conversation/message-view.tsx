@@ -10,17 +10,17 @@ import {
   type UsageMetadata,
   type WireMessage,
 } from "../../protocol/index.ts";
-import { requestOfToolMessage } from "./human-input.ts";
+import { requestOfToolMessage } from "./clarification-form.ts";
 import { formatBytes, t } from "../i18n/index.ts";
-import { formatTokens, usageDetail } from "./token-usage.ts";
+import { formatTokens, usageDetail } from "./message-usage.ts";
 import { subtaskOfCall, TASK_TOOL_NAME, type Subtasks } from "./subtasks.ts";
-import type { ToolResults } from "./tool-steps.ts";
+import type { ToolResults } from "./tool-step-content.ts";
 import { ClarificationCard } from "./clarification-card.tsx";
 import { SubtaskCards } from "./subtask-cards.tsx";
 import { Markdown } from "../markdown/lazy-markdown.tsx";
 import { ToolSteps } from "./tool-steps.tsx";
 import { EditableUserText, MessageActionBar, type MessageActions } from "./message-actions.tsx";
-import { CopyMessageButton } from "./copy-button.tsx";
+import { CopyMessageButton } from "./copy-message-button.tsx";
 
 const NO_RESULTS: ToolResults = new Map();
 

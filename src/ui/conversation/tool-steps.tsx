@@ -1,10 +1,10 @@
-// An assistant message's tool calls as collapsible steps, each shown for what it is (tool-steps.ts): the
+// An assistant message's tool calls as collapsible steps, each shown for what it is (tool-step-content.ts): the
 // command and its output, the file written (Markdown rendered), the text an edit replaced, search results as links.
 // <Index> keeps each step's DOM while the reply streams, so a step the reader opened stays open.
 import { createContext, Index, Match, Show, Switch, useContext } from "solid-js";
 import type { ToolProgressEvent, WireToolCall } from "../../protocol/index.ts";
 import { t, type TextKey } from "../i18n/index.ts";
-import { toolSteps, type StepBody, type StepStatus, type ToolResults } from "./tool-steps.ts";
+import { toolSteps, type StepBody, type StepStatus, type ToolResults } from "./tool-step-content.ts";
 import { Markdown } from "../markdown/lazy-markdown.tsx";
 
 /** Longer outputs are cut in the view (the tools already cut what the model sees; this keeps the page light). */

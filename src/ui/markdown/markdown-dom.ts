@@ -4,7 +4,7 @@
 import type { MarkdownBlock } from "./markdown.ts";
 import { CODE_TOOLS_ATTRIBUTE } from "./code-tools.ts";
 import { REMOTE_IMAGE_ATTRIBUTE } from "./remote-images.ts";
-import { THREAD_FILE_ATTRIBUTE } from "./thread-files.ts";
+import { THREAD_FILE_ATTRIBUTE } from "./thread-file-references.ts";
 
 /** `scope` and its descendants that match `selector` (querySelectorAll leaves `scope` itself out). */
 export function within<E extends Element = Element>(scope: Element, selector: string): E[] {
@@ -19,7 +19,7 @@ interface MountedBlock {
 
 /**
  * Whether `current` (in the page) has the attributes of `next` (just rendered). The view may have given a thread
- * file's image its `src` since (an object URL, see thread-files.ts): that image is still the same.
+ * file's image its `src` since (an object URL, see thread-file-references.ts): that image is still the same.
  */
 function sameAttributes(current: Element, next: Element): boolean {
   const loaded =

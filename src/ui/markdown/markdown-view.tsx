@@ -1,6 +1,6 @@
 // Markdown as HTML, always sanitized (markdown.ts uses DOMPurify: no scripts, handlers or javascript: links). While a
 // message streams, only its last block is rendered again and only that block's nodes are replaced. Images and links
-// naming the thread's own files (thread-files.ts) are shown from the thread and open the file's preview. A web image
+// naming the thread's own files (thread-file-references.ts) are shown from the thread and open the file's preview. A web image
 // is a "Load image" button naming its host until the user clicks it or chose "always" for that host (remote-images.ts),
 // then the image fetched by the page and shown from a `blob:` (remote-image-view.tsx).
 // Code blocks get "Copy code", and finished ```mermaid blocks their diagram (code-block-tools.tsx).
@@ -11,7 +11,7 @@ import { IncrementalMarkdown, onMarkdownFeatures } from "./markdown.ts";
 import { MarkdownDom, within } from "./markdown-dom.ts";
 import { RemoteImage } from "./remote-image-view.tsx";
 import { REMOTE_IMAGE_ALT_ATTRIBUTE, REMOTE_IMAGE_ATTRIBUTE, remoteImageUrl } from "./remote-images.ts";
-import { THREAD_FILE_ATTRIBUTE, threadFileReference } from "./thread-files.ts";
+import { THREAD_FILE_ATTRIBUTE, threadFileReference } from "./thread-file-references.ts";
 import { useThreadFiles, type ThreadFiles } from "./thread-files-context.ts";
 
 /** Gives each not yet shown thread image in `root` its file, read once per image element. */

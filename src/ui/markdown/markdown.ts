@@ -10,7 +10,7 @@ import type { CodeLanguage } from "../shared/artifact-kinds.ts";
 import { fenceLanguage, loadHighlighter } from "./code-highlighter.ts";
 import { MERMAID_SOURCE_CLASS, wrapCodeBlock } from "./code-tools.ts";
 import { REMOTE_IMAGE_ALT_ATTRIBUTE, REMOTE_IMAGE_ATTRIBUTE } from "./remote-images.ts";
-import { isLocalReference, THREAD_FILE_ATTRIBUTE } from "./thread-files.ts";
+import { isLocalReference, THREAD_FILE_ATTRIBUTE } from "./thread-file-references.ts";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 

@@ -1,4 +1,4 @@
-// What rendered Markdown needs to show the thread's own files it refers to (thread-files.ts): where its relative
+// What rendered Markdown needs to show the thread's own files it refers to (thread-file-references.ts): where its relative
 // references start, how to read an image, how to open a file's preview. Conversation provides it for messages, the
 // artifact preview for a Markdown file; without it, such references stay inert.
 import { createContext, onCleanup, useContext } from "solid-js";

@@ -3,7 +3,7 @@
 // "Keyboard shortcuts" and a "Hide threads" button; a click on a control marked `closes-drawer` closes it.
 import { createEffect, createSignal, on, onCleanup, Show } from "solid-js";
 import type { AppState } from "../app-state.ts";
-import { createThreadSearch, isActiveQuery, type ThreadSearchState } from "./thread-search.ts";
+import { createThreadSearch, isActiveQuery, type ThreadSearchState } from "./thread-search-controller.ts";
 import { ImportThreadButton } from "./import-thread.tsx";
 import { ThreadList } from "./thread-list.tsx";
 import { ThreadSearchBox, ThreadSearchResults } from "./thread-search.tsx";

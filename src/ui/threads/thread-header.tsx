@@ -7,7 +7,7 @@ import { createMemo, createSignal, lazy, onCleanup, Show, Suspense } from "solid
 import type { ThreadExportFormat, WireMessage } from "../../protocol/index.ts";
 import type { AppState } from "../app-state.ts";
 import { t } from "../i18n/index.ts";
-import { formatCount, threadUsage, usageDetail } from "../conversation/token-usage.ts";
+import { formatCount, threadUsage, usageDetail } from "../conversation/message-usage.ts";
 import { errorMessage } from "../gateway-client.ts";
 import { DeleteThreadDialog } from "./delete-thread-dialog.tsx";
 import { ShareLinkDialog } from "./share-link-dialog.tsx";

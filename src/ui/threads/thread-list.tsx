@@ -5,7 +5,7 @@
 import { createVirtualizer } from "@tanstack/solid-virtual";
 import { createEffect, For, on, Show, type JSX } from "solid-js";
 import type { ThreadSummary } from "../../protocol/index.ts";
-import { keyTarget } from "./thread-list.ts";
+import { keyTarget } from "./thread-list-keys.ts";
 import { t } from "../i18n/index.ts";
 
 /** A row's height in rem; threads.css gives `.thread-row` the same. */

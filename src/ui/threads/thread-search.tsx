@@ -3,8 +3,13 @@
 // the down arrow moves into the results.
 import { For, Show } from "solid-js";
 import type { TextHighlights, ThreadSearchHit } from "../../protocol/index.ts";
-import { keyTarget } from "./thread-list.ts";
-import { highlightParts, searchStatus, type ThreadSearchController, type ThreadSearchState } from "./thread-search.ts";
+import { keyTarget } from "./thread-list-keys.ts";
+import {
+  highlightParts,
+  searchStatus,
+  type ThreadSearchController,
+  type ThreadSearchState,
+} from "./thread-search-controller.ts";
 import { t } from "../i18n/index.ts";
 
 function Highlighted(props: { text: string; highlights: TextHighlights }) {

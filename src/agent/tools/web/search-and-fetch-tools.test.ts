@@ -4,7 +4,13 @@ import { createFakeFetch, jsonResponse, never, type FakeFetchHandler } from "../
 import { JinaReader } from "./jina-reader.ts";
 import { MemoryWebFetch, MemoryWebSearch } from "./memory-web-providers.ts";
 import { neutralizeFrameworkTags } from "./neutralize-tags.ts";
-import { checkFetchUrl, createWebTools, WEB_FETCH_MAX_CHARS, webToolsFor, type WebProviders } from "./web-tools.ts";
+import {
+  checkFetchUrl,
+  createWebTools,
+  WEB_FETCH_MAX_CHARS,
+  webToolsFor,
+  type WebProviders,
+} from "./search-and-fetch-tools.ts";
 
 const SEARCH_KEY = "tvly-secret-0123456789";
 const FETCH_KEY = "jina_secret_9876543210";

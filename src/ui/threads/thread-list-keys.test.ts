@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keyTarget } from "./thread-list.ts";
+import { keyTarget } from "./thread-list-keys.ts";
 
 describe("keyTarget", () => {
   it("moves one row with the arrows, a page with Page Up/Down, and to the ends with Home/End, within the list", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLocalReference, MESSAGE_BASE, threadFileReference } from "./thread-files.ts";
+import { isLocalReference, MESSAGE_BASE, threadFileReference } from "./thread-file-references.ts";
 
 describe("threadFileReference", () => {
   it("reads relative references from the message's outputs folder or the file the text belongs to", () => {

@@ -66,7 +66,7 @@ export class ThreadSearchService {
 
   constructor(private readonly deps: ThreadSearchDependencies) {}
 
-  /** Threads matching every word of `query`; see GatewayApi.searchThreads. */
+  /** Threads matching every word of `query`; see ThreadsApi.search. */
   async search(query: string, options: { limit?: number } = {}): Promise<ThreadSearchResult> {
     const text = String(query ?? "").slice(0, MAX_QUERY_LENGTH);
     const limit = Math.min(

@@ -8,7 +8,7 @@ import {
   normalizeFields,
   normalizeOptions,
   type ClarificationArgs,
-} from "./human-input.ts";
+} from "./clarification-request.ts";
 
 const IDS = { requestId: "clarification:call-abc", toolCallId: "call-abc" };
 

@@ -10,7 +10,7 @@ import {
   answerOf,
   requestOfToolMessage,
   type FieldValue,
-} from "./human-input.ts";
+} from "./clarification-form.ts";
 
 const BASE = {
   kind: "human_input_request",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchableText } from "./thread-search.ts";
+import { searchableText } from "./thread-search-service.ts";
 
 describe("searchableText", () => {
   it("keeps what the user wrote and what the assistant answered, one message a line", () => {

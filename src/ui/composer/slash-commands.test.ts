@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { commandOf, completeSkill, filterSlashItems, slashMenuKey, slashQuery, type SlashItem } from "./slash-menu.ts";
+import {
+  commandOf,
+  completeSkill,
+  filterSlashItems,
+  slashMenuKey,
+  slashQuery,
+  type SlashItem,
+} from "./slash-commands.ts";
 
 const ITEMS: SlashItem[] = [
   { kind: "command", name: "new", description: "Start a new thread" },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isRetryableModelError } from "../../models/index.ts";
-import { retryAfterMs } from "./model-errors.ts";
+import { retryAfterMs } from "./model-retry.ts";
 
 const withStatus = (status: number) => Object.assign(new Error(`status ${status}`), { status });
 

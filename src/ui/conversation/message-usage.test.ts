@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ThreadEntry, WireMessage } from "../../protocol/index.ts";
-import { formatCount, formatTokens, messageUsage, sumUsage, threadUsage, usageDetail } from "./token-usage.ts";
+import { formatCount, formatTokens, messageUsage, sumUsage, threadUsage, usageDetail } from "./message-usage.ts";
 
 const ai = (id: string, input: number, output: number, total?: number): WireMessage => ({
   type: "ai",

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ThreadSearchResult } from "../../protocol/index.ts";
-import { createThreadSearch, highlightParts, searchStatus, type ThreadSearchState } from "./thread-search.ts";
+import {
+  createThreadSearch,
+  highlightParts,
+  searchStatus,
+  type ThreadSearchState,
+} from "./thread-search-controller.ts";
 
 function result(query: string, total = 1, indexing = false): ThreadSearchResult {
   const hits = Array.from({ length: Math.min(total, 2) }, (_, index) => ({

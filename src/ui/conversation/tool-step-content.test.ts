@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolWireMessage, WireToolCall } from "../../protocol/index.ts";
-import { searchLinks, toolResultsOf, toolSteps } from "./tool-steps.ts";
+import { searchLinks, toolResultsOf, toolSteps } from "./tool-step-content.ts";
 
 function call(name: string, args: Record<string, unknown>, id = `call-${name}`): WireToolCall {
   return { id, name, args };
