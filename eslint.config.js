@@ -102,6 +102,23 @@ export default tseslint.config(
               from: "./src",
               message: "proxy/ is standalone Node code and imports nothing from src/.",
             },
+            {
+              // The stores every feature takes (useRuns(), useOpenThread()…): the arrows run from features to state.
+              target: "./src/ui/state",
+              from: [
+                "./src/ui/artifacts",
+                "./src/ui/composer",
+                "./src/ui/conversation",
+                "./src/ui/markdown",
+                "./src/ui/replay",
+                "./src/ui/settings",
+                "./src/ui/terminal",
+                "./src/ui/threads",
+                "./src/ui/workspace",
+              ],
+              message:
+                "ui/state/ holds the stores the feature folders use, so it imports none of them: move the piece into the store or into ui/shared/.",
+            },
           ],
         },
       ],

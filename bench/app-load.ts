@@ -22,7 +22,7 @@ interface Visit {
   fcp: number;
   /** Largest contentful paint so far when the worker answered, ms. */
   lcp: number;
-  /** The agent worker answered its first Gateway call (app-state.ts GATEWAY_READY_MARK), ms. */
+  /** The agent worker answered its first Gateway call (GATEWAY_READY_MARK, set by src/ui/state/stores.tsx), ms. */
   workerReady: number;
   /** The composer's box is on the page and the worker answers: a message typed now is sent, ms. */
   sendUsable: number;

@@ -4,7 +4,7 @@
 // Content-Security-Policy allows exactly this script by its hash (content-security-policy.ts).
 
 /**
- * localStorage key: "1" once the app has seen a model set up (app-state.ts keeps it up to date), so a returning user
+ * localStorage key: "1" once the app has seen a model set up (src/ui/state/model-choice.ts keeps it up to date), so a returning user
  * whose first screen says which model answers is not shown the "Set up a model" welcome first.
  */
 export const MODELS_HINT_KEY = "fawn.hasModel";

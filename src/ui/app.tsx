@@ -2,7 +2,6 @@
 // notices; and what spans them: keyboard shortcuts, the command palette, the shortcuts sheet, the phone layout's
 // drawer (the sidebar, opened from the title bar's menu button).
 import { createMemo, createSignal, lazy, Match, onCleanup, onMount, Show, Suspense, Switch } from "solid-js";
-import type { AppState } from "./app-state.ts";
 import type { PaletteCommand } from "./workspace/command-palette.tsx";
 import { Composer } from "./composer/composer.tsx";
 import { Conversation } from "./conversation/conversation.tsx";
@@ -24,7 +23,9 @@ import {
   type ShortcutAction,
 } from "./workspace/shortcuts.ts";
 import { setTheme, theme, THEME_CHOICES } from "./shared/theme.ts";
-import { filesBeingWritten } from "./conversation/run-view.ts";
+import { filesBeingWritten } from "./state/run-view.ts";
+import { useGateway, useNotices, useOpenThread, useRuns, useThreadList } from "./state/stores.tsx";
+import { ComposerExtrasProvider } from "./composer/composer-extras-context.tsx";
 import { deferred } from "./shared/deferred.tsx";
 
 // Not on the first screen, so chunks of their own (scripts/size.ts "initial"), each fetched the first time it opens (a
@@ -61,8 +62,13 @@ const TerminalPanel = lazy(() =>
 /** Where the sidebar becomes a drawer over the conversation (workspace/workspace.css uses the same width). */
 const PHONE_QUERY = "(max-width: 720px)";
 
-export function App(props: { state: AppState }) {
-  const state = props.state;
+/** `init` loads the stores (stores.tsx) once the app is on screen. */
+export function App(props: { init: () => Promise<void> }) {
+  const client = useGateway();
+  const threadList = useThreadList();
+  const openThread = useOpenThread();
+  const runs = useRuns();
+  const notices = useNotices();
   const [terminalOpen, setTerminalOpen] = createSignal(false);
   /** Wide screens: the user hid the sidebar. */
   const [sidebarHidden, setSidebarHidden] = createSignal(false);
@@ -95,7 +101,7 @@ export function App(props: { state: AppState }) {
     if (threadsOpen()) closeThreads(false);
     document.getElementById("composer-input")?.focus();
   };
-  const newThread = () => void state.newThread().then(focusComposer);
+  const newThread = () => void openThread.newThread().then(focusComposer);
   const toggleTerminal = () => setTerminalOpen(!terminalOpen());
 
   /** Performs `action`; false when it does not apply now (the key then keeps its usual meaning). */
@@ -112,11 +118,11 @@ export function App(props: { state: AppState }) {
         return true;
       case "stop":
         if (threadsOpen()) closeThreads(true);
-        else if (state.run()) void state.stop();
+        else if (runs.run()) void runs.stop();
         else return false;
         return true;
       case "open-settings":
-        state.setSettingsOpen(true);
+        notices.setSettingsOpen(true);
         return true;
       case "command-palette":
         setPaletteOpen(true);
@@ -137,7 +143,7 @@ export function App(props: { state: AppState }) {
     if (action && perform(action)) event.preventDefault();
   };
 
-  const settingsMounted = everOpened(state.settingsOpen);
+  const settingsMounted = everOpened(notices.settingsOpen);
   const paletteMounted = everOpened(paletteOpen);
   const helpMounted = everOpened(helpOpen);
   /** Shown while a dialog asked for is on its way (a slow network's first visit only: they preload when idle). */
@@ -149,8 +155,8 @@ export function App(props: { state: AppState }) {
 
   const keys = (action: ShortcutAction) => shortcutKeys(action, mac)[0];
   // Booleans, so that the list is not rebuilt on every streamed token.
-  const hasThread = createMemo(() => Boolean(state.thread()));
-  const running = createMemo(() => Boolean(state.run()));
+  const hasThread = createMemo(() => Boolean(openThread.thread()));
+  const running = createMemo(() => Boolean(runs.run()));
   const commands = createMemo((): PaletteCommand[] => [
     { id: "new-thread", label: t("common.newThread"), keys: keys("new-thread"), run: newThread },
     { id: "focus-composer", label: t("common.focusComposer"), keys: keys("focus-composer"), run: focusComposer },
@@ -158,12 +164,12 @@ export function App(props: { state: AppState }) {
       id: "open-settings",
       label: t("app.openSettings"),
       keys: keys("open-settings"),
-      run: () => state.setSettingsOpen(true),
+      run: () => notices.setSettingsOpen(true),
     },
     { id: "toggle-sidebar", label: t("app.toggleSidebar"), keys: keys("toggle-sidebar"), run: toggleSidebar },
     ...(hasThread() ? [{ id: "toggle-terminal", label: t("app.toggleTerminal"), run: toggleTerminal }] : []),
     ...(running()
-      ? [{ id: "stop", label: t("common.stopReply"), keys: keys("stop"), run: () => void state.stop() }]
+      ? [{ id: "stop", label: t("common.stopReply"), keys: keys("stop"), run: () => void runs.stop() }]
       : []),
     {
       id: "shortcuts-help",
@@ -185,8 +191,8 @@ export function App(props: { state: AppState }) {
   ]);
 
   onMount(() => {
-    state.init().catch((error: unknown) => {
-      state.setNotice(t("app.storageFailed", { error: error instanceof Error ? error.message : String(error) }));
+    props.init().catch((error: unknown) => {
+      notices.setNotice(t("app.storageFailed", { error: error instanceof Error ? error.message : String(error) }));
     });
     const onPhoneChange = (event: MediaQueryListEvent) => {
       setPhone(event.matches);
@@ -194,7 +200,7 @@ export function App(props: { state: AppState }) {
     };
     phoneQuery.addEventListener("change", onPhoneChange);
     window.addEventListener("keydown", onKeyDown);
-    onCleanup(state.shared.listen());
+    onCleanup(openThread.shared.listen());
     onCleanup(() => {
       phoneQuery.removeEventListener("change", onPhoneChange);
       window.removeEventListener("keydown", onKeyDown);
@@ -202,119 +208,119 @@ export function App(props: { state: AppState }) {
   });
 
   return (
-    <div
-      class="app"
-      ref={root}
-      data-sidebar={sidebarHidden() ? "hidden" : "shown"}
-      data-threads={threadsOpen() ? "open" : "closed"}
-      // On a phone, choosing a thread or a command in the drawer closes it (Import thread's menu and the search's
-      // Clear button keep it open).
-      onClick={(event) => {
-        if (
-          threadsOpen() &&
-          event.target instanceof Element &&
-          event.target.closest(".sidebar :is(a, .closes-drawer)")
-        ) {
-          setThreadsOpen(false);
-        }
-      }}
-    >
-      <Sidebar
-        state={state}
-        onShowShortcuts={() => setHelpOpen(true)}
-        onImported={() => setThreadsOpen(false)}
-        onClose={() => closeThreads(true)}
-      />
-      <Show when={phone() && threadsOpen()}>
-        <div class="sidebar-scrim" aria-hidden="true" onClick={() => closeThreads(true)} />
-      </Show>
-      {/* While the thread list lies over it on a phone, the rest is out of reach of Tab and screen readers. */}
-      <main class="main" inert={phone() && threadsOpen()}>
-        <SharedOriginNotice />
-        <NoticeBanner notice={state.notice()} onDismiss={() => state.setNotice(undefined)} />
-        <ThreadHeader
-          state={state}
-          terminalOpen={terminalOpen()}
-          onToggleTerminal={toggleTerminal}
-          sidebarShown={sidebarShown()}
-          onToggleSidebar={toggleSidebar}
+    <ComposerExtrasProvider>
+      <div
+        class="app"
+        ref={root}
+        data-sidebar={sidebarHidden() ? "hidden" : "shown"}
+        data-threads={threadsOpen() ? "open" : "closed"}
+        // On a phone, choosing a thread or a command in the drawer closes it (Import thread's menu and the search's
+        // Clear button keep it open).
+        onClick={(event) => {
+          if (
+            threadsOpen() &&
+            event.target instanceof Element &&
+            event.target.closest(".sidebar :is(a, .closes-drawer)")
+          ) {
+            setThreadsOpen(false);
+          }
+        }}
+      >
+        <Sidebar
           onShowShortcuts={() => setHelpOpen(true)}
+          onImported={() => setThreadsOpen(false)}
+          onClose={() => closeThreads(true)}
         />
-        <Conversation state={state} />
-        <Show when={state.thread()}>
-          {(thread) => (
-            <SidePanels
-              client={state.client}
-              threadId={thread().thread_id}
-              paths={state.run()?.artifacts ?? thread().artifacts ?? []}
-              writing={filesBeingWritten(state.run())}
-              todos={state.run()?.todos ?? thread().todos ?? []}
-              onPreview={state.openPreview}
+        <Show when={phone() && threadsOpen()}>
+          <div class="sidebar-scrim" aria-hidden="true" onClick={() => closeThreads(true)} />
+        </Show>
+        {/* While the thread list lies over it on a phone, the rest is out of reach of Tab and screen readers. */}
+        <main class="main" inert={phone() && threadsOpen()}>
+          <SharedOriginNotice />
+          <NoticeBanner notice={notices.notice()} onDismiss={() => notices.setNotice(undefined)} />
+          <ThreadHeader
+            terminalOpen={terminalOpen()}
+            onToggleTerminal={toggleTerminal}
+            sidebarShown={sidebarShown()}
+            onToggleSidebar={toggleSidebar}
+            onShowShortcuts={() => setHelpOpen(true)}
+          />
+          <Conversation />
+          <Show when={openThread.thread()}>
+            {(thread) => (
+              <SidePanels
+                client={client}
+                threadId={thread().thread_id}
+                paths={runs.run()?.artifacts ?? thread().artifacts ?? []}
+                writing={filesBeingWritten(runs.run())}
+                todos={runs.run()?.todos ?? thread().todos ?? []}
+                onPreview={notices.openPreview}
+              />
+            )}
+          </Show>
+          {/* An imported thread is read, replayed or continued; a replay takes the composer's place while it runs. */}
+          <Switch fallback={<Composer />}>
+            {/* A shared thread arriving: read first, then imported or let go. */}
+            <Match when={openThread.shared.offer()}>
+              <Suspense>
+                <SharedThreadDialog
+                  shared={openThread.shared}
+                  onImported={(threadId) => void openThread.open(threadId)}
+                  onPreview={notices.openPreview}
+                />
+              </Suspense>
+            </Match>
+            <Match when={openThread.replay()}>{(view) => <ReplayControls view={view()} />}</Match>
+            <Match when={openThread.thread()?.read_only && openThread.thread()?.thread_id}>
+              {(threadId) => <ImportedThreadBar threadId={threadId()} onContinued={focusComposer} />}
+            </Match>
+          </Switch>
+          <Show when={terminalOpen() && !openThread.shared.reading() && openThread.thread()}>
+            {(thread) => (
+              <Suspense
+                fallback={
+                  <section class="terminal-panel" aria-label={t("common.terminal")} aria-busy="true">
+                    <p class="terminal-loading">{t("app.loadingTerminal")}</p>
+                  </section>
+                }
+              >
+                <TerminalPanel
+                  client={connectGateway()}
+                  threadId={thread().thread_id}
+                  threadIds={threadList.threads().map((summary) => summary.thread_id)}
+                />
+              </Suspense>
+            )}
+          </Show>
+        </main>
+        <Show when={notices.previewing()} keyed>
+          {(open) => (
+            <PreviewDialog
+              client={client}
+              threadId={open.threadId}
+              path={open.path}
+              onClose={() => notices.closePreview(open)}
             />
           )}
         </Show>
-        {/* An imported thread is read, replayed or continued; a replay takes the composer's place while it runs. */}
-        <Switch fallback={<Composer state={state} />}>
-          {/* A shared thread arriving: read first, then imported or let go. */}
-          <Match when={state.shared.offer()}>
-            <Suspense>
-              <SharedThreadDialog
-                shared={state.shared}
-                onImported={(threadId) => void state.openThread(threadId)}
-                onPreview={state.openPreview}
-              />
-            </Suspense>
-          </Match>
-          <Match when={state.replay()}>{(view) => <ReplayControls state={state} view={view()} />}</Match>
-          <Match when={state.thread()?.read_only && state.thread()?.thread_id}>
-            {(threadId) => <ImportedThreadBar state={state} threadId={threadId()} onContinued={focusComposer} />}
-          </Match>
-        </Switch>
-        <Show when={terminalOpen() && !state.shared.reading() && state.thread()}>
-          {(thread) => (
-            <Suspense
-              fallback={
-                <section class="terminal-panel" aria-label={t("common.terminal")} aria-busy="true">
-                  <p class="terminal-loading">{t("app.loadingTerminal")}</p>
-                </section>
-              }
-            >
-              <TerminalPanel
-                client={connectGateway()}
-                threadId={thread().thread_id}
-                threadIds={state.threads().map((summary) => summary.thread_id)}
-              />
-            </Suspense>
-          )}
+        <Show when={settingsMounted()}>
+          <SettingsDialog fallback={loadingDialog()} />
         </Show>
-      </main>
-      <Show when={state.previewing()} keyed>
-        {(open) => (
-          <PreviewDialog
-            client={state.client}
-            threadId={open.threadId}
-            path={open.path}
-            onClose={() => state.closePreview(open)}
+        <Show when={paletteMounted()}>
+          <CommandPalette
+            fallback={loadingDialog()}
+            open={paletteOpen()}
+            onClose={() => setPaletteOpen(false)}
+            commands={commands()}
+            threads={threadList.threads()}
+            onOpenThread={(threadId) => void openThread.open(threadId).then(focusComposer)}
           />
-        )}
-      </Show>
-      <Show when={settingsMounted()}>
-        <SettingsDialog state={state} fallback={loadingDialog()} />
-      </Show>
-      <Show when={paletteMounted()}>
-        <CommandPalette
-          fallback={loadingDialog()}
-          open={paletteOpen()}
-          onClose={() => setPaletteOpen(false)}
-          commands={commands()}
-          threads={state.threads()}
-          onOpenThread={(threadId) => void state.openThread(threadId).then(focusComposer)}
-        />
-      </Show>
-      <Show when={helpMounted()}>
-        <ShortcutsHelp fallback={loadingDialog()} open={helpOpen()} mac={mac} onClose={() => setHelpOpen(false)} />
-      </Show>
-      <UpdatePrompt />
-    </div>
+        </Show>
+        <Show when={helpMounted()}>
+          <ShortcutsHelp fallback={loadingDialog()} open={helpOpen()} mac={mac} onClose={() => setHelpOpen(false)} />
+        </Show>
+        <UpdatePrompt />
+      </div>
+    </ComposerExtrasProvider>
   );
 }

@@ -3,7 +3,7 @@
 // reported (src/shared/first-screen.ts).
 import { render } from "solid-js/web";
 import { App, preloadDialogs } from "./app.tsx";
-import { createAppState } from "./app-state.ts";
+import { createStores, StoresProvider } from "./state/stores.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { i18nReady } from "./i18n/index.ts";
 import { preloadMarkdown } from "./markdown/lazy-markdown.tsx";
@@ -33,7 +33,7 @@ const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 // index.html's first script set it already (no flash); this keeps it right if that script could not run.
 applyTheme(theme());
-const state = createAppState(connectGateway());
+const stores = createStores(connectGateway());
 const prerendered = document.documentElement.hasAttribute(FIRST_SCREEN_ATTRIBUTE);
 // A Chinese UI waits for its dictionary (a small chunk) so that English never flashes first; English is immediate.
 // The prerendered first screen stays until its paint has been reported (at once in a build, whose index.html loads
@@ -42,7 +42,14 @@ const prerendered = document.documentElement.hasAttribute(FIRST_SCREEN_ATTRIBUTE
 void Promise.all([i18nReady(), prerendered && firstPaint()]).then(() => {
   // The first screen gives way to the app in this same task, so no frame shows both or neither.
   root.replaceChildren();
-  render(() => <App state={state} />, root);
+  render(
+    () => (
+      <StoresProvider stores={stores}>
+        <App init={stores.init} />
+      </StoresProvider>
+    ),
+    root,
+  );
   // What the first screen did not need, fetched once it has been painted. The Markdown renderer: at once when a thread
   // may open (its messages follow soon); on a first visit's welcome, once the user first does something (a message
   // needs typing, a thread opening needs a click or a key), as evaluating it is the longest task of the load. The

@@ -4,7 +4,7 @@ import { createSignal, For, Index, Show } from "solid-js";
 import { fileName } from "../shared/artifact-kinds.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
-import type { FileBeingWritten } from "../conversation/run-view.ts";
+import type { FileBeingWritten } from "../state/run-view.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 import { downloadThreadFile } from "./preview-dialog.tsx";
 
@@ -39,7 +39,7 @@ export function ArtifactsPanel(props: {
     setFailure(undefined);
     setInstalled(undefined);
     props.client
-      .installSkillFromThread(props.threadId, path)
+      .skills.installFromThread(props.threadId, path)
       .then((skill) => setInstalled(t("artifacts.installed", { name: skill.name })))
       .catch((error: unknown) => setFailure(errorMessage(error)));
   };

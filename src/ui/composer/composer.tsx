@@ -12,7 +12,8 @@ import {
   type ModelChoice,
   type SkillInfo,
 } from "../../protocol/index.ts";
-import type { AppState } from "../app-state.ts";
+import { useGateway, useModelChoice, useNotices, useOpenThread, useRuns } from "../state/stores.tsx";
+import { useComposerExtras } from "./composer-extras-context.tsx";
 import { formatBytes, rich, t, type TextKey } from "../i18n/index.ts";
 import { ContextMeter } from "./context-meter.tsx";
 import { ATTACH_ICON_PATH } from "./attach-icon.ts";
@@ -63,11 +64,16 @@ function endpointGroups(choices: readonly ModelChoice[]): { name: string; severa
   return [...groups].map(([name, grouped]) => ({ name, several: groups.size > 1, choices: grouped }));
 }
 
-export function Composer(props: { state: AppState }) {
+export function Composer() {
+  const client = useGateway();
+  const openThread = useOpenThread();
+  const runs = useRuns();
+  const modelChoice = useModelChoice();
+  const notices = useNotices();
   const [text, setText] = createSignal("");
   // Each option says whether it is chosen: the list may be built after the select's value was set (new settings).
   const option = (choice: ModelChoice) => (
-    <option value={choice.key} selected={choice.key === props.state.modelChoice()?.key}>
+    <option value={choice.key} selected={choice.key === modelChoice.modelChoice()?.key}>
       {choice.entry.id}
     </option>
   );
@@ -75,13 +81,13 @@ export function Composer(props: { state: AppState }) {
   const [sending, setSending] = createSignal(false);
   let box!: HTMLTextAreaElement;
   let picker!: HTMLInputElement;
-  const running = () => Boolean(props.state.run()) || sending();
-  const extras = props.state.composerExtras;
+  const running = () => Boolean(runs.run()) || sending();
+  const extras = useComposerExtras();
   const coarsePointer = createCoarsePointer();
   /** The model the next message goes to, when it is not marked for reasoning and the mode asks for reasoning. */
   const reasonless = () => {
-    const model = props.state.model();
-    return props.state.mode() !== "flash" && model && !model.thinking ? model.id : undefined;
+    const model = modelChoice.model();
+    return modelChoice.mode() !== "flash" && model && !model.thinking ? model.id : undefined;
   };
   // The line saying what the mode does speaks up while the choice is being made: on the welcome screen, and from a
   // change of mode or model until the next message goes. In a conversation a phone gives that line to the messages
@@ -89,13 +95,13 @@ export function Composer(props: { state: AppState }) {
   const [touched, setTouched] = createSignal(false);
   createEffect(
     on(
-      () => Boolean(props.state.run()),
+      () => Boolean(runs.run()),
       (active) => {
         if (active) setTouched(false);
       },
     ),
   );
-  const explaining = () => touched() || (props.state.thread()?.entries.length ?? 0) === 0;
+  const explaining = () => touched() || (openThread.thread()?.entries.length ?? 0) === 0;
 
   // ---- The slash menu ----
   const [skills, setSkills] = createSignal<readonly SkillInfo[]>([]);
@@ -124,7 +130,7 @@ export function Composer(props: { state: AppState }) {
     on(
       () => query() !== undefined,
       (opened) => {
-        if (opened) void props.state.client.listSkills().then(setSkills, () => undefined);
+        if (opened) void client.skills.list().then(setSkills, () => undefined);
       },
     ),
   );
@@ -141,7 +147,7 @@ export function Composer(props: { state: AppState }) {
 
   const runCommand = (command: SlashCommand) => {
     setBoxText("");
-    if (command === "new") void props.state.newThread().then(() => box.focus());
+    if (command === "new") void openThread.newThread().then(() => box.focus());
     else if (command === "compact") void extras.compact();
     else if (command === "clear-memory") setConfirmingClear(true);
     else setHelpOpen(true);
@@ -155,7 +161,7 @@ export function Composer(props: { state: AppState }) {
   // Another model may have another window: the gauge reads the thread's use again.
   createEffect(
     on(
-      () => props.state.modelChoice()?.key,
+      () => modelChoice.modelChoice()?.key,
       () => void extras.refreshUsage(),
       { defer: true },
     ),
@@ -175,7 +181,7 @@ export function Composer(props: { state: AppState }) {
     const next = [...files(), ...chosen];
     const problem = uploadLimitProblem(next);
     if (problem) {
-      props.state.setNotice(t("composer.notAttached", { problem }));
+      notices.setNotice(t("composer.notAttached", { problem }));
       return;
     }
     setFiles(next);
@@ -190,7 +196,7 @@ export function Composer(props: { state: AppState }) {
     const attached = files();
     setSending(true);
     try {
-      const sent = await props.state.sendWithFiles(value, attached);
+      const sent = await runs.sendWithFiles(value, attached);
       if (!sent) return;
       // Only what was sent is cleared: text typed while the run was starting stays in the box.
       setText((current) => (current === value ? "" : current));
@@ -259,7 +265,7 @@ export function Composer(props: { state: AppState }) {
       </Show>
       <FollowUpSuggestions
         questions={running() ? [] : extras.suggestions()}
-        onChoose={(question) => void props.state.send(question)}
+        onChoose={(question) => void runs.send(question)}
       />
       <Show when={confirmingClear()}>
         <ClearMemoryConfirm
@@ -325,9 +331,9 @@ export function Composer(props: { state: AppState }) {
                   type="radio"
                   name="mode"
                   value={mode}
-                  checked={props.state.mode() === mode}
+                  checked={modelChoice.mode() === mode}
                   onChange={() => {
-                    props.state.setMode(mode);
+                    modelChoice.setMode(mode);
                     setTouched(true);
                   }}
                 />
@@ -336,17 +342,17 @@ export function Composer(props: { state: AppState }) {
             )}
           </For>
         </div>
-        <Show when={props.state.modelChoices().length > 1}>
+        <Show when={modelChoice.modelChoices().length > 1}>
           <select
             class="model-choice"
             aria-label={t("composer.model")}
-            value={props.state.modelChoice()?.key ?? ""}
+            value={modelChoice.modelChoice()?.key ?? ""}
             onChange={(event) => {
-              props.state.setModel(event.currentTarget.value);
+              modelChoice.setModel(event.currentTarget.value);
               setTouched(true);
             }}
           >
-            <For each={endpointGroups(props.state.modelChoices())}>
+            <For each={endpointGroups(modelChoice.modelChoices())}>
               {(group) => (
                 <Show when={group.several} fallback={<For each={group.choices}>{option}</For>}>
                   <optgroup label={group.name}>
@@ -363,17 +369,17 @@ export function Composer(props: { state: AppState }) {
             {t("slash.compacting")}
           </span>
         </Show>
-        <ContextMeter usage={props.state.thread() ? extras.usage() : undefined} />
+        <ContextMeter usage={openThread.thread() ? extras.usage() : undefined} />
       </div>
       <Show
-        when={props.state.run()}
+        when={runs.run()}
         fallback={
           <button type="submit" class="primary send-button" disabled={text().trim().length === 0 || sending()}>
             {sending() && files().length > 0 ? t("composer.uploading") : t("composer.send")}
           </button>
         }
       >
-        <button type="button" class="danger send-button" onClick={() => void props.state.stop()}>
+        <button type="button" class="danger send-button" onClick={() => void runs.stop()}>
           {t("composer.stop")}
         </button>
       </Show>
@@ -381,16 +387,16 @@ export function Composer(props: { state: AppState }) {
           whether the model it goes to reasons at all. Spoken when it changes, after the radio's own name; the Mode
           group's description even while it is quiet. */}
       <p class="mode-about" id={MODE_ABOUT_ID} aria-live="polite" data-quiet={explaining() ? undefined : ""}>
-        <strong>{t(MODE_INFO[props.state.mode()].name)}</strong>
+        <strong>{t(MODE_INFO[modelChoice.mode()].name)}</strong>
         {" — "}
-        {t(MODE_INFO[props.state.mode()].hint)}
+        {t(MODE_INFO[modelChoice.mode()].hint)}
         <Show when={reasonless()}>
           {(model) => (
             <span class="mode-warning">
               {rich("composer.mode.noReasoning", {
                 model: <strong>{model()}</strong>,
                 link: (
-                  <button type="button" class="link-button" onClick={() => props.state.setSettingsOpen(true)}>
+                  <button type="button" class="link-button" onClick={() => notices.setSettingsOpen(true)}>
                     {t("composer.mode.noReasoningLink")}
                   </button>
                 ),

@@ -7,21 +7,19 @@ import { createEffect, createMemo, createSignal, For, Index, on, onCleanup, onMo
 import {
   CLARIFICATION_TOOL_NAME,
   contentText,
-  type ModelRetryEvent,
-  type RunError,
   type ThreadEntry,
   type ToolWireMessage,
   type UsageMetadata,
   type WireMessage,
 } from "../../protocol/index.ts";
-import type { AppState } from "../app-state.ts";
+import { useGateway, useModelChoice, useNotices, useOpenThread, useRuns } from "../state/stores.tsx";
 import { findMessageIndex } from "./find-message.ts";
 import { answeredCallIds, answerUsages, carriesClarificationAnswer, clarificationCarriers } from "./answers.ts";
 import { answerOf, requestOfToolMessage } from "./clarification-form.ts";
 import { t } from "../i18n/index.ts";
-import { liveMessages } from "./run-view.ts";
-import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "./subtasks.ts";
-import { toolResultsOf, type ToolResults } from "./tool-step-content.ts";
+import { liveMessages } from "../state/run-view.ts";
+import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "../state/subtasks.ts";
+import { conversationTools, EntryView, RetryNotice, RunErrorView } from "./entry-view.tsx";
 import { ToolProgressContext } from "./tool-steps.tsx";
 import { MESSAGE_BASE } from "../markdown/thread-file-references.ts";
 import { MessageView } from "./message-view.tsx";
@@ -30,101 +28,8 @@ import { Welcome } from "./welcome.tsx";
 import { ApprovalCard } from "./approval-card.tsx";
 import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "../markdown/thread-files-context.ts";
 
-/** `modelSetUp`: a model is set up now, so "No model is set up yet" gives way to a note that says so. */
-function RunErrorView(props: { error: RunError; onOpenSettings: () => void; modelSetUp?: boolean }) {
-  const fixable = () =>
-    ["not_configured", "authentication", "not_found", "unreachable", "proxy_refused"].includes(props.error.error);
-  return (
-    <Show
-      when={!(props.error.error === "not_configured" && props.modelSetUp)}
-      fallback={
-        <p class="run-error-resolved" role="status">
-          {t("conversation.modelNowSetUp")}
-        </p>
-      }
-    >
-      <div class="run-error" role="alert">
-        <p>{props.error.message}</p>
-        <Show when={fixable()}>
-          <button type="button" class="link-button" onClick={() => props.onOpenSettings()}>
-            {t("common.openSettings")}
-          </button>
-        </Show>
-      </div>
-    </Show>
-  );
-}
-
-const RETRY_REASONS = ["unreachable", "rate_limited", "server_error"] as const;
-
-/** Why the reply is late: the model call failed and is tried again shortly (the run's `model_retry` events). */
-function RetryNotice(props: { retry: ModelRetryEvent }) {
-  const reason = () => {
-    const known = RETRY_REASONS.find((code) => code === props.retry.reason);
-    return t(known ? `conversation.retry.${known}` : "conversation.retry.failed");
-  };
-  return (
-    <p class="run-retry" role="status">
-      {t("conversation.retrying", {
-        reason: reason(),
-        seconds: String(Math.max(1, Math.round(props.retry.delay_ms / 1000))),
-        attempt: String(props.retry.attempt),
-        retries: String(props.retry.retries),
-      })}
-    </p>
-  );
-}
-
-function EntryView(props: {
-  entry: ThreadEntry;
-  onOpenSettings: () => void;
-  answer?: string | undefined;
-  onAnswer?: ((text: string) => void) | undefined;
-  subtasks: Subtasks;
-  tools: ConversationTools;
-  actions?: MessageActions | undefined;
-  usage?: UsageMetadata | undefined;
-  modelSetUp?: boolean;
-}): JSX.Element {
-  const entry = props.entry;
-  return entry.kind === "message" ? (
-    <MessageView
-      message={entry.message}
-      stopped={entry.stopped}
-      answer={props.answer}
-      onAnswer={props.onAnswer}
-      subtasks={props.subtasks}
-      tools={props.tools}
-      actions={props.actions}
-      usage={props.usage}
-    />
-  ) : (
-    <RunErrorView error={entry.error} onOpenSettings={props.onOpenSettings} modelSetUp={props.modelSetUp} />
-  );
-}
-
 const NO_MESSAGES: readonly WireMessage[] = [];
 
-/**
- * The conversation's tool results by call id, the ids of the calls its assistant messages make, and (in a replay)
- * the calls whose results a later step shows.
- */
-interface ConversationTools {
-  results: ToolResults;
-  calls: ReadonlySet<string>;
-  awaited: ReadonlySet<string>;
-}
-
-function conversationTools(
-  messages: readonly WireMessage[],
-  moreCalls: readonly string[],
-  awaited: ReadonlySet<string>,
-): ConversationTools {
-  const calls = new Set<string>(moreCalls);
-  for (const message of messages)
-    if (message.type === "ai") for (const call of message.tool_calls ?? []) calls.add(call.id);
-  return { results: toolResultsOf(messages), calls, awaited };
-}
 const NOTHING_AWAITED: ReadonlySet<string> = new Set();
 const NO_SUBTASKS: Subtasks = new Map();
 
@@ -302,19 +207,25 @@ function EntryList(props: {
   );
 }
 
-export function Conversation(props: { state: AppState }) {
+export function Conversation() {
   let log!: HTMLDivElement;
-  const state = props.state;
-  const liveRun = () => state.run();
-  const openSettings = () => state.setSettingsOpen(true);
-  const answers = createMemo(() => clarificationAnswers(state.thread()?.entries ?? [], liveRun()?.userText));
+  const client = useGateway();
+  const openThread = useOpenThread();
+  const runs = useRuns();
+  const modelChoice = useModelChoice();
+  const notices = useNotices();
+  const liveRun = () => runs.run();
+  const openSettings = () => notices.setSettingsOpen(true);
+  const answers = createMemo(() => clarificationAnswers(openThread.thread()?.entries ?? [], liveRun()?.userText));
   // The live run's messages and task state change by reference only when they change, not on every token.
   const produced = createMemo(() => liveRun()?.produced ?? NO_MESSAGES);
   const liveSubtasks = createMemo(() => liveRun()?.subtasks ?? NO_SUBTASKS);
   // Results of calls that ended before the rest of their step: their steps show done while the others run.
   const earlyResults = createMemo(() => liveRun()?.results ?? NO_MESSAGES);
   const messages = createMemo(() => {
-    const saved = (state.thread()?.entries ?? []).flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
+    const saved = (openThread.thread()?.entries ?? []).flatMap((entry) =>
+      entry.kind === "message" ? [entry.message] : [],
+    );
     return [...saved, ...produced(), ...earlyResults()];
   });
   const subtasks = createMemo(() => mergeSubtasks(subtasksFromMessages(messages()), liveSubtasks()));
@@ -332,39 +243,41 @@ export function Conversation(props: { state: AppState }) {
   );
   // A replay shows the thread as it was at a step: a call whose result a later step shows is waiting, not failed.
   const awaited = createMemo(() => {
-    const replay = state.replay();
+    const replay = openThread.replay();
     return replay ? answeredCallIds([...replay.entries.values()].flatMap(messageOf)) : NOTHING_AWAITED;
   });
   const tools = createMemo(() => conversationTools(messages(), streamingCalls(), awaited()));
   // One token count per answer, after its last message: the saved answers', and the live run's so far.
   const savedUsages = createMemo(() =>
-    answerUsages((state.thread()?.entries ?? []).flatMap((entry) => (entry.kind === "message" ? [entry.message] : []))),
+    answerUsages(
+      (openThread.thread()?.entries ?? []).flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])),
+    ),
   );
   const liveUsages = createMemo(() => {
     const view = liveRun();
     return view ? answerUsages(liveMessages(view)) : new Map<string, UsageMetadata>();
   });
   // A user message that only carries a Clarification card's answer to the model: the card shows the answer.
-  const carriers = createMemo(() => clarificationCarriers(state.thread()?.entries ?? []));
+  const carriers = createMemo(() => clarificationCarriers(openThread.thread()?.entries ?? []));
   const liveCarriesAnswer = () => {
     const view = liveRun();
-    return !!view && carriesClarificationAnswer(state.thread()?.entries ?? [], view.userText);
+    return !!view && carriesClarificationAnswer(openThread.thread()?.entries ?? [], view.userText);
   };
-  const empty = () => !liveRun() && (state.thread()?.entries.length ?? 0) === 0;
-  const places = createMemo(() => turnPlaces(state.thread()?.entries ?? []));
+  const empty = () => !liveRun() && (openThread.thread()?.entries.length ?? 0) === 0;
+  const places = createMemo(() => turnPlaces(openThread.thread()?.entries ?? []));
   /** Edit, Regenerate and versions, while nothing runs in a thread that takes messages. */
   const actionsFor = (entry: ThreadEntry): MessageActions | undefined => {
-    if (entry.kind !== "message" || liveRun() || !state.canReply()) return undefined;
+    if (entry.kind !== "message" || liveRun() || !openThread.canReply()) return undefined;
     const place = places().get(entry.message.id);
     if (!place) return undefined;
-    const versions = state.thread()?.versions?.[place.turn];
-    const showVersion = (runId: string) => void state.showVersion(runId);
+    const versions = openThread.thread()?.versions?.[place.turn];
+    const showVersion = (runId: string) => void runs.showVersion(runId);
     if (entry.message.type === "human") {
       const messageId = entry.message.id;
       return {
         versions: versions?.prompt,
         onShowVersion: showVersion,
-        onEdit: (text) => void state.editMessage(messageId, text),
+        onEdit: (text) => void runs.editMessage(messageId, text),
       };
     }
     // One Regenerate per answer: on its last reply.
@@ -372,14 +285,14 @@ export function Conversation(props: { state: AppState }) {
     return {
       versions: versions?.reply,
       onShowVersion: showVersion,
-      onRegenerate: () => void state.regenerate(place.turn),
+      onRegenerate: () => void runs.regenerate(place.turn),
     };
   };
   // Pictures and links in the messages that name the thread's files.
-  const threadId = () => state.thread()?.thread_id ?? "";
-  const images = createImageUrls((path, thread) => state.client.readThreadFile(thread, path), threadId);
+  const threadId = () => openThread.thread()?.thread_id ?? "";
+  const images = createImageUrls((path, thread) => client.threads.readFile(thread, path), threadId);
   createEffect(on(threadId, images.forgetOthers, { defer: true }));
-  const files: ThreadFiles = { base: MESSAGE_BASE, imageUrl: images.imageUrl, open: state.openPreview };
+  const files: ThreadFiles = { base: MESSAGE_BASE, imageUrl: images.imageUrl, open: notices.openPreview };
 
   // Follow the reply as it grows, unless the user scrolled up to read. A thread opens at its end unless a search
   // result opened it at a message. The welcome stays at its top (its greeting, on a phone taller than the screen):
@@ -387,7 +300,7 @@ export function Conversation(props: { state: AppState }) {
   let pinned = true;
   /** The query of a thread search whose result opened this thread, until the conversation has shown its message. */
   const findFor = (id: string) => {
-    const request = state.findRequest();
+    const request = openThread.findRequest();
     return request?.threadId === id ? request.query : undefined;
   };
   // Only the user scrolling up lets go of the end (a wheel, a touch, a key, the scroll bar): entries measured as
@@ -414,7 +327,7 @@ export function Conversation(props: { state: AppState }) {
     });
   };
   createEffect(() => {
-    state.thread();
+    openThread.thread();
     const view = liveRun();
     if (view) liveMessages(view);
     if (pinned) scrollToEnd();
@@ -446,14 +359,14 @@ export function Conversation(props: { state: AppState }) {
       <div class="conversation-inner" ref={inner}>
         <ThreadFilesContext.Provider value={files}>
           <ToolProgressContext.Provider value={() => liveRun()?.toolProgress}>
-            <Show when={!empty()} fallback={<Welcome state={state} />}>
+            <Show when={!empty()} fallback={<Welcome />}>
               <Show when={threadId()} keyed>
                 {(id) => (
                   <EntryList
-                    entries={state.thread()?.entries ?? []}
+                    entries={openThread.thread()?.entries ?? []}
                     scroller={log}
                     find={findFor(id)}
-                    onFindDone={() => state.findDone()}
+                    onFindDone={() => openThread.findDone()}
                     onOpen={(atEnd) => (pinned = atEnd)}
                     onLeaveEnd={() => (pinned = false)}
                   >
@@ -465,7 +378,7 @@ export function Conversation(props: { state: AppState }) {
                         <EntryView
                           entry={entry}
                           onOpenSettings={openSettings}
-                          modelSetUp={state.modelChoices().length > 0}
+                          modelSetUp={modelChoice.modelChoices().length > 0}
                           answer={answer()}
                           subtasks={subtasks()}
                           tools={tools()}
@@ -473,8 +386,8 @@ export function Conversation(props: { state: AppState }) {
                           usage={id === undefined ? undefined : savedUsages().get(id)}
                           // Only an unanswered question takes an answer, and only while nothing runs.
                           onAnswer={
-                            isClarification(entry) && answer() === undefined && !liveRun() && state.canReply()
-                              ? (text) => void state.send(text)
+                            isClarification(entry) && answer() === undefined && !liveRun() && openThread.canReply()
+                              ? (text) => void runs.send(text)
                               : undefined
                           }
                         />
@@ -483,10 +396,10 @@ export function Conversation(props: { state: AppState }) {
                   </EntryList>
                 )}
               </Show>
-              <Show when={!liveRun() && state.thread()?.resumable && state.canReply()}>
+              <Show when={!liveRun() && openThread.thread()?.resumable && openThread.canReply()}>
                 <div class="run-cut-off">
                   <p>{t("conversation.cutOff")}</p>
-                  <button type="button" class="primary" onClick={() => void state.resume()}>
+                  <button type="button" class="primary" onClick={() => void runs.resume()}>
                     {t("conversation.continue")}
                   </button>
                 </div>
@@ -528,7 +441,7 @@ export function Conversation(props: { state: AppState }) {
                       {(approval) => (
                         <ApprovalCard
                           approval={approval}
-                          onAnswer={(decision) => state.answerApproval(approval.approval_id, decision)}
+                          onAnswer={(decision) => runs.answerApproval(approval.approval_id, decision)}
                         />
                       )}
                     </For>
@@ -538,7 +451,7 @@ export function Conversation(props: { state: AppState }) {
                         <RunErrorView
                           error={error()}
                           onOpenSettings={openSettings}
-                          modelSetUp={state.modelChoices().length > 0}
+                          modelSetUp={modelChoice.modelChoices().length > 0}
                         />
                       )}
                     </Show>

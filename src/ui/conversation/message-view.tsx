@@ -13,7 +13,7 @@ import {
 import { requestOfToolMessage } from "./clarification-form.ts";
 import { formatBytes, t } from "../i18n/index.ts";
 import { formatTokens, usageDetail } from "./message-usage.ts";
-import { subtaskOfCall, TASK_TOOL_NAME, type Subtasks } from "./subtasks.ts";
+import { subtaskOfCall, TASK_TOOL_NAME, type Subtasks } from "../state/subtasks.ts";
 import type { ToolResults } from "./tool-step-content.ts";
 import { ClarificationCard } from "./clarification-card.tsx";
 import { SubtaskCards } from "./subtask-cards.tsx";

@@ -2,7 +2,7 @@
 import { Index, Show } from "solid-js";
 import { contentText, type WireMessage } from "../../protocol/index.ts";
 import { t, tn, type TextKey } from "../i18n/index.ts";
-import { isTerminal, stepSummary, type Subtask } from "./subtasks.ts";
+import { isTerminal, stepSummary, type Subtask } from "../state/subtasks.ts";
 import { Markdown } from "../markdown/lazy-markdown.tsx";
 
 /** What a card says of its task: how it ended, or, before that, running while the run lives and stopped after. */

@@ -2,18 +2,23 @@
 // of what the agent does. An example fills the composer rather than sending: each is a template people adapt (their
 // topic, their file), and a filled box lets them read and edit it before anything costs a request.
 import { For, Show } from "solid-js";
-import type { AppState } from "../app-state.ts";
+import { useModelChoice, useNotices, useOpenThread } from "../state/stores.tsx";
+import { useComposerExtras } from "../composer/composer-extras-context.tsx";
 import { rich, t } from "../i18n/index.ts";
 import { WELCOME_EXAMPLES as EXAMPLES, type WelcomeExample as Example } from "./welcome-examples.ts";
 
 /** The example's element ids' stem: "welcome-report" for "welcome.report". */
 const idOf = (example: Example) => example.title.replace(".", "-");
 
-export function Welcome(props: { state: AppState }) {
-  const configured = () => props.state.modelChoices().length > 0;
+export function Welcome() {
+  const modelChoice = useModelChoice();
+  const notices = useNotices();
+  const openThread = useOpenThread();
+  const extras = useComposerExtras();
+  const configured = () => modelChoice.modelChoices().length > 0;
   const choose = (example: Example) => {
-    if (example.mode) props.state.setMode(example.mode);
-    props.state.composerExtras.fillComposer(t(example.prompt));
+    if (example.mode) modelChoice.setMode(example.mode);
+    extras.fillComposer(t(example.prompt));
   };
   return (
     <div class="welcome">
@@ -24,7 +29,7 @@ export function Welcome(props: { state: AppState }) {
           <p>
             {rich("conversation.setUp", {
               link: (
-                <button type="button" class="link-button" onClick={() => props.state.setSettingsOpen(true)}>
+                <button type="button" class="link-button" onClick={() => notices.setSettingsOpen(true)}>
                   {t("conversation.setUpLink")}
                 </button>
               ),
@@ -32,9 +37,9 @@ export function Welcome(props: { state: AppState }) {
           </p>
         }
       >
-        <p>{rich("conversation.using", { model: <strong>{props.state.model()?.id}</strong> })}</p>
+        <p>{rich("conversation.using", { model: <strong>{modelChoice.model()?.id}</strong> })}</p>
       </Show>
-      <Show when={props.state.canReply()}>
+      <Show when={openThread.canReply()}>
         <section class="welcome-examples" aria-labelledby="welcome-examples-title">
           <h2 id="welcome-examples-title">{t("welcome.examples")}</h2>
           <ul>

@@ -146,7 +146,7 @@ export const en = {
   // Browser notifications.
   "notify.replyReady": template<{ title: string }>("{{ title }}: reply ready"),
 
-  // Notices at the top of the page (app-state.ts).
+  // Notices at the top of the page (the stores, src/ui/state/).
   "notice.threadGone": "That thread no longer exists.",
   "notice.updated": "Fawn was updated. Reload the page to use the new version.",
   "notice.deletedElsewhere": "This thread was deleted in another tab.",

@@ -1,15 +1,16 @@
 // An imported thread is read as it came: in place of the composer it offers Replay, and "Continue this thread",
 // which copies it into a thread of the user's own that runs on the user's model.
 import { createSignal } from "solid-js";
-import type { AppState } from "../app-state.ts";
+import { useOpenThread } from "../state/stores.tsx";
 import { t } from "../i18n/index.ts";
 
-export function ImportedThreadBar(props: { state: AppState; threadId: string; onContinued: () => void }) {
+export function ImportedThreadBar(props: { threadId: string; onContinued: () => void }) {
+  const openThread = useOpenThread();
   const [busy, setBusy] = createSignal(false);
   const continueThread = async () => {
     setBusy(true);
     try {
-      if (await props.state.continueThread(props.threadId)) props.onContinued();
+      if (await openThread.continueThread(props.threadId)) props.onContinued();
     } finally {
       setBusy(false);
     }
@@ -18,7 +19,7 @@ export function ImportedThreadBar(props: { state: AppState; threadId: string; on
     <section class="imported-thread" aria-label={t("imported.region")}>
       <p>{t("imported.explain")}</p>
       <div class="imported-actions">
-        <button type="button" class="ghost" onClick={() => void props.state.startReplay()}>
+        <button type="button" class="ghost" onClick={() => void openThread.startReplay()}>
           {t("replay.start")}
         </button>
         <button type="button" class="primary" disabled={busy()} onClick={() => void continueThread()}>

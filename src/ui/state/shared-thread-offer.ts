@@ -14,10 +14,10 @@ import {
   type SharedSource,
 } from "./shared-thread-sources.ts";
 
-export type SharedThreadClient = Pick<
-  GatewayApi,
-  "readShareLink" | "openThreadBundle" | "importThreadBundle" | "closeSharedThread"
->;
+export type SharedThreadClient = {
+  sharing: Pick<GatewayApi["sharing"], "readLink" | "openBundle" | "close">;
+  bundles: Pick<GatewayApi["bundles"], "import">;
+};
 
 /** Where a shared thread stands: being read from its source, ready to read and import, or refused. */
 export type SharedOffer =
@@ -40,7 +40,7 @@ export function createSharedThreadOffer(client: SharedThreadClient) {
   /** Lets the shared thread go: the worker forgets it, and a link's fragment leaves the address. */
   const release = () => {
     const current = ready();
-    if (current) void client.closeSharedThread(current.thread.thread_id).catch(() => undefined);
+    if (current) void client.sharing.close(current.thread.thread_id).catch(() => undefined);
     shown++;
     setOffer(undefined);
     setFailure(undefined);
@@ -52,9 +52,11 @@ export function createSharedThreadOffer(client: SharedThreadClient) {
     setOffer({ kind: "reading" });
     try {
       const reading =
-        source.kind === "link" ? await client.readShareLink(source.data) : await client.openThreadBundle(source.file);
+        source.kind === "link"
+          ? await client.sharing.readLink(source.data)
+          : await client.sharing.openBundle(source.file);
       if (id === shown) setOffer({ kind: "ready", ...reading });
-      else void client.closeSharedThread(reading.thread.thread_id).catch(() => undefined);
+      else void client.sharing.close(reading.thread.thread_id).catch(() => undefined);
     } catch (error) {
       if (id === shown) setOffer({ kind: "failed", message: errorMessage(error) });
     }
@@ -114,7 +116,7 @@ export function createSharedThreadOffer(client: SharedThreadClient) {
       setImporting(true);
       setFailure(undefined);
       try {
-        const thread = await client.importThreadBundle(current.bundle);
+        const thread = await client.bundles.import(current.bundle);
         close();
         return thread.thread_id;
       } catch (error) {

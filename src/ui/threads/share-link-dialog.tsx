@@ -6,9 +6,9 @@ import { errorMessage } from "../gateway-client.ts";
 import { formatBytes, t } from "../i18n/index.ts";
 import { writeClipboard } from "../shared/copy-button.tsx";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
-import { appBaseUrl, shareLinkUrl } from "./shared-thread-sources.ts";
+import { appBaseUrl, shareLinkUrl } from "../state/shared-thread-sources.ts";
 
-export type ShareLinkClient = Pick<GatewayApi, "shareThreadLink">;
+export type ShareLinkClient = { sharing: Pick<GatewayApi["sharing"], "link"> };
 
 /** Open while `threadId` is set; closing it (Escape, "Close") calls `onClose`. */
 export function ShareLinkDialog(props: {
@@ -21,7 +21,7 @@ export function ShareLinkDialog(props: {
   const [copied, setCopied] = createSignal<Status | undefined>();
   const [link] = createResource(
     () => props.threadId,
-    (threadId) => props.client.shareThreadLink(threadId),
+    (threadId) => props.client.sharing.link(threadId),
   );
   createEffect(() => {
     if (props.threadId) {

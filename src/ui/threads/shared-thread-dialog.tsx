@@ -5,7 +5,7 @@
 import { createEffect, For, Match, on, Show, Switch } from "solid-js";
 import { formatBytes, t, tn } from "../i18n/index.ts";
 import { StatusLine } from "../shared/status-line.tsx";
-import type { SharedThreadOffer } from "./shared-thread-offer.ts";
+import type { SharedThreadOffer } from "../state/shared-thread-offer.ts";
 
 /** A thread file's path as the user knows it: `outputs/report.md` for `/mnt/user-data/outputs/report.md`. */
 function shownPath(path: string): string {

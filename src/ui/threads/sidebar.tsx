@@ -2,7 +2,7 @@
 // its search box, and Settings. On a phone it is a drawer over the conversation (app.tsx), which also holds
 // "Keyboard shortcuts" and a "Hide threads" button; a click on a control marked `closes-drawer` closes it.
 import { createEffect, createSignal, on, onCleanup, Show } from "solid-js";
-import type { AppState } from "../app-state.ts";
+import { useGateway, useNotices, useOpenThread, useRuns, useThreadList } from "../state/stores.tsx";
 import { createThreadSearch, isActiveQuery, type ThreadSearchState } from "./thread-search-controller.ts";
 import { ImportThreadButton } from "./import-thread.tsx";
 import { ThreadList } from "./thread-list.tsx";
@@ -10,28 +10,31 @@ import { ThreadSearchBox, ThreadSearchResults } from "./thread-search.tsx";
 import { t } from "../i18n/index.ts";
 
 export function Sidebar(props: {
-  state: AppState;
   onShowShortcuts: () => void;
   /** A thread was imported and opened. */
   onImported: () => void;
   /** "Hide threads" (the phone's drawer). */
   onClose: () => void;
 }) {
-  const state = props.state;
+  const client = useGateway();
+  const threadList = useThreadList();
+  const open = useOpenThread();
+  const runs = useRuns();
+  const notices = useNotices();
   const [searchState, setSearchState] = createSignal<ThreadSearchState>({ query: "", pending: false });
   const search = createThreadSearch({
-    search: (query) => state.client.searchThreads(query),
+    search: (query) => client.threads.search(query),
     onChange: setSearchState,
   });
   onCleanup(() => search.dispose());
   // Threads changed (a run ended, a rename, another tab): the results are searched again.
-  createEffect(on(state.threads, () => search.refresh(), { defer: true }));
+  createEffect(on(threadList.threads, () => search.refresh(), { defer: true }));
   const searching = () => isActiveQuery(searchState().query);
   let results: HTMLUListElement | undefined;
   let nav: HTMLElement | undefined;
-  const openThread = (threadId: string) => void state.openThread(threadId);
+  const openThread = (threadId: string) => void open.open(threadId);
   // A search result opens its thread at the first message holding the query's words.
-  const openFound = (threadId: string) => void state.openThread(threadId, { find: searchState().query });
+  const openFound = (threadId: string) => void open.open(threadId, { find: searchState().query });
 
   return (
     <aside class="sidebar">
@@ -47,14 +50,14 @@ export function Sidebar(props: {
           <span aria-hidden="true">×</span>
         </button>
       </div>
-      <button type="button" class="primary new-thread closes-drawer" onClick={() => void state.newThread()}>
+      <button type="button" class="primary new-thread closes-drawer" onClick={() => void open.newThread()}>
         {t("common.newThread")}
       </button>
       <ImportThreadButton
-        client={state.client}
+        client={client}
         onImported={(threadId) => {
           props.onImported();
-          void state.openThread(threadId);
+          void open.open(threadId);
         }}
       />
       <nav aria-label={t("common.threads")} class="thread-list thread-nav" ref={nav}>
@@ -62,7 +65,7 @@ export function Sidebar(props: {
           search={search}
           state={searchState()}
           // Starts indexing threads from before search existed, so the first query finds them.
-          onFirstFocus={() => void state.client.searchThreads("").catch(() => undefined)}
+          onFirstFocus={() => void client.threads.search("").catch(() => undefined)}
           // A click, not a call: on a phone, choosing a thread closes the thread list (app.tsx).
           onOpenFirst={() => results?.querySelector<HTMLElement>('a[data-result="0"]')?.click()}
           onFocusResults={() => results?.querySelector<HTMLElement>('a[data-result="0"]')?.focus()}
@@ -71,16 +74,16 @@ export function Sidebar(props: {
           when={searching()}
           fallback={
             <ThreadList
-              threads={state.threads()}
-              currentId={state.thread()?.thread_id}
-              isRunning={state.isRunning}
+              threads={threadList.threads()}
+              currentId={open.thread()?.thread_id}
+              isRunning={runs.isRunning}
               onOpen={openThread}
             />
           }
         >
           <ThreadSearchResults
             state={searchState()}
-            currentId={state.thread()?.thread_id}
+            currentId={open.thread()?.thread_id}
             onOpen={openFound}
             onFocusBox={() => nav?.querySelector<HTMLElement>('input[type="search"]')?.focus()}
             ref={(element) => (results = element)}
@@ -88,7 +91,7 @@ export function Sidebar(props: {
         </Show>
       </nav>
       <div class="sidebar-footer">
-        <button type="button" class="ghost settings-button closes-drawer" onClick={() => state.setSettingsOpen(true)}>
+        <button type="button" class="ghost settings-button closes-drawer" onClick={() => notices.setSettingsOpen(true)}>
           {t("sidebar.settings")}
         </button>
         {/* The title bar's "?" on wider screens. */}

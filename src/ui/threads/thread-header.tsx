@@ -5,7 +5,7 @@
 // the title in a dialog; Delete asks in a dialog first; Replay plays the thread back in place of the composer.
 import { createMemo, createSignal, lazy, onCleanup, Show, Suspense } from "solid-js";
 import type { ThreadExportFormat, WireMessage } from "../../protocol/index.ts";
-import type { AppState } from "../app-state.ts";
+import { useGateway, useOpenThread, useRuns, useThreadList } from "../state/stores.tsx";
 import { t } from "../i18n/index.ts";
 import { formatCount, threadUsage, usageDetail } from "../conversation/message-usage.ts";
 import { errorMessage } from "../gateway-client.ts";
@@ -24,13 +24,16 @@ const NO_MESSAGES: readonly WireMessage[] = [];
  * `sidebarShown` and `onToggleSidebar` the "Show threads" button; `onShowShortcuts` the "Keyboard shortcuts" one.
  */
 export function ThreadHeader(props: {
-  state: AppState;
   terminalOpen: boolean;
   onToggleTerminal: () => void;
   sidebarShown: boolean;
   onToggleSidebar: () => void;
   onShowShortcuts: () => void;
 }) {
+  const client = useGateway();
+  const threadList = useThreadList();
+  const openThread = useOpenThread();
+  const runs = useRuns();
   const [open, setOpen] = createSignal(false);
   let menu: HTMLDivElement | undefined;
   const close = (event: MouseEvent) => {
@@ -45,7 +48,7 @@ export function ThreadHeader(props: {
   const renamedOnce = createMemo((was: boolean) => was || renaming() !== undefined, false);
   const rename = () => {
     setOpen(false);
-    const thread = props.state.thread();
+    const thread = openThread.thread();
     if (thread) setRenaming({ threadId: thread.thread_id, title: thread.title });
   };
   /** Stores the new title; the Gateway's refusal comes back as the dialog's error. */
@@ -53,7 +56,7 @@ export function ThreadHeader(props: {
     const asked = renaming();
     if (!asked) return undefined;
     try {
-      await props.state.client.renameThread(asked.threadId, title);
+      await client.threads.rename(asked.threadId, title);
       return undefined;
     } catch (error) {
       return errorMessage(error);
@@ -65,32 +68,32 @@ export function ThreadHeader(props: {
   const exportAs = (format: ThreadExportFormat) => {
     setOpen(false);
     setExporting(false);
-    const thread = props.state.thread();
-    if (thread) void props.state.exportThread(thread.thread_id, format);
+    const thread = openThread.thread();
+    if (thread) void threadList.export(thread.thread_id, format);
   };
   /** The thread Delete asks about, while its dialog is open. */
   const [deleting, setDeleting] = createSignal<{ threadId: string; title: string } | undefined>();
   const remove = () => {
     setOpen(false);
-    const thread = props.state.thread();
+    const thread = openThread.thread();
     if (thread) setDeleting({ threadId: thread.thread_id, title: thread.title });
   };
   const answered = (confirmed: boolean) => {
     const asked = deleting();
     setDeleting(undefined);
-    if (asked && confirmed) void props.state.deleteThread(asked.threadId);
+    if (asked && confirmed) void threadList.delete(asked.threadId);
   };
   const replay = () => {
     setOpen(false);
-    void props.state.startReplay();
+    void openThread.startReplay();
   };
 
   // The live run's completed messages change by reference only when a step completes, not on every token.
-  const produced = createMemo(() => props.state.run()?.produced ?? NO_MESSAGES);
-  const usage = createMemo(() => threadUsage(props.state.thread()?.entries ?? [], produced()));
+  const produced = createMemo(() => runs.run()?.produced ?? NO_MESSAGES);
+  const usage = createMemo(() => threadUsage(openThread.thread()?.entries ?? [], produced()));
 
   return (
-    <header class="thread-header" classList={{ empty: !props.state.thread() }}>
+    <header class="thread-header" classList={{ empty: !openThread.thread() }}>
       <button
         type="button"
         class="ghost threads-toggle"
@@ -100,11 +103,11 @@ export function ThreadHeader(props: {
       >
         <span aria-hidden="true">☰</span> <span class="threads-toggle-label">{t("common.threads")}</span>
       </button>
-      <Show when={props.state.thread()} fallback={<span class="header-brand">Fawn</span>}>
+      <Show when={openThread.thread()} fallback={<span class="header-brand">Fawn</span>}>
         {(thread) => <h1 class="thread-title">{thread().title}</h1>}
       </Show>
       <div class="thread-header-actions">
-        <Show when={props.state.thread() && usage()}>
+        <Show when={openThread.thread() && usage()}>
           {(total) => (
             <span class="thread-tokens" title={usageDetail(total())}>
               {t("header.tokens", { count: formatCount(total().total_tokens) })}
@@ -121,7 +124,7 @@ export function ThreadHeader(props: {
           ?
         </button>
         {/* A shared thread being read is not stored yet: nothing to act on, no sandbox. */}
-        <Show when={!props.state.shared.reading() && props.state.thread()}>
+        <Show when={!openThread.shared.reading() && openThread.thread()}>
           {(thread) => (
             <>
               <button
@@ -176,7 +179,7 @@ export function ThreadHeader(props: {
                       role="menuitem"
                       onClick={() => {
                         setOpen(false);
-                        void props.state.pinThread(thread().thread_id, !thread().pinned);
+                        void threadList.pin(thread().thread_id, !thread().pinned);
                       }}
                     >
                       {thread().pinned ? t("header.unpin") : t("header.pin")}
@@ -203,7 +206,7 @@ export function ThreadHeader(props: {
                         </button>
                       </div>
                     </Show>
-                    <Show when={!props.state.replay() && !props.state.run() && thread().entries.length > 0}>
+                    <Show when={!openThread.replay() && !runs.run() && thread().entries.length > 0}>
                       <button type="button" role="menuitem" onClick={replay}>
                         {t("replay.start")}
                       </button>
@@ -227,7 +230,7 @@ export function ThreadHeader(props: {
                           aria-checked={foreign().memory === true}
                           onClick={() => {
                             setOpen(false);
-                            void props.state.setThreadMemory(thread().thread_id, foreign().memory !== true);
+                            void threadList.setMemory(thread().thread_id, foreign().memory !== true);
                           }}
                         >
                           <span class="menu-check" aria-hidden="true">
@@ -244,9 +247,9 @@ export function ThreadHeader(props: {
                 </Show>
               </div>
               <ShareLinkDialog
-                client={props.state.client}
+                client={client}
                 threadId={sharing()}
-                onExportFawn={(threadId) => void props.state.exportThread(threadId, "fawn")}
+                onExportFawn={(threadId) => void threadList.export(threadId, "fawn")}
                 onClose={() => setSharing(undefined)}
               />
             </>

@@ -5,7 +5,7 @@ import { createSignal, Show } from "solid-js";
 import type { TodoItem } from "../../protocol/index.ts";
 import type { GatewayClient } from "../gateway-client.ts";
 import { formatNumber, t } from "../i18n/index.ts";
-import type { FileBeingWritten } from "../conversation/run-view.ts";
+import type { FileBeingWritten } from "../state/run-view.ts";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.tsx";
 import { PlanPanel } from "../conversation/plan-panel.tsx";
 

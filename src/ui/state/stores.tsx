@@ -1,0 +1,102 @@
+// The UI's stores, made once per page and provided to every component through Solid's context: the thread list, the
+// open thread (with its address and replay), runs, the model choice, and notices and dialogs. A component takes the
+// one it uses (useRuns(), useOpenThread()…). State modules import no feature folder (lint: src/ui/state/).
+import { createContext, useContext, type JSX } from "solid-js";
+import { CHANGES_CHANNEL, isChangeNotice, PROTOCOL_VERSION, type ChangeNotice } from "../../protocol/index.ts";
+import type { GatewayClient } from "../gateway-client.ts";
+import { t } from "../i18n/index.ts";
+import { GATEWAY_READY_MARK } from "../shared/perf-marks.ts";
+import { createWebContainerStarter } from "../webcontainer-starter.ts";
+import { createModelChoice } from "./model-choice.ts";
+import { createNotices } from "./notices.ts";
+import { createOpenThread, threadIdFromHash } from "./open-thread.ts";
+import { createRuns } from "./runs.ts";
+import { createThreadList } from "./thread-list.ts";
+
+/** Makes the stores over `client`; `init` then loads them and follows changes made elsewhere. */
+export function createStores(client: GatewayClient) {
+  // The stores ask each other through functions, called only once all are made.
+  const notices = createNotices({
+    openThreadId: () => openThread.current()?.thread_id,
+    shownThreadId: () => openThread.thread()?.thread_id,
+  });
+  const openThread = createOpenThread({ client, notices, isRunning: (id) => runs.isRunning(id) });
+  const modelChoice = createModelChoice(client);
+  const runs = createRuns({ client, notices, openThread, modelChoice });
+  const threadList = createThreadList({ client, notices, openThread });
+  const webContainer = createWebContainerStarter(client, notices.setNotice);
+
+  /** Another tab (or this tab's worker) changed data: refresh what is shown, unless a run here is writing it. */
+  async function applyChange(notice: ChangeNotice): Promise<void> {
+    // Settings → Memory listens for its own notices.
+    if (notice.type === "memory-changed") return;
+    if (notice.type === "settings-changed") return modelChoice.reload();
+    await threadList.refresh();
+    const open = openThread.current();
+    if (notice.type === "threads-replaced") {
+      if (!open) return;
+      // The open thread may be gone (all data deleted) or unchanged (a backup adds threads, never replaces one).
+      if (threadList.threads().some((summary) => summary.thread_id === open.thread_id))
+        await openThread.reloadIfOpen(open.thread_id);
+      else await openThread.open(undefined);
+      return;
+    }
+    if (!open || open.thread_id !== notice.thread_id) return;
+    if (notice.type === "thread-deleted") {
+      await openThread.open(undefined);
+      notices.setNotice(t("notice.deletedElsewhere"));
+    } else {
+      await openThread.reloadIfOpen(open.thread_id);
+    }
+  }
+
+  async function init(): Promise<void> {
+    // Listen before the first load: a change made while storage opens (a thread imported right away) must still
+    // refresh the list, which the first load may have read before it.
+    const changes = new BroadcastChannel(CHANGES_CHANNEL);
+    changes.onmessage = (event: MessageEvent<unknown>) => {
+      if (isChangeNotice(event.data)) void applyChange(event.data);
+    };
+    const version = await client.protocolVersion();
+    // The agent worker has answered its first call (bench/app-load.ts reads this mark).
+    performance.mark(GATEWAY_READY_MARK);
+    if (version !== PROTOCOL_VERSION) notices.setNotice(t("notice.updated"));
+    await Promise.all([threadList.refresh(), modelChoice.reload()]);
+    // The user may have started a thread while storage was opening: keep it rather than the address's.
+    const fromHash = threadIdFromHash();
+    if (fromHash && !openThread.current()) await openThread.open(fromHash);
+    openThread.followAddress();
+    // Memory updates wait a while after a run; a tab being hidden (or closed) may not come back, so apply them now.
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") void client.memory.flush().catch(() => undefined);
+    });
+    void webContainer.startIfChosen().catch(() => undefined);
+  }
+
+  return { client, threadList, openThread, runs, modelChoice, notices, webContainer, init };
+}
+
+export type Stores = ReturnType<typeof createStores>;
+
+const StoresContext = createContext<Stores>();
+
+/** Gives the stores to every component below it. */
+export function StoresProvider(props: { stores: Stores; children: JSX.Element }) {
+  return <StoresContext.Provider value={props.stores}>{props.children}</StoresContext.Provider>;
+}
+
+function useStores(): Stores {
+  const stores = useContext(StoresContext);
+  if (!stores) throw new Error("A component that uses the stores is rendered outside StoresProvider.");
+  return stores;
+}
+
+/** The Gateway client, for a component's own calls (a panel's files, a dialog's settings). */
+export const useGateway = () => useStores().client;
+export const useThreadList = () => useStores().threadList;
+export const useOpenThread = () => useStores().openThread;
+export const useRuns = () => useStores().runs;
+export const useModelChoice = () => useStores().modelChoice;
+export const useNotices = () => useStores().notices;
+/** Starts the page's WebContainer when Settings → Sandbox chooses it. */
+export const useWebContainer = () => useStores().webContainer;
