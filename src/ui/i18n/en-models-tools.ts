@@ -56,7 +56,7 @@ export const enModelsTools = {
     "New messages go to the model marked Default unless the composer picks another; memory updates use it too.",
 
   // Settings → Models: providers, each model's reasoning switch, context window and tools (endpoint-fields.tsx,
-  // model-list.tsx).
+  // endpoint-model-list.tsx).
   "models.provider": "Provider",
   "models.provider.openai-compatible": "OpenAI-compatible",
   "models.provider.anthropic": "Anthropic (Messages API)",
@@ -78,7 +78,7 @@ export const enModelsTools = {
   "models.contextWindow": "Context window",
   "models.contextPlaceholder": "tokens",
   "models.tools": "Tools",
-  // What "List models" found, each added with a click (settings/offered-models.tsx).
+  // What "List models" found, each added with a click (settings/models/offered-models.tsx).
   "models.offered": "Models the endpoint offers",
   "models.addOffered": template<{ model: string }>("Add {{ model }}"),
   "models.added": "Added",
@@ -89,7 +89,7 @@ export const enModelsTools = {
   ),
   "models.filterOffered": "Filter the models offered",
   "models.offeredNoMatch": "No model offered matches.",
-  // A field of Settings → Models that Save refuses, shown under it (settings/model-settings-form.ts).
+  // A field of Settings → Models that Save refuses, shown under it (settings/models/model-settings-form.ts).
   "models.error.name": "Each endpoint needs a name.",
   "models.error.nameLong": "An endpoint name is at most 40 characters.",
   "models.error.nameTwice": template<{ name: string }>("Another endpoint is named {{ name }}."),
@@ -136,7 +136,7 @@ export const enModelsTools = {
     "The proxy answers only requests that carry its token, a secret it keeps in a file on your computer ({{ file }}) and names when it starts: paste that file's text here. It is sent to the proxy alone, and stays in this browser with your keys, out of every backup.",
   ),
 
-  // Settings → Tools: MCP servers (settings/tools-tab.tsx).
+  // Settings → Tools: MCP servers (settings/tools/tools-tab.tsx).
   "tools.intro":
     "MCP servers bring your own tools: the agent can call every tool switched on here, in every mode. A server that refuses requests from web pages works through Fawn's proxy (Settings → Web, Proxy URL). A server that is a program on your computer runs through the proxy too: it is listed in the proxy's own settings, then added here by its proxy address.",
   "tools.none": "No MCP servers yet.",

@@ -27,7 +27,7 @@ export const enSettings = {
   "appearance.imageHostRemove": template<{ host: string }>("Ask again before showing images from {{ host }}"),
   "appearance.imageHostRemoveShort": "Ask again",
 
-  // Settings fields (text-field.tsx).
+  // Settings fields (settings/fields/text-field.tsx).
   "field.showKey": "Show key",
   "field.hideKey": "Hide key",
 

@@ -53,7 +53,7 @@ export const zhCNModelsTools: { readonly [K in keyof typeof enModelsTools]: stri
   "models.defaultHint": "新消息发送给标记为“默认”的模型，除非在输入框中另选模型；记忆更新也使用该模型。",
 
   // Settings → Models: providers, each model's reasoning switch, context window and tools (endpoint-fields.tsx,
-  // model-list.tsx).
+  // endpoint-model-list.tsx).
   "models.provider": "服务商",
   "models.provider.openai-compatible": "兼容 OpenAI",
   "models.provider.anthropic": "Anthropic（Messages API）",

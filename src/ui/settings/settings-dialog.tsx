@@ -3,16 +3,16 @@
 // saved survive a switch to another tab; closing the dialog with such edits asks first (see `requestClose`). A tab's
 // edits count as saved only once its Save has stored them (settings-saved.ts): a refused Save leaves them unsaved.
 import { createEffect, createSignal, For, Show, untrack, type JSX } from "solid-js";
-import { AppearanceTab } from "./appearance-tab.tsx";
-import { DataTab } from "./data-tab.tsx";
-import { MemoryTab } from "./memory-tab.tsx";
-import { SkillsTab } from "./skills-tab.tsx";
-import { SubagentsTab } from "./subagents-tab.tsx";
-import { SandboxTab } from "./sandbox-tab.tsx";
-import { ModelsTab } from "./models-tab.tsx";
-import { WebTab } from "./web-tab.tsx";
-import { ToolsTab } from "./tools-tab.tsx";
-import type { AppState } from "../app-state.ts";
+import { AppearanceTab } from "./appearance/appearance-tab.tsx";
+import { DataTab } from "./data/data-tab.tsx";
+import { MemoryTab } from "./memory/memory-tab.tsx";
+import { SkillsTab } from "./skills/skills-tab.tsx";
+import { SubagentsTab } from "./subagents/subagents-tab.tsx";
+import { SandboxTab } from "./sandbox/sandbox-tab.tsx";
+import { ModelsTab } from "./models/models-tab.tsx";
+import { WebTab } from "./web/web-tab.tsx";
+import { ToolsTab } from "./tools/tools-tab.tsx";
+import { useGateway, useModelChoice, useNotices, useWebContainer } from "../state/stores.tsx";
 import { t, type TextKey } from "../i18n/index.ts";
 
 const TABS = [
@@ -37,7 +37,11 @@ function editsDraft(event: Event): boolean {
   return event.target instanceof Element && event.target.closest("form.settings-form, form.memory-settings") !== null;
 }
 
-export function SettingsDialog(props: { state: AppState }) {
+export function SettingsDialog() {
+  const client = useGateway();
+  const notices = useNotices();
+  const modelChoice = useModelChoice();
+  const webContainer = useWebContainer();
   let dialog!: HTMLDialogElement;
   let confirm!: HTMLDialogElement;
   const [selected, setSelected] = createSignal<TabId>("models");
@@ -57,7 +61,7 @@ export function SettingsDialog(props: { state: AppState }) {
       return next;
     });
   createEffect(() => {
-    if (props.state.settingsOpen()) {
+    if (notices.settingsOpen()) {
       setOpened(new Set([untrack(selected)]));
       if (!dialog.open) dialog.showModal();
     } else {
@@ -78,7 +82,7 @@ export function SettingsDialog(props: { state: AppState }) {
    * unexpectedly (or be saved over newer settings) the next time Settings opens.
    */
   const requestClose = () => {
-    if (unsaved().size === 0) props.state.setSettingsOpen(false);
+    if (unsaved().size === 0) notices.setSettingsOpen(false);
     else if (saving().size > 0 && !closeWhenSaved) closeWhenSaved = true;
     else if (!confirm.open) confirm.showModal();
   };
@@ -124,7 +128,7 @@ export function SettingsDialog(props: { state: AppState }) {
         event.preventDefault();
         requestClose();
       }}
-      onClose={() => props.state.setSettingsOpen(false)}
+      onClose={() => notices.setSettingsOpen(false)}
     >
       <header>
         <h2 id="settings-title">{t("settings.title")}</h2>
@@ -149,42 +153,40 @@ export function SettingsDialog(props: { state: AppState }) {
           )}
         </For>
       </div>
-      <Show when={props.state.settingsOpen()}>
+      <Show when={notices.settingsOpen()}>
         {/* Once the stored settings are read, so that the form starts from them. */}
         {panel("models", () => (
-          <Show when={props.state.settings()}>
-            <ModelsTab state={props.state} />
+          <Show when={modelChoice.settings()}>
+            <ModelsTab />
           </Show>
         ))}
         {panel("web", () => (
           <WebTab
             load={async () => {
-              const { client } = props.state;
-              const [web, proxy] = await Promise.all([client.getWebToolSettings(), client.getProxySettings()]);
+              const [web, proxy] = await Promise.all([client.settings.getWebTools(), client.settings.getProxy()]);
               return { web, proxy };
             }}
             save={async ({ web, proxy }) => {
-              const { client } = props.state;
               // The proxy first: whether a search service is reachable depends on it.
-              const savedProxy = await client.saveProxySettings(proxy);
-              return { proxy: savedProxy, web: await client.saveWebToolSettings(web) };
+              const savedProxy = await client.settings.saveProxy(proxy);
+              return { proxy: savedProxy, web: await client.settings.saveWebTools(web) };
             }}
           />
         ))}
         {panel("tools", () => (
-          <ToolsTab client={props.state.client} />
+          <ToolsTab client={client} />
         ))}
         {panel("skills", () => (
-          <SkillsTab client={props.state.client} />
+          <SkillsTab client={client} />
         ))}
         {panel("memory", () => (
-          <MemoryTab client={props.state.client} />
+          <MemoryTab client={client} />
         ))}
         {panel("subagents", () => (
-          <SubagentsTab client={props.state.client} />
+          <SubagentsTab client={client} />
         ))}
         {panel("sandbox", () => (
-          <SandboxTab client={props.state.client} starter={props.state.webContainer} />
+          <SandboxTab client={client} starter={webContainer} />
         ))}
         {panel("appearance", () => (
           <AppearanceTab />
@@ -211,7 +213,7 @@ export function SettingsDialog(props: { state: AppState }) {
             onClick={() => {
               setUnsaved(new Set<TabId>());
               confirm.close();
-              props.state.setSettingsOpen(false);
+              notices.setSettingsOpen(false);
             }}
           >
             {t("settings.discard")}

@@ -1,0 +1,159 @@
+// Settings → Models' list of one endpoint's models: which is the default, each one's Thinking, Vision and Tools
+// abilities, its reasoning switch and context window, removing one, and adding one by its id (the ids "List models"
+// offered are suggested).
+import { For, Show } from "solid-js";
+import {
+  detectReasoning,
+  REASONING_STYLES,
+  type ModelEntry,
+  type ModelProvider,
+  type ReasoningStyle,
+} from "../../../protocol/index.ts";
+import { t } from "../../i18n/index.ts";
+import { FieldError } from "../fields/text-field.tsx";
+
+/** The context window as typed: a whole number of tokens, or nothing (unknown). */
+function tokens(text: string): number | undefined {
+  const value = Number(text.replace(/[\s,_]/g, ""));
+  return text.trim() !== "" && Number.isFinite(value) ? Math.round(value) : undefined;
+}
+
+/** The group "Models" of the endpoint being edited; the tab (models-tab.tsx) owns the settings it changes. */
+export function EndpointModelList(props: {
+  entries: ModelEntry[];
+  /** The endpoint's provider, which decides the reasoning switch "Auto" stands for. */
+  provider: ModelProvider;
+  isDefault: (id: string) => boolean;
+  /** Whether a model may be removed: not the default, nor the main endpoint's own model. */
+  removable: (id: string) => boolean;
+  onDefault: (id: string) => void;
+  /** Changes one model's abilities or settings. */
+  onEntry: (id: string, change: Partial<ModelEntry>) => void;
+  onRemove: (id: string) => void;
+  newModel: string;
+  onNewModel: (text: string) => void;
+  onAdd: () => void;
+  /** What a refused Save found wrong with a model's context window. */
+  contextError: (id: string) => string | undefined;
+}) {
+  return (
+    <fieldset class="model-list">
+      <legend>{t("models.choose")}</legend>
+      <p class="hint">{t("models.chooseHint")}</p>
+      <p class="hint">{t("models.defaultHint")}</p>
+      <div class="model-rows">
+        <For each={props.entries}>
+          {(entry, index) => (
+            <div class="model-row" role="group" aria-label={entry.id}>
+              <span class="model-id">{entry.id}</span>
+              <label>
+                <input
+                  type="radio"
+                  name="default-model"
+                  checked={props.isDefault(entry.id)}
+                  onChange={(event) => {
+                    if (event.currentTarget.checked) props.onDefault(entry.id);
+                  }}
+                />
+                {t("models.defaultChoice")}
+              </label>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={entry.thinking === true}
+                  onChange={(event) => props.onEntry(entry.id, { thinking: event.currentTarget.checked })}
+                />
+                {t("models.thinking")}
+              </label>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={entry.vision === true}
+                  onChange={(event) => props.onEntry(entry.id, { vision: event.currentTarget.checked })}
+                />
+                {t("models.vision")}
+              </label>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={entry.tools !== false}
+                  onChange={(event) => props.onEntry(entry.id, { tools: event.currentTarget.checked })}
+                />
+                {t("models.tools")}
+              </label>
+              <label>
+                {t("models.reasoning")}
+                <select
+                  onChange={(event) => {
+                    const value = event.currentTarget.value;
+                    props.onEntry(entry.id, { reasoning: value ? (value as ReasoningStyle) : undefined });
+                  }}
+                >
+                  <option value="" selected={!entry.reasoning}>
+                    {t("models.reasoning.auto", {
+                      style: t(`models.reasoning.${detectReasoning(props.provider, entry.id)}`),
+                    })}
+                  </option>
+                  <For each={REASONING_STYLES}>
+                    {(style) => (
+                      <option value={style} selected={entry.reasoning === style}>
+                        {t(`models.reasoning.${style}`)}
+                      </option>
+                    )}
+                  </For>
+                </select>
+              </label>
+              <label>
+                {t("models.contextWindow")}
+                <input
+                  id={`settings-context-${index()}`}
+                  type="text"
+                  inputmode="numeric"
+                  class="context-window"
+                  aria-invalid={props.contextError(entry.id) ? "true" : undefined}
+                  aria-describedby={props.contextError(entry.id) ? `settings-context-${index()}-error` : undefined}
+                  autocomplete="off"
+                  placeholder={t("models.contextPlaceholder")}
+                  value={entry.contextWindow?.toString() ?? ""}
+                  onChange={(event) => props.onEntry(entry.id, { contextWindow: tokens(event.currentTarget.value) })}
+                />
+              </label>
+              <FieldError id={`settings-context-${index()}-error`} error={props.contextError(entry.id)} />
+              <Show when={props.removable(entry.id)}>
+                <button
+                  type="button"
+                  class="ghost"
+                  aria-label={t("models.remove", { model: entry.id })}
+                  onClick={() => props.onRemove(entry.id)}
+                >
+                  ×
+                </button>
+              </Show>
+            </div>
+          )}
+        </For>
+      </div>
+      <div class="inline">
+        <input
+          type="text"
+          aria-label={t("models.addAModel")}
+          list="model-options"
+          autocomplete="off"
+          spellcheck={false}
+          placeholder={t("models.addPlaceholder")}
+          value={props.newModel}
+          onInput={(event) => props.onNewModel(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") {
+              event.preventDefault();
+              props.onAdd();
+            }
+          }}
+        />
+        <button type="button" class="ghost" onClick={() => props.onAdd()}>
+          {t("models.addModel")}
+        </button>
+      </div>
+    </fieldset>
+  );
+}
