@@ -2,7 +2,8 @@ import { strToU8, unzipSync, Zip, ZipPassThrough, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { BACKUP_LIMITS } from "../protocol/index.ts";
 import type { ThreadBackup } from "../storage/backup-store.ts";
-import { BackupArchiveWriter, readBackupArchive } from "./backup-archive.ts";
+import { readBackupArchive } from "./backup-archive-reader.ts";
+import { BackupArchiveWriter } from "./backup-archive-writer.ts";
 
 const THREAD = "t-1";
 const PATH = "/mnt/user-data/outputs/a.txt";

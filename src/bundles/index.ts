@@ -12,13 +12,9 @@ export {
   parseDeerFlowThread,
   type DeerFlowThread,
 } from "./deerflow-thread.ts";
-export {
-  BackupArchiveError,
-  BackupArchiveWriter,
-  checkPlannedBackup,
-  readBackupArchive,
-  type BackupContents,
-} from "./backup-archive.ts";
+export { BackupArchiveError } from "./backup-archive-schema.ts";
+export { BackupArchiveWriter, checkPlannedBackup } from "./backup-archive-writer.ts";
+export { readBackupArchive, type BackupContents } from "./backup-archive-reader.ts";
 export { threadToMarkdown } from "./thread-markdown.ts";
 export { threadToDeerFlowJson } from "./thread-deerflow-json.ts";
 export {

@@ -5,7 +5,7 @@ import { deflateSync, Inflate, strFromU8, strToU8, unzipSync, zipSync } from "ff
 import type { BackupLimits } from "../protocol/index.ts";
 import { fromBase64, fromBase64Url, toBase64, toBase64Url } from "../shared/base64.ts";
 import { unzipWithinLimits } from "../shared/zip-safety.ts";
-import { BackupArchiveError } from "./backup-archive.ts";
+import { BackupArchiveError } from "./backup-archive-schema.ts";
 import { readThreadBundle, type BundledThread } from "./thread-bundle.ts";
 
 /**
@@ -53,7 +53,7 @@ export function encodeShareLink(bundle: Uint8Array): ShareLinkEncoding {
   if (packed) {
     const stored = zipSync(packed, { level: 0 });
     const deflated = deflateSync(stored, { level: 9, mem: 12 });
-    // Trusted only when it inflates back to the same bytes (fflate has written streams that do not: backup-archive.ts).
+    // Trusted only when it inflates back to the same bytes (fflate has written streams that do not: backup-archive-writer.ts).
     if (sameBytes(inflateAtMost(deflated, stored.byteLength), stored)) candidates.push(PACKED + toBase64Url(deflated));
   }
   const data = candidates.reduce((smallest, next) => (next.length < smallest.length ? next : smallest));

@@ -5,7 +5,9 @@
 import { BACKUP_LIMITS, type BackupLimits } from "../protocol/index.ts";
 import type { ThreadBackup } from "../storage/backup-store.ts";
 import type { ThreadFileRecord } from "../storage/fawn-db.ts";
-import { BackupArchiveError, BackupArchiveWriter, checkPlannedBackup, readBackupArchive } from "./backup-archive.ts";
+import { readBackupArchive } from "./backup-archive-reader.ts";
+import { BackupArchiveError } from "./backup-archive-schema.ts";
+import { BackupArchiveWriter, checkPlannedBackup } from "./backup-archive-writer.ts";
 
 export const THREAD_BUNDLE_FORMAT = "fawn-thread";
 /** What a bundle's file name ends with. */
