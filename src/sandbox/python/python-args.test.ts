@@ -1,5 +1,6 @@
+// Tests for reading a `python3` command line as CPython does: options, the program, sys.argv and usage errors.
 import { describe, expect, it } from "vitest";
-import { parsePythonArgs } from "./python-core.ts";
+import { parsePythonArgs } from "./python-args.ts";
 
 describe("parsePythonArgs", () => {
   it("reads -c, -m and a script with their arguments, as CPython sets sys.argv", () => {
