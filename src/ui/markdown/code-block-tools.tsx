@@ -8,7 +8,8 @@ import { CopyButton } from "../shared/copy-button.tsx";
 import { theme } from "../shared/theme.ts";
 import { CODE_TOOLS_ATTRIBUTE, codeText } from "./code-tools.ts";
 import { within } from "./markdown-dom.ts";
-import { darkPalette, drawDiagram, type CleanDiagram, type DiagramOutcome, type HeldImage } from "./mermaid-diagram.ts";
+import type { CleanDiagram, HeldImage } from "./diagram-sanitize.ts";
+import { darkPalette, drawDiagram, type DiagramOutcome } from "./mermaid-diagram.ts";
 import { AllowedImage } from "./remote-image-view.tsx";
 
 /**

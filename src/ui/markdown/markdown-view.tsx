@@ -7,7 +7,8 @@
 import { createRenderEffect, createRoot, createSignal, onCleanup, untrack } from "solid-js";
 import { insert } from "solid-js/web";
 import { showCodeTools } from "./code-block-tools.tsx";
-import { IncrementalMarkdown, onMarkdownFeatures } from "./markdown.ts";
+import { onMarkdownFeatures } from "./markdown-features.ts";
+import { IncrementalMarkdown } from "./markdown.ts";
 import { MarkdownDom, within } from "./markdown-dom.ts";
 import { RemoteImage } from "./remote-image-view.tsx";
 import { REMOTE_IMAGE_ALT_ATTRIBUTE, REMOTE_IMAGE_ATTRIBUTE, remoteImageUrl } from "./remote-images.ts";

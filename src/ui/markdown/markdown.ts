@@ -1,380 +1,27 @@
-// Markdown to safe HTML: GFM through marked, always sanitized by DOMPurify before it reaches the DOM. Rendered block
-// by block (marked's top-level tokens), so a streaming message re-renders only its last, still-growing block. Code is
-// highlighted by highlight.js and math typeset by KaTeX (as MathML: no fonts or CSS), both loaded on first use.
-// Model text is untrusted: what it renders runs nothing and fetches nothing by itself (a web image waits for a click,
-// see remote-images.ts), carries no style, and a link whose text is not its host shows the host beside it.
-import DOMPurify from "dompurify";
-import type { HLJSApi } from "highlight.js";
+// Markdown to safe HTML, block by block: GFM through marked, each top-level block sanitized on its own
+// (markdown-sanitize.ts) before it reaches the DOM, so a streaming message re-renders only its last, still-growing
+// block. Code is highlighted by highlight.js and math typeset by KaTeX (as MathML: no fonts or CSS), both loaded on
+// first use (markdown-features.ts); a block rendered before its feature arrived is rendered again when it does.
+// Model text is untrusted: what it renders runs nothing and fetches nothing by itself (see markdown-sanitize.ts).
 import { Marked, type Token, type Tokens } from "marked";
 import type { CodeLanguage } from "../shared/artifact-kinds.ts";
-import { fenceLanguage, loadHighlighter } from "./code-highlighter.ts";
-import { MERMAID_SOURCE_CLASS, wrapCodeBlock } from "./code-tools.ts";
-import { REMOTE_IMAGE_ALT_ATTRIBUTE, REMOTE_IMAGE_ATTRIBUTE } from "./remote-images.ts";
-import { isLocalReference, THREAD_FILE_ATTRIBUTE } from "./thread-file-references.ts";
+import { fenceLanguage } from "./code-highlighter.ts";
+import { MERMAID_SOURCE_CLASS } from "./code-tools.ts";
+import {
+  collectingWanted,
+  featureVersion,
+  highlighterFor,
+  languageReady,
+  mathReady,
+  mayHaveMath,
+  requestMath,
+} from "./markdown-features.ts";
+import { sanitize } from "./markdown-sanitize.ts";
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
 /** Longer code blocks stay plain: highlighting them would hold the page for more than a frame or two. */
 export const MESSAGE_HIGHLIGHT_MAX_CHARS = 20_000;
-
-/**
- * What model text may hold. Nothing it renders may run script or fetch anything without a click: tags that load
- * media, frames, forms and controls are removed (their text stays), so are attributes that fetch (`srcset`,
- * `poster`, `background`), style (CSS can fetch `url()`s and lay a link over the whole app), and ones that reach
- * into the app (popover and command targets, ARIA names and roles, `data-*`, which Fawn's own markers use). `id` and
- * `name` get a prefix, so they cannot clobber globals (`window.gateway`, `document.cookie`). An <img> keeps its
- * `src` only as a `data:image/…` picture: see `decorate`, which runs on the sanitized result.
- */
-export const PURIFY_OPTIONS = {
-  // MathML for KaTeX; DOMPurify still removes scripts, handlers and namespace tricks inside it. No SVG.
-  USE_PROFILES: { html: true, mathMl: true },
-  FORBID_TAGS: [
-    "style",
-    "form",
-    "input",
-    "button",
-    "select",
-    "option",
-    "optgroup",
-    "datalist",
-    "textarea",
-    "fieldset",
-    "dialog",
-    "template",
-    "slot",
-    "audio",
-    "video",
-    "source",
-    "track",
-    "picture",
-    "map",
-    "area",
-  ],
-  FORBID_ATTR: [
-    "style",
-    "srcset",
-    "sizes",
-    "poster",
-    "background",
-    "action",
-    "usemap",
-    "popover",
-    "popovertarget",
-    "popovertargetaction",
-    "command",
-    "commandfor",
-    "nonce",
-    "role",
-  ],
-  ALLOW_DATA_ATTR: false,
-  ALLOW_ARIA_ATTR: false,
-  SANITIZE_NAMED_PROPS: true,
-  // KaTeX wraps its MathML in <semantics> with the TeX source in an <annotation>, both of which DOMPurify refuses:
-  // the <semantics> wrapper is unwrapped, and the annotation dropped with its text so the TeX does not show.
-  ADD_FORBID_CONTENTS: ["annotation"],
-};
-
-/**
- * The classes model text may use: those of highlighted code, KaTeX and cited sources. Any other class could borrow
- * the app's own layout (a fixed, full-window backdrop) to cover the app.
- */
-const ALLOWED_CLASS = /^(?:hljs(?:-[\w-]+)?|language-[\w+#.-]+|katex(?:-[\w-]+)?|citation|mermaid-source)$/;
-
-let purifier: ReturnType<typeof DOMPurify> | undefined;
-
-/** Fawn's own DOMPurify, configured once: per-call options would rebuild its allow-lists for every block. */
-function createPurifier(): ReturnType<typeof DOMPurify> {
-  const purify = DOMPurify(window);
-  // In place, in Fawn's inert document (see `sanitize`): DOMPurify would otherwise parse each block into a new
-  // document of its own, the larger part of a streamed update's script.
-  purify.setConfig({ ...PURIFY_OPTIONS, IN_PLACE: true });
-  purify.addHook("uponSanitizeAttribute", (_node, data) => {
-    if (data.attrName !== "class") return;
-    data.attrValue = data.attrValue
-      .split(/\s+/)
-      .filter((name) => ALLOWED_CLASS.test(name))
-      .join(" ");
-    if (data.attrValue === "") data.keepAttr = false;
-  });
-  return purify;
-}
-
-/** A picture in the page itself: no request, no script (an SVG shown by <img> runs none and loads nothing). */
-const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp|avif|bmp|x-icon|svg\+xml)[;,]/i;
-
-/** The page's address, which relative references resolve against; undefined where there is none (tests). */
-function pageUrl(): URL | undefined {
-  try {
-    return new URL(window.location.href);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Where `reference` (a link's href, an image's src) leads: "local" when it may name a thread file or a place in the
- * page (resolved against Fawn's own origin, so never fetched from the network by the view), the URL when it leads
- * elsewhere, undefined when it is not an address at all. `\\host/x` or `ht<TAB>tp://host` lead elsewhere, as the
- * browser would read them.
- */
-function destination(reference: string): "local" | URL | undefined {
-  const trimmed = reference.trim();
-  if (trimmed === "") return undefined;
-  if (trimmed.startsWith("#")) return "local";
-  const page = pageUrl();
-  let url: URL;
-  try {
-    url = new URL(trimmed, page);
-  } catch {
-    return isLocalReference(trimmed) ? "local" : undefined;
-  }
-  return isLocalReference(trimmed) && (!page || url.origin === page.origin) ? "local" : url;
-}
-
-/** How a link's destination is named next to it: its host for a web address, else the address (shortened). */
-function destinationLabel(url: URL): string {
-  if (url.protocol === "http:" || url.protocol === "https:") return url.host;
-  const address = url.href;
-  return address.length > 60 ? `${address.slice(0, 59)}…` : address;
-}
-
-/** Whether a link's visible `text` names `url`'s real host, so showing the host again would add nothing. */
-function textNamesHost(text: string, url: URL): boolean {
-  const shown = text.trim().toLowerCase();
-  // Only printable ASCII vouches: a space, an invisible or a right-to-left character, or a look-alike letter does not.
-  if (shown === "" || /[^\x21-\x7e]/.test(shown)) return false;
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return shown === url.href.toLowerCase() || shown === decodeURIComponent(url.pathname).toLowerCase();
-  }
-  const bare = shown.replace(/^https?:\/\//, "").replace(/^www\./, "");
-  const end = bare.search(/[/?#]/);
-  return (end < 0 ? bare : bare.slice(0, end)) === url.host.replace(/^www\./, "");
-}
-
-/** Opens outside the app, unable to reach back into it; shows where it leads when its text does not. */
-function decorateLink(link: HTMLAnchorElement): void {
-  const href = link.getAttribute("href");
-  if (href === null) return;
-  link.setAttribute("target", "_blank");
-  link.setAttribute("rel", "noopener noreferrer nofollow");
-  const target = destination(href);
-  if (target === undefined) {
-    link.removeAttribute("href");
-    return;
-  }
-  // A link that may name a thread file is marked for the view, which opens the file's preview instead.
-  if (target === "local") {
-    if (isLocalReference(href)) link.setAttribute(THREAD_FILE_ATTRIBUTE, href);
-    return;
-  }
-  const label = destinationLabel(target);
-  // A cited source's name: its title and the site it really is on.
-  if (link.classList.contains("citation")) {
-    const title = link.getAttribute("title");
-    link.setAttribute("aria-label", title ? `${title} (${target.hostname.replace(/^www\./, "")})` : label);
-  }
-  if (textNamesHost(link.textContent ?? "", target)) return;
-  const title = link.getAttribute("title");
-  link.setAttribute("title", title ? `${title} (${label})` : label);
-  const host = link.ownerDocument.createElement("span");
-  host.className = "link-host";
-  host.textContent = `(${label})`;
-  link.after(host);
-}
-
-/** The last segment of an address's path, which names an image the model gave no alternative text. */
-function fileNameOf(reference: string): string {
-  const name = (reference.split(/[?#]/)[0] ?? "").split(/[/\\]/).pop() ?? "";
-  try {
-    return decodeURIComponent(name);
-  } catch {
-    return name;
-  }
-}
-
-/**
- * An image never fetches on its own. A data: picture keeps its `src`; one that may be a thread file gets its
- * reference in `data-fawn-file` for the view to read from the thread; a web image becomes an empty placeholder
- * holding its address in `data-fawn-remote`, where the view offers "Load image"; anything else loses its `src`.
- */
-function decorateImage(image: HTMLImageElement): void {
-  const src = (image.getAttribute("src") ?? "").trim();
-  // Every picture shown has a text alternative: one the model gave none is named by its file (or is decorative).
-  const named = !image.hasAttribute("alt");
-  if (named) image.setAttribute("alt", DATA_IMAGE.test(src) ? "" : fileNameOf(src));
-  if (DATA_IMAGE.test(src)) return;
-  image.removeAttribute("src");
-  const target = destination(src);
-  if (target === "local") image.setAttribute(THREAD_FILE_ATTRIBUTE, src);
-  if (!(target instanceof URL) || (target.protocol !== "http:" && target.protocol !== "https:")) return;
-  const placeholder = image.ownerDocument.createElement("span");
-  placeholder.className = "remote-image";
-  placeholder.setAttribute(REMOTE_IMAGE_ATTRIBUTE, target.href);
-  const alt = image.getAttribute("alt");
-  if (alt && !named) placeholder.setAttribute(REMOTE_IMAGE_ALT_ATTRIBUTE, alt);
-  image.replaceWith(placeholder);
-}
-
-const HTML_NAMESPACE = "http://www.w3.org/1999/xhtml";
-
-/** Every element under `root`, in document order (a plain walk: jsdom's selector engine is slow per document). */
-function elementsOf(root: ParentNode): Element[] {
-  const found: Element[] = [];
-  const visit = (parent: ParentNode) => {
-    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
-      found.push(child);
-      visit(child);
-    }
-  };
-  visit(root);
-  return found;
-}
-
-/**
- * Fawn's finishing of sanitized markup: links and images as above, each code block wrapped with its toolbar
- * placeholder (code-tools.ts), and no address left on anything else (MathML's `href`, a stray `xlink:href`), which
- * nothing in a reply needs.
- */
-function decorate(root: ParentNode): void {
-  for (const element of elementsOf(root)) {
-    const html = element.namespaceURI === HTML_NAMESPACE;
-    if (html && element.localName === "a") decorateLink(element as HTMLAnchorElement);
-    else if (html && element.localName === "img") decorateImage(element as HTMLImageElement);
-    else if (html && element.localName === "pre") wrapCodeBlock(element);
-    else {
-      for (const attribute of [...element.attributes]) {
-        if (attribute.localName === "href") element.removeAttributeNode(attribute);
-      }
-    }
-  }
-}
-
-/**
- * Sanitized, finished nodes for `html` (marked's) in a document of their own: the page shows copies of them, so the
- * markup is parsed once and never serialized and parsed again on its way to the page. The document has no window,
- * so nothing in it loads (images, frames) or runs (handlers, scripts), like the one DOMPurify would parse into by
- * itself; a new one each time (creating it takes microseconds) keeps one document from collecting the node
- * iterators of every sanitized block, which each later removal of a node would walk.
- */
-function sanitize(html: string): DocumentFragment {
-  purifier ??= createPurifier();
-  const inertDocument = document.implementation.createHTMLDocument("");
-  const holder = inertDocument.createElement("div");
-  holder.innerHTML = html;
-  purifier.sanitize(holder);
-  decorate(holder);
-  const fragment = inertDocument.createDocumentFragment();
-  fragment.append(...holder.childNodes);
-  return fragment;
-}
-
-// ---- Lazily loaded features: code grammars and math. Loading one changes how Markdown renders, so listeners hear.
-
-let hljs: HLJSApi | undefined;
-const languages = new Map<CodeLanguage, "loading" | "ready" | "failed">();
-let math: "absent" | "loading" | "ready" | "failed" = "absent";
-let featureVersion = 0;
-const listeners = new Set<() => void>();
-const loading = new Set<Promise<void>>();
-
-function featuresChanged(): void {
-  featureVersion++;
-  for (const listener of listeners) listener();
-}
-
-function track(load: Promise<void>): void {
-  loading.add(load);
-  void load.finally(() => loading.delete(load));
-}
-
-/** Called when a lazily loaded grammar or KaTeX arrives, so views re-render what it changes. */
-export function onMarkdownFeatures(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** Resolves once every grammar and math load started so far has finished (for tests and screenshots). */
-export async function markdownFeaturesSettled(): Promise<void> {
-  while (loading.size > 0) await Promise.allSettled([...loading]);
-}
-
-/** What the block being rendered asked for that is not loaded yet. */
-let wanted: { languages: CodeLanguage[] } | undefined;
-
-function requestLanguage(language: CodeLanguage): void {
-  wanted?.languages.push(language);
-  if (languages.has(language)) return;
-  languages.set(language, "loading");
-  track(
-    loadHighlighter(language).then(
-      (loaded) => {
-        hljs = loaded;
-        languages.set(language, "ready");
-        featuresChanged();
-      },
-      // Without its grammar (offline before it was ever cached) the code stays plain; a later render tries again.
-      () => void languages.delete(language),
-    ),
-  );
-}
-
-/**
- * Inline math as Pandoc reads it, stricter than marked-katex-extension's own rule so money stays text: the opening
- * `$` (or `$$`) has a non-space after it, the closing one a non-space before it and no digit after it, and there is
- * no `$` between them. "$5 and $10" is text; "$x$", "$E = mc^2$" and "($a+b$)" are math.
- */
-const INLINE_MATH =
-  /^(\${1,2})(?!\$)((?:\\.|[^\\\n$])*?(?:\\.|[^\\\s$]))\1(?![\d$])(?=[\s?!.,:;？！。，：)\]}"'*_~|]|$)/;
-/** Where inline math may start: at the start of the text or after a space or an opening bracket or quote. */
-const INLINE_MATH_START = /(?:^|[\s([{"'*_~|])\$/g;
-/** marked-katex-extension's display rule: `$$` alone on a line, the formula, `$$` alone on a line. */
-const BLOCK_MATH = /^\$\$?\n[\s\S]+?\n\$\$?$/m;
-
-function inlineMathStart(source: string): number | undefined {
-  for (const match of source.matchAll(INLINE_MATH_START)) {
-    const index = match.index + match[0].length - 1;
-    if (INLINE_MATH.test(source.slice(index))) return index;
-  }
-  return undefined;
-}
-
-/** Whether `source` may hold math (a false alarm only costs loading KaTeX). */
-export function mayHaveMath(source: string): boolean {
-  return source.includes("$") && (inlineMathStart(source) !== undefined || BLOCK_MATH.test(source));
-}
-
-function requestMath(): void {
-  if (math !== "absent") return;
-  math = "loading";
-  track(
-    import("marked-katex-extension").then(
-      ({ default: markedKatex }) => {
-        // MathML needs no fonts or stylesheet (offline works); bad TeX shows as an error, never throws.
-        const katex = markedKatex({ output: "mathml", throwOnError: false, strict: "ignore" });
-        const [inline, ...others] = katex.extensions ?? [];
-        if (inline && "tokenizer" in inline) {
-          marked.use({
-            extensions: [
-              {
-                ...inline,
-                start: inlineMathStart,
-                tokenizer(source: string) {
-                  const match = INLINE_MATH.exec(source);
-                  if (!match) return undefined;
-                  return { type: inline.name, raw: match[0], text: match[2]!.trim(), displayMode: match[1] === "$$" };
-                },
-              },
-              ...others,
-            ],
-          });
-        } else marked.use(katex);
-        math = "ready";
-        featuresChanged();
-      },
-      () => void (math = "absent"),
-    ),
-  );
-}
 
 /** A fence that has its closing line: while it streams, a code block stays plain. */
 function isClosedFence(token: Tokens.Code): boolean {
@@ -420,10 +67,8 @@ marked.use({
       }
       const language = fenceLanguage(token.lang);
       if (!language || !isClosedFence(token) || token.text.length > MESSAGE_HIGHLIGHT_MAX_CHARS) return false;
-      if (!hljs?.getLanguage(language)) {
-        requestLanguage(language);
-        return false;
-      }
+      const hljs = highlighterFor(language);
+      if (!hljs) return false;
       // highlight.js escapes the code and adds only <span class="hljs-…">; the block is sanitized anyway.
       const html = hljs.highlight(token.text.replace(/\n$/, ""), { language, ignoreIllegals: true }).value;
       return `<pre><code class="hljs language-${escapeAttribute(language)}">${html}\n</code></pre>\n`;
@@ -469,15 +114,12 @@ class RenderedBlock implements MarkdownBlock {
 type Links = Record<string, { href: string | null; title: string | null }>;
 
 function renderToken(token: Token): RenderedBlock {
-  wanted = { languages: [] };
-  try {
+  return collectingWanted((wantedLanguages) => {
     const key = marked.parser([token]);
-    const mathPending = math !== "ready" && mayHaveMath(token.raw);
-    if (mathPending) requestMath();
-    return new RenderedBlock(key, sanitize(key), token, wanted.languages, mathPending);
-  } finally {
-    wanted = undefined;
-  }
+    const mathPending = !mathReady() && mayHaveMath(token.raw);
+    if (mathPending) requestMath(marked);
+    return new RenderedBlock(key, sanitize(key), token, wantedLanguages, mathPending);
+  });
 }
 
 function lex(source: string, links: Links): Token[] & { links: Links } {
@@ -548,7 +190,7 @@ export class IncrementalMarkdown {
   #links: Links = {};
   #lexedWith = "";
   #tail: RenderedBlock[] = [];
-  #version = featureVersion;
+  #version = featureVersion();
   #lastText: string | undefined;
   #lastBlocks: readonly MarkdownBlock[] = [];
   /** This renderer's entry among the shared snapshots. */
@@ -565,13 +207,13 @@ export class IncrementalMarkdown {
 
   render(source: string): readonly MarkdownBlock[] {
     const text = source.replace(/\r\n?/g, "\n");
-    if (this.#lastText === text && this.#version === featureVersion) return this.#lastBlocks;
+    if (this.#lastText === text && this.#version === featureVersion()) return this.#lastBlocks;
     // A message that was just shown streaming, now shown saved: take over what its renderer did.
     const recent =
       this.#lastText === undefined && this.#shareRecent
         ? snapshots.find((snapshot) => snapshot.text === text)
         : undefined;
-    if (recent && recent.version === featureVersion) {
+    if (recent && recent.version === featureVersion()) {
       this.#version = recent.version;
       this.#finished = recent.finished.slice(0, recent.finishedCount);
       this.#stable = recent.stable;
@@ -582,7 +224,7 @@ export class IncrementalMarkdown {
       return recent.blocks;
     }
     if (!text.startsWith(this.#stable)) this.#reset();
-    if (this.#version !== featureVersion) this.#catchUp();
+    if (this.#version !== featureVersion()) this.#catchUp();
     let tokens = lex(text.slice(this.#stable.length), this.#links);
     // A definition in the tail can turn text in a finished block into a link: lex everything again.
     if (this.#finished.length > 0 && linkKey(tokens.links) !== this.#lexedWith) {
@@ -615,7 +257,7 @@ export class IncrementalMarkdown {
     const snapshot: Snapshot = {
       text,
       blocks,
-      version: featureVersion,
+      version: featureVersion(),
       // #finished only grows until it is replaced, so its first `finishedCount` blocks stay those of `text`.
       finished: this.#finished,
       finishedCount: this.#finished.length,
@@ -643,14 +285,14 @@ export class IncrementalMarkdown {
 
   /** A grammar or KaTeX arrived: re-render the finished blocks it changes (math changes lexing: start over). */
   #catchUp(): void {
-    this.#version = featureVersion;
+    this.#version = featureVersion();
     this.#tail = [];
-    if (math === "ready" && this.#finished.some((block) => block.mathPending)) {
+    if (mathReady() && this.#finished.some((block) => block.mathPending)) {
       this.#reset();
       return;
     }
     this.#finished = this.#finished.map((block) =>
-      block.waitsFor.some((language) => languages.get(language) === "ready") ? renderToken(block.token) : block,
+      block.waitsFor.some(languageReady) ? renderToken(block.token) : block,
     );
   }
 }

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import * as css from "./diagram-css.ts";
-import { guardFrame, guardPage, sanitizeDiagram as sanitize } from "./mermaid-diagram.ts";
+import { sanitizeDiagram as sanitize } from "./diagram-sanitize.ts";
+import { guardFrame, guardPage } from "./mermaid-diagram.ts";
 
 const sanitizeDiagram = (markup: string) => sanitize(markup, css)?.svg;
 
