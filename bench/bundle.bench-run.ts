@@ -53,21 +53,21 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 it("prints export and import figures for a thread of 1,000 messages and 100 files", async () => {
   const gateway = await openGateway("bench-bundle");
-  const thread = await gateway.importDeerFlowThread({ thread: deerFlowThread(), files: files() });
+  const thread = await gateway.threads.importDeerFlow({ thread: deerFlowThread(), files: files() });
   const exports: number[] = [];
   const imports: number[] = [];
   let bytes = 0;
   for (let run = 0; run < RUNS; run++) {
     let started = performance.now();
-    const bundle = await gateway.exportThread(thread.thread_id, "fawn");
+    const bundle = await gateway.bundles.export(thread.thread_id, "fawn");
     exports.push(performance.now() - started);
     bytes = bundle.blob.size;
     started = performance.now();
-    const copy = await gateway.importThreadBundle(bundle.blob);
+    const copy = await gateway.bundles.import(bundle.blob);
     imports.push(performance.now() - started);
-    await gateway.deleteThread(copy.thread_id);
+    await gateway.threads.delete(copy.thread_id);
   }
-  const detail = await gateway.getThread(thread.thread_id);
+  const detail = await gateway.threads.get(thread.thread_id);
   saveBenchResult({
     name: "bundle",
     title: "Thread bundles (.fawn)",

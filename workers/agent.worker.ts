@@ -1,8 +1,11 @@
-// Agent worker entry point: opens storage and exposes the Gateway to the page through comlink. Thread sandboxes run
-// in a worker of their own (workers/sandbox.worker.ts), so a runaway command can be killed without killing the agent;
-// their python3 runs in the page's walled-off Python frames, which the page hands over once (attachPythonHost).
+// Agent worker entry point: opens storage and exposes the Gateway to the page through comlink: one member per domain,
+// each the domain's service itself (the page's `gateway.threads.list()` calls ThreadsService.list with the service as
+// `this`), each call waiting until storage is open. Thread sandboxes run in a worker of their own
+// (workers/sandbox.worker.ts), so a runaway command can be killed without killing the agent; their python3 runs in the
+// page's walled-off Python frames, which the page hands over once (sandbox.attachPythonHost).
 import * as Comlink from "comlink";
 import { openGateway } from "../src/gateway/index.ts";
+import { GATEWAY_DOMAINS, PROTOCOL_VERSION, type GatewayDomain } from "../src/protocol/index.ts";
 import { loadOpenAi } from "../src/models/index.ts";
 import { WorkerSandboxes } from "../src/sandbox/browser/worker-sandbox-client.ts";
 import type { PythonFrameConnector } from "../src/sandbox/python/python-frame-protocol.ts";
@@ -27,7 +30,17 @@ const gateway = openGateway(DB_NAME, {
   openSandbox: (threadId) => sandboxes.open(threadId),
   attachPythonHost: (host) => attachPythonHost(host as Comlink.Remote<PythonFrameConnector>),
 });
-Comlink.expose(whenReady(gateway));
+/** A domain's service, its calls waiting for storage to open; a failed open rejects each call (and nothing else). */
+function domainWhenReady(domain: GatewayDomain) {
+  const service = gateway.then((opened) => opened[domain]);
+  service.catch(() => undefined);
+  return whenReady<object>(service);
+}
+
+Comlink.expose({
+  protocolVersion: async () => PROTOCOL_VERSION,
+  ...Object.fromEntries(GATEWAY_DOMAINS.map((domain) => [domain, domainWhenReady(domain)])),
+});
 // The OpenAI SDK is a chunk of its own so that the Gateway answers sooner; fetched once it does, before a first
 // message needs it (a run started earlier waits for it). Offline, the service worker's precache has it.
 void gateway.then(() => loadOpenAi()).catch(() => undefined);

@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { UserError } from "../shared/user-error.ts";
-import type { Gateway } from "./gateway.ts";
+import type { Gateway } from "./create-gateway.ts";
 import { createGatewayFetch } from "./http-routes.ts";
 
-/** A Gateway whose getThread fails with `error` (or finds nothing): enough for the routes' error answers. */
+/** A Gateway whose threads.get fails with `error` (or finds nothing): enough for the routes' error answers. */
 function gatewayFailingWith(error?: unknown): Gateway {
   return {
-    getThread: async () => {
-      if (error) throw error;
-      return undefined;
+    threads: {
+      get: async () => {
+        if (error) throw error;
+        return undefined;
+      },
     },
   } as unknown as Gateway;
 }

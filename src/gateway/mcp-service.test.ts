@@ -4,7 +4,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import type { ChangeNotice, McpServerEntry } from "../protocol/index.ts";
 import { openFawnDb } from "../storage/fawn-db.ts";
-import { McpOAuthRepository, SettingsRepository } from "../storage/index.ts";
+import { indexedDbStorage, McpOAuthRepository, SettingsRepository } from "../storage/index.ts";
 import { McpService, type McpConnections } from "./mcp-service.ts";
 
 let dbCount = 0;
@@ -32,7 +32,7 @@ async function open(listTools: (server: McpServerEntry) => Promise<{ name: strin
     beginSignIn: async () => ({ signedIn: false, authorizationUrl: "https://auth.example/authorize?state=s1" }),
     finishSignIn: async () => undefined,
   };
-  const service = new McpService(db, {
+  const service = new McpService(indexedDbStorage(db), {
     notify: (notice) => notices.push(notice),
     connections,
     proxyUrl: async () => undefined,
@@ -102,7 +102,7 @@ describe("McpService", () => {
     expect(exported.file_name).toBe("extensions_config.json");
     const text = await exported.blob.text();
     expect(text).not.toMatch(/tok-remote|hdr-remote/);
-    const read = service.importConfig(text);
+    const read = await service.importConfig(text);
     expect(read).toEqual({
       servers: [{ ...remote, bearerToken: undefined, headers: undefined }].map(
         ({ bearerToken: _b, headers: _h, ...rest }) => rest,
@@ -110,7 +110,7 @@ describe("McpService", () => {
       skipped: [],
     });
     expect(await service.list()).toEqual([remote]);
-    expect(() => service.importConfig("{")).toThrow(/^This file is not JSON/);
+    await expect(service.importConfig("{")).rejects.toThrow(/^This file is not JSON/);
   });
 
   it("keeps a server's sign-in across saves, and forgets it when the server leaves, moves or signs out", async () => {

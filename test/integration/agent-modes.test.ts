@@ -20,7 +20,7 @@ function chatBodies(): ChatBody[] {
 const toolNames = (body: ChatBody | undefined) => (body?.tools ?? []).map((tool) => tool.function.name);
 
 async function configureModels(): Promise<void> {
-  await harness.gateway.saveModelSettings(
+  await harness.gateway.settings.saveModels(
     modelSettings({
       baseUrl: harness.mock.url,
       apiKey: "sk-test",
@@ -33,7 +33,7 @@ async function configureModels(): Promise<void> {
 describe("modes", () => {
   it("Flash: no reasoning effort and no write_todos", async () => {
     await configureModels();
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await runThread(harness.gateway, thread.thread_id, "just answer", undefined, {
       mode: "flash",
       model: "mock-thinking",
@@ -46,7 +46,7 @@ describe("modes", () => {
 
   it("Thinking asks a reasoning model for low effort, and the reasoning is streamed apart from the answer", async () => {
     await configureModels();
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const events = await runThread(harness.gateway, thread.thread_id, "think first", undefined, {
       mode: "thinking",
       model: "mock-thinking",
@@ -58,14 +58,14 @@ describe("modes", () => {
       )
       .join("");
     expect(reasoning).toContain("Let me think about this step by step.");
-    const last = (await harness.gateway.getThread(thread.thread_id))?.entries.at(-1);
+    const last = (await harness.gateway.threads.get(thread.thread_id))?.entries.at(-1);
     expect(last?.kind === "message" && last.message.type === "ai" && last.message.reasoning).toContain("step by step");
     expect(last?.kind === "message" && last.message.content).toBe("You said: think first");
   });
 
   it("Pro keeps a plan: write_todos updates the thread's todos, which getThread returns", async () => {
     await configureModels();
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const todos = [
       { content: "Read the data", status: "completed" },
       { content: "Write the report", status: "in_progress" },
@@ -83,12 +83,12 @@ describe("modes", () => {
       event.event === "values" && Array.isArray(event.data.todos) ? [event.data.todos] : [],
     );
     expect(planned.at(-1)).toEqual(todos);
-    expect((await harness.gateway.getThread(thread.thread_id))?.todos).toEqual(todos);
+    expect((await harness.gateway.threads.get(thread.thread_id))?.todos).toEqual(todos);
   });
 
   it("Pro on a model without reasoning keeps write_todos and sends no reasoning effort", async () => {
     await configureModels();
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await runThread(harness.gateway, thread.thread_id, "plan it", undefined, { mode: "pro", model: "mock-model" });
     const [body] = chatBodies();
     expect(body?.reasoning_effort).toBeUndefined();

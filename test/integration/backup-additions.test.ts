@@ -13,11 +13,11 @@ const skill = (name: string) => `---\nname: ${name}\ndescription: A skill from a
 
 /** A browser with two MCP servers (switched on), a skill with scripts, one without, a proxy and an endpoint. */
 async function backupFrom(gateway: Gateway, withSettings: boolean): Promise<Uint8Array> {
-  await gateway.saveMcpServers([
+  await gateway.mcp.save([
     { name: "files", url: "https://mcp.example/files", enabled: true },
     { name: "mailer", url: "https://mail.example/mcp", enabled: true, useProxy: true },
   ]);
-  await gateway.installSkill({
+  await gateway.skills.install({
     name: "deploy.skill",
     bytes: zipSync({
       "SKILL.md": strToU8(skill("deploy")),
@@ -26,17 +26,17 @@ async function backupFrom(gateway: Gateway, withSettings: boolean): Promise<Uint
       "docs/notes.md": strToU8("notes"),
     }),
   });
-  await gateway.installSkill({
+  await gateway.skills.install({
     name: "tea.skill",
     bytes: zipSync({ "SKILL.md": strToU8(skill("tea")), "reference.md": strToU8("steep 3 min") }),
   });
   if (withSettings) {
-    await gateway.saveProxySettings({ url: "https://relay.example/forward/" });
+    await gateway.settings.saveProxy({ url: "https://relay.example/forward/" });
   } else {
-    await gateway.saveModelSettings({ endpoints: [] });
+    await gateway.settings.saveModels({ endpoints: [] });
   }
-  await gateway.createThread();
-  return new Uint8Array(await (await gateway.exportData()).blob.arrayBuffer());
+  await gateway.threads.create();
+  return new Uint8Array(await (await gateway.data.export()).blob.arrayBuffer());
 }
 
 /** Every record of every store, as text: to prove nothing was written. */
@@ -60,7 +60,7 @@ describe("a backup that adds what can act or send data", () => {
     const other = await harness.freshGateway();
     const before = await storedRecords(nextDbName(harness.gatewayDbName()));
 
-    const asked = await other.importData(archive);
+    const asked = await other.data.import(archive);
     expect(asked).toMatchObject({
       confirm: "additions",
       additions: [
@@ -73,13 +73,13 @@ describe("a backup that adds what can act or send data", () => {
     });
     // Cancelled (not accepted): nothing of it is here.
     expect(await storedRecords(nextDbName(harness.gatewayDbName()))).toBe(before);
-    expect(await other.getMcpServers()).toEqual([]);
-    expect(await other.listThreads()).toEqual([]);
+    expect(await other.mcp.list()).toEqual([]);
+    expect(await other.threads.list()).toEqual([]);
 
-    const result = await other.importData(archive, { acceptAdditions: true });
+    const result = await other.data.import(archive, { acceptAdditions: true });
     expect(result).toMatchObject({ threads_imported: 1, skills_imported: 2, mcp_servers_added: ["files", "mailer"] });
     expect("message" in result && result.message).toContain("2 MCP servers added, switched off: files, mailer.");
-    expect((await other.getMcpServers()).map(({ name, enabled }) => ({ name, enabled }))).toEqual([
+    expect((await other.mcp.list()).map(({ name, enabled }) => ({ name, enabled }))).toEqual([
       { name: "files", enabled: false },
       { name: "mailer", enabled: false },
     ]);
@@ -89,9 +89,11 @@ describe("a backup that adds what can act or send data", () => {
     const source = await harness.freshGateway();
     const archive = await backupFrom(source, false);
     const other = await harness.freshGateway();
-    await other.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-mine", model: "mock-model" }));
+    await other.settings.saveModels(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-mine", model: "mock-model" }),
+    );
 
-    const asked = await other.importData(archive);
+    const asked = await other.data.import(archive);
     expect(asked).toMatchObject({
       confirm: "additions",
       additions: [
@@ -100,17 +102,17 @@ describe("a backup that adds what can act or send data", () => {
         { kind: "skill-scripts", name: "deploy" },
       ],
     });
-    expect(await other.getMcpServers()).toEqual([]);
-    expect((await other.listSkills()).filter((info) => info.category === "custom")).toEqual([]);
+    expect(await other.mcp.list()).toEqual([]);
+    expect((await other.skills.list()).filter((info) => info.category === "custom")).toEqual([]);
   });
 
   it("asks nothing of a backup that adds nothing that can act, and says nothing of MCP servers", async () => {
     const source = await harness.freshGateway();
-    await source.saveModelSettings({ endpoints: [] });
-    await source.createThread();
-    const archive = new Uint8Array(await (await source.exportData()).blob.arrayBuffer());
+    await source.settings.saveModels({ endpoints: [] });
+    await source.threads.create();
+    const archive = new Uint8Array(await (await source.data.export()).blob.arrayBuffer());
     const other = await harness.freshGateway();
-    const result = await other.importData(archive);
+    const result = await other.data.import(archive);
     expect(result).toMatchObject({ threads_imported: 1, mcp_servers_added: [] });
     expect("message" in result && result.message).toBe("Imported 1 thread. 1 setting restored.");
   });

@@ -137,7 +137,7 @@ const store = fc.record({
 type Store = typeof store extends fc.Arbitrary<infer T> ? T : never;
 
 async function fill(gateway: Gateway, db: FawnDb, contents: Store): Promise<void> {
-  await gateway.saveModelSettings(
+  await gateway.settings.saveModels(
     modelSettings({
       baseUrl: harness.mock.url,
       apiKey: "sk-property-MAIN",
@@ -151,28 +151,28 @@ async function fill(gateway: Gateway, db: FawnDb, contents: Store): Promise<void
     contents.searchProvider === "searxng"
       ? { provider: "searxng" as const, apiKey: "", baseUrl: "https://searx.example" }
       : { provider: contents.searchProvider as "off" | "tavily", apiKey: "tvly-property" };
-  await gateway.saveWebToolSettings({ search, fetch: { provider: "jina", apiKey: "jina-property" } });
-  await gateway.saveSandboxSettings({ provider: contents.sandboxProvider as "browser" | "webcontainer" });
-  const subagents = await gateway.getSubagentSettings();
-  await gateway.saveSubagentSettings({ ...subagents, timeoutSeconds: contents.subagentTimeout });
+  await gateway.settings.saveWebTools({ search, fetch: { provider: "jina", apiKey: "jina-property" } });
+  await gateway.settings.saveSandbox({ provider: contents.sandboxProvider as "browser" | "webcontainer" });
+  const subagents = await gateway.settings.getSubagents();
+  await gateway.settings.saveSubagents({ ...subagents, timeoutSeconds: contents.subagentTimeout });
   // Learning off: an update after a run would call the model once the test is over.
-  const memory = await gateway.getMemorySettings();
-  await gateway.saveMemorySettings({ ...memory, enabled: false, debounceSeconds: contents.memoryDebounce });
+  const memory = await gateway.memory.getSettings();
+  await gateway.memory.saveSettings({ ...memory, enabled: false, debounceSeconds: contents.memoryDebounce });
   const files = new ThreadFiles(db);
   for (const item of contents.threads) {
-    const { thread_id: threadId } = await gateway.createThread();
+    const { thread_id: threadId } = await gateway.threads.create();
     if (item.message !== null) await runThread(gateway, threadId, item.message);
-    await gateway.renameThread(threadId, item.title);
-    if (item.pinned) await gateway.pinThread(threadId, true);
+    await gateway.threads.rename(threadId, item.title);
+    if (item.pinned) await gateway.threads.pin(threadId, true);
     if (item.files.length > 0) await files.write(threadId, item.files);
   }
   for (const item of contents.skills) {
     const skillMd = `---\nname: ${item.name}\ndescription: ${JSON.stringify(item.description)}\n---\n\n# ${item.name}\n`;
     const members: Record<string, Uint8Array> = { "SKILL.md": strToU8(skillMd) };
     for (const file of item.files) members[file.path] = file.bytes;
-    await gateway.installSkill({ name: `${item.name}.skill`, bytes: zipSync(members) });
+    await gateway.skills.install({ name: `${item.name}.skill`, bytes: zipSync(members) });
   }
-  for (const fact of contents.facts) await gateway.addMemoryFact({ content: fact });
+  for (const fact of contents.facts) await gateway.memory.addFact({ content: fact });
 }
 
 // ---- What the user sees ----
@@ -181,7 +181,7 @@ async function fill(gateway: Gateway, db: FawnDb, contents: Store): Promise<void
 async function threadView(gateway: Gateway, db: FawnDb, threadId: string): Promise<unknown> {
   const files = await new ThreadFiles(db).readAll(threadId);
   return {
-    detail: await gateway.getThread(threadId),
+    detail: await gateway.threads.get(threadId),
     files: files.map(({ bytes, meta }) => ({ ...meta, bytes: Buffer.from(bytes).toString("base64") })),
   };
 }
@@ -194,15 +194,15 @@ function asImported(threadView: unknown): unknown {
 
 /** Everything the user sees and reads, with keys blanked (a backup never carries them). */
 async function view(gateway: Gateway, db: FawnDb): Promise<unknown> {
-  const threads = await gateway.listThreads();
-  const models = await gateway.getModelSettings();
-  const web = await gateway.getWebToolSettings();
-  const memory = await gateway.getMemory();
+  const threads = await gateway.threads.list();
+  const models = await gateway.settings.getModels();
+  const web = await gateway.settings.getWebTools();
+  const memory = await gateway.memory.get();
   const skills = await db.getAll("skills");
   return {
     threads,
     details: await Promise.all(threads.map((item) => threadView(gateway, db, item.thread_id))),
-    skills: await gateway.listSkills(),
+    skills: await gateway.skills.list(),
     skillFiles: skills.map((item) => ({
       name: item.name,
       files: Object.entries(item.files)
@@ -213,10 +213,10 @@ async function view(gateway: Gateway, db: FawnDb): Promise<unknown> {
     memorySections: [memory.user, memory.history],
     models: { ...models, endpoints: models.endpoints.map((endpoint) => ({ ...endpoint, apiKey: "" })) },
     web: { search: { ...web.search, apiKey: "" }, fetch: { ...web.fetch, apiKey: "" } },
-    proxy: await gateway.getProxySettings(),
-    sandbox: await gateway.getSandboxSettings(),
-    subagents: await gateway.getSubagentSettings(),
-    memorySettings: await gateway.getMemorySettings(),
+    proxy: await gateway.settings.getProxy(),
+    sandbox: await gateway.settings.getSandbox(),
+    subagents: await gateway.settings.getSubagents(),
+    memorySettings: await gateway.memory.getSettings(),
   };
 }
 
@@ -226,9 +226,9 @@ describe("a backup restores what it was made from", () => {
       fc.asyncProperty(store, async (contents) => {
         const source = await emptyStore();
         await fill(source.gateway, source.db, contents);
-        const backup = await source.gateway.exportData();
+        const backup = await source.gateway.data.export();
         const target = await emptyStore();
-        const result = await target.gateway.importData(backup.blob, { acceptAdditions: true });
+        const result = await target.gateway.data.import(backup.blob, { acceptAdditions: true });
         expect(result).toMatchObject({ threads_imported: contents.threads.length });
         expect(await view(target.gateway, target.db)).toEqual(await view(source.gateway, source.db));
       }),
@@ -250,16 +250,16 @@ describe("a backup restores what it was made from", () => {
           memoryDebounce: 30,
         });
         const target = await emptyStore();
-        for (const { thread_id: threadId } of await source.gateway.listThreads()) {
-          const bundle = await source.gateway.exportThread(threadId, "fawn");
-          const imported = await target.gateway.importThreadBundle(bundle.blob);
+        for (const { thread_id: threadId } of await source.gateway.threads.list()) {
+          const bundle = await source.gateway.bundles.export(threadId, "fawn");
+          const imported = await target.gateway.bundles.import(bundle.blob);
           expect(imported.thread_id).toBe(threadId);
           expect(await threadView(target.gateway, target.db, threadId)).toEqual(
             asImported(await threadView(source.gateway, source.db, threadId)),
           );
         }
-        expect(await target.gateway.listThreads()).toEqual(
-          (await source.gateway.listThreads()).map((thread) => ({ ...thread, read_only: true })),
+        expect(await target.gateway.threads.list()).toEqual(
+          (await source.gateway.threads.list()).map((thread) => ({ ...thread, read_only: true })),
         );
       }),
       { numRuns: 30 },
@@ -277,15 +277,15 @@ describe("names the property found", () => {
 
   it("a file named with ':' or a line break comes back from a backup and from a .fawn", async () => {
     const source = await emptyStore();
-    const { thread_id: threadId } = await source.gateway.createThread();
+    const { thread_id: threadId } = await source.gateway.threads.create();
     await new ThreadFiles(source.db).write(
       threadId,
       names.map((path) => ({ path, bytes: strToU8(path) })),
     );
     const backup = await emptyStore();
-    await backup.gateway.importData((await source.gateway.exportData()).blob);
+    await backup.gateway.data.import((await source.gateway.data.export()).blob);
     const bundle = await emptyStore();
-    await bundle.gateway.importThreadBundle((await source.gateway.exportThread(threadId, "fawn")).blob);
+    await bundle.gateway.bundles.import((await source.gateway.bundles.export(threadId, "fawn")).blob);
     const expected = await threadView(source.gateway, source.db, threadId);
     expect(await threadView(backup.gateway, backup.db, threadId)).toEqual(expected);
     expect(await threadView(bundle.gateway, bundle.db, threadId)).toEqual(asImported(expected));
@@ -293,7 +293,7 @@ describe("names the property found", () => {
 
   it("a file whose name is not valid Unicode is refused when stored, and by export with its name", async () => {
     const source = await emptyStore();
-    const { thread_id: threadId } = await source.gateway.createThread();
+    const { thread_id: threadId } = await source.gateway.threads.create();
     const lone = "/mnt/user-data/outputs/half\uD83E.txt";
     await expect(new ThreadFiles(source.db).write(threadId, [{ path: lone, bytes: strToU8("x") }])).rejects.toThrow(
       /a path must be valid Unicode text/,
@@ -310,7 +310,7 @@ describe("names the property found", () => {
     });
     const refusal =
       /holds the file "\/mnt\/user-data\/outputs\/half\\ud83e\.txt", which Fawn cannot export \(a path must be valid Unicode text\): rename or delete it, then export\.$/;
-    await expect(source.gateway.exportData()).rejects.toThrow(refusal);
-    await expect(source.gateway.exportThread(threadId, "fawn")).rejects.toThrow(refusal);
+    await expect(source.gateway.data.export()).rejects.toThrow(refusal);
+    await expect(source.gateway.bundles.export(threadId, "fawn")).rejects.toThrow(refusal);
   });
 });

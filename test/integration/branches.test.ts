@@ -15,7 +15,7 @@ async function runBranch(
   text = "",
 ): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
-  await gateway.runStream(
+  await gateway.runs.stream(
     {
       run_id: crypto.randomUUID(),
       thread_id: threadId,
@@ -46,7 +46,7 @@ function userMessageId(detail: ThreadDetail | undefined, text: string): string {
 
 async function threadFile(gateway: Gateway, threadId: string, path: string): Promise<string | undefined> {
   try {
-    return new TextDecoder().decode((await gateway.readThreadFile(threadId, path)).bytes);
+    return new TextDecoder().decode((await gateway.threads.readFile(threadId, path)).bytes);
   } catch {
     return undefined;
   }
@@ -57,9 +57,9 @@ const bash = (command: string) => `call tool bash ${JSON.stringify({ command, de
 describe("branches", () => {
   it("edits the second of three messages into a version of its own, and both versions can be shown", async () => {
     const { gateway } = harness;
-    const thread = await gateway.createThread();
+    const thread = await gateway.threads.create();
     for (const text of ["one", "two", "three"]) await runThread(gateway, thread.thread_id, text);
-    const before = await gateway.getThread(thread.thread_id);
+    const before = await gateway.threads.get(thread.thread_id);
     const events = await runBranch(
       gateway,
       thread.thread_id,
@@ -68,7 +68,7 @@ describe("branches", () => {
     );
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
 
-    const edited = await gateway.getThread(thread.thread_id);
+    const edited = await gateway.threads.get(thread.thread_id);
     expect(texts(edited)).toEqual([
       "human: one",
       "ai: You said: one",
@@ -86,16 +86,16 @@ describe("branches", () => {
       "two, edited",
     ]);
 
-    await gateway.showVersion(thread.thread_id, choice?.previous ?? "");
-    const original = await gateway.getThread(thread.thread_id);
+    await gateway.branches.showVersion(thread.thread_id, choice?.previous ?? "");
+    const original = await gateway.threads.get(thread.thread_id);
     // The first version is shown with what followed it: the third message too.
     expect(texts(original)).toEqual(texts(before));
     expect(original?.versions?.[userMessageId(original, "two")]?.prompt).toMatchObject({ index: 1, count: 2 });
 
     // A reload (a new read of the thread) opens the version last shown.
-    expect(texts(await gateway.getThread(thread.thread_id))).toEqual(texts(before));
+    expect(texts(await gateway.threads.get(thread.thread_id))).toEqual(texts(before));
     // Replay plays the version shown, not the other.
-    const replay = await gateway.threadReplay(thread.thread_id);
+    const replay = await gateway.threads.replay(thread.thread_id);
     const replayed = new Set(replay.steps.flatMap((step) => step.message_ids));
     expect(replayed.has(editedId)).toBe(false);
     expect(replay.steps.at(-1)?.message_ids).toEqual(
@@ -105,30 +105,30 @@ describe("branches", () => {
 
   it("keeps versions reachable across a /compact: the compacted version still leads to the turns after it", async () => {
     const { gateway } = harness;
-    const thread = await gateway.createThread();
+    const thread = await gateway.threads.create();
     for (const text of ["one", "two", "three"]) await runThread(gateway, thread.thread_id, text);
-    expect(await gateway.compactThread(thread.thread_id)).toMatchObject({ compacted: true });
+    expect(await gateway.context.compact(thread.thread_id)).toMatchObject({ compacted: true });
     await runThread(gateway, thread.thread_id, "four");
-    const before = await gateway.getThread(thread.thread_id);
+    const before = await gateway.threads.get(thread.thread_id);
     await runBranch(
       gateway,
       thread.thread_id,
       { kind: "edit", message_id: userMessageId(before, "two") },
       "two, again",
     );
-    const edited = await gateway.getThread(thread.thread_id);
+    const edited = await gateway.threads.get(thread.thread_id);
     const previous = edited?.versions?.[userMessageId(edited, "two, again")]?.prompt?.previous;
-    await gateway.showVersion(thread.thread_id, previous ?? "");
-    expect(texts(await gateway.getThread(thread.thread_id))).toEqual(texts(before));
+    await gateway.branches.showVersion(thread.thread_id, previous ?? "");
+    expect(texts(await gateway.threads.get(thread.thread_id))).toEqual(texts(before));
   });
 
   it("finds a thread by the words of the version it shows", async () => {
     const { gateway } = harness;
-    const thread = await gateway.createThread();
+    const thread = await gateway.threads.create();
     // The first message names the thread; the words searched for are only in the second one's versions.
     await runThread(gateway, thread.thread_id, "zoo notes");
     await runThread(gateway, thread.thread_id, "aardvark burrows");
-    const before = await gateway.getThread(thread.thread_id);
+    const before = await gateway.threads.get(thread.thread_id);
     await runBranch(
       gateway,
       thread.thread_id,
@@ -136,25 +136,25 @@ describe("branches", () => {
       "pangolin scales",
     );
     const found = async (word: string) =>
-      (await gateway.searchThreads(word)).hits.some((hit) => hit.thread.thread_id === thread.thread_id);
+      (await gateway.threads.search(word)).hits.some((hit) => hit.thread.thread_id === thread.thread_id);
     expect(await found("pangolin")).toBe(true);
     expect(await found("aardvark")).toBe(false);
-    const edited = await gateway.getThread(thread.thread_id);
+    const edited = await gateway.threads.get(thread.thread_id);
     const previous = edited?.versions?.[userMessageId(edited, "pangolin scales")]?.prompt?.previous;
-    await gateway.showVersion(thread.thread_id, previous ?? "");
+    await gateway.branches.showVersion(thread.thread_id, previous ?? "");
     await expect.poll(() => found("aardvark")).toBe(true);
     expect(await found("pangolin")).toBe(false);
   });
 
   it("regenerates a reply as a second version of it, sending the same message again", async () => {
     const { gateway } = harness;
-    const thread = await gateway.createThread();
+    const thread = await gateway.threads.create();
     await runThread(gateway, thread.thread_id, "hello");
-    const before = await gateway.getThread(thread.thread_id);
+    const before = await gateway.threads.get(thread.thread_id);
     const requests = harness.mock.requests.length;
     await runBranch(gateway, thread.thread_id, { kind: "regenerate", message_id: userMessageId(before, "hello") });
     expect(harness.mock.requests.length).toBeGreaterThan(requests);
-    const after = await gateway.getThread(thread.thread_id);
+    const after = await gateway.threads.get(thread.thread_id);
     expect(texts(after)).toEqual(texts(before));
     const versions = after?.versions?.[userMessageId(after, "hello")];
     expect(versions?.reply).toMatchObject({ index: 2, count: 2 });
@@ -165,19 +165,19 @@ describe("branches", () => {
 
   it("edits the first message: the new version starts from an empty thread", async () => {
     const { gateway } = harness;
-    const thread = await gateway.createThread();
+    const thread = await gateway.threads.create();
     await runThread(gateway, thread.thread_id, "first");
     await runThread(gateway, thread.thread_id, "second");
-    const before = await gateway.getThread(thread.thread_id);
+    const before = await gateway.threads.get(thread.thread_id);
     await runBranch(gateway, thread.thread_id, { kind: "edit", message_id: userMessageId(before, "first") }, "alpha");
-    const after = await gateway.getThread(thread.thread_id);
+    const after = await gateway.threads.get(thread.thread_id);
     expect(texts(after)).toEqual(["human: alpha", "ai: You said: alpha"]);
     expect(after?.versions?.[userMessageId(after, "alpha")]?.prompt).toMatchObject({ index: 2, count: 2 });
   });
 
   it("gives each version the files of its fork point, not the other version's", async () => {
     const { gateway } = harness;
-    const thread = await gateway.createThread();
+    const thread = await gateway.threads.create();
     const path = "/mnt/user-data/workspace/note.txt";
     await runThread(gateway, thread.thread_id, bash(`echo base > ${path}`));
     await runThread(
@@ -186,39 +186,39 @@ describe("branches", () => {
       bash(`echo original > ${path}; echo x > /mnt/user-data/outputs/only-original.txt`),
     );
     expect(await threadFile(gateway, thread.thread_id, path)).toBe("original\n");
-    const before = await gateway.getThread(thread.thread_id);
+    const before = await gateway.threads.get(thread.thread_id);
     const second = before?.entries.filter((entry) => entry.kind === "message" && entry.message.type === "human")[1];
     if (second?.kind !== "message") throw new Error("no second message");
 
     await runBranch(gateway, thread.thread_id, { kind: "edit", message_id: second.message.id }, bash(`cat ${path}`));
-    const edited = await gateway.getThread(thread.thread_id);
+    const edited = await gateway.threads.get(thread.thread_id);
     // The edit's run read the file as it was at the fork point.
     expect(texts(edited).at(-1)).toContain("base");
     expect(await threadFile(gateway, thread.thread_id, path)).toBe("base\n");
     expect(await threadFile(gateway, thread.thread_id, "/mnt/user-data/outputs/only-original.txt")).toBeUndefined();
 
     const choice = Object.values(edited?.versions ?? {})[0]?.prompt;
-    await gateway.showVersion(thread.thread_id, choice?.previous ?? "");
+    await gateway.branches.showVersion(thread.thread_id, choice?.previous ?? "");
     expect(await threadFile(gateway, thread.thread_id, path)).toBe("original\n");
     expect(await threadFile(gateway, thread.thread_id, "/mnt/user-data/outputs/only-original.txt")).toBe("x\n");
-    await gateway.showVersion(
+    await gateway.branches.showVersion(
       thread.thread_id,
-      (await gateway.getThread(thread.thread_id))?.versions?.[second.message.id]?.prompt?.next ?? "",
+      (await gateway.threads.get(thread.thread_id))?.versions?.[second.message.id]?.prompt?.next ?? "",
     );
     expect(await threadFile(gateway, thread.thread_id, path)).toBe("base\n");
   });
 
   it("continues a run cut off while its tool ran from the last saved step, without sending the turn again", async () => {
     const { gateway } = harness;
-    const thread = await gateway.createThread();
+    const thread = await gateway.threads.create();
     const text = bash("sleep 1; echo slept");
     const runId = crypto.randomUUID();
-    const running = gateway.runStream(
+    const running = gateway.runs.stream(
       { run_id: runId, thread_id: thread.thread_id, input: { messages: [{ type: "human", content: text }] } },
       (event) => {
         // Once the model's call of the tool is saved, the tool is running: the page closes then.
         const last = event.event === "values" ? event.data.messages.at(-1) : undefined;
-        if (last?.type === "ai" && (last.tool_calls?.length ?? 0) > 0) void gateway.cancelRun(runId);
+        if (last?.type === "ai" && (last.tool_calls?.length ?? 0) > 0) void gateway.runs.cancel(runId);
       },
     );
     await running;
@@ -230,7 +230,7 @@ describe("branches", () => {
     await repository.recordRun({ ...record, status: "running" });
     db.close();
 
-    const cut = await gateway.getThread(thread.thread_id);
+    const cut = await gateway.threads.get(thread.thread_id);
     expect(cut?.resumable).toBe(true);
     const firstRequests = () =>
       harness.mock.requests.filter((request) => {
@@ -242,7 +242,7 @@ describe("branches", () => {
     const events = await runBranch(gateway, thread.thread_id, { kind: "resume" });
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
     expect(firstRequests()).toBe(1);
-    const done = await gateway.getThread(thread.thread_id);
+    const done = await gateway.threads.get(thread.thread_id);
     expect(texts(done).at(-1)).toContain("slept");
     expect(done?.resumable).toBeUndefined();
     expect(texts(done).filter((line) => line.startsWith("human:"))).toHaveLength(1);
@@ -250,24 +250,24 @@ describe("branches", () => {
 
   it("offers Continue after a fixable error, and continues once the key is right", async () => {
     const { gateway } = harness;
-    const thread = await gateway.createThread();
-    await gateway.saveModelSettings(
+    const thread = await gateway.threads.create();
+    await gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-wrong", model: "mock-model" }),
     );
     await runThread(gateway, thread.thread_id, "good morning");
-    expect((await gateway.getThread(thread.thread_id))?.resumable).toBe(true);
-    await gateway.saveModelSettings(
+    expect((await gateway.threads.get(thread.thread_id))?.resumable).toBe(true);
+    await gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
     );
     await runBranch(gateway, thread.thread_id, { kind: "resume" });
-    const done = await gateway.getThread(thread.thread_id);
+    const done = await gateway.threads.get(thread.thread_id);
     expect(texts(done)).toEqual(["human: good morning", "ai: You said: good morning"]);
     expect(done?.resumable).toBeUndefined();
   });
 
   it("refuses to continue a thread with nothing cut off, and to edit a message it does not have", async () => {
     const { gateway } = harness;
-    const thread = await gateway.createThread();
+    const thread = await gateway.threads.create();
     await runThread(gateway, thread.thread_id, "howdy");
     const resumed = await runBranch(gateway, thread.thread_id, { kind: "resume" });
     expect(resumed.find((event) => event.event === "error")?.data).toMatchObject({
@@ -277,6 +277,6 @@ describe("branches", () => {
     expect(edited.find((event) => event.event === "error")?.data).toMatchObject({
       message: "That message is not one of this thread's own messages.",
     });
-    expect(texts(await gateway.getThread(thread.thread_id))).toEqual(["human: howdy", "ai: You said: howdy"]);
+    expect(texts(await gateway.threads.get(thread.thread_id))).toEqual(["human: howdy", "ai: You said: howdy"]);
   });
 });

@@ -1,7 +1,7 @@
 // Fuzz: 1,000 mutated .fawn bundles and 1,000 mutated backups, made from real ones with a fixed seed (bytes flipped,
 // cut, inserted; zip sizes and names patched; JSON records given wrong types, missing fields and huge numbers; members
 // renamed out of their folder, duplicated, case-clashed, dropped or added; file bytes changed under their meta). Each
-// import either succeeds or refuses with one clear sentence (a UserError), and a refusal leaves every store of the
+// import either succeeds or refuses with one clear sentence (a user-facing error), and a refusal leaves every store of the
 // database exactly as it was. And 40 bundles crafted to end on a pending `bash` call (run records, heads and flags
 // set every way a bundle can set them): none of the calls ever runs, and neither the thread nor its copy offers
 // Continue.
@@ -9,7 +9,7 @@ import { strFromU8, strToU8, unzipSync, Zip, ZipDeflate, ZipPassThrough } from "
 import { describe, expect, it } from "vitest";
 import { openGateway, type Gateway } from "../../src/gateway/index.ts";
 import { unansweredToolCalls, type WireMessage } from "../../src/protocol/index.ts";
-import { UserError } from "../../src/shared/user-error.ts";
+import { isUserFacing } from "../../src/shared/user-error.ts";
 import { BACKUP_COVERAGE } from "../../src/storage/backup-store.ts";
 import { openFawnDb, ThreadRepository, type FawnDb } from "../../src/storage/index.ts";
 import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
@@ -299,9 +299,9 @@ let targets = 0;
 async function target(): Promise<{ gateway: Gateway; db: FawnDb }> {
   const name = `bundle-fuzz-target-${targets++}`;
   const gateway = await openGateway(name);
-  await gateway.createThread();
-  await gateway.addMemoryFact({ content: "Already here" });
-  await gateway.saveSandboxSettings({ provider: "browser" });
+  await gateway.threads.create();
+  await gateway.memory.addFact({ content: "Already here" });
+  await gateway.settings.saveSandbox({ provider: "browser" });
   return { gateway, db: await openFawnDb(name) };
 }
 
@@ -328,7 +328,7 @@ async function fuzz(
       await importInto(into.gateway, bytes, seed);
     } catch (error) {
       tally.refused += 1;
-      if (!(error instanceof UserError)) {
+      if (!isUserFacing(error)) {
         tally.problems.push(`seed ${seed}: crashed with ${String(error)}`);
       } else {
         const why = unclear(error.message);
@@ -344,7 +344,7 @@ async function fuzz(
     tally.imported += 1;
     // What was imported can be read: the list and each thread.
     try {
-      for (const thread of await into.gateway.listThreads()) await into.gateway.getThread(thread.thread_id);
+      for (const thread of await into.gateway.threads.list()) await into.gateway.threads.get(thread.thread_id);
     } catch (error) {
       tally.problems.push(`seed ${seed}: imported, then the thread cannot be read: ${String(error)}`);
     }
@@ -356,20 +356,20 @@ async function fuzz(
 
 /** A real store: a thread with an upload, replies, an output and a plan; a memory fact, a skill, settings. */
 async function realArchives(gateway: Gateway): Promise<{ bundle: Uint8Array; backup: Uint8Array }> {
-  const { thread_id: threadId } = await gateway.createThread();
-  await gateway.uploadFiles(threadId, [{ name: "notes.txt", bytes: strToU8("bees make honey\n") }]);
+  const { thread_id: threadId } = await gateway.threads.create();
+  await gateway.threads.upload(threadId, [{ name: "notes.txt", bytes: strToU8("bees make honey\n") }]);
   const todos = [{ content: "Read the notes", status: "in_progress" }];
   await runThread(gateway, threadId, `call tool write_todos ${JSON.stringify({ todos })}`, undefined, { mode: "pro" });
   await runThread(gateway, threadId, "hello");
-  await gateway.addMemoryFact({ content: "User keeps bees" });
-  await gateway.installSkill({
+  await gateway.memory.addFact({ content: "User keeps bees" });
+  await gateway.skills.install({
     name: "fuzz-skill.skill",
     bytes: zipSyncPlain({ "SKILL.md": strToU8(SKILL), "docs/a.md": strToU8("a") }),
   });
   const bytes = async (blob: Blob) => new Uint8Array(await blob.arrayBuffer());
   return {
-    bundle: await bytes((await gateway.exportThread(threadId, "fawn")).blob),
-    backup: await bytes((await gateway.exportData()).blob),
+    bundle: await bytes((await gateway.bundles.export(threadId, "fawn")).blob),
+    backup: await bytes((await gateway.data.export()).blob),
   };
 }
 
@@ -380,9 +380,9 @@ function zipSyncPlain(files: Record<string, Uint8Array>): Uint8Array {
 describe("mutated archives", () => {
   it("1,000 bundles and 1,000 backups: no crash, no unclear refusal, no partial write", async () => {
     const { bundle, backup } = await realArchives(harness.gateway);
-    const bundles = await fuzz(bundle, 1, (gateway, bytes) => gateway.importThreadBundle(bytes));
+    const bundles = await fuzz(bundle, 1, (gateway, bytes) => gateway.bundles.import(bytes));
     const backups = await fuzz(backup, 100_001, (gateway, bytes, seed) =>
-      gateway.importData(bytes, { acceptAdditions: seed % 2 === 0 }),
+      gateway.data.import(bytes, { acceptAdditions: seed % 2 === 0 }),
     );
     expect(bundles.problems).toEqual([]);
     expect(backups.problems).toEqual([]);
@@ -400,10 +400,10 @@ const PWNED = "/mnt/user-data/workspace/pwned.txt";
 
 /** A real `.fawn` of a thread cut off while its `bash` call ran (its run left marked running). */
 async function pendingBundle(gateway: Gateway, dbName: string): Promise<Uint8Array> {
-  const thread = await gateway.createThread();
+  const thread = await gateway.threads.create();
   const runId = crypto.randomUUID();
   const command = `sleep 1; echo ran > ${PWNED}`;
-  await gateway.runStream(
+  await gateway.runs.stream(
     {
       run_id: runId,
       thread_id: thread.thread_id,
@@ -413,7 +413,7 @@ async function pendingBundle(gateway: Gateway, dbName: string): Promise<Uint8Arr
     },
     (event) => {
       const last = event.event === "values" ? event.data.messages.at(-1) : undefined;
-      if (last?.type === "ai" && (last.tool_calls?.length ?? 0) > 0) void gateway.cancelRun(runId);
+      if (last?.type === "ai" && (last.tool_calls?.length ?? 0) > 0) void gateway.runs.cancel(runId);
     },
   );
   const db = await openFawnDb(dbName);
@@ -422,7 +422,7 @@ async function pendingBundle(gateway: Gateway, dbName: string): Promise<Uint8Arr
   if (!record) throw new Error("no run record");
   await repository.recordRun({ ...record, status: "running" });
   db.close();
-  return new Uint8Array(await (await gateway.exportThread(thread.thread_id, "fawn")).blob.arrayBuffer());
+  return new Uint8Array(await (await gateway.bundles.export(thread.thread_id, "fawn")).blob.arrayBuffer());
 }
 
 type Json = Record<string, unknown>;
@@ -464,7 +464,7 @@ function lastMessages(entries: { kind: string; message?: WireMessage }[] | undef
 
 async function holds(gateway: Gateway, threadId: string, path: string): Promise<boolean> {
   try {
-    await gateway.readThreadFile(threadId, path);
+    await gateway.threads.readFile(threadId, path);
     return true;
   } catch {
     return false;
@@ -478,18 +478,18 @@ describe("crafted bundles ending on a pending tool call", () => {
     for (let seed = 1; seed <= PENDING_CASES; seed++) {
       // A browser with a model and a sandbox, where a resumed call would run.
       const gateway = await harness.freshGateway();
-      await gateway.saveModelSettings(
+      await gateway.settings.saveModels(
         modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
       );
-      const imported = await gateway.importThreadBundle(craftedPending(bundle, seed));
-      const copy = await gateway.continueThread(imported.thread_id);
+      const imported = await gateway.bundles.import(craftedPending(bundle, seed));
+      const copy = await gateway.bundles.continueThread(imported.thread_id);
       for (const threadId of [imported.thread_id, copy.thread_id]) {
-        const detail = await gateway.getThread(threadId);
+        const detail = await gateway.threads.get(threadId);
         if (detail?.resumable) problems.push(`seed ${seed}: ${threadId} offers Continue`);
         if (unansweredToolCalls(lastMessages(detail?.entries)).length > 0) {
           problems.push(`seed ${seed}: ${threadId} shows a call without a result`);
         }
-        await gateway.runStream(
+        await gateway.runs.stream(
           { run_id: crypto.randomUUID(), thread_id: threadId, input: { messages: [] }, branch: { kind: "resume" } },
           () => undefined,
         );

@@ -14,12 +14,12 @@ function requestsEndingWith(text: string) {
   });
 }
 
-describe("Gateway.threadSuggestions", () => {
+describe("gateway.suggestions.suggest", () => {
   it("proposes three questions after a reply, with a capped answer length, and saves nothing", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await runThread(harness.gateway, thread.thread_id, "olive oil tasting");
-    const before = await harness.gateway.getThread(thread.thread_id);
-    const questions = await harness.gateway.threadSuggestions(thread.thread_id);
+    const before = await harness.gateway.threads.get(thread.thread_id);
+    const questions = await harness.gateway.suggestions.suggest(thread.thread_id);
     expect(questions).toEqual([
       "Tell me more about olive oil tasting",
       "What could go wrong with olive oil tasting?",
@@ -27,34 +27,34 @@ describe("Gateway.threadSuggestions", () => {
     ]);
     const asked = harness.mock.requests.at(-1)?.body as { max_tokens?: number; max_completion_tokens?: number };
     expect(asked.max_tokens ?? asked.max_completion_tokens).toBe(512);
-    expect((await harness.gateway.getThread(thread.thread_id))?.entries).toEqual(before?.entries);
-    expect(await harness.gateway.listRuns(thread.thread_id)).toHaveLength(1);
+    expect((await harness.gateway.threads.get(thread.thread_id))?.entries).toEqual(before?.entries);
+    expect(await harness.gateway.runs.list(thread.thread_id)).toHaveLength(1);
   });
 
   it("gives none for a thread without a reply, and none when the model fails", async () => {
-    const thread = await harness.gateway.createThread();
-    expect(await harness.gateway.threadSuggestions(thread.thread_id)).toEqual([]);
+    const thread = await harness.gateway.threads.create();
+    expect(await harness.gateway.suggestions.suggest(thread.thread_id)).toEqual([]);
     await runThread(harness.gateway, thread.thread_id, "hello");
-    await harness.gateway.saveModelSettings({
+    await harness.gateway.settings.saveModels({
       endpoints: [{ id: "main", name: "Main", baseUrl: "http://127.0.0.1:9/v1", apiKey: "", models: [{ id: "m" }] }],
       defaultModel: { endpoint: "main", model: "m" },
     });
-    expect(await harness.gateway.threadSuggestions(thread.thread_id)).toEqual([]);
+    expect(await harness.gateway.suggestions.suggest(thread.thread_id)).toEqual([]);
   });
 });
 
-describe("Gateway.compactThread", () => {
+describe("gateway.context.compact", () => {
   it("sends the summary instead of older messages from then on, and the thread still holds them all", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const long = `first step ${"pebble ".repeat(200)}`;
     for (const text of [long, "second step", "third step"]) await runThread(harness.gateway, thread.thread_id, text);
-    const before = await harness.gateway.threadContext(thread.thread_id);
+    const before = await harness.gateway.context.usage(thread.thread_id);
     expect(before.window).toBe(128_000);
 
-    const result = await harness.gateway.compactThread(thread.thread_id);
+    const result = await harness.gateway.context.compact(thread.thread_id);
     expect(result).toMatchObject({ compacted: true, folded: 2 });
     expect(result.usage.tokens).toBeLessThan(before.tokens);
-    expect((await harness.gateway.threadContext(thread.thread_id)).tokens).toBe(result.usage.tokens);
+    expect((await harness.gateway.context.usage(thread.thread_id)).tokens).toBe(result.usage.tokens);
 
     await runThread(harness.gateway, thread.thread_id, "fourth step");
     const [sent] = requestsEndingWith("fourth step");
@@ -63,30 +63,30 @@ describe("Gateway.compactThread", () => {
     );
     expect(contents.some((content) => content.includes("first step"))).toBe(false);
     expect(contents.some((content) => content.includes("Mock summary:"))).toBe(true);
-    expect((await harness.gateway.getThread(thread.thread_id))?.entries).toHaveLength(8);
+    expect((await harness.gateway.threads.get(thread.thread_id))?.entries).toHaveLength(8);
   });
 
   it("has nothing to fold in a short thread, and refuses an unknown one", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await runThread(harness.gateway, thread.thread_id, "only step");
-    expect(await harness.gateway.compactThread(thread.thread_id)).toMatchObject({ compacted: false, folded: 0 });
-    await expect(harness.gateway.compactThread("no-such-thread")).rejects.toThrow("There is no thread");
+    expect(await harness.gateway.context.compact(thread.thread_id)).toMatchObject({ compacted: false, folded: 0 });
+    await expect(harness.gateway.context.compact("no-such-thread")).rejects.toThrow("There is no thread");
   });
 
   it("says why when the model refuses, without the key, and leaves the thread as it was", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     for (const text of ["step one", "step two", "step three"]) await runThread(harness.gateway, thread.thread_id, text);
     const key = "sk-bad-key-4242-secret";
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: key, model: "mock-model" }),
     );
-    const refused = harness.gateway.compactThread(thread.thread_id);
+    const refused = harness.gateway.context.compact(thread.thread_id);
     await expect(refused).rejects.toThrow(/^The thread was not compacted: /);
     await expect(refused).rejects.not.toThrow(key);
     // Nothing was folded: with the right key, the same two messages are.
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
     );
-    expect(await harness.gateway.compactThread(thread.thread_id)).toMatchObject({ compacted: true, folded: 2 });
+    expect(await harness.gateway.context.compact(thread.thread_id)).toMatchObject({ compacted: true, folded: 2 });
   });
 });

@@ -8,7 +8,7 @@ import { createGatewayFetch, openGateway, type Gateway } from "../../src/gateway
 import { DataService } from "../../src/gateway/data-service.ts";
 import { BACKUP_LIMITS, contentText, type ChangeNotice, type ThreadEntry } from "../../src/protocol/index.ts";
 import { BACKUP_COVERAGE } from "../../src/storage/backup-store.ts";
-import { openFawnDb } from "../../src/storage/index.ts";
+import { indexedDbStorage, openFawnDb } from "../../src/storage/index.ts";
 import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("data-backup-test");
@@ -31,22 +31,24 @@ function messageTexts(entries: readonly ThreadEntry[] | undefined): string[] {
 
 /** A thread with an upload and a presented artifact, a memory fact, a skill, and keys for every provider. */
 async function fillStore(gateway: Gateway): Promise<string> {
-  await gateway.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: MODEL_KEY, model: "mock-model" }));
-  await gateway.saveWebToolSettings({
+  await gateway.settings.saveModels(
+    modelSettings({ baseUrl: harness.mock.url, apiKey: MODEL_KEY, model: "mock-model" }),
+  );
+  await gateway.settings.saveWebTools({
     search: { provider: "tavily", apiKey: SEARCH_KEY },
     fetch: { provider: "jina", apiKey: FETCH_KEY },
   });
-  const thread = await gateway.createThread();
-  await gateway.uploadFiles(thread.thread_id, [{ name: "notes.txt", bytes: strToU8("first-flush notes") }]);
+  const thread = await gateway.threads.create();
+  await gateway.threads.upload(thread.thread_id, [{ name: "notes.txt", bytes: strToU8("first-flush notes") }]);
   await runThread(gateway, thread.thread_id, callTool("write_file", { path: ARTIFACT, content: "# Tea report\n" }));
   await runThread(gateway, thread.thread_id, callTool("present_files", { filepaths: [ARTIFACT] }));
-  await gateway.addMemoryFact({ content: FACT });
-  await gateway.installSkill({ name: "tea-brewing.skill", bytes: zipSync({ "SKILL.md": strToU8(SKILL) }) });
+  await gateway.memory.addFact({ content: FACT });
+  await gateway.skills.install({ name: "tea-brewing.skill", bytes: zipSync({ "SKILL.md": strToU8(SKILL) }) });
   return thread.thread_id;
 }
 
 async function archiveBytes(gateway: Gateway): Promise<Uint8Array> {
-  return new Uint8Array(await (await gateway.exportData()).blob.arrayBuffer());
+  return new Uint8Array(await (await gateway.data.export()).blob.arrayBuffer());
 }
 
 /** Every text the archive holds: its raw bytes, each member inflated, and every base64 byte field decoded. */
@@ -80,7 +82,7 @@ function tamper(bytes: Uint8Array, change: (members: Record<string, Uint8Array>)
 describe("export all data", () => {
   it("writes one dated zip with a manifest counting what it holds", async () => {
     await fillStore(harness.gateway);
-    const backup = await harness.gateway.exportData();
+    const backup = await harness.gateway.data.export();
     expect(backup.file_name).toMatch(/^fawn-backup-\d{4}-\d{2}-\d{2}\.zip$/);
     expect(backup.blob.type).toBe("application/zip");
     const members = unzipSync(new Uint8Array(await backup.blob.arrayBuffer()));
@@ -113,17 +115,17 @@ describe("export all data", () => {
 describe("import data", () => {
   it("brings everything back in another browser, and the thread continues", async () => {
     const threadId = await fillStore(harness.gateway);
-    const before = await harness.gateway.getThread(threadId);
+    const before = await harness.gateway.threads.get(threadId);
     const archive = await archiveBytes(harness.gateway);
 
     const other = await harness.freshGateway();
     // The backup would set the model endpoint's address here: it asks first, and writes nothing until accepted.
-    expect(await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]))).toMatchObject({
+    expect(await other.data.import(new Blob([archive as Uint8Array<ArrayBuffer>]))).toMatchObject({
       confirm: "additions",
       additions: [{ kind: "endpoint", name: "Main endpoint", address: harness.mock.url }],
     });
-    expect(await other.listThreads()).toEqual([]);
-    const result = await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]), {
+    expect(await other.threads.list()).toEqual([]);
+    const result = await other.data.import(new Blob([archive as Uint8Array<ArrayBuffer>]), {
       acceptAdditions: true,
     });
     expect(result).toMatchObject({
@@ -134,50 +136,50 @@ describe("import data", () => {
     });
     expect(result.message).toMatch(/^Imported 1 thread\./);
 
-    expect((await other.listThreads()).map((thread) => [thread.thread_id, thread.title])).toEqual([
+    expect((await other.threads.list()).map((thread) => [thread.thread_id, thread.title])).toEqual([
       [threadId, before?.title],
     ]);
-    const after = await other.getThread(threadId);
+    const after = await other.threads.get(threadId);
     expect(messageTexts(after?.entries)).toEqual(messageTexts(before?.entries));
     expect(after?.artifacts).toEqual([ARTIFACT]);
-    expect(strFromU8((await other.readThreadFile(threadId, UPLOAD)).bytes)).toBe("first-flush notes");
-    expect(strFromU8((await other.readThreadFile(threadId, ARTIFACT)).bytes)).toBe("# Tea report\n");
-    expect((await other.getMemory()).facts.map((fact) => fact.content)).toEqual([FACT]);
-    expect((await other.listSkills()).find((skill) => skill.name === "tea-brewing")).toMatchObject({
+    expect(strFromU8((await other.threads.readFile(threadId, UPLOAD)).bytes)).toBe("first-flush notes");
+    expect(strFromU8((await other.threads.readFile(threadId, ARTIFACT)).bytes)).toBe("# Tea report\n");
+    expect((await other.memory.get()).facts.map((fact) => fact.content)).toEqual([FACT]);
+    expect((await other.skills.list()).find((skill) => skill.name === "tea-brewing")).toMatchObject({
       category: "custom",
       enabled: true,
     });
     // Settings come back without their keys.
-    expect(await other.getModelSettings()).toMatchObject({
+    expect(await other.settings.getModels()).toMatchObject({
       endpoints: [{ baseUrl: harness.mock.url, apiKey: "", models: [{ id: "mock-model" }] }],
       defaultModel: { model: "mock-model" },
     });
-    expect((await other.getWebToolSettings()).search).toMatchObject({ provider: "tavily", apiKey: "" });
+    expect((await other.settings.getWebTools()).search).toMatchObject({ provider: "tavily", apiKey: "" });
     // Search finds the imported thread's messages (its index is rebuilt).
-    expect((await other.searchThreads("report")).hits.map((hit) => hit.thread.thread_id)).toEqual([threadId]);
+    expect((await other.threads.search("report")).hits.map((hit) => hit.thread.thread_id)).toEqual([threadId]);
 
     await runThread(other, threadId, "and one more thing");
-    expect(messageTexts((await other.getThread(threadId))?.entries).at(-1)).toBe("You said: and one more thing");
+    expect(messageTexts((await other.threads.get(threadId))?.entries).at(-1)).toBe("You said: and one more thing");
   });
 
   it("keeps threads, facts, skills and settings already here, and says what it skipped", async () => {
     const threadId = await fillStore(harness.gateway);
     const archive = await archiveBytes(harness.gateway);
-    await harness.gateway.renameThread(threadId, "Mine, renamed");
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.threads.rename(threadId, "Mine, renamed");
+    await harness.gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: MODEL_KEY, model: "other-model" }),
     );
-    const extra = await harness.gateway.createThread();
+    const extra = await harness.gateway.threads.create();
 
-    const result = await harness.gateway.importData(archive);
+    const result = await harness.gateway.data.import(archive);
     expect(result).toMatchObject({ threads_imported: 0, threads_skipped: 1, skills_skipped: 1, memory_facts_added: 0 });
     expect(result.message).toBe("Imported 0 threads, skipped 1 thread already here. 1 skill already installed kept.");
-    expect((await harness.gateway.listThreads()).map((thread) => thread.thread_id).sort()).toEqual(
+    expect((await harness.gateway.threads.list()).map((thread) => thread.thread_id).sort()).toEqual(
       [threadId, extra.thread_id].sort(),
     );
-    expect((await harness.gateway.getThread(threadId))?.title).toBe("Mine, renamed");
-    expect((await harness.gateway.getMemory()).facts.map((fact) => fact.content)).toEqual([FACT]);
-    expect(await harness.gateway.getModelSettings()).toMatchObject({
+    expect((await harness.gateway.threads.get(threadId))?.title).toBe("Mine, renamed");
+    expect((await harness.gateway.memory.get()).facts.map((fact) => fact.content)).toEqual([FACT]);
+    expect(await harness.gateway.settings.getModels()).toMatchObject({
       endpoints: [{ apiKey: MODEL_KEY }],
       defaultModel: { model: "other-model" },
     });
@@ -187,11 +189,11 @@ describe("import data", () => {
     await fillStore(harness.gateway);
     const archive = await archiveBytes(harness.gateway);
     const other = await harness.freshGateway();
-    await other.addMemoryFact({ content: "  user BREWS oolong at 90 degrees " });
-    await other.addMemoryFact({ content: "User likes green tea" });
-    const result = await other.importData(archive, { acceptAdditions: true });
+    await other.memory.addFact({ content: "  user BREWS oolong at 90 degrees " });
+    await other.memory.addFact({ content: "User likes green tea" });
+    const result = await other.data.import(archive, { acceptAdditions: true });
     expect(result).toMatchObject({ memory_facts_added: 0 });
-    expect((await other.getMemory()).facts.map((fact) => fact.content)).toEqual([
+    expect((await other.memory.get()).facts.map((fact) => fact.content)).toEqual([
       "user BREWS oolong at 90 degrees",
       "User likes green tea",
     ]);
@@ -260,22 +262,22 @@ describe("import data", () => {
     const other = await harness.freshGateway();
     const otherName = `data-backup-test-${Number(harness.gatewayDbName().split("-").at(-1)) + 1}`;
     const records = await storedRecords(otherName);
-    await expect(other.importData(archive)).rejects.toThrow(reason);
+    await expect(other.data.import(archive)).rejects.toThrow(reason);
     // Opened again (a reload): still nothing.
     expect(await storedRecords(otherName)).toBe(records);
     const reopened = await openGateway(otherName);
-    expect(await reopened.listThreads()).toEqual([]);
-    expect((await reopened.getMemory()).facts).toEqual([]);
-    expect((await reopened.listSkills()).filter((skill) => skill.category === "custom")).toEqual([]);
+    expect(await reopened.threads.list()).toEqual([]);
+    expect((await reopened.memory.get()).facts).toEqual([]);
+    expect((await reopened.skills.list()).filter((skill) => skill.category === "custom")).toEqual([]);
   });
 
   it("refuses a file that is not a zip, and one whose declared sizes are over the limit, before inflating", async () => {
-    await expect(harness.gateway.importData(strToU8("just text"))).rejects.toThrow(/not a zip archive/);
+    await expect(harness.gateway.data.import(strToU8("just text"))).rejects.toThrow(/not a zip archive/);
     await fillStore(harness.gateway);
     const archive = await archiveBytes(harness.gateway);
     // A zip bomb's directory says how big its members become: claim 3 GB for the manifest.
     const bomb = declareSize(archive, "manifest.json", 0xc0000000);
-    await expect(harness.gateway.importData(bomb)).rejects.toThrow(/"manifest\.json" is too large \(3\.0 GB/);
+    await expect(harness.gateway.data.import(bomb)).rejects.toThrow(/"manifest\.json" is too large \(3\.0 GB/);
   });
 });
 
@@ -283,17 +285,17 @@ describe("backups that always restore", () => {
   const oddSkill = "---\nname: odd-paths\ndescription: A skill zipped with odd paths.\n---\n# Odd\n";
 
   it("restores a skill installed from members named docs/./a.md and a//b, threads and all", async () => {
-    await harness.gateway.installSkill({
+    await harness.gateway.skills.install({
       name: "odd-paths.skill",
       bytes: zipSync({ "SKILL.md": strToU8(oddSkill), "docs/./a.md": strToU8("a"), "a//b": strToU8("b") }),
     });
-    await harness.gateway.createThread();
+    await harness.gateway.threads.create();
     const other = await harness.freshGateway();
-    expect(await other.importData(await archiveBytes(harness.gateway), { acceptAdditions: true })).toMatchObject({
+    expect(await other.data.import(await archiveBytes(harness.gateway), { acceptAdditions: true })).toMatchObject({
       threads_imported: 1,
       skills_imported: 1,
     });
-    expect((await other.listSkills()).map((skill) => skill.name)).toContain("odd-paths");
+    expect((await other.skills.list()).map((skill) => skill.name)).toContain("odd-paths");
   });
 
   it("restores a skill an older Fawn stored with such names", async () => {
@@ -307,7 +309,7 @@ describe("backups that always restore", () => {
     });
     db.close();
     const other = await harness.freshGateway();
-    expect(await other.importData(await archiveBytes(harness.gateway), { acceptAdditions: true })).toMatchObject({
+    expect(await other.data.import(await archiveBytes(harness.gateway), { acceptAdditions: true })).toMatchObject({
       skills_imported: 1,
     });
     const restored = await openFawnDb(`data-backup-test-${Number(harness.gatewayDbName().split("-").at(-1)) + 1}`);
@@ -329,30 +331,30 @@ describe("an export over the limits", () => {
   }
 
   it("is refused up front, from stored sizes, with the reason and the size: backup and .fawn alike", async () => {
-    const { thread_id: threadId } = await harness.gateway.createThread();
+    const { thread_id: threadId } = await harness.gateway.threads.create();
     await storeFileMeta(threadId, "/mnt/user-data/outputs/a.bin", 200 * 1024 * 1024);
     await storeFileMeta(threadId, "/mnt/user-data/outputs/b.bin", 200 * 1024 * 1024);
-    const { thread_id: other } = await harness.gateway.createThread();
+    const { thread_id: other } = await harness.gateway.threads.create();
     for (const name of ["c", "d", "e", "f", "g"]) {
       await storeFileMeta(other, `/mnt/user-data/outputs/${name}.bin`, 200 * 1024 * 1024);
     }
     // None of these files' bytes is stored: only their meta is read, so the refusal comes before anything is written.
-    await expect(harness.gateway.exportData()).rejects.toThrow(
+    await expect(harness.gateway.data.export()).rejects.toThrow(
       "Your data is 1.4 GB, and one backup can hold at most 1.0 GB: delete or export some threads first.",
     );
     await storeFileMeta(threadId, "/mnt/user-data/outputs/a.bin", 300 * 1024 * 1024);
     const tooLarge =
       '"/mnt/user-data/outputs/a.bin" is 300.0 MB, and a backup can hold files of at most 256.0 MB: delete it, or ' +
       "download it on its own, then export.";
-    await expect(harness.gateway.exportData()).rejects.toThrow(tooLarge);
-    await expect(harness.gateway.exportThread(threadId, "fawn")).rejects.toThrow(tooLarge);
+    await expect(harness.gateway.data.export()).rejects.toThrow(tooLarge);
+    await expect(harness.gateway.bundles.export(threadId, "fawn")).rejects.toThrow(tooLarge);
   });
 
   it("is refused up front for too many files, under limits lowered as a test may", async () => {
-    const { thread_id: threadId } = await harness.gateway.createThread();
+    const { thread_id: threadId } = await harness.gateway.threads.create();
     for (let index = 0; index < 5; index++) await storeFileMeta(threadId, `/mnt/user-data/outputs/${index}.txt`, 1);
     const db = await openFawnDb(harness.gatewayDbName());
-    const data = new DataService(db, { limits: { ...BACKUP_LIMITS, maxEntries: 6 } });
+    const data = new DataService(indexedDbStorage(db), { limits: { ...BACKUP_LIMITS, maxEntries: 6 } });
     await expect(data.export()).rejects.toThrow(
       "Your data has 9 files, and one backup can hold at most 6: delete some threads first.",
     );
@@ -362,9 +364,9 @@ describe("an export over the limits", () => {
 
 describe("a backup from an earlier Fawn", () => {
   it("imports with its model endpoints and proxy as that version stored them (one endpoint apart, proxy in Web)", async () => {
-    await harness.gateway.createThread();
+    await harness.gateway.threads.create();
     // Two settings records, as many as the older backup below holds (the manifest counts them).
-    await harness.gateway.saveSandboxSettings({ provider: "browser" });
+    await harness.gateway.settings.saveSandbox({ provider: "browser" });
     const current = await archiveBytes(harness.gateway);
     // settings.json as Fawn wrote it before store version 6.
     const legacy = tamper(current, (members) => {
@@ -384,7 +386,7 @@ describe("a backup from an earlier Fawn", () => {
       members["settings.json"] = strToU8(JSON.stringify(settings));
     });
     const other = await harness.freshGateway();
-    const asked = await other.importData(legacy);
+    const asked = await other.data.import(legacy);
     expect(asked).toMatchObject({
       additions: [
         { kind: "endpoint", name: "Main endpoint", address: "https://older.example/v1" },
@@ -392,8 +394,8 @@ describe("a backup from an earlier Fawn", () => {
         { kind: "proxy", address: "https://relay.example/forward/" },
       ],
     });
-    expect(await other.importData(legacy, { acceptAdditions: true })).toMatchObject({ threads_imported: 1 });
-    expect(await other.getModelSettings()).toEqual({
+    expect(await other.data.import(legacy, { acceptAdditions: true })).toMatchObject({ threads_imported: 1 });
+    expect(await other.settings.getModels()).toEqual({
       endpoints: [
         {
           id: "main",
@@ -415,14 +417,14 @@ describe("a backup from an earlier Fawn", () => {
       ],
       defaultModel: { endpoint: "main", model: "old-model" },
     });
-    expect(await other.getProxySettings()).toEqual({ url: "https://relay.example/forward/" });
+    expect(await other.settings.getProxy()).toEqual({ url: "https://relay.example/forward/" });
   });
 });
 
 describe("addresses a backup would set", () => {
   /** A backup whose settings point two endpoints, SearXNG and the proxy at other hosts. */
   async function backupWithAddresses(): Promise<Uint8Array> {
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.settings.saveModels(
       modelSettings({
         baseUrl: "https://elsewhere.example/v1",
         apiKey: MODEL_KEY,
@@ -438,12 +440,12 @@ describe("addresses a backup would set", () => {
         ],
       }),
     );
-    await harness.gateway.saveProxySettings({ url: "https://relay.example/forward/" });
-    await harness.gateway.saveWebToolSettings({
+    await harness.gateway.settings.saveProxy({ url: "https://relay.example/forward/" });
+    await harness.gateway.settings.saveWebTools({
       search: { provider: "searxng", apiKey: "", baseUrl: "https://searx.example" },
       fetch: { provider: "jina", apiKey: "" },
     });
-    await harness.gateway.createThread();
+    await harness.gateway.threads.create();
     return archiveBytes(harness.gateway);
   }
 
@@ -453,7 +455,7 @@ describe("addresses a backup would set", () => {
     const otherName = `data-backup-test-${Number(harness.gatewayDbName().split("-").at(-1)) + 1}`;
     const records = await storedRecords(otherName);
 
-    const asked = await other.importData(archive);
+    const asked = await other.data.import(archive);
     expect(asked).toEqual({
       confirm: "additions",
       additions: [
@@ -467,41 +469,43 @@ describe("addresses a backup would set", () => {
       ),
     });
     expect(await storedRecords(otherName)).toBe(records);
-    expect(await other.listThreads()).toEqual([]);
+    expect(await other.threads.list()).toEqual([]);
 
-    const result = await other.importData(archive, { acceptAdditions: true });
+    const result = await other.data.import(archive, { acceptAdditions: true });
     expect(result).toMatchObject({ threads_imported: 1, settings_restored: 4 });
-    expect(await other.getModelSettings()).toMatchObject({
+    expect(await other.settings.getModels()).toMatchObject({
       endpoints: [
         { id: "main", baseUrl: "https://elsewhere.example/v1" },
         { id: "second", baseUrl: "https://second.example/v1" },
       ],
     });
-    expect((await other.getProxySettings()).url).toBe("https://relay.example/forward/");
+    expect((await other.settings.getProxy()).url).toBe("https://relay.example/forward/");
   });
 
   it("asks only about what it would restore: settings already here are kept, and then it does not ask", async () => {
     const archive = await backupWithAddresses();
     const other = await harness.freshGateway();
-    await other.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-mine", model: "mock-model" }));
+    await other.settings.saveModels(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-mine", model: "mock-model" }),
+    );
     // Only the web settings would be restored: the endpoints here stay, so they are not listed.
-    expect(await other.importData(archive)).toMatchObject({
+    expect(await other.data.import(archive)).toMatchObject({
       additions: [
         { kind: "web-search", address: "https://searx.example" },
         { kind: "proxy", address: "https://relay.example/forward/" },
       ],
     });
-    await other.saveWebToolSettings({
+    await other.settings.saveWebTools({
       search: { provider: "off", apiKey: "" },
       fetch: { provider: "jina", apiKey: "" },
     });
-    await other.saveProxySettings({});
-    const result = await other.importData(archive);
+    await other.settings.saveProxy({});
+    const result = await other.data.import(archive);
     expect(result).toMatchObject({ threads_imported: 1, settings_restored: 0 });
-    expect(await other.getModelSettings()).toMatchObject({
+    expect(await other.settings.getModels()).toMatchObject({
       endpoints: [{ baseUrl: harness.mock.url, apiKey: "sk-mine" }],
     });
-    expect((await other.getProxySettings()).url).toBeUndefined();
+    expect((await other.settings.getProxy()).url).toBeUndefined();
   });
 });
 
@@ -525,28 +529,28 @@ function declareSize(archive: Uint8Array, member: string, size: number): Uint8Ar
 describe("delete all data", () => {
   it("deletes threads, files, memory, skills, settings and keys, in every store", async () => {
     await fillStore(harness.gateway);
-    await harness.gateway.deleteAllData();
+    await harness.gateway.data.deleteAll();
     expect(await storedRecords(harness.gatewayDbName())).toBe(0);
-    expect(await harness.gateway.listThreads()).toEqual([]);
-    expect((await harness.gateway.getMemory()).facts).toEqual([]);
-    expect((await harness.gateway.listSkills()).filter((skill) => skill.category === "custom")).toEqual([]);
-    expect(await harness.gateway.getModelSettings()).toEqual({ endpoints: [] });
+    expect(await harness.gateway.threads.list()).toEqual([]);
+    expect((await harness.gateway.memory.get()).facts).toEqual([]);
+    expect((await harness.gateway.skills.list()).filter((skill) => skill.category === "custom")).toEqual([]);
+    expect(await harness.gateway.settings.getModels()).toEqual({ endpoints: [] });
   });
 });
 
 describe("other tabs", () => {
   it("hear once that the threads were replaced, however many an import brings or a deletion takes", async () => {
-    for (let i = 0; i < 3; i++) await harness.gateway.createThread();
+    for (let i = 0; i < 3; i++) await harness.gateway.threads.create();
     const archive = await archiveBytes(harness.gateway);
     const notices: ChangeNotice[] = [];
     const other = await openGateway("data-backup-notices", { notify: (notice) => notices.push(notice) });
-    await other.importData(new Blob([archive as Uint8Array<ArrayBuffer>]), { acceptAdditions: true });
+    await other.data.import(new Blob([archive as Uint8Array<ArrayBuffer>]), { acceptAdditions: true });
     expect(notices.filter((notice) => notice.type.startsWith("thread"))).toEqual([{ type: "threads-replaced" }]);
 
     notices.length = 0;
-    await other.deleteAllData();
+    await other.data.deleteAll();
     expect(notices.filter((notice) => notice.type.startsWith("thread"))).toEqual([{ type: "threads-replaced" }]);
-    expect(await other.listThreads()).toEqual([]);
+    expect(await other.threads.list()).toEqual([]);
   });
 });
 
@@ -576,6 +580,6 @@ describe("HTTP routes", () => {
     expect((await other(new Request(`http://fawn.local/api/threads/${threadId}`))).status).toBe(200);
 
     expect((await handle(new Request("http://fawn.local/api/data", { method: "DELETE" }))).status).toBe(200);
-    expect(await harness.gateway.listThreads()).toEqual([]);
+    expect(await harness.gateway.threads.list()).toEqual([]);
   });
 });

@@ -24,7 +24,7 @@ async function storedRecords(): Promise<number> {
 }
 
 function importFixture(gateway: Gateway, fixture: DeerFlowFixture) {
-  return gateway.importDeerFlowThread({ thread: fixture.thread, files: fixture.files });
+  return gateway.threads.importDeerFlow({ thread: fixture.thread, files: fixture.files });
 }
 
 describe("importing DeerFlow's demo threads", () => {
@@ -38,9 +38,9 @@ describe("importing DeerFlow's demo threads", () => {
       const summary = await importFixture(harness.gateway, fixture);
       const { values } = fixture.thread;
       expect(summary).toMatchObject({ thread_id: fixture.id, title: values.title, status: "idle" });
-      expect((await harness.gateway.listThreads()).map((thread) => thread.thread_id)).toEqual([fixture.id]);
+      expect((await harness.gateway.threads.list()).map((thread) => thread.thread_id)).toEqual([fixture.id]);
 
-      const detail = await harness.gateway.getThread(fixture.id);
+      const detail = await harness.gateway.threads.get(fixture.id);
       const messages = messagesOf(detail?.entries ?? []);
       expect(messages.map((message) => [message.id, message.type])).toEqual(
         values.messages.map((message) => [message.id, message.type]),
@@ -55,11 +55,11 @@ describe("importing DeerFlow's demo threads", () => {
       expect(detail?.todos).toEqual(values.todos ?? []);
 
       for (const file of fixture.files) {
-        const read = await harness.gateway.readThreadFile(fixture.id, `/mnt/${file.path}`);
+        const read = await harness.gateway.threads.readFile(fixture.id, `/mnt/${file.path}`);
         expect(read.bytes).toEqual(file.bytes);
       }
       for (const path of detail?.artifacts ?? []) {
-        const read = await harness.gateway.readThreadFile(fixture.id, path);
+        const read = await harness.gateway.threads.readFile(fixture.id, path);
         expect(read.bytes.byteLength).toBeGreaterThan(0);
         expect(read.mime_type).not.toBe("");
       }
@@ -69,7 +69,7 @@ describe("importing DeerFlow's demo threads", () => {
   it("keeps the model's reasoning, tool calls and tool results", async () => {
     const fixture = deerFlowFixture("ad76c455-5bf9-4335-8517-fc03834ab828");
     await importFixture(harness.gateway, fixture);
-    const messages = messagesOf((await harness.gateway.getThread(fixture.id))?.entries ?? []);
+    const messages = messagesOf((await harness.gateway.threads.get(fixture.id))?.entries ?? []);
     const first = messages.find((message) => message.type === "ai");
     expect(first).toMatchObject({
       type: "ai",
@@ -97,11 +97,11 @@ describe("importing DeerFlow's demo threads", () => {
     expect(first.thread_id).toBe(fixture.id);
     expect(second.thread_id).not.toBe(fixture.id);
     expect(second.title).toBe(first.title);
-    const threads = await harness.gateway.listThreads();
+    const threads = await harness.gateway.threads.list();
     expect(threads.map((thread) => thread.thread_id).sort()).toEqual([first.thread_id, second.thread_id].sort());
-    const copy = await harness.gateway.getThread(second.thread_id);
+    const copy = await harness.gateway.threads.get(second.thread_id);
     expect(messagesOf(copy?.entries ?? []).length).toBe(fixture.thread.values.messages.length);
-    const html = await harness.gateway.readThreadFile(second.thread_id, "/mnt/user-data/outputs/index.html");
+    const html = await harness.gateway.threads.readFile(second.thread_id, "/mnt/user-data/outputs/index.html");
     expect(new TextDecoder().decode(html.bytes)).toContain("<html");
   });
 
@@ -115,16 +115,16 @@ describe("importing DeerFlow's demo threads", () => {
     expect(sent).toContain("Fei-Fei Li");
     expect(request.messages.at(-1)).toMatchObject({ role: "user" });
 
-    const messages = messagesOf((await harness.gateway.getThread(fixture.id))?.entries ?? []);
+    const messages = messagesOf((await harness.gateway.threads.get(fixture.id))?.entries ?? []);
     expect(messages.length).toBe(fixture.thread.values.messages.length + 2);
     expect(messages.at(-1)).toMatchObject({ type: "ai", content: "You said: and one more thing" });
-    expect((await harness.gateway.getThread(fixture.id))?.artifacts).toEqual(fixture.thread.values.artifacts);
+    expect((await harness.gateway.threads.get(fixture.id))?.artifacts).toEqual(fixture.thread.values.artifacts);
   });
 
   it("imports a thread.json alone, leaving out the presented files it does not bring", async () => {
     const fixture = deerFlowFixture("d3e5adaf-084c-4dd5-9d29-94f1d6bccd98");
-    await harness.gateway.importDeerFlowThread({ thread: fixture.thread, files: [] });
-    const detail = await harness.gateway.getThread(fixture.id);
+    await harness.gateway.threads.importDeerFlow({ thread: fixture.thread, files: [] });
+    const detail = await harness.gateway.threads.get(fixture.id);
     expect(messagesOf(detail?.entries ?? []).length).toBe(fixture.thread.values.messages.length);
     expect(detail?.artifacts).toEqual([]);
   });
@@ -132,8 +132,8 @@ describe("importing DeerFlow's demo threads", () => {
   it("accepts files by their virtual path too", async () => {
     const fixture = deerFlowFixture("d3e5adaf-084c-4dd5-9d29-94f1d6bccd98");
     const files = fixture.files.map((file) => ({ ...file, path: `/mnt/${file.path}` }));
-    await harness.gateway.importDeerFlowThread({ thread: fixture.thread, files });
-    expect((await harness.gateway.getThread(fixture.id))?.artifacts).toEqual(fixture.thread.values.artifacts);
+    await harness.gateway.threads.importDeerFlow({ thread: fixture.thread, files });
+    expect((await harness.gateway.threads.get(fixture.id))?.artifacts).toEqual(fixture.thread.values.artifacts);
   });
 });
 
@@ -220,15 +220,15 @@ describe("refusing a bad import", () => {
   ];
 
   it.each(cases)("refuses %s with one sentence, and stores nothing", async (_name, input, message) => {
-    await expect(harness.gateway.importDeerFlowThread(input)).rejects.toThrow(message);
-    expect(await harness.gateway.listThreads()).toEqual([]);
+    await expect(harness.gateway.threads.importDeerFlow(input)).rejects.toThrow(message);
+    expect(await harness.gateway.threads.list()).toEqual([]);
     expect(await storedRecords()).toBe(0);
   });
 
   it("refuses more than 200 MB of files, and stores nothing", async () => {
     const chunk = new Uint8Array(70 * 1024 * 1024);
     const files = ["a", "b", "c"].map((name) => ({ path: `user-data/outputs/${name}.bin`, bytes: chunk }));
-    await expect(harness.gateway.importDeerFlowThread({ thread, files })).rejects.toThrow(
+    await expect(harness.gateway.threads.importDeerFlow({ thread, files })).rejects.toThrow(
       /at most 200 MB of files; these are 210\.0 MB/,
     );
     expect(await storedRecords()).toBe(0);

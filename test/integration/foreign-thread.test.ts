@@ -64,18 +64,18 @@ function lastAgentRequest(): ChatMessage[] {
 /** A stranger's thread, made in their own browser, exported as a `.fawn` and continued in the user's. */
 async function continuedStrangerThread(gateway: Gateway): Promise<ThreadSummary> {
   const stranger = await harness.freshGateway();
-  await stranger.saveModelSettings(
+  await stranger.settings.saveModels(
     modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-stranger", model: "mock-model" }),
   );
-  const thread = await stranger.createThread();
+  const thread = await stranger.threads.create();
   await runThread(stranger, thread.thread_id, STRANGER);
-  const bundle = await stranger.exportThread(thread.thread_id, "fawn");
-  const imported = await gateway.importThreadBundle(bundle.blob);
-  return gateway.continueThread(imported.thread_id);
+  const bundle = await stranger.bundles.export(thread.thread_id, "fawn");
+  const imported = await gateway.bundles.import(bundle.blob);
+  return gateway.bundles.continueThread(imported.thread_id);
 }
 
 async function useDirectFetch(gateway: Gateway): Promise<void> {
-  await gateway.saveWebToolSettings({
+  await gateway.settings.saveWebTools({
     search: { provider: "off", apiKey: "" },
     fetch: { provider: "direct", apiKey: "" },
   });
@@ -94,7 +94,7 @@ async function runAnswering(
     if (!isApprovalRequestedEvent(data)) return;
     asked.push(data);
     const decision = answer(data);
-    if (decision) setTimeout(() => void gateway.answerApproval(data.approval_id, decision), 20);
+    if (decision) setTimeout(() => void gateway.approvals.answer(data.approval_id, decision), 20);
   });
   return { events, asked };
 }
@@ -102,7 +102,7 @@ async function runAnswering(
 describe("a stranger's thread, continued", () => {
   it("sends the stranger's turns as a quoted transcript and leaves the memory out of the prompt", async () => {
     const { gateway } = harness;
-    await gateway.addMemoryFact({ content: "The user likes green tea" });
+    await gateway.memory.addFact({ content: "The user likes green tea" });
     const copy = await continuedStrangerThread(gateway);
     await runThread(gateway, copy.thread_id, "hello again");
 
@@ -126,22 +126,22 @@ describe("a stranger's thread, continued", () => {
 
   it("does not let memory learn from the stranger's turns, and learns from the user's only once switched on", async () => {
     const { gateway } = harness;
-    await gateway.saveMemorySettings({ ...(await gateway.getMemorySettings()), debounceSeconds: 0 });
+    await gateway.memory.saveSettings({ ...(await gateway.memory.getSettings()), debounceSeconds: 0 });
     const copy = await continuedStrangerThread(gateway);
     expect(copy.foreign?.message_ids.length).toBeGreaterThan(0);
     expect(copy.foreign?.memory).toBeUndefined();
 
     await runThread(gateway, copy.thread_id, "I prefer dark roast coffee");
-    await gateway.flushMemory();
-    expect((await gateway.getMemory()).facts.map((fact) => fact.content)).toEqual([]);
+    await gateway.memory.flush();
+    expect((await gateway.memory.get()).facts.map((fact) => fact.content)).toEqual([]);
 
-    const switched = await gateway.setThreadMemory(copy.thread_id, true);
+    const switched = await gateway.threads.setMemory(copy.thread_id, true);
     expect(switched.foreign?.memory).toBe(true);
-    await gateway.addMemoryFact({ content: "The user likes green tea" });
+    await gateway.memory.addFact({ content: "The user likes green tea" });
     await runThread(gateway, copy.thread_id, "I like oat milk");
     expect(textOf(lastAgentRequest()[0]?.content)).toContain("green tea");
-    await gateway.flushMemory();
-    const facts = (await gateway.getMemory()).facts.map((fact) => fact.content).join("\n");
+    await gateway.memory.flush();
+    const facts = (await gateway.memory.get()).facts.map((fact) => fact.content).join("\n");
     expect(facts).toMatch(/oat milk/i);
     expect(facts).not.toMatch(/Mallory|evil\.example/i);
   });
@@ -167,7 +167,7 @@ describe("a stranger's thread, continued", () => {
     const always = await runAnswering(gateway, copy.thread_id, call, () => "allow_thread");
     expect(always.asked).toHaveLength(1);
     expect(hits).toBe(2);
-    expect((await gateway.getThread(copy.thread_id))?.approved_tools).toEqual(["web_fetch"]);
+    expect((await gateway.threads.get(copy.thread_id))?.approved_tools).toEqual(["web_fetch"]);
     const after = await runAnswering(gateway, copy.thread_id, call, () => "deny");
     expect(after.asked, "allowed for this thread: no question").toEqual([]);
     expect(hits).toBe(3);
@@ -180,7 +180,7 @@ describe("a stranger's thread, continued", () => {
     hits = 0;
     const runId = crypto.randomUUID();
     const events: RunEvent[] = [];
-    await gateway.runStream(
+    await gateway.runs.stream(
       {
         run_id: runId,
         thread_id: copy.thread_id,
@@ -189,7 +189,7 @@ describe("a stranger's thread, continued", () => {
       (event) => {
         events.push(event);
         if (event.event === "custom" && isApprovalRequestedEvent(event.data)) {
-          setTimeout(() => void gateway.cancelRun(runId), 20);
+          setTimeout(() => void gateway.runs.cancel(runId), 20);
         }
       },
     );
@@ -199,21 +199,21 @@ describe("a stranger's thread, continued", () => {
       data: expect.objectContaining({ type: "approval_resolved", decision: "cancelled" }),
     });
     expect(hits).toBe(0);
-    await expect(gateway.answerApproval("nope", "allow")).rejects.toThrow(/no tool call waiting/i);
+    await expect(gateway.approvals.answer("nope", "allow")).rejects.toThrow(/no tool call waiting/i);
   });
 
   it("asks in the user's own threads only when Settings → Web says so", async () => {
     const { gateway } = harness;
     await useDirectFetch(gateway);
-    const own = await gateway.createThread();
+    const own = await gateway.threads.create();
     const call = `call tool web_fetch ${JSON.stringify({ url: pageUrl })}`;
     hits = 0;
     const free = await runAnswering(gateway, own.thread_id, call, () => "deny");
     expect(free.asked).toEqual([]);
     expect(hits).toBe(1);
 
-    await gateway.saveWebToolSettings({ ...(await gateway.getWebToolSettings()), askBeforeSending: true });
-    expect((await gateway.getWebToolSettings()).askBeforeSending).toBe(true);
+    await gateway.settings.saveWebTools({ ...(await gateway.settings.getWebTools()), askBeforeSending: true });
+    expect((await gateway.settings.getWebTools()).askBeforeSending).toBe(true);
     const asked = await runAnswering(gateway, own.thread_id, call, () => "deny");
     expect(asked.asked).toMatchObject([{ tool: "web_fetch", target: pageUrl }]);
     expect(hits).toBe(1);
@@ -221,7 +221,7 @@ describe("a stranger's thread, continued", () => {
 
   it("marks a DeerFlow thread.json import as foreign, and a bundle cannot bring its own approvals or memory switch", async () => {
     const { gateway } = harness;
-    const imported = await gateway.importDeerFlowThread({
+    const imported = await gateway.threads.importDeerFlow({
       thread: {
         thread_id: "deerflow-stranger",
         title: "From DeerFlow",
@@ -241,15 +241,17 @@ describe("a stranger's thread, continued", () => {
 
     // A bundle's thread record that claims approvals and memory for itself gets neither.
     const stranger = await harness.freshGateway();
-    await stranger.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-x", model: "mock-model" }));
-    const thread = await stranger.createThread();
+    await stranger.settings.saveModels(
+      modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-x", model: "mock-model" }),
+    );
+    const thread = await stranger.threads.create();
     await runThread(stranger, thread.thread_id, STRANGER);
-    const continued = await stranger.continueThread(thread.thread_id);
-    await stranger.setThreadMemory(continued.thread_id, true).catch(() => undefined);
-    const bundle = await stranger.exportThread(continued.thread_id, "fawn");
-    const again = await gateway.importThreadBundle(bundle.blob);
+    const continued = await stranger.bundles.continueThread(thread.thread_id);
+    await stranger.threads.setMemory(continued.thread_id, true).catch(() => undefined);
+    const bundle = await stranger.bundles.export(continued.thread_id, "fawn");
+    const again = await gateway.bundles.import(bundle.blob);
     expect(again.approved_tools).toBeUndefined();
-    const copy = await gateway.continueThread(again.thread_id);
+    const copy = await gateway.bundles.continueThread(again.thread_id);
     expect(copy.foreign?.memory).toBeUndefined();
     expect(copy.approved_tools).toBeUndefined();
   });
@@ -260,7 +262,7 @@ describe("a stranger's thread, continued", () => {
     const gateway = await openGateway(`foreign-thread-webcontainer-${crypto.randomUUID()}`, {
       openSandbox: async (threadId) => WebContainerSandbox.open({ slot, threadId, store }),
     });
-    await gateway.saveModelSettings(
+    await gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
     );
     const copy = await continuedStrangerThread(gateway);

@@ -200,7 +200,7 @@ describe("Gateway routes for the composer's extras", () => {
 describe("Gateway routes for a thread holding another person's messages", () => {
   /** A DeerFlow thread.json import: its messages are a stranger's. */
   async function strangersThread(): Promise<string> {
-    const imported = await harness.gateway.importDeerFlowThread({
+    const imported = await harness.gateway.threads.importDeerFlow({
       thread: {
         thread_id: "from-a-stranger",
         title: "From a stranger",
@@ -213,7 +213,7 @@ describe("Gateway routes for a thread holding another person's messages", () => 
 
   it("streams the approval a tool call waits for, and takes the answer: Deny refuses, another thread's id is 404", async () => {
     const threadId = await strangersThread();
-    await harness.gateway.saveWebToolSettings({
+    await harness.gateway.settings.saveWebTools({
       search: { provider: "off", apiKey: "" },
       fetch: { provider: "direct", apiKey: "" },
     });
@@ -260,7 +260,7 @@ describe("Gateway routes for a thread holding another person's messages", () => 
     const on = await call("PUT", `/api/threads/${threadId}/memory`, { enabled: true });
     expect(on.status).toBe(200);
     expect(((await on.json()) as { metadata: unknown }).metadata).toEqual({ foreign: { memory: true } });
-    expect((await harness.gateway.getThread(threadId))?.foreign?.memory).toBe(true);
+    expect((await harness.gateway.threads.get(threadId))?.foreign?.memory).toBe(true);
 
     expect((await call("PUT", `/api/threads/${threadId}/memory`, { enabled: "yes" })).status).toBe(422);
     await call("POST", "/api/threads", { thread_id: "mine" });

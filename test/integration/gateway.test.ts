@@ -16,9 +16,9 @@ function texts(entries: ThreadEntry[]): string[] {
   );
 }
 
-describe("Gateway.runStream", () => {
+describe("gateway.runs.stream", () => {
   it("streams LangGraph's events, metadata first and end last, and saves the exchange", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const events = await run(thread.thread_id, "hello");
     const names = events.map((event) => event.event);
     expect(names[0]).toBe("metadata");
@@ -31,7 +31,7 @@ describe("Gateway.runStream", () => {
     const streamed = events.flatMap((event) => (event.event === "messages" ? [event.data[0].content] : [])).join("");
     expect(streamed).toContain("Hello! I am Fawn's mock model.");
 
-    const detail = await harness.gateway.getThread(thread.thread_id);
+    const detail = await harness.gateway.threads.get(thread.thread_id);
     expect(detail?.title).toBe("hello");
     expect(detail?.status).toBe("idle");
     expect(texts(detail?.entries ?? [])).toEqual([
@@ -41,18 +41,18 @@ describe("Gateway.runStream", () => {
   });
 
   it("sends the thread's history with the next message", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await run(thread.thread_id, "hello");
     await run(thread.thread_id, "and again");
     const last = harness.mock.requests.at(-1)?.body as { messages: { role: string; content: unknown }[] };
     expect(last.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "user"]);
-    const detail = await harness.gateway.getThread(thread.thread_id);
+    const detail = await harness.gateway.threads.get(thread.thread_id);
     expect(texts(detail?.entries ?? []).at(-1)).toBe("ai: You said: and again");
   });
 
   it("reports a wrong API key clearly, saves the error, and the thread still works with the right key", async () => {
-    const thread = await harness.gateway.createThread();
-    await harness.gateway.saveModelSettings(
+    const thread = await harness.gateway.threads.create();
+    await harness.gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-wrong-key", model: "mock-model" }),
     );
     const events = await run(thread.thread_id, "hello");
@@ -61,17 +61,17 @@ describe("Gateway.runStream", () => {
     expect(error?.event === "error" && error.data.message).toMatch(/API key/);
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "error" } });
 
-    const runs = await harness.gateway.listRuns(thread.thread_id);
+    const runs = await harness.gateway.runs.list(thread.thread_id);
     expect(runs).toEqual([
       expect.objectContaining({ status: "error", error: expect.objectContaining({ error: "authentication" }) }),
     ]);
 
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
     );
     const retry = await run(thread.thread_id, "hello");
     expect(retry.at(-1)).toEqual({ event: "end", data: { status: "success" } });
-    const detail = await harness.gateway.getThread(thread.thread_id);
+    const detail = await harness.gateway.threads.get(thread.thread_id);
     expect(texts(detail?.entries ?? [])).toEqual([
       "human: hello",
       "error: authentication",
@@ -81,10 +81,10 @@ describe("Gateway.runStream", () => {
   });
 
   it("reports an unreachable endpoint with its address", async () => {
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.settings.saveModels(
       modelSettings({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "", model: "mock-model" }),
     );
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const events = await run(thread.thread_id, "hello");
     const error = events.find((event) => event.event === "error");
     expect(error?.data).toMatchObject({ error: "unreachable" });
@@ -93,9 +93,9 @@ describe("Gateway.runStream", () => {
 
   it("asks for a model when none is configured", async () => {
     const fresh = await harness.freshGateway();
-    const thread = await fresh.createThread();
+    const thread = await fresh.threads.create();
     const events: RunEvent[] = [];
-    await fresh.runStream(
+    await fresh.runs.stream(
       { run_id: "r", thread_id: thread.thread_id, input: { messages: [{ type: "human", content: "hi" }] } },
       (event) => events.push(event),
     );
@@ -104,15 +104,15 @@ describe("Gateway.runStream", () => {
   });
 
   it("stops a long reply on cancel, keeps what was streamed, and the next message works", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     let runId = "";
     let deltas = 0;
     const events = await run(thread.thread_id, "tell me something long", (event) => {
       if (event.event === "metadata") runId = event.data.run_id;
-      if (event.event === "messages" && ++deltas === 5) void harness.gateway.cancelRun(runId);
+      if (event.event === "messages" && ++deltas === 5) void harness.gateway.runs.cancel(runId);
     });
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "interrupted" } });
-    const stopped = (await harness.gateway.getThread(thread.thread_id))?.entries.at(-1);
+    const stopped = (await harness.gateway.threads.get(thread.thread_id))?.entries.at(-1);
     expect(stopped).toMatchObject({ kind: "message", stopped: true, message: { type: "ai" } });
     expect(stopped?.kind === "message" && String(stopped.message.content).length).toBeGreaterThan(0);
 
@@ -121,7 +121,7 @@ describe("Gateway.runStream", () => {
   });
 
   it("refuses a second run on a thread that is running", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     let runId = "";
     const first = run(thread.thread_id, "long please", (event) => {
       if (event.event === "metadata") runId = event.data.run_id;
@@ -129,7 +129,7 @@ describe("Gateway.runStream", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const second = await run(thread.thread_id, "hello");
     expect(second.find((event) => event.event === "error")?.data).toMatchObject({ error: "busy" });
-    await harness.gateway.cancelRun(runId);
+    await harness.gateway.runs.cancel(runId);
     await first;
   });
 });
@@ -149,17 +149,17 @@ describe("Gateway with threads from before checkpoints", () => {
     ]);
     db.close();
     const fresh = await openGateway(dbName);
-    await fresh.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: "k", model: "mock-model" }));
+    await fresh.settings.saveModels(modelSettings({ baseUrl: harness.mock.url, apiKey: "k", model: "mock-model" }));
 
     const events: RunEvent[] = [];
-    await fresh.runStream(
+    await fresh.runs.stream(
       { run_id: "r", thread_id: legacy.thread_id, input: { messages: [{ type: "human", content: "and now" }] } },
       (event) => events.push(event),
     );
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
     const sent = harness.mock.requests.at(-1)?.body as { messages: { role: string }[] };
     expect(sent.messages.map((message) => message.role)).toEqual(["system", "user", "user", "assistant", "user"]);
-    const detail = await fresh.getThread(legacy.thread_id);
+    const detail = await fresh.threads.get(legacy.thread_id);
     expect(texts(detail?.entries ?? [])).toEqual([
       "human: first question",
       "error: server_error",
@@ -174,7 +174,7 @@ describe("Gateway with threads from before checkpoints", () => {
 
 describe("Gateway when storage is full", () => {
   it("says so clearly, ends the run, and keeps the thread at its last saved step", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const put = IndexedDbCheckpointSaver.prototype.put;
     let calls = 0;
     const spy = vi.spyOn(IndexedDbCheckpointSaver.prototype, "put").mockImplementation(function (
@@ -194,7 +194,7 @@ describe("Gateway when storage is full", () => {
     } finally {
       spy.mockRestore();
     }
-    const detail = await harness.gateway.getThread(thread.thread_id);
+    const detail = await harness.gateway.threads.get(thread.thread_id);
     expect(texts(detail?.entries ?? [])).toEqual(["human: hello", "error: storage_full"]);
     // Once space is back, the thread works again.
     const retry = await run(thread.thread_id, "hello");
@@ -205,13 +205,13 @@ describe("Gateway when storage is full", () => {
 describe("Gateway settings and threads", () => {
   it("refuses an invalid Base URL with a clear message and keeps the saved settings", async () => {
     await expect(
-      harness.gateway.saveModelSettings(modelSettings({ baseUrl: "ftp://x", apiKey: "", model: "m" })),
+      harness.gateway.settings.saveModels(modelSettings({ baseUrl: "ftp://x", apiKey: "", model: "m" })),
     ).rejects.toThrow(/http:\/\/ or https:\/\//);
-    expect((await harness.gateway.getModelSettings()).endpoints[0]?.baseUrl).toBe(harness.mock.url);
+    expect((await harness.gateway.settings.getModels()).endpoints[0]?.baseUrl).toBe(harness.mock.url);
   });
 
   it("keeps the API key in the secrets store, never in settings", async () => {
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-very-secret", model: "m" }),
     );
     const db = await openFawnDb(harness.gatewayDbName());
@@ -219,14 +219,14 @@ describe("Gateway settings and threads", () => {
     expect(JSON.stringify(settings)).not.toContain("sk-very-secret");
     expect((await db.getAll("secrets")).map((secret) => secret.value)).toEqual(["sk-very-secret"]);
     db.close();
-    expect((await harness.gateway.getModelSettings()).endpoints[0]?.apiKey).toBe("sk-very-secret");
+    expect((await harness.gateway.settings.getModels()).endpoints[0]?.apiKey).toBe("sk-very-secret");
     // An empty key removes the stored one.
-    await harness.gateway.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: "", model: "m" }));
-    expect((await harness.gateway.getModelSettings()).endpoints[0]?.apiKey).toBe("");
+    await harness.gateway.settings.saveModels(modelSettings({ baseUrl: harness.mock.url, apiKey: "", model: "m" }));
+    expect((await harness.gateway.settings.getModels()).endpoints[0]?.apiKey).toBe("");
   });
 
   it("normalizes the Base URL and lists the endpoint's models", async () => {
-    const saved = await harness.gateway.saveModelSettings(
+    const saved = await harness.gateway.settings.saveModels(
       modelSettings({
         baseUrl: ` ${harness.mock.url}/ `,
         apiKey: "k",
@@ -246,7 +246,7 @@ describe("Gateway settings and threads", () => {
       ],
       defaultModel: { endpoint: "main", model: "mock-model" },
     });
-    expect(await harness.gateway.listModels({ baseUrl: harness.mock.url, apiKey: "k" })).toEqual([
+    expect(await harness.gateway.settings.listModels({ baseUrl: harness.mock.url, apiKey: "k" })).toEqual([
       "mock-model",
       "mock-thinking",
       "mock-vision",
@@ -254,10 +254,10 @@ describe("Gateway settings and threads", () => {
   });
 
   it("deletes a thread with its history", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await run(thread.thread_id, "hello");
-    await harness.gateway.deleteThread(thread.thread_id);
-    expect(await harness.gateway.getThread(thread.thread_id)).toBeUndefined();
-    expect((await harness.gateway.listThreads()).map((t) => t.thread_id)).not.toContain(thread.thread_id);
+    await harness.gateway.threads.delete(thread.thread_id);
+    expect(await harness.gateway.threads.get(thread.thread_id)).toBeUndefined();
+    expect((await harness.gateway.threads.list()).map((t) => t.thread_id)).not.toContain(thread.thread_id);
   });
 });

@@ -39,7 +39,7 @@ export function useGatewayHarness(name: string): Harness {
     harness.mock.reset();
     current = `${name}-${dbCount}`;
     harness.gateway = await harness.freshGateway();
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
     );
   });
@@ -92,7 +92,7 @@ export async function runThread(
   context?: RunRequest["context"],
 ): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
-  await gateway.runStream(
+  await gateway.runs.stream(
     {
       run_id: crypto.randomUUID(),
       thread_id: threadId,

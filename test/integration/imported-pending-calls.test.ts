@@ -14,7 +14,7 @@ const COMMAND = `sleep 1; echo ran > ${PWNED}`;
 
 async function resume(gateway: Gateway, threadId: string): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
-  await gateway.runStream(
+  await gateway.runs.stream(
     { run_id: crypto.randomUUID(), thread_id: threadId, input: { messages: [] }, branch: { kind: "resume" } },
     (event) => void events.push(event),
   );
@@ -27,7 +27,7 @@ function messagesOf(detail: ThreadDetail | undefined): WireMessage[] {
 
 async function fileExists(gateway: Gateway, threadId: string, path: string): Promise<boolean> {
   try {
-    await gateway.readThreadFile(threadId, path);
+    await gateway.threads.readFile(threadId, path);
     return true;
   } catch {
     return false;
@@ -40,9 +40,9 @@ async function fileExists(gateway: Gateway, threadId: string, path: string): Pro
  */
 async function pendingBundle(): Promise<{ bundle: Blob; head: string; callId: string }> {
   const { gateway } = harness;
-  const thread = await gateway.createThread();
+  const thread = await gateway.threads.create();
   const runId = crypto.randomUUID();
-  await gateway.runStream(
+  await gateway.runs.stream(
     {
       run_id: runId,
       thread_id: thread.thread_id,
@@ -57,7 +57,7 @@ async function pendingBundle(): Promise<{ bundle: Blob; head: string; callId: st
     },
     (event) => {
       const last = event.event === "values" ? event.data.messages.at(-1) : undefined;
-      if (last?.type === "ai" && (last.tool_calls?.length ?? 0) > 0) void gateway.cancelRun(runId);
+      if (last?.type === "ai" && (last.tool_calls?.length ?? 0) > 0) void gateway.runs.cancel(runId);
     },
   );
   const db = await openFawnDb(harness.gatewayDbName());
@@ -67,12 +67,12 @@ async function pendingBundle(): Promise<{ bundle: Blob; head: string; callId: st
   await repository.recordRun({ ...record, status: "running" });
   const head = await new IndexedDbCheckpointSaver({ db }).latestCheckpointId(thread.thread_id);
   db.close();
-  const detail = await gateway.getThread(thread.thread_id);
+  const detail = await gateway.threads.get(thread.thread_id);
   expect(detail?.resumable).toBe(true);
   expect(await fileExists(gateway, thread.thread_id, PWNED)).toBe(false);
   const last = messagesOf(detail).at(-1);
   if (last?.type !== "ai" || !last.tool_calls?.[0] || !head) throw new Error("the thread does not end on a call");
-  const { blob } = await gateway.exportThread(thread.thread_id, "fawn");
+  const { blob } = await gateway.bundles.export(thread.thread_id, "fawn");
   return { bundle: blob, head, callId: last.tool_calls[0].id };
 }
 
@@ -83,7 +83,9 @@ function nextDbName(name: string): string {
 
 async function otherBrowser(): Promise<Gateway> {
   const gateway = await harness.freshGateway();
-  await gateway.saveModelSettings(modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }));
+  await gateway.settings.saveModels(
+    modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
+  );
   return gateway;
 }
 
@@ -91,9 +93,9 @@ describe("an imported thread's pending tool calls", () => {
   it("are closed as cancelled on import; neither the thread nor its copy offers Continue, and nothing runs", async () => {
     const { bundle, callId } = await pendingBundle();
     const other = await otherBrowser();
-    const imported = await other.importThreadBundle(bundle);
+    const imported = await other.bundles.import(bundle);
 
-    const detail = await other.getThread(imported.thread_id);
+    const detail = await other.threads.get(imported.thread_id);
     expect(detail?.resumable).toBeFalsy();
     expect(messagesOf(detail).at(-1)).toMatchObject({
       type: "tool",
@@ -103,8 +105,8 @@ describe("an imported thread's pending tool calls", () => {
       content: CANCELLED_ON_IMPORT,
     });
 
-    const copy = await other.continueThread(imported.thread_id);
-    const copied = await other.getThread(copy.thread_id);
+    const copy = await other.bundles.continueThread(imported.thread_id);
+    const copied = await other.threads.get(copy.thread_id);
     expect(copied?.resumable).toBeFalsy();
     expect(messagesOf(copied).at(-1)).toMatchObject({ type: "tool", tool_call_id: callId, status: "error" });
     const refused = await resume(other, copy.thread_id);
@@ -115,7 +117,7 @@ describe("an imported thread's pending tool calls", () => {
 
     // The user's own next message goes on from the closed step, and still nothing of the stranger's runs.
     await runThread(other, copy.thread_id, "what happened?");
-    expect(messagesOf(await other.getThread(copy.thread_id)).at(-1)).toMatchObject({
+    expect(messagesOf(await other.threads.get(copy.thread_id)).at(-1)).toMatchObject({
       type: "ai",
       content: "You said: what happened?",
     });
@@ -125,8 +127,8 @@ describe("an imported thread's pending tool calls", () => {
   it("run nowhere even when a resumption is forced onto the imported step", async () => {
     const { bundle, head } = await pendingBundle();
     const other = await otherBrowser();
-    const imported = await other.importThreadBundle(bundle);
-    const copy = await other.continueThread(imported.thread_id);
+    const imported = await other.bundles.import(bundle);
+    const copy = await other.bundles.continueThread(imported.thread_id);
 
     // As if this browser had a cut-off run of its own ending at the imported step, and showed that step.
     const db = await openFawnDb(nextDbName(harness.gatewayDbName()));

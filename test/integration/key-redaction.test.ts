@@ -64,7 +64,7 @@ async function storeKeys(
   gateway: Gateway,
   more: { endpoints?: ModelEndpoint[]; fetchKey?: string } = {},
 ): Promise<void> {
-  await gateway.saveModelSettings(
+  await gateway.settings.saveModels(
     modelSettings({
       baseUrl,
       apiKey: MODEL_KEY,
@@ -75,7 +75,7 @@ async function storeKeys(
       ],
     }),
   );
-  await gateway.saveWebToolSettings({
+  await gateway.settings.saveWebTools({
     search: { provider: "tavily", apiKey: SEARCH_KEY },
     fetch: { provider: "jina", apiKey: more.fetchKey ?? "" },
   });
@@ -90,7 +90,7 @@ describe("error text never carries a stored key", () => {
   it("in the run's error event, the stored thread, its run record and a backup", async () => {
     const gateway = harness.gateway;
     await storeKeys(gateway);
-    const thread = await gateway.createThread();
+    const thread = await gateway.threads.create();
     const events = await runThread(gateway, thread.thread_id, "hello there");
 
     const error = events.find((event) => event.event === "error");
@@ -101,21 +101,21 @@ describe("error text never carries a stored key", () => {
     expect(message).toContain(`url-encoded: ${REDACTED_KEY}.`);
     expectNoKey(JSON.stringify(events));
 
-    const stored = await gateway.getThread(thread.thread_id);
+    const stored = await gateway.threads.get(thread.thread_id);
     expect(stored?.entries.some((entry) => entry.kind === "error")).toBe(true);
     expectNoKey(JSON.stringify(stored));
-    const runs = await gateway.listRuns(thread.thread_id);
+    const runs = await gateway.runs.list(thread.thread_id);
     expect(runs.at(-1)?.error?.message).toContain(REDACTED_KEY);
     expectNoKey(JSON.stringify(runs));
 
-    const archive = new Uint8Array(await (await gateway.exportData()).blob.arrayBuffer());
+    const archive = new Uint8Array(await (await gateway.data.export()).blob.arrayBuffer());
     for (const data of Object.values(unzipSync(archive))) expectNoKey(new TextDecoder("latin1").decode(data));
   });
 
   it("in the message of a model list that failed, the key being tried included", async () => {
     const gateway = harness.gateway;
     await storeKeys(gateway);
-    const failure = await gateway.listModels({ baseUrl, apiKey: NEW_KEY }).then(
+    const failure = await gateway.settings.listModels({ baseUrl, apiKey: NEW_KEY }).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -180,7 +180,7 @@ describe("no stored key in any exported byte", () => {
       oauth: { client_id: "fawn", clientSecret: MCP_KEYS[2], accessToken: MCP_KEYS[1] },
     } as never);
     // A server signed in with OAuth: its tokens and registered client, as the sign-in keeps them.
-    await gateway.saveMcpServers([{ name: "signed", url: "https://signed.example/mcp", enabled: true }]);
+    await gateway.mcp.save([{ name: "signed", url: "https://signed.example/mcp", enabled: true }]);
     const oauth = new McpOAuthRepository(db);
     await oauth.set("signed", "https://signed.example/mcp", "tokens", {
       access_token: OAUTH_KEYS[0],
@@ -191,19 +191,19 @@ describe("no stored key in any exported byte", () => {
       client_id: "c1",
       client_secret: OAUTH_KEYS[2],
     });
-    expect(await gateway.getMcpSignIns()).toEqual(["signed"]);
+    expect(await gateway.mcp.signedIn()).toEqual(["signed"]);
     db.close();
     const keys = [MODEL_KEY, OTHER_KEY, THIRD_KEY, SEARCH_KEY, FETCH_KEY, ...MCP_KEYS, ...OAUTH_KEYS];
 
     // A run the echoing endpoint refuses (its error quotes keys), and one that works, with an upload and a skill.
-    const failed = await gateway.createThread();
+    const failed = await gateway.threads.create();
     await runThread(gateway, failed.thread_id, "hello there");
-    const worked = await gateway.createThread();
-    await gateway.uploadFiles(worked.thread_id, [{ name: "notes.txt", bytes: strToU8("bees") }]);
+    const worked = await gateway.threads.create();
+    await gateway.threads.upload(worked.thread_id, [{ name: "notes.txt", bytes: strToU8("bees") }]);
     await runThread(gateway, worked.thread_id, "hello", undefined, { endpoint: "other", model: "mock-model" });
-    await gateway.addMemoryFact({ content: "User keeps bees" });
+    await gateway.memory.addFact({ content: "User keeps bees" });
     const skill = "---\nname: scan-skill\ndescription: A skill.\n---\n# Scan\n";
-    await gateway.installSkill({ name: "scan-skill.skill", bytes: zipSync({ "SKILL.md": strToU8(skill) }) });
+    await gateway.skills.install({ name: "scan-skill.skill", bytes: zipSync({ "SKILL.md": strToU8(skill) }) });
 
     // The failed step's error as a Fawn from before its redaction stored it: the provider's text, keys and all.
     const stored = await openFawnDb(harness.gatewayDbName());
@@ -218,15 +218,15 @@ describe("no stored key in any exported byte", () => {
     stored.close();
 
     const exports: [string, Uint8Array][] = [];
-    const backup = await gateway.exportData();
+    const backup = await gateway.data.export();
     exports.push([backup.file_name, new Uint8Array(await backup.blob.arrayBuffer())]);
-    for (const { thread_id: threadId } of await gateway.listThreads()) {
+    for (const { thread_id: threadId } of await gateway.threads.list()) {
       for (const format of ["fawn", "markdown", "deerflow"] as ThreadExportFormat[]) {
-        const exported = await gateway.exportThread(threadId, format);
+        const exported = await gateway.bundles.export(threadId, format);
         exports.push([`${threadId} ${exported.file_name}`, new Uint8Array(await exported.blob.arrayBuffer())]);
       }
     }
-    const mcpConfig = await gateway.exportMcpConfig();
+    const mcpConfig = await gateway.mcp.exportConfig();
     exports.push([mcpConfig.file_name, new Uint8Array(await mcpConfig.blob.arrayBuffer())]);
     expect(exports).toHaveLength(8);
 

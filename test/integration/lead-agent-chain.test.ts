@@ -9,7 +9,7 @@ const chats = () => harness.mock.requests.filter((request) => request.path.endsW
 
 /** Turns on model-written titles for the mock endpoint. */
 const enableModelTitles = () =>
-  harness.gateway.saveModelSettings(
+  harness.gateway.settings.saveModels(
     modelSettings({
       baseUrl: harness.mock.url,
       apiKey: "sk-test",
@@ -21,12 +21,12 @@ const enableModelTitles = () =>
 describe("lead agent chain", () => {
   it("names the thread with the model after the first exchange when asked to, and only then", async () => {
     await enableModelTitles();
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const events = await runThread(harness.gateway, thread.thread_id, "how do tides work");
     // The title request is not streamed to the user.
     const streamed = events.flatMap((event) => (event.event === "messages" ? [event.data[0].content] : [])).join("");
     expect(streamed).not.toContain(TITLE_TEXT);
-    expect((await harness.gateway.getThread(thread.thread_id))?.title).toBe(TITLE_TEXT);
+    expect((await harness.gateway.threads.get(thread.thread_id))?.title).toBe(TITLE_TEXT);
     expect(chats()).toHaveLength(2);
 
     await runThread(harness.gateway, thread.thread_id, "and in lakes?");
@@ -34,25 +34,25 @@ describe("lead agent chain", () => {
   });
 
   it("keeps the first message as the title without a title model, with no extra request", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await runThread(harness.gateway, thread.thread_id, "how do tides work");
-    expect((await harness.gateway.getThread(thread.thread_id))?.title).toBe("how do tides work");
+    expect((await harness.gateway.threads.get(thread.thread_id))?.title).toBe("how do tides work");
     expect(chats()).toHaveLength(1);
   });
 
   it("a user's rename during the run wins over the generated title", async () => {
     await enableModelTitles();
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     let renamed: Promise<unknown> | undefined;
     await runThread(harness.gateway, thread.thread_id, "tell me about owls", (event) => {
-      if (event.event === "messages") renamed ??= harness.gateway.renameThread(thread.thread_id, "Owls");
+      if (event.event === "messages") renamed ??= harness.gateway.threads.rename(thread.thread_id, "Owls");
     });
     await renamed;
-    expect((await harness.gateway.getThread(thread.thread_id))?.title).toBe("Owls");
+    expect((await harness.gateway.threads.get(thread.thread_id))?.title).toBe("Owls");
   });
 
   it("sums the run's token usage in the thread state", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const events = await runThread(harness.gateway, thread.thread_id, "count my tokens");
     const last = events.filter((event) => event.event === "values").at(-1);
     const usage = last?.event === "values" ? (last.data.token_usage as { total_tokens: number }) : undefined;
@@ -60,13 +60,13 @@ describe("lead agent chain", () => {
   });
 
   it("announces uploaded files once, in an <uploaded_files> block the user does not see", async () => {
-    const thread = await harness.gateway.createThread();
-    const uploaded = await harness.gateway.uploadFiles(thread.thread_id, [
+    const thread = await harness.gateway.threads.create();
+    const uploaded = await harness.gateway.threads.upload(thread.thread_id, [
       { name: "notes.txt", bytes: new TextEncoder().encode("remember the milk") },
       { name: "notes.txt", bytes: new TextEncoder().encode("second copy") },
     ]);
     expect(uploaded.files.map((file) => file.filename)).toEqual(["notes.txt", "notes_1.txt"]);
-    await harness.gateway.runStream(
+    await harness.gateway.runs.stream(
       {
         run_id: crypto.randomUUID(),
         thread_id: thread.thread_id,
@@ -79,7 +79,7 @@ describe("lead agent chain", () => {
     const blocks = sent.filter((message) => String(message.content).includes("<uploaded_files>"));
     expect(blocks).toHaveLength(1);
     expect(blocks[0]?.content).toContain("/mnt/user-data/uploads/notes_1.txt");
-    const detail = await harness.gateway.getThread(thread.thread_id);
+    const detail = await harness.gateway.threads.get(thread.thread_id);
     const first = detail?.entries[0];
     expect(first?.kind === "message" && first.message).toMatchObject({
       type: "human",
@@ -89,16 +89,16 @@ describe("lead agent chain", () => {
   });
 
   it("a sandbox already open sees files uploaded after it opened", async () => {
-    const thread = await harness.gateway.createThread();
-    await harness.gateway.sandboxExec({
+    const thread = await harness.gateway.threads.create();
+    await harness.gateway.sandbox.exec({
       command_id: "c1",
       thread_id: thread.thread_id,
       command: "ls /mnt/user-data/uploads",
     });
-    await harness.gateway.uploadFiles(thread.thread_id, [
+    await harness.gateway.threads.upload(thread.thread_id, [
       { name: "late.txt", bytes: new TextEncoder().encode("late") },
     ]);
-    const result = await harness.gateway.sandboxExec({
+    const result = await harness.gateway.sandbox.exec({
       command_id: "c2",
       thread_id: thread.thread_id,
       command: "cat /mnt/user-data/uploads/late.txt",
@@ -107,9 +107,9 @@ describe("lead agent chain", () => {
   });
 
   it("refuses an upload over the limits whole, writing nothing", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const files = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, bytes: new Uint8Array([1]) }));
-    await expect(harness.gateway.uploadFiles(thread.thread_id, files)).rejects.toThrow(/10 files/);
+    await expect(harness.gateway.threads.upload(thread.thread_id, files)).rejects.toThrow(/10 files/);
     const listing = await runThread(
       harness.gateway,
       thread.thread_id,

@@ -36,13 +36,13 @@ const lastToolResult = () =>
 describe("an MCP server that needs OAuth", () => {
   it("asks for a sign-in, signs in with PKCE, works in a run, refreshes its token and signs out", async () => {
     const { gateway } = harness;
-    expect(await gateway.testMcpServer(server())).toEqual({
+    expect(await gateway.mcp.test(server())).toEqual({
       ok: false,
       signIn: true,
       error: 'The MCP server "guarded" needs you to sign in: press "Sign in" for it in Settings → Tools.',
     });
 
-    const start = await gateway.beginMcpSignIn(server());
+    const start = await gateway.mcp.beginSignIn(server());
     if (start.signedIn) throw new Error("expected an authorization page");
     const page = new URL(start.authorizationUrl);
     expect(page.searchParams.get("code_challenge_method")).toBe("S256");
@@ -53,46 +53,46 @@ describe("an MCP server that needs OAuth", () => {
     const code = back.searchParams.get("code") ?? "";
 
     // A Test connection while the sign-in is under way does not replace its state or verifier.
-    expect(await gateway.testMcpServer(server())).toMatchObject({ ok: false, signIn: true });
+    expect(await gateway.mcp.test(server())).toMatchObject({ ok: false, signIn: true });
     // An answer with another state is refused, and does not use up the sign-in.
-    await expect(gateway.finishMcpSignIn({ state: `${state}x`, code })).rejects.toThrow(/not started here/);
-    expect(await gateway.finishMcpSignIn({ state, code })).toEqual({ server: "guarded" });
+    await expect(gateway.mcp.finishSignIn({ state: `${state}x`, code })).rejects.toThrow(/not started here/);
+    expect(await gateway.mcp.finishSignIn({ state, code })).toEqual({ server: "guarded" });
 
-    const test = await gateway.testMcpServer(server());
+    const test = await gateway.mcp.test(server());
     expect(test.ok && test.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["echo"]));
-    await gateway.saveMcpServers([server()]);
-    expect(await gateway.getMcpSignIns()).toEqual(["guarded"]);
+    await gateway.mcp.save([server()]);
+    expect(await gateway.mcp.signedIn()).toEqual(["guarded"]);
 
-    const { thread_id: threadId } = await gateway.createThread();
+    const { thread_id: threadId } = await gateway.threads.create();
     await runThread(gateway, threadId, 'call tool guarded_echo {"message":"signed in"}');
     expect(lastToolResult()).toBe("Echo: signed in");
 
     // An hour later: the access token is refused, the SDK refreshes it with the stored refresh token.
     const issuedBefore = oauth.issued.length;
     oauth.expireAccessTokens();
-    await gateway.saveMcpServers([{ ...server(), description: "reconnect" }]);
-    const again = await gateway.testMcpServer(server());
+    await gateway.mcp.save([{ ...server(), description: "reconnect" }]);
+    const again = await gateway.mcp.test(server());
     expect(again.ok).toBe(true);
     expect(oauth.issued.length).toBe(issuedBefore + 2);
     await runThread(gateway, threadId, 'call tool guarded_echo {"message":"refreshed"}');
     expect(lastToolResult()).toBe("Echo: refreshed");
 
     // No token (access or refresh, old or new) is in a backup.
-    const archive = new Uint8Array(await (await gateway.exportData()).blob.arrayBuffer());
+    const archive = new Uint8Array(await (await gateway.data.export()).blob.arrayBuffer());
     const texts = Object.values(unzipSync(archive)).map((data) => new TextDecoder("latin1").decode(data));
     for (const token of oauth.issued) expect(texts.some((text) => text.includes(token))).toBe(false);
 
-    await gateway.signOutMcpServer("guarded");
-    expect(await gateway.getMcpSignIns()).toEqual([]);
-    expect(await gateway.testMcpServer(server())).toMatchObject({ ok: false, signIn: true });
+    await gateway.mcp.signOut("guarded");
+    expect(await gateway.mcp.signedIn()).toEqual([]);
+    expect(await gateway.mcp.test(server())).toMatchObject({ ok: false, signIn: true });
   });
 
   it("says why when the authorization server refused", async () => {
     const { gateway } = harness;
-    const start = await gateway.beginMcpSignIn(server());
+    const start = await gateway.mcp.beginSignIn(server());
     if (start.signedIn) throw new Error("expected an authorization page");
     const state = new URL(start.authorizationUrl).searchParams.get("state") ?? "";
-    await expect(gateway.finishMcpSignIn({ state, error: "access_denied" })).rejects.toThrow(
+    await expect(gateway.mcp.finishSignIn({ state, error: "access_denied" })).rejects.toThrow(
       'The MCP server "guarded" did not sign you in: access_denied.',
     );
   });

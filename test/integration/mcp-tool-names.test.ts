@@ -29,7 +29,7 @@ const errors = (events: RunEvent[]) => events.filter((event) => event.event === 
 
 /** The thread's tool results: the name the model called and the MCP tool that answered (if one did). */
 async function toolResults(threadId: string) {
-  const detail = await harness.gateway.getThread(threadId);
+  const detail = await harness.gateway.threads.get(threadId);
   return (detail?.entries ?? []).flatMap((entry) =>
     entry.kind === "message" && entry.message.type === "tool"
       ? [
@@ -46,9 +46,9 @@ async function toolResults(threadId: string) {
 describe("MCP tool names", () => {
   it("leave a built-in tool's name to the built-in: ask_clarification asks the user, ask_clarification_2 runs the MCP tool", async () => {
     const { gateway } = harness;
-    await gateway.saveMcpServers([server("ask")]);
+    await gateway.mcp.save([server("ask")]);
     colliding.calls.length = 0;
-    const { thread_id: threadId } = await gateway.createThread();
+    const { thread_id: threadId } = await gateway.threads.create();
 
     expect(
       errors(await runThread(gateway, threadId, 'call tool ask_clarification {"question":"Which colour?"}')),
@@ -74,9 +74,9 @@ describe("MCP tool names", () => {
 
   it("give two servers' tools that come out alike a name each: the server whose name sorts first keeps it", async () => {
     const { gateway } = harness;
-    await gateway.saveMcpServers([server("ask"), server("ask_docs")]);
+    await gateway.mcp.save([server("ask"), server("ask_docs")]);
     colliding.calls.length = 0;
-    const { thread_id: threadId } = await gateway.createThread();
+    const { thread_id: threadId } = await gateway.threads.create();
 
     expect(errors(await runThread(gateway, threadId, 'call tool ask_docs_echo {"message":"one"}'))).toEqual([]);
     const offered = offeredTools();

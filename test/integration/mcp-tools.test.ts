@@ -41,11 +41,11 @@ function systemPrompt(request: MockRequest): string {
 describe("MCP tools in a run", () => {
   it("are offered in every mode, and a call's result reaches the model and names the server on its step", async () => {
     const { gateway } = harness;
-    const test = await gateway.testMcpServer(server());
+    const test = await gateway.mcp.test(server());
     expect(test.ok && test.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["echo", "get-sum"]));
-    await gateway.saveMcpServers([server({ disabledTools: ["get-env"], description: "The MCP test server" })]);
+    await gateway.mcp.save([server({ disabledTools: ["get-env"], description: "The MCP test server" })]);
 
-    const { thread_id: threadId } = await gateway.createThread();
+    const { thread_id: threadId } = await gateway.threads.create();
     await runThread(gateway, threadId, 'call tool everything_echo {"message":"hello from Fawn"}', undefined, {
       mode: "flash",
     });
@@ -61,7 +61,7 @@ describe("MCP tools in a run", () => {
         .messages.filter((m) => m.role === "tool")
         .at(-1)?.content,
     ).toBe("The sum of 2 and 3 is 5.");
-    const detail = await gateway.getThread(threadId);
+    const detail = await gateway.threads.get(threadId);
     const results = detail?.entries.flatMap((entry) =>
       entry.kind === "message" && entry.message.type === "tool" ? [entry.message] : [],
     );
@@ -73,8 +73,8 @@ describe("MCP tools in a run", () => {
 
   it("streams a long call's progress, and Stop cancels it; the next message works", async () => {
     const { gateway } = harness;
-    await gateway.saveMcpServers([server()]);
-    const { thread_id: threadId } = await gateway.createThread();
+    await gateway.mcp.save([server()]);
+    const { thread_id: threadId } = await gateway.threads.create();
     const events = await runThread(
       gateway,
       threadId,
@@ -94,7 +94,7 @@ describe("MCP tools in a run", () => {
     const runId = crypto.randomUUID();
     const seen: RunEvent[] = [];
     const started = Date.now();
-    await gateway.runStream(
+    await gateway.runs.stream(
       {
         run_id: runId,
         thread_id: threadId,
@@ -109,7 +109,7 @@ describe("MCP tools in a run", () => {
       },
       (event) => {
         seen.push(event);
-        if (event.event === "custom") void gateway.cancelRun(runId);
+        if (event.event === "custom") void gateway.runs.cancel(runId);
       },
     );
     expect(Date.now() - started).toBeLessThan(15_000);
@@ -125,7 +125,7 @@ describe("MCP tools in a run", () => {
 
   it("shows a vision model the images an MCP tool returned; its tool message stays text", async () => {
     const { gateway, mock } = harness;
-    await gateway.saveModelSettings(
+    await gateway.settings.saveModels(
       modelSettings({
         baseUrl: mock.url,
         apiKey: "sk-test",
@@ -133,8 +133,8 @@ describe("MCP tools in a run", () => {
         models: [{ id: "mock-vision", vision: true }],
       }),
     );
-    await gateway.saveMcpServers([server()]);
-    const { thread_id: threadId } = await gateway.createThread();
+    await gateway.mcp.save([server()]);
+    const { thread_id: threadId } = await gateway.threads.create();
     await runThread(gateway, threadId, "call tool everything_get-tiny-image {}");
     const request = lastRequest();
     expect(request.messages.find((m) => m.role === "tool")?.content).toMatch(/\[image image\/png, [\d.]+ KB\]/);
@@ -145,8 +145,8 @@ describe("MCP tools in a run", () => {
 
   it("names a server that is down in the prompt, and the run goes on without it", async () => {
     const { gateway } = harness;
-    await gateway.saveMcpServers([server(), server({ name: "gone", url: "http://127.0.0.1:9/mcp" })]);
-    const { thread_id: threadId } = await gateway.createThread();
+    await gateway.mcp.save([server(), server({ name: "gone", url: "http://127.0.0.1:9/mcp" })]);
+    const { thread_id: threadId } = await gateway.threads.create();
     const events = await runThread(gateway, threadId, "hello");
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
     const prompt = systemPrompt(lastRequest());
@@ -158,8 +158,8 @@ describe("MCP tools in a run", () => {
   it("with over 30 tools, a request carries tool_search instead of every schema, and a found tool runs", async () => {
     const { gateway } = harness;
     // The same server under eight names: over a hundred tools.
-    await gateway.saveMcpServers(Array.from({ length: 8 }, (_, index) => server({ name: `everything${index}` })));
-    const { thread_id: threadId } = await gateway.createThread();
+    await gateway.mcp.save(Array.from({ length: 8 }, (_, index) => server({ name: `everything${index}` })));
+    const { thread_id: threadId } = await gateway.threads.create();
     await runThread(gateway, threadId, 'call tool tool_search {"query":"select:everything3_echo"}');
     const first = harness.mock.requests[0]?.body as MockRequest;
     expect(toolNames(first)).toContain("tool_search");

@@ -29,17 +29,17 @@ function systemPromptFor(userText: string): string {
 }
 
 async function say(text: string, context?: Parameters<typeof runThread>[4]): Promise<RunEvent[]> {
-  const thread = await harness.gateway.createThread();
+  const thread = await harness.gateway.threads.create();
   return runThread(harness.gateway, thread.thread_id, text, undefined, context);
 }
 
 describe("memory", () => {
   it("learns a stated preference after a run and puts it in the next thread's prompt", async () => {
-    const settings = await harness.gateway.getMemorySettings();
-    await harness.gateway.saveMemorySettings({ ...settings, debounceSeconds: 0 });
+    const settings = await harness.gateway.memory.getSettings();
+    await harness.gateway.memory.saveSettings({ ...settings, debounceSeconds: 0 });
     await say("By the way, I prefer tea over coffee.");
-    await harness.gateway.flushMemory();
-    const memory = await harness.gateway.getMemory();
+    await harness.gateway.memory.flush();
+    const memory = await harness.gateway.memory.get();
     expect(memory.facts.map((fact) => fact.content)).toEqual(["User prefers tea over coffee"]);
     expect(memory.facts[0]).toMatchObject({ category: "preference", confidence: 0.95 });
 
@@ -48,24 +48,24 @@ describe("memory", () => {
   });
 
   it("learns nothing and injects nothing when switched off", async () => {
-    await harness.gateway.addMemoryFact({ content: "User likes sailing", confidence: 0.9 });
-    const settings = await harness.gateway.getMemorySettings();
-    await harness.gateway.saveMemorySettings({ ...settings, enabled: false, debounceSeconds: 0 });
+    await harness.gateway.memory.addFact({ content: "User likes sailing", confidence: 0.9 });
+    const settings = await harness.gateway.memory.getSettings();
+    await harness.gateway.memory.saveSettings({ ...settings, enabled: false, debounceSeconds: 0 });
     await say("I prefer mountains to beaches.");
-    await harness.gateway.flushMemory();
-    expect((await harness.gateway.getMemory()).facts.map((fact) => fact.content)).toEqual(["User likes sailing"]);
+    await harness.gateway.memory.flush();
+    expect((await harness.gateway.memory.get()).facts.map((fact) => fact.content)).toEqual(["User likes sailing"]);
     expect(systemPromptFor("I prefer mountains")).not.toContain("sailing");
     const updates = harness.mock.requests.filter((request) => request.scenario === "memory-update");
     expect(updates.filter((request) => JSON.stringify(request.body).includes("mountains"))).toEqual([]);
   });
 
   it("refuses a duplicate fact and a bad import, keeping the memory as it was", async () => {
-    await harness.gateway.addMemoryFact({ content: "User writes TypeScript", category: "knowledge", confidence: 0.8 });
-    await expect(harness.gateway.addMemoryFact({ content: "  user writes typescript " })).rejects.toThrow(/already/i);
+    await harness.gateway.memory.addFact({ content: "User writes TypeScript", category: "knowledge", confidence: 0.8 });
+    await expect(harness.gateway.memory.addFact({ content: "  user writes typescript " })).rejects.toThrow(/already/i);
     await expect(
-      harness.gateway.importMemory({ facts: [{ id: "fact_1", content: "x", confidence: 7 }] }),
+      harness.gateway.memory.import({ facts: [{ id: "fact_1", content: "x", confidence: 7 }] }),
     ).rejects.toThrow(/confidence/);
-    expect((await harness.gateway.getMemory()).facts.map((fact) => fact.content)).toEqual(["User writes TypeScript"]);
+    expect((await harness.gateway.memory.get()).facts.map((fact) => fact.content)).toEqual(["User writes TypeScript"]);
   });
 });
 
@@ -74,7 +74,7 @@ const SKILL =
 
 describe("skills", () => {
   it("ships at least six skills, enabled, listed in the prompt with their paths", async () => {
-    const skills = await harness.gateway.listSkills();
+    const skills = await harness.gateway.skills.list();
     const shipped = skills.filter((skill) => skill.category === "public");
     expect(shipped.length).toBeGreaterThanOrEqual(6);
     expect(shipped.every((skill) => skill.enabled && skill.path.startsWith("/mnt/skills/public/"))).toBe(true);
@@ -85,45 +85,45 @@ describe("skills", () => {
 
   it("installs an archive: listed, in the prompt, and readable in the sandbox", async () => {
     const archive = zipSync({ "tea-brewing": { "SKILL.md": strToU8(SKILL), "notes/temps.txt": strToU8("80C") } });
-    const installed = await harness.gateway.installSkill({ name: "tea-brewing.skill", bytes: archive });
+    const installed = await harness.gateway.skills.install({ name: "tea-brewing.skill", bytes: archive });
     expect(installed).toMatchObject({ name: "tea-brewing", category: "custom", enabled: true, editable: true });
     expect(installed.path).toBe("/mnt/skills/custom/tea-brewing/SKILL.md");
 
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await runThread(
       harness.gateway,
       thread.thread_id,
       `call tool bash ${JSON.stringify({ description: "t", command: "cat /mnt/skills/custom/tea-brewing/notes/temps.txt" })}`,
     );
-    const detail = await harness.gateway.getThread(thread.thread_id);
+    const detail = await harness.gateway.threads.get(thread.thread_id);
     const last = detail?.entries.at(-1);
     expect(last?.kind === "message" && last.message.content).toBe("The tool returned: 80C");
     expect(systemPromptFor("temps.txt")).toContain("/mnt/skills/custom/tea-brewing/SKILL.md");
 
-    await expect(harness.gateway.installSkill({ name: "again.skill", bytes: archive })).rejects.toThrow(
+    await expect(harness.gateway.skills.install({ name: "again.skill", bytes: archive })).rejects.toThrow(
       /already installed/,
     );
   });
 
   it("refuses a bad archive whole and stores nothing", async () => {
-    const before = await harness.gateway.listSkills();
+    const before = await harness.gateway.skills.list();
     const escape = zipSync({ "SKILL.md": strToU8(SKILL), "../evil.txt": strToU8("x") });
-    await expect(harness.gateway.installSkill({ name: "x.skill", bytes: escape })).rejects.toThrow(/unsafe path/);
+    await expect(harness.gateway.skills.install({ name: "x.skill", bytes: escape })).rejects.toThrow(/unsafe path/);
     const broken = zipSync({ "SKILL.md": strToU8("---\nname: Bad_Name\ndescription: x\n---\n") });
-    await expect(harness.gateway.installSkill({ name: "x.zip", bytes: broken })).rejects.toThrow(/hyphen-case/);
-    await expect(harness.gateway.installSkill({ name: "x.txt", bytes: strToU8("hi") })).rejects.toThrow();
-    expect(await harness.gateway.listSkills()).toEqual(before);
+    await expect(harness.gateway.skills.install({ name: "x.zip", bytes: broken })).rejects.toThrow(/hyphen-case/);
+    await expect(harness.gateway.skills.install({ name: "x.txt", bytes: strToU8("hi") })).rejects.toThrow();
+    expect(await harness.gateway.skills.list()).toEqual(before);
   });
 
   it("a disabled skill leaves the sandbox and the prompt's available list; /name of it is refused clearly", async () => {
-    await harness.gateway.setSkillEnabled("web-page", false);
-    const thread = await harness.gateway.createThread();
+    await harness.gateway.skills.setEnabled("web-page", false);
+    const thread = await harness.gateway.threads.create();
     await runThread(
       harness.gateway,
       thread.thread_id,
       `call tool bash ${JSON.stringify({ description: "t", command: "ls /mnt/skills/public" })}`,
     );
-    const detail = await harness.gateway.getThread(thread.thread_id);
+    const detail = await harness.gateway.threads.get(thread.thread_id);
     const last = detail?.entries.at(-1);
     const listing = last?.kind === "message" ? String(last.message.content) : "";
     expect(listing).not.toContain("web-page");
@@ -141,11 +141,11 @@ describe("skills", () => {
   it("a skill's allowed-tools limit the tools of the message that activates it, and only that one", async () => {
     const markdown =
       "---\nname: reader-only\ndescription: Read files only.\nallowed-tools: [read_file, ls]\n---\nRead.\n";
-    await harness.gateway.installSkill({
+    await harness.gateway.skills.install({
       name: "reader-only.skill",
       bytes: zipSync({ "SKILL.md": strToU8(markdown) }),
     });
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await runThread(harness.gateway, thread.thread_id, "/reader-only look around");
     const toolsOf = (request: (typeof harness.mock.requests)[number] | undefined) =>
       ((request?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name);
@@ -194,10 +194,10 @@ describe("subagents", () => {
   });
 
   it("Stop cancels the subagents: no model request starts after it", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const runId = crypto.randomUUID();
     let stopped = false;
-    const done = harness.gateway.runStream(
+    const done = harness.gateway.runs.stream(
       {
         run_id: runId,
         thread_id: thread.thread_id,
@@ -207,7 +207,7 @@ describe("subagents", () => {
       (event) => {
         if (!stopped && event.event === "custom" && isTaskEvent(event.data) && event.data.type === "task_started") {
           stopped = true;
-          void harness.gateway.cancelRun(runId);
+          void harness.gateway.runs.cancel(runId);
         }
       },
     );
@@ -215,7 +215,7 @@ describe("subagents", () => {
     const count = harness.mock.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(harness.mock.requests.length).toBe(count);
-    const runs = await harness.gateway.listRuns(thread.thread_id);
+    const runs = await harness.gateway.runs.list(thread.thread_id);
     expect(runs.at(-1)?.status).toBe("interrupted");
   });
 });

@@ -56,8 +56,8 @@ afterEach(async () => {
 
 describe("several model endpoints", () => {
   it("keeps each endpoint's key apart from the settings, and gives them all back", async () => {
-    await harness.gateway.saveModelSettings(settingsWithOther());
-    expect(await harness.gateway.getModelSettings()).toMatchObject({
+    await harness.gateway.settings.saveModels(settingsWithOther());
+    expect(await harness.gateway.settings.getModels()).toMatchObject({
       endpoints: [
         { id: "main", apiKey: MAIN_KEY },
         { id: "second", apiKey: OTHER_KEY, models: [{ id: "mock-thinking", thinking: true }, { id: "mock-vision" }] },
@@ -71,8 +71,8 @@ describe("several model endpoints", () => {
   });
 
   it("sends a message to the endpoint and model it chose, with that endpoint's key", async () => {
-    await harness.gateway.saveModelSettings(settingsWithOther());
-    const thread = await harness.gateway.createThread();
+    await harness.gateway.settings.saveModels(settingsWithOther());
+    const thread = await harness.gateway.threads.create();
     await runThread(harness.gateway, thread.thread_id, "hello", undefined, {
       endpoint: "second",
       model: "mock-vision",
@@ -90,11 +90,11 @@ describe("several model endpoints", () => {
       headers: { host: expect.stringContaining("127.0.0.1"), authorization: "Bearer sk-***1111" },
       body: { model: "mock-model" },
     });
-    expect((await harness.gateway.getThread(thread.thread_id))?.entries.length).toBeGreaterThanOrEqual(4);
+    expect((await harness.gateway.threads.get(thread.thread_id))?.entries.length).toBeGreaterThanOrEqual(4);
   });
 
   it("sends no tools to a model whose entry says it cannot call them, and every tool to the others", async () => {
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.settings.saveModels(
       modelSettings({
         baseUrl: harness.mock.url,
         apiKey: "sk-test",
@@ -102,11 +102,11 @@ describe("several model endpoints", () => {
         models: [{ id: "mock-model", tools: false }],
       }),
     );
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await runThread(harness.gateway, thread.thread_id, "no tools here");
     const chat = () => harness.mock.requests.filter((request) => request.path === "/v1/chat/completions");
     expect((chat().at(-1)?.body as { tools?: unknown[] }).tools ?? []).toEqual([]);
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: "sk-test", model: "mock-model" }),
     );
     await runThread(harness.gateway, thread.thread_id, "tools again");
@@ -125,9 +125,9 @@ describe("several model endpoints", () => {
       log: (line) => lines.push(line),
       token: PROXY_TOKEN,
     });
-    await harness.gateway.saveProxySettings({ url: `${proxy.url}/forward/`, token: PROXY_TOKEN });
-    await harness.gateway.saveModelSettings(settingsWithOther({ useProxy: true }));
-    const thread = await harness.gateway.createThread();
+    await harness.gateway.settings.saveProxy({ url: `${proxy.url}/forward/`, token: PROXY_TOKEN });
+    await harness.gateway.settings.saveModels(settingsWithOther({ useProxy: true }));
+    const thread = await harness.gateway.threads.create();
     const events = await runThread(harness.gateway, thread.thread_id, "hello", undefined, {
       endpoint: "second",
       model: "mock-thinking",
@@ -136,9 +136,9 @@ describe("several model endpoints", () => {
     expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "success" } });
     expect(lines.join("\n")).toContain("/v1/chat/completions");
     // The listing of models goes the same way.
-    expect(await harness.gateway.listModels({ baseUrl: otherBaseUrl(), apiKey: OTHER_KEY, useProxy: true })).toContain(
-      "mock-model",
-    );
+    expect(
+      await harness.gateway.settings.listModels({ baseUrl: otherBaseUrl(), apiKey: OTHER_KEY, useProxy: true }),
+    ).toContain("mock-model");
   });
 
   it("says it was Fawn's proxy, not the provider, that refused a request, and what to change", async () => {
@@ -150,9 +150,9 @@ describe("several model endpoints", () => {
       log: () => {},
       token: PROXY_TOKEN,
     });
-    await harness.gateway.saveProxySettings({ url: `${proxy.url}/forward/`, token: PROXY_TOKEN });
-    await harness.gateway.saveModelSettings(settingsWithOther({ useProxy: true }));
-    const thread = await harness.gateway.createThread();
+    await harness.gateway.settings.saveProxy({ url: `${proxy.url}/forward/`, token: PROXY_TOKEN });
+    await harness.gateway.settings.saveModels(settingsWithOther({ useProxy: true }));
+    const thread = await harness.gateway.threads.create();
     const events = await runThread(harness.gateway, thread.thread_id, "hello", undefined, {
       endpoint: "second",
       model: "mock-thinking",
@@ -168,19 +168,19 @@ describe("several model endpoints", () => {
   });
 
   it("forgets a removed endpoint's key, and refuses a bad list without changing anything", async () => {
-    await harness.gateway.saveModelSettings(settingsWithOther());
+    await harness.gateway.settings.saveModels(settingsWithOther());
     expect(await secretKeys()).toContain("models.apiKey.second");
 
     const twice = settingsWithOther();
     twice.endpoints = [...twice.endpoints, { ...twice.endpoints[1]!, id: "third" }];
-    await expect(harness.gateway.saveModelSettings(twice)).rejects.toThrow("Two endpoints are named Second.");
-    expect((await harness.gateway.getModelSettings()).endpoints).toHaveLength(2);
+    await expect(harness.gateway.settings.saveModels(twice)).rejects.toThrow("Two endpoints are named Second.");
+    expect((await harness.gateway.settings.getModels()).endpoints).toHaveLength(2);
 
     const all = settingsWithOther();
-    await harness.gateway.saveModelSettings({ ...all, endpoints: all.endpoints.slice(0, 1) });
+    await harness.gateway.settings.saveModels({ ...all, endpoints: all.endpoints.slice(0, 1) });
     expect(await secretKeys()).not.toContain("models.apiKey.second");
     expect(await secretKeys()).toContain("models.apiKey.main");
-    expect((await harness.gateway.getModelSettings()).endpoints.map((endpoint) => endpoint.id)).toEqual(["main"]);
+    expect((await harness.gateway.settings.getModels()).endpoints.map((endpoint) => endpoint.id)).toEqual(["main"]);
   });
 });
 
@@ -202,7 +202,7 @@ describe("the default model and older settings", () => {
     });
     db.close();
     const gateway = await openGateway(name);
-    expect(await gateway.getModelSettings()).toEqual({
+    expect(await gateway.settings.getModels()).toEqual({
       endpoints: [
         {
           id: "main",
@@ -216,7 +216,7 @@ describe("the default model and older settings", () => {
       ],
       defaultModel: { endpoint: "main", model: "mock-model" },
     });
-    const thread = await gateway.createThread();
+    const thread = await gateway.threads.create();
     // A thread's request from then names the model by its bare id.
     await runThread(gateway, thread.thread_id, "hello", undefined, { model: "mock-thinking" });
     expect(chatRequests().at(-1)).toMatchObject({
@@ -226,15 +226,15 @@ describe("the default model and older settings", () => {
   });
 
   it("sends a message that names no model to the default one, on whichever endpoint holds it", async () => {
-    await harness.gateway.saveModelSettings({
+    await harness.gateway.settings.saveModels({
       ...settingsWithOther(),
       defaultModel: { endpoint: "second", model: "mock-vision" },
     });
-    expect((await harness.gateway.getModelSettings()).defaultModel).toEqual({
+    expect((await harness.gateway.settings.getModels()).defaultModel).toEqual({
       endpoint: "second",
       model: "mock-vision",
     });
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     await runThread(harness.gateway, thread.thread_id, "hello");
     expect(chatRequests().at(-1)).toMatchObject({
       headers: { host: expect.stringContaining("localhost"), authorization: "Bearer sk-***9876" },
@@ -242,17 +242,17 @@ describe("the default model and older settings", () => {
     });
     // A default whose endpoint is gone is refused, and the stored one stays.
     await expect(
-      harness.gateway.saveModelSettings({
+      harness.gateway.settings.saveModels({
         ...settingsWithOther(),
         endpoints: settingsWithOther().endpoints.slice(0, 1),
         defaultModel: { endpoint: "second", model: "mock-vision" },
       }),
     ).rejects.toThrow("The default model belongs to an endpoint that is no longer listed; pick another.");
-    expect((await harness.gateway.getModelSettings()).endpoints).toHaveLength(2);
+    expect((await harness.gateway.settings.getModels()).endpoints).toHaveLength(2);
   });
 
   it("lists every endpoint's models on GET /api/models and runs the one a request names", async () => {
-    await harness.gateway.saveModelSettings({
+    await harness.gateway.settings.saveModels({
       ...settingsWithOther(),
       defaultModel: { endpoint: "second", model: "mock-thinking" },
     });
@@ -265,7 +265,7 @@ describe("the default model and older settings", () => {
       ["@main:mock-model", "mock-model", false],
       ["@second:mock-vision", "mock-vision", false],
     ]);
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const response = await handle(
       new Request(`http://fawn.local/api/threads/${thread.thread_id}/runs/stream`, {
         method: "POST",
@@ -284,11 +284,11 @@ describe("the default model and older settings", () => {
   });
 
   it("exports every endpoint without any key, and refuses a backup whose endpoints are broken", async () => {
-    await harness.gateway.saveModelSettings({
+    await harness.gateway.settings.saveModels({
       ...settingsWithOther(),
       defaultModel: { endpoint: "second", model: "mock-vision" },
     });
-    const bytes = new Uint8Array(await (await harness.gateway.exportData()).blob.arrayBuffer());
+    const bytes = new Uint8Array(await (await harness.gateway.data.export()).blob.arrayBuffer());
     const members = unzipSync(bytes);
     const everything = [
       new TextDecoder("latin1").decode(bytes),
@@ -306,8 +306,8 @@ describe("the default model and older settings", () => {
 
     // Another browser gets the endpoints back, without keys.
     const other = await harness.freshGateway();
-    await other.importData(new Blob([bytes as Uint8Array<ArrayBuffer>]), { acceptAdditions: true });
-    expect(await other.getModelSettings()).toMatchObject({
+    await other.data.import(new Blob([bytes as Uint8Array<ArrayBuffer>]), { acceptAdditions: true });
+    expect(await other.settings.getModels()).toMatchObject({
       endpoints: [
         { id: "main", apiKey: "" },
         { id: "second", apiKey: "", models: [{ id: "mock-thinking" }, { id: "mock-vision" }] },
@@ -332,9 +332,9 @@ describe("the default model and older settings", () => {
     };
     const tampered = zipSync({ ...members, "settings.json": strToU8(JSON.stringify(broken)) });
     const third = await harness.freshGateway();
-    await expect(third.importData(new Blob([tampered as Uint8Array<ArrayBuffer>]))).rejects.toThrow(
+    await expect(third.data.import(new Blob([tampered as Uint8Array<ArrayBuffer>]))).rejects.toThrow(
       "The backup's model settings are not valid: Two endpoints are named Second.",
     );
-    expect(await third.listThreads()).toEqual([]);
+    expect(await third.threads.list()).toEqual([]);
   });
 });

@@ -7,11 +7,11 @@ const harness = useGatewayHarness("model-retry-test");
 
 describe("model retries", () => {
   it("retries a 429 transparently: the reply arrives and no error is shown", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const events = await runThread(harness.gateway, thread.thread_id, "please rate limit me");
     expect(events.filter((event) => event.event === "error")).toEqual([]);
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
-    const last = (await harness.gateway.getThread(thread.thread_id))?.entries.at(-1);
+    const last = (await harness.gateway.threads.get(thread.thread_id))?.entries.at(-1);
     expect(last?.kind === "message" && last.message.content).toBe(RATE_LIMIT_RECOVERED_TEXT);
     const chats = harness.mock.requests.filter((request) => request.path.endsWith("/chat/completions"));
     expect(chats).toHaveLength(2);
@@ -25,7 +25,7 @@ describe("model retries", () => {
 
 describe("model errors that persist", () => {
   it("retries a 500 three times with backoff, then ends with the provider's reason", async () => {
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const events = await runThread(harness.gateway, thread.thread_id, "please error 500 now");
     const chats = harness.mock.requests.filter((request) => request.path.endsWith("/chat/completions"));
     expect(chats).toHaveLength(4);
@@ -51,10 +51,10 @@ describe("model errors that persist", () => {
   });
 
   it("does not retry a refused key", async () => {
-    await harness.gateway.saveModelSettings(
+    await harness.gateway.settings.saveModels(
       modelSettings({ baseUrl: harness.mock.url, apiKey: "bad-key", model: "mock-model" }),
     );
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const events = await runThread(harness.gateway, thread.thread_id, "hi there");
     expect(events.filter((event) => event.event === "custom")).toEqual([]);
     expect(harness.mock.requests.filter((request) => request.path.endsWith("/chat/completions"))).toHaveLength(1);

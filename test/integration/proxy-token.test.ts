@@ -60,41 +60,41 @@ async function startTokenProxy(): Promise<RunningProxy> {
 }
 
 async function runFar(text: string) {
-  const thread = await harness.gateway.createThread();
+  const thread = await harness.gateway.threads.create();
   return runThread(harness.gateway, thread.thread_id, text, undefined, { endpoint: "far", model: "mock-model" });
 }
 
 describe("the proxy's token", () => {
   it("goes with every request to the proxy, and to nothing else", async () => {
     const running = await startTokenProxy();
-    await harness.gateway.saveProxySettings({ url: `${running.url}/forward/`, token: TOKEN });
-    await harness.gateway.saveModelSettings(proxiedSettings());
+    await harness.gateway.settings.saveProxy({ url: `${running.url}/forward/`, token: TOKEN });
+    await harness.gateway.settings.saveModels(proxiedSettings());
 
     const events = await runFar("hello");
     expect(events.find((event) => event.event === "error")).toBeUndefined();
     expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "success" } });
     expect(
-      await harness.gateway.listModels({
+      await harness.gateway.settings.listModels({
         baseUrl: proxiedSettings().endpoints[1]!.baseUrl,
         apiKey: "k",
         useProxy: true,
       }),
     ).toContain("mock-model");
     // A direct endpoint never sees it, and the proxy does not pass it on.
-    const main = await harness.gateway.createThread();
+    const main = await harness.gateway.threads.create();
     await runThread(harness.gateway, main.thread_id, "hello direct");
     expect(harness.mock.requests.length).toBeGreaterThanOrEqual(2);
     for (const request of harness.mock.requests) expect(request.headers).not.toHaveProperty(PROXY_TOKEN_HEADER);
 
     // An MCP server through the relay, and one on the stdio bridge (added by its URL, "Use the proxy" off).
-    const relayed = await harness.gateway.testMcpServer({
+    const relayed = await harness.gateway.mcp.test({
       name: "relayed",
       url: everything!.url,
       enabled: true,
       useProxy: true,
     });
     expect(relayed).toMatchObject({ ok: true });
-    const bridged = await harness.gateway.testMcpServer({
+    const bridged = await harness.gateway.mcp.test({
       name: "bridged",
       url: `${running.url}/mcp/everything`,
       enabled: true,
@@ -108,13 +108,13 @@ describe("the proxy's token", () => {
       const running = await startTokenProxy();
       // The mock's origin: each SDK adds its own API path.
       const baseUrl = new URL(harness.mock.url.replace("127.0.0.1", "localhost")).origin;
-      await harness.gateway.saveModelSettings(proxiedSettings({ provider, baseUrl, apiKey: "sk-test-key" }));
-      await harness.gateway.saveProxySettings({ url: `${running.url}/forward/`, token: TOKEN });
+      await harness.gateway.settings.saveModels(proxiedSettings({ provider, baseUrl, apiKey: "sk-test-key" }));
+      await harness.gateway.settings.saveProxy({ url: `${running.url}/forward/`, token: TOKEN });
       const events = await runFar("hello");
       expect(events.find((event) => event.event === "error")).toBeUndefined();
       expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "success" } });
 
-      await harness.gateway.saveProxySettings({ url: `${running.url}/forward/`, token: WRONG });
+      await harness.gateway.settings.saveProxy({ url: `${running.url}/forward/`, token: WRONG });
       const error = (await runFar("hello")).find((event) => event.event === "error");
       expect(error?.data).toMatchObject({
         error: "proxy_refused",
@@ -125,9 +125,9 @@ describe("the proxy's token", () => {
 
   it("says the proxy needs its token when it is missing or wrong, for models and MCP alike", async () => {
     const running = await startTokenProxy();
-    await harness.gateway.saveModelSettings(proxiedSettings());
+    await harness.gateway.settings.saveModels(proxiedSettings());
     for (const token of [undefined, WRONG]) {
-      await harness.gateway.saveProxySettings({ url: `${running.url}/forward/`, ...(token && { token }) });
+      await harness.gateway.settings.saveProxy({ url: `${running.url}/forward/`, ...(token && { token }) });
       const error = (await runFar("hello")).find((event) => event.event === "error");
       expect(error?.data).toEqual({
         error: "proxy_refused",
@@ -136,9 +136,13 @@ describe("the proxy's token", () => {
           "was started with into Settings → Web → Proxy token.",
       });
       await expect(
-        harness.gateway.listModels({ baseUrl: proxiedSettings().endpoints[1]!.baseUrl, apiKey: "k", useProxy: true }),
+        harness.gateway.settings.listModels({
+          baseUrl: proxiedSettings().endpoints[1]!.baseUrl,
+          apiKey: "k",
+          useProxy: true,
+        }),
       ).rejects.toThrow(/^Fawn's proxy needs its token: /);
-      const bridged = await harness.gateway.testMcpServer({
+      const bridged = await harness.gateway.mcp.test({
         name: "bridged",
         url: `${running.url}/mcp/everything`,
         enabled: true,
@@ -153,8 +157,8 @@ describe("the proxy's token", () => {
   });
 
   it("is kept with the API keys: not in the settings record, not in a backup, and a backup's is never read", async () => {
-    await harness.gateway.saveProxySettings({ url: "http://127.0.0.1:8787/forward/", token: TOKEN });
-    expect(await harness.gateway.getProxySettings()).toEqual({ url: "http://127.0.0.1:8787/forward/", token: TOKEN });
+    await harness.gateway.settings.saveProxy({ url: "http://127.0.0.1:8787/forward/", token: TOKEN });
+    expect(await harness.gateway.settings.getProxy()).toEqual({ url: "http://127.0.0.1:8787/forward/", token: TOKEN });
     const db = await openFawnDb(harness.gatewayDbName());
     try {
       expect(await db.get("settings", "proxy")).toEqual({
@@ -164,22 +168,25 @@ describe("the proxy's token", () => {
       expect(await db.get("secrets", "proxy.apiKey")).toEqual({ key: "proxy.apiKey", value: TOKEN });
       // A token in the settings record (a crafted backup could put one there) is not the token.
       await db.put("settings", { key: "proxy", value: { url: "http://127.0.0.1:8787/forward/", token: WRONG } });
-      expect(await harness.gateway.getProxySettings()).toEqual({ url: "http://127.0.0.1:8787/forward/", token: TOKEN });
+      expect(await harness.gateway.settings.getProxy()).toEqual({
+        url: "http://127.0.0.1:8787/forward/",
+        token: TOKEN,
+      });
       await db.delete("secrets", "proxy.apiKey");
-      expect(await harness.gateway.getProxySettings()).toEqual({ url: "http://127.0.0.1:8787/forward/" });
+      expect(await harness.gateway.settings.getProxy()).toEqual({ url: "http://127.0.0.1:8787/forward/" });
       await db.put("secrets", { key: "proxy.apiKey", value: TOKEN });
       await db.put("settings", { key: "proxy", value: { url: "http://127.0.0.1:8787/forward/" } });
     } finally {
       db.close();
     }
-    const bytes = new Uint8Array(await (await harness.gateway.exportData()).blob.arrayBuffer());
+    const bytes = new Uint8Array(await (await harness.gateway.data.export()).blob.arrayBuffer());
     const texts = [
       new TextDecoder("latin1").decode(bytes),
       ...Object.values(unzipSync(bytes)).map((data) => strFromU8(data)),
     ];
     expect(texts.filter((text) => text.includes(TOKEN))).toEqual([]);
 
-    await expect(harness.gateway.saveProxySettings({ url: "http://127.0.0.1:8787/", token: "short" })).rejects.toThrow(
+    await expect(harness.gateway.settings.saveProxy({ url: "http://127.0.0.1:8787/", token: "short" })).rejects.toThrow(
       "The proxy token is the text of the proxy's token file (letters, digits, - and _, at least 22): the proxy names that file when it starts.",
     );
   });

@@ -13,14 +13,14 @@ const sha256 = async (bytes: Uint8Array) =>
 
 /** A thread with an upload, an output written by a command, a reply and a plan. */
 async function richThread(gateway: Gateway): Promise<string> {
-  const { thread_id: threadId } = await gateway.createThread();
-  await gateway.uploadFiles(threadId, [{ name: "notes.txt", bytes: strToU8("bees make honey\n") }]);
+  const { thread_id: threadId } = await gateway.threads.create();
+  await gateway.threads.upload(threadId, [{ name: "notes.txt", bytes: strToU8("bees make honey\n") }]);
   const todos = [
     { content: "Read the notes", status: "completed" },
     { content: "Write the report", status: "in_progress" },
   ];
   await runThread(gateway, threadId, `call tool write_todos ${JSON.stringify({ todos })}`, undefined, { mode: "pro" });
-  await gateway.sandboxExec({
+  await gateway.sandbox.exec({
     command_id: "c1",
     thread_id: threadId,
     command: "printf 'report\\n' > /mnt/user-data/outputs/report.md && seq 1 800 > /mnt/user-data/outputs/blob.bin",
@@ -31,7 +31,7 @@ async function richThread(gateway: Gateway): Promise<string> {
 
 async function filesOf(gateway: Gateway, threadId: string, paths: string[]): Promise<Record<string, string>> {
   const hashes: Record<string, string> = {};
-  for (const path of paths) hashes[path] = await sha256((await gateway.readThreadFile(threadId, path)).bytes);
+  for (const path of paths) hashes[path] = await sha256((await gateway.threads.readFile(threadId, path)).bytes);
   return hashes;
 }
 
@@ -45,9 +45,9 @@ describe("a thread as a .fawn bundle", () => {
   it("comes back after its deletion with the same messages, plan and files, byte for byte", async () => {
     const { gateway } = harness;
     const threadId = await richThread(gateway);
-    const before = await gateway.getThread(threadId);
+    const before = await gateway.threads.get(threadId);
     const hashes = await filesOf(gateway, threadId, PATHS);
-    const bundle = await gateway.exportThread(threadId, "fawn");
+    const bundle = await gateway.bundles.export(threadId, "fawn");
     // Named from the cleaned title: no spaces, braces or quotes.
     expect(bundle.file_name).toMatch(/^call-tool-write-todos-[\p{L}\p{N}-]+\.fawn$/u);
 
@@ -56,64 +56,64 @@ describe("a thread as a .fawn bundle", () => {
     expect(Object.keys(members).some((name) => /settings|memory|skills\//.test(name))).toBe(false);
     expect(new TextDecoder("latin1").decode(new Uint8Array(await bundle.blob.arrayBuffer()))).not.toContain("sk-test");
 
-    await gateway.deleteThread(threadId);
-    const imported = await gateway.importThreadBundle(bundle.blob);
+    await gateway.threads.delete(threadId);
+    const imported = await gateway.bundles.import(bundle.blob);
     expect(imported.thread_id).toBe(threadId);
-    const after = await gateway.getThread(threadId);
+    const after = await gateway.threads.get(threadId);
     expect(after?.entries).toEqual(before?.entries);
     expect(after?.todos).toEqual(before?.todos);
     expect(after?.todos?.length).toBe(2);
     expect(await filesOf(gateway, threadId, PATHS)).toEqual(hashes);
 
     // Imported again while it is here: a thread of its own, the same content.
-    const again = await gateway.importThreadBundle(bundle.blob);
+    const again = await gateway.bundles.import(bundle.blob);
     expect(again.thread_id).not.toBe(threadId);
-    expect((await gateway.getThread(again.thread_id))?.entries).toEqual(before?.entries);
+    expect((await gateway.threads.get(again.thread_id))?.entries).toEqual(before?.entries);
     expect(await filesOf(gateway, again.thread_id, PATHS)).toEqual(hashes);
   });
 
   it("opens read-only; Continue this thread copies it into a thread of the user's own, on the user's model", async () => {
     const { gateway, mock } = harness;
     const threadId = await richThread(gateway);
-    const before = await gateway.getThread(threadId);
+    const before = await gateway.threads.get(threadId);
     const hashes = await filesOf(gateway, threadId, PATHS);
-    const bundle = await gateway.exportThread(threadId, "fawn");
-    await gateway.deleteThread(threadId);
-    const imported = await gateway.importThreadBundle(bundle.blob);
+    const bundle = await gateway.bundles.export(threadId, "fawn");
+    await gateway.threads.delete(threadId);
+    const imported = await gateway.bundles.import(bundle.blob);
     expect(imported.read_only).toBe(true);
-    expect((await gateway.listThreads())[0]?.read_only).toBe(true);
+    expect((await gateway.threads.list())[0]?.read_only).toBe(true);
 
     // A message to the imported thread is refused with a sentence, and nothing is added.
     const refused = await runThread(gateway, imported.thread_id, "hello again");
     expect(refused).toContainEqual({ event: "error", data: { error: "bad_request", message: READ_ONLY_THREAD } });
-    expect((await gateway.getThread(imported.thread_id))?.entries).toEqual(before?.entries);
+    expect((await gateway.threads.get(imported.thread_id))?.entries).toEqual(before?.entries);
 
     mock.reset();
-    const copy = await gateway.continueThread(imported.thread_id);
+    const copy = await gateway.bundles.continueThread(imported.thread_id);
     expect(copy.thread_id).not.toBe(imported.thread_id);
     expect(copy.read_only).toBeUndefined();
     expect(copy.title).toBe(before?.title);
-    expect((await gateway.getThread(copy.thread_id))?.entries).toEqual(before?.entries);
+    expect((await gateway.threads.get(copy.thread_id))?.entries).toEqual(before?.entries);
     expect(await filesOf(gateway, copy.thread_id, PATHS)).toEqual(hashes);
     const events = await runThread(gateway, copy.thread_id, "hello again");
     expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "success" } });
     expect((mock.requests.at(-1)?.body as { model?: string } | undefined)?.model).toBe("mock-model");
     // The original stays as it came.
-    expect((await gateway.getThread(imported.thread_id))?.entries).toEqual(before?.entries);
-    expect((await gateway.getThread(imported.thread_id))?.read_only).toBe(true);
-    await expect(gateway.continueThread("nope")).rejects.toThrow("There is no thread with id nope.");
+    expect((await gateway.threads.get(imported.thread_id))?.entries).toEqual(before?.entries);
+    expect((await gateway.threads.get(imported.thread_id))?.read_only).toBe(true);
+    await expect(gateway.bundles.continueThread("nope")).rejects.toThrow("There is no thread with id nope.");
   });
 
   it("replays from its checkpoint history: messages, tool steps and plan updates appear step by step", async () => {
     const { gateway } = harness;
     const threadId = await richThread(gateway);
-    const bundle = await gateway.exportThread(threadId, "fawn");
-    await gateway.deleteThread(threadId);
-    const imported = await gateway.importThreadBundle(bundle.blob);
-    const detail = await gateway.getThread(imported.thread_id);
+    const bundle = await gateway.bundles.export(threadId, "fawn");
+    await gateway.threads.delete(threadId);
+    const imported = await gateway.bundles.import(bundle.blob);
+    const detail = await gateway.threads.get(imported.thread_id);
     const shown = detail?.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])) ?? [];
 
-    const replay = await gateway.threadReplay(imported.thread_id);
+    const replay = await gateway.threads.replay(imported.thread_id);
     const byId = new Map(replay.messages.map((message) => [message.id, message]));
     const kinds = replay.steps.map((step) => step.message_ids.map((id) => byId.get(id)?.type).join(","));
     // The user's message, the reply calling write_todos, its result, the answer; then the second message and answer.
@@ -132,41 +132,44 @@ describe("a thread as a .fawn bundle", () => {
     const last = replay.steps.at(-1);
     expect(last?.message_ids.map((id) => byId.get(id))).toEqual(shown);
     expect(last?.todos).toEqual(detail?.todos);
-    await expect(gateway.threadReplay("nope")).rejects.toThrow("There is no thread with id nope.");
+    await expect(gateway.threads.replay("nope")).rejects.toThrow("There is no thread with id nope.");
   });
 
   it("refuses a changed or foreign archive with one sentence, writing nothing", async () => {
     const { gateway } = harness;
     const threadId = await richThread(gateway);
-    const bytes = new Uint8Array(await (await gateway.exportThread(threadId, "fawn")).blob.arrayBuffer());
-    await gateway.deleteThread(threadId);
+    const bytes = new Uint8Array(await (await gateway.bundles.export(threadId, "fawn")).blob.arrayBuffer());
+    await gateway.threads.delete(threadId);
     const members = unzipSync(bytes);
     const changed = Object.keys(members).find((name) => name.endsWith("/blob.bin")) as string;
     const resized = zipSync({ ...members, [changed]: new Uint8Array(10) });
-    const refusal = await gateway.importThreadBundle(resized).catch((error: Error) => error.message);
+    const refusal = await gateway.bundles.import(resized).catch((error: Error) => error.message);
     expect(refusal).toMatch(/^The file "\/mnt\/user-data\/outputs\/blob.bin" in the bundle is 10 bytes, not 3092\./);
-    const backup = new Uint8Array(await (await gateway.exportData()).blob.arrayBuffer());
-    await expect(gateway.importThreadBundle(backup)).rejects.toThrow(
+    const backup = new Uint8Array(await (await gateway.data.export()).blob.arrayBuffer());
+    await expect(gateway.bundles.import(backup)).rejects.toThrow(
       'This archive is not a Fawn bundle: its manifest names the format "fawn-backup".',
     );
-    await expect(gateway.importThreadBundle(strToU8("not a zip"))).rejects.toThrow(/not a zip archive/);
-    expect(await gateway.listThreads()).toEqual([]);
+    await expect(gateway.bundles.import(strToU8("not a zip"))).rejects.toThrow(/not a zip archive/);
+    expect(await gateway.threads.list()).toEqual([]);
   });
 
   it("exports a readable Markdown transcript and DeerFlow's thread.json, which the DeerFlow import reads back", async () => {
     const { gateway } = harness;
     const threadId = await richThread(gateway);
-    const before = await gateway.getThread(threadId);
-    const markdown = await (await gateway.exportThread(threadId, "markdown")).blob.text();
+    const before = await gateway.threads.get(threadId);
+    const markdown = await (await gateway.bundles.export(threadId, "markdown")).blob.text();
     expect(markdown).toContain(`# ${before?.title}`);
     expect(markdown).toContain("Hello! I am Fawn's mock model.");
     expect(markdown).toContain("/mnt/user-data/outputs/report.md");
     expect(markdown).toContain("Write the report");
 
-    const exported = await gateway.exportThread(threadId, "deerflow");
+    const exported = await gateway.bundles.export(threadId, "deerflow");
     expect(exported.file_name).toMatch(/\.thread\.json$/);
-    const imported = await gateway.importDeerFlowThread({ thread: JSON.parse(await exported.blob.text()), files: [] });
-    const after = await gateway.getThread(imported.thread_id);
+    const imported = await gateway.threads.importDeerFlow({
+      thread: JSON.parse(await exported.blob.text()),
+      files: [],
+    });
+    const after = await gateway.threads.get(imported.thread_id);
     const messages = (detail: typeof before) =>
       detail?.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
     expect(messages(after)).toEqual(messages(before));

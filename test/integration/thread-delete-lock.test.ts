@@ -33,28 +33,28 @@ describe("deleting a thread another tab is running", () => {
   it("is refused while the lock manager says another tab holds the thread's run lock", async () => {
     const locks = new FakeLockManager();
     vi.stubGlobal("navigator", { locks });
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     locks.heldElsewhere.add(`fawn-run:${thread.thread_id}`);
 
-    await expect(harness.gateway.deleteThread(thread.thread_id)).rejects.toThrow(THREAD_RUNNING_ELSEWHERE);
+    await expect(harness.gateway.threads.delete(thread.thread_id)).rejects.toThrow(THREAD_RUNNING_ELSEWHERE);
     expect(THREAD_RUNNING_ELSEWHERE).toBe("This thread is running in another tab; stop it there before deleting it.");
-    expect((await harness.gateway.listThreads()).map((listed) => listed.thread_id)).toEqual([thread.thread_id]);
+    expect((await harness.gateway.threads.list()).map((listed) => listed.thread_id)).toEqual([thread.thread_id]);
 
     // The other tab's run ends: the delete goes through, and its own hold on the lock is let go.
     locks.heldElsewhere.delete(`fawn-run:${thread.thread_id}`);
-    await harness.gateway.deleteThread(thread.thread_id);
-    expect(await harness.gateway.listThreads()).toEqual([]);
+    await harness.gateway.threads.delete(thread.thread_id);
+    expect(await harness.gateway.threads.list()).toEqual([]);
     expect(locks.heldElsewhere.size).toBe(0);
   });
 
   it("is refused while a second Gateway on the same database (another tab) runs it", async () => {
     const other = await openGateway(harness.gatewayDbName(), { retry: { initialDelayMs: 10, maxDelayMs: 50 } });
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     const runId = crypto.randomUUID();
     let streaming!: () => void;
     const started = new Promise<void>((resolve) => (streaming = resolve));
     const events: RunEvent[] = [];
-    const run = harness.gateway.runStream(
+    const run = harness.gateway.runs.stream(
       {
         run_id: runId,
         thread_id: thread.thread_id,
@@ -67,29 +67,29 @@ describe("deleting a thread another tab is running", () => {
     );
     await started;
 
-    await expect(other.deleteThread(thread.thread_id)).rejects.toThrow(THREAD_RUNNING_ELSEWHERE);
-    expect(await other.getThread(thread.thread_id)).toBeDefined();
+    await expect(other.threads.delete(thread.thread_id)).rejects.toThrow(THREAD_RUNNING_ELSEWHERE);
+    expect(await other.threads.get(thread.thread_id)).toBeDefined();
 
-    await harness.gateway.cancelRun(runId);
+    await harness.gateway.runs.cancel(runId);
     await run;
     expect(events.at(-1)).toEqual({ event: "end", data: { status: "interrupted" } });
-    await other.deleteThread(thread.thread_id);
-    expect(await harness.gateway.getThread(thread.thread_id)).toBeUndefined();
+    await other.threads.delete(thread.thread_id);
+    expect(await harness.gateway.threads.get(thread.thread_id)).toBeUndefined();
   });
 
   it("refuses to delete all data while another tab runs a thread, and keeps everything", async () => {
     const locks = new FakeLockManager();
     vi.stubGlobal("navigator", { locks });
-    const thread = await harness.gateway.createThread();
+    const thread = await harness.gateway.threads.create();
     locks.heldElsewhere.add(`fawn-run:${thread.thread_id}`);
     // A lock of something else is no reason to refuse.
     locks.heldElsewhere.add("some-other-lock");
 
-    await expect(harness.gateway.deleteAllData()).rejects.toThrow(DATA_IN_USE_ELSEWHERE);
-    expect((await harness.gateway.listThreads()).map((listed) => listed.thread_id)).toEqual([thread.thread_id]);
+    await expect(harness.gateway.data.deleteAll()).rejects.toThrow(DATA_IN_USE_ELSEWHERE);
+    expect((await harness.gateway.threads.list()).map((listed) => listed.thread_id)).toEqual([thread.thread_id]);
 
     locks.heldElsewhere.delete(`fawn-run:${thread.thread_id}`);
-    await harness.gateway.deleteAllData();
-    expect(await harness.gateway.listThreads()).toEqual([]);
+    await harness.gateway.data.deleteAll();
+    expect(await harness.gateway.threads.list()).toEqual([]);
   });
 });

@@ -1,0 +1,40 @@
+// The runs domain's contract (`gateway.runs`): a run asked for, its events streamed back, and its cancel.
+import type { MessageContent, UploadedFileRef } from "./messages.ts";
+import type { AgentMode } from "./model-endpoints.ts";
+import type { RunEvent } from "./run-events.ts";
+
+export interface RunRequest {
+  /** Chosen by the caller so it can cancel before the first event arrives. */
+  run_id: string;
+  thread_id: string;
+  input: { messages: { type: "human"; content: MessageContent; files?: UploadedFileRef[] }[] };
+  /** How to run: the mode and the model (one of Settings → Models); defaults to Flash and the default model. */
+  /** `endpoint`: the id of the endpoint `model` belongs to; without it, `model` is looked up as modelChoiceFor does. */
+  context?: { mode?: AgentMode; model?: string; endpoint?: string };
+  /**
+   * What the run does to the history (absent: adds the message at the end). `edit`: the thread forks before the
+   * user message `message_id` and runs `input` instead of it; `regenerate`: forks there and runs the same message
+   * again (`input` is ignored); `resume`: continues a run that was cut off from its last saved step (no input).
+   */
+  branch?: { kind: "edit" | "regenerate"; message_id: string } | { kind: "resume" };
+}
+
+export type RunEventListener = (event: RunEvent) => void;
+
+/**
+ * Receives a run's events a batch at a time, in order. A listener that returns a promise is sent its next batch only
+ * once it settles (the page, once it has drawn the last batch); events wait, joined, meanwhile.
+ */
+export type RunEventBatchListener = (events: RunEvent[]) => void | Promise<void>;
+
+export interface RunsApi {
+  /** Streams the run's events to `onEvent`, `end` always last; resolves after `end`. */
+  stream(request: RunRequest, onEvent: RunEventListener): Promise<void>;
+  /**
+   * `stream` for a listener across a thread boundary: events come in batches, at most one a frame (16 ms) and
+   * none while the listener's promise for the last one is pending, with consecutive pieces of a reply joined;
+   * `error` and `end` come at once. Resolves after `end` was sent.
+   */
+  streamBatched(request: RunRequest, onEvents: RunEventBatchListener): Promise<void>;
+  cancel(runId: string): Promise<void>;
+}
