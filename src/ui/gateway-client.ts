@@ -1,9 +1,15 @@
-// The page's handle on the agent worker: the Gateway's typed methods over comlink.
+// The page's handle on the agent worker: the Gateway's domains over comlink (`client.threads.list()` calls
+// ThreadsService.list in the worker).
 import * as Comlink from "comlink";
 import type { GatewayApi, RunEvent, RunRequest } from "../protocol/index.ts";
 import { firstPaint } from "./shared/first-paint.ts";
 
-export type GatewayClient = Comlink.Remote<GatewayApi>;
+/**
+ * The Gateway as the page calls it: each domain's contract, its methods answering promises. (Comlink's own
+ * `Remote<GatewayApi>` would type a domain as a promise of it; at run time its proxy follows `client.threads.list`
+ * as a path and calls the method in the worker with the service as `this`.)
+ */
+export type GatewayClient = { [K in keyof GatewayApi]: Comlink.Remote<GatewayApi[K]> };
 
 let connected: GatewayClient | undefined;
 
@@ -50,18 +56,18 @@ export function connectGateway(): GatewayClient {
     painted,
     () => new Worker(new URL("../../workers/agent.worker.ts", import.meta.url), { type: "module", name: "fawn-agent" }),
   );
-  const client = Comlink.wrap<GatewayApi>(endpoint);
+  const client = Comlink.wrap<GatewayApi>(endpoint) as unknown as GatewayClient;
   connected = client;
   // python3 runs walled off in frames only the page can make; loaded after the first paint, python3 waits for it.
   void painted
     .then(() => import("../sandbox/python/page/python-frame-host.ts"))
-    .then(({ PythonFrameHost }) => client.attachPythonHost(Comlink.proxy(new PythonFrameHost())));
+    .then(({ PythonFrameHost }) => client.sandbox.attachPythonHost(Comlink.proxy(new PythonFrameHost())));
   return connected;
 }
 
 /**
  * Starts a run; `onEvents` receives every event in order, `end` last, a batch at a time. Resolves when the run has
- * ended. The worker sends at most a frame's worth at a time (GatewayApi.runStreamBatched), so a streaming reply costs
+ * ended. The worker sends at most a frame's worth at a time (RunsApi.streamBatched), so a streaming reply costs
  * the page one message a frame rather than one a token, and none at all until the promise `onEvents` returned for
  * the last batch has settled (the page is ready to show more).
  */
@@ -70,7 +76,7 @@ export function streamRun(
   request: RunRequest,
   onEvents: (events: RunEvent[]) => void | Promise<void>,
 ): Promise<void> {
-  return client.runStreamBatched(request, Comlink.proxy(onEvents));
+  return client.runs.streamBatched(request, Comlink.proxy(onEvents));
 }
 
 /** The message of an error thrown in the worker (comlink re-creates it as an Error). */

@@ -25,24 +25,24 @@ export function createWebContainerStarter(client: GatewayClient, onFailure: (mes
         ]);
         host = new PageSandboxServer(await openWebContainerSlot());
       }
-      await client.attachSandboxHost(Comlink.proxy(host));
+      await client.sandbox.attachHost(Comlink.proxy(host));
       setStatus({ state: "running" });
     } catch (error) {
       const message = `WebContainer could not start, so threads use the browser sandbox. ${errorMessage(error)}`;
       setStatus({ state: "failed", message });
-      await client.attachSandboxHost(null, message).catch(() => undefined);
+      await client.sandbox.attachHost(null, message).catch(() => undefined);
       onFailure(message);
     }
   }
 
   /** Starts WebContainer if the saved choice asks for it (at page load). */
   async function startIfChosen(): Promise<void> {
-    if ((await client.getSandboxSettings()).provider === "webcontainer") await start();
+    if ((await client.settings.getSandbox()).provider === "webcontainer") await start();
   }
 
   /** Saves the choice, and starts (or attaches again) WebContainer when it is chosen. */
   async function choose(provider: SandboxSettings["provider"]): Promise<SandboxSettings> {
-    const saved = await client.saveSandboxSettings({ provider });
+    const saved = await client.settings.saveSandbox({ provider });
     if (saved.provider === "webcontainer") void start();
     return saved;
   }

@@ -314,14 +314,14 @@ export default function ArtifactPreview(props: {
 }) {
   // The page's own relative files, for an HTML preview.
   const read: ThreadFileReader = (path) =>
-    props.client.readThreadFile(props.threadId, path).then(
+    props.client.threads.readFile(props.threadId, path).then(
       (file) => file,
       () => undefined,
     );
   const [loaded] = createResource(
     () => ({ threadId: props.threadId, path: props.path }),
     ({ threadId, path }): Promise<Loaded> =>
-      props.client.readThreadFile(threadId, path).then(
+      props.client.threads.readFile(threadId, path).then(
         (file) => ({ file }),
         (error: unknown) => ({ error: errorMessage(error) }),
       ),

@@ -13,7 +13,7 @@ const ArtifactPreview = lazy(() => import("./artifact-preview.tsx"));
  * opened in a tab, an HTML or SVG file is then saved, never run as a page of Fawn's origin.
  */
 export async function downloadThreadFile(client: GatewayClient, threadId: string, path: string): Promise<void> {
-  const file = await client.readThreadFile(threadId, path);
+  const file = await client.threads.readFile(threadId, path);
   download(downloadBlob(file.bytes), fileName(path));
 }
 

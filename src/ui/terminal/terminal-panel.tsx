@@ -138,7 +138,7 @@ class TerminalSession {
 
   dispose(): void {
     this.#disposed = true;
-    if (this.#commandId) void this.client.cancelSandboxCommand(this.#commandId).catch(() => undefined);
+    if (this.#commandId) void this.client.sandbox.cancel(this.#commandId).catch(() => undefined);
     this.terminal.dispose();
     this.host.remove();
   }
@@ -146,7 +146,7 @@ class TerminalSession {
   async #start(): Promise<void> {
     let info: SandboxInfo;
     try {
-      info = await this.client.sandboxInfo(this.threadId);
+      info = await this.client.sandbox.info(this.threadId);
     } catch (error) {
       info = { kind: "browser", cwd: WORKSPACE_DIR, notice: t("terminal.noAnswer", { error: errorMessage(error) }) };
     }
@@ -163,7 +163,7 @@ class TerminalSession {
     if (this.#disposed) return;
     if (output.write) this.terminal.write(output.write);
     if (output.interrupt && this.#commandId) {
-      void this.client.cancelSandboxCommand(this.#commandId).catch(() => undefined);
+      void this.client.sandbox.cancel(this.#commandId).catch(() => undefined);
     }
     if (output.submit !== undefined) void this.#run(output.submit);
   }
@@ -182,7 +182,7 @@ class TerminalSession {
     this.#setRunning(true);
     let write: string;
     try {
-      const result = await this.client.sandboxExec({
+      const result = await this.client.sandbox.exec({
         command_id: commandId,
         thread_id: this.threadId,
         command,

@@ -9,7 +9,10 @@ import { t } from "../i18n/index.ts";
 import { StatusLine } from "../shared/status-line.tsx";
 import { readThreadPick } from "./import-thread-files.ts";
 
-export type ImportThreadClient = Pick<GatewayApi, "importDeerFlowThread" | "importThreadBundle">;
+export type ImportThreadClient = {
+  threads: Pick<GatewayApi["threads"], "importDeerFlow">;
+  bundles: Pick<GatewayApi["bundles"], "import">;
+};
 
 /**
  * The button "Import thread" and its menu: "From a folder…" opens the file input "Thread folder" (a directory
@@ -44,14 +47,14 @@ export function ImportThreadButton(props: { client: ImportThreadClient; onImport
       // A Fawn bundle imports as it is; anything else is read as a DeerFlow thread.
       const pick = await readThreadPick(picked);
       if (pick.kind === "bundle") {
-        const thread = await props.client.importThreadBundle(pick.file);
+        const thread = await props.client.bundles.import(pick.file);
         props.onImported(thread.thread_id);
         return;
       }
       const request = pick.input;
       // The bytes move to the worker instead of being copied (a thread may bring up to 200 MB).
       const buffers = [...new Set(request.files.map((file) => file.bytes.buffer as ArrayBuffer))];
-      const thread = await props.client.importDeerFlowThread(Comlink.transfer(request, buffers));
+      const thread = await props.client.threads.importDeerFlow(Comlink.transfer(request, buffers));
       props.onImported(thread.thread_id);
     } catch (error) {
       setFailure(errorMessage(error));
