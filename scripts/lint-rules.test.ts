@@ -57,6 +57,13 @@ describe("layer rules", () => {
     expect(await ruleIds("src/sandbox/sandbox-base.ts", base)).toContain("import-x/no-restricted-paths");
   });
 
+  it("keeps the UI's stores from importing a feature folder, which imports them", async () => {
+    const feature = 'import { Composer } from "../composer/composer.tsx";\nexport const a = Composer;\n';
+    expect(await ruleIds("src/ui/state/x.ts", feature)).toContain("import-x/no-restricted-paths");
+    const shared = 'import { download } from "../shared/download.ts";\nexport const a = download;\n';
+    expect(await ruleIds("src/ui/state/x.ts", shared)).toEqual([]);
+  });
+
   it("allows the gateway to import the layers below it", async () => {
     const code = 'import { createLeadAgent } from "../agent/index.ts";\nexport const a = createLeadAgent;\n';
     expect(await ruleIds("src/gateway/x.ts", code)).toEqual([]);

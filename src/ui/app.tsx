@@ -8,8 +8,6 @@ import { Conversation } from "./conversation/conversation.tsx";
 import { SidePanels } from "./workspace/side-panels.tsx";
 import { Sidebar } from "./threads/sidebar.tsx";
 import { ThreadHeader } from "./threads/thread-header.tsx";
-import { ImportedThreadBar } from "./replay/imported-thread-bar.tsx";
-import { ReplayControls } from "./replay/replay-controls.tsx";
 import { UpdatePrompt } from "./workspace/update-prompt.tsx";
 import { SharedOriginNotice } from "./workspace/shared-origin-notice.tsx";
 import { NoticeBanner } from "./shared/notice-banner.tsx";
@@ -25,7 +23,6 @@ import {
 import { setTheme, theme, THEME_CHOICES } from "./shared/theme.ts";
 import { filesBeingWritten } from "./state/run-view.ts";
 import { useGateway, useNotices, useOpenThread, useRuns, useThreadList } from "./state/stores.tsx";
-import { ComposerExtrasProvider } from "./composer/composer-extras-context.tsx";
 import { deferred } from "./shared/deferred.tsx";
 
 // Not on the first screen, so chunks of their own (scripts/size.ts "initial"), each fetched the first time it opens (a
@@ -36,12 +33,22 @@ const CommandPalette = deferred(() =>
 );
 const ShortcutsHelp = deferred(() => import("./workspace/shortcuts-help.tsx").then((module) => module.ShortcutsHelp));
 const PreviewDialog = deferred(() => import("./artifacts/preview-dialog.tsx").then((module) => module.PreviewDialog));
+// An imported thread's bar (Replay, Continue this thread) and a replay's controls, in place of the composer.
+const ImportedThreadBar = deferred(() =>
+  import("./replay/imported-thread-bar.tsx").then((module) => module.ImportedThreadBar),
+);
+const ReplayControls = deferred(() => import("./replay/replay-controls.tsx").then((module) => module.ReplayControls));
 
-/** The dialogs fetched once the page is idle, so that opening one later has no wait (and works offline). */
+/** The dialogs (and the replay's bars) fetched once the page is idle, so that opening one later has no wait (and works
+ * offline). */
 export function preloadDialogs(): void {
-  void Promise.all([SettingsDialog.preload(), CommandPalette.preload(), ShortcutsHelp.preload()]).catch(
-    () => undefined,
-  );
+  void Promise.all([
+    SettingsDialog.preload(),
+    CommandPalette.preload(),
+    ShortcutsHelp.preload(),
+    ImportedThreadBar.preload(),
+    ReplayControls.preload(),
+  ]).catch(() => undefined);
 }
 
 /** Whether `open()` has been true once: a deferred dialog mounts then and stays mounted (its state kept). */
@@ -208,119 +215,117 @@ export function App(props: { init: () => Promise<void> }) {
   });
 
   return (
-    <ComposerExtrasProvider>
-      <div
-        class="app"
-        ref={root}
-        data-sidebar={sidebarHidden() ? "hidden" : "shown"}
-        data-threads={threadsOpen() ? "open" : "closed"}
-        // On a phone, choosing a thread or a command in the drawer closes it (Import thread's menu and the search's
-        // Clear button keep it open).
-        onClick={(event) => {
-          if (
-            threadsOpen() &&
-            event.target instanceof Element &&
-            event.target.closest(".sidebar :is(a, .closes-drawer)")
-          ) {
-            setThreadsOpen(false);
-          }
-        }}
-      >
-        <Sidebar
+    <div
+      class="app"
+      ref={root}
+      data-sidebar={sidebarHidden() ? "hidden" : "shown"}
+      data-threads={threadsOpen() ? "open" : "closed"}
+      // On a phone, choosing a thread or a command in the drawer closes it (Import thread's menu and the search's
+      // Clear button keep it open).
+      onClick={(event) => {
+        if (
+          threadsOpen() &&
+          event.target instanceof Element &&
+          event.target.closest(".sidebar :is(a, .closes-drawer)")
+        ) {
+          setThreadsOpen(false);
+        }
+      }}
+    >
+      <Sidebar
+        onShowShortcuts={() => setHelpOpen(true)}
+        onImported={() => setThreadsOpen(false)}
+        onClose={() => closeThreads(true)}
+      />
+      <Show when={phone() && threadsOpen()}>
+        <div class="sidebar-scrim" aria-hidden="true" onClick={() => closeThreads(true)} />
+      </Show>
+      {/* While the thread list lies over it on a phone, the rest is out of reach of Tab and screen readers. */}
+      <main class="main" inert={phone() && threadsOpen()}>
+        <SharedOriginNotice />
+        <NoticeBanner notice={notices.notice()} onDismiss={() => notices.setNotice(undefined)} />
+        <ThreadHeader
+          terminalOpen={terminalOpen()}
+          onToggleTerminal={toggleTerminal}
+          sidebarShown={sidebarShown()}
+          onToggleSidebar={toggleSidebar}
           onShowShortcuts={() => setHelpOpen(true)}
-          onImported={() => setThreadsOpen(false)}
-          onClose={() => closeThreads(true)}
         />
-        <Show when={phone() && threadsOpen()}>
-          <div class="sidebar-scrim" aria-hidden="true" onClick={() => closeThreads(true)} />
-        </Show>
-        {/* While the thread list lies over it on a phone, the rest is out of reach of Tab and screen readers. */}
-        <main class="main" inert={phone() && threadsOpen()}>
-          <SharedOriginNotice />
-          <NoticeBanner notice={notices.notice()} onDismiss={() => notices.setNotice(undefined)} />
-          <ThreadHeader
-            terminalOpen={terminalOpen()}
-            onToggleTerminal={toggleTerminal}
-            sidebarShown={sidebarShown()}
-            onToggleSidebar={toggleSidebar}
-            onShowShortcuts={() => setHelpOpen(true)}
-          />
-          <Conversation />
-          <Show when={openThread.thread()}>
-            {(thread) => (
-              <SidePanels
-                client={client}
-                threadId={thread().thread_id}
-                paths={runs.run()?.artifacts ?? thread().artifacts ?? []}
-                writing={filesBeingWritten(runs.run())}
-                todos={runs.run()?.todos ?? thread().todos ?? []}
-                onPreview={notices.openPreview}
-              />
-            )}
-          </Show>
-          {/* An imported thread is read, replayed or continued; a replay takes the composer's place while it runs. */}
-          <Switch fallback={<Composer />}>
-            {/* A shared thread arriving: read first, then imported or let go. */}
-            <Match when={openThread.shared.offer()}>
-              <Suspense>
-                <SharedThreadDialog
-                  shared={openThread.shared}
-                  onImported={(threadId) => void openThread.open(threadId)}
-                  onPreview={notices.openPreview}
-                />
-              </Suspense>
-            </Match>
-            <Match when={openThread.replay()}>{(view) => <ReplayControls view={view()} />}</Match>
-            <Match when={openThread.thread()?.read_only && openThread.thread()?.thread_id}>
-              {(threadId) => <ImportedThreadBar threadId={threadId()} onContinued={focusComposer} />}
-            </Match>
-          </Switch>
-          <Show when={terminalOpen() && !openThread.shared.reading() && openThread.thread()}>
-            {(thread) => (
-              <Suspense
-                fallback={
-                  <section class="terminal-panel" aria-label={t("common.terminal")} aria-busy="true">
-                    <p class="terminal-loading">{t("app.loadingTerminal")}</p>
-                  </section>
-                }
-              >
-                <TerminalPanel
-                  client={connectGateway()}
-                  threadId={thread().thread_id}
-                  threadIds={threadList.threads().map((summary) => summary.thread_id)}
-                />
-              </Suspense>
-            )}
-          </Show>
-        </main>
-        <Show when={notices.previewing()} keyed>
-          {(open) => (
-            <PreviewDialog
+        <Conversation />
+        <Show when={openThread.thread()}>
+          {(thread) => (
+            <SidePanels
               client={client}
-              threadId={open.threadId}
-              path={open.path}
-              onClose={() => notices.closePreview(open)}
+              threadId={thread().thread_id}
+              paths={runs.run()?.artifacts ?? thread().artifacts ?? []}
+              writing={filesBeingWritten(runs.run())}
+              todos={runs.run()?.todos ?? thread().todos ?? []}
+              onPreview={notices.openPreview}
             />
           )}
         </Show>
-        <Show when={settingsMounted()}>
-          <SettingsDialog fallback={loadingDialog()} />
+        {/* An imported thread is read, replayed or continued; a replay takes the composer's place while it runs. */}
+        <Switch fallback={<Composer />}>
+          {/* A shared thread arriving: read first, then imported or let go. */}
+          <Match when={openThread.shared.offer()}>
+            <Suspense>
+              <SharedThreadDialog
+                shared={openThread.shared}
+                onImported={(threadId) => void openThread.open(threadId)}
+                onPreview={notices.openPreview}
+              />
+            </Suspense>
+          </Match>
+          <Match when={openThread.replay()}>{(view) => <ReplayControls view={view()} />}</Match>
+          <Match when={openThread.thread()?.read_only && openThread.thread()?.thread_id}>
+            {(threadId) => <ImportedThreadBar threadId={threadId()} onContinued={focusComposer} />}
+          </Match>
+        </Switch>
+        <Show when={terminalOpen() && !openThread.shared.reading() && openThread.thread()}>
+          {(thread) => (
+            <Suspense
+              fallback={
+                <section class="terminal-panel" aria-label={t("common.terminal")} aria-busy="true">
+                  <p class="terminal-loading">{t("app.loadingTerminal")}</p>
+                </section>
+              }
+            >
+              <TerminalPanel
+                client={connectGateway()}
+                threadId={thread().thread_id}
+                threadIds={threadList.threads().map((summary) => summary.thread_id)}
+              />
+            </Suspense>
+          )}
         </Show>
-        <Show when={paletteMounted()}>
-          <CommandPalette
-            fallback={loadingDialog()}
-            open={paletteOpen()}
-            onClose={() => setPaletteOpen(false)}
-            commands={commands()}
-            threads={threadList.threads()}
-            onOpenThread={(threadId) => void openThread.open(threadId).then(focusComposer)}
+      </main>
+      <Show when={notices.previewing()} keyed>
+        {(open) => (
+          <PreviewDialog
+            client={client}
+            threadId={open.threadId}
+            path={open.path}
+            onClose={() => notices.closePreview(open)}
           />
-        </Show>
-        <Show when={helpMounted()}>
-          <ShortcutsHelp fallback={loadingDialog()} open={helpOpen()} mac={mac} onClose={() => setHelpOpen(false)} />
-        </Show>
-        <UpdatePrompt />
-      </div>
-    </ComposerExtrasProvider>
+        )}
+      </Show>
+      <Show when={settingsMounted()}>
+        <SettingsDialog fallback={loadingDialog()} />
+      </Show>
+      <Show when={paletteMounted()}>
+        <CommandPalette
+          fallback={loadingDialog()}
+          open={paletteOpen()}
+          onClose={() => setPaletteOpen(false)}
+          commands={commands()}
+          threads={threadList.threads()}
+          onOpenThread={(threadId) => void openThread.open(threadId).then(focusComposer)}
+        />
+      </Show>
+      <Show when={helpMounted()}>
+        <ShortcutsHelp fallback={loadingDialog()} open={helpOpen()} mac={mac} onClose={() => setHelpOpen(false)} />
+      </Show>
+      <UpdatePrompt />
+    </div>
   );
 }

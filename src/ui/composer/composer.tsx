@@ -12,8 +12,7 @@ import {
   type ModelChoice,
   type SkillInfo,
 } from "../../protocol/index.ts";
-import { useGateway, useModelChoice, useNotices, useOpenThread, useRuns } from "../state/stores.tsx";
-import { useComposerExtras } from "./composer-extras-context.tsx";
+import { useComposerExtras, useGateway, useModelChoice, useNotices, useOpenThread, useRuns } from "../state/stores.tsx";
 import { formatBytes, rich, t, type TextKey } from "../i18n/index.ts";
 import { ContextMeter } from "./context-meter.tsx";
 import { ATTACH_ICON_PATH } from "./attach-icon.ts";

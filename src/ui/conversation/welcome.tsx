@@ -2,8 +2,7 @@
 // of what the agent does. An example fills the composer rather than sending: each is a template people adapt (their
 // topic, their file), and a filled box lets them read and edit it before anything costs a request.
 import { For, Show } from "solid-js";
-import { useModelChoice, useNotices, useOpenThread } from "../state/stores.tsx";
-import { useComposerExtras } from "../composer/composer-extras-context.tsx";
+import { useComposerExtras, useModelChoice, useNotices, useOpenThread } from "../state/stores.tsx";
 import { rich, t } from "../i18n/index.ts";
 import { WELCOME_EXAMPLES as EXAMPLES, type WelcomeExample as Example } from "./welcome-examples.ts";
 

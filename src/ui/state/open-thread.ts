@@ -35,6 +35,8 @@ export function createOpenThread(deps: {
   notices: NoticesStore;
   /** Whether a run of the thread is live (runs.ts): its detail is then the run's to refresh. */
   isRunning: (threadId: string) => boolean;
+  /** A thread was opened (not a new one): the context gauge reads it. */
+  onOpened: (threadId: string) => void;
 }) {
   const { client } = deps;
   const { setNotice } = deps.notices;
@@ -44,7 +46,6 @@ export function createOpenThread(deps: {
   /** A shared thread being read before it is imported: it shows in place of the open thread, which stays open. */
   const shared = createSharedThreadOffer(client);
   const [replay, setReplay] = createSignal<ReplayView | undefined>();
-  const openedListeners: ((threadId: string) => void)[] = [];
 
   /** The open thread as the page shows it: during a replay, as it was at the replayed step. */
   const shownThread = createMemo((): ThreadDetail | undefined => {
@@ -89,7 +90,7 @@ export function createOpenThread(deps: {
     const detail = await client.threads.get(threadId);
     setThread(detail);
     if (!detail) setNotice(t("notice.threadGone"));
-    else for (const listener of openedListeners) listener(detail.thread_id);
+    else deps.onOpened(detail.thread_id);
     const hash = detail ? `#/t/${detail.thread_id}` : "";
     if (location.hash !== hash) history.pushState(null, "", hash || location.pathname + location.search);
   }
@@ -105,10 +106,6 @@ export function createOpenThread(deps: {
     /** Whether the open thread takes a message: not an imported one, nor one being replayed. */
     canReply: () => !shared.reading() && !thread()?.read_only && !openReplay(),
     open,
-    /** Calls `listener` with each thread opened (not a new one). */
-    onOpened(listener: (threadId: string) => void): void {
-      openedListeners.push(listener);
-    },
     newThread: () => open(undefined),
     /** The open thread, or a new one when none is open. */
     async ensure(): Promise<ThreadDetail> {

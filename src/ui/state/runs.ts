@@ -15,28 +15,24 @@ import { errorMessage, streamRun, type GatewayClient } from "../gateway-client.t
 import { t } from "../i18n/index.ts";
 import { notifyRunFinished } from "../shared/notifications.ts";
 import { createUpdatePacer } from "../shared/update-pacer.ts";
+import type { ComposerExtras } from "./composer-extras.ts";
 import type { ModelChoiceStore } from "./model-choice.ts";
 import type { NoticesStore } from "./notices.ts";
 import type { OpenThreadStore } from "./open-thread.ts";
 import { applyRunEvents, startRunView, type RunView } from "./run-view.ts";
-
-/** Told of each message sent and each run's end (the composer's extras listen: suggestions, the context gauge). */
-export interface RunListener {
-  messageSent(): void;
-  runEnded(threadId: string, success: boolean): void;
-}
 
 export function createRuns(deps: {
   client: GatewayClient;
   notices: NoticesStore;
   openThread: OpenThreadStore;
   modelChoice: ModelChoiceStore;
+  /** Told of each message sent and each run's end (suggestions, the context gauge). */
+  composerExtras: Pick<ComposerExtras, "messageSent" | "runEnded">;
 }) {
-  const { client, notices, openThread, modelChoice } = deps;
+  const { client, notices, openThread, modelChoice, composerExtras } = deps;
   const { setNotice } = notices;
   const thread = openThread.current;
   const [runs, setRuns] = createSignal<Readonly<Record<string, RunView>>>({});
-  const listeners: RunListener[] = [];
   /** The open thread's live run (none while a shared thread is read in its place). */
   const run = () => (openThread.shared.reading() ? undefined : runs()[thread()?.thread_id ?? ""]);
   const isRunning = (threadId: string) => threadId in runs();
@@ -83,7 +79,7 @@ export function createRuns(deps: {
       ...(resume && { resumed: true }),
     }));
     onStarted?.();
-    for (const listener of listeners) listener.messageSent();
+    composerExtras.messageSent();
     let endStatus: string | undefined;
     // Events come through their own message port, so the call can return before the last events arrive:
     // the run is over for the UI when `end` has been applied.
@@ -123,7 +119,7 @@ export function createRuns(deps: {
       if (thread()?.thread_id === threadId) openThread.setCurrent(detail);
       setRun(threadId, () => undefined);
     });
-    for (const listener of listeners) listener.runEnded(threadId, endStatus === "success");
+    composerExtras.runEnded(threadId, endStatus === "success");
     // The tab may be hidden: a notification says the reply is ready (when the user allowed them).
     if (detail) notifyRunFinished({ threadId, title: detail.title }, () => void openThread.open(threadId));
   }
@@ -137,10 +133,6 @@ export function createRuns(deps: {
   return {
     run,
     isRunning,
-    /** Calls `listener` at each message sent and each run's end. */
-    listen(listener: RunListener): void {
-      listeners.push(listener);
-    },
     send,
     /**
      * Uploads `files` to the open thread (creating one when none is open), then sends `text` with them. False when

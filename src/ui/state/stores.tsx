@@ -1,12 +1,13 @@
 // The UI's stores, made once per page and provided to every component through Solid's context: the thread list, the
-// open thread (with its address and replay), runs, the model choice, and notices and dialogs. A component takes the
-// one it uses (useRuns(), useOpenThread()…). State modules import no feature folder (lint: src/ui/state/).
+// open thread (with its address and replay), runs, the model choice, notices and dialogs, and the composer's extras.
+// A component takes the one it uses (useRuns(), useOpenThread()…). State modules import no feature folder (lint).
 import { createContext, useContext, type JSX } from "solid-js";
 import { CHANGES_CHANNEL, isChangeNotice, PROTOCOL_VERSION, type ChangeNotice } from "../../protocol/index.ts";
 import type { GatewayClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { GATEWAY_READY_MARK } from "../shared/perf-marks.ts";
 import { createWebContainerStarter } from "../webcontainer-starter.ts";
+import { createComposerExtras } from "./composer-extras.ts";
 import { createModelChoice } from "./model-choice.ts";
 import { createNotices } from "./notices.ts";
 import { createOpenThread, threadIdFromHash } from "./open-thread.ts";
@@ -20,9 +21,21 @@ export function createStores(client: GatewayClient) {
     openThreadId: () => openThread.current()?.thread_id,
     shownThreadId: () => openThread.thread()?.thread_id,
   });
-  const openThread = createOpenThread({ client, notices, isRunning: (id) => runs.isRunning(id) });
+  const openThread = createOpenThread({
+    client,
+    notices,
+    isRunning: (id) => runs.isRunning(id),
+    onOpened: (id) => void composerExtras.refreshUsage(id),
+  });
   const modelChoice = createModelChoice(client);
-  const runs = createRuns({ client, notices, openThread, modelChoice });
+  /** Follow-up suggestions, the context gauge, slash commands' work, and filling the composer. */
+  const composerExtras = createComposerExtras({
+    client,
+    threadId: () => openThread.current()?.thread_id,
+    model: modelChoice.runModel,
+    setNotice: notices.setNotice,
+  });
+  const runs = createRuns({ client, notices, openThread, modelChoice, composerExtras });
   const threadList = createThreadList({ client, notices, openThread });
   const webContainer = createWebContainerStarter(client, notices.setNotice);
 
@@ -73,7 +86,7 @@ export function createStores(client: GatewayClient) {
     void webContainer.startIfChosen().catch(() => undefined);
   }
 
-  return { client, threadList, openThread, runs, modelChoice, notices, webContainer, init };
+  return { client, threadList, openThread, runs, modelChoice, notices, composerExtras, webContainer, init };
 }
 
 export type Stores = ReturnType<typeof createStores>;
@@ -85,11 +98,8 @@ export function StoresProvider(props: { stores: Stores; children: JSX.Element })
   return <StoresContext.Provider value={props.stores}>{props.children}</StoresContext.Provider>;
 }
 
-function useStores(): Stores {
-  const stores = useContext(StoresContext);
-  if (!stores) throw new Error("A component that uses the stores is rendered outside StoresProvider.");
-  return stores;
-}
+/** The stores (a component rendered outside StoresProvider fails on its first use of one). */
+const useStores = () => useContext(StoresContext)!;
 
 /** The Gateway client, for a component's own calls (a panel's files, a dialog's settings). */
 export const useGateway = () => useStores().client;
@@ -98,5 +108,6 @@ export const useOpenThread = () => useStores().openThread;
 export const useRuns = () => useStores().runs;
 export const useModelChoice = () => useStores().modelChoice;
 export const useNotices = () => useStores().notices;
+export const useComposerExtras = () => useStores().composerExtras;
 /** Starts the page's WebContainer when Settings → Sandbox chooses it. */
 export const useWebContainer = () => useStores().webContainer;

@@ -15,7 +15,7 @@ import {
 import { notificationState, requestNotifications, type NotificationState } from "../../shared/notifications.ts";
 import { imageHosts, stopLoadingImagesFrom } from "../../markdown/remote-images.ts";
 import { setTheme, theme, THEME_CHOICES } from "../../shared/theme.ts";
-import { setSuggestionsEnabled, suggestionsEnabled } from "../../composer/suggestions-setting.ts";
+import { setSuggestionsEnabled, suggestionsEnabled } from "../../state/suggestions-setting.ts";
 
 const PERMISSION_TEXT: Record<NotificationState, TextKey> = {
   default: "appearance.permission.default",

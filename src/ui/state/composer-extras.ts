@@ -1,4 +1,4 @@
-// The composer's extras as state: follow-up suggestions after a reply, the thread's context use, what fills the
+// The composer's extras store: follow-up suggestions after a reply, the thread's context use, what fills the
 // composer from elsewhere (a welcome example), and the slash commands' work (/compact, /clear-memory).
 import { createSignal } from "solid-js";
 import type { ThreadContextUsage, ThreadModelChoice } from "../../protocol/index.ts";
@@ -33,7 +33,7 @@ export function createComposerExtras(deps: ComposerExtrasDeps) {
   async function refreshUsage(threadId = deps.threadId()): Promise<void> {
     if (!threadId) return;
     try {
-      const next = await deps.client.threadContext(threadId, deps.model());
+      const next = await deps.client.context.usage(threadId, deps.model());
       setUsage({ threadId, usage: next });
     } catch {
       // The gauge is a hint: an error here is not worth a notice.
@@ -45,8 +45,8 @@ export function createComposerExtras(deps: ComposerExtrasDeps) {
     void refreshUsage(threadId);
     if (!success || !suggestionsEnabled()) return;
     const asked = ++generation;
-    void deps.client
-      .threadSuggestions(threadId, deps.model())
+    void deps.client.suggestions
+      .suggest(threadId, deps.model())
       .then((questions) => {
         if (asked === generation && questions.length > 0) setSuggestions({ threadId, questions });
       })
@@ -68,7 +68,7 @@ export function createComposerExtras(deps: ComposerExtrasDeps) {
     }
     setCompacting(true);
     try {
-      const result = await deps.client.compactThread(threadId, deps.model());
+      const result = await deps.client.context.compact(threadId, deps.model());
       setUsage({ threadId, usage: result.usage });
       // News about this thread: it stays with it.
       deps.setNotice(
@@ -85,7 +85,7 @@ export function createComposerExtras(deps: ComposerExtrasDeps) {
   /** `/clear-memory`, once confirmed: forgets every summary and fact, as Settings → Memory's Clear does. */
   async function clearMemory(): Promise<void> {
     try {
-      await deps.client.clearMemory();
+      await deps.client.memory.clear();
       deps.setNotice(t("slash.memoryCleared"), { kind: "success" });
     } catch (error) {
       deps.setNotice(errorMessage(error));
