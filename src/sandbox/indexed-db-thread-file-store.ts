@@ -1,10 +1,10 @@
 // Thread files in IndexedDB as a ThreadFileStore: the store of the browser sandbox (in the sandbox worker) and of the
 // page's WebContainer (served by the agent worker). The bytes pass through as IndexedDB gives and takes them.
-import type { ThreadFiles } from "../storage/index.ts";
+import type { ThreadFileStorage } from "../storage/index.ts";
 import type { StoredFile, ThreadFileMap, ThreadFileStore } from "./thread-file-store.ts";
 
 export class IndexedDbThreadFileStore implements ThreadFileStore {
-  constructor(private readonly files: ThreadFiles) {}
+  constructor(private readonly files: ThreadFileStorage) {}
 
   async load(threadId: string): Promise<Record<string, StoredFile>> {
     const stored = await this.files.readAll(threadId);

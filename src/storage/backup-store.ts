@@ -51,7 +51,7 @@ export const BACKUP_COVERAGE = {
 } as const satisfies Record<StoreNames<FawnDbSchema>, "thread" | "global" | "derived" | "device" | "never">;
 
 type StoreName = StoreNames<FawnDbSchema>;
-const ALL_STORES = Object.keys(BACKUP_COVERAGE) as StoreName[];
+export const ALL_STORES = Object.keys(BACKUP_COVERAGE) as StoreName[];
 
 /** A thread's records, as its stores hold them (file bytes apart, in `ThreadBackupFiles`). */
 export interface ThreadBackup {

@@ -53,3 +53,22 @@ export {
 } from "./memory-repository.ts";
 export { SkillsRepository, SkillExistsError, PUBLIC_SKILL_STATES_KEY } from "./skills-repository.ts";
 export type { SkillRecord, SkillRecordMetadata } from "./fawn-db.ts";
+export type {
+  BackupStorage,
+  CheckpointStorage,
+  FawnStorage,
+  McpOAuthStorage,
+  McpServerStorage,
+  MemoryStorage,
+  RunRecordStorage,
+  SearchIndexStorage,
+  SecretStorage,
+  SettingsStorage,
+  SkillStorage,
+  ThreadFileStorage,
+  ThreadFileVersionStorage,
+  ThreadImportStorage,
+  ThreadStorage,
+} from "./contracts.ts";
+export { indexedDbStorage } from "./indexeddb-storage.ts";
+export { memoryStorage, MemoryCheckpointSaver, MemoryTables } from "./memory/index.ts";

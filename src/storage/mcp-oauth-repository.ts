@@ -9,7 +9,7 @@ const PREFIX = "mcp-oauth.";
 /** The parts of a sign-in, one record each. */
 export type McpOAuthPart = "client" | "tokens" | "verifier" | "state" | "discovery";
 
-function prefixOf(server: string): string {
+export function prefixOf(server: string): string {
   return `${PREFIX}${server}.`;
 }
 

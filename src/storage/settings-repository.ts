@@ -1,9 +1,10 @@
 // Key-value settings kept in IndexedDB, with their secrets (API keys) in a store of their own; values are
 // validated by their owners on the way in and out.
-import type { FawnDb } from "./fawn-db.ts";
+import type { FawnDb, SecretRecord } from "./fawn-db.ts";
 import type { SettingsStorage } from "./contracts.ts";
 
-const secretKey = (key: string) => `${key}.apiKey`;
+/** Where the API key of the setting `key` is kept in `secrets`. */
+export const secretKey = (key: string) => `${key}.apiKey`;
 
 /** The secrets key prefix of MCP sign-ins (mcp-oauth-repository.ts). */
 const MCP_OAUTH_PREFIX = "mcp-oauth.";
@@ -29,6 +30,15 @@ function credentialsIn(json: string): string[] {
   return found;
 }
 
+/** The secret strings to redact from error text, of the `secrets` records given. */
+export function secretValuesOf(secrets: readonly SecretRecord[]): string[] {
+  return secrets.flatMap((secret) => {
+    if (typeof secret.value !== "string" || secret.value === "") return [];
+    // An MCP sign-in is kept as JSON: its tokens and client secret are what an error could echo.
+    return secret.key.startsWith(MCP_OAUTH_PREFIX) ? [secret.value, ...credentialsIn(secret.value)] : [secret.value];
+  });
+}
+
 export class SettingsRepository implements SettingsStorage {
   constructor(private readonly db: FawnDb) {}
 
@@ -43,11 +53,7 @@ export class SettingsRepository implements SettingsStorage {
 
   /** Every secret stored (each endpoint's and web provider's key, and any later one), for redacting error text. */
   async secretValues(): Promise<string[]> {
-    return (await this.db.getAll("secrets")).flatMap((secret) => {
-      if (typeof secret.value !== "string" || secret.value === "") return [];
-      // An MCP sign-in is kept as JSON: its tokens and client secret are what an error could echo.
-      return secret.key.startsWith(MCP_OAUTH_PREFIX) ? [secret.value, ...credentialsIn(secret.value)] : [secret.value];
-    });
+    return secretValuesOf(await this.db.getAll("secrets"));
   }
 
   /** A setting and its API key (undefined when none is stored), read together. */

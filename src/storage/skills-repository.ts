@@ -1,13 +1,15 @@
 // Installed (custom) skills in the `skills` store, and the on/off state of shipped (public) skills in `settings`.
 import type { FawnDb, SkillRecord } from "./fawn-db.ts";
 import type { SkillStorage } from "./contracts.ts";
+import type { UserFacing } from "../shared/user-error.ts";
 
 /** The settings key holding the public skills' enabled state, as `Record<name, boolean>` (absent means enabled). */
 export const PUBLIC_SKILL_STATES_KEY = "skills.public.enabled";
 
 /** Installing a skill whose name is already taken; nothing was written. */
-export class SkillExistsError extends Error {
+export class SkillExistsError extends Error implements UserFacing {
   override readonly name = "SkillExistsError";
+  readonly userFacing = "conflict";
 
   constructor(readonly skillName: string) {
     super(`A skill named '${skillName}' is already installed.`);
@@ -15,7 +17,7 @@ export class SkillExistsError extends Error {
 }
 
 /** Only the boolean entries of a stored states value (anything else reads as no states). */
-function statesOf(value: unknown): Record<string, boolean> {
+export function statesOf(value: unknown): Record<string, boolean> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
   return Object.fromEntries(
     Object.entries(value as Record<string, unknown>).filter(

@@ -82,7 +82,7 @@ export function assertThreadFilePath(path: unknown): asserts path is string {
   if (problem !== undefined) throw new Error(`Invalid file path ${JSON.stringify(path)}: ${problem}.`);
 }
 
-function assertThreadId(threadId: unknown): asserts threadId is string {
+export function assertThreadId(threadId: unknown): asserts threadId is string {
   if (typeof threadId !== "string" || threadId === "") throw new Error("A thread id must be a non-empty string.");
 }
 

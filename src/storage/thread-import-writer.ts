@@ -95,49 +95,65 @@ export class ThreadImporter implements ThreadImportStorage {
     return checkpointRecords.checkpoint.checkpoint_id;
   }
 
-  private async prepareCheckpoint(
-    threadId: string,
-    values: Record<string, unknown>,
-  ): Promise<{ checkpoint: CheckpointRecord; blobs: ChannelBlobRecord[]; messages: CheckpointMessageRecord[] }> {
-    const { serde } = this.saver;
-    const checkpoint = emptyCheckpoint();
-    const channels = Object.entries(values).filter(([, value]) => value !== undefined);
-    for (const [channel] of channels) checkpoint.channel_versions[channel] = this.saver.getNextVersion(undefined);
-    const metadata: CheckpointMetadata = { source: "update", step: 0, parents: {} };
-    const blobs: ChannelBlobRecord[] = [];
-    const messages: CheckpointMessageRecord[] = [];
-    for (const [channel, value] of channels) {
-      const key = {
-        thread_id: threadId,
-        checkpoint_ns: "",
-        channel,
-        version: checkpoint.channel_versions[channel] as string | number,
-      };
-      if (MESSAGE_CHANNELS.has(channel) && isIdentifiedMessageList(value)) {
-        const records = await Promise.all(
-          value.map(async (message): Promise<CheckpointMessageRecord> => {
-            const [messageType, messageBytes] = await serde.dumpsTyped(message);
-            return {
-              thread_id: threadId,
-              message_id: message.id,
-              hash: hashBytes(messageBytes),
-              type: messageType,
-              bytes: messageBytes,
-            };
-          }),
-        );
-        messages.push(...records);
-        const plan = planMessageList(records.map((record) => [record.message_id, record.hash]));
-        blobs.push({ ...key, ...plan.record });
-      } else {
-        const [valueType, valueBytes] = await serde.dumpsTyped(value);
-        blobs.push({ ...key, kind: "value", type: valueType, bytes: valueBytes });
-      }
-    }
-    return {
-      checkpoint: await rootCheckpointRecord(serde, threadId, checkpoint, metadata),
-      blobs,
-      messages,
-    };
+  private prepareCheckpoint(threadId: string, values: Record<string, unknown>): Promise<ImportedCheckpoint> {
+    return importedCheckpoint(this.saver, threadId, values);
   }
+}
+
+/** The records of an imported thread's one checkpoint. */
+export interface ImportedCheckpoint {
+  checkpoint: CheckpointRecord;
+  blobs: ChannelBlobRecord[];
+  messages: CheckpointMessageRecord[];
+}
+
+/**
+ * The records of a thread's state as one root checkpoint, laid out as a saver's first put lays it out, serialized
+ * with `saver`'s serde and versions: what every storage writes for an import.
+ */
+export async function importedCheckpoint(
+  saver: BaseCheckpointSaver,
+  threadId: string,
+  values: Record<string, unknown>,
+): Promise<ImportedCheckpoint> {
+  const { serde } = saver;
+  const checkpoint = emptyCheckpoint();
+  const channels = Object.entries(values).filter(([, value]) => value !== undefined);
+  for (const [channel] of channels) checkpoint.channel_versions[channel] = saver.getNextVersion(undefined);
+  const metadata: CheckpointMetadata = { source: "update", step: 0, parents: {} };
+  const blobs: ChannelBlobRecord[] = [];
+  const messages: CheckpointMessageRecord[] = [];
+  for (const [channel, value] of channels) {
+    const key = {
+      thread_id: threadId,
+      checkpoint_ns: "",
+      channel,
+      version: checkpoint.channel_versions[channel] as string | number,
+    };
+    if (MESSAGE_CHANNELS.has(channel) && isIdentifiedMessageList(value)) {
+      const records = await Promise.all(
+        value.map(async (message): Promise<CheckpointMessageRecord> => {
+          const [messageType, messageBytes] = await serde.dumpsTyped(message);
+          return {
+            thread_id: threadId,
+            message_id: message.id,
+            hash: hashBytes(messageBytes),
+            type: messageType,
+            bytes: messageBytes,
+          };
+        }),
+      );
+      messages.push(...records);
+      const plan = planMessageList(records.map((record) => [record.message_id, record.hash]));
+      blobs.push({ ...key, ...plan.record });
+    } else {
+      const [valueType, valueBytes] = await serde.dumpsTyped(value);
+      blobs.push({ ...key, kind: "value", type: valueType, bytes: valueBytes });
+    }
+  }
+  return {
+    checkpoint: await rootCheckpointRecord(serde, threadId, checkpoint, metadata),
+    blobs,
+    messages,
+  };
 }

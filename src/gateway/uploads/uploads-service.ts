@@ -3,7 +3,7 @@
 // is checked whole first and written in one ThreadFiles transaction: all of it is stored, or none.
 import { UPLOADS_DIR } from "../../sandbox/sandbox.ts";
 import { UPLOAD_LIMITS, type UploadedFileInfo, type UploadLimits, type UploadResult } from "../../protocol/index.ts";
-import type { ThreadFiles } from "../../storage/thread-files.ts";
+import type { ThreadFileStorage } from "../../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../../storage/storage-errors.ts";
 import { convertToMarkdown, isConvertible } from "./convert-document.ts";
 import {
@@ -59,11 +59,11 @@ function reasonOf(error: unknown): string {
 }
 
 export class UploadsService {
-  readonly #files: ThreadFiles;
+  readonly #files: ThreadFileStorage;
   readonly #convert: ConvertDocument | false;
   readonly #limits: UploadLimits;
 
-  constructor(files: ThreadFiles, options: UploadsServiceOptions = {}) {
+  constructor(files: ThreadFileStorage, options: UploadsServiceOptions = {}) {
     this.#files = files;
     this.#convert = options.convert ?? convertToMarkdown;
     this.#limits = options.limits ?? UPLOAD_LIMITS;
