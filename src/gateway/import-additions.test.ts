@@ -1,78 +1,8 @@
+// Tests for what a backup adds that can act or send data: the addresses its settings set, its MCP servers, its skills'
+// scripts, and the sentence the confirmation shows.
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_PROXY_URL,
-  describeAdditions,
-  emptyMemoryDocument,
-  type MemoryDocument,
-  type MemoryFact,
-} from "../protocol/index.ts";
-import {
-  addressChanges,
-  importAdditions,
-  isSecretField,
-  mergeMemoryDocuments,
-  withoutSecrets,
-} from "./data-service.ts";
-
-const fact = (id: string, content: string): MemoryFact => ({
-  id,
-  content,
-  category: "context",
-  confidence: 0.9,
-  createdAt: "2025-01-01T00:00:00Z",
-  source: "manual",
-});
-
-const withFacts = (...facts: MemoryFact[]): MemoryDocument => ({ ...emptyMemoryDocument(), facts });
-
-describe("withoutSecrets", () => {
-  it("drops credential fields at any depth and keeps the rest", () => {
-    expect(
-      withoutSecrets({
-        baseUrl: "http://x",
-        apiKey: "sk-1",
-        maxTokens: 10,
-        servers: [{ url: "u", headers: { Authorization: "Bearer t", accept: "json" }, api_key: "k" }],
-      }),
-    ).toEqual({ baseUrl: "http://x", maxTokens: 10, servers: [{ url: "u", headers: { accept: "json" } }] });
-  });
-
-  it("knows a credential by its name's last word, however it is written (found by the key scan)", () => {
-    for (const name of ["X-API-Key", "x-api-key", "clientSecret", "accessToken", "refresh_token", "Cookie", "apikey"]) {
-      expect(isSecretField(name)).toBe(true);
-    }
-    for (const name of ["key", "maxTokens", "maxInjectionTokens", "keyboard", "author", "subagent_token_usage"]) {
-      expect(isSecretField(name)).toBe(false);
-    }
-  });
-});
-
-describe("mergeMemoryDocuments", () => {
-  const now = new Date("2025-06-01T00:00:00Z");
-
-  it("adds facts whose content is new, whatever their case and spacing, and renames a taken id", () => {
-    const merged = mergeMemoryDocuments(
-      withFacts(fact("fact_1", "Likes tea")),
-      withFacts(fact("fact_1", "Keeps bees"), fact("fact_2", "  likes TEA ")),
-      now,
-    );
-    expect(merged?.added).toBe(1);
-    expect(merged?.value.facts.map((item) => item.content)).toEqual(["Likes tea", "Keeps bees"]);
-    expect(new Set(merged?.value.facts.map((item) => item.id)).size).toBe(2);
-  });
-
-  it("fills empty summaries only, and changes nothing when there is nothing new", () => {
-    const mine = emptyMemoryDocument();
-    mine.user.workContext = { summary: "Beekeeper", updatedAt: "x" };
-    const theirs = emptyMemoryDocument();
-    theirs.user.workContext = { summary: "Farmer", updatedAt: "y" };
-    theirs.user.topOfMind = { summary: "Spring honey", updatedAt: "y" };
-    const merged = mergeMemoryDocuments(mine, theirs, now);
-    expect(merged?.value.user.workContext.summary).toBe("Beekeeper");
-    expect(merged?.value.user.topOfMind.summary).toBe("Spring honey");
-    expect(mergeMemoryDocuments(merged!.value, theirs, now)).toBeUndefined();
-  });
-});
+import { DEFAULT_PROXY_URL, describeAdditions } from "../protocol/index.ts";
+import { addressChanges, importAdditions } from "./import-additions.ts";
 
 describe("addressChanges", () => {
   it("lists each endpoint's Base URL, the web services' own addresses and a proxy URL other than the default", () => {
