@@ -6,10 +6,12 @@
 // Byte fields of records (serialized checkpoints) are `{"$bytes": "<base64>"}` in JSON.
 import { z } from "zod";
 import { fromBase64, toBase64 } from "../shared/base64.ts";
+import type { UserFacing } from "../shared/user-error.ts";
 
 /** Why a backup cannot be imported; `message` is one sentence for the user. */
-export class BackupArchiveError extends Error {
+export class BackupArchiveError extends Error implements UserFacing {
   override readonly name = "BackupArchiveError";
+  readonly userFacing = "invalid";
 }
 
 export function fail(message: string): never {

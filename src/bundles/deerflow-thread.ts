@@ -1,13 +1,15 @@
 // DeerFlow's thread.json (what its Gateway answers for a thread's state): the schema of the fields Fawn reads, and
 // the one-sentence refusal of a file that does not fit it. Fields Fawn does not read are ignored.
 import { z } from "zod";
+import type { UserFacing } from "../shared/user-error.ts";
 
 /** The most messages one imported thread may hold. */
 export const MAX_DEERFLOW_MESSAGES = 20_000;
 
 /** A refusal meant for the user: `message` is one sentence naming what is wrong. */
-export class DeerFlowImportError extends Error {
+export class DeerFlowImportError extends Error implements UserFacing {
   override name = "DeerFlowImportError";
+  readonly userFacing = "invalid";
 }
 
 const kwargsSchema = z.record(z.string(), z.unknown());

@@ -14,7 +14,7 @@ import {
   type WireMessage,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
-import { UserError, userErrorStatus } from "../shared/user-error.ts";
+import { isUserFacing, UserError, userErrorStatus } from "../shared/user-error.ts";
 import type { Gateway } from "./gateway.ts";
 
 /** The stream modes a run can be asked for; the SDK's `messages-tuple` is sent as the `messages` event. */
@@ -108,7 +108,7 @@ class RouteProblem extends Error {
 /** The status an error thrown by a route answers with, DeerFlow-style as `{detail}`. */
 function errorResponse(error: unknown): Response {
   if (error instanceof RouteProblem) return problem(error.status, error.message);
-  if (error instanceof UserError) return problem(userErrorStatus(error), error.message);
+  if (isUserFacing(error)) return problem(userErrorStatus(error), error.message);
   return problem(500, error instanceof Error ? error.message : String(error));
 }
 

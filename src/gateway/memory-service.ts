@@ -6,7 +6,6 @@ import {
   addFact,
   deleteFact,
   formatMemoryForInjection,
-  MemoryError,
   MemoryUpdateQueue,
   parseMemoryDocument,
   updateFact,
@@ -182,13 +181,8 @@ export class MemoryService {
     });
   }
 
-  /** One read-change-write in one transaction; a MemoryError (a bad fact) becomes a readable one. */
+  /** One read-change-write in one transaction; a bad fact is refused with a MemoryError (user-facing). */
   private async update(apply: (doc: MemoryDocument) => MemoryDocument): Promise<MemoryDocument> {
-    try {
-      return await this.repository.update(apply);
-    } catch (error) {
-      if (error instanceof MemoryError) throw new UserError(error.message);
-      throw error;
-    }
+    return await this.repository.update(apply);
   }
 }

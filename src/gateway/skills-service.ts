@@ -5,14 +5,13 @@ import {
   parseSlashSkill,
   publicSkills,
   readSkillArchive,
-  SkillArchiveError,
   skillPath,
   slashSkillActivation,
 } from "../agent/index.ts";
 import type { SkillInfo, SkillMetadata } from "../protocol/index.ts";
 import type { SkillActivation } from "./run-executor.ts";
 import { UserError } from "../shared/user-error.ts";
-import { SkillExistsError, SkillsRepository, type FawnDb } from "../storage/index.ts";
+import { SkillsRepository, type FawnDb } from "../storage/index.ts";
 import { writing } from "./writes.ts";
 
 const decoder = new TextDecoder();
@@ -83,29 +82,18 @@ export class SkillsService {
   }
 
   private async writeInstall(fileName: string, bytes: Uint8Array): Promise<SkillInfo> {
-    let archive: ReturnType<typeof readSkillArchive>;
-    try {
-      archive = readSkillArchive(fileName, bytes);
-    } catch (error) {
-      if (error instanceof SkillArchiveError) throw new UserError(error.message);
-      throw error;
-    }
-    const { metadata, files } = archive;
+    const { metadata, files } = readSkillArchive(fileName, bytes);
     if (publicSkills().some((skill) => skill.metadata.name === metadata.name)) {
       throw new UserError(`Fawn already ships a skill named '${metadata.name}'; rename yours.`, "conflict");
     }
-    try {
-      await this.repository.installCustom({
-        name: metadata.name,
-        enabled: true,
-        files,
-        installed_at: Date.now(),
-        metadata: withoutName(metadata),
-      });
-    } catch (error) {
-      if (error instanceof SkillExistsError) throw new UserError(error.message, "conflict");
-      throw error;
-    }
+    // A name already installed is refused with a SkillExistsError (user-facing, a conflict).
+    await this.repository.installCustom({
+      name: metadata.name,
+      enabled: true,
+      files,
+      installed_at: Date.now(),
+      metadata: withoutName(metadata),
+    });
     const installed = (await this.list()).find((skill) => skill.category === "custom" && skill.name === metadata.name);
     if (!installed) throw new Error(`The skill ${metadata.name} was stored but cannot be read back.`);
     return installed;

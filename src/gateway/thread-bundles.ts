@@ -3,7 +3,6 @@
 // here gets a new one. Nothing in a bundle chooses a model, an endpoint or a key: it carries none.
 import { version as packageVersion } from "../../package.json";
 import {
-  BackupArchiveError,
   readThreadBundle,
   type BundledThread,
   threadFileName,
@@ -64,20 +63,15 @@ export class ThreadBundles {
     if (!stored) throw new UserError(`There is no thread with id ${threadId}.`);
     const redact = secretRedactor(await new SettingsRepository(this.db).secretValues());
     const thread = { ...stored, records: await withErrorsRedacted(stored.records, redact) };
-    try {
-      const blob = writeThreadBundle(
-        thread,
-        {
-          app_version: this.options.appVersion ?? packageVersion,
-          created_at: (this.options.now ?? (() => new Date()))(),
-        },
-        this.limits,
-      );
-      return { file_name: threadFileName(thread.records.thread.title, THREAD_BUNDLE_EXTENSION), blob };
-    } catch (error) {
-      if (error instanceof BackupArchiveError) throw new UserError(error.message);
-      throw error;
-    }
+    const blob = writeThreadBundle(
+      thread,
+      {
+        app_version: this.options.appVersion ?? packageVersion,
+        created_at: (this.options.now ?? (() => new Date()))(),
+      },
+      this.limits,
+    );
+    return { file_name: threadFileName(thread.records.thread.title, THREAD_BUNDLE_EXTENSION), blob };
   }
 
   /** A transcript to read (Markdown), or DeerFlow's `thread.json`, which DeerFlow and Fawn's own import read. */

@@ -3,13 +3,7 @@
 // conversation view, from what this worker keeps in memory; nothing here writes. The import itself is
 // ThreadBundles.import.
 import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
-import {
-  BackupArchiveError,
-  encodeShareLink,
-  previewThreadBundle,
-  readShareLink,
-  type BundledThread,
-} from "../bundles/index.ts";
+import { encodeShareLink, previewThreadBundle, readShareLink, type BundledThread } from "../bundles/index.ts";
 import {
   type SharedThreadReading,
   type ThreadDetail,
@@ -47,13 +41,7 @@ export class ThreadSharing {
   /** A share link's bundle, what it holds and the thread to read, checked whole; a damaged link: one sentence. */
   async readLink(data: string): Promise<SharedThreadReading> {
     if (typeof data !== "string") throw new UserError("A share link's data is text.");
-    let read: ReturnType<typeof readShareLink>;
-    try {
-      read = readShareLink(data);
-    } catch (error) {
-      if (error instanceof BackupArchiveError) throw new UserError(error.message);
-      throw error;
-    }
+    const read = readShareLink(data);
     return this.open(new Blob([read.bundle as Uint8Array<ArrayBuffer>]), read.thread);
   }
 

@@ -2,7 +2,7 @@
 // importing a DeerFlow thread, its files and uploads, and search. Every change is announced to every tab.
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { fallbackTitle, fromWireMessage } from "../agent/index.ts";
-import { DeerFlowImportError, planDeerFlowImport, type DeerFlowImportPlan } from "../bundles/index.ts";
+import { planDeerFlowImport, type DeerFlowImportPlan } from "../bundles/index.ts";
 import {
   contentText,
   type ChangeNotice,
@@ -26,7 +26,6 @@ import { composeHistory } from "./thread-history.ts";
 import { threadReplay } from "./thread-replay.ts";
 import { tryLockThread } from "./thread-locks.ts";
 import { listenForThreadChanges, searchableText, ThreadSearchService } from "./thread-search-service.ts";
-import { UploadError } from "./uploads/upload-rules.ts";
 import { UploadsService } from "./uploads/uploads-service.ts";
 import { writing } from "./writes.ts";
 
@@ -176,14 +175,8 @@ export class ThreadsService {
       throw new UserError("An upload is a list of files, each with a name and its bytes.");
     }
     if (!(await this.threads.get(threadId))) throw new UserError(`There is no thread with id ${threadId}.`);
-    let result: UploadResult;
-    try {
-      // The service reports a full storage itself, as an UploadError.
-      result = await this.uploads.upload(threadId, files);
-    } catch (error) {
-      if (error instanceof UploadError) throw new UserError(error.message);
-      throw error;
-    }
+    // The service refuses a file (or a full storage) itself, with an UploadError (user-facing).
+    const result: UploadResult = await this.uploads.upload(threadId, files);
     // An open sandbox holds the files it loaded: the next command loads them again, uploads included.
     await this.options.closeSandbox(threadId);
     this.announce({ type: "thread-changed", thread_id: threadId });
@@ -194,13 +187,8 @@ export class ThreadsService {
     thread: unknown;
     files: { path: string; bytes: Uint8Array }[];
   }): Promise<ThreadSummary> {
-    let plan: DeerFlowImportPlan;
-    try {
-      plan = planDeerFlowImport(input);
-    } catch (error) {
-      if (error instanceof DeerFlowImportError) throw new UserError(error.message);
-      throw error;
-    }
+    // A thread DeerFlow's format does not allow is refused with a DeerFlowImportError (user-facing).
+    const plan: DeerFlowImportPlan = planDeerFlowImport(input);
     const firstUserMessage = plan.messages.find((message) => message.type === "human");
     const title = plan.title ?? fallbackTitle(firstUserMessage ? contentText(firstUserMessage.content) : "");
     const values = {

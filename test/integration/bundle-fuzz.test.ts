@@ -1,7 +1,7 @@
 // Fuzz: 1,000 mutated .fawn bundles and 1,000 mutated backups, made from real ones with a fixed seed (bytes flipped,
 // cut, inserted; zip sizes and names patched; JSON records given wrong types, missing fields and huge numbers; members
 // renamed out of their folder, duplicated, case-clashed, dropped or added; file bytes changed under their meta). Each
-// import either succeeds or refuses with one clear sentence (a user-facing error), and a refusal leaves every store of the
+// import either succeeds or refuses with one clear sentence (user-facing), and a refusal leaves every store of the
 // database exactly as it was. And 40 bundles crafted to end on a pending `bash` call (run records, heads and flags
 // set every way a bundle can set them): none of the calls ever runs, and neither the thread nor its copy offers
 // Continue.

@@ -1,10 +1,12 @@
 // The memory document's rules: validating an imported document, and the user's own edits of its facts.
 import { z } from "zod";
 import type { MemoryDocument, MemoryFact, MemoryFactInput, MemorySection } from "../../protocol/index.ts";
+import type { UserFacing } from "../../shared/user-error.ts";
 
 /** A memory operation refused, with a message for the user. */
-export class MemoryError extends Error {
+export class MemoryError extends Error implements UserFacing {
   override name = "MemoryError";
+  readonly userFacing = "invalid";
 }
 
 /** Facts one document may hold at most, whatever the settings say (DeerFlow's import limit). */

@@ -4,10 +4,12 @@ import { SKILL_ARCHIVE_LIMITS } from "../../protocol/skills.ts";
 import { formatBytes } from "../../shared/text.ts";
 import { canonicalMemberPath, hasZipMagic, unzipWithinLimits } from "../../shared/zip-safety.ts";
 import { parseSkillMarkdown, type SkillMetadata } from "./skill-frontmatter.ts";
+import type { UserFacing } from "../../shared/user-error.ts";
 
 /** Why an archive cannot be installed; `message` is one sentence for the user. */
-export class SkillArchiveError extends Error {
+export class SkillArchiveError extends Error implements UserFacing {
   override readonly name = "SkillArchiveError";
+  readonly userFacing = "invalid";
 }
 
 /** A skill read from an archive: its metadata and its files by path relative to the skill's root (posix). */

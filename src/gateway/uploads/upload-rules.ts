@@ -1,6 +1,7 @@
 // DeerFlow's upload rules (deerflow/uploads/manager.py): safe file names, unique names within one upload, and the
 // count and size limits that refuse an upload whole.
 import { UPLOAD_LIMITS, uploadLimitProblem, type UploadLimits } from "../../protocol/index.ts";
+import type { UserFacing } from "../../shared/user-error.ts";
 
 /** The longest file name, in UTF-8 bytes (what most file systems allow). */
 export const MAX_FILENAME_BYTES = 255;
@@ -10,8 +11,9 @@ export const MAX_FILENAME_BYTES = 255;
  * DeerFlow answers with: 400 for a bad name, 404 for a missing upload, 413 for an upload over a limit, 507 when the
  * browser's storage is full.
  */
-export class UploadError extends Error {
+export class UploadError extends Error implements UserFacing {
   override name = "UploadError";
+  readonly userFacing = "invalid";
 
   constructor(
     message: string,
