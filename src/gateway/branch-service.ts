@@ -1,19 +1,26 @@
 // Branches as a service: where an edit, a regeneration or a resumption starts, the run record fields that place it
-// among the versions of its turn, the files each version has, and moving the thread to another version. The
-// checkpointer keeps every fork; this service decides which one the thread shows (`ThreadSummary.head`).
-import type { RunRequest, ThreadSummary, TurnVersions, WireMessage } from "../protocol/index.ts";
+// among the versions of its turn, and moving the thread to another version with that version's files (a run's
+// recorder keeps them as it ends). The checkpointer keeps every fork; this service decides which one the thread shows
+// (`ThreadSummary.head`).
+import type { BranchesApi, RunRequest, ThreadSummary, TurnVersions, WireMessage } from "../protocol/index.ts";
 import { contentText } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { UserError } from "../shared/user-error.ts";
-import type { IndexedDbCheckpointSaver, RunRecord, ThreadFileVersions, ThreadRepository } from "../storage/index.ts";
-import { checkpointMessages } from "./run-executor.ts";
+import type {
+  CheckpointStorage,
+  RunRecord,
+  ThreadFileVersionStorage,
+  ThreadStorage,
+  RunRecordStorage,
+} from "../storage/index.ts";
+import { checkpointMessages } from "./checkpoint-views.ts";
 import { tryLockThread } from "./thread-locks.ts";
 import { resumableRun, turnVersions, versionHead } from "./thread-branches.ts";
 
 export interface BranchServiceOptions {
-  threads: ThreadRepository;
-  checkpointer: IndexedDbCheckpointSaver;
-  fileVersions: ThreadFileVersions;
+  threads: ThreadStorage & RunRecordStorage;
+  checkpointer: CheckpointStorage;
+  fileVersions: ThreadFileVersionStorage;
   /** Closes the thread's open sandbox: it holds the files it loaded, which a change of version replaces. */
   closeSandbox: (threadId: string) => Promise<void>;
   isRunning: (threadId: string) => boolean;
@@ -35,7 +42,7 @@ const WAIT_FOR_THE_REPLY = "Wait for the reply to finish before changing version
 /** How far back a thread from before branches is searched for the step before a message. */
 const MAX_WALK = 5000;
 
-export class BranchService {
+export class BranchService implements BranchesApi {
   constructor(private readonly options: BranchServiceOptions) {}
 
   /** The checkpoint the thread shows: the one the user moved to, else its latest (undefined: none). */
@@ -111,17 +118,6 @@ export class BranchService {
       ...(forkFrom !== undefined && { start: { checkpoint: forkFrom } }),
       record: { kind: "regenerate", ...base, user_message_id: userMessageId, regenerates: first },
     };
-  }
-
-  /** After a run: the thread's newest checkpoint, or undefined when the run saved none (it was refused). */
-  async endOf(threadId: string, base: string | undefined): Promise<string | undefined> {
-    const latest = await this.options.checkpointer.latestCheckpointId(threadId);
-    return latest !== base ? latest : undefined;
-  }
-
-  /** Keeps the thread's files as those of the checkpoint a run ended at. */
-  async keepFiles(threadId: string, end: string): Promise<void> {
-    await this.options.fileVersions.save(threadId, end);
   }
 
   /** The checkpoint the thread shows: the version the user moved to, else the latest (undefined: none). */

@@ -2,9 +2,7 @@
 // checkpoint never changes once written, so its view is read and decoded from storage once, not at every open. A
 // thread of thousands of messages takes hundreds of milliseconds to decode.
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { checkpointView } from "./run-executor.ts";
-
-export type CheckpointView = NonNullable<Awaited<ReturnType<typeof checkpointView>>>;
+import { checkpointView, type CheckpointView } from "./checkpoint-views.ts";
 
 /** How many threads' views are kept (the least recently read goes first). */
 const THREADS_KEPT = 4;

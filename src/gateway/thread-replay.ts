@@ -3,7 +3,7 @@
 // in order plays the thread back. Messages are sent once, by id; a step names the ones it shows.
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { ReplayStep, ThreadReplay, TodoItem, WireMessage } from "../protocol/index.ts";
-import { stateView } from "./run-executor.ts";
+import { stateView } from "./checkpoint-views.ts";
 
 function sameStep(a: ReplayStep, b: ReplayStep): boolean {
   return (

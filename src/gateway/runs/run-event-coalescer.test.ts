@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AiWireMessageChunk, MessageStreamMetadata, RunEvent } from "../protocol/index.ts";
+import type { AiWireMessageChunk, MessageStreamMetadata, RunEvent } from "../../protocol/index.ts";
 import { createRunEventCoalescer, RUN_EVENT_BATCH_MS, type BatchTimer } from "./run-event-coalescer.ts";
 
 /** A timer that fires only when told. */

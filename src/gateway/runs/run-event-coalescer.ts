@@ -3,7 +3,7 @@
 // reply are joined into one, so the page also folds fewer events. While the page is still drawing the last batch (or
 // pausing after it, to keep its main thread for the user), the next one waits here: a message it would not show yet
 // would cost it time all the same.
-import type { AiWireMessageChunk, RunEvent, RunEventBatchListener, WireToolCallChunk } from "../protocol/index.ts";
+import type { AiWireMessageChunk, RunEvent, RunEventBatchListener, WireToolCallChunk } from "../../protocol/index.ts";
 
 /** A frame at 60 Hz: no event waits longer than this in the worker. */
 export const RUN_EVENT_BATCH_MS = 16;

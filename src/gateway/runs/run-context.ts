@@ -1,0 +1,218 @@
+// A run's context: everything a run reads before it starts, read once (the thread and where on it the run starts, the
+// settings with the model, web tools and keys, memory, skills, subagent limits, the MCP servers' tools), and the lead
+// agent's options built from it. The executor, the agent and the recorder take what they need from here.
+import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import {
+  createWebTools,
+  outboundTargets,
+  resolveRunOptions,
+  withNetworkedShell,
+  type LeadAgentOptions,
+  type McpRunTools,
+  type ModelErrorOptions,
+  type RunOptions,
+} from "../../agent/index.ts";
+import type { McpProgress } from "../../mcp/index.ts";
+import type { ChatModelFactory } from "../../models/index.ts";
+import type { ChangeNotice, ModelTarget, RunRequest, ThreadSummary } from "../../protocol/index.ts";
+import { contentText } from "../../protocol/index.ts";
+import { secretRedactor } from "../../shared/redact.ts";
+import { UserError } from "../../shared/user-error.ts";
+import type { Sandbox } from "../../sandbox/sandbox.ts";
+import type { CheckpointStorage, ThreadStorage, RunRecordStorage } from "../../storage/index.ts";
+import type { ApprovalService } from "../approval-service.ts";
+import type { BranchRecord, BranchService, RunPlan } from "../branch-service.ts";
+import { redactingErrors } from "../error-redaction.ts";
+import type { MemoryService } from "../memory-service.ts";
+import type { SettingsService } from "../settings-service.ts";
+import type { SkillActivation, SkillsService } from "../skills-service.ts";
+import type { RunRecorder } from "./run-recorder.ts";
+
+/** What a run's context is read from: the Gateway's services and storage, as RunService holds them. */
+export interface RunContextSources {
+  threads: ThreadStorage & RunRecordStorage;
+  checkpointer: CheckpointStorage;
+  settings: Pick<SettingsService, "forRun" | "getSubagents">;
+  memory: Pick<MemoryService, "promptSection" | "learnFrom">;
+  /** Where tool calls that send data out wait for the user (threads with another person's content, or all). */
+  approvals: Pick<ApprovalService, "forRun">;
+  skills: Pick<SkillsService, "list" | "activation">;
+  branches: Pick<BranchService, "plan">;
+  createModel: ChatModelFactory;
+  /** Retry policy for model errors; tests shorten the waits. */
+  retry?: ModelErrorOptions;
+  sandbox: (threadId: string) => Promise<Sandbox>;
+  /** The enabled MCP servers' tools for a run (undefined: none); a call's progress goes to `onProgress`. */
+  mcpTools?: (onProgress: (toolCallId: string, progress: McpProgress) => void) => Promise<McpRunTools | undefined>;
+  notify: (notice: ChangeNotice) => void;
+}
+
+/** The lead agent's options as a run's context has them: all but the model and where its titles go. */
+export type RunAgentOptions = Omit<LeadAgentOptions, "model" | "onTitle">;
+
+export interface RunContext {
+  /** The request as planned: a regeneration sends its message again, a resumption has no input. */
+  request: RunRequest;
+  threadId: string;
+  /** The thread as read before the run (undefined: there is no such thread). */
+  thread: ThreadSummary | undefined;
+  /**
+   * Where the run starts (absent: the thread's latest checkpoint): `checkpoint` is the one to go on from (a version
+   * shown, or the fork point of an edit or regeneration); `resume` goes on from it without a new message.
+   */
+  start?: RunPlan["start"];
+  /** The id of the user message the run adds (default: a new one). */
+  userMessageId?: string;
+  /** The branch fields of the run's record. */
+  branch: BranchRecord;
+  /** The endpoint and model the run talks to; undefined until a default model is set (the message is only saved). */
+  target: ModelTarget | undefined;
+  /** What the chosen mode does with that model. */
+  mode: RunOptions;
+  /** `/skill-name` at the start of the user's message, resolved. */
+  activation: SkillActivation;
+  /**
+   * Every stored secret and the run's own keys: replaced by `[redacted key]` in error text before it is stored or
+   * emitted.
+   */
+  secrets: readonly string[];
+  redact: (text: string) => string;
+  threads: ThreadStorage & RunRecordStorage;
+  /** The checkpointer as the run uses it: a failed step's error is stored without a key. */
+  checkpointer: BaseCheckpointSaver;
+  /** The lead agent's options, read and built once. */
+  agent: RunAgentOptions;
+  /** A resumption from a step that came in an imported thread (its pending tool calls another model made). */
+  importedStart: boolean;
+  createModel: ChatModelFactory;
+  /** Tells every tab that the thread changed. */
+  threadChanged(): void;
+  /** Told the thread's messages after a run that completed: memory learns from them where it may. */
+  saved(messages: BaseMessage[]): void;
+}
+
+/** Whether the checkpoint a resumption starts from (default: the latest) came in an imported thread. */
+async function importedStep(
+  checkpointer: Pick<CheckpointStorage, "latestCheckpointId" | "isImported">,
+  threadId: string,
+  start: NonNullable<RunPlan["start"]>,
+): Promise<boolean> {
+  const id = start.checkpoint ?? (await checkpointer.latestCheckpointId(threadId));
+  return id !== undefined && (await checkpointer.isImported(threadId, id));
+}
+
+/** A run's context, or the sentence its plan was refused with (the message is not the thread's, nothing to continue). */
+export type RunStart = { context: RunContext } | { refused: string };
+
+/**
+ * Reads what run `request` needs, once, and builds the agent's options from it. Events the context's parts send
+ * before or during the run (an MCP call's progress, an approval asked for) go to `recorder`, which also learns the
+ * stored keys as soon as they are read.
+ */
+export async function readRunContext(
+  sources: RunContextSources,
+  request: RunRequest,
+  recorder: Pick<RunRecorder, "event" | "redacting">,
+): Promise<RunStart> {
+  const threadId = request.thread_id;
+  // A running MCP call's progress shows on its step in the conversation.
+  const onProgress = (toolCallId: string, progress: McpProgress) =>
+    recorder.event({ event: "custom", data: { type: "tool_progress", tool_call_id: toolCallId, ...progress } });
+  const [settings, thread, memory, skills, subagents, mcp] = await Promise.all([
+    sources.settings.forRun(request.context),
+    sources.threads.get(threadId),
+    sources.memory.promptSection(),
+    sources.skills.list(),
+    sources.settings.getSubagents(),
+    sources.mcpTools?.(onProgress),
+  ]);
+  recorder.redacting(settings.secrets);
+  let plan: RunPlan = { request, record: {} };
+  if (thread && !thread.read_only) {
+    try {
+      plan = await sources.branches.plan(request, thread);
+    } catch (error) {
+      if (error instanceof UserError) return { refused: error.message };
+      throw error;
+    }
+  }
+  const { target, webTools: webSettings } = settings;
+  const mode = resolveRunOptions(target, plan.request.context?.mode);
+  const text = plan.request.input.messages.map((message) => contentText(message.content)).join("\n");
+  const activation = await sources.skills.activation(text);
+
+  // A provider or a tool may echo the key it was sent: error text never carries a stored key.
+  const secrets = [...settings.secrets, target?.apiKey, webSettings.search.apiKey, webSettings.fetch.apiKey].filter(
+    (secret): secret is string => typeof secret === "string" && secret !== "",
+  );
+  const redact = secretRedactor(secrets);
+  const checkpointer = redactingErrors(sources.checkpointer, redact);
+
+  // Another person's messages: memory stays out of the thread (and learns nothing) unless the user turned it on
+  // there, and tools that send data out ask first, as they do everywhere when Settings → Web says so.
+  const foreign = thread?.foreign ? new Set(thread.foreign.message_ids) : undefined;
+  const memoryHere = !thread?.foreign || thread.foreign.memory === true;
+  const ask = thread?.foreign !== undefined || webSettings.askBeforeSending === true;
+  const webTools = createWebTools(webSettings, {
+    proxyUrl: settings.proxyUrl || undefined,
+    ...(settings.proxyToken && { proxyToken: settings.proxyToken }),
+  });
+  const outbound = outboundTargets([...webTools, ...(mcp?.tools ?? [])]);
+  const sandbox = () => sources.sandbox(threadId);
+  // A WebContainer's shell reaches the network (node, npm): its commands wait too. The bash call opens the thread's
+  // sandbox anyway; asking which kind it is first costs nothing more.
+  const approval = ask
+    ? sources.approvals.forRun(
+        threadId,
+        withNetworkedShell(outbound, async () => (await sandbox()).kind === "webcontainer"),
+        recorder.event,
+        thread?.foreign !== undefined ? "foreign" : "settings",
+      )
+    : undefined;
+  const agent: RunAgentOptions = {
+    checkpointer,
+    planMode: mode.planMode,
+    webTools,
+    ...(foreign && { foreign }),
+    ...(approval && { approval }),
+    ...(mode.subagents && { subagents }),
+    vision: mode.vision,
+    ...(memoryHere && memory && { memory }),
+    skills,
+    ...(mcp && { mcp }),
+    ...(activation.kind === "activate" && { skillActivation: activation.text }),
+    // A skill that lists its tools (`allowed-tools`) gets only those for the message that activates it.
+    ...(activation.kind === "activate" &&
+      activation.skill.allowedTools && { allowTools: activation.skill.allowedTools }),
+    // A model that cannot call tools (its provider's model list, or Settings) is sent none: it would refuse them.
+    ...(!mode.tools && { allowTools: [] }),
+    ...(sources.retry && { retry: sources.retry }),
+    secrets,
+    sandbox,
+  };
+  return {
+    context: {
+      request: plan.request,
+      threadId,
+      thread,
+      ...(plan.start && { start: plan.start }),
+      ...(plan.record.user_message_id && { userMessageId: plan.record.user_message_id }),
+      branch: plan.record,
+      target,
+      mode,
+      activation,
+      secrets,
+      redact,
+      threads: sources.threads,
+      checkpointer,
+      agent,
+      importedStart: plan.start?.resume === true && (await importedStep(sources.checkpointer, threadId, plan.start)),
+      createModel: sources.createModel,
+      threadChanged: () => sources.notify({ type: "thread-changed", thread_id: threadId }),
+      saved: (messages) => {
+        if (memoryHere) sources.memory.learnFrom(threadId, messages, foreign);
+      },
+    },
+  };
+}
