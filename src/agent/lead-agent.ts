@@ -28,6 +28,10 @@ import { createTaskTool, resolveSubagentTypes, subagentPromptSection } from "./s
 import { askClarificationTool } from "./tools/clarification.ts";
 import { createSandboxTools } from "./tools/sandbox-tools.ts";
 
+/**
+ * What the lead agent is built with: the one list of its options. A run's context builds them once from what the run
+ * read (gateway/runs/run-context.ts), and the run adds its model; compaction passes a model and a checkpointer only.
+ */
 export interface LeadAgentOptions {
   model: BaseChatModel;
   /** Today's date as the user's clock says; injected so the model does not guess. */
