@@ -39,6 +39,87 @@ const layerZones = Object.entries(LAYERS).flatMap(([layer, allowed]) =>
     })),
 );
 
+/** Layers with a front: outside the layer, code imports only its index.ts (docs/architecture.md#layers). */
+const FRONTED = ["agent", "bundles", "gateway", "mcp", "models", "protocol", "storage"];
+
+/**
+ * Files that import one module past a layer's front, each for a reason: the sandbox worker mounts skills through
+ * agent/skills/ and must not take all of protocol/ with it; the OAuth callback page is an entry of its own, kept small;
+ * the agent and mcp-service take MCP's pure helpers without the MCP client, which mcp-service loads on first use (a
+ * chunk of its own). Tests and workers/ (entry points, kept small) may reach inside.
+ */
+const PAST_FRONT_ALLOWED = [
+  "./src/agent/skills/skill-archive.ts",
+  "./src/agent/skills/skill-mount.ts",
+  "./src/agent/skills/skills-prompt.ts",
+  "./src/agent/skills/slash-skill.ts",
+  "./src/agent/lead-agent.ts",
+  "./src/agent/middlewares/mcp-images.ts",
+  "./src/agent/middlewares/outbound-approval.ts",
+  "./src/ui/oauth-callback.ts",
+  "./src/gateway/mcp-service.ts",
+];
+
+/** Non-test source of `layer`, the files the front rule applies to. */
+const sourceOf = (layer) => `./src/${layer}/**/!(*.test).{ts,tsx}`;
+
+const frontZones = FRONTED.map((layer) => ({
+  target: Object.keys(LAYERS)
+    .filter((other) => other !== layer)
+    .map(sourceOf),
+  from: `./src/${layer}`,
+  except: ["./index.ts"],
+  message: `Outside ${layer}/, import its front, ${layer}/index.ts (docs/architecture.md#layers): export what you need there.`,
+}));
+
+/** The other import rules: where page code may not reach, entry points, standalone code, the UI's stores. */
+const otherZones = [
+  {
+    // The WebContainer's code and the shared pieces it takes from sandbox/ (its server among them).
+    target: [
+      "./src/sandbox/webcontainer",
+      "./src/sandbox/sandbox.ts",
+      "./src/sandbox/sandbox-base.ts",
+      "./src/sandbox/sandbox-support.ts",
+      "./src/sandbox/sandbox-server.ts",
+      "./src/sandbox/thread-file-store.ts",
+      "./src/sandbox/file-search.ts",
+    ],
+    from: "./src/storage",
+    message:
+      "sandbox/webcontainer/ and the sandbox pieces it uses run on the page, which never opens IndexedDB: take the thread's files through the ThreadFileStore (sandbox/thread-file-store.ts) the agent worker passes in.",
+  },
+  {
+    target: "./src",
+    from: "./workers",
+    // The Python frame host takes the python worker's built URL (`?worker&url`), not its code.
+    except: ["./python.worker.ts"],
+    message: "workers/ are entry points: nothing imports them.",
+  },
+  {
+    target: "./proxy",
+    from: "./src",
+    message: "proxy/ is standalone Node code and imports nothing from src/.",
+  },
+  {
+    // The stores every feature takes (useRuns(), useOpenThread()…): the arrows run from features to state.
+    target: "./src/ui/state",
+    from: [
+      "./src/ui/artifacts",
+      "./src/ui/composer",
+      "./src/ui/conversation",
+      "./src/ui/markdown",
+      "./src/ui/replay",
+      "./src/ui/settings",
+      "./src/ui/terminal",
+      "./src/ui/threads",
+      "./src/ui/workspace",
+    ],
+    message:
+      "ui/state/ holds the stores the feature folders use, so it imports none of them: move the piece into the store or into ui/shared/.",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -73,53 +154,7 @@ export default tseslint.config(
       "import-x/no-restricted-paths": [
         "error",
         {
-          zones: [
-            ...layerZones,
-            {
-              // The WebContainer's code and the shared pieces it takes from sandbox/ (its server among them).
-              target: [
-                "./src/sandbox/webcontainer",
-                "./src/sandbox/sandbox.ts",
-                "./src/sandbox/sandbox-base.ts",
-                "./src/sandbox/sandbox-support.ts",
-                "./src/sandbox/sandbox-server.ts",
-                "./src/sandbox/thread-file-store.ts",
-                "./src/sandbox/file-search.ts",
-              ],
-              from: "./src/storage",
-              message:
-                "sandbox/webcontainer/ and the sandbox pieces it uses run on the page, which never opens IndexedDB: take the thread's files through the ThreadFileStore (sandbox/thread-file-store.ts) the agent worker passes in.",
-            },
-            {
-              target: "./src",
-              from: "./workers",
-              // The Python frame host takes the python worker's built URL (`?worker&url`), not its code.
-              except: ["./python.worker.ts"],
-              message: "workers/ are entry points: nothing imports them.",
-            },
-            {
-              target: "./proxy",
-              from: "./src",
-              message: "proxy/ is standalone Node code and imports nothing from src/.",
-            },
-            {
-              // The stores every feature takes (useRuns(), useOpenThread()…): the arrows run from features to state.
-              target: "./src/ui/state",
-              from: [
-                "./src/ui/artifacts",
-                "./src/ui/composer",
-                "./src/ui/conversation",
-                "./src/ui/markdown",
-                "./src/ui/replay",
-                "./src/ui/settings",
-                "./src/ui/terminal",
-                "./src/ui/threads",
-                "./src/ui/workspace",
-              ],
-              message:
-                "ui/state/ holds the stores the feature folders use, so it imports none of them: move the piece into the store or into ui/shared/.",
-            },
-          ],
+          zones: [...layerZones, ...frontZones, ...otherZones],
         },
       ],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
@@ -164,5 +199,10 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The files listed in PAST_FRONT_ALLOWED keep every import rule but the front rule.
+    files: PAST_FRONT_ALLOWED.map((file) => file.slice(2)),
+    rules: { "import-x/no-restricted-paths": ["error", { zones: [...layerZones, ...otherZones] }] },
   },
 );

@@ -64,6 +64,19 @@ describe("layer rules", () => {
     expect(await ruleIds("src/ui/state/x.ts", shared)).toEqual([]);
   });
 
+  it("refuses an import past a layer's index.ts from outside the layer; inside it, and from tests, any file", async () => {
+    const past = 'import { isQuotaError } from "../storage/storage-errors.ts";\nexport const a = isQuotaError;\n';
+    expect(await ruleIds("src/gateway/x.ts", past)).toContain("import-x/no-restricted-paths");
+    const front = 'import { isQuotaError } from "../storage/index.ts";\nexport const a = isQuotaError;\n';
+    expect(await ruleIds("src/gateway/x.ts", front)).toEqual([]);
+    const inside = 'import { isQuotaError } from "./storage-errors.ts";\nexport const a = isQuotaError;\n';
+    expect(await ruleIds("src/storage/x.ts", inside)).toEqual([]);
+    expect(await ruleIds("src/gateway/x.test.ts", past)).toEqual([]);
+    const protocol =
+      'import { SKILL_ARCHIVE_LIMITS } from "../protocol/skills.ts";\nexport const a = SKILL_ARCHIVE_LIMITS;\n';
+    expect(await ruleIds("src/ui/x.ts", protocol)).toContain("import-x/no-restricted-paths");
+  });
+
   it("allows the gateway to import the layers below it", async () => {
     const code = 'import { createLeadAgent } from "../agent/index.ts";\nexport const a = createLeadAgent;\n';
     expect(await ruleIds("src/gateway/x.ts", code)).toEqual([]);

@@ -41,3 +41,6 @@ export {
 } from "./skills/index.ts";
 export { compactThread, contextTokens, threadContextState, COMPACT_KEEP_MESSAGES } from "./compaction.ts";
 export { generateSuggestions, SUGGESTIONS_MARKER } from "./suggestions.ts";
+export { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "./memory/memory-document.ts";
+export { parseSkillMarkdown, skillNameProblem } from "./skills/skill-frontmatter.ts";
+export { stripThinking } from "./visible-text.ts";

@@ -10,15 +10,15 @@ import {
 } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
 import { canonicalMemberPath, hasZipMagic, unzipWithinLimits } from "../shared/zip-safety.ts";
-import type { GlobalBackup, ThreadBackup } from "../storage/backup-store.ts";
-import { threadFilePathProblem } from "../storage/thread-files.ts";
+import type { GlobalBackup, ThreadBackup } from "../storage/index.ts";
+import { threadFilePathProblem } from "../storage/index.ts";
 import type {
   McpServerRecord,
   SettingRecord,
   SkillRecord,
   StoreItemRecord,
   ThreadFileRecord,
-} from "../storage/fawn-db.ts";
+} from "../storage/index.ts";
 import {
   decodeJson,
   fail,

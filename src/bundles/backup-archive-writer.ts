@@ -11,15 +11,15 @@ import {
 } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
 import { canonicalMemberPath } from "../shared/zip-safety.ts";
-import type { ThreadBackup } from "../storage/backup-store.ts";
-import { threadFilePathProblem } from "../storage/thread-files.ts";
+import type { ThreadBackup } from "../storage/index.ts";
+import { threadFilePathProblem } from "../storage/index.ts";
 import type {
   McpServerRecord,
   SettingRecord,
   SkillRecord,
   StoreItemRecord,
   ThreadFileRecord,
-} from "../storage/fawn-db.ts";
+} from "../storage/index.ts";
 import { encodeJson, fail, MANIFEST, MEMORY, SETTINGS } from "./backup-archive-schema.ts";
 
 /** Files already compressed gain nothing from deflate: they are stored as they are. */

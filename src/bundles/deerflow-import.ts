@@ -14,7 +14,7 @@ import {
   type WireMessage,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
-import { threadFilePathProblem, THREAD_FILES_ROOT } from "../storage/thread-files.ts";
+import { threadFilePathProblem, THREAD_FILES_ROOT } from "../storage/index.ts";
 import { DeerFlowImportError, parseDeerFlowThread, type DeerFlowMessage } from "./deerflow-thread.ts";
 
 /** How much one import may bring: files and their bytes in all (thread.json not counted). */

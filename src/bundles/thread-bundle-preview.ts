@@ -1,8 +1,8 @@
 // What a `.fawn` bundle holds, as the page shows it before an import (a share link, a file opened or shared to the
 // app): its title, how many messages, its files. Read from the bundle's records alone, so nothing is written.
 import type { ThreadBundlePreview } from "../protocol/index.ts";
-import type { ChannelVersionKey, MessageListBlob } from "../storage/fawn-db.ts";
-import { refsOfChain } from "../storage/message-delta.ts";
+import type { ChannelVersionKey, MessageListBlob } from "../storage/index.ts";
+import { refsOfChain } from "../storage/index.ts";
 import type { BundledThread } from "./thread-bundle.ts";
 
 /** The LangChain classes (the last part of a serialized message's `id`) the page shows as messages. */

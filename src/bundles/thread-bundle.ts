@@ -3,8 +3,8 @@
 // backup's writer and reader, so a bundle obeys the same rules for names, paths and sizes; never keys, memory or
 // settings, since none of those is ever added.
 import { BACKUP_LIMITS, type BackupLimits } from "../protocol/index.ts";
-import type { ThreadBackup } from "../storage/backup-store.ts";
-import type { ThreadFileRecord } from "../storage/fawn-db.ts";
+import type { ThreadBackup } from "../storage/index.ts";
+import type { ThreadFileRecord } from "../storage/index.ts";
 import { readBackupArchive } from "./backup-archive-reader.ts";
 import { BackupArchiveError } from "./backup-archive-schema.ts";
 import { BackupArchiveWriter, checkPlannedBackup } from "./backup-archive-writer.ts";

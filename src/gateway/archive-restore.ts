@@ -6,9 +6,9 @@ import type { BundledThread } from "../bundles/index.ts";
 import type { BackupLimits } from "../protocol/index.ts";
 import { formatBytes } from "../shared/text.ts";
 import { UserError } from "../shared/user-error.ts";
-import type { ThreadFileMetaRecord } from "../storage/fawn-db.ts";
-import { closeImportedThread } from "../storage/imported-thread.ts";
-import { sha256Hex } from "../storage/thread-files.ts";
+import type { ThreadFileMetaRecord } from "../storage/index.ts";
+import { closeImportedThread } from "../storage/index.ts";
+import { sha256Hex } from "../storage/index.ts";
 
 const serde = new JsonPlusSerializer();
 

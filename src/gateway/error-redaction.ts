@@ -7,7 +7,7 @@ import {
   type BaseCheckpointSaver,
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
-import type { ThreadBackup } from "../storage/backup-store.ts";
+import type { ThreadBackup } from "../storage/index.ts";
 
 type Redact = (text: string) => string;
 

@@ -2,7 +2,7 @@
 // a pending write, a checkpoint, a note): what "Continue this thread" marks as another person's.
 import { isBaseMessage } from "@langchain/core/messages";
 import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
-import type { ThreadBackup } from "../storage/backup-store.ts";
+import type { ThreadBackup } from "../storage/index.ts";
 
 const serde = new JsonPlusSerializer();
 

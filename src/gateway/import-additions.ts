@@ -7,15 +7,15 @@ import {
   type AddressChange,
   type ImportAddition,
 } from "../protocol/index.ts";
-import type { BackupAdditions } from "../storage/backup-store.ts";
-import type { SettingRecord } from "../storage/fawn-db.ts";
+import type { BackupAdditions } from "../storage/index.ts";
+import type { SettingRecord } from "../storage/index.ts";
 import {
   MODEL_SETTINGS_KEY,
   PROXY_SETTINGS_KEY,
   upgradedRecords,
   WEB_FETCH_KEY,
   WEB_SEARCH_KEY,
-} from "../storage/settings-upgrade.ts";
+} from "../storage/index.ts";
 
 function field(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;

@@ -1,6 +1,6 @@
 // An imported memory document merged into the stored one: new facts added once (by content), ids kept unique, an
 // empty summary filled, a written one left as it is.
-import { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "../agent/memory/memory-document.ts";
+import { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "../agent/index.ts";
 import type { MemoryDocument, MemorySection } from "../protocol/index.ts";
 
 const SECTIONS = {

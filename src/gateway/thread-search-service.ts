@@ -1,7 +1,7 @@
 // Thread search in the worker: titles from the thread list, message text from the search index (storage's
 // ThreadSearchIndex), which is kept up to date when a run ends or a thread is imported, and filled for any thread
 // it misses (older databases, a run cut short by a closed page) before or while a search runs.
-import { stripThinking } from "../agent/visible-text.ts";
+import { stripThinking } from "../agent/index.ts";
 import {
   CHANGES_CHANNEL,
   contentText,

@@ -12,7 +12,7 @@ import {
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { UserError } from "../shared/user-error.ts";
-import { checkpointValuesOf } from "../storage/imported-thread.ts";
+import { checkpointValuesOf } from "../storage/index.ts";
 import { restorableThread } from "./data-service.ts";
 import { stateView } from "./run-executor.ts";
 import { composeHistory } from "./thread-history.ts";

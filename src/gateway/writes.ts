@@ -1,6 +1,6 @@
 // Every service's writes fail the same readable way when the browser's storage is full.
 import { UserError } from "../shared/user-error.ts";
-import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/storage-errors.ts";
+import { isQuotaError, STORAGE_FULL_MESSAGE } from "../storage/index.ts";
 
 /** Runs a write, turning a full-storage failure into a message for the user (nothing was written). */
 export async function writing<T>(write: () => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import { normalizeProxyUrl } from "../models/model-settings.ts";
+import { normalizeProxyUrl } from "../models/index.ts";
 import {
   DEFAULT_PROXY_URL,
   MCP_DEFAULT_TIMEOUT_SECONDS,

@@ -72,3 +72,19 @@ export type {
 } from "./contracts.ts";
 export { indexedDbStorage } from "./indexeddb-storage.ts";
 export { memoryStorage, MemoryCheckpointSaver, MemoryTables } from "./memory/index.ts";
+// What the Gateway and bundles use beside the repositories: backups' records, stored record shapes, a full storage
+// and an imported thread's checkpoints.
+export type { BackupAdditions, BackupWrite, GlobalBackup, ThreadBackup } from "./backup-store.ts";
+export type {
+  ChannelVersionKey,
+  McpServerRecord,
+  MessageListBlob,
+  SettingRecord,
+  StoreItemRecord,
+  ThreadFileMetaRecord,
+  ThreadFileRecord,
+} from "./fawn-db.ts";
+export { refsOfChain } from "./message-delta.ts";
+export { checkpointValuesOf, closeImportedThread } from "./imported-thread.ts";
+export { isQuotaError, STORAGE_FULL_MESSAGE } from "./storage-errors.ts";
+export { ThreadIdTakenError } from "./thread-import-writer.ts";

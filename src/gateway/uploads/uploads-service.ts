@@ -4,7 +4,7 @@
 import { UPLOADS_DIR } from "../../sandbox/sandbox.ts";
 import { UPLOAD_LIMITS, type UploadedFileInfo, type UploadLimits, type UploadResult } from "../../protocol/index.ts";
 import type { ThreadFileStorage } from "../../storage/index.ts";
-import { isQuotaError, STORAGE_FULL_MESSAGE } from "../../storage/storage-errors.ts";
+import { isQuotaError, STORAGE_FULL_MESSAGE } from "../../storage/index.ts";
 import { convertToMarkdown, isConvertible } from "./convert-document.ts";
 import {
   checkUploadLimits,
