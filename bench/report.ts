@@ -1,5 +1,5 @@
 // What a benchmark hands to `npm run bench`: its tables and goals as JSON in reports/bench/, which
-// scripts/bench-report.ts renders into docs/performance.md. Numbers only; nothing here asserts a timing.
+// scripts/bench.ts renders into docs/performance.md. Numbers only; nothing here asserts a timing.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -22,7 +22,8 @@ export const APP_SCRIPTS_FALLBACK_MS = 1000;
  * The script's source, exactly as index.html carries it (its hash must match). It mirrors, in plain ES2017 that runs
  * before any module: `parseTheme` (ui/shared/theme.ts), `resolveLocale` (ui/i18n/locale.ts; only English has a
  * prerendered screen), the app's mode (`fawn.mode`: the welcome shows Flash), and a thread address (`#/t/<id>`),
- * which opens that thread rather than the welcome. src/shared/first-screen.test.ts checks each against the app's own.
+ * which opens that thread rather than the welcome. scripts/vite-plugin-first-screen.test.ts checks them against the
+ * app's own.
  *
  * Then it loads the app: the build keeps the page's script and modulepreload tags in a `<template>` (inert: nothing
  * in it is fetched), which this copies into <head>. With the prerendered screen shown, only once the browser has

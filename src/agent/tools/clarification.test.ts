@@ -22,7 +22,7 @@ describe("ask_clarification", () => {
     expect(message.tool_call_id).toBe("call-abc");
     expect(message.status).toBe("success");
     expect(message.content).toBe("🔀 Which format?\n\n  1. PDF\n  2. Markdown");
-    // The request's shape is human-input.test.ts's concern; here, that the card gets it whole.
+    // The request's shape is clarification-request.test.ts's concern; here, that the card gets it whole.
     expect(humanInputRequestOf(message.artifact)).toEqual(
       humanInputRequest(args, { requestId: "clarification:call-abc", toolCallId: "call-abc" }),
     );
