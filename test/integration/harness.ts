@@ -1,10 +1,37 @@
-// Shared setup for the Gateway integration tests: one mock model per file, a fresh configured Gateway per test.
-import "fake-indexeddb/auto";
+// Shared setup for the Gateway integration tests: one mock model per file, a fresh configured Gateway per test. The
+// Gateway is over IndexedDB (fake-indexeddb), or over the in-memory store with no IndexedDB loaded when
+// FAWN_TEST_STORAGE=memory (vitest.memory.config.ts).
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { openGateway, type Gateway } from "../../src/gateway/index.ts";
+import { openGatewayOver, type Gateway, type GatewayOptions } from "../../src/gateway/index.ts";
 import type { ModelEndpoint, ModelEntry, ModelSettings, RunEvent, RunRequest } from "../../src/protocol/index.ts";
 import { BrowserSandbox } from "../../src/sandbox/browser/browser-sandbox.ts";
+import {
+  indexedDbStorage,
+  memoryStorage,
+  MemoryTables,
+  openFawnDb,
+  type FawnStorage,
+} from "../../src/storage/index.ts";
 import { startMockLlm, type MockLlm } from "../mock-llm/server.ts";
+
+/** Whether the Gateway runs over the in-memory store (else IndexedDB, over fake-indexeddb in Node). */
+export const IN_MEMORY = process.env.FAWN_TEST_STORAGE === "memory";
+if (!IN_MEMORY) await import("./with-fake-indexeddb.ts");
+
+const memoryTables = new Map<string, MemoryTables>();
+
+/** The storage named `name`: the same data each time it is opened (a second tab, a check of what was stored). */
+export async function openStorage(name: string): Promise<FawnStorage> {
+  if (!IN_MEMORY) return indexedDbStorage(await openFawnDb(name));
+  let tables = memoryTables.get(name);
+  if (!tables) memoryTables.set(name, (tables = new MemoryTables()));
+  return memoryStorage(tables);
+}
+
+/** A Gateway over the storage named `name`, as openGateway opens one over a database of that name. */
+export async function openTestGateway(name: string, options: GatewayOptions = {}): Promise<Gateway> {
+  return openGatewayOver(await openStorage(name), options);
+}
 
 export interface Harness {
   mock: MockLlm;
@@ -13,6 +40,8 @@ export interface Harness {
   freshGateway(): Promise<Gateway>;
   /** The database name of the current `gateway`. */
   gatewayDbName(): string;
+  /** The storage of the current `gateway` (its data, read or changed behind its back). */
+  storage(): Promise<FawnStorage>;
 }
 
 /** Registers the hooks; read the fields inside tests (they are replaced before each one). */
@@ -21,15 +50,17 @@ export function useGatewayHarness(name: string): Harness {
   let current = "";
   const harness = {
     freshGateway: () =>
-      openGateway(`${name}-${dbCount++}`, {
+      openTestGateway(`${name}-${dbCount++}`, {
         openSandbox: async (threadId, files, skills) =>
           BrowserSandbox.open({ threadId, files, skills: await skills() }),
         // The retry policy with short waits, so a scripted 500 does not take seconds.
         retry: { initialDelayMs: 10, maxDelayMs: 50 },
       }),
     gatewayDbName: () => current,
+    storage: () => openStorage(current),
   } as Harness;
   beforeAll(async () => {
+    if (IN_MEMORY && "indexedDB" in globalThis) throw new Error("FAWN_TEST_STORAGE=memory, yet IndexedDB is loaded.");
     harness.mock = await startMockLlm({ port: 0 });
   });
   afterAll(async () => {
