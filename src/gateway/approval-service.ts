@@ -1,17 +1,18 @@
 // Tool calls waiting in group "Approval": each run's calls that send data out wait here for the page's answer
-// (GatewayApi.answerApproval). A wait lives in this worker only: a closed page ends the run with it, so a call never
+// (ApprovalsApi.answer). A wait lives in this worker only: a closed page ends the run with it, so a call never
 // runs without an answer (its thread's "Continue" asks again); Stop cancels it.
 import type { OutboundApproval, OutboundCall } from "../agent/index.ts";
 import {
   APPROVAL_DECISIONS,
   type ApprovalDecision,
+  type ApprovalsApi,
   type ChangeNotice,
   type RunEvent,
   type ThreadSummary,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { UserError } from "../shared/user-error.ts";
-import type { ThreadRepository } from "../storage/index.ts";
+import type { ThreadStorage } from "../storage/index.ts";
 import { writing } from "./writes.ts";
 
 interface Waiting {
@@ -22,11 +23,11 @@ interface Waiting {
 }
 
 export interface ApprovalServiceOptions {
-  threads: ThreadRepository;
+  threads: ThreadStorage;
   notify: (notice: ChangeNotice) => void;
 }
 
-export class ApprovalService {
+export class ApprovalService implements ApprovalsApi {
   private readonly waiting = new Map<string, Waiting>();
 
   constructor(private readonly options: ApprovalServiceOptions) {}

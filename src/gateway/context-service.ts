@@ -3,7 +3,13 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { compactThread, contextTokens, threadContextState } from "../agent/index.ts";
 import type { ChatModelFactory } from "../models/index.ts";
-import type { ModelTarget, ThreadCompaction, ThreadContextUsage, ThreadModelChoice } from "../protocol/index.ts";
+import type {
+  ContextApi,
+  ModelTarget,
+  ThreadCompaction,
+  ThreadContextUsage,
+  ThreadModelChoice,
+} from "../protocol/index.ts";
 import { describeModelError } from "../models/index.ts";
 import { redactSecrets } from "../shared/redact.ts";
 import { UserError } from "../shared/user-error.ts";
@@ -33,7 +39,7 @@ export interface ContextServiceOptions {
   foreignOf?: (threadId: string) => Promise<ReadonlySet<string> | undefined>;
 }
 
-export class ContextService {
+export class ContextService implements ContextApi {
   constructor(private readonly options: ContextServiceOptions) {}
 
   /** The tokens of the thread's next request (agent/compaction.ts `contextTokens`) over the window `choice` picks. */

@@ -1,20 +1,19 @@
-// The Gateway's composition root: builds every service over one database and wires who tells whom. The agent worker
+// The Gateway's composition root: builds every service over one storage (storage/contracts.ts: IndexedDB in the
+// browser, or any other implementation) and wires who tells whom. The agent worker
 // calls openGateway; tests pass their own model factory, fetch, notices and sandboxes.
 import type { ModelErrorOptions } from "../agent/index.ts";
 import { createChatModel, type ChatModelFactory } from "../models/index.ts";
-import { CHANGES_CHANNEL, type ChangeNotice, type PythonHostHandle } from "../protocol/index.ts";
 import {
-  IndexedDbCheckpointSaver,
-  openFawnDb,
-  ThreadFiles,
-  ThreadFileVersions,
-  ThreadRepository,
-  type FawnDb,
-} from "../storage/index.ts";
+  CHANGES_CHANNEL,
+  PROTOCOL_VERSION,
+  type ChangeNotice,
+  type GatewayApi,
+  type PythonHostHandle,
+} from "../protocol/index.ts";
+import { indexedDbStorage, openFawnDb, type FawnStorage } from "../storage/index.ts";
 import { BranchService } from "./branch-service.ts";
 import { ContextService } from "./context-service.ts";
 import { DataService } from "./data-service.ts";
-import { Gateway } from "./gateway.ts";
 import { McpService, type McpConnections } from "./mcp-service.ts";
 import { MemoryService } from "./memory-service.ts";
 import { RunService } from "./run-service.ts";
@@ -47,6 +46,27 @@ export interface GatewayOptions {
   attachPythonHost?: (host: PythonHostHandle) => void;
 }
 
+/**
+ * The Gateway as the worker exposes it (GatewayApi): one member per domain, each the domain's service itself, which
+ * implements the domain's contract. Typed with the services, so tests reach their methods beyond the contract.
+ */
+export interface Gateway extends GatewayApi {
+  threads: ThreadsService;
+  bundles: ThreadBundles;
+  sharing: ThreadSharing;
+  branches: BranchService;
+  runs: RunService;
+  approvals: ApprovalService;
+  sandbox: ThreadSandboxes;
+  settings: SettingsService;
+  memory: MemoryService;
+  skills: SkillsService;
+  mcp: McpService;
+  data: DataService;
+  suggestions: SuggestionsService;
+  context: ContextService;
+}
+
 /** Posts change notices to every tab of this origin (the UI of this tab included). */
 function broadcastNotices(): (notice: ChangeNotice) => void {
   if (typeof BroadcastChannel === "undefined") return () => undefined;
@@ -62,17 +82,15 @@ function defaultOAuthRedirectUrl(): string {
   return new URL(`${import.meta.env.BASE_URL}oauth-callback.html`, origin).href;
 }
 
-export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway {
+export function createGateway(storage: FawnStorage, options: GatewayOptions = {}): Gateway {
   const createModel = options.createModel ?? createChatModel;
   const broadcast = options.notify ?? broadcastNotices();
-  const threadRepository = new ThreadRepository(db);
-  const files = new ThreadFiles(db);
-  const checkpointer = new IndexedDbCheckpointSaver({ db });
+  const { threads: threadRepository, files, checkpointer, fileVersions } = storage;
   // Services are built in order of need; the few that refer back to a later one do so through these closures.
   const notify = (notice: ChangeNotice) => threads.announce(notice);
   const isRunning = (threadId?: string) => runs.isRunning(threadId);
 
-  const settings: SettingsService = new SettingsService(db, {
+  const settings: SettingsService = new SettingsService(storage.settings, {
     notify,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     onSandboxChanged: (saved) => sandboxes.providerChanged(saved.provider),
@@ -80,16 +98,16 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
   const branches = new BranchService({
     threads: threadRepository,
     checkpointer,
-    fileVersions: new ThreadFileVersions(db),
+    fileVersions,
     closeSandbox: (threadId) => sandboxes.close(threadId),
     isRunning,
     onChanged: (threadId) => {
       // Search finds what the thread shows: the version the user moved to.
-      void threads.search.index(threadId).catch(() => undefined);
+      void threads.searchIndex.index(threadId).catch(() => undefined);
       notify({ type: "thread-changed", thread_id: threadId });
     },
   });
-  const threads: ThreadsService = new ThreadsService(db, {
+  const threads: ThreadsService = new ThreadsService(storage, {
     threads: threadRepository,
     files,
     checkpointer,
@@ -97,8 +115,11 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     notify: broadcast,
     isRunning,
     closeSandbox: (threadId) => sandboxes.close(threadId),
+    // A shared thread being read before it is imported has its files in memory, under its reading id.
+    sharedFile: (threadId, path) => sharing.readFile(threadId, path),
   });
-  const skills = new SkillsService(db, {
+  const skills = new SkillsService(storage.skills, {
+    readThreadFile: (threadId, path) => threads.readFile(threadId, path),
     onChange: async () => {
       await sandboxes.closeIdle();
       notify({ type: "settings-changed" });
@@ -114,14 +135,14 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     isRunning,
     notify,
   });
-  const memory = new MemoryService(db, {
+  const memory = new MemoryService(storage, {
     createModel: async () => {
       const target = await settings.defaultTarget();
       return target && createModel(target);
     },
     onChange: () => notify({ type: "memory-changed" }),
   });
-  const mcp = new McpService(db, {
+  const mcp = new McpService(storage, {
     notify,
     ...(options.mcpConnections && { connections: options.mcpConnections }),
     proxyUrl: async () => (await settings.getProxy()).url,
@@ -136,8 +157,9 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     memory,
     approvals,
     skills,
-    search: threads.search,
+    search: threads.searchIndex,
     branches,
+    fileVersions,
     createModel,
     ...(options.retry && { retry: options.retry }),
     sandbox: (threadId) => sandboxes.open(threadId),
@@ -145,15 +167,15 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     onRunEnded: (threadId) => sandboxes.runEnded(threadId),
     notify,
   });
-  const data = new DataService(db, {
+  const data = new DataService(storage, {
     notify,
     closeIdleSandboxes: () => sandboxes.closeIdle(),
     closeSandboxes: () => sandboxes.closeAll(),
     running: () => runs.isRunning(),
     dropMemoryUpdates: () => memory.dropPendingUpdates(),
   });
-  const bundles = new ThreadBundles(db, { notify, files, detail: (threadId) => threads.get(threadId) });
-  const sharing = new ThreadSharing(bundles);
+  const bundles = new ThreadBundles(storage, { notify, files, detail: (threadId) => threads.get(threadId) });
+  const sharing: ThreadSharing = new ThreadSharing(bundles);
   const shownVersion = (threadId: string) => branches.shownVersion(threadId);
   const suggestions = new SuggestionsService({ checkpointer, settings, createModel, shownVersion });
   const context = new ContextService({
@@ -169,14 +191,15 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
       return foreign && new Set(foreign.message_ids);
     },
   });
-  return new Gateway({
+  return {
+    protocolVersion: async () => PROTOCOL_VERSION,
     approvals,
     threads,
     bundles,
     sharing,
     runs,
     settings,
-    sandboxes,
+    sandbox: sandboxes,
     memory,
     skills,
     data,
@@ -184,13 +207,17 @@ export function createGateway(db: FawnDb, options: GatewayOptions = {}): Gateway
     branches,
     suggestions,
     context,
-  });
+  };
 }
 
 /** Opens the database and the Gateway over it; threads a closed tab left running are marked interrupted. */
 export async function openGateway(dbName: string, options: GatewayOptions = {}): Promise<Gateway> {
-  const db = await openFawnDb(dbName);
-  const gateway = createGateway(db, options);
-  await new ThreadRepository(db).settleInterrupted();
+  return openGatewayOver(indexedDbStorage(await openFawnDb(dbName)), options);
+}
+
+/** The Gateway over `storage` (any implementation); threads a host that stopped mid-run left busy are marked idle. */
+export async function openGatewayOver(storage: FawnStorage, options: GatewayOptions = {}): Promise<Gateway> {
+  const gateway = createGateway(storage, options);
+  await storage.threads.settleInterrupted();
   return gateway;
 }

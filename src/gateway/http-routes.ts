@@ -15,7 +15,7 @@ import {
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { isUserFacing, UserError, userErrorStatus } from "../shared/user-error.ts";
-import type { Gateway } from "./gateway.ts";
+import type { Gateway } from "./create-gateway.ts";
 
 /** The stream modes a run can be asked for; the SDK's `messages-tuple` is sent as the `messages` event. */
 const STREAM_MODES = ["values", "messages-tuple", "updates", "custom"] as const;
@@ -83,7 +83,7 @@ const searchBody = z.object({
   limit: z.number().int().min(1).max(1000).default(100),
   offset: z.number().int().min(0).default(0),
   status: z.enum(["idle", "busy", "error"]).optional(),
-  /** Fawn's addition: only threads whose title or messages hold every word (see Gateway.searchThreads). */
+  /** Fawn's addition: only threads whose title or messages hold every word (see ThreadsApi.search). */
   query: z.string().max(500).optional(),
 });
 
@@ -178,17 +178,17 @@ function runStream(gateway: Gateway, request: Request, threadId: string, body: z
         if (!open || !wanted.has(event.event)) return;
         controller.enqueue(encoder.encode(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`));
       };
-      if (cancelOnDisconnect) request.signal.addEventListener("abort", () => void gateway.cancelRun(runId));
+      if (cancelOnDisconnect) request.signal.addEventListener("abort", () => void gateway.runs.cancel(runId));
       const messages = body.input.messages.map((message) => ({ type: "human" as const, content: message.content }));
       const model = body.context?.model_name;
       const run = { run_id: runId, thread_id: threadId, input: { messages }, ...(model && { context: { model } }) };
-      void gateway.runStream(run, write).finally(() => {
+      void gateway.runs.stream(run, write).finally(() => {
         open = false;
         controller.close();
       });
     },
     cancel() {
-      if (cancelOnDisconnect) void gateway.cancelRun(runId);
+      if (cancelOnDisconnect) void gateway.runs.cancel(runId);
     },
   });
   return new Response(stream, {
@@ -214,14 +214,14 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
   const app = new Hono({ strict: false });
 
   const findThread = async (threadId: string) => {
-    const thread = await gateway.getThread(threadId);
+    const thread = await gateway.threads.get(threadId);
     if (!thread) throw new RouteProblem(404, `Thread ${threadId} not found.`);
     return thread;
   };
 
   app.get("/api/models", async () => {
     // Every endpoint's models, the default first; `name` is what a run's `context.model_name` takes.
-    const settings = await gateway.getModelSettings();
+    const settings = await gateway.settings.getModels();
     const fallback = defaultModelKey(settings);
     const choices = modelChoices(settings).sort((a, b) => Number(b.key === fallback) - Number(a.key === fallback));
     const models = choices.map((choice) => ({
@@ -238,14 +238,14 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
   // Threads and runs (LangGraph's API, as DeerFlow serves it).
   app.post("/api/threads", async (c) => {
     const body = await readJson(c.req.raw, createThreadBody);
-    const thread = await gateway.createThread(body.thread_id === undefined ? {} : { thread_id: body.thread_id });
+    const thread = await gateway.threads.create(body.thread_id === undefined ? {} : { thread_id: body.thread_id });
     return json(threadResponse(thread));
   });
   app.post("/api/threads/search", async (c) => {
     const body = await readJson(c.req.raw, searchBody);
     const listed = body.query?.trim()
-      ? (await gateway.searchThreads(body.query, { limit: MAX_THREAD_SEARCH_LIMIT })).hits.map((hit) => hit.thread)
-      : await gateway.listThreads();
+      ? (await gateway.threads.search(body.query, { limit: MAX_THREAD_SEARCH_LIMIT })).hits.map((hit) => hit.thread)
+      : await gateway.threads.list();
     const threads = listed.filter((thread) => !body.status || thread.status === body.status);
     return json(threads.slice(body.offset, body.offset + body.limit).map(threadResponse));
   });
@@ -253,7 +253,7 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
   app.delete("/api/threads/:thread_id", async (c) => {
     const threadId = c.req.param("thread_id");
     await findThread(threadId);
-    await gateway.deleteThread(threadId);
+    await gateway.threads.delete(threadId);
     return json({ success: true, message: `Deleted thread ${threadId}.` });
   });
   app.get("/api/threads/:thread_id/state", async (c) =>
@@ -262,7 +262,7 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
   app.get("/api/threads/:thread_id/runs", async (c) => {
     const threadId = c.req.param("thread_id");
     await findThread(threadId);
-    const runs = await gateway.listRuns(threadId);
+    const runs = await gateway.runs.list(threadId);
     return json(
       runs.map((run) => ({
         ...run,
@@ -278,7 +278,7 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
     return runStream(gateway, c.req.raw, threadId, body);
   });
   app.post("/api/threads/:thread_id/runs/:run_id/cancel", async (c) => {
-    await gateway.cancelRun(c.req.param("run_id"));
+    await gateway.runs.cancel(c.req.param("run_id"));
     return new Response(null, { status: 202 });
   });
 
@@ -289,7 +289,7 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
     const threadId = c.req.param("thread_id");
     await findThread(threadId);
     try {
-      await gateway.answerApproval(c.req.param("approval_id"), body.decision, threadId);
+      await gateway.approvals.answer(c.req.param("approval_id"), body.decision, threadId);
     } catch (error) {
       if (error instanceof UserError) throw new RouteProblem(404, error.message);
       throw error;
@@ -300,7 +300,7 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
     const body = await readJson(c.req.raw, threadMemoryBody);
     const threadId = c.req.param("thread_id");
     await findThread(threadId);
-    return json(threadResponse(await gateway.setThreadMemory(threadId, body.enabled)));
+    return json(threadResponse(await gateway.threads.setMemory(threadId, body.enabled)));
   });
 
   // Composer extras: follow-up suggestions and /compact (DeerFlow's suggestions and compaction routes).
@@ -309,14 +309,14 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
     const body = await readJson(c.req.raw, suggestionsBody);
     const threadId = c.req.param("thread_id");
     await findThread(threadId);
-    const questions = await gateway.threadSuggestions(threadId, body.model_name ? { model: body.model_name } : {});
+    const questions = await gateway.suggestions.suggest(threadId, body.model_name ? { model: body.model_name } : {});
     return json({ suggestions: questions.slice(0, body.n) });
   });
   app.post("/api/threads/:thread_id/compact", async (c) => {
     const body = await readJson(c.req.raw, compactBody);
     const threadId = c.req.param("thread_id");
     const thread = await findThread(threadId);
-    const result = await gateway.compactThread(threadId, body.model_name ? { model: body.model_name } : {});
+    const result = await gateway.context.compact(threadId, body.model_name ? { model: body.model_name } : {});
     const messages = thread.entries.filter((entry) => entry.kind === "message").length;
     return json({
       thread_id: threadId,
@@ -330,43 +330,45 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
   });
 
   // Memory.
-  app.get("/api/memory", async () => json(await gateway.getMemory()));
-  app.get("/api/memory/export", async () => json(await gateway.getMemory()));
-  app.delete("/api/memory", async () => json(await gateway.clearMemory()));
-  app.post("/api/memory/import", async (c) => json(await gateway.importMemory(await readJson(c.req.raw, z.unknown()))));
-  app.post("/api/memory/facts", async (c) => json(await gateway.addMemoryFact(await readJson(c.req.raw, factBody))));
+  app.get("/api/memory", async () => json(await gateway.memory.get()));
+  app.get("/api/memory/export", async () => json(await gateway.memory.get()));
+  app.delete("/api/memory", async () => json(await gateway.memory.clear()));
+  app.post("/api/memory/import", async (c) =>
+    json(await gateway.memory.import(await readJson(c.req.raw, z.unknown()))),
+  );
+  app.post("/api/memory/facts", async (c) => json(await gateway.memory.addFact(await readJson(c.req.raw, factBody))));
   app.patch("/api/memory/facts/:id", async (c) => {
     const body = await readJson(c.req.raw, factPatchBody);
     const patch = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-    return json(await gateway.updateMemoryFact(c.req.param("id"), patch));
+    return json(await gateway.memory.updateFact(c.req.param("id"), patch));
   });
-  app.delete("/api/memory/facts/:id", async (c) => json(await gateway.deleteMemoryFact(c.req.param("id"))));
+  app.delete("/api/memory/facts/:id", async (c) => json(await gateway.memory.deleteFact(c.req.param("id"))));
 
   // Skills.
-  app.get("/api/skills", async () => json({ skills: (await gateway.listSkills()).map(skillResponse) }));
+  app.get("/api/skills", async () => json({ skills: (await gateway.skills.list()).map(skillResponse) }));
   app.post("/api/skills/install", async (c) => {
     const body = await readJson(c.req.raw, skillInstallBody);
     const path = body.path.startsWith("/") ? body.path : `/${body.path}`;
-    const skill = await gateway.installSkillFromThread(body.thread_id, path);
+    const skill = await gateway.skills.installFromThread(body.thread_id, path);
     return json({ success: true, skill_name: skill.name, message: `Skill '${skill.name}' installed successfully` });
   });
   app.delete("/api/skills/custom/:name", async (c) => {
-    await gateway.deleteSkill(c.req.param("name"));
+    await gateway.skills.delete(c.req.param("name"));
     return json({ success: true });
   });
   app.get("/api/skills/:name", async (c) => {
     const name = c.req.param("name");
-    const skill = (await gateway.listSkills()).find((item) => item.name === name);
+    const skill = (await gateway.skills.list()).find((item) => item.name === name);
     return skill ? json(skillResponse(skill)) : problem(404, `Skill ${name} not found.`);
   });
   app.put("/api/skills/:name", async (c) => {
     const body = await readJson(c.req.raw, skillStateBody);
-    return json(skillResponse(await gateway.setSkillEnabled(c.req.param("name"), body.enabled)));
+    return json(skillResponse(await gateway.skills.setEnabled(c.req.param("name"), body.enabled)));
   });
 
   // Settings → Data (Fawn's own): the whole store as one backup archive, back in, or gone.
   app.get("/api/data/export", async () => {
-    const backup = await gateway.exportData();
+    const backup = await gateway.data.export();
     return new Response(backup.blob, {
       headers: {
         "content-type": "application/zip",
@@ -378,10 +380,10 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
   app.post("/api/data/import", async (c) => {
     const accept = c.req.query("accept_additions") === "true";
     const archive = new Uint8Array(await c.req.raw.arrayBuffer());
-    return json(await gateway.importData(archive, { acceptAdditions: accept }));
+    return json(await gateway.data.import(archive, { acceptAdditions: accept }));
   });
   app.delete("/api/data", async () => {
-    await gateway.deleteAllData();
+    await gateway.data.deleteAll();
     return json({ success: true });
   });
 

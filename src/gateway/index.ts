@@ -1,6 +1,5 @@
 // The gateway layer's public surface.
-export { Gateway, type GatewayServices } from "./gateway.ts";
-export { createGateway, openGateway, type GatewayOptions } from "./create-gateway.ts";
+export { createGateway, openGateway, openGatewayOver, type Gateway, type GatewayOptions } from "./create-gateway.ts";
 export { createGatewayFetch } from "./http-routes.ts";
 export { THREAD_ID, THREAD_RUNNING_ELSEWHERE } from "./threads-service.ts";
 export { DATA_IN_USE_ELSEWHERE } from "./data-service.ts";

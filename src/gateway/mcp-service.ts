@@ -10,12 +10,13 @@ import {
   type McpSignInAnswer,
   type McpSignInStart,
   usesMcpOAuth,
+  type McpApi,
 } from "../protocol/index.ts";
 import type { McpRunTools } from "../agent/index.ts";
 import type { McpProgress, McpRegistry } from "../mcp/index.ts";
 import { shouldDeferTools, toolCatalog } from "../mcp/tool-search.ts";
 import { UserError } from "../shared/user-error.ts";
-import { McpOAuthRepository, McpServersRepository, type FawnDb } from "../storage/index.ts";
+import type { FawnStorage, McpOAuthStorage, McpServerStorage } from "../storage/index.ts";
 import { parseMcpServers, readDeerFlowMcpConfig, toDeerFlowMcpConfig, withoutMcpSecrets } from "./mcp-config.ts";
 import { writing } from "./writes.ts";
 
@@ -45,19 +46,19 @@ function secretsOf(server: McpServerEntry): McpServerSecrets {
   return server.bearerToken ? { bearerToken: server.bearerToken } : {};
 }
 
-export class McpService {
-  private readonly store: McpServersRepository;
-  private readonly oauth: McpOAuthRepository;
+export class McpService implements McpApi {
+  private readonly store: McpServerStorage;
+  private readonly oauth: McpOAuthStorage;
   private connectionsLoaded: Promise<McpConnections> | undefined;
   /** Sign-ins this tab began, by their state: the server they are for. */
   private readonly pendingSignIns = new Map<string, McpServerEntry>();
 
   constructor(
-    db: FawnDb,
+    storage: Pick<FawnStorage, "mcpServers" | "mcpOAuth">,
     private readonly options: McpServiceOptions,
   ) {
-    this.store = new McpServersRepository(db);
-    this.oauth = new McpOAuthRepository(db);
+    this.store = storage.mcpServers;
+    this.oauth = storage.mcpOAuth;
     if (options.connections) this.connectionsLoaded = Promise.resolve(options.connections);
   }
 
@@ -199,7 +200,7 @@ export class McpService {
   }
 
   /** Reads a DeerFlow `extensions_config.json` (or its `mcpServers`) for the form; nothing is stored. */
-  importConfig(text: string): McpConfigImport {
+  async importConfig(text: string): Promise<McpConfigImport> {
     let json: unknown;
     try {
       json = JSON.parse(text);

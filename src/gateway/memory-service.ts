@@ -16,9 +16,10 @@ import {
   type MemoryDocument,
   type MemoryFactInput,
   type MemorySettings,
+  type MemoryApi,
 } from "../protocol/index.ts";
 import { UserError } from "../shared/user-error.ts";
-import { MemoryRepository, SettingsRepository, type FawnDb } from "../storage/index.ts";
+import type { FawnStorage, MemoryStorage, SettingsStorage } from "../storage/index.ts";
 import { writing } from "./writes.ts";
 
 const MEMORY_SETTINGS_KEY = "memory.settings";
@@ -75,17 +76,17 @@ export interface MemoryServiceOptions {
   onChange?: () => void;
 }
 
-export class MemoryService {
-  private readonly repository: MemoryRepository;
-  private readonly settingsStore: SettingsRepository;
+export class MemoryService implements MemoryApi {
+  private readonly repository: MemoryStorage;
+  private readonly settingsStore: SettingsStorage;
   private readonly queue: MemoryUpdateQueue;
 
   constructor(
-    db: FawnDb,
+    storage: Pick<FawnStorage, "memory" | "settings">,
     private readonly options: MemoryServiceOptions,
   ) {
-    this.repository = new MemoryRepository(db);
-    this.settingsStore = new SettingsRepository(db);
+    this.repository = storage.memory;
+    this.settingsStore = storage.settings;
     this.queue = new MemoryUpdateQueue({
       settings: () => this.getSettings(),
       store: this.repository,

@@ -22,16 +22,16 @@ import {
   type SandboxSettings,
   type SubagentSettings,
   type WebToolSettings,
+  type SettingsApi,
 } from "../protocol/index.ts";
 import { redactSecrets } from "../shared/redact.ts";
 import { UserError } from "../shared/user-error.ts";
 import {
   MODEL_SETTINGS_KEY,
   PROXY_SETTINGS_KEY,
-  SettingsRepository,
   WEB_FETCH_KEY,
   WEB_SEARCH_KEY,
-  type FawnDb,
+  type SettingsStorage,
 } from "../storage/index.ts";
 import { writing } from "./writes.ts";
 
@@ -59,15 +59,11 @@ export interface RunSettings {
   secrets: string[];
 }
 
-export class SettingsService {
-  private readonly store: SettingsRepository;
-
+export class SettingsService implements SettingsApi {
   constructor(
-    db: FawnDb,
+    private readonly store: SettingsStorage,
     private readonly options: SettingsServiceOptions,
-  ) {
-    this.store = new SettingsRepository(db);
-  }
+  ) {}
 
   async getModels(): Promise<ModelSettings> {
     const { value, apiKeys } = await this.store.getWithApiKeys(MODEL_SETTINGS_KEY);

@@ -8,28 +8,31 @@ import {
   skillPath,
   slashSkillActivation,
 } from "../agent/index.ts";
-import type { SkillInfo, SkillMetadata } from "../protocol/index.ts";
-import type { SkillActivation } from "./run-executor.ts";
+import type { SkillInfo, SkillMetadata, SkillsApi } from "../protocol/index.ts";
 import { UserError } from "../shared/user-error.ts";
-import { SkillsRepository, type FawnDb } from "../storage/index.ts";
+import type { SkillStorage } from "../storage/index.ts";
 import { writing } from "./writes.ts";
 
 const decoder = new TextDecoder();
 
+/** What `/skill-name` at the start of a message resolved to (a run's context reads it once). */
+export type SkillActivation =
+  | { kind: "none" }
+  | { kind: "activate"; text: string; skill: Pick<SkillInfo, "name" | "allowedTools"> }
+  | { kind: "disabled"; skill: Pick<SkillInfo, "name"> };
+
 export interface SkillsServiceOptions {
   /** Told after the skills changed: open sandboxes mount them anew, other tabs refresh. */
   onChange?: () => Promise<void> | void;
+  /** Reads a thread's file (ThreadsService.readFile), for installing a skill from it. */
+  readThreadFile?: (threadId: string, path: string) => Promise<{ bytes: Uint8Array }>;
 }
 
-export class SkillsService {
-  private readonly repository: SkillsRepository;
-
+export class SkillsService implements SkillsApi {
   constructor(
-    db: FawnDb,
+    private readonly repository: SkillStorage,
     private readonly options: SkillsServiceOptions = {},
-  ) {
-    this.repository = new SkillsRepository(db);
-  }
+  ) {}
 
   /** A change written (a full storage refused readably), then announced. */
   private async changed<T>(change: () => Promise<T>): Promise<T> {
@@ -74,7 +77,9 @@ export class SkillsService {
   }
 
   /** Checks the whole archive, then stores it in one transaction; a bad archive writes nothing. */
-  install(fileName: string, bytes: Uint8Array): Promise<SkillInfo> {
+  install(archive: { name: string; bytes: Uint8Array }): Promise<SkillInfo> {
+    const fileName = archive?.name;
+    const bytes = archive?.bytes;
     if (typeof fileName !== "string" || !(bytes instanceof Uint8Array)) {
       return Promise.reject(new UserError("A skill archive is a file name and its bytes."));
     }
@@ -97,6 +102,13 @@ export class SkillsService {
     const installed = (await this.list()).find((skill) => skill.category === "custom" && skill.name === metadata.name);
     if (!installed) throw new Error(`The skill ${metadata.name} was stored but cannot be read back.`);
     return installed;
+  }
+
+  /** Installs a `.skill` archive from one of the thread's files (named by the file's name). */
+  async installFromThread(threadId: string, path: string): Promise<SkillInfo> {
+    if (!this.options.readThreadFile) throw new Error("This Gateway reads no thread files.");
+    const file = await this.options.readThreadFile(threadId, path);
+    return this.install({ name: path.split("/").at(-1) ?? path, bytes: file.bytes });
   }
 
   delete(name: string): Promise<void> {

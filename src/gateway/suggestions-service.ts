@@ -3,7 +3,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { generateSuggestions, threadContextState } from "../agent/index.ts";
 import type { ChatModelFactory } from "../models/index.ts";
-import type { ThreadModelChoice } from "../protocol/index.ts";
+import type { SuggestionsApi, ThreadModelChoice } from "../protocol/index.ts";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { SettingsService } from "./settings-service.ts";
 
@@ -32,7 +32,7 @@ export function limitOutput(model: BaseChatModel, tokens: number): BaseChatModel
   return Object.assign(model, cap);
 }
 
-export class SuggestionsService {
+export class SuggestionsService implements SuggestionsApi {
   constructor(private readonly options: SuggestionsServiceOptions) {}
 
   /** Up to three follow-up questions for the thread; [] when there is no model, no reply yet, or anything fails. */

@@ -20,13 +20,13 @@ import {
   type ThreadExport,
   type ThreadExportFormat,
   type ThreadSummary,
+  type BundlesApi,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { secretRedactor } from "../shared/redact.ts";
 import { UserError } from "../shared/user-error.ts";
-import { BackupStore } from "../storage/backup-store.ts";
-import { SettingsRepository, type FawnDb, type ThreadFiles } from "../storage/index.ts";
-import { readArchive, restorableThread } from "./data-service.ts";
+import type { BackupStorage, SecretStorage, ThreadFileStorage } from "../storage/index.ts";
+import { readArchive, restorableThread } from "./archive-restore.ts";
 import { storedMessageIds } from "./foreign-messages.ts";
 import { withErrorsRedacted } from "./error-redaction.ts";
 import { writing } from "./writes.ts";
@@ -35,22 +35,24 @@ export interface ThreadBundlesOptions {
   notify: (notice: ChangeNotice) => void;
   /** The thread as the page shows it (for the Markdown and DeerFlow exports). */
   detail: (threadId: string) => Promise<ThreadDetail | undefined>;
-  files: ThreadFiles;
+  files: ThreadFileStorage;
   appVersion?: string;
   now?: () => Date;
   /** Limits a bundle is held to (tests lower them); the backup's. */
   limits?: BackupLimits;
 }
 
-export class ThreadBundles {
-  private readonly store: BackupStore;
+export class ThreadBundles implements BundlesApi {
+  private readonly store: BackupStorage;
+  private readonly secrets: SecretStorage;
   private readonly limits: BackupLimits;
 
   constructor(
-    private readonly db: FawnDb,
+    storage: { backup: BackupStorage; settings: SecretStorage },
     private readonly options: ThreadBundlesOptions,
   ) {
-    this.store = new BackupStore(db);
+    this.store = storage.backup;
+    this.secrets = storage.settings;
     this.limits = options.limits ?? BACKUP_LIMITS;
   }
 
@@ -61,7 +63,7 @@ export class ThreadBundles {
     }
     const stored = await this.store.readThread(threadId);
     if (!stored) throw new UserError(`There is no thread with id ${threadId}.`);
-    const redact = secretRedactor(await new SettingsRepository(this.db).secretValues());
+    const redact = secretRedactor(await this.secrets.secretValues());
     const thread = { ...stored, records: await withErrorsRedacted(stored.records, redact) };
     const blob = writeThreadBundle(
       thread,

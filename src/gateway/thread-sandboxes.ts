@@ -8,6 +8,7 @@ import type {
   SandboxCommandRequest,
   SandboxCommandResult,
   SandboxHostHandle,
+  SandboxApi,
   SandboxInfo,
   SandboxSettings,
 } from "../protocol/index.ts";
@@ -17,7 +18,7 @@ import { IndexedDbThreadFileStore } from "../sandbox/indexed-db-thread-file-stor
 import type { ThreadFileStore } from "../sandbox/thread-file-store.ts";
 import { openPageSandbox } from "../sandbox/webcontainer/page-sandbox-client.ts";
 import type { PageSandboxServer } from "../sandbox/webcontainer/page-sandbox-server.ts";
-import type { ThreadFiles } from "../storage/index.ts";
+import type { ThreadFileStorage } from "../storage/index.ts";
 import { UserError } from "../shared/user-error.ts";
 
 /** How long a thread waits for the page to report on WebContainer before it uses the browser sandbox. */
@@ -33,7 +34,7 @@ export type OpenBrowserSandbox = (
 export interface ThreadSandboxesOptions {
   /** The sandbox setting as saved. */
   settings: () => Promise<SandboxSettings>;
-  files: ThreadFiles;
+  files: ThreadFileStorage;
   /** The enabled skills' files, by path under /mnt/skills, as they are now. */
   skills: () => Promise<Record<string, Uint8Array>>;
   /** Without it, threads have no browser sandbox. */
@@ -46,7 +47,7 @@ export interface ThreadSandboxesOptions {
   isRunning: (threadId: string) => boolean;
 }
 
-export class ThreadSandboxes {
+export class ThreadSandboxes implements SandboxApi {
   private readonly sandboxes = new OpenSandboxes<Sandbox>();
   /** Threads whose open sandbox mounts skills that changed while they ran: closed when the run ends. */
   private readonly stale = new Set<string>();
@@ -103,12 +104,12 @@ export class ThreadSandboxes {
     return { kind: sandbox.kind, cwd: DEFAULT_CWD, ...(notice && { notice }) };
   }
 
-  attachPythonHost(host: PythonHostHandle): void {
+  async attachPythonHost(host: PythonHostHandle): Promise<void> {
     this.options.attachPythonHost?.(host);
   }
 
   /** The page's report on WebContainer: its server, or null and why not. Threads open their sandbox again. */
-  attachSandboxHost(host: SandboxHostHandle | null, notice?: string): void {
+  async attachHost(host: SandboxHostHandle | null, notice?: string): Promise<void> {
     this.hostReport = { host: host as Comlink.Remote<PageSandboxServer> | null, ...(notice && { notice }) };
     for (const wake of this.hostWaiters.splice(0)) wake();
     this.sandboxes.forgetAll();
@@ -120,7 +121,7 @@ export class ThreadSandboxes {
     return this.commands.run(request.command_id, (signal) => this.execute(request, signal));
   }
 
-  cancel(commandId: string): void {
+  async cancel(commandId: string): Promise<void> {
     this.commands.cancel(commandId);
   }
 

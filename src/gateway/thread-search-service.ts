@@ -17,8 +17,8 @@ import {
   queryTerms,
   titleHighlights,
   titleMatches,
-  type ThreadRepository,
-  type ThreadSearchIndex,
+  type ThreadStorage,
+  type SearchIndexStorage,
 } from "../storage/index.ts";
 
 export const DEFAULT_THREAD_SEARCH_LIMIT = 50;
@@ -48,8 +48,8 @@ export function searchableText(messages: readonly WireMessage[]): string {
 }
 
 export interface ThreadSearchDependencies {
-  threads: ThreadRepository;
-  index: ThreadSearchIndex;
+  threads: ThreadStorage;
+  index: SearchIndexStorage;
   /** The thread's messages as the user sees them; undefined when the thread is gone. */
   messages: (threadId: string) => Promise<WireMessage[] | undefined>;
   /** The same for many threads at once (catching up on thousands); threads that are gone are left out. */

@@ -6,6 +6,7 @@ import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { encodeShareLink, previewThreadBundle, readShareLink, type BundledThread } from "../bundles/index.ts";
 import {
   type SharedThreadReading,
+  type SharingApi,
   type ThreadDetail,
   type ThreadFileContent,
   type ThreadShareLink,
@@ -13,8 +14,8 @@ import {
 import { newId } from "../shared/ids.ts";
 import { UserError } from "../shared/user-error.ts";
 import { checkpointValuesOf } from "../storage/index.ts";
-import { restorableThread } from "./data-service.ts";
-import { stateView } from "./run-executor.ts";
+import { restorableThread } from "./archive-restore.ts";
+import { stateView } from "./checkpoint-views.ts";
 import { composeHistory } from "./thread-history.ts";
 import type { ThreadBundles } from "./thread-bundles.ts";
 
@@ -26,7 +27,7 @@ const READINGS_KEPT = 2;
 
 const serde = new JsonPlusSerializer();
 
-export class ThreadSharing {
+export class ThreadSharing implements SharingApi {
   /** Shared threads opened to be read, by reading id: their records as an import would store them, and their files. */
   private readonly readings = new Map<string, BundledThread>();
 
@@ -64,7 +65,7 @@ export class ThreadSharing {
   }
 
   /** Forgets a shared thread opened to be read. */
-  close(threadId: string): void {
+  async close(threadId: string): Promise<void> {
     this.readings.delete(threadId);
   }
 

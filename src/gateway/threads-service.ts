@@ -13,15 +13,21 @@ import {
   type ThreadSummary,
   type UploadResult,
   type WireMessage,
+  type ThreadsApi,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
 import { UserError } from "../shared/user-error.ts";
-import type { ThreadFiles, ThreadRepository } from "../storage/index.ts";
-import { ThreadSearchIndex, type FawnDb } from "../storage/index.ts";
-import { ThreadIdTakenError, ThreadImporter } from "../storage/thread-import.ts";
+import type {
+  FawnStorage,
+  RunRecordStorage,
+  ThreadFileStorage,
+  ThreadImportStorage,
+  ThreadStorage,
+} from "../storage/index.ts";
+import { ThreadIdTakenError } from "../storage/index.ts";
 import type { BranchService } from "./branch-service.ts";
 import { CheckpointViewCache } from "./checkpoint-view-cache.ts";
-import { checkpointView, stateView } from "./run-executor.ts";
+import { checkpointView, stateView } from "./checkpoint-views.ts";
 import { composeHistory } from "./thread-history.ts";
 import { threadReplay } from "./thread-replay.ts";
 import { tryLockThread } from "./thread-locks.ts";
@@ -36,8 +42,8 @@ export const THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export const THREAD_RUNNING_ELSEWHERE = "This thread is running in another tab; stop it there before deleting it.";
 
 export interface ThreadsServiceOptions {
-  threads: ThreadRepository;
-  files: ThreadFiles;
+  threads: ThreadStorage & RunRecordStorage;
+  files: ThreadFileStorage;
   checkpointer: BaseCheckpointSaver;
   /** The versions of the thread's turns, and which one it shows. */
   branches: BranchService;
@@ -46,37 +52,42 @@ export interface ThreadsServiceOptions {
   isRunning: (threadId: string) => boolean;
   /** Closes the thread's open sandbox: it holds the files it loaded, or the thread is gone. */
   closeSandbox: (threadId: string) => Promise<void>;
+  /**
+   * A file of a shared thread being read before it is imported (ThreadSharing.readFile): kept in memory under its
+   * reading id; undefined for a stored thread's id.
+   */
+  sharedFile?: (threadId: string, path: string) => ThreadFileContent | undefined;
 }
 
-export class ThreadsService {
-  private readonly threads: ThreadRepository;
-  private readonly importer: ThreadImporter;
+export class ThreadsService implements ThreadsApi {
+  private readonly threads: ThreadStorage & RunRecordStorage;
+  private readonly importer: ThreadImportStorage;
   private readonly uploads: UploadsService;
   private readonly views: CheckpointViewCache;
-  readonly search: ThreadSearchService;
+  readonly searchIndex: ThreadSearchService;
 
   constructor(
-    db: FawnDb,
+    storage: Pick<FawnStorage, "threadImport" | "search">,
     private readonly options: ThreadsServiceOptions,
   ) {
     this.threads = options.threads;
-    this.importer = new ThreadImporter(db, options.checkpointer);
+    this.importer = storage.threadImport;
     this.uploads = new UploadsService(options.files);
     this.views = new CheckpointViewCache(options.checkpointer);
-    this.search = new ThreadSearchService({
+    this.searchIndex = new ThreadSearchService({
       threads: this.threads,
-      index: new ThreadSearchIndex(db),
+      index: storage.search,
       messages: (threadId) => this.visibleMessages(threadId),
       messagesOf: (threadIds) => this.visibleMessagesOf(threadIds),
     });
     // Thread search keeps the thread list between searches: other tabs' changes renew it too.
-    listenForThreadChanges(() => this.search.threadsChanged());
+    listenForThreadChanges(() => this.searchIndex.threadsChanged());
   }
 
   /** Announces a change, renewing the search's copy of the list first when threads changed. */
   announce(notice: ChangeNotice): void {
     if (notice.type === "thread-changed" || notice.type === "thread-deleted" || notice.type === "threads-replaced") {
-      this.search.threadsChanged();
+      this.searchIndex.threadsChanged();
     }
     this.options.notify(notice);
   }
@@ -162,6 +173,8 @@ export class ThreadsService {
   }
 
   async readFile(threadId: string, path: string): Promise<ThreadFileContent> {
+    const shared = this.options.sharedFile?.(threadId, path);
+    if (shared) return shared;
     const file = typeof path === "string" ? await this.options.files.read(threadId, path) : undefined;
     if (!file) throw new UserError(`This thread has no file ${JSON.stringify(path)}.`);
     return { path, bytes: file.bytes, mime_type: file.meta.mimeType };
@@ -247,9 +260,9 @@ export class ThreadsService {
     return updated;
   }
 
-  find(query: string, options: { limit?: number } = {}): Promise<ThreadSearchResult> {
+  search(query: string, options: { limit?: number } = {}): Promise<ThreadSearchResult> {
     if (typeof query !== "string") return Promise.reject(new UserError("A search query is a string."));
-    return this.search.search(query, options ?? {});
+    return this.searchIndex.search(query, options ?? {});
   }
 
   private async update(threadId: string, patch: { title?: string; pinned?: boolean }): Promise<ThreadSummary> {
