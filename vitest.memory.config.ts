@@ -9,7 +9,9 @@ export default defineConfig({
     include: [
       "test/integration/agent-modes.test.ts",
       "test/integration/composer-extras.test.ts",
+      "test/integration/foreign-thread.test.ts",
       "test/integration/gateway-routes.test.ts",
+      "test/integration/gateway-sandbox.test.ts",
       "test/integration/lead-agent-chain.test.ts",
       "test/integration/mcp-oauth.test.ts",
       "test/integration/mcp-tool-names.test.ts",
@@ -17,6 +19,7 @@ export default defineConfig({
       "test/integration/memory-skills-subagents.test.ts",
       "test/integration/model-retry.test.ts",
       "test/integration/thread-bundle.test.ts",
+      "test/integration/thread-delete-lock.test.ts",
       "test/integration/thread-share-link.test.ts",
     ],
     environment: "node",

@@ -4,7 +4,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openGateway, type Gateway } from "../../src/gateway/index.ts";
+import type { Gateway } from "../../src/gateway/index.ts";
 import {
   isApprovalRequestedEvent,
   type ApprovalRequestedEvent,
@@ -14,7 +14,7 @@ import {
 import { bootFakeSlot } from "../../src/sandbox/webcontainer/fake-webcontainer.ts";
 import { WebContainerSandbox } from "../../src/sandbox/webcontainer/webcontainer-sandbox.ts";
 import { MemoryThreadFileStore } from "../../src/sandbox/thread-file-store.ts";
-import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
+import { modelSettings, openTestGateway, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("foreign-thread");
 
@@ -259,7 +259,7 @@ describe("a stranger's thread, continued", () => {
   it("on WebContainer, whose node and npm reach the network, a bash command waits too; the browser's bash does not", async () => {
     const { slot } = await bootFakeSlot({ workdirName: "fawn" });
     const store = new MemoryThreadFileStore();
-    const gateway = await openGateway(`foreign-thread-webcontainer-${crypto.randomUUID()}`, {
+    const gateway = await openTestGateway(`foreign-thread-webcontainer-${crypto.randomUUID()}`, {
       openSandbox: async (threadId) => WebContainerSandbox.open({ slot, threadId, store }),
     });
     await gateway.settings.saveModels(

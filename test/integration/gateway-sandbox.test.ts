@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import type { RunEvent, ThreadEntry } from "../../src/protocol/index.ts";
 import { bootFakeSlot } from "../../src/sandbox/webcontainer/fake-webcontainer.ts";
 import { PageSandboxServer } from "../../src/sandbox/webcontainer/page-sandbox-server.ts";
-import { openFawnDb, ThreadFiles } from "../../src/storage/index.ts";
 import { runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("gateway-sandbox-test");
@@ -22,7 +21,7 @@ function toolResults(entries: ThreadEntry[]): string[] {
 }
 
 async function storedFile(threadId: string, path: string): Promise<string | undefined> {
-  const file = await new ThreadFiles(await openFawnDb(harness.gatewayDbName())).read(threadId, path);
+  const file = await (await harness.storage()).files.read(threadId, path);
   return file && new TextDecoder().decode(file.bytes);
 }
 

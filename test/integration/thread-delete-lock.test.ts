@@ -1,9 +1,9 @@
 // Deleting a thread that another tab is running (its run holds the thread's Web Lock) is refused with a sentence, and
 // the thread stays; once the run has ended, the thread can be deleted.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DATA_IN_USE_ELSEWHERE, openGateway, THREAD_RUNNING_ELSEWHERE } from "../../src/gateway/index.ts";
+import { DATA_IN_USE_ELSEWHERE, THREAD_RUNNING_ELSEWHERE } from "../../src/gateway/index.ts";
 import type { RunEvent } from "../../src/protocol/index.ts";
-import { useGatewayHarness } from "./harness.ts";
+import { openTestGateway, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("thread-delete-lock-test");
 
@@ -48,7 +48,7 @@ describe("deleting a thread another tab is running", () => {
   });
 
   it("is refused while a second Gateway on the same database (another tab) runs it", async () => {
-    const other = await openGateway(harness.gatewayDbName(), { retry: { initialDelayMs: 10, maxDelayMs: 50 } });
+    const other = await openTestGateway(harness.gatewayDbName(), { retry: { initialDelayMs: 10, maxDelayMs: 50 } });
     const thread = await harness.gateway.threads.create();
     const runId = crypto.randomUUID();
     let streaming!: () => void;
