@@ -50,7 +50,7 @@ export const enConversation = {
     "{{ reason }}; trying again in about {{ seconds }} s (retry {{ attempt }} of {{ retries }})…",
   ),
 
-  // Messages and their tool steps (message-view.tsx, tool-steps.ts, tool-steps.tsx).
+  // Messages and their tool steps (message-view.tsx, tool-step-content.ts, tool-steps.tsx).
   "message.user": "User message",
   "message.files": "Files",
   "message.reasoning": "Reasoning",
@@ -131,7 +131,7 @@ export const enConversation = {
   ),
   "markdown.openImage": "Open it in a new tab",
 
-  // Token usage (token-usage.ts).
+  // Token usage (message-usage.ts).
   "tokens.count.one": template<{ count: string }>("{{ count }} token"),
   "tokens.count.other": template<{ count: string }>("{{ count }} tokens"),
   "tokens.detail": template<{ input: string; output: string }>("{{ input }} in · {{ output }} out"),

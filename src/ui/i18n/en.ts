@@ -227,7 +227,8 @@ export const en = {
   "renameThread.empty": "Give the thread a title.",
   "renameThread.tooLong": template<{ max: string }>("A title is at most {{ max }} characters."),
 
-  // Copy buttons and Mermaid diagrams (shared/copy-button.tsx, conversation/copy-button.tsx, markdown/code-tools.tsx).
+  // Copy buttons and Mermaid diagrams (shared/copy-button.tsx, conversation/copy-message-button.tsx,
+  // markdown/code-block-tools.tsx).
   "copy.message": "Copy",
   "copy.code": "Copy code",
   "copy.done": "Copied",
