@@ -8,7 +8,6 @@ import {
   type ChangeNotice,
   type ThreadDetail,
   type ThreadFileContent,
-  type ThreadFileInfo,
   type ThreadReplay,
   type ThreadSearchResult,
   type ThreadSummary,
@@ -179,16 +178,6 @@ export class ThreadsService implements ThreadsApi {
     const file = typeof path === "string" ? await this.options.files.read(threadId, path) : undefined;
     if (!file) throw new UserError(`This thread has no file ${JSON.stringify(path)}.`);
     return { path, bytes: file.bytes, mime_type: file.meta.mimeType };
-  }
-
-  async listFiles(threadId: string): Promise<ThreadFileInfo[]> {
-    if (typeof threadId !== "string" || !(await this.exists(threadId))) {
-      throw new UserError(`There is no thread with id ${threadId}.`);
-    }
-    const files = await this.options.files.list(threadId);
-    return files
-      .map(({ path, size, mimeType, mtime }) => ({ path, size, mime_type: mimeType, modified_at: mtime }))
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   async upload(threadId: string, files: { name: string; bytes: Uint8Array }[]): Promise<UploadResult> {

@@ -109,16 +109,6 @@ export interface ThreadSearchResult {
 /** The most hits one search returns. */
 export const MAX_THREAD_SEARCH_LIMIT = 200;
 
-/** One of a thread's files as a list shows it: where it is, how big, its type and when it was written; no bytes. */
-export interface ThreadFileInfo {
-  path: string;
-  /** Length in bytes. */
-  size: number;
-  mime_type: string;
-  /** When it was last written, in milliseconds since the epoch. */
-  modified_at: number;
-}
-
 /** One of a thread's files, for download or preview. */
 export interface ThreadFileContent {
   path: string;
@@ -160,8 +150,6 @@ export interface ThreadsApi {
    * with a readable message when there is none.
    */
   readFile(threadId: string, path: string): Promise<ThreadFileContent>;
-  /** Every file the thread holds (workspace, uploads, outputs), by path; rejects for a thread there is not. */
-  listFiles(threadId: string): Promise<ThreadFileInfo[]>;
   /**
    * Stores files in the thread's /mnt/user-data/uploads (PDF, DOCX, XLSX and PPTX also as Markdown beside them).
    * An upload over a limit, or with a bad name, is refused whole with a readable message; nothing is written.
