@@ -153,7 +153,7 @@ export const en = {
   "notice.notUploaded": template<{ error: string }>("The files were not uploaded: {{ error }}"),
   "notice.runNotStarted": template<{ error: string }>("The run could not start: {{ error }}"),
 
-  // The sidebar, the thread list and thread search (sidebar.tsx, thread-list.tsx, thread-search.tsx/.ts).
+  // The sidebar, the thread list and thread search (sidebar.tsx, thread-list.tsx, thread-search.tsx, thread-search-controller.ts).
   "sidebar.settings": "Settings",
   "threads.none": "No threads yet.",
   "threads.pinned": "Pinned",

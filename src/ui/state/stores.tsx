@@ -12,7 +12,7 @@ import { createModelChoice } from "./model-choice.ts";
 import { createNotices } from "./notices.ts";
 import { createOpenThread, threadIdFromHash } from "./open-thread.ts";
 import { createRuns } from "./runs.ts";
-import { createThreadList } from "./thread-list.ts";
+import { createThreadList } from "./thread-list-store.ts";
 
 /** Makes the stores over `client`; `init` then loads them and follows changes made elsewhere. */
 export function createStores(client: GatewayClient) {
