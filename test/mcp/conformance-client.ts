@@ -9,7 +9,7 @@
 import "fake-indexeddb/auto";
 import { McpService } from "../../src/gateway/mcp-service.ts";
 import { McpRegistry } from "../../src/mcp/index.ts";
-import { openFawnDb } from "../../src/storage/fawn-db.ts";
+import { indexedDbStorage, openFawnDb } from "../../src/storage/index.ts";
 
 /** The tool each scenario's server offers and checks that the client calls, with its arguments. */
 const CALLS: Record<string, { tool: string; args: Record<string, unknown> } | undefined> = {
@@ -22,7 +22,7 @@ const AUTH_CALL = { tool: "test-tool", args: {} };
 
 /** An auth scenario: sign in as a user of Settings → Tools would, then list the tools and call the scenario's tool. */
 async function runWithSignIn(scenario: string, url: string): Promise<void> {
-  const service = new McpService(await openFawnDb(`conformance-${String(process.pid)}`), {
+  const service = new McpService(indexedDbStorage(await openFawnDb(`conformance-${String(process.pid)}`)), {
     notify: () => undefined,
     proxyUrl: async () => undefined,
     oauthRedirectUrl: "http://127.0.0.1:8765/oauth-callback.html",
