@@ -2,7 +2,7 @@
 // the environment (checked at start-up, each error naming its variable).
 import type http from "node:http";
 import type https from "node:https";
-import type { McpStdioServer } from "./mcp-config.ts";
+import type { McpStdioServer } from "./mcp-config-file.ts";
 import { TargetPolicy, type ResolveHost } from "./target-policy.ts";
 
 export const MiB = 1024 * 1024;

@@ -16,7 +16,7 @@ import {
   type ProgressToken,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { McpStdioServer } from "./mcp-config.ts";
+import type { McpStdioServer } from "./mcp-config-file.ts";
 
 /** Sessions (each one child process) per configured server: a few Fawn tabs, not a crowd of children. */
 export const DEFAULT_MCP_MAX_SESSIONS = 4;

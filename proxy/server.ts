@@ -22,7 +22,7 @@ import {
 } from "./config.ts";
 import { ALLOWED_METHODS, corsHeaders, FORWARD_PREFIX } from "./header-policy.ts";
 import { MCP_ALLOWED_HEADERS, MCP_ALLOWED_METHODS, McpBridge } from "./mcp-bridge.ts";
-import { mcpServersFromEnv } from "./mcp-config.ts";
+import { mcpServersFromEnv } from "./mcp-config-file.ts";
 import { Relay, parseTarget, type Limits, type RelayContext, type TargetResult } from "./relay.ts";
 import { errorBody, sendJson } from "./reply.ts";
 import { TargetPolicy, type ResolveHost } from "./target-policy.ts";
@@ -52,7 +52,7 @@ export {
 } from "./config.ts";
 export { EXPOSED_HEADERS } from "./header-policy.ts";
 export { TargetPolicy, type ResolveHost, type ResolvedAddress } from "./target-policy.ts";
-export { McpConfigError, mcpServersFromConfig, mcpServersFromEnv, type McpStdioServer } from "./mcp-config.ts";
+export { McpConfigError, mcpServersFromConfig, mcpServersFromEnv, type McpStdioServer } from "./mcp-config-file.ts";
 export { loadOrCreateToken, PROXY_TOKEN_HEADER, TOKEN_ERROR_TYPE, tokenFileFromEnv } from "./token.ts";
 
 const MCP_PREFIX = "/mcp/";
