@@ -9,7 +9,7 @@ export interface ThreadModelChoice {
 
 /** A thread's use of its model's context window. */
 export interface ThreadContextUsage {
-  /** Tokens of the thread's next request, as the last model call counted them (see `threadContext`). */
+  /** Tokens of the thread's next request, as the last model call counted them (see `ContextApi.usage`). */
   tokens: number;
   /** The model's context window in tokens. */
   window: number;

@@ -6,8 +6,8 @@ import type { ThreadDetail } from "./threads-api.ts";
 /**
  * A shared thread opened to be read before it is imported (a share link, a `.fawn` opened with or shared to the app):
  * its bundle and what it holds, and the thread as an import would show it, read-only. Its `thread_id` is a reading id
- * of its own (`shared-…`), never a stored thread's: `readThreadFile` reads the bundle's files under it until
- * `closeSharedThread`. Nothing of it is stored.
+ * of its own (`shared-…`), never a stored thread's: `threads.readFile` reads the bundle's files under it until
+ * `sharing.close`. Nothing of it is stored.
  */
 export interface SharedThreadReading extends SharedThreadBundle {
   thread: ThreadDetail;

@@ -2,7 +2,7 @@
 // a `.fawn` also arrives opened from the system (`file_handlers`) or shared to the installed app (`share_target`).
 // Whatever way it comes, the page shows what it holds before anything is imported.
 
-/** The fragment of a share link: `#share=<data>`, `<data>` being what `shareThreadLink` answers. */
+/** The fragment of a share link: `#share=<data>`, `<data>` being what `sharing.link` answers. */
 export const SHARE_LINK_KEY = "share";
 
 /**
@@ -31,7 +31,7 @@ export interface ThreadBundlePreview {
   files: { path: string; size: number }[];
 }
 
-/** A share link's bundle, decoded and checked: its bytes (for `importThreadBundle`) and what it holds. */
+/** A share link's bundle, decoded and checked: its bytes (for `bundles.import`) and what it holds. */
 export interface SharedThreadBundle {
   bundle: Blob;
   preview: ThreadBundlePreview;
