@@ -354,7 +354,7 @@ saveBenchResult({
     "The mock model streams 2,000 tokens of 10 characters at 200 tokens a second into the built app in Chromium " +
     "(headless, software rendering, 1280×800): once as one 20,000-character paragraph (the worst case: the block " +
     "that grows is the whole reply) and once as Markdown with headings, paragraphs, lists and code. The agent worker " +
-    "sends run events at most once a frame (src/gateway/run-event-coalescer.ts), and only once the page has drawn " +
+    "sends run events at most once a frame (src/gateway/runs/run-event-coalescer.ts), and only once the page has drawn " +
     "the last batch and paused in proportion to its cost (src/ui/shared/update-pacer.ts); the page re-renders only " +
     "the last Markdown block " +
     "(src/ui/markdown/markdown.ts). A Chromium trace gives each main-thread task's CPU time and wall time; the cost " +

@@ -77,7 +77,7 @@ async function usage(): Promise<number | undefined> {
   return (await navigator.storage?.estimate?.())?.usage;
 }
 
-/** One thread written step by step as a Fawn run writes it (src/gateway/run-service.ts, run-executor.ts). */
+/** One thread written step by step as a Fawn run writes it (src/gateway/run-service.ts, runs/run-recorder.ts, runs/run-executor.ts). */
 async function runFawn(
   options: IdbBenchOptions,
   dbName = "fawn-bench-idb",
