@@ -54,8 +54,16 @@ function conformanceCounts(path: string): Counts {
   return { passed: report.passed, failed: report.failed, skipped: report.expectedFailures };
 }
 
+/** test/storage-browser/run.ts: the storage contract's checks in Chromium's IndexedDB. */
+function storageBrowserCounts(path: string): Counts {
+  const report = JSON.parse(readFileSync(path, "utf8")) as { passed: number; failed: number };
+  return { passed: report.passed, failed: report.failed, skipped: 0 };
+}
+
 const reports: [string, (path: string) => Counts][] = [
   ["reports/unit.json", vitestCounts],
+  ["reports/storage-memory.json", vitestCounts],
+  ["reports/storage-browser.json", storageBrowserCounts],
   ["reports/mcp-conformance.json", conformanceCounts],
   ["reports/build.json", vitestCounts],
   ["reports/e2e.json", playwrightCounts],

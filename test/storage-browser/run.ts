@@ -1,7 +1,9 @@
 // Runs the storage contract (src/storage/storage-contract.ts) against Chromium's real IndexedDB: builds the page in
 // this folder, serves it on STORAGE_CONTRACT_PORT, runs every check in /usr/bin/chromium and prints one line per
-// check; exits 1 when one fails. `npx tsx test/storage-browser/run.ts`.
+// check, and its counts to reports/storage-browser.json; exits 1 when one fails. `npx tsx test/storage-browser/run.ts`
+// (part of `npm run test:storage`).
 import { chromium } from "@playwright/test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build, preview } from "vite";
 import type { ContractResult } from "./main.ts";
@@ -33,4 +35,7 @@ for (const result of results)
   console.log(`${result.error ? "✗" : "✓"} ${result.name}${result.error ? `\n    ${result.error}` : ""}`);
 const failed = results.filter((result) => result.error).length;
 console.log(`Storage contract in Chromium's IndexedDB: ${results.length - failed} passed, ${failed} failed.`);
+// For `npm test`'s closing line (scripts/test-summary.ts).
+mkdirSync("reports", { recursive: true });
+writeFileSync("reports/storage-browser.json", JSON.stringify({ passed: results.length - failed, failed }));
 if (failed > 0 || results.length === 0) process.exitCode = 1;
