@@ -14,7 +14,7 @@ import {
   type WireMessage,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
-import { isUserFacing, UserError, userErrorStatus } from "../shared/user-error.ts";
+import { isUserFacing, userErrorStatus } from "../shared/user-error.ts";
 import type { Gateway } from "./create-gateway.ts";
 
 /** The stream modes a run can be asked for; the SDK's `messages-tuple` is sent as the `messages` event. */
@@ -291,7 +291,7 @@ export function createGatewayFetch(gateway: Gateway): (request: Request) => Prom
     try {
       await gateway.approvals.answer(c.req.param("approval_id"), body.decision, threadId);
     } catch (error) {
-      if (error instanceof UserError) throw new RouteProblem(404, error.message);
+      if (isUserFacing(error)) throw new RouteProblem(404, error.message);
       throw error;
     }
     return json({ approval_id: c.req.param("approval_id"), decision: body.decision });

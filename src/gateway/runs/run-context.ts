@@ -18,7 +18,7 @@ import type { ChatModelFactory } from "../../models/index.ts";
 import type { ChangeNotice, ModelTarget, RunRequest, ThreadSummary } from "../../protocol/index.ts";
 import { contentText } from "../../protocol/index.ts";
 import { secretRedactor } from "../../shared/redact.ts";
-import { UserError } from "../../shared/user-error.ts";
+import { isUserFacing } from "../../shared/user-error.ts";
 import type { Sandbox } from "../../sandbox/sandbox.ts";
 import type { CheckpointStorage, ThreadStorage, RunRecordStorage } from "../../storage/index.ts";
 import type { ApprovalService } from "../approval-service.ts";
@@ -133,7 +133,7 @@ export async function readRunContext(
     try {
       plan = await sources.branches.plan(request, thread);
     } catch (error) {
-      if (error instanceof UserError) return { refused: error.message };
+      if (isUserFacing(error)) return { refused: error.message };
       throw error;
     }
   }
