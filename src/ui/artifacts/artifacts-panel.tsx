@@ -38,8 +38,8 @@ export function ArtifactsPanel(props: {
   const install = (path: string) => {
     setFailure(undefined);
     setInstalled(undefined);
-    props.client
-      .skills.installFromThread(props.threadId, path)
+    props.client.skills
+      .installFromThread(props.threadId, path)
       .then((skill) => setInstalled(t("artifacts.installed", { name: skill.name })))
       .catch((error: unknown) => setFailure(errorMessage(error)));
   };
