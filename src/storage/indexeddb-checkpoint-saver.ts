@@ -1,14 +1,13 @@
 // LangGraph's checkpointer over Fawn's IndexedDB (docs/architecture.md#d2-storage). Semantics follow MemorySaver; the
 // layout follows the Postgres saver: checkpoints without channel values, one record per (channel, version) written only
 // for the channels in `newVersions`, pending writes keyed by task and index. Message lists are stored one message per
-// record; how records are made and read back is checkpoint-codec.ts, shared with MemoryCheckpointSaver. Every put is
+// record; how records are made and read back is checkpoint-codec.ts, and what a put or putWrites prepares before it
+// writes is checkpoint-puts.ts, both shared with MemoryCheckpointSaver. Every put is
 // one transaction.
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { IDBPTransaction, StoreNames } from "idb";
 import {
   BaseCheckpointSaver,
-  WRITES_IDX_MAP,
-  copyCheckpoint,
   getCheckpointId,
   type ChannelVersions,
   type Checkpoint,
@@ -25,10 +24,10 @@ import {
   type ChannelPlan,
   type CheckpointReader,
   type CheckpointWriteStat,
-  type PreparedValue,
   type RawTuple,
 } from "./checkpoint-codec.ts";
-import { assertStringKey, MISSING_THREAD_ID, nextChannelVersion } from "./checkpoint-keys.ts";
+import { assertStringKey, nextChannelVersion } from "./checkpoint-keys.ts";
+import { preparePut, prepareWrites } from "./checkpoint-puts.ts";
 import type { CheckpointStorage } from "./contracts.ts";
 import {
   CHECKPOINT_STORES,
@@ -174,38 +173,14 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver implements Che
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const threadId: unknown = config.configurable?.thread_id;
-    const ns: unknown = config.configurable?.checkpoint_ns ?? "";
-    const parentId: unknown = config.configurable?.checkpoint_id;
-    if (threadId === undefined) throw new Error(`Failed to put checkpoint. ${MISSING_THREAD_ID}`);
-    assertStringKey("thread_id", threadId);
-    assertStringKey("checkpoint_ns", ns, true);
-    assertStringKey("checkpoint_id", checkpoint.id);
-    if (parentId !== undefined) assertStringKey("checkpoint_id", parentId, true);
-
-    const prepared = copyCheckpoint(checkpoint);
-    const values = prepared.channel_values;
-    const [[type, bytes], [metadataType, metadataBytes]] = await Promise.all([
-      this.serde.dumpsTyped({ ...prepared, channel_values: {} }),
-      this.serde.dumpsTyped(metadata),
-    ]);
-    const channels: PreparedValue[] = await Promise.all(
-      Object.entries(newVersions)
-        .filter(([channel]) => Object.prototype.hasOwnProperty.call(values, channel) && values[channel] !== undefined)
-        .map(([channel, version]) => this.codec.prepareValue(threadId, ns, channel, version, values[channel])),
+    const { threadId, ns, parentId, record, values, channels } = await preparePut(
+      this.serde,
+      this.codec,
+      config,
+      checkpoint,
+      metadata,
+      newVersions,
     );
-    const record: CheckpointRecord = {
-      thread_id: threadId,
-      checkpoint_ns: ns,
-      checkpoint_id: checkpoint.id,
-      ...(parentId ? { parent_checkpoint_id: parentId } : {}),
-      v: prepared.v,
-      type,
-      checkpoint: bytes,
-      metadata_type: metadataType,
-      metadata: metadataBytes,
-      channel_versions: { ...prepared.channel_versions },
-    };
 
     let plan: ChannelPlan | undefined;
     await this.writeAtomically(
@@ -228,7 +203,7 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver implements Che
         requests.push(tx.objectStore("checkpoints").put(record));
         stats.push({
           store: "checkpoints",
-          bytes: bytes.byteLength + metadataBytes.byteLength + jsonSize(record.channel_versions),
+          bytes: record.checkpoint.byteLength + record.metadata.byteLength + jsonSize(record.channel_versions),
         });
       },
     );
@@ -238,35 +213,7 @@ export class IndexedDbCheckpointSaver extends BaseCheckpointSaver implements Che
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
-    const threadId: unknown = config.configurable?.thread_id;
-    const ns: unknown = config.configurable?.checkpoint_ns ?? "";
-    const checkpointId: unknown = config.configurable?.checkpoint_id;
-    if (threadId === undefined) throw new Error(`Failed to put writes. ${MISSING_THREAD_ID}`);
-    if (checkpointId === undefined) {
-      throw new Error(
-        'Failed to put writes. The passed RunnableConfig is missing a required "checkpoint_id" field in its "configurable" property.',
-      );
-    }
-    assertStringKey("thread_id", threadId);
-    assertStringKey("checkpoint_ns", ns, true);
-    assertStringKey("checkpoint_id", checkpointId);
-    assertStringKey("task_id", taskId);
-    const records: CheckpointWriteRecord[] = await Promise.all(
-      writes.map(async ([channel, value], idx) => {
-        const [type, bytes] = await this.serde.dumpsTyped(value);
-        return {
-          thread_id: threadId,
-          checkpoint_ns: ns,
-          checkpoint_id: checkpointId,
-          task_id: taskId,
-          idx: WRITES_IDX_MAP[channel] ?? idx,
-          task_path: taskPath ?? "",
-          channel,
-          type,
-          bytes,
-        };
-      }),
-    );
+    const { threadId, ns, checkpointId, records } = await prepareWrites(this.serde, config, writes, taskId, taskPath);
     await this.writeAtomically(["checkpoint_writes"], async (tx, requests, stats) => {
       const store = tx.objectStore("checkpoint_writes");
       for (const record of records) {

@@ -4,8 +4,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   BaseCheckpointSaver,
-  WRITES_IDX_MAP,
-  copyCheckpoint,
   getCheckpointId,
   type ChannelVersions,
   type Checkpoint,
@@ -16,9 +14,10 @@ import {
   type SerializerProtocol,
 } from "@langchain/langgraph-checkpoint";
 import { CheckpointCodec, type CheckpointReader, type RawTuple } from "../checkpoint-codec.ts";
-import { assertStringKey, MISSING_THREAD_ID, nextChannelVersion } from "../checkpoint-keys.ts";
+import { assertStringKey, nextChannelVersion } from "../checkpoint-keys.ts";
+import { preparePut, prepareWrites } from "../checkpoint-puts.ts";
 import type { CheckpointStorage } from "../contracts.ts";
-import { CHECKPOINT_STORES, type CheckpointRecord, type CheckpointWriteRecord } from "../fawn-db.ts";
+import { CHECKPOINT_STORES, type CheckpointRecord } from "../fawn-db.ts";
 import type { MemoryTables } from "./memory-tables.ts";
 
 type CheckpointKey = [string, string, string];
@@ -114,37 +113,14 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver implements Checkp
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const threadId: unknown = config.configurable?.thread_id;
-    const ns: unknown = config.configurable?.checkpoint_ns ?? "";
-    const parentId: unknown = config.configurable?.checkpoint_id;
-    if (threadId === undefined) throw new Error(`Failed to put checkpoint. ${MISSING_THREAD_ID}`);
-    assertStringKey("thread_id", threadId);
-    assertStringKey("checkpoint_ns", ns, true);
-    assertStringKey("checkpoint_id", checkpoint.id);
-    if (parentId !== undefined) assertStringKey("checkpoint_id", parentId, true);
-    const prepared = copyCheckpoint(checkpoint);
-    const values = prepared.channel_values;
-    const [[type, bytes], [metadataType, metadataBytes]] = await Promise.all([
-      this.serde.dumpsTyped({ ...prepared, channel_values: {} }),
-      this.serde.dumpsTyped(metadata),
-    ]);
-    const channels = await Promise.all(
-      Object.entries(newVersions)
-        .filter(([channel]) => Object.prototype.hasOwnProperty.call(values, channel) && values[channel] !== undefined)
-        .map(([channel, version]) => this.codec.prepareValue(threadId, ns, channel, version, values[channel])),
+    const { threadId, ns, parentId, record, values, channels } = await preparePut(
+      this.serde,
+      this.codec,
+      config,
+      checkpoint,
+      metadata,
+      newVersions,
     );
-    const record: CheckpointRecord = {
-      thread_id: threadId,
-      checkpoint_ns: ns,
-      checkpoint_id: checkpoint.id,
-      ...(parentId ? { parent_checkpoint_id: parentId } : {}),
-      v: prepared.v,
-      type,
-      checkpoint: bytes,
-      metadata_type: metadataType,
-      metadata: metadataBytes,
-      channel_versions: { ...prepared.channel_versions },
-    };
     const parent = parentId ? this.tables.read((tx) => tx.get("checkpoints", [threadId, ns, parentId])) : undefined;
     // Read first (the codec reads asynchronously), then written in one synchronous transaction: all of it or none.
     const plan = await this.codec.planChannels(
@@ -170,35 +146,7 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver implements Checkp
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
-    const threadId: unknown = config.configurable?.thread_id;
-    const ns: unknown = config.configurable?.checkpoint_ns ?? "";
-    const checkpointId: unknown = config.configurable?.checkpoint_id;
-    if (threadId === undefined) throw new Error(`Failed to put writes. ${MISSING_THREAD_ID}`);
-    if (checkpointId === undefined) {
-      throw new Error(
-        'Failed to put writes. The passed RunnableConfig is missing a required "checkpoint_id" field in its "configurable" property.',
-      );
-    }
-    assertStringKey("thread_id", threadId);
-    assertStringKey("checkpoint_ns", ns, true);
-    assertStringKey("checkpoint_id", checkpointId);
-    assertStringKey("task_id", taskId);
-    const records: CheckpointWriteRecord[] = await Promise.all(
-      writes.map(async ([channel, value], idx) => {
-        const [type, bytes] = await this.serde.dumpsTyped(value);
-        return {
-          thread_id: threadId,
-          checkpoint_ns: ns,
-          checkpoint_id: checkpointId,
-          task_id: taskId,
-          idx: WRITES_IDX_MAP[channel] ?? idx,
-          task_path: taskPath ?? "",
-          channel,
-          type,
-          bytes,
-        };
-      }),
-    );
+    const { threadId, ns, checkpointId, records } = await prepareWrites(this.serde, config, writes, taskId, taskPath);
     this.tables.write((tx) => {
       for (const record of records) {
         // A regular write already stored for this task and index stays; special channels replace (as MemorySaver).
