@@ -2,8 +2,7 @@
 // layout follows the Postgres saver: checkpoints without channel values, one record per (channel, version) written only
 // for the channels in `newVersions`, pending writes keyed by task and index. Message lists are stored one message per
 // record; how records are made and read back is checkpoint-codec.ts, and what a put or putWrites prepares before it
-// writes is checkpoint-puts.ts, both shared with MemoryCheckpointSaver. Every put is
-// one transaction.
+// writes is checkpoint-puts.ts, both shared with MemoryCheckpointSaver. Every put is one transaction.
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { IDBPTransaction, StoreNames } from "idb";
 import {
