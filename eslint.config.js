@@ -102,6 +102,23 @@ const otherZones = [
     message: "proxy/ is standalone Node code and imports nothing from src/.",
   },
   {
+    // The server (docs/architecture.md#d11-server) runs src/ on Node; nothing the browser loads may take it along.
+    target: ["./src", "./workers"],
+    from: "./server",
+    message: "src/ and workers/ reach the browser: they never import server/ (Node only, with its database drivers).",
+  },
+  ...FRONTED.map((layer) => ({
+    target: "./server",
+    from: `./src/${layer}`,
+    except: ["./index.ts"],
+    message: `server/ takes ${layer}/ through its front, ${layer}/index.ts (docs/architecture.md#layers).`,
+  })),
+  {
+    target: "./server",
+    from: ["./src/ui", "./workers"],
+    message: "server/ never takes the page's ui/ or the browser's workers/.",
+  },
+  {
     // The stores every feature takes (useRuns(), useOpenThread()…): the arrows run from features to state.
     target: "./src/ui/state",
     from: [

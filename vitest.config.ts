@@ -8,6 +8,7 @@ export default defineConfig({
       "src/**/*.test.tsx",
       "workers/**/*.test.ts",
       "proxy/**/*.test.ts",
+      "server/**/*.test.ts",
       "test/mock-llm/**/*.test.ts",
       "test/integration/**/*.test.ts",
       "scripts/**/*.test.ts",
