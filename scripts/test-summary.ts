@@ -64,6 +64,7 @@ const reports: [string, (path: string) => Counts][] = [
   ["reports/unit.json", vitestCounts],
   ["reports/storage-memory.json", vitestCounts],
   ["reports/storage-browser.json", storageBrowserCounts],
+  ["reports/server.json", vitestCounts],
   ["reports/mcp-conformance.json", conformanceCounts],
   ["reports/build.json", vitestCounts],
   ["reports/e2e.json", playwrightCounts],
