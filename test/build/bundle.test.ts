@@ -24,6 +24,22 @@ describe("built bundle", () => {
     for (const file of allScripts()) expect(nodeImports(file), file).toEqual([]);
   });
 
+  it("carries none of the server: no database driver, no SQL, no LangGraph server in any script", () => {
+    for (const file of allScripts()) {
+      const code = fileText(file);
+      for (const marker of [
+        "fawn_rows",
+        "pg_advisory",
+        "PGlite",
+        "pg-protocol",
+        "langgraph-api",
+        "@hono/node-server",
+      ]) {
+        expect(code.includes(marker), `${file} contains ${marker}`).toBe(false);
+      }
+    }
+  });
+
   it("keeps LangGraph and LangChain out of what the page loads first", () => {
     const scripts = initialFiles().filter((file) => file.endsWith(".js"));
     expect(scripts.length).toBeGreaterThan(0);
