@@ -1,0 +1,143 @@
+// python3 on Node: the browser's runner logic (WorkerPythonRunner: queue, time limit, terminate, restart) over a child
+// process running python-process.ts. The child is walled off as the browser walls off its Python frames: Node's
+// permission model lets it read only its own bundle and Pyodide's files (and write Pyodide's package cache), its
+// environment is empty, and it may start no process or thread; so `import js` in a program reaches no secret, no
+// host file and no shell. Network access is not restricted by Node 20's permission model (see docs/architecture.md).
+import { fork } from "node:child_process";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { WorkerPythonRunner, type SpawnPythonWorker } from "../../src/sandbox/python/worker-python-runner.ts";
+import type { PythonRunRequest } from "../../src/sandbox/python/python-runner.ts";
+import type { PythonWorkerRequest, PythonWorkerResponse } from "../../src/sandbox/python/python-worker-protocol.ts";
+
+const PYODIDE_ENTRY = fileURLToPath(import.meta.resolve("pyodide"));
+
+/** Packages Pyodide fetches when a program imports them are cached here, shared by every child. */
+export const PYTHON_PACKAGE_CACHE = join(tmpdir(), "fawn-pyodide-packages");
+
+let bundled: Promise<string> | undefined;
+
+/**
+ * python-process.ts and the sandbox code it takes from src/, bundled once per process into a temp folder, so the child
+ * runs plain JavaScript with no loader (a TypeScript loader would need to read far beyond Pyodide's folder).
+ */
+function childScript(): Promise<string> {
+  bundled ??= (async () => {
+    const outfile = join(mkdtempSync(join(tmpdir(), "fawn-python-")), "python-process.mjs");
+    await build({
+      entryPoints: [fileURLToPath(new URL("./python-process.ts", import.meta.url))],
+      outfile,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      logLevel: "silent",
+      // Pyodide stays in node_modules, where it finds its .wasm and standard library beside it.
+      plugins: [
+        {
+          name: "pyodide-in-place",
+          setup: (builder) =>
+            builder.onResolve({ filter: /^pyodide$/ }, () => ({ path: PYODIDE_ENTRY, external: true })),
+        },
+      ],
+    });
+    return outfile;
+  })();
+  return bundled;
+}
+
+/** Starts python-process in a walled-off child (see the module comment). */
+export const spawnPythonProcess: SpawnPythonWorker = (events) => {
+  let ended = false;
+  let child: ReturnType<typeof fork> | undefined;
+  const queued: PythonWorkerRequest[] = [];
+  let running = 0;
+  const post = (message: PythonWorkerRequest) => {
+    if (running++ === 0) child?.channel?.ref();
+    child?.send(message);
+  };
+  const release = () => {
+    if (--running === 0) child?.channel?.unref();
+  };
+  void childScript().then(
+    (script) => {
+      if (ended) return;
+      mkdirSync(PYTHON_PACKAGE_CACHE, { recursive: true });
+      child = fork(script, [PYTHON_PACKAGE_CACHE], {
+        execArgv: [
+          "--experimental-permission",
+          `--allow-fs-read=${dirname(script)}/*`,
+          `--allow-fs-read=${dirname(PYODIDE_ENTRY)}/*`,
+          `--allow-fs-read=${PYTHON_PACKAGE_CACHE}/*`,
+          `--allow-fs-write=${PYTHON_PACKAGE_CACHE}/*`,
+          "--no-warnings",
+        ],
+        env: {},
+        cwd: dirname(script),
+        serialization: "advanced",
+        stdio: ["ignore", "ignore", "pipe", "ipc"],
+      });
+      // An idle interpreter never keeps the server (or a test) alive; a program under way does. The child exits when
+      // its channel closes, so it never outlives this process, even one killed with SIGKILL.
+      child.unref();
+      child.channel?.unref();
+      let stderr = "";
+      child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2_000)));
+      child.on("message", (message: PythonWorkerResponse) => {
+        if (message.type === "result") release();
+        events.message(message);
+      });
+      child.on("error", (error) => events.crash(error.message));
+      child.on("exit", (code, signal) => {
+        if (!ended) events.crash(`python3 exited with ${signal ?? `code ${code}`}${stderr && `: ${lastLine(stderr)}`}`);
+      });
+      for (const message of queued.splice(0)) post(message);
+    },
+    (error: unknown) =>
+      events.crash(`python3 could not be prepared: ${error instanceof Error ? error.message : error}`),
+  );
+  return {
+    send: (message) => (child ? post(message) : queued.push(message)),
+    terminate: () => {
+      ended = true;
+      child?.kill("SIGKILL");
+    },
+  };
+};
+
+function lastLine(text: string): string {
+  return text.trim().split("\n").at(-1) ?? "";
+}
+
+/** The browser's runner logic with a walled-off Node child process in place of the module worker. */
+export class NodePythonRunner extends WorkerPythonRunner {
+  constructor(options: { startupTimeoutMs?: number } = {}) {
+    super({ ...options, spawn: spawnPythonProcess });
+  }
+}
+
+/** Milliseconds to the first `print(1)` on a new runner (cold: Pyodide loads) and to a second one (warm). */
+export async function measurePythonStartup(
+  runner = new NodePythonRunner(),
+): Promise<{ coldMs: number; warmMs: number }> {
+  const request: PythonRunRequest = {
+    argv: ["-c", "print(1)"],
+    cwd: "/mnt/user-data/workspace",
+    files: {},
+    timeoutMs: 60_000,
+  };
+  const time = async () => {
+    const started = performance.now();
+    const result = await runner.run(request);
+    if (result.stdout !== "1\n") throw new Error(`print(1) printed ${JSON.stringify(result.stdout + result.stderr)}`);
+    return performance.now() - started;
+  };
+  try {
+    return { coldMs: await time(), warmMs: await time() };
+  } finally {
+    runner.dispose();
+  }
+}
