@@ -1,0 +1,92 @@
+// Each user's Gateway on the server: the same Gateway the browser's agent worker builds (src/gateway), over that
+// user's storage in the server's database, with a sandbox per thread that lives in the server process and never
+// touches the host's shell or files. Opened on a user's first request, then kept for the life of the process; the
+// configuration's models, web tools and MCP servers are written into the user's settings when it opens, through the
+// Gateway's own settings services (so they are checked as Settings checks them).
+import { createGateway, createGatewayFetch, type Gateway, type GatewayOptions } from "../src/gateway/index.ts";
+import { BrowserSandbox } from "../src/sandbox/browser/browser-sandbox.ts";
+import { memoryStorage, type FawnStorage } from "../src/storage/index.ts";
+import type { ServerConfig } from "./config.ts";
+import type { Database } from "./db/database.ts";
+
+export interface UserGatewaysOptions {
+  db: Database;
+  /** The models, web tools and MCP servers every user gets. */
+  config: Pick<ServerConfig, "models" | "webTools" | "mcpServers">;
+  /** Where sign-in pages send MCP OAuth answers back; the server's own URL. */
+  publicUrl?: string;
+  /** Overrides for tests (a model factory, shorter retries, another sandbox). */
+  gatewayOptions?: GatewayOptions;
+}
+
+interface UserEntry {
+  gateway: Gateway;
+  /** The in-browser routes (DeerFlow's REST and LangGraph's API as the service worker answers them) over it. */
+  fetch: (request: Request) => Promise<Response>;
+}
+
+/** Opens and keeps every user's Gateway in this process. */
+export class UserGateways {
+  readonly #entries = new Map<string, Promise<UserEntry>>();
+  #closed = false;
+
+  constructor(private readonly options: UserGatewaysOptions) {}
+
+  /** The Gateway of the user who owns `owner`'s data (opened and configured on first use). */
+  async forUser(owner: string): Promise<Gateway> {
+    return (await this.#entry(owner)).gateway;
+  }
+
+  /** The in-browser routes over that user's Gateway, taking `/api/…` paths. */
+  async fetchFor(owner: string): Promise<(request: Request) => Promise<Response>> {
+    return (await this.#entry(owner)).fetch;
+  }
+
+  /** Closes every open sandbox; the Gateways are then dropped. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const entries = [...this.#entries.values()];
+    this.#entries.clear();
+    await Promise.allSettled(entries.map(async (entry) => (await entry).gateway.sandbox.closeAll()));
+  }
+
+  #entry(owner: string): Promise<UserEntry> {
+    if (this.#closed) return Promise.reject(new Error("The server is shutting down."));
+    let entry = this.#entries.get(owner);
+    if (!entry) {
+      entry = this.#open(owner);
+      this.#entries.set(owner, entry);
+      // A failed open (the database was down) is tried again on the next request rather than kept.
+      entry.catch(() => this.#entries.delete(owner));
+    }
+    return entry;
+  }
+
+  async #open(owner: string): Promise<UserEntry> {
+    const storage = this.#storageOf(owner);
+    const gateway = createGateway(storage, {
+      openSandbox: async (threadId, files, skills) => BrowserSandbox.open({ threadId, files, skills: await skills() }),
+      // No tabs to tell: change notices are for the browser's other tabs.
+      notify: () => undefined,
+      oauthRedirectUrl: new URL("/oauth-callback.html", this.options.publicUrl ?? "http://127.0.0.1/").href,
+      ...this.options.gatewayOptions,
+    });
+    await this.#configure(gateway);
+    return { gateway, fetch: createGatewayFetch(gateway) };
+  }
+
+  // The user's storage in the server's database. Until the Postgres tables land (server/db/user-storage.ts), each
+  // user's data is held in this process's memory.
+  #storageOf(_owner: string): FawnStorage {
+    void this.options.db;
+    return memoryStorage();
+  }
+
+  /** The configuration's settings, written through the Gateway's own services (each validates what it saves). */
+  async #configure(gateway: Gateway): Promise<void> {
+    const { models, webTools, mcpServers } = this.options.config;
+    if (models) await gateway.settings.saveModels(models);
+    if (webTools) await gateway.settings.saveWebTools(webTools);
+    if (mcpServers) await gateway.mcp.save(mcpServers);
+  }
+}

@@ -1,0 +1,112 @@
+// The server's HTTP app: CORS for the configured origins, `/ok` and `/info` open to all, then every `/api` request
+// authenticated to one user, held to a body size, and answered by that user's routes — LangGraph's API (server/
+// langgraph) first, then the in-browser routes over the user's Gateway (DeerFlow's REST) — under both `/api` and
+// `/api/langgraph` (the prefix DeerFlow's frontend uses). Every refusal is JSON `{detail}`: one sentence.
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import type { UserGateways } from "../gateways.ts";
+import type { ServerUser, Users } from "../users.ts";
+import { authenticate } from "./auth.ts";
+import { problem } from "./problem.ts";
+
+/** What the auth middleware leaves for the routes (server/langgraph's LangGraphEnv reads `owner`). */
+export interface ServerEnv {
+  Variables: { owner: string; user: ServerUser };
+}
+
+/** The prefixes the user's routes answer under; `/api/langgraph` first, so `/api` does not take its paths. */
+export const API_PREFIXES = ["/api/langgraph", "/api"] as const;
+
+export interface ServerAppOptions {
+  users: Users;
+  gateways: UserGateways;
+  /** Web origins allowed by CORS; `*` allows any. */
+  origins: readonly string[];
+  maxBodyBytes: number;
+  /** LangGraph's API (paths relative to `/api`), answered before the in-browser routes. */
+  langGraph?: Hono<ServerEnv>;
+  /** What `/info` tells about this server. */
+  info?: Record<string, unknown>;
+}
+
+export const SERVER_VERSION = "0.1.0";
+
+export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
+  const app = new Hono<ServerEnv>({ strict: false });
+
+  app.use(
+    "*",
+    cors({
+      origin: (origin) =>
+        options.origins.includes("*") ? origin || "*" : options.origins.includes(origin) ? origin : null,
+      allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+      // LangGraph's SDK reads a new run's id from Content-Location; downloads are named by Content-Disposition.
+      exposeHeaders: ["Content-Location", "Content-Disposition", "Location"],
+      maxAge: 600,
+    }),
+  );
+
+  app.get("/ok", (c) => c.json({ ok: true }));
+  app.get("/info", (c) =>
+    c.json({
+      version: SERVER_VERSION,
+      name: "fawn",
+      flags: { assistants: true, crons: false, langsmith: false },
+      ...options.info,
+    }),
+  );
+
+  for (const prefix of API_PREFIXES) {
+    app.use(`${prefix}/*`, authenticate(options.users));
+    app.use(
+      `${prefix}/*`,
+      bodyLimit({
+        maxSize: options.maxBodyBytes,
+        onError: () =>
+          problem(413, `The request body is larger than this server takes (${megabytes(options.maxBodyBytes)}).`),
+      }),
+    );
+  }
+
+  // ---- LangGraph's API (server/langgraph): langGraphRoutes({ db, queue, gateways }), mounted by start-server.ts.
+  if (options.langGraph) for (const prefix of API_PREFIXES) app.route(prefix, options.langGraph);
+
+  // ---- The in-browser routes over the user's Gateway, for whatever LangGraph's routes did not answer.
+  for (const prefix of API_PREFIXES) {
+    app.all(`${prefix}/*`, async (c) => gatewayRoute(c, prefix, options.gateways));
+  }
+
+  app.notFound((c) => problem(404, `There is no route ${c.req.method} ${new URL(c.req.url).pathname}.`));
+  app.onError((error) => {
+    if (error instanceof HTTPException) {
+      const status = error.status;
+      return problem(status, status === 413 ? "The request body is too large." : error.message || "Bad request.");
+    }
+    console.error("Request failed:", error);
+    return problem(500, "The server failed to answer this request.");
+  });
+  return app;
+}
+
+/** Passes the request to the user's in-browser routes, which take `/api/…` paths. */
+async function gatewayRoute(c: Context<ServerEnv>, prefix: string, gateways: UserGateways): Promise<Response> {
+  const url = new URL(c.req.url);
+  const rest = url.pathname.slice(prefix.length);
+  url.pathname = `/api${rest}`;
+  const raw = c.req.raw;
+  const hasBody = raw.method !== "GET" && raw.method !== "HEAD" && raw.body !== null;
+  const request = new Request(url, {
+    method: raw.method,
+    headers: raw.headers,
+    signal: raw.signal,
+    ...(hasBody && { body: raw.body, duplex: "half" }),
+  } as RequestInit);
+  const fetch = await gateways.fetchFor(c.get("owner"));
+  return fetch(request);
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+}

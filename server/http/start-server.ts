@@ -1,0 +1,97 @@
+// The server's composition root: the database, the users, every user's Gateway, the run queue and LangGraph's
+// routes, wired once and served over HTTP (@hono/node-server). `npm run server` (main.ts) and the tests' harness
+// (test/server/server-harness.ts) both start the server through startServer.
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import type { GatewayOptions } from "../../src/gateway/index.ts";
+import type { ServerConfig } from "../config.ts";
+import { openDatabase, type Database } from "../db/database.ts";
+import { UserGateways } from "../gateways.ts";
+import { newToken, Users } from "../users.ts";
+import { createServerApp } from "./app.ts";
+
+export interface StartServerOptions {
+  /** An open database to use (and leave open on close); without one, the configuration's is opened. */
+  db?: Database;
+  /** This replica's name among several on one database; a new one by default. */
+  replicaId?: string;
+  /** Overrides of every user's Gateway (tests: a model factory, short retries). */
+  gatewayOptions?: GatewayOptions;
+}
+
+export interface RunningServer {
+  /** `http://host:port`, the port the system gave when the configuration asked for 0. */
+  url: string;
+  /** Where LangGraph's SDK points: `<url>/api`. */
+  apiUrl: string;
+  adminToken: string;
+  /** True when FAWN_SERVER_TOKEN was unset and the admin's token was made at this start. */
+  adminTokenGenerated: boolean;
+  replicaId: string;
+  db: Database;
+  users: Users;
+  gateways: UserGateways;
+  /** Stops taking requests and runs, closes the sandboxes and (if it opened it) the database. */
+  close(): Promise<void>;
+}
+
+/** Opens everything the configuration names and listens; resolves once the port is open. */
+export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
+  const db =
+    options.db ?? (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }));
+  const replicaId = options.replicaId ?? `replica-${randomUUID().slice(0, 8)}`;
+  const adminToken = config.adminToken ?? newToken();
+  const users = new Users(db, adminToken);
+  const gateways = new UserGateways({
+    db,
+    config,
+    ...(options.gatewayOptions && { gatewayOptions: options.gatewayOptions }),
+  });
+
+  // ---- Runs (server/runs): the queue every replica shares. Wired here once RunQueue runs:
+  //      const queue = new RunQueue({ db, gateways, replicaId, leaseMs: config.runLeaseMs }); queue.start();
+  // ---- LangGraph's API (server/langgraph): langGraphRoutes({ db, queue, gateways }), passed as `langGraph` below.
+  const app = createServerApp({
+    users,
+    gateways,
+    origins: config.origins,
+    maxBodyBytes: config.maxBodyBytes,
+  });
+
+  const server = createAdaptorServer({ fetch: app.fetch });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Open streams (a run's SSE) would hold close() until they end.
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await gateways.close();
+      if (!options.db) await db.close();
+    })());
+
+  return {
+    url,
+    apiUrl: `${url}/api`,
+    adminToken,
+    adminTokenGenerated: config.adminToken === undefined,
+    replicaId,
+    db,
+    users,
+    gateways,
+    close,
+  };
+}
