@@ -2,20 +2,28 @@
 // (docs/architecture.md#d5-gateway), so the browser's code, the Fawn server and `@langchain/langgraph-sdk`'s Client
 // can drive a thread. Each domain's routes live in `http/<domain>-routes.ts`; this file is their table of contents.
 import type { Gateway } from "./create-gateway.ts";
+import { artifactRoutes } from "./http/artifact-routes.ts";
 import { composerRoutes } from "./http/composer-routes.ts";
 import { dataRoutes } from "./http/data-routes.ts";
 import { memoryRoutes } from "./http/memory-routes.ts";
 import { modelRoutes } from "./http/model-routes.ts";
+import { featureRoutes } from "./http/feature-routes.ts";
+import { mcpRoutes } from "./http/mcp-routes.ts";
 import { errorResponse, newRouteApp, pathOf, problem, type RouteGroup } from "./http/route-kit.ts";
 import { skillRoutes } from "./http/skill-routes.ts";
 import { threadRoutes } from "./http/thread-routes.ts";
+import { uploadRoutes } from "./http/upload-routes.ts";
 
 const ROUTE_GROUPS: readonly RouteGroup[] = [
   modelRoutes,
   threadRoutes,
+  uploadRoutes,
+  artifactRoutes,
   composerRoutes,
   memoryRoutes,
   skillRoutes,
+  mcpRoutes,
+  featureRoutes,
   dataRoutes,
 ];
 

@@ -11,6 +11,7 @@ import {
   type ThreadReplay,
   type ThreadSearchResult,
   type ThreadSummary,
+  type UploadListEntry,
   type UploadResult,
   type WireMessage,
   type ThreadsApi,
@@ -194,6 +195,19 @@ export class ThreadsService implements ThreadsApi {
     await this.options.closeSandbox(threadId);
     this.announce({ type: "thread-changed", thread_id: threadId });
     return result;
+  }
+
+  async listUploads(threadId: string): Promise<UploadListEntry[]> {
+    if (!(await this.threads.get(threadId))) throw new UserError(`There is no thread with id ${threadId}.`);
+    return this.uploads.list(threadId);
+  }
+
+  async deleteUpload(threadId: string, filename: string): Promise<void> {
+    if (!(await this.threads.get(threadId))) throw new UserError(`There is no thread with id ${threadId}.`);
+    await this.uploads.delete(threadId, filename);
+    // As after an upload: an open sandbox holds the files it loaded.
+    await this.options.closeSandbox(threadId);
+    this.announce({ type: "thread-changed", thread_id: threadId });
   }
 
   async importDeerFlow(input: {

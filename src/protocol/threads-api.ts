@@ -2,7 +2,7 @@
 import type { ForeignContent } from "./foreign-content.ts";
 import type { WireMessage } from "./messages.ts";
 import type { RunError } from "./run-events.ts";
-import type { UploadResult } from "./uploads.ts";
+import type { UploadListEntry, UploadResult } from "./uploads.ts";
 
 export type ThreadStatus = "idle" | "busy" | "error";
 
@@ -155,6 +155,13 @@ export interface ThreadsApi {
    * An upload over a limit, or with a bad name, is refused whole with a readable message; nothing is written.
    */
   upload(threadId: string, files: { name: string; bytes: Uint8Array }[]): Promise<UploadResult>;
+  /** The files in the thread's /mnt/user-data/uploads, sorted by name (subfolders left out). */
+  listUploads(threadId: string): Promise<UploadListEntry[]>;
+  /**
+   * Deletes an upload (and a document's Markdown companion). Refused with a readable message, nothing deleted, when
+   * the name is not a plain file name or there is no such upload.
+   */
+  deleteUpload(threadId: string, filename: string): Promise<void>;
   /** The thread's saved steps, oldest first, to play it back step by step. */
   replay(threadId: string): Promise<ThreadReplay>;
   /** Turns memory on or off for a thread holding another person's messages (off when it came). */

@@ -55,6 +55,17 @@ export interface UploadedFileInfo extends UploadedFileRef {
   warning?: string;
 }
 
+/** One file in a thread's uploads, as DeerFlow's listing describes it. */
+export interface UploadListEntry {
+  filename: string;
+  size: number;
+  virtual_path: string;
+  /** The last extension with its dot (`".pdf"`), or "" when there is none. */
+  extension: string;
+  /** When it was last written, in seconds since the epoch (DeerFlow's `st_mtime`). */
+  modified: number;
+}
+
 export interface UploadResult {
   files: UploadedFileInfo[];
   /** A sentence or two for the user. */

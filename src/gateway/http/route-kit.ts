@@ -4,6 +4,7 @@ import { Hono } from "hono/tiny";
 import type { z } from "zod";
 import { isUserFacing, userErrorStatus } from "../../shared/user-error.ts";
 import type { Gateway } from "../create-gateway.ts";
+import { UploadError } from "../uploads/upload-rules.ts";
 
 /** The hono app every route file registers its routes on (hono/tiny: a few dozen routes need no faster router). */
 export type RouteApp = Hono;
@@ -26,7 +27,7 @@ export function problem(status: number, detail: string): Response {
 /** A refusal a route answers with its own status (bad JSON 400, missing thing 404, too large 413, failed schema 422…). */
 export class RouteProblem extends Error {
   constructor(
-    readonly status: 400 | 404 | 409 | 413 | 415 | 422,
+    readonly status: 400 | 403 | 404 | 409 | 413 | 415 | 422,
     detail: string,
   ) {
     super(detail);
@@ -36,6 +37,8 @@ export class RouteProblem extends Error {
 /** The status an error thrown by a route answers with, DeerFlow-style as `{detail}`. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof RouteProblem) return problem(error.status, error.message);
+  // An upload names DeerFlow's own status: 400 a bad name, 404 no such upload, 413 over a limit, 507 storage full.
+  if (error instanceof UploadError) return problem(error.status, error.message);
   if (isUserFacing(error)) return problem(userErrorStatus(error), error.message);
   return problem(500, error instanceof Error ? error.message : String(error));
 }

@@ -26,6 +26,12 @@ export const skillRoutes: RouteGroup = (app, gateway) => {
     const skill = await gateway.skills.installFromThread(body.thread_id, path);
     return json({ success: true, skill_name: skill.name, message: `Skill '${skill.name}' installed successfully` });
   });
+  // Skills are read from storage on every call: a reload is a list.
+  app.post("/api/skills/reload", async () => json({ skills: (await gateway.skills.list()).map(skillResponse) }));
+  app.get("/api/skills/custom", async () => {
+    const custom = (await gateway.skills.list()).filter((skill) => skill.category === "custom");
+    return json({ skills: custom.map(skillResponse) });
+  });
   // Before `/api/skills/:name`, so a custom skill's delete is not read as a skill named "custom".
   app.delete("/api/skills/custom/:name", async (c) => {
     await gateway.skills.delete(c.req.param("name"));

@@ -2,7 +2,13 @@
 // DeerFlow's names, limits and dedup; PDF, DOCX, XLSX and PPTX files get a Markdown companion beside them. An upload
 // is checked whole first and written in one ThreadFiles transaction: all of it is stored, or none.
 import { UPLOADS_DIR } from "../../sandbox/sandbox.ts";
-import { UPLOAD_LIMITS, type UploadedFileInfo, type UploadLimits, type UploadResult } from "../../protocol/index.ts";
+import {
+  UPLOAD_LIMITS,
+  type UploadedFileInfo,
+  type UploadLimits,
+  type UploadListEntry,
+  type UploadResult,
+} from "../../protocol/index.ts";
 import type { ThreadFileStorage } from "../../storage/index.ts";
 import { isQuotaError, STORAGE_FULL_MESSAGE } from "../../storage/index.ts";
 import { convertToMarkdown, isConvertible } from "./convert-document.ts";
@@ -19,17 +25,6 @@ export interface UploadInput {
   /** The name the user's file has (a path is reduced to its last segment). */
   name: string;
   bytes: Uint8Array;
-}
-
-/** One file in a thread's uploads, as DeerFlow's listing describes it. */
-export interface UploadListEntry {
-  filename: string;
-  size: number;
-  virtual_path: string;
-  /** The last extension with its dot (`".pdf"`), or "" when there is none. */
-  extension: string;
-  /** When it was last written, in seconds since the epoch (DeerFlow's `st_mtime`). */
-  modified: number;
 }
 
 /** Turns a document into Markdown (see convertToMarkdown); rejects with a readable reason. */

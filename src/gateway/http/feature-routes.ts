@@ -1,0 +1,13 @@
+// DeerFlow's `GET /api/features`: which optional parts its frontend may show. Fawn serves none of them (custom agents'
+// API, live browser control, durable MCP tasks), so the frontend hides them instead of calling routes that 404.
+import { json, type RouteGroup } from "./route-kit.ts";
+
+export const featureRoutes: RouteGroup = (app) => {
+  app.get("/api/features", () =>
+    json({
+      agents_api: { enabled: false },
+      browser_control: { enabled: false },
+      mcp_tasks: { enabled: false },
+    }),
+  );
+};
