@@ -15,7 +15,7 @@ const noSkills = async () => ({});
 afterAll(() => provider.close());
 
 describeSandboxContract("the server's sandbox", {
-  open: (threadId) => provider.open(threadId, files, noSkills),
+  open: async (threadId) => provider.open(threadId, files, noSkills),
   capabilities: { python: true },
 });
 
