@@ -1,86 +1,292 @@
 // The server's run queue over Postgres: runs are rows in fawn_runs, their events rows in fawn_run_events. Any replica
 // creates a run; a worker loop in each claims queued runs (one running run per thread), holds a lease it renews,
 // executes through the owner's Gateway, stores every event in order, and acts on cancels any replica writes; a run
-// whose replica died is ended `interrupted` when its lease expires.
-import type {
-  CancelAction,
-  CreateRunOptions,
-  ListRunsOptions,
-  RunQueueOptions,
-  ServerRun,
-  StoredRunEvent,
+// whose replica died is ended `interrupted` when its lease expires, and the thread's next run starts anywhere.
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { RunEvent } from "../../src/protocol/index.ts";
+import { runRequestOf } from "./run-request.ts";
+import { ACTIVE, RunStore, type QueuedRun } from "./run-store.ts";
+import { LocalRun } from "./local-run.ts";
+import {
+  RunConflictError,
+  type CancelAction,
+  type CreateRunOptions,
+  type ListRunsOptions,
+  type RunQueueOptions,
+  type RunStatus,
+  type ServerRun,
+  type StoredRunEvent,
 } from "./run-types.ts";
 
+/** Runs one replica executes at once (each on its own thread). */
+const MAX_LOCAL_RUNS = 16;
+/** Events a join reads from the table at a time. */
+const PAGE = 500;
+
+const END_STATUS: Record<string, RunStatus> = { success: "success", error: "error", interrupted: "interrupted" };
+
 export class RunQueue {
-  constructor(private readonly options: RunQueueOptions) {}
+  private readonly store: RunStore;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly local = new Map<string, LocalRun>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private ticking: Promise<void> = Promise.resolve();
+  private lastBeat = 0;
+  private lastReap = 0;
+
+  constructor(private readonly options: RunQueueOptions) {
+    this.store = new RunStore(options.db);
+    this.leaseMs = Math.max(50, options.leaseMs ?? 10_000);
+    this.pollMs = Math.max(5, options.pollMs ?? 100);
+  }
 
   /** Starts this replica's worker loop (claims, heartbeats, cancels, the reaper). */
   start(): void {
-    throw new Error("not implemented yet");
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
   }
 
-  /** Stops the worker: no new claims; runs held here are cancelled and end `interrupted`. */
+  /** Stops the worker: no new claims; runs held here are cancelled, end `interrupted`, and are stored as such. */
   async stop(): Promise<void> {
-    throw new Error("not implemented yet");
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.ticking;
+    const runs = [...this.local.values()];
+    for (const run of runs) run.requestCancel("interrupt");
+    await Promise.race([
+      Promise.allSettled(runs.map((run) => run.done)),
+      sleep(this.leaseMs, undefined, { ref: false }),
+    ]);
   }
 
   /**
-   * Queues a run on `threadId` (the thread must exist in the owner's storage). `reject` throws RunConflictError when
-   * the thread has a pending or running run; `interrupt`/`rollback` cancel those first; `enqueue` waits behind them.
-   * Throws RunInputError for kwargs Fawn cannot run.
+   * Queues a run on `threadId` (the thread must exist in the owner's storage: the routes check). `reject` throws
+   * RunConflictError when the thread has a pending or running run; `interrupt`/`rollback` cancel those; `enqueue`
+   * waits behind them. Throws RunInputError for kwargs Fawn cannot run.
    */
-  async create(owner: string, threadId: string, run: CreateRunOptions): Promise<ServerRun> {
-    void [owner, threadId, run, this.options];
-    throw new Error("not implemented yet");
+  async create(owner: string, threadId: string, options: CreateRunOptions): Promise<ServerRun> {
+    const runId = options.runId ?? randomUUID();
+    runRequestOf(runId, threadId, options.kwargs);
+    const strategy = options.multitaskStrategy ?? "reject";
+    let before: QueuedRun[] = [];
+    const run = await this.store.insert(
+      owner,
+      {
+        run_id: runId,
+        thread_id: threadId,
+        assistant_id: options.assistantId,
+        multitask_strategy: strategy,
+        kwargs: options.kwargs,
+        metadata: options.metadata ?? {},
+      },
+      async (active) => {
+        if (active.length > 0 && strategy === "reject") return false;
+        before = active;
+        return true;
+      },
+    );
+    if (!run) throw new RunConflictError();
+    if (strategy === "interrupt" || strategy === "rollback") {
+      for (const active of before) await this.cancelRun(active, strategy);
+    }
+    this.wake();
+    return run;
   }
 
   /** The owner's run (on `threadId` when given), or undefined. */
   async get(owner: string, threadId: string | undefined, runId: string): Promise<ServerRun | undefined> {
-    void [owner, threadId, runId];
-    throw new Error("not implemented yet");
+    const queued = await this.store.get(owner, runId);
+    return queued && (threadId === undefined || queued.run.thread_id === threadId) ? queued.run : undefined;
   }
 
-  /** The thread's runs, newest first. */
-  async list(owner: string, threadId: string, options: ListRunsOptions = {}): Promise<ServerRun[]> {
-    void [owner, threadId, options];
-    throw new Error("not implemented yet");
+  /** The thread's runs, newest first (default 10 of them). */
+  list(owner: string, threadId: string, options: ListRunsOptions = {}): Promise<ServerRun[]> {
+    return this.store.list(owner, threadId, options);
   }
 
-  /** Deletes an ended or pending run and its events (a pending one is cancelled); false when there is none. */
+  /** Deletes a run and its events (an active one is cancelled first); false when there is none. */
   async delete(owner: string, threadId: string, runId: string): Promise<boolean> {
-    void [owner, threadId, runId];
-    throw new Error("not implemented yet");
+    const queued = await this.store.get(owner, runId);
+    if (!queued || queued.run.thread_id !== threadId) return false;
+    if (ACTIVE.includes(queued.run.status)) await this.cancelRun(queued, "interrupt");
+    return this.store.delete(owner, runId);
   }
 
-  /** Asks for the run to stop (any replica); a pending run ends at once. Returns the run, or undefined. */
+  /**
+   * Asks for the run to stop, from any replica: a pending run ends at once, a running one on the replica that holds
+   * it (here at once, elsewhere within a poll). Returns the run as it is now, or undefined when there is none.
+   */
   async cancel(
     owner: string,
     threadId: string,
     runId: string,
     action: CancelAction = "interrupt",
   ): Promise<ServerRun | undefined> {
-    void [owner, threadId, runId, action];
-    throw new Error("not implemented yet");
+    const queued = await this.store.get(owner, runId);
+    if (!queued || queued.run.thread_id !== threadId) return undefined;
+    await this.cancelRun(queued, action);
+    return (await this.store.get(owner, runId))?.run;
   }
 
   /**
-   * The run's events after `afterSeq` (0: all), then new ones as they come, until `end` (or `signal`). Callers check
-   * ownership first with `get`.
+   * The run's events after `afterSeq` (0: all), then new ones as they come, until `end` (or `signal`, or the run is
+   * deleted). Callers check ownership first with `get`.
    */
-  events(runId: string, afterSeq = 0, signal?: AbortSignal): AsyncIterable<StoredRunEvent> {
-    void [runId, afterSeq, signal];
-    throw new Error("not implemented yet");
+  async *events(runId: string, afterSeq = 0, signal?: AbortSignal): AsyncGenerator<StoredRunEvent> {
+    let last = Math.max(0, Math.floor(afterSeq));
+    while (!signal?.aborted) {
+      const local = this.local.get(runId);
+      if (local) {
+        // A run held here is followed in memory: every event is there from the first, stored or not yet.
+        for (;;) {
+          for (const event of local.eventsAfter(last)) {
+            yield event;
+            last = event.seq;
+            if (event.event === "end") return;
+          }
+          if (local.finished || signal?.aborted) break;
+          await local.changed(signal);
+        }
+        continue;
+      }
+      const page = await this.store.eventsAfter(runId, last, PAGE);
+      for (const event of page) {
+        yield event;
+        last = event.seq;
+        if (event.event === "end") return;
+      }
+      if (page.length === PAGE) continue;
+      const status = await this.store.status(runId);
+      if (status === undefined) return;
+      if (!ACTIVE.includes(status)) {
+        // Its last events were stored with its end status: read once more, then stop.
+        for (const event of await this.store.eventsAfter(runId, last, PAGE)) yield event;
+        return;
+      }
+      if (this.local.has(runId)) continue;
+      await sleep(this.pollMs, undefined, { signal }).catch(() => undefined);
+    }
   }
 
-  /** Resolves with the run once it ended. */
+  /** Resolves with the run once it ended (or as it was last seen, if it was deleted meanwhile). */
   async wait(runId: string, signal?: AbortSignal): Promise<ServerRun> {
-    void [runId, signal];
-    throw new Error("not implemented yet");
+    let seen: ServerRun | undefined;
+    for (;;) {
+      await this.local.get(runId)?.done;
+      const queued = await this.store.byId(runId);
+      if (!queued) {
+        if (seen) return seen;
+        throw new Error(`There is no run with id ${runId}.`);
+      }
+      seen = queued.run;
+      if (!ACTIVE.includes(queued.run.status) || signal?.aborted) return queued.run;
+      await sleep(this.pollMs, undefined, { signal }).catch(() => undefined);
+    }
   }
 
   /** Whether the thread has a pending or running run (LangGraph's thread status `busy`). */
   async isBusy(owner: string, threadId: string): Promise<boolean> {
-    void [owner, threadId];
-    throw new Error("not implemented yet");
+    return (await this.store.active(owner, threadId)).length > 0;
+  }
+
+  private async cancelRun(queued: QueuedRun, action: CancelAction): Promise<void> {
+    if (queued.run.status === "pending" && (await this.store.cancelPending(queued.run.run_id))) return;
+    await this.store.requestCancel(queued.run.run_id, action);
+    this.local.get(queued.run.run_id)?.requestCancel(action);
+  }
+
+  // The worker loop: one tick at a time, every pollMs, sooner when a run is created here.
+
+  private wake(): void {
+    if (this.running) this.schedule(0);
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.ticking = this.ticking.then(() => this.tick());
+    }, delay);
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.running) return;
+    try {
+      await this.watchLocal();
+      await this.reapExpired();
+      await this.claimAll();
+    } catch {
+      // The database was unreachable for a moment: the next tick tries again; a lease outlives a few of them.
+    }
+    if (this.running) this.schedule(this.pollMs);
+  }
+
+  /** Acts on cancel requests for the runs held here; renews their leases; stops any taken away. */
+  private async watchLocal(): Promise<void> {
+    const ids = [...this.local.keys()];
+    if (ids.length === 0) return;
+    const now = Date.now();
+    if (now - this.lastBeat >= this.leaseMs / 3) {
+      const held = await this.store.heartbeat(this.options.replicaId, ids, this.leaseMs);
+      this.lastBeat = now;
+      for (const id of ids) {
+        const run = this.local.get(id);
+        if (!run || run.finished) continue;
+        if (!held.has(id)) run.lose();
+        else {
+          const cancel = held.get(id);
+          if (cancel) run.requestCancel(cancel);
+        }
+      }
+      return;
+    }
+    for (const [id, cancel] of await this.store.cancels(ids)) this.local.get(id)?.requestCancel(cancel);
+  }
+
+  private async reapExpired(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastReap < Math.max(this.pollMs, this.leaseMs / 4)) return;
+    this.lastReap = now;
+    await this.store.reap();
+  }
+
+  private async claimAll(): Promise<void> {
+    while (this.running && this.local.size < MAX_LOCAL_RUNS) {
+      const queued = await this.store.claim(this.options.replicaId, this.leaseMs);
+      if (!queued) return;
+      this.execute(queued);
+    }
+  }
+
+  /** Runs a claimed run through its owner's Gateway; its events are stored as they come and it ends stored. */
+  private execute(queued: QueuedRun): void {
+    const { run_id: runId } = queued.run;
+    const run = new LocalRun(queued, this.store, this.options.replicaId);
+    this.local.set(runId, run);
+    run.done = (async () => {
+      try {
+        await this.executeIn(run, queued);
+      } finally {
+        this.local.delete(runId);
+      }
+    })();
+  }
+
+  private async executeIn(run: LocalRun, queued: QueuedRun): Promise<void> {
+    const { run_id: runId, thread_id: threadId } = queued.run;
+    try {
+      const request = runRequestOf(runId, threadId, queued.run.kwargs);
+      const gateway = await this.options.gateways.forUser(queued.owner);
+      const streaming = gateway.runs.stream(request, (event: RunEvent) => run.push(event));
+      run.attach(gateway.runs);
+      await streaming;
+    } catch (error) {
+      run.fail(error);
+    }
+    const end = run.endStatus();
+    await run.finish(END_STATUS[end] ?? "error", this.leaseMs);
   }
 }
