@@ -20,7 +20,7 @@ export type CancelAction = "interrupt" | "rollback";
  * filter the stored events with it).
  */
 export interface RunKwargs {
-  input?: { messages?: unknown[] } & Record<string, unknown>;
+  input?: ({ messages?: unknown[] } & Record<string, unknown>) | null;
   /** `{ resume }` resumes as `input: null` does; other commands are refused. */
   command?: Record<string, unknown>;
   stream_mode?: string[];
