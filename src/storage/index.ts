@@ -72,6 +72,22 @@ export type {
 } from "./contracts.ts";
 export { indexedDbStorage } from "./indexeddb-storage.ts";
 export { memoryStorage, MemoryCheckpointSaver, MemoryTables } from "./memory/index.ts";
+export {
+  assertKey,
+  compareKeys,
+  keyMatches,
+  keyOf,
+  tableStorage,
+  TableCheckpointSaver,
+  type Key,
+  type KeyMatch,
+  type ReadOptions,
+  type StoreName,
+  type StoreValue,
+  type TableReader,
+  type Tables,
+  type TableTransaction,
+} from "./tables/index.ts";
 // What the Gateway and bundles use beside the repositories: backups' records, stored record shapes, a full storage
 // and an imported thread's checkpoints.
 export type { BackupAdditions, BackupWrite, GlobalBackup, ThreadBackup } from "./backup-store.ts";

@@ -1,6 +1,6 @@
-// LangGraph's checkpointer held in memory (CheckpointStorage of contracts.ts): the records IndexedDbCheckpointSaver
-// writes, made and read by the same codec (checkpoint-codec.ts), in memory tables. Semantics follow MemorySaver, as
-// the IndexedDB saver's do; both pass LangGraph's checkpoint validation suite and storage-contract.ts.
+// LangGraph's checkpointer over Fawn's tables (CheckpointStorage of contracts.ts): the records IndexedDbCheckpointSaver
+// writes, made and read by the same codec (checkpoint-codec.ts). Semantics follow MemorySaver, as the IndexedDB
+// saver's do; over memory and over Postgres it passes LangGraph's checkpoint validation suite and storage-contract.ts.
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   BaseCheckpointSaver,
@@ -18,15 +18,15 @@ import { assertStringKey, nextChannelVersion } from "../checkpoint-keys.ts";
 import { preparePut, prepareWrites } from "../checkpoint-puts.ts";
 import type { CheckpointStorage } from "../contracts.ts";
 import { CHECKPOINT_STORES, type CheckpointRecord } from "../fawn-db.ts";
-import type { MemoryTables } from "./memory-tables.ts";
+import type { Tables } from "./tables.ts";
 
 type CheckpointKey = [string, string, string];
 
-export class MemoryCheckpointSaver extends BaseCheckpointSaver implements CheckpointStorage {
+export class TableCheckpointSaver extends BaseCheckpointSaver implements CheckpointStorage {
   private readonly codec: CheckpointCodec;
 
   constructor(
-    private readonly tables: MemoryTables,
+    private readonly tables: Tables,
     options: { serde?: SerializerProtocol; messageChannels?: readonly string[] } = {},
   ) {
     super(options.serde);
@@ -39,7 +39,7 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver implements Checkp
   }
 
   async isImported(threadId: string, checkpointId: string): Promise<boolean> {
-    return this.tables.read((tx) => tx.get("checkpoints", [threadId, "", checkpointId])?.imported === true);
+    return (await this.tables.read((tx) => tx.get("checkpoints", [threadId, "", checkpointId])))?.imported === true;
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -49,20 +49,22 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver implements Checkp
     if (threadId === undefined) return undefined;
     assertStringKey("thread_id", threadId);
     assertStringKey("checkpoint_ns", ns, true);
-    const record = this.tables.read((tx) =>
-      checkpointId ? tx.get("checkpoints", [threadId, ns, checkpointId]) : tx.all("checkpoints", [threadId, ns]).at(-1),
+    const record = await this.tables.read(async (tx) =>
+      checkpointId
+        ? tx.get("checkpoints", [threadId, ns, checkpointId])
+        : (await tx.all("checkpoints", [threadId, ns], { reverse: true, limit: 1 }))[0],
     );
     if (!record) return undefined;
     return this.codec.toTuple(await this.readDetails(record), checkpointId ? config : undefined);
   }
 
   async latestCheckpointId(threadId: string): Promise<string | undefined> {
-    const key = this.tables.read((tx) => tx.keys("checkpoints", [threadId, ""]).at(-1)) as CheckpointKey | undefined;
-    return key?.[2];
+    const [key] = await this.tables.read((tx) => tx.keys("checkpoints", [threadId, ""], { reverse: true, limit: 1 }));
+    return (key as CheckpointKey | undefined)?.[2];
   }
 
   async rootCheckpointId(threadId: string): Promise<string | undefined> {
-    const first = this.tables.read((tx) => tx.all("checkpoints", [threadId, ""])[0]);
+    const [first] = await this.tables.read((tx) => tx.all("checkpoints", [threadId, ""], { limit: 1 }));
     return first?.parent_checkpoint_id === undefined ? first?.checkpoint_id : undefined;
   }
 
@@ -76,7 +78,7 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver implements Checkp
     if (threadId !== undefined) assertStringKey("thread_id", threadId, true);
     if (ns !== undefined) assertStringKey("checkpoint_ns", ns, true);
     const prefix = threadId ? (ns !== undefined ? [threadId, ns] : [threadId]) : undefined;
-    const keys = (this.tables.read((tx) => tx.keys("checkpoints", prefix)) as CheckpointKey[]).filter(
+    const keys = ((await this.tables.read((tx) => tx.keys("checkpoints", prefix))) as CheckpointKey[]).filter(
       ([, keyNs]) => ns === undefined || keyNs === ns,
     );
     // Key order is (thread, namespace, id) ascending; MemorySaver yields each namespace's checkpoints newest first.
@@ -95,7 +97,7 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver implements Checkp
       const id = key[2];
       if (onlyId && id !== onlyId) continue;
       if (typeof beforeId === "string" && beforeId && id >= beforeId) continue;
-      const record = this.tables.read((tx) => tx.get("checkpoints", key));
+      const record = await this.tables.read((tx) => tx.get("checkpoints", key));
       if (!record) continue; // deleted since the keys were read
       const metadata = (await this.serde.loadsTyped(record.metadata_type, record.metadata)) as CheckpointMetadata;
       if (filter && !Object.entries(filter).every(([k, v]) => (metadata as Record<string, unknown>)[k] === v)) continue;
@@ -121,12 +123,15 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver implements Checkp
       metadata,
       newVersions,
     );
-    const parent = parentId ? this.tables.read((tx) => tx.get("checkpoints", [threadId, ns, parentId])) : undefined;
-    // Read first (the codec reads asynchronously), then written in one synchronous transaction: all of it or none.
+    const parent = parentId
+      ? await this.tables.read((tx) => tx.get("checkpoints", [threadId, ns, parentId]))
+      : undefined;
+    // Read first, then written in one transaction: all of it or none. (Stored records are never rewritten, so what
+    // was read stays true.)
     const plan = await this.codec.planChannels(
       {
-        get: async (key) => this.tables.read((tx) => tx.get("checkpoint_blobs", key)),
-        hasMessage: async (key) => this.tables.read((tx) => tx.has("checkpoint_messages", key)),
+        get: (key) => this.tables.read((tx) => tx.get("checkpoint_blobs", key)),
+        hasMessage: (key) => this.tables.read((tx) => tx.has("checkpoint_messages", key)),
       },
       threadId,
       ns,
@@ -134,12 +139,12 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver implements Checkp
       channels,
       values,
     );
-    this.tables.write((tx) => {
+    await this.tables.write(async (tx) => {
       for (const planned of plan.records) {
-        if (planned.store === "checkpoint_blobs") tx.put("checkpoint_blobs", planned.record);
-        else tx.put("checkpoint_messages", planned.record);
+        if (planned.store === "checkpoint_blobs") await tx.put("checkpoint_blobs", planned.record);
+        else await tx.put("checkpoint_messages", planned.record);
       }
-      tx.put("checkpoints", record);
+      await tx.put("checkpoints", record);
     });
     this.codec.remember(plan);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
@@ -147,28 +152,29 @@ export class MemoryCheckpointSaver extends BaseCheckpointSaver implements Checkp
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const { threadId, ns, checkpointId, records } = await prepareWrites(this.serde, config, writes, taskId, taskPath);
-    this.tables.write((tx) => {
+    await this.tables.write(async (tx) => {
       for (const record of records) {
         // A regular write already stored for this task and index stays; special channels replace (as MemorySaver).
-        if (record.idx >= 0 && tx.has("checkpoint_writes", [threadId, ns, checkpointId, taskId, record.idx])) continue;
-        tx.put("checkpoint_writes", record);
+        const key = [threadId, ns, checkpointId, taskId, record.idx];
+        if (record.idx >= 0 && (await tx.has("checkpoint_writes", key))) continue;
+        await tx.put("checkpoint_writes", record);
       }
     });
   }
 
   async deleteThread(threadId: string): Promise<void> {
     assertStringKey("thread_id", threadId, true);
-    this.tables.write((tx) => {
-      for (const name of CHECKPOINT_STORES) tx.deleteWhere(name, [threadId]);
+    await this.tables.write(async (tx) => {
+      for (const name of CHECKPOINT_STORES) await tx.deleteWhere(name, [threadId]);
     });
     this.codec.forgetThread(threadId);
   }
 
   private readDetails(record: CheckpointRecord): Promise<RawTuple> {
     const reader: CheckpointReader = {
-      get: async (key) => this.tables.read((tx) => tx.get("checkpoint_blobs", key)),
-      message: async (key) => this.tables.read((tx) => tx.get("checkpoint_messages", key)),
-      writes: async (threadId, ns, checkpointId) =>
+      get: (key) => this.tables.read((tx) => tx.get("checkpoint_blobs", key)),
+      message: (key) => this.tables.read((tx) => tx.get("checkpoint_messages", key)),
+      writes: (threadId, ns, checkpointId) =>
         this.tables.read((tx) => tx.all("checkpoint_writes", [threadId, ns, checkpointId])),
     };
     return this.codec.readDetails(reader, record);

@@ -1,4 +1,4 @@
-// A thread's files, the files kept per branch and the search index, held in memory (ThreadFileStorage,
+// A thread's files, the files kept per branch and the search index over Fawn's tables (ThreadFileStorage,
 // ThreadFileVersionStorage and SearchIndexStorage of contracts.ts), with the records the IndexedDB classes write.
 import type { SearchIndexStorage, ThreadFileStorage, ThreadFileVersionStorage } from "../contracts.ts";
 import type { ThreadFileMeta, ThreadFileMetaRecord } from "../fawn-db.ts";
@@ -11,23 +11,21 @@ import {
   type ThreadFileInput,
 } from "../thread-files.ts";
 import { searchRecord, type SearchText } from "../thread-search-index.ts";
-import type { Key, MemoryTables } from "./memory-tables.ts";
+import type { Key, Tables } from "./tables.ts";
 
 function toMeta({ path, size, sha256, mimeType, mtime }: ThreadFileMetaRecord): ThreadFileMeta {
   return { path, size, sha256, mimeType, mtime };
 }
 
-/** The keys [threadId, path] with `path` starting with `prefix`. */
-const pathsUnder = (threadId: string, prefix: string) => (key: Key) =>
-  Array.isArray(key) && key[0] === threadId && typeof key[1] === "string" && key[1].startsWith(prefix);
-
-export class MemoryThreadFileStorage implements ThreadFileStorage {
-  constructor(private readonly tables: MemoryTables) {}
+export class TableThreadFileStorage implements ThreadFileStorage {
+  constructor(private readonly tables: Tables) {}
 
   async read(threadId: string, path: string): Promise<ThreadFile | undefined> {
-    return this.tables.read((tx) => {
-      const file = tx.get("thread_files", [threadId, path]);
-      const meta = tx.get("thread_file_meta", [threadId, path]);
+    return this.tables.read(async (tx) => {
+      const [file, meta] = await Promise.all([
+        tx.get("thread_files", [threadId, path]),
+        tx.get("thread_file_meta", [threadId, path]),
+      ]);
       return file && meta ? { bytes: file.bytes, meta: toMeta(meta) } : undefined;
     });
   }
@@ -44,23 +42,27 @@ export class MemoryThreadFileStorage implements ThreadFileStorage {
     const files = changes.write ?? [];
     for (const file of files) assertThreadFilePath(file.path);
     const prepared = await fileRecords(threadId, files);
-    this.tables.write((tx) => {
+    await this.tables.write(async (tx) => {
       for (const path of changes.delete ?? []) {
-        tx.delete("thread_files", [threadId, path]);
-        tx.delete("thread_file_meta", [threadId, path]);
+        await tx.delete("thread_files", [threadId, path]);
+        await tx.delete("thread_file_meta", [threadId, path]);
       }
       for (const [file, meta] of prepared) {
-        tx.put("thread_files", file);
-        tx.put("thread_file_meta", meta);
+        await tx.put("thread_files", file);
+        await tx.put("thread_file_meta", meta);
       }
     });
     return [...new Map(prepared.map(([, meta]) => [meta.path, toMeta(meta)])).values()];
   }
 
   async readAll(threadId: string): Promise<ThreadFile[]> {
-    return this.tables.read((tx) => {
-      const bytesByPath = new Map(tx.all("thread_files", [threadId]).map((file) => [file.path, file.bytes]));
-      return tx.all("thread_file_meta", [threadId]).flatMap((meta) => {
+    return this.tables.read(async (tx) => {
+      const [files, metas] = await Promise.all([
+        tx.all("thread_files", [threadId]),
+        tx.all("thread_file_meta", [threadId]),
+      ]);
+      const bytesByPath = new Map(files.map((file) => [file.path, file.bytes]));
+      return metas.flatMap((meta) => {
         const bytes = bytesByPath.get(meta.path);
         return bytes ? [{ bytes, meta: toMeta(meta) }] : [];
       });
@@ -69,27 +71,30 @@ export class MemoryThreadFileStorage implements ThreadFileStorage {
 
   async list(threadId: string, dirPrefix?: string): Promise<ThreadFileMeta[]> {
     const prefix = dirPrefix === undefined || dirPrefix === "" || dirPrefix.endsWith("/") ? dirPrefix : `${dirPrefix}/`;
-    return this.tables.read((tx) => tx.all("thread_file_meta", pathsUnder(threadId, prefix ?? "")).map(toMeta));
+    const metas = await this.tables.read((tx) =>
+      tx.all("thread_file_meta", { within: [threadId], startsWith: prefix ?? "" }),
+    );
+    return metas.map(toMeta);
   }
 
   async stat(threadId: string, path: string): Promise<ThreadFileMeta | undefined> {
-    const meta = this.tables.read((tx) => tx.get("thread_file_meta", [threadId, path]));
+    const meta = await this.tables.read((tx) => tx.get("thread_file_meta", [threadId, path]));
     return meta && toMeta(meta);
   }
 
   async delete(threadId: string, paths: readonly string[]): Promise<void> {
-    this.tables.write((tx) => {
+    await this.tables.write(async (tx) => {
       for (const path of paths) {
-        tx.delete("thread_files", [threadId, path]);
-        tx.delete("thread_file_meta", [threadId, path]);
+        await tx.delete("thread_files", [threadId, path]);
+        await tx.delete("thread_file_meta", [threadId, path]);
       }
     });
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    this.tables.write((tx) => {
-      tx.deleteWhere("thread_files", [threadId]);
-      tx.deleteWhere("thread_file_meta", [threadId]);
+    await this.tables.write(async (tx) => {
+      await tx.deleteWhere("thread_files", [threadId]);
+      await tx.deleteWhere("thread_file_meta", [threadId]);
     });
   }
 }
@@ -98,62 +103,69 @@ export class MemoryThreadFileStorage implements ThreadFileStorage {
 const BRANCH_AREAS = [`${THREAD_FILES_ROOT}workspace/`, `${THREAD_FILES_ROOT}outputs/`] as const;
 const isBranchFile = (path: string) => BRANCH_AREAS.some((area) => path.startsWith(area));
 
-export class MemoryThreadFileVersionStorage implements ThreadFileVersionStorage {
-  constructor(private readonly tables: MemoryTables) {}
+export class TableThreadFileVersionStorage implements ThreadFileVersionStorage {
+  constructor(private readonly tables: Tables) {}
 
   async save(threadId: string, checkpointId: string): Promise<void> {
-    this.tables.write((tx) => {
-      const metas = tx.all("thread_file_meta", [threadId]).filter((meta) => isBranchFile(meta.path));
+    await this.tables.write(async (tx) => {
+      const metas = (await tx.all("thread_file_meta", [threadId])).filter((meta) => isBranchFile(meta.path));
       for (const meta of metas) {
-        if (tx.has("thread_file_blobs", [threadId, meta.sha256])) continue;
-        const file = tx.get("thread_files", [threadId, meta.path]);
-        if (file) tx.put("thread_file_blobs", { thread_id: threadId, sha256: meta.sha256, bytes: file.bytes });
+        if (await tx.has("thread_file_blobs", [threadId, meta.sha256])) continue;
+        const file = await tx.get("thread_files", [threadId, meta.path]);
+        if (file) await tx.put("thread_file_blobs", { thread_id: threadId, sha256: meta.sha256, bytes: file.bytes });
       }
-      tx.put("thread_file_versions", { thread_id: threadId, checkpoint_id: checkpointId, files: metas.map(toMeta) });
+      await tx.put("thread_file_versions", {
+        thread_id: threadId,
+        checkpoint_id: checkpointId,
+        files: metas.map(toMeta),
+      });
     });
   }
 
   async restore(threadId: string, checkpointId: string | undefined): Promise<boolean> {
-    return this.tables.write((tx) => {
+    return this.tables.write(async (tx) => {
       const version =
-        checkpointId === undefined ? { files: [] } : tx.get("thread_file_versions", [threadId, checkpointId]);
+        checkpointId === undefined ? { files: [] } : await tx.get("thread_file_versions", [threadId, checkpointId]);
       if (!version) return false;
-      const blobs = version.files.map((meta) => tx.get("thread_file_blobs", [threadId, meta.sha256]));
-      for (const key of tx.keys("thread_file_meta", [threadId])) {
+      const blobs = await Promise.all(
+        version.files.map((meta) => tx.get("thread_file_blobs", [threadId, meta.sha256])),
+      );
+      for (const key of await tx.keys("thread_file_meta", [threadId])) {
         if (!isBranchFile(String((key as Key[])[1]))) continue;
-        tx.delete("thread_files", key);
-        tx.delete("thread_file_meta", key);
+        await tx.delete("thread_files", key);
+        await tx.delete("thread_file_meta", key);
       }
-      version.files.forEach((meta, index) => {
+      for (const [index, meta] of version.files.entries()) {
         const blob = blobs[index];
-        if (!blob) return;
-        tx.put("thread_files", { thread_id: threadId, path: meta.path, bytes: blob.bytes });
-        tx.put("thread_file_meta", { ...meta, thread_id: threadId });
-      });
+        if (!blob) continue;
+        await tx.put("thread_files", { thread_id: threadId, path: meta.path, bytes: blob.bytes });
+        await tx.put("thread_file_meta", { ...meta, thread_id: threadId });
+      }
       return true;
     });
   }
 }
 
-export class MemorySearchIndexStorage implements SearchIndexStorage {
-  constructor(private readonly tables: MemoryTables) {}
+export class TableSearchIndexStorage implements SearchIndexStorage {
+  constructor(private readonly tables: Tables) {}
 
   async put(texts: readonly SearchText[]): Promise<void> {
     if (texts.length === 0) return;
     const records = texts.map(({ threadId, text }) => searchRecord(threadId, text));
-    this.tables.write((tx) => {
-      for (const record of records) if (tx.has("threads", record.thread_id)) tx.put("thread_search", record);
+    await this.tables.write(async (tx) => {
+      for (const record of records)
+        if (await tx.has("threads", record.thread_id)) await tx.put("thread_search", record);
     });
   }
 
   async remove(threadIds: readonly string[]): Promise<void> {
-    this.tables.write((tx) => {
-      for (const id of threadIds) tx.delete("thread_search", [id]);
+    await this.tables.write(async (tx) => {
+      for (const id of threadIds) await tx.delete("thread_search", [id]);
     });
   }
 
   async threadsWithPrefixes(terms: readonly string[]): Promise<Set<string>[]> {
-    const records = this.tables.read((tx) => tx.all("thread_search"));
+    const records = await this.tables.read((tx) => tx.all("thread_search"));
     return terms.map(
       (term) =>
         new Set(
@@ -165,10 +177,10 @@ export class MemorySearchIndexStorage implements SearchIndexStorage {
   }
 
   async texts(threadIds: readonly string[]): Promise<Map<string, string>> {
-    return this.tables.read((tx) => {
+    return this.tables.read(async (tx) => {
       const texts = new Map<string, string>();
       for (const id of threadIds) {
-        const record = tx.get("thread_search", [id]);
+        const record = await tx.get("thread_search", [id]);
         if (record) texts.set(record.thread_id, record.text);
       }
       return texts;
@@ -176,13 +188,13 @@ export class MemorySearchIndexStorage implements SearchIndexStorage {
   }
 
   async isComplete(): Promise<boolean> {
-    return this.tables.read((tx) => tx.count("threads") === tx.count("thread_search"));
+    return this.tables.read(async (tx) => (await tx.count("threads")) === (await tx.count("thread_search")));
   }
 
   async differences(): Promise<{ missing: string[]; orphans: string[] }> {
-    return this.tables.read((tx) => {
-      const threadIds = tx.keys("threads") as string[];
-      const indexed = new Set(tx.keys("thread_search").map((key) => (key as string[])[0] as string));
+    return this.tables.read(async (tx) => {
+      const threadIds = (await tx.keys("threads")) as string[];
+      const indexed = new Set((await tx.keys("thread_search")).map((key) => (key as string[])[0] as string));
       const threads = new Set(threadIds);
       return {
         missing: threadIds.filter((id) => !indexed.has(id)),

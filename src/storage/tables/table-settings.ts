@@ -1,4 +1,4 @@
-// Settings with their API keys, the memory document, skills and MCP servers with their sign-ins, held in memory
+// Settings with their API keys, the memory document, skills and MCP servers with their sign-ins, over Fawn's tables
 // (contracts.ts). Records and secret keys are those of the IndexedDB repositories, so a backup reads the same.
 import { emptyMemoryDocument, type McpServerEntry, type MemoryDocument } from "../../protocol/index.ts";
 import type { McpOAuthStorage, McpServerStorage, MemoryStorage, SettingsStorage, SkillStorage } from "../contracts.ts";
@@ -7,74 +7,76 @@ import { prefixOf, type McpOAuthPart } from "../mcp-oauth-repository.ts";
 import { isMemoryDocumentShape, MEMORY_DOCUMENT_KEY } from "../memory-repository.ts";
 import { secretKey, secretValuesOf } from "../settings-repository.ts";
 import { PUBLIC_SKILL_STATES_KEY, SkillExistsError, statesOf } from "../skills-repository.ts";
-import type { MemoryTables } from "./memory-tables.ts";
+import type { Tables } from "./tables.ts";
 
-const startingWith = (prefix: string) => (key: unknown) => typeof key === "string" && key.startsWith(prefix);
+const startingWith = (prefix: string) => ({ startsWith: prefix });
 
-export class MemorySettingsStorage implements SettingsStorage {
-  constructor(private readonly tables: MemoryTables) {}
+export class TableSettingsStorage implements SettingsStorage {
+  constructor(private readonly tables: Tables) {}
 
   async get(key: string): Promise<unknown> {
-    return this.tables.read((tx) => tx.get("settings", key)?.value);
+    return (await this.tables.read((tx) => tx.get("settings", key)))?.value;
   }
 
   async put(key: string, value: unknown): Promise<void> {
-    this.tables.write((tx) => tx.put("settings", { key, value }));
+    await this.tables.write((tx) => tx.put("settings", { key, value }));
   }
 
   async secretValues(): Promise<string[]> {
-    return secretValuesOf(this.tables.read((tx) => tx.all("secrets")));
+    return secretValuesOf(await this.tables.read((tx) => tx.all("secrets")));
   }
 
   async getWithApiKey(key: string): Promise<{ value: unknown; apiKey: string | undefined }> {
-    return this.tables.read((tx) => ({
-      value: tx.get("settings", key)?.value,
-      apiKey: tx.get("secrets", secretKey(key))?.value,
+    return this.tables.read(async (tx) => ({
+      value: (await tx.get("settings", key))?.value,
+      apiKey: (await tx.get("secrets", secretKey(key)))?.value,
     }));
   }
 
   async putWithApiKey(key: string, value: unknown, apiKey: string): Promise<void> {
-    this.tables.write((tx) => {
-      tx.put("settings", { key, value });
-      if (apiKey) tx.put("secrets", { key: secretKey(key), value: apiKey });
-      else tx.delete("secrets", secretKey(key));
+    await this.tables.write(async (tx) => {
+      await tx.put("settings", { key, value });
+      if (apiKey) await tx.put("secrets", { key: secretKey(key), value: apiKey });
+      else await tx.delete("secrets", secretKey(key));
     });
   }
 
   async getWithApiKeys(key: string): Promise<{ value: unknown; apiKeys: Map<string, string> }> {
     const own = secretKey(key);
-    return this.tables.read((tx) => {
+    return this.tables.read(async (tx) => {
       const apiKeys = new Map<string, string>();
-      for (const secret of tx.all("secrets", (stored) => stored === own || startingWith(`${own}.`)(stored))) {
+      const ownSecret = await tx.get("secrets", own);
+      // Key order, as one read of both would give them: `own` sorts before `own.<part>`.
+      for (const secret of [...(ownSecret ? [ownSecret] : []), ...(await tx.all("secrets", startingWith(`${own}.`)))]) {
         apiKeys.set(secret.key === own ? "" : secret.key.slice(own.length + 1), secret.value);
       }
-      return { value: tx.get("settings", key)?.value, apiKeys };
+      return { value: (await tx.get("settings", key))?.value, apiKeys };
     });
   }
 
   async putWithApiKeys(key: string, value: unknown, apiKeys: ReadonlyMap<string, string>): Promise<void> {
     const own = secretKey(key);
-    this.tables.write((tx) => {
-      tx.put("settings", { key, value });
-      for (const stored of tx.keys("secrets", startingWith(`${own}.`))) {
-        if (!apiKeys.get(String(stored).slice(own.length + 1))) tx.delete("secrets", stored);
+    await this.tables.write(async (tx) => {
+      await tx.put("settings", { key, value });
+      for (const stored of await tx.keys("secrets", startingWith(`${own}.`))) {
+        if (!apiKeys.get(String(stored).slice(own.length + 1))) await tx.delete("secrets", stored);
       }
       for (const [part, apiKey] of apiKeys) {
         const name = part === "" ? own : `${own}.${part}`;
-        if (apiKey) tx.put("secrets", { key: name, value: apiKey });
-        else tx.delete("secrets", name);
+        if (apiKey) await tx.put("secrets", { key: name, value: apiKey });
+        else await tx.delete("secrets", name);
       }
-      if (!apiKeys.has("")) tx.delete("secrets", own);
+      if (!apiKeys.has("")) await tx.delete("secrets", own);
     });
   }
 
   async putAllWithApiKeys(entries: readonly { key: string; value: unknown; apiKey: string }[]): Promise<void> {
-    this.tables.write((tx) => {
+    await this.tables.write(async (tx) => {
       for (const { key, value, apiKey } of entries) {
-        if (value === undefined) tx.delete("settings", key);
-        else tx.put("settings", { key, value });
-        if (apiKey) tx.put("secrets", { key: secretKey(key), value: apiKey });
-        else tx.delete("secrets", secretKey(key));
+        if (value === undefined) await tx.delete("settings", key);
+        else await tx.put("settings", { key, value });
+        if (apiKey) await tx.put("secrets", { key: secretKey(key), value: apiKey });
+        else await tx.delete("secrets", secretKey(key));
       }
     });
   }
@@ -85,28 +87,28 @@ function documentOf(value: unknown): MemoryDocument {
   return value !== undefined && isMemoryDocumentShape(value) ? value : emptyMemoryDocument();
 }
 
-export class MemoryDocumentStorage implements MemoryStorage {
-  constructor(private readonly tables: MemoryTables) {}
+export class TableDocumentStorage implements MemoryStorage {
+  constructor(private readonly tables: Tables) {}
 
   async read(): Promise<MemoryDocument> {
-    return documentOf(this.tables.read((tx) => tx.get("settings", MEMORY_DOCUMENT_KEY)?.value));
+    return documentOf((await this.tables.read((tx) => tx.get("settings", MEMORY_DOCUMENT_KEY)))?.value);
   }
 
   async update(change: (doc: MemoryDocument) => MemoryDocument): Promise<MemoryDocument> {
-    return this.tables.write((tx) => {
-      const next = change(documentOf(tx.get("settings", MEMORY_DOCUMENT_KEY)?.value));
-      tx.put("settings", { key: MEMORY_DOCUMENT_KEY, value: next });
+    return this.tables.write(async (tx) => {
+      const next = change(documentOf((await tx.get("settings", MEMORY_DOCUMENT_KEY))?.value));
+      await tx.put("settings", { key: MEMORY_DOCUMENT_KEY, value: next });
       return next;
     });
   }
 
   async replace(doc: MemoryDocument): Promise<void> {
-    this.tables.write((tx) => tx.put("settings", { key: MEMORY_DOCUMENT_KEY, value: doc }));
+    await this.tables.write((tx) => tx.put("settings", { key: MEMORY_DOCUMENT_KEY, value: doc }));
   }
 }
 
-export class MemorySkillStorage implements SkillStorage {
-  constructor(private readonly tables: MemoryTables) {}
+export class TableSkillStorage implements SkillStorage {
+  constructor(private readonly tables: Tables) {}
 
   async listCustom(): Promise<SkillRecord[]> {
     return this.tables.read((tx) => tx.all("skills"));
@@ -117,37 +119,37 @@ export class MemorySkillStorage implements SkillStorage {
   }
 
   async installCustom(record: SkillRecord): Promise<void> {
-    this.tables.write((tx) => {
-      if (tx.has("skills", record.name)) throw new SkillExistsError(record.name);
-      tx.add("skills", record);
+    await this.tables.write(async (tx) => {
+      if (await tx.has("skills", record.name)) throw new SkillExistsError(record.name);
+      await tx.add("skills", record);
     });
   }
 
   async deleteCustom(name: string): Promise<boolean> {
-    return this.tables.write((tx) => {
-      const existed = tx.has("skills", name);
-      tx.delete("skills", name);
+    return this.tables.write(async (tx) => {
+      const existed = await tx.has("skills", name);
+      await tx.delete("skills", name);
       return existed;
     });
   }
 
   async setCustomEnabled(name: string, enabled: boolean): Promise<SkillRecord | undefined> {
-    return this.tables.write((tx) => {
-      const record = tx.get("skills", name);
+    return this.tables.write(async (tx) => {
+      const record = await tx.get("skills", name);
       const updated = record && { ...record, enabled };
-      if (updated) tx.put("skills", updated);
+      if (updated) await tx.put("skills", updated);
       return updated;
     });
   }
 
   async publicEnabledStates(): Promise<Record<string, boolean>> {
-    return statesOf(this.tables.read((tx) => tx.get("settings", PUBLIC_SKILL_STATES_KEY)?.value));
+    return statesOf((await this.tables.read((tx) => tx.get("settings", PUBLIC_SKILL_STATES_KEY)))?.value);
   }
 
   async setPublicEnabled(name: string, enabled: boolean): Promise<void> {
-    this.tables.write((tx) => {
-      const states = statesOf(tx.get("settings", PUBLIC_SKILL_STATES_KEY)?.value);
-      tx.put("settings", { key: PUBLIC_SKILL_STATES_KEY, value: { ...states, [name]: enabled } });
+    await this.tables.write(async (tx) => {
+      const states = statesOf((await tx.get("settings", PUBLIC_SKILL_STATES_KEY))?.value);
+      await tx.put("settings", { key: PUBLIC_SKILL_STATES_KEY, value: { ...states, [name]: enabled } });
     });
   }
 }
@@ -156,12 +158,12 @@ export class MemorySkillStorage implements SkillStorage {
 const MCP_PREFIX = "mcp.";
 const mcpSecret = (server: string, part: string) => `${MCP_PREFIX}${server}.${part}`;
 
-export class MemoryMcpServerStorage implements McpServerStorage {
-  constructor(private readonly tables: MemoryTables) {}
+export class TableMcpServerStorage implements McpServerStorage {
+  constructor(private readonly tables: Tables) {}
 
   async list(): Promise<McpServerEntry[]> {
-    const [records, secrets] = this.tables.read(
-      (tx) => [tx.all("mcp_servers"), tx.all("secrets", startingWith(MCP_PREFIX))] as const,
+    const [records, secrets] = await this.tables.read((tx) =>
+      Promise.all([tx.all("mcp_servers"), tx.all("secrets", startingWith(MCP_PREFIX))]),
     );
     const byKey = new Map(secrets.map((secret) => [secret.key, secret.value]));
     return records
@@ -179,26 +181,26 @@ export class MemoryMcpServerStorage implements McpServerStorage {
   }
 
   async replaceAll(servers: readonly McpServerEntry[]): Promise<void> {
-    this.tables.write((tx) => {
-      tx.clear("mcp_servers");
-      tx.deleteWhere("secrets", startingWith(MCP_PREFIX));
+    await this.tables.write(async (tx) => {
+      await tx.clear("mcp_servers");
+      await tx.deleteWhere("secrets", startingWith(MCP_PREFIX));
       for (const { bearerToken, headers, ...config } of servers) {
         const record: McpServerRecord = config;
-        tx.put("mcp_servers", record);
-        if (bearerToken) tx.put("secrets", { key: mcpSecret(config.name, "bearer"), value: bearerToken });
+        await tx.put("mcp_servers", record);
+        if (bearerToken) await tx.put("secrets", { key: mcpSecret(config.name, "bearer"), value: bearerToken });
         for (const [name, value] of Object.entries(headers ?? {})) {
-          tx.put("secrets", { key: mcpSecret(config.name, `header.${name}`), value });
+          await tx.put("secrets", { key: mcpSecret(config.name, `header.${name}`), value });
         }
       }
     });
   }
 }
 
-export class MemoryMcpOAuthStorage implements McpOAuthStorage {
-  constructor(private readonly tables: MemoryTables) {}
+export class TableMcpOAuthStorage implements McpOAuthStorage {
+  constructor(private readonly tables: Tables) {}
 
   async get(server: string, url: string, part: McpOAuthPart): Promise<unknown> {
-    const record = this.tables.read((tx) => tx.get("secrets", `${prefixOf(server)}${part}`));
+    const record = await this.tables.read((tx) => tx.get("secrets", `${prefixOf(server)}${part}`));
     if (!record) return undefined;
     try {
       const parsed = JSON.parse(record.value) as { url?: unknown; value?: unknown };
@@ -209,19 +211,19 @@ export class MemoryMcpOAuthStorage implements McpOAuthStorage {
   }
 
   async set(server: string, url: string, part: McpOAuthPart, value: unknown): Promise<void> {
-    this.tables.write((tx) =>
+    await this.tables.write((tx) =>
       tx.put("secrets", { key: `${prefixOf(server)}${part}`, value: JSON.stringify({ url, value }) }),
     );
   }
 
   async delete(server: string, parts: readonly McpOAuthPart[]): Promise<void> {
-    this.tables.write((tx) => {
-      for (const part of parts) tx.delete("secrets", `${prefixOf(server)}${part}`);
+    await this.tables.write(async (tx) => {
+      for (const part of parts) await tx.delete("secrets", `${prefixOf(server)}${part}`);
     });
   }
 
   async forget(server: string): Promise<void> {
-    this.tables.write((tx) => tx.deleteWhere("secrets", startingWith(prefixOf(server))));
+    await this.tables.write((tx) => tx.deleteWhere("secrets", startingWith(prefixOf(server))));
   }
 
   async signedIn(servers: readonly { name: string; url: string }[]): Promise<string[]> {
