@@ -138,10 +138,64 @@ describe("Gateway routes", () => {
     ).toBe(422);
   });
 
-  it("lists the configured model", async () => {
+  it("lists the configured model, and finds it by name", async () => {
     expect(await (await call("GET", "/api/models")).json()).toMatchObject({
       models: [{ name: "@main:mock-model", model: "mock-model" }],
     });
+    expect(await (await call("GET", `/api/models/${encodeURIComponent("@main:mock-model")}`)).json()).toMatchObject({
+      name: "@main:mock-model",
+      model: "mock-model",
+    });
+    const missing = await call("GET", "/api/models/gpt-nothing");
+    expect([missing.status, await missing.json()]).toEqual([404, { detail: 'Model "gpt-nothing" not found.' }]);
+  });
+
+  it("answers DeerFlow's memory config and status, custom skills and features", async () => {
+    const config = (await (await call("GET", "/api/memory/config")).json()) as Record<string, unknown>;
+    expect(config).toMatchObject({ enabled: true, mode: "middleware", injection_enabled: true });
+    const status = (await (await call("GET", "/api/memory/status")).json()) as { config: unknown; data: unknown };
+    expect(status).toEqual({ config, data: await harness.gateway.memory.get() });
+    expect(await (await call("POST", "/api/memory/reload")).json()).toEqual(status.data);
+    expect(await (await call("GET", "/api/skills/custom")).json()).toEqual({ skills: [] });
+    expect(await (await call("GET", "/api/features")).json()).toEqual({
+      agents_api: { enabled: false },
+      browser_control: { enabled: false },
+      mcp_tasks: { enabled: false },
+    });
+  });
+});
+
+describe("Gateway routes for a thread's files", () => {
+  it("takes an upload the agent then reads, and serves what the agent wrote as a download when it is HTML", async () => {
+    const { thread_id: threadId } = (await (await call("POST", "/api/threads", {})).json()) as { thread_id: string };
+    const form = new FormData();
+    form.append("files", new File(["tide pool notes"], "notes.txt"));
+    const uploaded = await handle(
+      new Request(`http://fawn.local/api/threads/${threadId}/uploads`, { method: "POST", body: form }),
+    );
+    expect(uploaded.status).toBe(200);
+
+    // The agent reads the upload in its sandbox and writes a page to its outputs.
+    const reply = await call("POST", `/api/threads/${threadId}/runs/stream`, {
+      input: {
+        messages: [
+          {
+            role: "user",
+            content: `call tool bash ${JSON.stringify({ description: "copy", command: "cat /mnt/user-data/uploads/notes.txt > /mnt/user-data/outputs/page.html" })}`,
+          },
+        ],
+      },
+    });
+    await reply.text();
+    const page = await call("GET", `/api/threads/${threadId}/artifacts/mnt/user-data/outputs/page.html`);
+    expect(await page.text()).toBe("tide pool notes");
+    expect(page.headers.get("content-disposition")).toMatch(/^attachment;/);
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+
+    const listed = (await (await call("GET", `/api/threads/${threadId}/uploads/list`)).json()) as { count: number };
+    expect(listed.count).toBe(1);
+    expect((await call("DELETE", `/api/threads/${threadId}/uploads/notes.txt`)).status).toBe(200);
+    expect((await call("GET", `/api/threads/${threadId}/artifacts/mnt/user-data/uploads/notes.txt`)).status).toBe(404);
   });
 });
 

@@ -58,8 +58,8 @@ function looksLikeText(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, 8192);
   if (sample.includes(0)) return false;
   try {
-    // A sample cut inside a multi-byte character is still text: decode without the last 3 bytes' worth of doubt.
-    new TextDecoder("utf-8", { fatal: true }).decode(sample.length < 8192 ? sample : sample.subarray(0, 8189));
+    // `stream`: a sample cut inside a multi-byte character is still text; only a bad sequence is not.
+    new TextDecoder("utf-8", { fatal: true }).decode(sample, { stream: sample.byteLength < bytes.byteLength });
     return true;
   } catch {
     return false;
