@@ -3,6 +3,7 @@
 // manage them. Prints, on start, the URL and exactly how to call it.
 import { register } from "node:module";
 import { loadConfig, ConfigError, type ServerConfig } from "./config.ts";
+import { DataDirInUseError, dataDirHolder } from "./data-lock.ts";
 import { openDatabase } from "./db/database.ts";
 import { UserNameError, Users } from "./users.ts";
 
@@ -71,6 +72,16 @@ async function serve(config: ServerConfig): Promise<number> {
 }
 
 async function manageUsers(config: ServerConfig, command: string, name: string): Promise<number> {
+  // A running server holds the embedded database: users are then added through it.
+  const holder = config.databaseUrl ? undefined : dataDirHolder(config.dataDir);
+  if (holder) {
+    console.error(
+      `The server (process ${holder.pid}) holds ${config.dataDir}: stop it, or add the user through it:\n` +
+        `  curl -X POST -H "Authorization: Bearer $FAWN_SERVER_TOKEN" -H "Content-Type: application/json" ` +
+        `-d '{"name":"NAME"}' ${holder.url ?? "http://127.0.0.1:" + String(config.port)}/admin/users`,
+    );
+    return 1;
+  }
   const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
   try {
     // The admin's token is not needed to manage users; a throwaway one keeps Users' admin check inert.
@@ -102,8 +113,9 @@ async function manageUsers(config: ServerConfig, command: string, name: string):
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof UserNameError) console.error(error.message);
-    else console.error("The server could not start:", error);
+    if (error instanceof ConfigError || error instanceof UserNameError || error instanceof DataDirInUseError) {
+      console.error(error.message);
+    } else console.error("The server could not start:", error);
     process.exit(1);
   },
 );

@@ -21,6 +21,14 @@ export interface NewUser extends ServerUser {
 /** A user name refused (empty, too long, taken); one sentence. */
 export class UserNameError extends Error {
   override name = "UserNameError";
+
+  constructor(
+    message: string,
+    /** True when the name is fine but another user has it. */
+    readonly taken = false,
+  ) {
+    super(message);
+  }
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._@-]{0,63}$/;
@@ -52,7 +60,8 @@ export class Users {
         "A user name is 1 to 64 letters, digits, spaces, dots, dashes, underscores or @, starting with a letter or digit.",
       );
     }
-    if (trimmed.toLowerCase() === ADMIN_OWNER) throw new UserNameError('"admin" is the name of the server\'s admin.');
+    if (trimmed.toLowerCase() === ADMIN_OWNER)
+      throw new UserNameError('"admin" is the name of the server\'s admin.', true);
     const token = newToken();
     const userId = `user_${randomUUID()}`;
     const rows = await this.db.query<{ user_id: string }>(
@@ -60,7 +69,7 @@ export class Users {
        ON CONFLICT (name) DO NOTHING RETURNING user_id`,
       [userId, trimmed, tokenHash(token)],
     );
-    if (rows.length === 0) throw new UserNameError(`A user named "${trimmed}" already exists.`);
+    if (rows.length === 0) throw new UserNameError(`A user named "${trimmed}" already exists.`, true);
     return { userId, name: trimmed, token };
   }
 

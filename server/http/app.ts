@@ -8,6 +8,7 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import type { UserGateways } from "../gateways.ts";
 import type { ServerUser, Users } from "../users.ts";
+import { adminRoutes } from "./admin-routes.ts";
 import { authenticate } from "./auth.ts";
 import { problem } from "./problem.ts";
 
@@ -58,7 +59,7 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     }),
   );
 
-  for (const prefix of API_PREFIXES) {
+  for (const prefix of [...API_PREFIXES, "/admin"]) {
     app.use(`${prefix}/*`, authenticate(options.users));
     app.use(
       `${prefix}/*`,
@@ -69,6 +70,8 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
       }),
     );
   }
+
+  app.route("/admin", adminRoutes(options.users));
 
   // ---- LangGraph's API (server/langgraph): langGraphRoutes({ db, queue, gateways }), mounted by start-server.ts.
   if (options.langGraph) for (const prefix of API_PREFIXES) app.route(prefix, options.langGraph);

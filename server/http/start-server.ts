@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { GatewayOptions } from "../../src/gateway/index.ts";
-import type { ServerConfig } from "../config.ts";
+import { ConfigError, type ServerConfig } from "../config.ts";
+import { lockDataDir } from "../data-lock.ts";
 import { openDatabase, type Database } from "../db/database.ts";
 import { UserGateways } from "../gateways.ts";
 import { newToken, Users } from "../users.ts";
@@ -38,8 +39,17 @@ export interface RunningServer {
 
 /** Opens everything the configuration names and listens; resolves once the port is open. */
 export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
-  const db =
-    options.db ?? (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }));
+  // The embedded Postgres is this process's alone while it runs (data-lock.ts).
+  const lock = options.db || config.databaseUrl ? undefined : lockDataDir(config.dataDir);
+  let db: Database;
+  try {
+    db =
+      options.db ??
+      (await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }));
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const replicaId = options.replicaId ?? `replica-${randomUUID().slice(0, 8)}`;
   const adminToken = config.adminToken ?? newToken();
   const users = new Users(db, adminToken);
@@ -60,16 +70,27 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   });
 
   const server = createAdaptorServer({ fetch: app.fetch });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port, config.host, () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port, config.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await gateways.close();
+    if (!options.db) await db.close();
+    lock?.release();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE")
+      throw new ConfigError(`Port ${config.port} on ${config.host} is taken: set PORT to another.`);
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  lock?.setUrl(url);
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -81,6 +102,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
       });
       await gateways.close();
       if (!options.db) await db.close();
+      lock?.release();
     })());
 
   return {

@@ -39,6 +39,51 @@ describe("the server's shell", () => {
     expect(models.map((model) => model.model)).toEqual(["mock-model"]);
   });
 
+  it("lets the admin, and only the admin, add users over HTTP", async () => {
+    const post = (token: string | null, body: string) =>
+      server.request("/admin/users", { method: "POST", token, headers: { "content-type": "application/json" }, body });
+    const added = await post(server.adminToken, JSON.stringify({ name: "Grace" }));
+    expect(added.status).toBe(201);
+    const grace = (await added.json()) as { user_id: string; name: string; token: string };
+    expect(grace).toMatchObject({ name: "Grace", token: expect.stringMatching(/^fawn_/) });
+    expect((await server.request("/api/models", { token: grace.token })).status).toBe(200);
+
+    const again = await post(server.adminToken, JSON.stringify({ name: "Grace" }));
+    expect([again.status, await again.json()]).toEqual([409, { detail: 'A user named "Grace" already exists.' }]);
+    const byUser = await post(grace.token, JSON.stringify({ name: "Mallory" }));
+    expect([byUser.status, await byUser.json()]).toEqual([
+      403,
+      { detail: "Only the server's admin can manage users." },
+    ]);
+    const listed = await server.request("/admin/users");
+    expect(((await listed.json()) as { name: string }[]).map((user) => user.name)).toContain("Grace");
+    expect((await server.request("/admin/users", { token: grace.token })).status).toBe(403);
+  });
+
+  it("answers CORS for the configured origins only, exposing Content-Location", async () => {
+    const withOrigins = await startTestServer({ origins: ["https://app.example.com"], mock: server.mock });
+    try {
+      const preflight = await withOrigins.request("/api/threads", {
+        method: "OPTIONS",
+        token: null,
+        headers: {
+          origin: "https://app.example.com",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type",
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+      expect(preflight.headers.get("access-control-allow-headers")).toMatch(/authorization/i);
+      const answered = await withOrigins.request("/api/models", { headers: { origin: "https://app.example.com" } });
+      expect(answered.headers.get("access-control-expose-headers")).toMatch(/Content-Location/);
+      const other = await withOrigins.request("/api/models", { headers: { origin: "https://evil.example.com" } });
+      expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    } finally {
+      await withOrigins.close();
+    }
+  });
+
   it("serves the same routes under /api/langgraph", async () => {
     const response = await server.request("/api/langgraph/models");
     expect(response.status).toBe(200);
