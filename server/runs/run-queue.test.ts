@@ -72,7 +72,9 @@ describe("RunQueue", () => {
 
   // One database for the suite (opening one takes a second or two); each test has its own thread ids.
   beforeAll(async () => {
-    db = await openDatabase();
+    // FAWN_RUNS_TEST_DATABASE_URL runs the same suite over a real Postgres (a throwaway one: it deletes every run).
+    const url = process.env.FAWN_RUNS_TEST_DATABASE_URL;
+    db = await openDatabase(url ? { url } : {});
   }, 60_000);
   afterAll(async () => {
     await db.close();
