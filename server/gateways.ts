@@ -4,10 +4,10 @@
 // configuration's models, web tools and MCP servers are written into the user's settings when it opens, through the
 // Gateway's own settings services (so they are checked as Settings checks them).
 import { createGateway, createGatewayFetch, type Gateway, type GatewayOptions } from "../src/gateway/index.ts";
-import { BrowserSandbox } from "../src/sandbox/browser/browser-sandbox.ts";
 import { memoryStorage, type FawnStorage } from "../src/storage/index.ts";
 import type { ServerConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import { ServerSandboxes, type ServerSandboxProvider } from "./sandbox/index.ts";
 
 export interface UserGatewaysOptions {
   db: Database;
@@ -15,7 +15,9 @@ export interface UserGatewaysOptions {
   config: Pick<ServerConfig, "models" | "webTools" | "mcpServers">;
   /** Where sign-in pages send MCP OAuth answers back; the server's own URL. */
   publicUrl?: string;
-  /** Overrides for tests (a model factory, shorter retries, another sandbox). */
+  /** Where threads' sandboxes come from; by default the built-in one (server/sandbox), closed with the Gateways. */
+  sandboxes?: ServerSandboxProvider;
+  /** Overrides for tests (a model factory, shorter retries). */
   gatewayOptions?: GatewayOptions;
 }
 
@@ -28,9 +30,12 @@ interface UserEntry {
 /** Opens and keeps every user's Gateway in this process. */
 export class UserGateways {
   readonly #entries = new Map<string, Promise<UserEntry>>();
+  readonly #sandboxes: ServerSandboxProvider;
   #closed = false;
 
-  constructor(private readonly options: UserGatewaysOptions) {}
+  constructor(private readonly options: UserGatewaysOptions) {
+    this.#sandboxes = options.sandboxes ?? new ServerSandboxes();
+  }
 
   /** The Gateway of the user who owns `owner`'s data (opened and configured on first use). */
   async forUser(owner: string): Promise<Gateway> {
@@ -42,12 +47,13 @@ export class UserGateways {
     return (await this.#entry(owner)).fetch;
   }
 
-  /** Closes every open sandbox; the Gateways are then dropped. */
+  /** Closes every open sandbox and the provider's interpreters; the Gateways are then dropped. */
   async close(): Promise<void> {
     this.#closed = true;
     const entries = [...this.#entries.values()];
     this.#entries.clear();
     await Promise.allSettled(entries.map(async (entry) => (await entry).gateway.sandbox.closeAll()));
+    if (!this.options.sandboxes) await this.#sandboxes.close();
   }
 
   #entry(owner: string): Promise<UserEntry> {

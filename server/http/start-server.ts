@@ -9,6 +9,7 @@ import { ConfigError, type ServerConfig } from "../config.ts";
 import { lockDataDir } from "../data-lock.ts";
 import { openDatabase, type Database } from "../db/database.ts";
 import { UserGateways } from "../gateways.ts";
+import { RunQueue } from "../runs/index.ts";
 import { newToken, Users } from "../users.ts";
 import { createServerApp } from "./app.ts";
 
@@ -33,6 +34,7 @@ export interface RunningServer {
   db: Database;
   users: Users;
   gateways: UserGateways;
+  queue: RunQueue;
   /** Stops taking requests and runs, closes the sandboxes and (if it opened it) the database. */
   close(): Promise<void>;
 }
@@ -59,8 +61,8 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     ...(options.gatewayOptions && { gatewayOptions: options.gatewayOptions }),
   });
 
-  // ---- Runs (server/runs): the queue every replica shares. Wired here once RunQueue runs:
-  //      const queue = new RunQueue({ db, gateways, replicaId, leaseMs: config.runLeaseMs }); queue.start();
+  // Runs (server/runs): the queue every replica shares; this replica's worker claims, runs and reaps.
+  const queue = new RunQueue({ db, gateways, replicaId, leaseMs: config.runLeaseMs });
   // ---- LangGraph's API (server/langgraph): langGraphRoutes({ db, queue, gateways }), passed as `langGraph` below.
   const app = createServerApp({
     users,
@@ -91,6 +93,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   lock?.setUrl(url);
+  queue.start();
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -100,6 +103,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         // Open streams (a run's SSE) would hold close() until they end.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      await queue.stop();
       await gateways.close();
       if (!options.db) await db.close();
       lock?.release();
@@ -114,6 +118,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     db,
     users,
     gateways,
+    queue,
     close,
   };
 }
