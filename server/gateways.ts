@@ -71,7 +71,7 @@ export class UserGateways {
   async #open(owner: string): Promise<UserEntry> {
     const storage = this.#storageOf(owner);
     const gateway = createGateway(storage, {
-      openSandbox: async (threadId, files, skills) => BrowserSandbox.open({ threadId, files, skills: await skills() }),
+      openSandbox: this.#sandboxes.open,
       // No tabs to tell: change notices are for the browser's other tabs.
       notify: () => undefined,
       oauthRedirectUrl: new URL("/oauth-callback.html", this.options.publicUrl ?? "http://127.0.0.1/").href,
