@@ -88,6 +88,8 @@ export {
   type Tables,
   type TableTransaction,
 } from "./tables/index.ts";
+// The contract every implementation passes (run by each host's tests; the server's over Postgres).
+export { STORAGE_CONTRACT, type StorageCheck } from "./storage-contract.ts";
 // What the Gateway and bundles use beside the repositories: backups' records, stored record shapes, a full storage
 // and an imported thread's checkpoints.
 export type { BackupAdditions, BackupWrite, GlobalBackup, ThreadBackup } from "./backup-store.ts";
