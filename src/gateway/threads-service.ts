@@ -6,8 +6,10 @@ import { planDeerFlowImport, type DeerFlowImportPlan } from "../bundles/index.ts
 import {
   contentText,
   type ChangeNotice,
+  type FileEdit,
   type ThreadDetail,
   type ThreadFileContent,
+  type SavedFileEdit,
   type ThreadReplay,
   type ThreadSearchResult,
   type ThreadSummary,
@@ -28,6 +30,7 @@ import type {
 import { ThreadIdTakenError } from "../storage/index.ts";
 import type { BranchService } from "./branch-service.ts";
 import { CheckpointViewCache } from "./checkpoint-view-cache.ts";
+import { saveFileEdit } from "./file-edits.ts";
 import { checkpointView, stateView } from "./checkpoint-views.ts";
 import { composeHistory } from "./thread-history.ts";
 import { threadReplay } from "./thread-replay.ts";
@@ -208,6 +211,25 @@ export class ThreadsService implements ThreadsApi {
     // As after an upload: an open sandbox holds the files it loaded.
     await this.options.closeSandbox(threadId);
     this.announce({ type: "thread-changed", thread_id: threadId });
+  }
+
+  async editFile(threadId: string, edit: FileEdit): Promise<SavedFileEdit> {
+    if (this.options.isRunning(threadId)) {
+      throw new UserError("The thread is running a reply; save the edit after it finishes.", "conflict");
+    }
+    // A run elsewhere (another tab) holds the thread's lock; holding it keeps a run from starting meanwhile.
+    const release = await tryLockThread(threadId);
+    if (!release)
+      throw new UserError("The thread is running a reply elsewhere; save the edit after it finishes.", "conflict");
+    let saved: SavedFileEdit;
+    try {
+      saved = await saveFileEdit(this.options.files, threadId, edit);
+    } finally {
+      release();
+    }
+    await this.options.closeSandbox(threadId);
+    this.announce({ type: "thread-changed", thread_id: threadId });
+    return saved;
   }
 
   async importDeerFlow(input: {

@@ -116,6 +116,21 @@ export interface ThreadFileContent {
   mime_type: string;
 }
 
+/** An edit of a text file in the thread's outputs, saved only over the text the editor opened. */
+export interface FileEdit {
+  path: string;
+  /** The file's new text. */
+  content: string;
+  /** Lowercase hex SHA-256 of the bytes the editor opened. */
+  expectedSha256: string;
+}
+
+export interface SavedFileEdit {
+  path: string;
+  sha256: string;
+  size: number;
+}
+
 /** One item of the agent's plan (plan mode's `write_todos`). */
 export interface TodoItem {
   content: string;
@@ -155,6 +170,12 @@ export interface ThreadsApi {
    * An upload over a limit, or with a bad name, is refused whole with a readable message; nothing is written.
    */
   upload(threadId: string, files: { name: string; bytes: Uint8Array }[]): Promise<UploadResult>;
+  /**
+   * Saves an edit of a UTF-8 text file in the thread's /mnt/user-data/outputs (at most 2 MB). Refused with a readable
+   * message, nothing written: another path, a `.skill` archive, binary or too large text, a running thread, or a file
+   * that is no longer the text the editor opened (`expectedSha256`).
+   */
+  editFile(threadId: string, edit: FileEdit): Promise<SavedFileEdit>;
   /** The files in the thread's /mnt/user-data/uploads, sorted by name (subfolders left out). */
   listUploads(threadId: string): Promise<UploadListEntry[]>;
   /**

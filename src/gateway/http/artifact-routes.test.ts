@@ -1,16 +1,18 @@
 import { strToU8, zipSync } from "fflate";
 import { beforeEach, describe, expect, it } from "vitest";
-import { memoryStorage, type FawnStorage } from "../../storage/index.ts";
-import { createGateway } from "../create-gateway.ts";
+import { memoryStorage, sha256Hex, type FawnStorage } from "../../storage/index.ts";
+import { createGateway, type Gateway } from "../create-gateway.ts";
 import { createGatewayFetch } from "../http-routes.ts";
+import { tryLockThread } from "../thread-locks.ts";
 
 let storage: FawnStorage;
+let gateway: Gateway;
 let handle: (request: Request) => Promise<Response>;
 let threadId: string;
 
 beforeEach(async () => {
   storage = memoryStorage();
-  const gateway = createGateway(storage);
+  gateway = createGateway(storage);
   handle = createGatewayFetch(gateway);
   threadId = (await gateway.threads.create()).thread_id;
 });
@@ -116,5 +118,64 @@ describe("Artifact route", () => {
     expect((await get(`${OUT}/my-skill.skill/nothing.md`)).status).toBe(404);
     await write(`${OUT}/broken.skill`, "not a zip");
     expect((await get(`${OUT}/broken.skill/SKILL.md`)).status).toBe(422);
+  });
+});
+
+describe("Artifact edit", () => {
+  const sha256 = (text: string) => sha256Hex(strToU8(text));
+  const put = (path: string, body: unknown) =>
+    handle(
+      new Request(`http://fawn.local/api/threads/${threadId}/artifacts${path}`, {
+        method: "PUT",
+        body: JSON.stringify(body),
+        headers: { "content-type": "application/json" },
+      }),
+    );
+  const text = async (path: string) => new TextDecoder().decode((await storage.files.read(threadId, path))!.bytes);
+
+  it("saves a text file of the outputs over the text the editor opened, and answers its new hash", async () => {
+    await write(`${OUT}/notes.md`, "draft");
+    const saved = await put(`${OUT}/notes.md`, { content: "final", expected_sha256: await sha256("draft") });
+    expect(await saved.json()).toEqual({ path: `${OUT}/notes.md`, sha256: await sha256("final"), size: 5 });
+    expect(await text(`${OUT}/notes.md`)).toBe("final");
+  });
+
+  it("refuses a changed file (412), another folder, a .skill, binary or missing file, with nothing written", async () => {
+    await write(`${OUT}/notes.md`, "draft");
+    await write("/mnt/user-data/workspace/w.md", "draft");
+    await write(`${OUT}/blob.txt`, new Uint8Array([0, 1]));
+    await write(`${OUT}/s.skill`, zipSync({ "SKILL.md": strToU8("x") }));
+    const refusals = [
+      [`${OUT}/notes.md`, await sha256("something else"), 412, /changed since it was opened/],
+      ["/mnt/user-data/workspace/w.md", await sha256("draft"), 422, /Only files in \/mnt\/user-data\/outputs/],
+      [`${OUT}/s.skill`, await sha256("x"), 422, /\.skill archive/],
+      [`${OUT}/blob.txt`, await sha256("x"), 422, /UTF-8 text/],
+      [`${OUT}/gone.md`, await sha256("x"), 404, /no file/],
+      [`${OUT}/..%2F..%2Fetc%2Fpasswd`, await sha256("x"), 400, /is not a file in the thread's/],
+    ] as const;
+    for (const [path, hash, status, detail] of refusals) {
+      const response = await put(path, { content: "overwritten", expected_sha256: hash });
+      expect(response.status, path).toBe(status);
+      expect(((await response.json()) as { detail: string }).detail).toMatch(detail);
+    }
+    expect((await put(`${OUT}/notes.md`, { content: "x" })).status).toBe(422);
+    expect(await text(`${OUT}/notes.md`)).toBe("draft");
+    expect(await text("/mnt/user-data/workspace/w.md")).toBe("draft");
+  });
+
+  it("refuses an edit while the thread runs a reply (409)", async () => {
+    await write(`${OUT}/notes.md`, "draft");
+    // As a run in another tab holds it.
+    const release = await tryLockThread(threadId);
+    try {
+      const response = await put(`${OUT}/notes.md`, { content: "x", expected_sha256: await sha256("draft") });
+      expect([response.status, ((await response.json()) as { detail: string }).detail]).toEqual([
+        409,
+        "The thread is running a reply elsewhere; save the edit after it finishes.",
+      ]);
+    } finally {
+      release?.();
+    }
+    expect(await text(`${OUT}/notes.md`)).toBe("draft");
   });
 });

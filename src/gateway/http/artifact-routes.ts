@@ -1,15 +1,23 @@
 // DeerFlow's `GET /api/threads/:id/artifacts/<path>`: a file of the thread (its workspace, uploads or outputs), or a
 // file inside a `.skill` archive there, sent so it never runs on the app's origin (see artifact-content.ts), with
-// `?download=true` and one byte range (`Range: bytes=…`, as DeerFlow's preview asks for its first MiB).
+// `?download=true` and one byte range (`Range: bytes=…`, as DeerFlow's preview asks for its first MiB); and `PUT` of
+// the same path, the artifact editor's Save (see file-edits.ts).
 import { unzipSync } from "fflate";
+import { z } from "zod";
 import { isThreadDataPath, resolveSandboxPath } from "../../sandbox/sandbox.ts";
 import { declaredMemberSize } from "../../shared/zip-safety.ts";
 import { ARTIFACT_SAFETY_HEADERS, byteRange, contentDisposition, presentArtifact } from "./artifact-content.ts";
-import { findThread, RouteProblem, type RouteGroup } from "./route-kit.ts";
+import { FileChangedError } from "../file-edits.ts";
+import { findThread, json, problem, readJson, RouteProblem, type RouteGroup } from "./route-kit.ts";
 
 /** The largest file of a `.skill` archive shown (DeerFlow's MAX_SKILL_ARCHIVE_MEMBER_BYTES). */
 const MAX_SKILL_MEMBER_BYTES = 16 * 1024 * 1024;
 const SKILL_MARKER = ".skill/";
+
+const editBody = z.object({
+  content: z.string(),
+  expected_sha256: z.string().regex(/^[0-9a-f]{64}$/, "expected_sha256 is a lowercase hex SHA-256"),
+});
 
 /** The virtual path `raw` (the URL's rest, `mnt/user-data/outputs/a.md`) names, or a 400 saying why it cannot be one. */
 function artifactPath(raw: string): string {
@@ -87,5 +95,25 @@ export const artifactRoutes: RouteGroup = (app, gateway) => {
       return new Response(part, { status: 206, headers });
     }
     return new Response(bytes.slice(), { headers });
+  });
+
+  // DeerFlow's artifact editor's Save: a text file of the outputs, only over the text it opened (412 when it changed).
+  app.put("/api/threads/:thread_id/artifacts/:path{.+}", async (c) => {
+    const threadId = c.req.param("thread_id");
+    await findThread(gateway, threadId);
+    const body = await readJson(c.req.raw, editBody);
+    const path = artifactPath(c.req.param("path"));
+    try {
+      await gateway.threads.readFile(threadId, path);
+    } catch {
+      throw new RouteProblem(404, `This thread has no file ${path}.`);
+    }
+    try {
+      const edit = { path, content: body.content, expectedSha256: body.expected_sha256 };
+      return json(await gateway.threads.editFile(threadId, edit));
+    } catch (error) {
+      if (error instanceof FileChangedError) return problem(412, error.message);
+      throw error;
+    }
   });
 };
