@@ -56,12 +56,15 @@ async function until(check: () => Promise<boolean>, ms = 5000): Promise<void> {
 describe("RunQueue", () => {
   let db: Database;
   let requests: RunRequest[];
+  let rolledBack: string[][];
   let queues: RunQueue[];
   const replica = (replicaId: string, leaseMs = 400): RunQueue => {
     const runs = scriptedRuns(requests);
     const queue = new RunQueue({
       db,
-      gateways: { forUser: async () => ({ runs }) } as never,
+      gateways: {
+        forUser: async () => ({ runs, branches: { rollBack: async (...args: string[]) => rolledBack.push(args) } }),
+      } as never,
       replicaId,
       leaseMs,
       pollMs: 20,
@@ -81,6 +84,7 @@ describe("RunQueue", () => {
   });
   beforeEach(async () => {
     requests = [];
+    rolledBack = [];
     queues = [];
     await db.exec("DELETE FROM fawn_runs; DELETE FROM fawn_run_events;");
   });
@@ -147,6 +151,21 @@ describe("RunQueue", () => {
     });
     expect((await queue.wait(slow.run_id)).status).toBe("interrupted");
     expect((await queue.wait(next.run_id)).status).toBe("success");
+  });
+
+  it("rolls the thread back to before the running run for a rollback run, then starts it", async () => {
+    const queue = replica("a");
+    queue.start();
+    const slow = await queue.create("alice", "t1", { assistantId: "a", kwargs: say("slow") });
+    await until(async () => (await queue.get("alice", "t1", slow.run_id))?.status === "running");
+    const next = await queue.create("alice", "t1", {
+      assistantId: "a",
+      kwargs: say("hi"),
+      multitaskStrategy: "rollback",
+    });
+    expect((await queue.wait(slow.run_id)).status).toBe("interrupted");
+    expect((await queue.wait(next.run_id)).status).toBe("success");
+    expect(rolledBack).toEqual([["t1", slow.run_id]]);
   });
 
   it("cancels a running run from another replica, and a pending one at once", async () => {

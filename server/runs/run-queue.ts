@@ -283,6 +283,8 @@ export class RunQueue {
       const streaming = gateway.runs.stream(request, (event: RunEvent) => run.push(event));
       run.attach(gateway.runs);
       await streaming;
+      // Before the run's end is stored, so the thread's next run starts from where this one began.
+      if (run.cancel === "rollback") await gateway.branches.rollBack(threadId, runId);
     } catch (error) {
       run.fail(error);
     }

@@ -92,7 +92,7 @@ export class RunInputError extends Error {
 
 /** Where a run executes: the user's Gateway (server/gateways.ts). */
 export interface RunGateways {
-  forUser(owner: string): Promise<Pick<Gateway, "runs">>;
+  forUser(owner: string): Promise<Pick<Gateway, "runs" | "branches">>;
 }
 
 export interface RunQueueOptions {

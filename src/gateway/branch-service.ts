@@ -168,6 +168,25 @@ export class BranchService implements BranchesApi {
   }
 
   /**
+   * Takes the thread back to where run `runId` started (LangGraph's `rollback`): it shows the step before the run
+   * (the first run: the thread's empty root step) with that version's files; the run's own steps stay a version.
+   */
+  async rollBack(threadId: string, runId: string): Promise<void> {
+    const [thread, run] = await Promise.all([
+      this.options.threads.get(threadId),
+      this.options.threads.run(threadId, runId),
+    ]);
+    if (!thread || !run || this.options.isRunning(threadId)) return;
+    const target = run.base ?? (await this.options.checkpointer.rootCheckpointId(threadId));
+    const head = await this.head(thread);
+    if (target === undefined || target === head) return;
+    await this.moveFiles(threadId, head, run.base);
+    const latest = await this.options.checkpointer.latestCheckpointId(threadId);
+    await this.options.threads.update(threadId, { head: target === latest ? undefined : target });
+    this.options.onChanged(threadId);
+  }
+
+  /**
    * Keeps the files as they are for the version at `from`, then puts those of `to` in their place (`undefined`: the
    * empty start); a version with no kept files (from before branches) keeps the current ones.
    */
