@@ -10,7 +10,7 @@ import {
   type GatewayApi,
   type PythonHostHandle,
 } from "../protocol/index.ts";
-import { indexedDbStorage, openFawnDb, type FawnStorage } from "../storage/index.ts";
+import { indexedDbStorage, openFawnDb, type CheckpointStorage, type FawnStorage } from "../storage/index.ts";
 import { BranchService } from "./branch-service.ts";
 import { ContextService } from "./context-service.ts";
 import { DataService } from "./data-service.ts";
@@ -65,6 +65,8 @@ export interface Gateway extends GatewayApi {
   data: DataService;
   suggestions: SuggestionsService;
   context: ContextService;
+  /** The threads' checkpoints, read as they are by LangGraph's API on the server (state, history). */
+  checkpointer: CheckpointStorage;
 }
 
 /** Posts change notices to every tab of this origin (the UI of this tab included). */
@@ -207,6 +209,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     branches,
     suggestions,
     context,
+    checkpointer,
   };
 }
 

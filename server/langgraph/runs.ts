@@ -1,0 +1,259 @@
+// LangGraph's run routes over the server's RunQueue (server/runs): create, stream, wait, list, get, delete, join, join
+// a stream (from `Last-Event-ID`), cancel (with `wait` and `action`). A run is a row any replica may execute; these
+// routes only queue it and read its stored events, so a client may stream or join it on any replica.
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Gateway } from "../../src/gateway/index.ts";
+import {
+  RunConflictError,
+  RunInputError,
+  type RunKwargs,
+  type RunQueue,
+  type RunStatus,
+  type ServerRun,
+  type StoredRunEvent,
+} from "../runs/index.ts";
+import { isLeadAgent, LEAD_AGENT_ASSISTANT_ID } from "./assistants.ts";
+import {
+  HttpProblem,
+  json,
+  ownerOf,
+  queryFlag,
+  readBody,
+  serialise,
+  type LangGraphContext,
+  type LangGraphEnv,
+} from "./http.ts";
+import { eventFilter, sseResponse, streamModes } from "./sse.ts";
+import type { ThreadMetadataTable } from "./thread-metadata.ts";
+
+export interface RunRoutesDeps {
+  gateway(owner: string): Promise<Gateway>;
+  queue: RunQueue;
+  metadata: ThreadMetadataTable;
+}
+
+const record = z.record(z.string(), z.unknown());
+
+/** LangGraph's `RunCreate`, the parts Fawn acts on; the rest of what the SDK sends is accepted and left. */
+const runBody = z.object({
+  assistant_id: z.string().min(1),
+  input: record.nullish(),
+  command: record.nullish(),
+  metadata: record.nullish(),
+  config: z
+    .object({ configurable: record.optional(), tags: z.array(z.string()).optional(), recursion_limit: z.number() })
+    .partial()
+    .nullish(),
+  context: record.nullish(),
+  stream_mode: z.union([z.string(), z.array(z.string())]).nullish(),
+  stream_subgraphs: z.boolean().nullish(),
+  stream_resumable: z.boolean().nullish(),
+  multitask_strategy: z.enum(["reject", "interrupt", "rollback", "enqueue"]).nullish(),
+  on_disconnect: z.enum(["cancel", "continue"]).nullish(),
+  if_not_exists: z.enum(["create", "reject"]).nullish(),
+});
+type RunBody = z.infer<typeof runBody>;
+
+const RUN_STATUSES = ["pending", "running", "error", "success", "timeout", "interrupted"] as const;
+
+/** The kwargs the queue keeps and the executor reads, from the body as sent. */
+function kwargsOf(body: RunBody): RunKwargs {
+  return {
+    ...(body.input && { input: body.input }),
+    ...(body.command && { command: body.command }),
+    stream_mode: streamModes(body.stream_mode ?? undefined),
+    ...(body.stream_subgraphs != null && { stream_subgraphs: body.stream_subgraphs }),
+    ...(body.config && { config: body.config }),
+    ...(body.context && { context: body.context }),
+    ...(body.stream_resumable != null && { stream_resumable: body.stream_resumable }),
+    ...(body.on_disconnect && { on_disconnect: body.on_disconnect }),
+  };
+}
+
+/** The queue's refusals as LangGraph answers them: a busy thread 409, input Fawn cannot run 422. */
+function asProblem(error: unknown): unknown {
+  if (error instanceof RunConflictError) return new HttpProblem(409, error.message);
+  if (error instanceof RunInputError) return new HttpProblem(422, error.message);
+  return error;
+}
+
+/** A run's last `values`, or LangGraph's `{__error__}` when it failed; undefined when it sent neither. */
+async function finalOutput(events: AsyncIterable<StoredRunEvent>): Promise<unknown> {
+  let output: unknown;
+  for await (const event of events) {
+    if (event.event === "values") output = event.data;
+    else if (event.event === "error") output = { __error__: event.data };
+  }
+  return output;
+}
+
+/** Writes a newline each second until `result` settles, then its JSON (LangGraph's keep-alive for long waits). */
+function keptAlive(result: Promise<unknown>, headers: Record<string, string> = {}): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const timer = setInterval(() => controller.enqueue(encoder.encode("\n")), 1000);
+      try {
+        controller.enqueue(encoder.encode(serialise(await result)));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        controller.enqueue(encoder.encode(serialise({ __error__: { error: "Error", message } })));
+      } finally {
+        clearInterval(timer);
+        controller.close();
+      }
+    },
+  });
+  return new Response(body, { headers: { "content-type": "application/json", ...headers } });
+}
+
+export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
+  const app = new Hono<LangGraphEnv>();
+  const { queue } = deps;
+
+  /** The user's Gateway and a thread of theirs, or 404 (created first when the body says `if_not_exists: create`). */
+  const threadOf = async (c: LangGraphContext, createMissing = false) => {
+    const owner = ownerOf(c);
+    const gateway = await deps.gateway(owner);
+    const threadId = c.req.param("thread_id") ?? "";
+    if (!(await gateway.threads.exists(threadId))) {
+      if (!createMissing) throw new HttpProblem(404, `Thread ${threadId} not found.`);
+      await gateway.threads.create({ thread_id: threadId });
+    }
+    return { owner, gateway, threadId };
+  };
+
+  const runOf = async (c: LangGraphContext): Promise<{ owner: string; gateway: Gateway; run: ServerRun }> => {
+    const { owner, gateway, threadId } = await threadOf(c);
+    const runId = c.req.param("run_id") ?? "";
+    const run = await queue.get(owner, threadId, runId);
+    if (!run) throw new HttpProblem(404, `Run ${runId} not found.`);
+    return { owner, gateway, run };
+  };
+
+  /** Queues a run from the request's body; answers it with the body and its Content-Location. */
+  const create = async (c: LangGraphContext) => {
+    const body = await readBody(c, runBody);
+    if (!isLeadAgent(body.assistant_id)) {
+      throw new HttpProblem(404, `No assistant found for "${body.assistant_id}"; this server runs lead_agent.`);
+    }
+    const { owner, threadId } = await threadOf(c, body.if_not_exists === "create");
+    const kwargs = kwargsOf(body);
+    const run = await queue
+      .create(owner, threadId, {
+        assistantId: LEAD_AGENT_ASSISTANT_ID,
+        kwargs,
+        ...(body.metadata && { metadata: body.metadata }),
+        ...(body.multitask_strategy && { multitaskStrategy: body.multitask_strategy }),
+      })
+      .catch((error: unknown) => {
+        throw asProblem(error);
+      });
+    // LangGraph marks the thread with the graph that runs on it.
+    await deps.metadata.merge(owner, threadId, { graph_id: "lead_agent", assistant_id: LEAD_AGENT_ASSISTANT_ID });
+    const location = { "content-location": `/threads/${threadId}/runs/${run.run_id}` };
+    return { owner, run, body, kwargs, location };
+  };
+
+  /** The run's output once it ended: its last values, else the thread's, as LangGraph's join answers. */
+  const output = async (gateway: Gateway, run: ServerRun, signal: AbortSignal) => {
+    await queue.wait(run.run_id, signal);
+    const out = await finalOutput(queue.events(run.run_id, 0, signal));
+    if (out !== undefined) return out;
+    const thread = await gateway.threads.get(run.thread_id);
+    return thread ? { title: thread.title, messages: [] } : null;
+  };
+
+  app.post("/threads/:thread_id/runs", async (c) => {
+    const { run, location } = await create(c);
+    return json(run, 200, location);
+  });
+
+  app.post("/threads/:thread_id/runs/stream", async (c) => {
+    const { owner, run, body, kwargs, location } = await create(c);
+    const abort = new AbortController();
+    return sseResponse(queue.events(run.run_id, 0, abort.signal), {
+      keep: eventFilter(streamModes(kwargs.stream_mode)),
+      abort,
+      headers: location,
+      ...(body.on_disconnect === "cancel" && {
+        onDisconnect: () => void queue.cancel(owner, run.thread_id, run.run_id),
+      }),
+    });
+  });
+
+  app.post("/threads/:thread_id/runs/wait", async (c) => {
+    const { owner, run, location } = await create(c);
+    const gateway = await deps.gateway(owner);
+    return keptAlive(output(gateway, run, c.req.raw.signal), location);
+  });
+
+  app.get("/threads/:thread_id/runs", async (c) => {
+    const { owner, threadId } = await threadOf(c);
+    const limit = Number(c.req.query("limit") ?? "10");
+    const offset = Number(c.req.query("offset") ?? "0");
+    const status = c.req.query("status");
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000 || !Number.isInteger(offset) || offset < 0) {
+      throw new HttpProblem(422, "limit is a whole number from 1 to 1000 and offset one from 0.");
+    }
+    if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status)) {
+      throw new HttpProblem(422, `status is one of ${RUN_STATUSES.join(", ")}.`);
+    }
+    const runs = await queue.list(owner, threadId, {
+      limit,
+      offset,
+      ...(status !== undefined && { status: status as RunStatus }),
+    });
+    return json(runs);
+  });
+
+  app.get("/threads/:thread_id/runs/:run_id", async (c) => json((await runOf(c)).run));
+
+  app.delete("/threads/:thread_id/runs/:run_id", async (c) => {
+    const { owner, run } = await runOf(c);
+    if (run.status === "running") throw new HttpProblem(409, `Run ${run.run_id} is running; cancel it first.`);
+    await queue.delete(owner, run.thread_id, run.run_id);
+    return new Response(null, { status: 204 });
+  });
+
+  app.get("/threads/:thread_id/runs/:run_id/join", async (c) => {
+    const { owner, gateway, run } = await runOf(c);
+    const cancelOnDisconnect = queryFlag(c.req.query("cancel_on_disconnect"));
+    const signal = c.req.raw.signal;
+    if (cancelOnDisconnect) signal.addEventListener("abort", () => void queue.cancel(owner, run.thread_id, run.run_id));
+    return json(await output(gateway, run, signal));
+  });
+
+  app.get("/threads/:thread_id/runs/:run_id/stream", async (c) => {
+    const { owner, run } = await runOf(c);
+    const lastEventId = Number.parseInt(c.req.header("last-event-id") ?? "", 10);
+    const asked = c.req.queries("stream_mode");
+    const abort = new AbortController();
+    return sseResponse(
+      queue.events(run.run_id, Number.isFinite(lastEventId) ? Math.max(0, lastEventId) : 0, abort.signal),
+      {
+        keep: eventFilter(streamModes(asked && asked.length > 0 ? asked : run.kwargs.stream_mode)),
+        abort,
+        headers: { "content-location": `/threads/${run.thread_id}/runs/${run.run_id}` },
+        ...(queryFlag(c.req.query("cancel_on_disconnect")) && {
+          onDisconnect: () => void queue.cancel(owner, run.thread_id, run.run_id),
+        }),
+      },
+    );
+  });
+
+  app.post("/threads/:thread_id/runs/:run_id/cancel", async (c) => {
+    const { owner, run } = await runOf(c);
+    const action = c.req.query("action") ?? "interrupt";
+    if (action !== "interrupt" && action !== "rollback") {
+      throw new HttpProblem(422, "action is interrupt or rollback.");
+    }
+    await queue.cancel(owner, run.thread_id, run.run_id, action);
+    if (!queryFlag(c.req.query("wait"))) return new Response(null, { status: 202 });
+    await queue.wait(run.run_id, c.req.raw.signal);
+    return new Response(null, { status: 204 });
+  });
+
+  return app;
+}
