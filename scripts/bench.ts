@@ -32,6 +32,7 @@ const BENCHES: Bench[] = [
     command: ["vitest", "run", "--config", "vitest.bench.config.ts", "bench/bundle.bench-run.ts"],
     usesBuild: false,
   },
+  { id: "server", command: ["tsx", "bench/server.ts"], usesBuild: false },
 ];
 
 /** Sections in this order; results of other names follow, by name. */
@@ -46,6 +47,7 @@ const ORDER = [
   "checkpoint",
   "idb-browser",
   "bundle",
+  "server",
 ];
 const DOC = join(process.cwd(), "docs", "performance.md");
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
