@@ -1,37 +1,36 @@
 // Fawn's lead agent as a LangGraph graph for LangGraph's own JS server: `npx langgraphjs dev` reads langgraph.json,
-// which names `graph` here as `lead_agent`. The model comes from FAWN_MODEL_BASE_URL, FAWN_MODEL_API_KEY and FAWN_MODEL
-// (an OpenAI-compatible endpoint, or FAWN_MODEL_PROVIDER anthropic / gemini); each thread gets the server's sandbox
-// (server/sandbox/) over files kept in this process's memory, as LangGraph's dev server keeps its checkpoints. It is
-// the comparison point for `npm run server` (test/server/langgraph-dev.test.ts), not a way to run Fawn for a team.
+// which names `graph` here as `lead_agent`. The model is the one `npm run server` would give every user: FAWN_MODEL_*
+// or fawn-server.json's default (server/config.ts); each thread gets the server's sandbox (server/sandbox/) over files
+// kept in this process's memory, as LangGraph's dev server keeps its checkpoints. It is the comparison point for
+// `npm run server` (test/server/langgraph-dev.test.ts), not a way to run Fawn for a team.
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { randomUUID } from "node:crypto";
 import { register } from "node:module";
-import type { ModelProvider } from "../src/protocol/index.ts";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { Sandbox } from "../src/sandbox/sandbox.ts";
 
 // Vite's import.meta.glob (the shipped skills) read from disk on Node, as main.ts does; src/ is imported after it.
 register("./vite-globs.ts", import.meta.url);
 const { createLeadAgent } = await import("../src/agent/index.ts");
-const { createChatModel } = await import("../src/models/index.ts");
+const { createChatModel, targetForRun } = await import("../src/models/index.ts");
 const { MemoryThreadFileStore } = await import("../src/sandbox/thread-file-store.ts");
 const { openServerSandbox } = await import("./sandbox/index.ts");
+const { loadConfig } = await import("./config.ts");
 
-const PROVIDERS: readonly ModelProvider[] = ["openai-compatible", "anthropic", "gemini"];
+let configured: Promise<{ model: BaseChatModel; apiKey: string }> | undefined;
 
-/** The model FAWN_MODEL_* names, as the server's environment-only configuration reads it. */
-function modelFromEnv(env: NodeJS.ProcessEnv = process.env) {
-  const baseUrl = env.FAWN_MODEL_BASE_URL;
-  const model = env.FAWN_MODEL;
-  if (!baseUrl || !model) throw new Error("Set FAWN_MODEL_BASE_URL and FAWN_MODEL (and FAWN_MODEL_API_KEY) first.");
-  const provider = env.FAWN_MODEL_PROVIDER as ModelProvider | undefined;
-  if (provider && !PROVIDERS.includes(provider)) {
-    throw new Error(`FAWN_MODEL_PROVIDER must be one of ${PROVIDERS.join(", ")}.`);
-  }
-  const apiKey = env.FAWN_MODEL_API_KEY ?? "";
-  return {
-    apiKey,
-    model: createChatModel({ name: "env", baseUrl, apiKey, model, models: [], ...(provider && { provider }) }),
-  };
+/** The configured default model, made once (a changed configuration needs a restart, as for the server). */
+function defaultModel(): Promise<{ model: BaseChatModel; apiKey: string }> {
+  configured ??= (async () => {
+    const { models } = loadConfig();
+    const target = models && targetForRun(models, undefined, undefined);
+    if (!target) {
+      throw new Error("No model is configured: set FAWN_MODEL_BASE_URL and FAWN_MODEL, or models in fawn-server.json.");
+    }
+    return { model: await createChatModel(target), apiKey: target.apiKey };
+  })();
+  configured.catch(() => (configured = undefined));
+  return configured;
 }
 
 const files = new MemoryThreadFileStore();
@@ -51,9 +50,9 @@ function sandboxOf(threadId: string): Promise<Sandbox> {
 /** The graph factory LangGraph's server calls per run (and per assistant read), with the run's config. */
 export async function graph(config: LangGraphRunnableConfig) {
   const threadId = String(config.configurable?.thread_id ?? randomUUID());
-  const { model, apiKey } = modelFromEnv();
+  const { model, apiKey } = await defaultModel();
   return createLeadAgent({
-    model: await model,
+    model,
     sandbox: () => sandboxOf(threadId),
     ...(apiKey && { secrets: [apiKey] }),
   });
