@@ -5,7 +5,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
 import { validate } from "@langchain/langgraph-checkpoint-validation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { STORAGE_CONTRACT, TableCheckpointSaver, type FawnStorage } from "../../src/storage/index.ts";
 import type { Database } from "./database.ts";
 import { PostgresTables } from "./postgres-tables.ts";
@@ -141,6 +141,9 @@ export function describeUserStorage(name: string, start: () => Promise<StartedDa
     });
   });
 
+  // LangGraph's validation suite calls vitest's globals; a config without `globals: true` gets them here.
+  const globals = { describe, it, expect, beforeAll, afterAll, beforeEach, afterEach };
+  for (const [name, value] of Object.entries(globals)) (globalThis as Record<string, unknown>)[name] ??= value;
   validate({
     checkpointerName: `TableCheckpointSaver over ${name}`,
     createCheckpointer: () => new TableCheckpointSaver(new PostgresTables(db(), newOwner())),
