@@ -102,7 +102,7 @@ const otherZones = [
     message: "proxy/ is standalone Node code and imports nothing from src/.",
   },
   {
-    // The server (docs/architecture.md#d11-server) runs src/ on Node; nothing the browser loads may take it along.
+    // The server (docs/architecture.md#d12-server) runs src/ on Node; nothing the browser loads may take it along.
     target: ["./src", "./workers"],
     from: "./server",
     message: "src/ and workers/ reach the browser: they never import server/ (Node only, with its database drivers).",
