@@ -21,9 +21,12 @@ export interface LangGraphDeps {
   gateways: { forUser(owner: string): Promise<Gateway> };
 }
 
-/** The routes, reading the requesting user's owner id from the hono variable `owner` (set by the server's auth). */
-export function langGraphRoutes(deps: LangGraphDeps): Hono<LangGraphEnv> {
-  const app = new Hono<LangGraphEnv>({ strict: false });
+/**
+ * The routes, reading the requesting user's owner id from the hono variable `owner` (set by the server's auth); `E` is
+ * the server's env, which holds at least that.
+ */
+export function langGraphRoutes<E extends LangGraphEnv = LangGraphEnv>(deps: LangGraphDeps): Hono<E> {
+  const app = new Hono<E>({ strict: false });
   const metadata = new ThreadMetadataTable(deps.db);
   const gateway = (owner: string) => deps.gateways.forUser(owner);
   app.route("/", assistantRoutes());
