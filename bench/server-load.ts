@@ -83,6 +83,9 @@ async function timedRun(client: Client, threadId: string, open: { count: number 
       timing.firstEventMs ??= since();
       if (part.event.startsWith("messages")) timing.firstTokenMs ??= since();
       if (part.event === "error") timing.error = describe(part.data);
+      // Fawn's server closes a stream with `end` and the run's status; LangGraph's dev server just closes it.
+      const status = part.event === "end" ? (part.data as { status?: unknown } | null)?.status : undefined;
+      if (typeof status === "string" && status !== "success") timing.error ??= `the run ended ${status}`;
     }
     timing.totalMs = since();
     if (timing.error === undefined && timing.firstEventMs === undefined) timing.error = "the stream ended empty";
