@@ -57,13 +57,18 @@ describe("RunQueue", () => {
   let db: Database;
   let requests: RunRequest[];
   let rolledBack: string[][];
+  let closed: string[][];
   let queues: RunQueue[];
   const replica = (replicaId: string, leaseMs = 400): RunQueue => {
     const runs = scriptedRuns(requests);
     const queue = new RunQueue({
       db,
       gateways: {
-        forUser: async () => ({ runs, branches: { rollBack: async (...args: string[]) => rolledBack.push(args) } }),
+        forUser: async () => ({
+          runs,
+          branches: { rollBack: async (...args: string[]) => rolledBack.push(args) },
+          sandbox: { close: async (threadId: string) => closed.push([replicaId, threadId]) },
+        }),
       } as never,
       replicaId,
       leaseMs,
@@ -85,6 +90,7 @@ describe("RunQueue", () => {
   beforeEach(async () => {
     requests = [];
     rolledBack = [];
+    closed = [];
     queues = [];
     await db.exec("DELETE FROM fawn_runs; DELETE FROM fawn_run_events;");
   });
@@ -227,8 +233,15 @@ describe("RunQueue", () => {
     a.start();
     b.start();
     for (const run of runs) expect((await a.wait(run.run_id)).status).toBe("success");
-    const replicas = await db.query<{ replica: string }>("SELECT replica FROM fawn_runs");
-    expect(new Set(replicas.map((row) => row.replica)).size).toBeGreaterThanOrEqual(1);
+    const replicas = await db.query<{ run_id: string; replica: string }>(
+      "SELECT run_id, replica FROM fawn_runs ORDER BY created_at",
+    );
+    expect(replicas.every((row) => row.replica === "a" || row.replica === "b")).toBe(true);
+    // The second run of t1 closes a sandbox left open only when the first ran on another replica.
+    const [first, second] = replicas;
+    expect(closed.filter(([, thread]) => thread === "t1")).toEqual(
+      first!.replica === second!.replica ? [] : [[second!.replica, "t1"]],
+    );
   });
 
   it("ends a run that fails outside the Gateway with an error event that carries no detail", async () => {

@@ -4,6 +4,7 @@
 // whose replica died is ended `interrupted` when its lease expires, and the thread's next run starts anywhere.
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Gateway } from "../../src/gateway/index.ts";
 import type { RunEvent } from "../../src/protocol/index.ts";
 import { runRequestOf } from "./run-request.ts";
 import { ACTIVE, RunStore, type QueuedRun } from "./run-store.ts";
@@ -24,6 +25,8 @@ const MAX_LOCAL_RUNS = 16;
 /** Events a join reads from the table at a time. */
 const PAGE = 500;
 
+const threadKey = (queued: QueuedRun): string => JSON.stringify([queued.owner, queued.run.thread_id]);
+
 const END_STATUS: Record<string, RunStatus> = { success: "success", error: "error", interrupted: "interrupted" };
 
 export class RunQueue {
@@ -36,6 +39,8 @@ export class RunQueue {
   private ticking: Promise<void> = Promise.resolve();
   private lastBeat = 0;
   private lastReap = 0;
+  /** Each thread's last run this replica executed (owner + thread id → run id). */
+  private readonly lastRunHere = new Map<string, string>();
 
   constructor(private readonly options: RunQueueOptions) {
     this.store = new RunStore(options.db);
@@ -280,6 +285,7 @@ export class RunQueue {
     try {
       const request = runRequestOf(runId, threadId, queued.run.kwargs);
       const gateway = await this.options.gateways.forUser(queued.owner);
+      await this.freshSandbox(gateway, queued);
       const streaming = gateway.runs.stream(request, (event: RunEvent) => run.push(event));
       run.attach(gateway.runs);
       await streaming;
@@ -290,5 +296,16 @@ export class RunQueue {
     }
     const end = run.endStatus();
     await run.finish(END_STATUS[end] ?? "error", this.leaseMs);
+    this.lastRunHere.set(threadKey(queued), runId);
+  }
+
+  /**
+   * A sandbox this replica kept open holds the thread's files as they were at its last run here: when the thread's
+   * previous run was another replica's, it is closed, and opens again from the files that run stored.
+   */
+  private async freshSandbox(gateway: Pick<Gateway, "sandbox">, queued: QueuedRun): Promise<void> {
+    const key = threadKey(queued);
+    const previous = await this.store.previousRun(queued.owner, queued.run.thread_id, queued.run.run_id);
+    if (previous && previous.run_id !== this.lastRunHere.get(key)) await gateway.sandbox.close(queued.run.thread_id);
   }
 }

@@ -92,7 +92,7 @@ export class RunInputError extends Error {
 
 /** Where a run executes: the user's Gateway (server/gateways.ts). */
 export interface RunGateways {
-  forUser(owner: string): Promise<Pick<Gateway, "runs" | "branches">>;
+  forUser(owner: string): Promise<Pick<Gateway, "runs" | "branches" | "sandbox">>;
 }
 
 export interface RunQueueOptions {
