@@ -4,9 +4,12 @@
 // the same path, the artifact editor's Save (see file-edits.ts).
 import { unzipSync } from "fflate";
 import { z } from "zod";
+import type { ThreadFileContent } from "../../protocol/index.ts";
 import { isThreadDataPath, resolveSandboxPath } from "../../sandbox/sandbox.ts";
+import { isUserFacing } from "../../shared/user-error.ts";
 import { declaredMemberSize } from "../../shared/zip-safety.ts";
 import { ARTIFACT_SAFETY_HEADERS, byteRange, contentDisposition, presentArtifact } from "./artifact-content.ts";
+import type { Gateway } from "../create-gateway.ts";
 import { FileChangedError } from "../file-edits.ts";
 import { findThread, json, problem, readJson, RouteProblem, type RouteGroup } from "./route-kit.ts";
 
@@ -29,6 +32,16 @@ function artifactPath(raw: string): string {
     // Answered below with the same sentence: the reason is the same for the caller.
   }
   throw new RouteProblem(400, `${JSON.stringify(path)} is not a file in the thread's workspace, uploads or outputs.`);
+}
+
+/** The thread's file at `path`, or a 404 when it has none (a failure to read is not a missing file). */
+async function readThreadFile(gateway: Gateway, threadId: string, path: string): Promise<ThreadFileContent> {
+  try {
+    return await gateway.threads.readFile(threadId, path);
+  } catch (error) {
+    if (isUserFacing(error)) throw new RouteProblem(404, `This thread has no file ${path}.`);
+    throw error;
+  }
 }
 
 /** The file `member` of the zip `archive` (directly, or under the archive's one top folder). */
@@ -61,12 +74,7 @@ export const artifactRoutes: RouteGroup = (app, gateway) => {
     const filePath = artifactPath(marker < 0 ? requested : requested.slice(0, marker + SKILL_MARKER.length - 1));
     const member = marker < 0 ? undefined : requested.slice(marker + SKILL_MARKER.length);
 
-    let file: { bytes: Uint8Array; mime_type: string };
-    try {
-      file = await gateway.threads.readFile(threadId, filePath);
-    } catch {
-      throw new RouteProblem(404, `This thread has no file ${filePath}.`);
-    }
+    const file = await readThreadFile(gateway, threadId, filePath);
     const bytes = member === undefined ? file.bytes : skillMember(file.bytes, member, filePath);
     const name = (member ?? filePath).slice((member ?? filePath).lastIndexOf("/") + 1);
     const download = c.req.query("download") === "true";
@@ -103,11 +111,7 @@ export const artifactRoutes: RouteGroup = (app, gateway) => {
     await findThread(gateway, threadId);
     const body = await readJson(c.req.raw, editBody);
     const path = artifactPath(c.req.param("path"));
-    try {
-      await gateway.threads.readFile(threadId, path);
-    } catch {
-      throw new RouteProblem(404, `This thread has no file ${path}.`);
-    }
+    await readThreadFile(gateway, threadId, path);
     try {
       const edit = { path, content: body.content, expectedSha256: body.expected_sha256 };
       return json(await gateway.threads.editFile(threadId, edit));
