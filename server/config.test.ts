@@ -35,7 +35,7 @@ describe("the environment alone", () => {
       port: DEFAULT_PORT,
       origins: [],
       dataDir: "/srv/fawn/.fawn-server",
-      maxBodyBytes: 32 * 1024 * 1024,
+      maxBodyBytes: 16 * 1024 * 1024,
       runLeaseMs: 10_000,
       source: "the environment",
     });

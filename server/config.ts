@@ -20,7 +20,7 @@ export interface ServerConfig {
   databaseUrl?: string;
   /** The embedded Postgres's folder and the server's other files (FAWN_SERVER_DATA). */
   dataDir: string;
-  /** The largest request body accepted, in bytes (FAWN_SERVER_MAX_BODY_MB). */
+  /** The largest request body accepted, in bytes (FAWN_SERVER_MAX_BODY_MB); uploads may reach their own limits. */
   maxBodyBytes: number;
   /** How long a replica's claim on a run lasts without a heartbeat (FAWN_RUN_LEASE_MS). */
   runLeaseMs: number;
@@ -42,7 +42,7 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_PORT = 2024;
-const DEFAULT_MAX_BODY_MB = 32;
+const DEFAULT_MAX_BODY_MB = 16;
 const DEFAULT_LEASE_MS = 10_000;
 
 /** `$NAME` or `${NAME}`: a value read from the environment. */

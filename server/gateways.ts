@@ -4,9 +4,9 @@
 // configuration's models, web tools and MCP servers are written into the user's settings when it opens, through the
 // Gateway's own settings services (so they are checked as Settings checks them).
 import { createGateway, createGatewayFetch, type Gateway, type GatewayOptions } from "../src/gateway/index.ts";
-import { memoryStorage, type FawnStorage } from "../src/storage/index.ts";
 import type { ServerConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
+import { userStorage } from "./db/user-storage.ts";
 import { ServerSandboxes, type ServerSandboxProvider } from "./sandbox/index.ts";
 
 export interface UserGatewaysOptions {
@@ -69,8 +69,7 @@ export class UserGateways {
   }
 
   async #open(owner: string): Promise<UserEntry> {
-    const storage = this.#storageOf(owner);
-    const gateway = createGateway(storage, {
+    const gateway = createGateway(userStorage(this.options.db, owner), {
       openSandbox: this.#sandboxes.open,
       // No tabs to tell: change notices are for the browser's other tabs.
       notify: () => undefined,
@@ -79,13 +78,6 @@ export class UserGateways {
     });
     await this.#configure(gateway);
     return { gateway, fetch: createGatewayFetch(gateway) };
-  }
-
-  // The user's storage in the server's database. Until the Postgres tables land (server/db/user-storage.ts), each
-  // user's data is held in this process's memory.
-  #storageOf(_owner: string): FawnStorage {
-    void this.options.db;
-    return memoryStorage();
   }
 
   /** The configuration's settings, written through the Gateway's own services (each validates what it saves). */

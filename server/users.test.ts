@@ -13,7 +13,8 @@ let users: Users;
 beforeAll(async () => {
   db = await openDatabase();
   users = new Users(db, "the-admin-token");
-});
+  // PGlite takes a few seconds to start, more on a busy machine.
+}, 60_000);
 afterAll(async () => {
   await db?.close();
 });

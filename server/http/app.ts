@@ -2,10 +2,11 @@
 // authenticated to one user, held to a body size, and answered by that user's routes — LangGraph's API (server/
 // langgraph) first, then the in-browser routes over the user's Gateway (DeerFlow's REST) — under both `/api` and
 // `/api/langgraph` (the prefix DeerFlow's frontend uses). Every refusal is JSON `{detail}`: one sentence.
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
+import { UPLOAD_LIMITS } from "../../src/protocol/index.ts";
 import type { UserGateways } from "../gateways.ts";
 import type { ServerUser, Users } from "../users.ts";
 import { adminRoutes } from "./admin-routes.ts";
@@ -61,14 +62,7 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
 
   for (const prefix of [...API_PREFIXES, "/admin"]) {
     app.use(`${prefix}/*`, authenticate(options.users));
-    app.use(
-      `${prefix}/*`,
-      bodyLimit({
-        maxSize: options.maxBodyBytes,
-        onError: () =>
-          problem(413, `The request body is larger than this server takes (${megabytes(options.maxBodyBytes)}).`),
-      }),
-    );
+    app.use(`${prefix}/*`, limitBody(options.maxBodyBytes));
   }
 
   app.route("/admin", adminRoutes(options.users));
@@ -92,6 +86,25 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   });
   return app;
 }
+
+/**
+ * Every body is held to `maxBytes`, but uploads and a backup's import to what an upload may be (UPLOAD_LIMITS: its
+ * files' total, plus the multipart framing) when that is more: they are files, not JSON.
+ */
+function limitBody(maxBytes: number): MiddlewareHandler<ServerEnv> {
+  const fileBytes = Math.max(maxBytes, UPLOAD_LIMITS.max_total_size + 1024 * 1024);
+  const limiter = (bytes: number) =>
+    bodyLimit({
+      maxSize: bytes,
+      onError: () => problem(413, `The request body is larger than this server takes (${megabytes(bytes)}).`),
+    });
+  const forJson = limiter(maxBytes);
+  const forFiles = limiter(fileBytes);
+  return (c, next) => (FILE_ROUTES.test(new URL(c.req.url).pathname) ? forFiles(c, next) : forJson(c, next));
+}
+
+/** Routes whose bodies are files: a thread's uploads, a backup's import. */
+const FILE_ROUTES = /\/(threads\/[^/]+\/uploads|data\/import)\/?$/;
 
 /** Passes the request to the user's in-browser routes, which take `/api/…` paths. */
 async function gatewayRoute(c: Context<ServerEnv>, prefix: string, gateways: UserGateways): Promise<Response> {
