@@ -24,6 +24,6 @@ ENV HOST=0.0.0.0 \
 USER node
 VOLUME ["/data"]
 EXPOSE 2024
-HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 2024) + '/ok').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["npm", "run", "server"]
