@@ -96,7 +96,11 @@ function limitBody(maxBytes: number): MiddlewareHandler<ServerEnv> {
   const limiter = (bytes: number) =>
     bodyLimit({
       maxSize: bytes,
-      onError: () => problem(413, `The request body is larger than this server takes (${megabytes(bytes)}).`),
+      // The unread rest of the body is not waited for: the connection closes after the answer.
+      onError: () =>
+        problem(413, `The request body is larger than this server takes (${megabytes(bytes)}).`, {
+          connection: "close",
+        }),
     });
   const forJson = limiter(maxBytes);
   const forFiles = limiter(fileBytes);
