@@ -17,7 +17,7 @@ beforeEach(async () => {
 });
 
 /** A multipart upload of `files` (name → text) to the thread. */
-function upload(files: Record<string, string | Uint8Array>, thread = threadId): Promise<Response> {
+function upload(files: Record<string, string>, thread = threadId): Promise<Response> {
   const form = new FormData();
   for (const [name, content] of Object.entries(files)) form.append("files", new File([content], name));
   return handle(new Request(`http://fawn.local/api/threads/${thread}/uploads`, { method: "POST", body: form }));
