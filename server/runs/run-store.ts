@@ -183,6 +183,9 @@ export class RunStore {
    * lease of `leaseMs`; undefined when there is none.
    */
   async claim(replica: string, leaseMs: number): Promise<QueuedRun | undefined> {
+    // An idle queue costs one indexed read a poll (fawn_runs_waiting), not a locked transaction.
+    if ((await this.db.query("SELECT 1 FROM fawn_runs WHERE status = 'pending' LIMIT 1")).length === 0)
+      return undefined;
     return this.db.transaction(async (sql) => {
       await sql.query("SELECT pg_advisory_xact_lock($1)", [CLAIM_LOCK]);
       const rows = await sql.query<RunRow>(
