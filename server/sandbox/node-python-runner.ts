@@ -4,7 +4,7 @@
 // environment is empty, and it may start no process or thread; so `import js` in a program reaches no secret, no
 // host file and no shell. Network access is not restricted by Node 20's permission model (see docs/architecture.md).
 import { fork } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,7 +26,9 @@ let bundled: Promise<string> | undefined;
  */
 function childScript(): Promise<string> {
   bundled ??= (async () => {
-    const outfile = join(mkdtempSync(join(tmpdir(), "fawn-python-")), "python-process.mjs");
+    const folder = mkdtempSync(join(tmpdir(), "fawn-python-"));
+    process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
+    const outfile = join(folder, "python-process.mjs");
     await build({
       entryPoints: [fileURLToPath(new URL("./python-process.ts", import.meta.url))],
       outfile,
