@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Gateway } from "../../src/gateway/index.ts";
 import type { ThreadSummary } from "../../src/protocol/index.ts";
+import type { RunQueue } from "../runs/index.ts";
 import { HttpProblem, json, ownerOf, readBody, type LangGraphContext, type LangGraphEnv } from "./http.ts";
 import { matchesMetadata, type Metadata, type ThreadMetadataTable } from "./thread-metadata.ts";
 import {
@@ -20,6 +21,8 @@ import {
 export interface ThreadRoutesDeps {
   gateway(owner: string): Promise<Gateway>;
   metadata: ThreadMetadataTable;
+  /** The runs every replica shares: a thread with one pending or running is busy. */
+  queue: Pick<RunQueue, "isBusy" | "list" | "delete">;
 }
 
 const metadataSchema = z.record(z.string(), z.unknown());
@@ -178,7 +181,10 @@ export function threadRoutes(deps: ThreadRoutesDeps): Hono<LangGraphEnv> {
   app.get("/threads/:thread_id", async (c) => {
     const { owner, gateway, thread } = await opened(c);
     const state = await stateAt(gateway, thread);
-    return json(threadResponse(thread, await deps.metadata.get(owner, thread.thread_id), state.values));
+    // A queued run makes the thread busy before any replica starts it.
+    const busy = thread.status === "idle" && (await deps.queue.isBusy(owner, thread.thread_id));
+    const shown = busy ? { ...thread, status: "busy" as const } : thread;
+    return json(threadResponse(shown, await deps.metadata.get(owner, thread.thread_id), state.values));
   });
   app.patch("/threads/:thread_id", async (c) => {
     const body = await readBody(c, patchBody);
@@ -187,8 +193,18 @@ export function threadRoutes(deps: ThreadRoutesDeps): Hono<LangGraphEnv> {
   });
   app.delete("/threads/:thread_id", async (c) => {
     const { owner, gateway, thread } = await opened(c);
+    if (await deps.queue.isBusy(owner, thread.thread_id)) {
+      throw new HttpProblem(409, `Thread ${thread.thread_id} has a run pending or running; cancel it first.`);
+    }
     await gateway.threads.delete(thread.thread_id);
     await deps.metadata.delete(owner, thread.thread_id);
+    // Its ended runs and their events go with it.
+    let deleted = true;
+    while (deleted) {
+      const runs = await deps.queue.list(owner, thread.thread_id, { limit: 100 });
+      const done = await Promise.all(runs.map((run) => deps.queue.delete(owner, thread.thread_id, run.run_id)));
+      deleted = done.some(Boolean);
+    }
     return new Response(null, { status: 204 });
   });
   app.post("/threads/:thread_id/copy", async (c) => {
