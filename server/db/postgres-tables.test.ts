@@ -140,6 +140,16 @@ describe("Postgres tables: values", () => {
     expect(await paths(["t"], { reverse: true, limit: 2 })).toEqual(["/c", "/b/2"]);
     expect(await paths({ within: ["t"], startsWith: "/b/" })).toEqual(["/b/1", "/b/2"]);
     expect(await tables.read((tx) => tx.count("thread_files", ["u"]))).toBe(1);
+    const many = await tables.read((tx) =>
+      tx.getMany("thread_files", [
+        ["u", "/b/0"],
+        ["t", "/none"],
+        ["t", "/c"],
+        ["u", "/b/0"],
+      ]),
+    );
+    expect(many.map((file) => file?.path)).toEqual(["/b/0", undefined, "/c", "/b/0"]);
+    expect(many[0]).not.toBe(many[3]);
     await tables.write((tx) => tx.deleteWhere("thread_files", { within: ["t"], startsWith: "/b" }));
     expect(await paths()).toEqual(["/a/1", "/c", "/b/0"]);
     expect(await tables.read((tx) => tx.keys("thread_files", ["t"]))).toEqual([

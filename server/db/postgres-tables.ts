@@ -89,6 +89,19 @@ function reader(sql: Sql, owner: string): TableReader {
       );
       return (rows[0] ? deserialize(rows[0].value) : undefined) as never;
     },
+    getMany: async (name, keys) => {
+      const encoded = keys.map((key) => encodeKey(key).toString("hex"));
+      const rows = await sql.query<{ sort_key: Uint8Array; value: Uint8Array }>(
+        `SELECT sort_key, value FROM fawn_rows
+         WHERE ${where} AND sort_key = ANY (SELECT decode(hex, 'hex') FROM unnest($3::text[]) AS hex)`,
+        [owner, name, [...new Set(encoded)]],
+      );
+      const byKey = new Map(rows.map((row) => [Buffer.from(row.sort_key).toString("hex"), row.value]));
+      return encoded.map((hex) => {
+        const value = byKey.get(hex);
+        return value && deserialize(value);
+      }) as never;
+    },
     has: async (name, key) =>
       (await sql.query(`SELECT 1 FROM fawn_rows WHERE ${where} AND sort_key = $3`, [owner, name, encodeKey(key)]))
         .length > 0,

@@ -78,8 +78,10 @@ export class MemoryTables implements Tables {
       else table.set(id, { key: structuredClone(key), value: structuredClone(value) });
     };
     const has = (name: StoreName, key: Key) => this.table(name).has(encode(key));
+    const get = (name: StoreName, key: Key) => structuredClone(this.table(name).get(encode(key))?.value) as never;
     return {
-      get: async (name, key) => structuredClone(this.table(name).get(encode(key))?.value) as never,
+      get: async (name, key) => get(name, key),
+      getMany: async (name, keys) => keys.map((key) => get(name, key)),
       has: async (name, key) => has(name, key),
       all: async (name, match, options) =>
         rowsOf(name, match, options).map((row) => structuredClone(row.value)) as never,

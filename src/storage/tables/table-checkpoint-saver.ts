@@ -18,7 +18,7 @@ import { assertStringKey, nextChannelVersion } from "../checkpoint-keys.ts";
 import { preparePut, prepareWrites } from "../checkpoint-puts.ts";
 import type { CheckpointStorage } from "../contracts.ts";
 import { CHECKPOINT_STORES, type CheckpointRecord } from "../fawn-db.ts";
-import type { Tables } from "./tables.ts";
+import type { Key, StoreValue, Tables } from "./tables.ts";
 
 type CheckpointKey = [string, string, string];
 
@@ -128,10 +128,11 @@ export class TableCheckpointSaver extends BaseCheckpointSaver implements Checkpo
       : undefined;
     // Read first, then written in one transaction: all of it or none. (Stored records are never rewritten, so what
     // was read stays true.)
+    const messages = this.batchedGets("checkpoint_messages");
     const plan = await this.codec.planChannels(
       {
-        get: (key) => this.tables.read((tx) => tx.get("checkpoint_blobs", key)),
-        hasMessage: (key) => this.tables.read((tx) => tx.has("checkpoint_messages", key)),
+        get: this.batchedGets("checkpoint_blobs"),
+        hasMessage: async (key) => (await messages(key)) !== undefined,
       },
       threadId,
       ns,
@@ -172,11 +173,42 @@ export class TableCheckpointSaver extends BaseCheckpointSaver implements Checkpo
 
   private readDetails(record: CheckpointRecord): Promise<RawTuple> {
     const reader: CheckpointReader = {
-      get: (key) => this.tables.read((tx) => tx.get("checkpoint_blobs", key)),
-      message: (key) => this.tables.read((tx) => tx.get("checkpoint_messages", key)),
+      get: this.batchedGets("checkpoint_blobs"),
+      message: this.batchedGets("checkpoint_messages"),
       writes: (threadId, ns, checkpointId) =>
         this.tables.read((tx) => tx.all("checkpoint_writes", [threadId, ns, checkpointId])),
     };
     return this.codec.readDetails(reader, record);
+  }
+
+  /** A get whose calls made in one tick (the codec's Promise.all over a list's messages) are one read of them all. */
+  private batchedGets<Name extends "checkpoint_blobs" | "checkpoint_messages">(
+    name: Name,
+  ): (key: Key) => Promise<StoreValue<Name> | undefined> {
+    let batch: {
+      key: Key;
+      resolve: (value: StoreValue<Name> | undefined) => void;
+      reject: (error: unknown) => void;
+    }[] = [];
+    const flush = () => {
+      const taken = batch;
+      batch = [];
+      this.tables
+        .read((tx) =>
+          tx.getMany(
+            name,
+            taken.map((call) => call.key),
+          ),
+        )
+        .then(
+          (values) => taken.forEach((call, index) => call.resolve(values[index])),
+          (error: unknown) => taken.forEach((call) => call.reject(error)),
+        );
+    };
+    return (key) =>
+      new Promise((resolve, reject) => {
+        if (batch.length === 0) queueMicrotask(flush);
+        batch.push({ key, resolve, reject });
+      });
   }
 }

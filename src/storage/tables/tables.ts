@@ -28,6 +28,8 @@ export interface ReadOptions {
 /** Reads inside a transaction. */
 export interface TableReader {
   get<Name extends StoreName>(name: Name, key: Key): Promise<StoreValue<Name> | undefined>;
+  /** The values of `keys`, in their order (undefined where none is stored): one read, however many keys. */
+  getMany<Name extends StoreName>(name: Name, keys: readonly Key[]): Promise<(StoreValue<Name> | undefined)[]>;
   has(name: StoreName, key: Key): Promise<boolean>;
   /** The values in key order; `match` limits them. */
   all<Name extends StoreName>(name: Name, match?: KeyMatch, options?: ReadOptions): Promise<StoreValue<Name>[]>;
