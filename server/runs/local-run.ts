@@ -41,9 +41,15 @@ export class LocalRun {
     if (this.finished) return;
     this.events.push({ seq: this.events.length + 1, event: event.event, data: event.data });
     this.changedNow();
-    if (!this.lost && this.flushTimer === undefined) {
-      this.flushTimer = setTimeout(() => this.flush(), event.event === "end" ? 0 : BATCH_MS);
+    // The end is stored by finish(), with the run's status: a join that read `end` then reads the run ended.
+    if (event.event !== "end" && !this.lost && this.flushTimer === undefined) {
+      this.flushTimer = setTimeout(() => this.flush(), BATCH_MS);
     }
+  }
+
+  /** Whether the run's `end` may be passed on: once its status is stored with it. */
+  endReleased(): boolean {
+    return this.finished;
   }
 
   eventsAfter(seq: number): StoredRunEvent[] {
@@ -112,7 +118,7 @@ export class LocalRun {
     const deadline = Date.now() + leaseMs;
     while (!this.lost) {
       try {
-        while (this.events.length - this.stored > BATCH_SIZE) await this.storeBatch();
+        while (this.events.length - this.stored > BATCH_SIZE) await this.storeBatch(this.events.length);
         const rest = this.events.slice(this.stored);
         if (!(await this.store.finish(this.runId, this.replica, rest, status))) this.lost = true;
         else this.stored = this.events.length;
@@ -131,7 +137,7 @@ export class LocalRun {
     this.storing = this.storing.then(async () => {
       if (this.lost || this.finished) return;
       try {
-        while (this.stored < this.events.length && !this.lost) await this.storeBatch();
+        while (this.stored < this.storable() && !this.lost) await this.storeBatch();
       } catch {
         // The database was away: the next event, or the end, stores these too.
         if (this.flushTimer === undefined) this.flushTimer = setTimeout(() => this.flush(), 100);
@@ -139,8 +145,14 @@ export class LocalRun {
     });
   }
 
-  private async storeBatch(): Promise<void> {
-    const batch = this.events.slice(this.stored, this.stored + BATCH_SIZE);
+  /** How many events may be stored before finish(): those before the first `end`. */
+  private storable(): number {
+    const end = this.events.findIndex((event) => event.event === "end");
+    return end === -1 ? this.events.length : end;
+  }
+
+  private async storeBatch(limit = this.storable()): Promise<void> {
+    const batch = this.events.slice(this.stored, Math.min(this.stored + BATCH_SIZE, limit));
     if (!(await this.store.appendEvents(this.runId, this.replica, batch))) return this.lose();
     this.stored += batch.length;
   }

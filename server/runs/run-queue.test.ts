@@ -106,6 +106,8 @@ describe("RunQueue", () => {
     const events = await collect(queue.events(run.run_id));
     expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(events.map((event) => event.event)).toEqual(["metadata", ...Array(5).fill("messages"), "end"]);
+    // A join that read `end` reads the run ended: the end is stored with its status.
+    expect((await queue.get("alice", "t1", run.run_id))!.status).toBe("success");
     expect((await queue.wait(run.run_id)).status).toBe("success");
     // Stored: the same events from the table (NUL made safe for jsonb), and a replay after seq 5.
     const stored = await collect(queue.events(run.run_id, 5));
@@ -190,6 +192,7 @@ describe("RunQueue", () => {
     await b.cancel("alice", "t1", slow.run_id);
     const events = await joined;
     expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "interrupted" } });
+    expect((await b.get("alice", "t1", slow.run_id))!.status).toBe("interrupted");
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
     expect((await b.wait(slow.run_id)).status).toBe("interrupted");
     expect(await b.cancel("bob", "t1", slow.run_id)).toBeUndefined();

@@ -149,6 +149,8 @@ export class RunQueue {
         // A run held here is followed in memory: every event is there from the first, stored or not yet.
         for (;;) {
           for (const event of local.eventsAfter(last)) {
+            // `end` waits for the run's status to be stored with it (a join that ends then reads the run ended).
+            if (event.event === "end" && !local.endReleased()) break;
             yield event;
             last = event.seq;
             if (event.event === "end") return;
