@@ -67,10 +67,10 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
 
   app.route("/admin", adminRoutes(options.users));
 
-  // ---- LangGraph's API (server/langgraph): langGraphRoutes({ db, queue, gateways }), mounted by start-server.ts.
+  // LangGraph's API first (server/langgraph, given by start-server.ts); what it does not answer falls through.
   if (options.langGraph) for (const prefix of API_PREFIXES) app.route(prefix, options.langGraph);
 
-  // ---- The in-browser routes over the user's Gateway, for whatever LangGraph's routes did not answer.
+  // The in-browser routes over the user's Gateway, for whatever LangGraph's routes did not answer.
   for (const prefix of API_PREFIXES) {
     app.all(`${prefix}/*`, async (c) => gatewayRoute(c, prefix, options.gateways));
   }

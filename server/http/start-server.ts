@@ -9,9 +9,10 @@ import { ConfigError, type ServerConfig } from "../config.ts";
 import { lockDataDir } from "../data-lock.ts";
 import { openDatabase, type Database } from "../db/database.ts";
 import { UserGateways } from "../gateways.ts";
+import { langGraphRoutes } from "../langgraph/index.ts";
 import { RunQueue } from "../runs/index.ts";
 import { newToken, Users } from "../users.ts";
-import { createServerApp } from "./app.ts";
+import { createServerApp, type ServerEnv } from "./app.ts";
 
 export interface StartServerOptions {
   /** An open database to use (and leave open on close); without one, the configuration's is opened. */
@@ -63,10 +64,11 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
 
   // Runs (server/runs): the queue every replica shares; this replica's worker claims, runs and reaps.
   const queue = new RunQueue({ db, gateways, replicaId, leaseMs: config.runLeaseMs });
-  // ---- LangGraph's API (server/langgraph): langGraphRoutes({ db, queue, gateways }), passed as `langGraph` below.
   const app = createServerApp({
     users,
     gateways,
+    // LangGraph's API (server/langgraph) over the queue, answered before the in-browser routes.
+    langGraph: langGraphRoutes<ServerEnv>({ db, queue, gateways }),
     origins: config.origins,
     maxBodyBytes: config.maxBodyBytes,
   });

@@ -96,10 +96,17 @@ describe("a refused request writes nothing", () => {
     await expectRefusal(await call("DELETE", `/api/threads/${unknown}`), 404);
     await expectRefusal(
       await call("POST", `/api/threads/${unknown}/runs/stream`, {
+        assistant_id: "lead_agent",
         input: { messages: [{ type: "human", content: "x" }] },
       }),
       404,
     );
+    await expectRefusal(
+      await call("POST", `/api/threads/${threadId}/runs/stream`, { assistant_id: "someone-else", input: null }),
+      404,
+    );
+    await expectRefusal(await call("GET", `/api/threads/${threadId}/runs/${unknown}`), 404);
+    await expectRefusal(await call("POST", `/api/threads/${threadId}/runs/${unknown}/cancel`), 404);
     await expectRefusal(await call("GET", `/api/threads/${threadId}/uploads/list/extra`), 404);
     await expectRefusal(await call("DELETE", `/api/threads/${threadId}/uploads/missing.txt`), 404);
     // Fawn's memory answers an unknown fact as a user's mistake (422), with the sentence saying so.

@@ -47,11 +47,26 @@ describe("another user's thread", () => {
   it("answers 404 to every route that names it, under both prefixes", async () => {
     const form = new FormData();
     form.append("files", new Blob(["bob's"]), "bob.txt");
+    const runs = (await (await call(alice, "GET", `/api/threads/${aliceThread}/runs`)).json()) as { run_id: string }[];
+    const runId = runs[0]?.run_id;
+    expect(runId).toBeTruthy();
     const routes: [string, string, unknown?][] = [
+      ["PATCH", `/threads/${aliceThread}`, { metadata: { project: "stolen" } }],
+      ["POST", `/threads/${aliceThread}/copy`, {}],
+      ["POST", `/threads/${aliceThread}/history`, { limit: 5 }],
+      ["POST", `/threads/${aliceThread}/state`, { values: { messages: [] } }],
+      ["GET", `/threads/${aliceThread}/runs/${runId}`],
+      ["GET", `/threads/${aliceThread}/runs/${runId}/join`],
+      ["POST", `/threads/${aliceThread}/runs/${runId}/cancel`],
+      ["POST", `/threads/${aliceThread}/runs`, { assistant_id: "lead_agent", input: null }],
       ["GET", `/threads/${aliceThread}`],
       ["GET", `/threads/${aliceThread}/state`],
       ["GET", `/threads/${aliceThread}/runs`],
-      ["POST", `/threads/${aliceThread}/runs/stream`, { input: { messages: [{ type: "human", content: "hi" }] } }],
+      [
+        "POST",
+        `/threads/${aliceThread}/runs/stream`,
+        { assistant_id: "lead_agent", input: { messages: [{ type: "human", content: "hi" }] } },
+      ],
       ["GET", `/threads/${aliceThread}/uploads/list`],
       ["POST", `/threads/${aliceThread}/uploads`, form],
       ["DELETE", `/threads/${aliceThread}/uploads/notes.txt`],
