@@ -177,9 +177,16 @@ export class PostgresTables implements Tables {
     if (owner === "") throw new Error("A user's tables need an owner id.");
   }
 
-  /** Reads outside a transaction: each statement sees what was committed when it ran. */
-  read<T>(work: (tx: TableReader) => Promise<T>): Promise<T> {
-    return work(reader(this.db, this.owner));
+  /**
+   * Reads outside a transaction (each statement sees what was committed when it ran), or with `snapshot`, in one
+   * REPEATABLE READ transaction that sees a single committed state.
+   */
+  read<T>(work: (tx: TableReader) => Promise<T>, options: { snapshot?: boolean } = {}): Promise<T> {
+    if (!options.snapshot) return work(reader(this.db, this.owner));
+    return this.db.transaction(async (sql) => {
+      await sql.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+      return work(reader(sql, this.owner));
+    });
   }
 
   write<T>(work: (tx: TableTransaction) => Promise<T>): Promise<T> {

@@ -118,6 +118,23 @@ export function describeUserStorage(name: string, start: () => Promise<StartedDa
       expect(new Set(entries.map((entry) => (entry as unknown as { text: string }).text)).size).toBe(12);
     });
 
+    it("a snapshot read sees one state while another write commits", async () => {
+      const tables = new PostgresTables(db(), newOwner());
+      let written: Promise<void> | undefined;
+      const counts = await tables.read(
+        async (tx) => {
+          const before = await tx.count("settings");
+          written = tables.write((other) => other.put("settings", { key: "during", value: 1 }));
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return [before, await tx.count("settings")];
+        },
+        { snapshot: true },
+      );
+      await written;
+      expect(counts).toEqual([0, 0]);
+      expect(await tables.read((tx) => tx.count("settings"))).toBe(1);
+    });
+
     it("a write that throws leaves nothing, and the errors are IndexedDB's", async () => {
       const tables = new PostgresTables(db(), newOwner());
       await expect(

@@ -22,6 +22,9 @@ async function clearThread(tx: TableTransaction, threadId: string): Promise<void
   for (const name of THREAD_STORES) if (name !== "threads") await tx.deleteWhere(name, [threadId]);
 }
 
+/** A backup's records are read as one state, as IndexedDB's one read transaction gives them. */
+const SNAPSHOT = { snapshot: true };
+
 export class TableBackupStorage implements BackupStorage {
   constructor(private readonly tables: Tables) {}
 
@@ -67,7 +70,7 @@ export class TableBackupStorage implements BackupStorage {
         },
         files,
       };
-    });
+    }, SNAPSHOT);
   }
 
   async readGlobals(): Promise<GlobalBackup> {
@@ -79,7 +82,7 @@ export class TableBackupStorage implements BackupStorage {
         tx.all("mcp_servers"),
       ]);
       return { settings, store_items: storeItems, skills, mcp_servers: mcpServers };
-    });
+    }, SNAPSHOT);
   }
 
   async write(plan: BackupWrite): Promise<BackupWriteResult> {

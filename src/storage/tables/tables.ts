@@ -52,8 +52,11 @@ export interface TableTransaction extends TableReader {
  * transaction (calling `read` or `write` again from inside it may wait forever for the one it is in).
  */
 export interface Tables {
-  /** Runs `work` over committed data; nothing it does is written. */
-  read<T>(work: (tx: TableReader) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` over committed data; nothing it does is written. Each call may see a later state than the one
+   * before it unless `snapshot` asks for one state throughout (a backup's records of a thread that is running).
+   */
+  read<T>(work: (tx: TableReader) => Promise<T>, options?: { snapshot?: boolean }): Promise<T>;
   /** Runs `work` as one transaction: committed when it resolves; when it throws, nothing of it is kept. */
   write<T>(work: (tx: TableTransaction) => Promise<T>): Promise<T>;
 }
