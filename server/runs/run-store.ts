@@ -14,6 +14,8 @@ import type {
 
 /** The lock every replica takes to claim runs (pg_advisory_xact_lock). */
 const CLAIM_LOCK = 7_402_119;
+/** The first key of a thread's lock while a run is created on it (the second: a hash of owner and thread). */
+const THREAD_LOCK_SPACE = 7_402_120;
 
 export const ACTIVE: readonly RunStatus[] = ["pending", "running"];
 
@@ -84,7 +86,10 @@ export class RunStore {
     conflict: (active: QueuedRun[], sql: Sql) => Promise<boolean>,
   ): Promise<ServerRun | undefined> {
     return this.db.transaction(async (sql) => {
-      await sql.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [owner, run.thread_id]);
+      await sql.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [
+        THREAD_LOCK_SPACE,
+        JSON.stringify([owner, run.thread_id]),
+      ]);
       const active = await this.activeIn(sql, owner, run.thread_id);
       if (!(await conflict(active, sql))) return undefined;
       const rows = await sql.query<RunRow>(
