@@ -91,18 +91,29 @@ async function finalOutput(events: AsyncIterable<StoredRunEvent>): Promise<unkno
 /** Writes a newline each second until `result` settles, then its JSON (LangGraph's keep-alive for long waits). */
 function keptAlive(result: Promise<unknown>, headers: Record<string, string> = {}): Response {
   const encoder = new TextEncoder();
+  // Once the client has gone, nothing more may be written (an enqueue then throws).
+  let gone = false;
+  let timer: NodeJS.Timeout | undefined;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const timer = setInterval(() => controller.enqueue(encoder.encode("\n")), 1000);
+      const write = (text: string) => {
+        if (!gone) controller.enqueue(encoder.encode(text));
+      };
+      timer = setInterval(() => write("\n"), 1000);
+      let answer: string;
       try {
-        controller.enqueue(encoder.encode(serialise(await result)));
+        answer = serialise(await result);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        controller.enqueue(encoder.encode(serialise({ __error__: { error: "Error", message } })));
-      } finally {
-        clearInterval(timer);
-        controller.close();
+        answer = serialise({ __error__: { error: "Error", message } });
       }
+      clearInterval(timer);
+      write(answer);
+      if (!gone) controller.close();
+    },
+    cancel() {
+      gone = true;
+      clearInterval(timer);
     },
   });
   return new Response(body, { headers: { "content-type": "application/json", ...headers } });
