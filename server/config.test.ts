@@ -1,5 +1,5 @@
 // The server's configuration: fawn-server.json and the environment, their defaults, and one sentence per mistake.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -205,5 +205,20 @@ describe("fawn-server.json", () => {
   it("says when the file is not JSON", () => {
     const folder = folderWith({ "fawn-server.json": "{ models: [" });
     expect(refusal(() => loadConfig({}, folder))).toMatch(/fawn-server\.json is not valid JSON \(/);
+  });
+});
+
+describe("fawn-server.example.json", () => {
+  it("is a configuration the server takes, once the keys it names are set", () => {
+    const example = JSON.parse(
+      readFileSync(new URL("../fawn-server.example.json", import.meta.url), "utf8"),
+    ) as unknown;
+    const env = { OPENAI_API_KEY: "sk-1", ANTHROPIC_API_KEY: "sk-2", TAVILY_API_KEY: "tv", DOCS_MCP_KEY: "dk" };
+    const config = resolveConfig(example, env, { source: "fawn-server.example.json" });
+    expect(config.models?.endpoints.map((endpoint) => endpoint.id)).toEqual(["openai", "claude", "ollama"]);
+    expect(config.models?.defaultModel).toEqual({ endpoint: "openai", model: "gpt-4.1" });
+    expect(refusal(() => resolveConfig(example, {}, { source: "fawn-server.example.json" }))).toBe(
+      "models[0].apiKey names the environment variable OPENAI_API_KEY, which is not set.",
+    );
   });
 });

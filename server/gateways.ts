@@ -4,7 +4,8 @@
 // configuration's models, web tools and MCP servers are written into the user's settings when it opens, through the
 // Gateway's own settings services (so they are checked as Settings checks them).
 import { createGateway, createGatewayFetch, type Gateway, type GatewayOptions } from "../src/gateway/index.ts";
-import type { ServerConfig } from "./config.ts";
+import { memoryStorage } from "../src/storage/index.ts";
+import { ConfigError, type ServerConfig } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import { userStorage } from "./db/user-storage.ts";
 import { ServerSandboxes, type ServerSandboxProvider } from "./sandbox/index.ts";
@@ -45,6 +46,19 @@ export class UserGateways {
   /** The in-browser routes over that user's Gateway, taking `/api/…` paths. */
   async fetchFor(owner: string): Promise<(request: Request) => Promise<Response>> {
     return (await this.#entry(owner)).fetch;
+  }
+
+  /**
+   * Writes the configuration into a throwaway Gateway's settings, so a model, web tool or MCP server its services
+   * refuse stops the server at start (a ConfigError with their sentence) rather than failing every user's requests.
+   */
+  async checkConfig(): Promise<void> {
+    const gateway = createGateway(memoryStorage(), { notify: () => undefined, oauthRedirectUrl: "http://127.0.0.1/" });
+    try {
+      await this.#configure(gateway);
+    } catch (error) {
+      throw new ConfigError(`The configuration's settings were refused: ${(error as Error).message}`);
+    }
   }
 
   /** Closes every open sandbox and the provider's interpreters; the Gateways are then dropped. */

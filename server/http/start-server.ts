@@ -2,6 +2,7 @@
 // routes, wired once and served over HTTP (@hono/node-server). `npm run server` (main.ts) and the tests' harness
 // (test/server/server-harness.ts) both start the server through startServer.
 import { randomUUID } from "node:crypto";
+import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import type { GatewayOptions } from "../../src/gateway/index.ts";
@@ -62,6 +63,15 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     ...(options.gatewayOptions && { gatewayOptions: options.gatewayOptions }),
   });
 
+  try {
+    await gateways.checkConfig();
+  } catch (error) {
+    await gateways.close();
+    if (!options.db) await db.close();
+    lock?.release();
+    throw error;
+  }
+
   // Runs (server/runs): the queue every replica shares; this replica's worker claims, runs and reaps.
   const queue = new RunQueue({ db, gateways, replicaId, leaseMs: config.runLeaseMs });
   const app = createServerApp({
@@ -73,7 +83,11 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     maxBodyBytes: config.maxBodyBytes,
   });
 
-  const server = createAdaptorServer({ fetch: app.fetch });
+  const server = createAdaptorServer({ fetch: app.fetch }) as HttpServer;
+  // Idle connections outlive a load balancer's (60 s is common), so it is never the server that drops a connection a
+  // client or balancer is about to reuse.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -6,7 +6,13 @@ import { startTestServer, type TestServer } from "./server-harness.ts";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({
+    file: {
+      webTools: { search: { provider: "tavily", apiKey: "$TEST_TAVILY_KEY" } },
+      mcpServers: [{ name: "docs", url: "https://mcp.example.com/mcp", bearerToken: "$TEST_DOCS_TOKEN" }],
+    },
+    env: { TEST_TAVILY_KEY: "tvly-test", TEST_DOCS_TOKEN: "docs-secret" },
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -82,6 +88,22 @@ describe("the server's shell", () => {
     } finally {
       await withOrigins.close();
     }
+  });
+
+  it("writes the configuration's web tools and MCP servers into each user's settings, secrets kept back", async () => {
+    const token = await server.addUser("Configured");
+    const gateway = await server.server.gateways.forUser((await server.server.users.byToken(token))!.userId);
+    expect((await gateway.settings.getWebTools()).search).toMatchObject({ provider: "tavily", apiKey: "tvly-test" });
+    const mcp = await server.request("/api/mcp/config", { token });
+    const text = await mcp.text();
+    expect(JSON.parse(text)).toMatchObject({ mcp_servers: { docs: { url: "https://mcp.example.com/mcp" } } });
+    expect(text).not.toContain("docs-secret");
+  });
+
+  it("refuses to start with settings Fawn's own services refuse, in their sentence", async () => {
+    await expect(
+      startTestServer({ mock: server.mock, file: { webTools: { search: { provider: "altavista" } } } }),
+    ).rejects.toThrow(/^The configuration's settings were refused: /);
   });
 
   it("serves the same routes under /api/langgraph", async () => {
