@@ -22,6 +22,10 @@ import type { Key, StoreValue, Tables } from "./tables.ts";
 
 type CheckpointKey = [string, string, string];
 
+const ignoreConstraintError = (error: unknown) => {
+  if (!(error instanceof DOMException && error.name === "ConstraintError")) throw error;
+};
+
 export class TableCheckpointSaver extends BaseCheckpointSaver implements CheckpointStorage {
   private readonly codec: CheckpointCodec;
 
@@ -152,13 +156,13 @@ export class TableCheckpointSaver extends BaseCheckpointSaver implements Checkpo
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
-    const { threadId, ns, checkpointId, records } = await prepareWrites(this.serde, config, writes, taskId, taskPath);
+    const { records } = await prepareWrites(this.serde, config, writes, taskId, taskPath);
     await this.tables.write(async (tx) => {
       for (const record of records) {
-        // A regular write already stored for this task and index stays; special channels replace (as MemorySaver).
-        const key = [threadId, ns, checkpointId, taskId, record.idx];
-        if (record.idx >= 0 && (await tx.has("checkpoint_writes", key))) continue;
-        await tx.put("checkpoint_writes", record);
+        // A regular write already stored for this task and index stays (an add that finds it refuses, changing
+        // nothing: one statement, not a read and a write); special channels replace (as MemorySaver).
+        if (record.idx < 0) await tx.put("checkpoint_writes", record);
+        else await tx.add("checkpoint_writes", record).catch(ignoreConstraintError);
       }
     });
   }
