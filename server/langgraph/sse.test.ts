@@ -12,15 +12,16 @@ const event = (seq: number, name: StoredRunEvent["event"], data: unknown = {}): 
 });
 
 describe("stream modes", () => {
-  it("default to values, take one or many, and refuse a mode Fawn does not stream", () => {
+  it("default to values, take one or many, and refuse a mode LangGraph does not know", () => {
     expect(streamModes(undefined)).toEqual(["values"]);
     expect(streamModes("updates")).toEqual(["updates"]);
     expect(streamModes(["values", "messages-tuple"])).toEqual(["values", "messages-tuple"]);
-    expect(() => streamModes(["values", "events"])).toThrow(HttpProblem);
+    expect(streamModes(["values", "tools"])).toEqual(["values", "tools"]);
+    expect(() => streamModes(["values", "everything"])).toThrow(HttpProblem);
   });
 
   it("let through the modes asked for, metadata and errors, and never the end", () => {
-    const keep = eventFilter(["messages-tuple"]);
+    const keep = eventFilter(["messages-tuple", "events", "messages"]);
     const names = (["metadata", "values", "messages", "updates", "custom", "error", "end"] as const).filter((name) =>
       keep(event(1, name)),
     );

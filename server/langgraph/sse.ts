@@ -6,14 +6,28 @@ import { HttpProblem } from "./http.ts";
 
 /** The stream modes Fawn's runs answer; the SDK's `messages-tuple` is Fawn's `messages` event. */
 export const STREAM_MODES = ["values", "messages-tuple", "updates", "custom"] as const;
-export type StreamMode = (typeof STREAM_MODES)[number];
 
-/** The stream modes asked for (`values` when none), or a 422 naming one Fawn does not stream. */
+/**
+ * Every stream mode LangGraph's API names. Those Fawn does not produce are accepted and send nothing, as a graph that
+ * never writes them would: the SDK's `useStream` asks for `tools` or `events` as soon as a page reads them.
+ */
+const LANGGRAPH_STREAM_MODES = [
+  ...STREAM_MODES,
+  "messages",
+  "events",
+  "debug",
+  "tasks",
+  "checkpoints",
+  "tools",
+] as const;
+export type StreamMode = (typeof LANGGRAPH_STREAM_MODES)[number];
+
+/** The stream modes asked for (`values` when none), or a 422 naming one LangGraph's API does not know. */
 export function streamModes(asked: string | readonly string[] | undefined): StreamMode[] {
   const modes = asked === undefined ? [] : typeof asked === "string" ? [asked] : [...asked];
   for (const mode of modes) {
-    if (!(STREAM_MODES as readonly string[]).includes(mode)) {
-      throw new HttpProblem(422, `Stream mode '${mode}' is not served here; use ${STREAM_MODES.join(", ")}.`);
+    if (!(LANGGRAPH_STREAM_MODES as readonly string[]).includes(mode)) {
+      throw new HttpProblem(422, `Stream mode '${mode}' is unknown; Fawn streams ${STREAM_MODES.join(", ")}.`);
     }
   }
   return modes.length === 0 ? ["values"] : (modes as StreamMode[]);
@@ -22,7 +36,9 @@ export function streamModes(asked: string | readonly string[] | undefined): Stre
 /** The stored events a client asking for `modes` is sent: those, with `metadata` and `error` always; never `end`. */
 export function eventFilter(modes: readonly StreamMode[]): (event: StoredRunEvent) => boolean {
   const wanted = new Set<string>(["metadata", "error"]);
-  for (const mode of modes) wanted.add(mode === "messages-tuple" ? "messages" : mode);
+  for (const mode of modes) {
+    if ((STREAM_MODES as readonly string[]).includes(mode)) wanted.add(mode === "messages-tuple" ? "messages" : mode);
+  }
   return (event) => wanted.has(event.event);
 }
 

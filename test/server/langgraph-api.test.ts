@@ -106,7 +106,7 @@ describe("LangGraph's API on the wire", () => {
     const runs = `/threads/${thread.thread_id}/runs`;
     const refusals: [Response, number][] = [
       [await post(runs, { assistant_id: "someone_else", input: human("x") }), 404],
-      [await post(runs, { assistant_id: "lead_agent", input: human("x"), stream_mode: ["events"] }), 422],
+      [await post(runs, { assistant_id: "lead_agent", input: human("x"), stream_mode: ["everything"] }), 422],
       [await post(runs, { assistant_id: "lead_agent", input: { messages: [] } }), 422],
       [await post(runs, { assistant_id: "lead_agent", command: { goto: "tools" } }), 422],
       [await post(runs, "{not json"), 400],
