@@ -73,19 +73,32 @@ export async function startPostgres(): Promise<StartedPostgres> {
   chmodSync(dir, 0o777);
   if (isRoot) execFileSync("chown", ["postgres:postgres", dir]);
   const data = join(dir, "data");
-  const port = await freePort();
-  await runTool(bin, "initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-  const options = [
-    `-p ${port}`,
-    "-c listen_addresses=127.0.0.1",
-    `-c unix_socket_directories=${dir}`,
-    "-c fsync=off",
-    "-c synchronous_commit=off",
-    "-c full_page_writes=off",
-    "-c max_connections=100",
-  ].join(" ");
-  await runTool(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
-
+  let port: number;
+  try {
+    await runTool(bin, "initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+    // A port free a moment ago can be taken before Postgres binds it (tests start servers in parallel): try another.
+    for (let attempt = 1; ; attempt++) {
+      port = await freePort();
+      const options = [
+        `-p ${port}`,
+        "-c listen_addresses=127.0.0.1",
+        `-c unix_socket_directories=${dir}`,
+        "-c fsync=off",
+        "-c synchronous_commit=off",
+        "-c full_page_writes=off",
+        "-c max_connections=100",
+      ].join(" ");
+      try {
+        await runTool(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   let stopped = false;
   const stopSync = () => {
     if (stopped) return;
