@@ -5,12 +5,12 @@
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sdkSuite } from "./sdk-suite.ts";
-import { startLangGraphServer, type LangGraphTestServer } from "./langgraph-api-server.ts";
+import { startTestServer, type TestServer } from "./server-harness.ts";
 
-let server: LangGraphTestServer;
+let server: TestServer;
 
 beforeAll(async () => {
-  server = await startLangGraphServer();
+  server = await startTestServer();
 });
 afterAll(async () => {
   await server?.close();
