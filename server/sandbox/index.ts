@@ -5,7 +5,7 @@ import type { OpenServerSandbox } from "./sandbox-provider.ts";
 
 export { ServerSandboxes, type ServerSandboxesOptions } from "./server-sandboxes.ts";
 export type { OpenServerSandbox, ServerSandboxProvider } from "./sandbox-provider.ts";
-export { NodePythonRunner, measurePythonStartup, PYTHON_PACKAGE_CACHE } from "./node-python-runner.ts";
+export { NodePythonRunner, measurePythonStartup } from "./node-python-runner.ts";
 
 let shared: ServerSandboxes | undefined;
 

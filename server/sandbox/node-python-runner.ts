@@ -1,10 +1,11 @@
 // python3 on Node: the browser's runner logic (WorkerPythonRunner: queue, time limit, terminate, restart) over a child
-// process running python-process.ts. The child is walled off as the browser walls off its Python frames: Node's
-// permission model lets it read only its own bundle and Pyodide's files (and write Pyodide's package cache), its
-// environment is empty, and it may start no process or thread; so `import js` in a program reaches no secret, no
-// host file and no shell. Network access is not restricted by Node 20's permission model (see docs/architecture.md).
+// process running python-process.ts. The child is walled off as far as Node allows: its permission model lets it read
+// only its own bundle and Pyodide's files and write only its own package cache, its environment is empty, and it may
+// start no process or thread; so `import js` in a program reaches no secret, no host file and no shell. Node documents
+// its permission model as a seat belt, not a boundary against malicious code, and it does not restrict the network:
+// for users the operator does not trust, threads belong in containers (sandbox-provider.ts).
 import { fork } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,8 +16,10 @@ import type { PythonWorkerRequest, PythonWorkerResponse } from "../../src/sandbo
 
 const PYODIDE_ENTRY = fileURLToPath(import.meta.resolve("pyodide"));
 
-/** Packages Pyodide fetches when a program imports them are cached here, shared by every child. */
-export const PYTHON_PACKAGE_CACHE = join(tmpdir(), "fawn-pyodide-packages");
+/** Node 22.13+ names the permission model `--permission`; Node 20 only knows the experimental flag. */
+const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has("--permission")
+  ? "--permission"
+  : "--experimental-permission";
 
 let bundled: Promise<string> | undefined;
 
@@ -67,14 +70,16 @@ export const spawnPythonProcess: SpawnPythonWorker = (events) => {
   void childScript().then(
     (script) => {
       if (ended) return;
-      mkdirSync(PYTHON_PACKAGE_CACHE, { recursive: true });
-      child = fork(script, [PYTHON_PACKAGE_CACHE], {
+      // Pyodide's package downloads are cached per child: a cache shared by every user's interpreters, writable by
+      // each, would let one user's program plant a package another's imports.
+      const packages = mkdtempSync(join(dirname(script), "packages-"));
+      child = fork(script, [packages], {
         execArgv: [
-          "--experimental-permission",
-          `--allow-fs-read=${dirname(script)}/*`,
+          PERMISSION_FLAG,
+          `--allow-fs-read=${script}`,
           `--allow-fs-read=${dirname(PYODIDE_ENTRY)}/*`,
-          `--allow-fs-read=${PYTHON_PACKAGE_CACHE}/*`,
-          `--allow-fs-write=${PYTHON_PACKAGE_CACHE}/*`,
+          `--allow-fs-read=${packages}/*`,
+          `--allow-fs-write=${packages}/*`,
           "--no-warnings",
         ],
         env: {},
@@ -94,6 +99,7 @@ export const spawnPythonProcess: SpawnPythonWorker = (events) => {
       });
       child.on("error", (error) => events.crash(error.message));
       child.on("exit", (code, signal) => {
+        rmSync(packages, { recursive: true, force: true });
         if (!ended) events.crash(`python3 exited with ${signal ?? `code ${code}`}${stderr && `: ${lastLine(stderr)}`}`);
       });
       for (const message of queued.splice(0)) post(message);
