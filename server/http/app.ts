@@ -124,7 +124,11 @@ async function gatewayRoute(c: Context<ServerEnv>, prefix: string, gateways: Use
     ...(hasBody && { body: raw.body, duplex: "half" }),
   } as RequestInit);
   const fetch = await gateways.fetchFor(c.get("owner"));
-  return fetch(request);
+  const response = await fetch(request);
+  if (response.status !== 500) return response;
+  // An unexpected failure's message (a database error, a stack's words) is for the server's log, not the client.
+  console.error(`${raw.method} ${url.pathname} failed:`, await response.text().catch(() => ""));
+  return problem(500, "The server failed to answer this request.");
 }
 
 function megabytes(bytes: number): string {
