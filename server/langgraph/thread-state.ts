@@ -7,6 +7,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { createLeadAgent } from "../../src/agent/index.ts";
 import type { CheckpointStorage } from "../../src/storage/index.ts";
+import { HttpProblem } from "./http.ts";
 
 export interface CheckpointRef {
   thread_id: string;
@@ -125,7 +126,16 @@ export async function updateThreadState(
       ...(update.checkpointId && { checkpoint_id: update.checkpointId }),
     },
   };
-  const written = await agent.updateState(config, update.values ?? {}, update.asNode);
+  let written: RunnableConfig;
+  try {
+    written = await agent.updateState(config, update.values ?? {}, update.asNode);
+  } catch (error) {
+    // The storage's own failures (a DOMException, a Postgres error with its code) are the server's, not the update's.
+    if (error instanceof DOMException || (typeof error === "object" && error !== null && "code" in error)) throw error;
+    // LangGraph refuses what does not fit its channels or nodes before it writes anything.
+    const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0]!.replace(/[.\s]*$/, "");
+    throw new HttpProblem(422, `The state update does not fit the agent's state: ${reason}.`);
+  }
   const ref = checkpointRef(written);
   if (!ref) throw new Error("The state update saved no checkpoint.");
   return { configurable: ref };

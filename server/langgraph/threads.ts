@@ -115,13 +115,21 @@ export function threadRoutes(deps: ThreadRoutesDeps): Hono<LangGraphEnv> {
     refuseWhileBusy(gateway, thread);
     const from = body.checkpoint_id ?? (await gateway.branches.shownVersion(thread.thread_id));
     const values = body.values ?? null;
-    const title = !Array.isArray(values) && typeof values?.title === "string" ? values.title : undefined;
-    if (title !== undefined) await gateway.threads.rename(thread.thread_id, title);
+    const title = !Array.isArray(values) && values && "title" in values ? values.title : undefined;
+    // Checked before anything is written, as ThreadsService.rename checks it.
+    const cleanTitle = typeof title === "string" ? title.replace(/\s+/g, " ").trim() : title;
+    if (
+      cleanTitle !== undefined &&
+      (typeof cleanTitle !== "string" || cleanTitle.length < 1 || cleanTitle.length > 200)
+    ) {
+      throw new HttpProblem(422, "A thread title is 1 to 200 characters.");
+    }
     const written = await updateThreadState(gateway.checkpointer, thread.thread_id, {
       values,
       asNode: body.as_node ?? DEFAULT_UPDATE_NODE,
       ...(from !== undefined && { checkpointId: from }),
     });
+    if (typeof cleanTitle === "string") await gateway.threads.rename(thread.thread_id, cleanTitle);
     await gateway.branches.moved(thread.thread_id, from);
     return { checkpoint: written.configurable };
   };

@@ -203,6 +203,27 @@ describe("LangGraph's API on the wire", () => {
     expect(texts.at(-1)).toContain("You said: the third turn");
   });
 
+  it("renames a thread through a state update of its title (DeerFlow's rename), and refuses an update that does not fit", async () => {
+    const thread = await admin().threads.create();
+    await admin().runs.wait(thread.thread_id, "lead_agent", { input: human("a thread to rename") });
+    await admin().threads.updateState(thread.thread_id, { values: { title: "Renamed by hand" } });
+    expect((await admin().threads.getState(thread.thread_id)).values).toMatchObject({ title: "Renamed by hand" });
+    const [found] = await admin().threads.search({ ids: [thread.thread_id] });
+    expect(found?.values).toMatchObject({ title: "Renamed by hand" });
+
+    const before = await admin().threads.getState(thread.thread_id);
+    const refusals = [
+      await post(`/threads/${thread.thread_id}/state`, { values: { messages: 42 } }),
+      await post(`/threads/${thread.thread_id}/state`, { values: { messages: [] }, as_node: "no_such_node" }),
+      await post(`/threads/${thread.thread_id}/state`, { values: { title: " " } }),
+    ];
+    for (const response of refusals) {
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as { detail: string }).detail).toMatch(/^\S.*[.]$/);
+    }
+    expect((await admin().threads.getState(thread.thread_id)).checkpoint).toEqual(before.checkpoint);
+  });
+
   it("answers history by GET with limit and before, and refuses to delete a busy thread", async () => {
     const thread = await admin().threads.create();
     await admin().runs.wait(thread.thread_id, "lead_agent", { input: human("some history") });
