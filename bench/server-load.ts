@@ -5,7 +5,7 @@
 // thrown: a server that cannot take 200 streams shows it as a number.
 import { Client } from "@langchain/langgraph-sdk";
 import { setTimeout as sleep } from "node:timers/promises";
-import { treeRss, type Target } from "./server-targets.ts";
+import { treeCpuMs, treeRss, type Target } from "./server-targets.ts";
 
 /** The graph both servers serve (langgraph.json); each takes its id as an assistant id. */
 export const ASSISTANT = "lead_agent";
@@ -42,6 +42,8 @@ export interface LevelResult {
   peakRss: number;
   /** The most streams open at one sample. */
   peakOpen: number;
+  /** CPU time (user + system) the server's process tree used from the first request to the last stream's end, ms. */
+  serverCpuMs: number;
   /** Threads that could not be created (their runs count as failed). */
   threadFailures: number;
   /** Requests the mock model answered for the level's runs (replies, and titles or memory updates); set by the caller. */
@@ -108,10 +110,10 @@ async function inBatches<T, R>(items: T[], limit: number, work: (item: T) => Pro
 }
 
 /** The server's resident memory at rest: the median of a few samples a moment apart. */
-export async function idleRss(pid: number): Promise<number> {
+export async function idleRss(pids: number[]): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
-    samples.push(treeRss(pid));
+    samples.push(treeRss(pids));
     await sleep(100);
   }
   return samples.sort((a, b) => a - b)[2]!;
@@ -138,7 +140,7 @@ export async function runLevel(target: Target, concurrency: number): Promise<Lev
   );
   const threadIds = created.filter((id): id is string => typeof id === "string");
   const threadFailures = created.length - threadIds.length;
-  const before = await idleRss(target.pid);
+  const before = await idleRss(target.pids);
 
   const open = { count: 0 };
   let peakRss = before;
@@ -147,16 +149,18 @@ export async function runLevel(target: Target, concurrency: number): Promise<Lev
   const sampler = (async () => {
     while (sampling) {
       if (open.count > 0) {
-        peakRss = Math.max(peakRss, treeRss(target.pid));
+        peakRss = Math.max(peakRss, treeRss(target.pids));
         peakOpen = Math.max(peakOpen, open.count);
       }
       await sleep(RSS_SAMPLE_MS);
     }
   })();
 
+  const cpuBefore = treeCpuMs(target.pids);
   const started = performance.now();
   const streams = await Promise.all(threadIds.map((threadId) => timedRun(client, threadId, open)));
   const wallMs = performance.now() - started;
+  const serverCpuMs = treeCpuMs(target.pids) - cpuBefore;
   sampling = false;
   await sampler;
   const failedThreads = created
@@ -169,6 +173,7 @@ export async function runLevel(target: Target, concurrency: number): Promise<Lev
     idleRss: before,
     peakRss,
     peakOpen,
+    serverCpuMs,
     threadFailures,
     modelCalls: 0,
   };

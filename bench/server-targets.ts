@@ -1,7 +1,7 @@
-// The two servers `npm run bench:server` measures, each started in a child process of its own: Fawn's server
-// (`tsx server/main.ts`, as `npm run server` runs it, over an embedded PGlite in a temporary FAWN_SERVER_DATA) and
-// LangGraph's `langgraphjs dev` serving Fawn's graph (langgraph.json → server/graph.ts), both with the model from
-// FAWN_MODEL_*. Also the memory figure: the resident set (VmRSS in /proc/<pid>/status) of a child's whole process tree.
+// The servers `npm run bench:server` measures, each started in a child process of its own: Fawn's server
+// (`tsx server/main.ts`, as `npm run server` runs it, over an embedded PGlite in a temporary FAWN_SERVER_DATA, or over
+// a Postgres given) and LangGraph's `langgraphjs dev` serving Fawn's graph (langgraph.json → server/graph.ts), both
+// with the model from FAWN_MODEL_*. Also the measures of a server's process trees from /proc: memory and CPU time.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,8 +18,8 @@ export interface Target {
   apiUrl: string;
   /** The key the SDK sends (x-api-key), or null when the server takes none. */
   apiKey: string | null;
-  /** The child process at the root of the server's process tree. */
-  pid: number;
+  /** The roots of the processes measured: the server's child process, and its database's when that is apart. */
+  pids: number[];
   /** The last lines the server printed (for a failure's report). */
   output(): string;
   stop(): Promise<void>;
@@ -67,8 +67,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Resident memory in bytes of `pid` and every process below it (tsx and the dev CLI run the server in a child). */
-export function treeRss(pid: number): number {
+/** `roots` and every process below them now (tsx and the dev CLI run the server in a child). */
+function processTree(roots: number[]): number[] {
   const parents = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -81,20 +81,60 @@ export function treeRss(pid: number): number {
       // The process ended while we looked.
     }
   }
-  let total = 0;
-  const queue = [pid];
+  const tree: number[] = [];
+  const queue = [...roots];
   while (queue.length > 0) {
     const current = queue.pop()!;
-    try {
-      const status = readFileSync(`/proc/${current}/status`, "utf8");
-      const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
-      total += Number(kb ?? 0) * 1024;
-    } catch {
-      continue;
-    }
+    tree.push(current);
     queue.push(...(parents.get(current) ?? []));
   }
+  return tree;
+}
+
+/**
+ * Resident memory in bytes of the process trees under `roots`: each process's proportional set size (Pss in
+ * /proc/<pid>/smaps_rollup: its resident pages, a shared page divided among the processes sharing it), so Postgres's
+ * shared buffers count once rather than once per backend; VmRSS (/proc/<pid>/status) where that cannot be read.
+ */
+export function treeRss(roots: number[]): number {
+  let total = 0;
+  for (const member of processTree(roots)) {
+    try {
+      let kb: string | undefined;
+      try {
+        kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${member}/smaps_rollup`, "utf8"))?.[1];
+      } catch {
+        kb = undefined;
+      }
+      kb ??= /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${member}/status`, "utf8"))?.[1];
+      total += Number(kb ?? 0) * 1024;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
   return total;
+}
+
+/** Linux's clock ticks per second, in which /proc/<pid>/stat counts CPU time (USER_HZ, 100 on every common build). */
+const CLOCK_TICKS = 100;
+
+/**
+ * CPU time in ms (user + system) the live process trees under `roots` have used: fields 14 and 15 of
+ * /proc/<pid>/stat, plus 16 and 17 (waited-for children's), so a short-lived child's time counts once it is reaped.
+ */
+export function treeCpuMs(roots: number[]): number {
+  let ticks = 0;
+  for (const member of processTree(roots)) {
+    try {
+      const stat = readFileSync(`/proc/${member}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // After the command: field 3 is index 0, so utime (14) … cstime (17) are indexes 11 … 14.
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
 }
 
 interface Started {
@@ -148,8 +188,14 @@ function modelVariables(model: ModelEnv): NodeJS.ProcessEnv {
   return { FAWN_MODEL_BASE_URL: model.baseUrl, FAWN_MODEL: model.model, FAWN_MODEL_API_KEY: model.apiKey };
 }
 
-/** Fawn's server as `npm run server` starts it, on a free port over a fresh embedded database. */
-export async function startFawnServer(model: ModelEnv): Promise<Target> {
+/**
+ * Fawn's server as `npm run server` starts it, on a free port over a fresh embedded database, or over `database`
+ * (a Postgres the caller started, whose processes `database.pids` names for the measures).
+ */
+export async function startFawnServer(
+  model: ModelEnv,
+  database?: { url: string; pids: number[]; name: string },
+): Promise<Target> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "fawn-bench-server-"));
   const token = randomBytes(24).toString("base64url");
@@ -163,6 +209,7 @@ export async function startFawnServer(model: ModelEnv): Promise<Target> {
       HOST: "127.0.0.1",
       FAWN_SERVER_TOKEN: token,
       FAWN_SERVER_DATA: dataDir,
+      ...(database && { DATABASE_URL: database.url }),
     },
     ROOT,
   );
@@ -174,10 +221,10 @@ export async function startFawnServer(model: ModelEnv): Promise<Target> {
     throw error;
   }
   return {
-    name: "Fawn server",
+    name: database?.name ?? "Fawn server",
     apiUrl: `${url}/api`,
     apiKey: token,
-    pid: started.child.pid!,
+    pids: [started.child.pid!, ...(database?.pids ?? [])],
     output: started.output,
     async stop() {
       await stopChild(started.child);
@@ -226,11 +273,25 @@ export async function startLangGraphDev(model: ModelEnv): Promise<Target> {
     name: "langgraphjs dev",
     apiUrl: url,
     apiKey: null,
-    pid: started.child.pid!,
+    pids: [started.child.pid!],
     output: started.output,
     async stop() {
       await stopChild(started.child);
       rmSync(project, { recursive: true, force: true });
     },
   };
+}
+
+/** The postmaster of the Postgres listening on `port` (its backends are its children), found by its command line. */
+export function postmasterPid(port: number): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (args[0]?.endsWith("/postgres") && args.join(" ").includes(`-p ${port} `)) return Number(entry);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return undefined;
 }
