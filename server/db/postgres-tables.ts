@@ -64,6 +64,34 @@ function deserialize(bytes: Uint8Array): unknown {
   return deserializer.readValue();
 }
 
+/**
+ * How value bytes cross to the database. PGlite turns a bytea parameter or column into bytes slowly (about 0.5 s a
+ * megabyte here), yet moves text fast, so over PGlite values travel as base64 in and hex out (15× faster for a 5 MB
+ * upload); node-postgres moves bytea as it is.
+ */
+interface ValueTransfer {
+  /** The SQL that takes parameter `$n` as the value's bytes. */
+  param(n: number): string;
+  /** The select-list item that reads the value column. */
+  column: string;
+  encode(bytes: Buffer): unknown;
+  decode(value: unknown): Uint8Array;
+}
+
+const NATIVE_BYTES: ValueTransfer = {
+  param: (n) => `$${n}`,
+  column: "value",
+  encode: (bytes) => bytes,
+  decode: (value) => value as Uint8Array,
+};
+
+const TEXT_BYTES: ValueTransfer = {
+  param: (n) => `decode($${n}, 'base64')`,
+  column: "encode(value, 'hex') AS value",
+  encode: (bytes) => bytes.toString("base64"),
+  decode: (value) => Buffer.from(value as string, "hex"),
+};
+
 /** `AND …` limiting the rows to those `match` covers, with its parameters numbered from `next`. */
 function matchSql(match: KeyMatch | undefined, next: number): { sql: string; params: unknown[] } {
   if (match === undefined) return { sql: "", params: [] };
@@ -79,27 +107,27 @@ function orderSql(options: ReadOptions = {}): string {
   return ` ORDER BY sort_key${options.reverse ? " DESC" : ""}${limit}`;
 }
 
-function reader(sql: Sql, owner: string): TableReader {
+function reader(sql: Sql, owner: string, bytes: ValueTransfer): TableReader {
   const where = "owner = $1 AND store = $2";
   return {
     get: async (name, key) => {
-      const rows = await sql.query<{ value: Uint8Array }>(
-        `SELECT value FROM fawn_rows WHERE ${where} AND sort_key = $3`,
+      const rows = await sql.query<{ value: unknown }>(
+        `SELECT ${bytes.column} FROM fawn_rows WHERE ${where} AND sort_key = $3`,
         [owner, name, encodeKey(key)],
       );
-      return (rows[0] ? deserialize(rows[0].value) : undefined) as never;
+      return (rows[0] ? deserialize(bytes.decode(rows[0].value)) : undefined) as never;
     },
     getMany: async (name, keys) => {
       const encoded = keys.map((key) => encodeKey(key).toString("hex"));
-      const rows = await sql.query<{ sort_key: Uint8Array; value: Uint8Array }>(
-        `SELECT sort_key, value FROM fawn_rows
+      const rows = await sql.query<{ sort_key: Uint8Array; value: unknown }>(
+        `SELECT sort_key, ${bytes.column} FROM fawn_rows
          WHERE ${where} AND sort_key = ANY (SELECT decode(hex, 'hex') FROM unnest($3::text[]) AS hex)`,
         [owner, name, [...new Set(encoded)]],
       );
       const byKey = new Map(rows.map((row) => [Buffer.from(row.sort_key).toString("hex"), row.value]));
       return encoded.map((hex) => {
         const value = byKey.get(hex);
-        return value && deserialize(value);
+        return value === undefined ? undefined : deserialize(bytes.decode(value));
       }) as never;
     },
     has: async (name, key) =>
@@ -107,11 +135,11 @@ function reader(sql: Sql, owner: string): TableReader {
         .length > 0,
     all: async (name, match, options) => {
       const range = matchSql(match, 3);
-      const rows = await sql.query<{ value: Uint8Array }>(
-        `SELECT value FROM fawn_rows WHERE ${where}${range.sql}${orderSql(options)}`,
+      const rows = await sql.query<{ value: unknown }>(
+        `SELECT ${bytes.column} FROM fawn_rows WHERE ${where}${range.sql}${orderSql(options)}`,
         [owner, name, ...range.params],
       );
-      return rows.map((row) => deserialize(row.value)) as never;
+      return rows.map((row) => deserialize(bytes.decode(row.value))) as never;
     },
     keys: async (name, match, options) => {
       const range = matchSql(match, 3);
@@ -132,24 +160,24 @@ function reader(sql: Sql, owner: string): TableReader {
   };
 }
 
-function transaction(sql: Sql, owner: string): TableTransaction {
+function transaction(sql: Sql, owner: string, bytes: ValueTransfer): TableTransaction {
   const row = (name: StoreName, value: unknown) => {
     const key = keyOf(name, value);
-    return [owner, name, encodeKey(key), JSON.stringify(key), serialize(value)];
+    return [owner, name, encodeKey(key), JSON.stringify(key), bytes.encode(serialize(value))];
   };
   const where = "owner = $1 AND store = $2";
   return {
-    ...reader(sql, owner),
+    ...reader(sql, owner, bytes),
     put: async (name, value) => {
       await sql.query(
-        `INSERT INTO fawn_rows (owner, store, sort_key, key, value) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO fawn_rows (owner, store, sort_key, key, value) VALUES ($1, $2, $3, $4, ${bytes.param(5)})
          ON CONFLICT (owner, store, sort_key) DO UPDATE SET key = EXCLUDED.key, value = EXCLUDED.value`,
         row(name, value),
       );
     },
     add: async (name, value) => {
       const inserted = await sql.query(
-        `INSERT INTO fawn_rows (owner, store, sort_key, key, value) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO fawn_rows (owner, store, sort_key, key, value) VALUES ($1, $2, $3, $4, ${bytes.param(5)})
          ON CONFLICT (owner, store, sort_key) DO NOTHING RETURNING 1`,
         row(name, value),
       );
@@ -175,24 +203,27 @@ export class PostgresTables implements Tables {
     readonly owner: string,
   ) {
     if (owner === "") throw new Error("A user's tables need an owner id.");
+    this.bytes = db.kind === "pglite" ? TEXT_BYTES : NATIVE_BYTES;
   }
+
+  private readonly bytes: ValueTransfer;
 
   /**
    * Reads outside a transaction (each statement sees what was committed when it ran), or with `snapshot`, in one
    * REPEATABLE READ transaction that sees a single committed state.
    */
   read<T>(work: (tx: TableReader) => Promise<T>, options: { snapshot?: boolean } = {}): Promise<T> {
-    if (!options.snapshot) return work(reader(this.db, this.owner));
+    if (!options.snapshot) return work(reader(this.db, this.owner, this.bytes));
     return this.db.transaction(async (sql) => {
       await sql.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-      return work(reader(sql, this.owner));
+      return work(reader(sql, this.owner, this.bytes));
     });
   }
 
   write<T>(work: (tx: TableTransaction) => Promise<T>): Promise<T> {
     return this.db.transaction(async (sql) => {
       await sql.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [OWNER_LOCK_SPACE, this.owner]);
-      return work(transaction(sql, this.owner));
+      return work(transaction(sql, this.owner, this.bytes));
     });
   }
 }
