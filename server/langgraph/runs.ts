@@ -52,6 +52,8 @@ const runBody = z.object({
   multitask_strategy: z.enum(["reject", "interrupt", "rollback", "enqueue"]).nullish(),
   on_disconnect: z.enum(["cancel", "continue"]).nullish(),
   if_not_exists: z.enum(["create", "reject"]).nullish(),
+  /** A run without a thread: its temporary thread is deleted once it ends, unless `keep`. */
+  on_completion: z.enum(["delete", "keep"]).nullish(),
 });
 type RunBody = z.infer<typeof runBody>;
 
@@ -143,13 +145,39 @@ export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
     return { owner, gateway, run };
   };
 
-  /** Queues a run from the request's body; answers it with the body and its Content-Location. */
-  const create = async (c: LangGraphContext) => {
+  /** A run without a thread runs on a new one, deleted after the run unless the body says `on_completion: keep`. */
+  const temporaryThread = async (c: LangGraphContext) => {
+    const owner = ownerOf(c);
+    const gateway = await deps.gateway(owner);
+    return { owner, gateway, threadId: (await gateway.threads.create()).thread_id };
+  };
+
+  /** Deletes a run's temporary thread once the run ended (its run record and events stay, for joins and gets). */
+  const deleteAfter = (owner: string, gateway: Gateway, run: ServerRun) => {
+    void (async () => {
+      await queue.wait(run.run_id);
+      // The Gateway may still be closing the run's last step on this replica.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        try {
+          await gateway.threads.delete(run.thread_id);
+          await deps.metadata.delete(owner, run.thread_id);
+          return;
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
+    })().catch(() => undefined);
+  };
+
+  /** Queues a run from the request's body (on the path's thread, or a temporary one); answers it with its place. */
+  const create = async (c: LangGraphContext, stateless = false) => {
     const body = await readBody(c, runBody);
     if (!isLeadAgent(body.assistant_id)) {
       throw new HttpProblem(404, `No assistant found for "${body.assistant_id}"; this server runs lead_agent.`);
     }
-    const { owner, threadId } = await threadOf(c, body.if_not_exists === "create");
+    const { owner, gateway, threadId } = stateless
+      ? await temporaryThread(c)
+      : await threadOf(c, body.if_not_exists === "create");
     const kwargs = kwargsOf(body);
     const run = await queue
       .create(owner, threadId, {
@@ -163,8 +191,9 @@ export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
       });
     // LangGraph marks the thread with the graph that runs on it.
     await deps.metadata.merge(owner, threadId, { graph_id: "lead_agent", assistant_id: LEAD_AGENT_ASSISTANT_ID });
-    const location = { "content-location": `/threads/${threadId}/runs/${run.run_id}` };
-    return { owner, run, body, kwargs, location };
+    if (stateless && body.on_completion !== "keep") deleteAfter(owner, gateway, run);
+    const path = stateless ? `/runs/${run.run_id}` : `/threads/${threadId}/runs/${run.run_id}`;
+    return { owner, gateway, run, body, kwargs, location: { "content-location": path } };
   };
 
   /** The run's output once it ended: its last values, else the thread's, as LangGraph's join answers. */
@@ -176,29 +205,33 @@ export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
     return thread ? { title: thread.title, messages: [] } : null;
   };
 
-  app.post("/threads/:thread_id/runs", async (c) => {
-    const { run, location } = await create(c);
-    return json(run, 200, location);
-  });
-
-  app.post("/threads/:thread_id/runs/stream", async (c) => {
-    const { owner, run, body, kwargs, location } = await create(c);
-    const abort = new AbortController();
-    return sseResponse(queue.events(run.run_id, 0, abort.signal), {
-      keep: eventFilter(streamModes(kwargs.stream_mode)),
-      abort,
-      headers: location,
-      ...(body.on_disconnect === "cancel" && {
-        onDisconnect: () => void queue.cancel(owner, run.thread_id, run.run_id),
-      }),
+  for (const [prefix, stateless] of [
+    ["/threads/:thread_id/runs", false],
+    ["/runs", true],
+  ] as const) {
+    app.post(prefix, async (c) => {
+      const { run, location } = await create(c, stateless);
+      return json(run, 200, location);
     });
-  });
 
-  app.post("/threads/:thread_id/runs/wait", async (c) => {
-    const { owner, run, location } = await create(c);
-    const gateway = await deps.gateway(owner);
-    return keptAlive(output(gateway, run, c.req.raw.signal), location);
-  });
+    app.post(`${prefix}/stream`, async (c) => {
+      const { owner, run, body, kwargs, location } = await create(c, stateless);
+      const abort = new AbortController();
+      return sseResponse(queue.events(run.run_id, 0, abort.signal), {
+        keep: eventFilter(streamModes(kwargs.stream_mode)),
+        abort,
+        headers: location,
+        ...(body.on_disconnect === "cancel" && {
+          onDisconnect: () => void queue.cancel(owner, run.thread_id, run.run_id),
+        }),
+      });
+    });
+
+    app.post(`${prefix}/wait`, async (c) => {
+      const { gateway, run, location } = await create(c, stateless);
+      return keptAlive(output(gateway, run, c.req.raw.signal), location);
+    });
+  }
 
   app.get("/threads/:thread_id/runs", async (c) => {
     const { owner, threadId } = await threadOf(c);
@@ -236,8 +269,8 @@ export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
     return json(await output(gateway, run, signal));
   });
 
-  app.get("/threads/:thread_id/runs/:run_id/stream", async (c) => {
-    const { owner, run } = await runOf(c);
+  /** A join of the run's stream (`/threads/:thread_id/runs/:run_id/stream`, or `/runs/:run_id/stream` by run alone). */
+  const joinStream = (c: LangGraphContext, owner: string, run: ServerRun, location: string) => {
     const lastEventId = Number.parseInt(c.req.header("last-event-id") ?? "", 10);
     const asked = c.req.queries("stream_mode");
     const abort = new AbortController();
@@ -246,12 +279,23 @@ export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
       {
         keep: eventFilter(streamModes(asked && asked.length > 0 ? asked : run.kwargs.stream_mode)),
         abort,
-        headers: { "content-location": `/threads/${run.thread_id}/runs/${run.run_id}` },
+        headers: { "content-location": location },
         ...(queryFlag(c.req.query("cancel_on_disconnect")) && {
           onDisconnect: () => void queue.cancel(owner, run.thread_id, run.run_id),
         }),
       },
     );
+  };
+  app.get("/threads/:thread_id/runs/:run_id/stream", async (c) => {
+    const { owner, run } = await runOf(c);
+    return joinStream(c, owner, run, `/threads/${run.thread_id}/runs/${run.run_id}`);
+  });
+  app.get("/runs/:run_id/stream", async (c) => {
+    const owner = ownerOf(c);
+    const runId = c.req.param("run_id");
+    const run = await queue.get(owner, undefined, runId);
+    if (!run) throw new HttpProblem(404, `Run ${runId} not found.`);
+    return joinStream(c, owner, run, `/runs/${run.run_id}`);
   });
 
   app.post("/threads/:thread_id/runs/:run_id/cancel", async (c) => {

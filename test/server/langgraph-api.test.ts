@@ -133,6 +133,35 @@ describe("LangGraph's API on the wire", () => {
     expect((await admin().threads.get(threadId)).thread_id).toBe(threadId);
   });
 
+  it("runs without a thread on a temporary one, deleted once the run ended unless kept", async () => {
+    const before = (await admin().threads.search({ limit: 1000 })).length;
+    const values = await admin().runs.wait(null, "lead_agent", { input: human("no thread needed") });
+    expect(JSON.stringify(values)).toContain("You said: no thread needed");
+
+    let runId = "";
+    const events: string[] = [];
+    for await (const part of admin().runs.stream(null, "lead_agent", {
+      input: human("stream without a thread"),
+      onRunCreated: (created) => (runId = created.run_id),
+    })) {
+      events.push(part.event);
+    }
+    expect(events).toEqual(expect.arrayContaining(["metadata", "values"]));
+    const replay: string[] = [];
+    for await (const part of admin().runs.joinStream(null, runId, { lastEventId: "-1" })) replay.push(part.event);
+    expect(replay).toEqual(events);
+    await until(async () => (await admin().threads.search({ limit: 1000 })).length === before, "the threads to go");
+
+    // LangGraph's servers take `keep` or `delete` (the SDK's type names other words).
+    const kept = await admin().runs.create(null, "lead_agent", {
+      input: human("keep it"),
+      onCompletion: "keep" as never,
+    });
+    expect(kept.thread_id).toEqual(expect.any(String));
+    await admin().runs.join(kept.thread_id, kept.run_id);
+    expect((await admin().threads.get(kept.thread_id)).thread_id).toBe(kept.thread_id);
+  });
+
   it("keeps one user's threads and runs from another", async () => {
     const other = clientFor(await server.addUser("other-user"));
     const thread = await admin().threads.create({ metadata: { secret: "mine" } });
