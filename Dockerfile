@@ -14,6 +14,8 @@ WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY package.json package-lock.json tsconfig.json tsconfig.base.json tsconfig.node.json ./
 COPY server ./server
+# The outbound policy (server/outbound.ts) shares the proxy's target rules (proxy/target-policy.ts).
+COPY proxy ./proxy
 COPY src ./src
 COPY skills ./skills
 RUN mkdir -p /data && chown node:node /data
