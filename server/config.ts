@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { ModelEntry, ModelSettings, WebToolSettings } from "../src/protocol/index.ts";
+import { parseAllowEntry } from "./outbound.ts";
 
 /** What the server runs with, resolved: keys read from the environment, defaults filled in. */
 export interface ServerConfig {
@@ -30,6 +31,11 @@ export interface ServerConfig {
   webTools?: WebToolSettings;
   /** Every user's MCP servers, as Settings → Tools stores them (keys resolved); absent: none. */
   mcpServers?: McpServerConfigEntry[];
+  /**
+   * Private hosts (any port) and host:port the Gateways may reach besides the configured models' (`outbound.allow`
+   * and FAWN_SERVER_OUTBOUND_ALLOW, comma-separated); every other non-public target is refused (server/outbound.ts).
+   */
+  outboundAllow: string[];
   /** Where the configuration came from, for the start-up banner. */
   source: string;
 }
@@ -113,6 +119,8 @@ const fileSchema = z.strictObject({
     })
     .optional(),
   mcpServers: z.array(mcpServerSchema).optional(),
+  /** Private addresses the server may connect to for users: `host` or `host:port` (see server/outbound.ts). */
+  outbound: z.strictObject({ allow: z.array(z.string().min(1)).optional() }).optional(),
 });
 
 type FileConfig = z.infer<typeof fileSchema>;
@@ -155,6 +163,15 @@ export function resolveConfig(
   const mcpServers = file.mcpServers?.map((server) => mcpServerFrom(server, env));
   const adminToken = read("FAWN_SERVER_TOKEN");
   const databaseUrl = read("DATABASE_URL");
+  const fromEnv = read("FAWN_SERVER_OUTBOUND_ALLOW")?.split(",") ?? [];
+  const outboundAllow = [...(file.outbound?.allow ?? []), ...fromEnv].map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of outboundAllow) {
+    try {
+      parseAllowEntry(entry);
+    } catch (error) {
+      throw new ConfigError(`outbound.allow (or FAWN_SERVER_OUTBOUND_ALLOW): ${(error as Error).message}`);
+    }
+  }
   return {
     host: read("HOST") ?? file.host ?? "127.0.0.1",
     port,
@@ -176,6 +193,7 @@ export function resolveConfig(
     ...(models && { models }),
     ...(webTools && { webTools }),
     ...(mcpServers && { mcpServers }),
+    outboundAllow,
     source,
   };
 }

@@ -85,7 +85,13 @@ function defaultOAuthRedirectUrl(): string {
 }
 
 export function createGateway(storage: FawnStorage, options: GatewayOptions = {}): Gateway {
-  const createModel = options.createModel ?? createChatModel;
+  const outboundFetch = options.fetch;
+  // Every outbound request honours `options.fetch` (the server's guarded fetch): model clients, web tools, MCP.
+  const createModel: ChatModelFactory =
+    options.createModel ??
+    (outboundFetch
+      ? (target, modelOptions) => createChatModel(target, { ...modelOptions, fetch: outboundFetch })
+      : createChatModel);
   const broadcast = options.notify ?? broadcastNotices();
   const { threads: threadRepository, files, checkpointer, fileVersions } = storage;
   // Services are built in order of need; the few that refer back to a later one do so through these closures.
@@ -150,6 +156,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     proxyUrl: async () => (await settings.getProxy()).url,
     proxyToken: async () => (await settings.getProxy()).token,
     oauthRedirectUrl: options.oauthRedirectUrl ?? defaultOAuthRedirectUrl(),
+    ...(outboundFetch && { fetch: outboundFetch }),
   });
   const approvals = new ApprovalService({ threads: threadRepository, notify });
   const runs: RunService = new RunService({
@@ -164,6 +171,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     fileVersions,
     createModel,
     ...(options.retry && { retry: options.retry }),
+    ...(outboundFetch && { fetch: outboundFetch }),
     sandbox: (threadId) => sandboxes.open(threadId),
     mcpTools: (onProgress) => mcp.runTools(onProgress),
     onRunEnded: (threadId) => sandboxes.runEnded(threadId),

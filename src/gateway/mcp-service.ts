@@ -39,6 +39,8 @@ export interface McpServiceOptions {
   proxyToken?: () => Promise<string | undefined>;
   /** Fawn's oauth-callback.html, where authorization servers send the user back. */
   oauthRedirectUrl: string;
+  /** The fetch under every connection and sign-in (the server's guarded one); default the global fetch. */
+  fetch?: typeof fetch;
 }
 
 /** A server's secret the connection sends (its header values travel with its settings). */
@@ -67,6 +69,7 @@ export class McpService implements McpApi {
     this.connectionsLoaded ??= import("../mcp/registry.ts").then(
       ({ McpRegistry }) =>
         new McpRegistry({
+          ...(this.options.fetch && { fetch: this.options.fetch }),
           oauth: {
             redirectUrl: this.options.oauthRedirectUrl,
             store: ({ name, url }) => ({

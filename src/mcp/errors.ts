@@ -172,6 +172,14 @@ export function describeMcpError(error: unknown, context: McpErrorContext): McpC
       context.server,
     );
   }
+  // The server's guarded fetch refusing a private address (server/outbound.ts): its sentence names who can allow it.
+  if (error instanceof Error && error.name === "OutboundRefusedError") {
+    return new McpClientError(
+      `The MCP server ${quoted(context.server)} cannot be used: ${error.message}`,
+      "unreachable",
+      context.server,
+    );
+  }
   if (error instanceof UnauthorizedError) return oauthSignIn(context);
   const status = httpStatus(error);
   // The proxy refusing (an origin or a target it does not allow) is not the server asking for a sign-in.

@@ -20,6 +20,11 @@ export interface ChatModelOptions {
    * reasoning; each provider's switch (`reasoningRequest`) turns it into its own request field.
    */
   reasoningEffort?: ReasoningEffort;
+  /**
+   * The fetch the client sends its requests with (the server's guarded one: server/outbound.ts); default the global
+   * fetch. Gemini's SDK takes none, so its requests use the global fetch.
+   */
+  fetch?: typeof fetch;
 }
 
 /** The proxy's token as a header, when the target goes through the proxy (its base URL names the proxy). */
@@ -59,6 +64,7 @@ export async function createOpenAiModel(target: ModelTarget, options: ChatModelO
       baseURL: target.baseUrl,
       dangerouslyAllowBrowser: true,
       ...(target.proxyToken && { defaultHeaders: proxyHeaders(target) }),
+      ...(options.fetch && { fetch: options.fetch }),
     },
     streaming: true,
     streamUsage: true,
@@ -82,6 +88,7 @@ async function createAnthropicModel(target: ModelTarget, options: ChatModelOptio
     clientOptions: {
       dangerouslyAllowBrowser: true,
       ...(target.proxyToken && { defaultHeaders: proxyHeaders(target) }),
+      ...(options.fetch && { fetch: options.fetch }),
     },
     ...reasoning,
     streaming: true,

@@ -42,6 +42,8 @@ export interface RunContextSources {
   createModel: ChatModelFactory;
   /** Retry policy for model errors; tests shorten the waits. */
   retry?: ModelErrorOptions;
+  /** The fetch the web tools send with (the server's guarded one); default the global fetch. */
+  fetch?: typeof fetch;
   sandbox: (threadId: string) => Promise<Sandbox>;
   /** The enabled MCP servers' tools for a run (undefined: none); a call's progress goes to `onProgress`. */
   mcpTools?: (onProgress: (toolCallId: string, progress: McpProgress) => void) => Promise<McpRunTools | undefined>;
@@ -157,6 +159,7 @@ export async function readRunContext(
   const webTools = createWebTools(webSettings, {
     proxyUrl: settings.proxyUrl || undefined,
     ...(settings.proxyToken && { proxyToken: settings.proxyToken }),
+    ...(sources.fetch && { fetchImpl: sources.fetch }),
   });
   const outbound = outboundTargets([...webTools, ...(mcp?.tools ?? [])]);
   const sandbox = () => sources.sandbox(threadId);

@@ -220,7 +220,9 @@ export async function webRequest(
       ...(headers !== undefined && { headers }),
       signal: combined,
     });
-  } catch {
+  } catch (error) {
+    // The server's guarded fetch refusing a private target (server/outbound.ts): its sentence says who can allow it.
+    if (error instanceof Error && error.name === "OutboundRefusedError") return fail(error.message);
     return fail(aborted() ?? unreachableMessage(endpoint, target, url !== target));
   }
   const tooLarge = `${endpoint.service} sent more than the ${formatBytes(MAX_RESPONSE_BYTES)} web tools read.`;
