@@ -37,6 +37,19 @@ describe("createServerApp", () => {
     expect(seen).toEqual(["user_1 /api/models", "user_1 /api/memory"]);
   });
 
+  it("answers /ok and /info at the root and under each API prefix, with a token, a wrong one or none", async () => {
+    const app = appWith(() => Response.json({ from: "gateway" }));
+    for (const prefix of ["", "/api", "/api/langgraph"]) {
+      for (const headers of [{}, { authorization: "Bearer good" }, { "x-api-key": "wrong" }]) {
+        const info = await app.request(`${prefix}/info`, { headers });
+        expect([info.status, await info.json()]).toMatchObject([200, { name: "fawn", version: expect.any(String) }]);
+        const ok = await app.request(`${prefix}/ok`, { headers });
+        expect([ok.status, await ok.json()]).toEqual([200, { ok: true }]);
+      }
+    }
+    expect((await app.request("/api/memory")).status).toBe(401);
+  });
+
   it("keeps an unexpected failure's message out of the answer", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const app = appWith(() =>

@@ -1,7 +1,8 @@
-// The server's HTTP app: CORS for the configured origins, `/ok` and `/info` open to all, then every `/api` request
-// authenticated to one user, held to a body size, and answered by that user's routes — LangGraph's API (server/
-// langgraph) first, then the in-browser routes over the user's Gateway (DeerFlow's REST) — under both `/api` and
-// `/api/langgraph` (the prefix DeerFlow's frontend uses). Every refusal is JSON `{detail}`: one sentence.
+// The server's HTTP app: CORS for the configured origins, `/ok` and `/info` open to all (also under each prefix),
+// then every `/api` request authenticated to one user, held to a body size, and answered by that user's routes —
+// LangGraph's API (server/langgraph) first, then the in-browser routes over the user's Gateway (DeerFlow's REST) —
+// under both `/api` and `/api/langgraph` (the prefix DeerFlow's frontend uses). Every refusal is JSON `{detail}`:
+// one sentence.
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -50,15 +51,18 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     }),
   );
 
-  app.get("/ok", (c) => c.json({ ok: true }));
-  app.get("/info", (c) =>
-    c.json({
-      version: SERVER_VERSION,
-      name: "fawn",
-      flags: { assistants: true, crons: false, langsmith: false },
-      ...options.info,
-    }),
-  );
+  // Open to all, also under each API prefix: agent-chat-ui checks `${apiUrl}/info` (apiUrl ends in /api) before it
+  // connects. Registered before the auth middleware, so a token is neither needed nor checked here.
+  const info = {
+    version: SERVER_VERSION,
+    name: "fawn",
+    flags: { assistants: true, crons: false, langsmith: false },
+    ...options.info,
+  };
+  for (const prefix of ["", ...API_PREFIXES]) {
+    app.get(`${prefix}/ok`, (c) => c.json({ ok: true }));
+    app.get(`${prefix}/info`, (c) => c.json(info));
+  }
 
   for (const prefix of [...API_PREFIXES, "/admin"]) {
     app.use(`${prefix}/*`, authenticate(options.users));
