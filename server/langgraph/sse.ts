@@ -102,7 +102,8 @@ export function sseResponse(
     headers: {
       "content-type": "text/event-stream",
       "cache-control": "no-cache",
-      connection: "keep-alive",
+      // No `connection` header: Node manages that hop-by-hop header, and a keep-alive the client did not ask for
+      // (it sent `Connection: close`) makes its next request on the socket a bare 400.
       ...options.headers,
     },
   });

@@ -173,10 +173,17 @@ export function threadRoutes(deps: ThreadRoutesDeps): Hono<LangGraphEnv> {
   app.post("/threads/search", async (c) => {
     const body = await readBody(c, searchBody);
     const { matching, metadata } = await search(c, body);
-    const page = matching.slice(body.offset, body.offset + body.limit).map((thread) => {
-      const response: Record<string, unknown> = threadResponse(thread, metadata.get(thread.thread_id) ?? {});
-      return body.select ? Object.fromEntries(body.select.map((field) => [field, response[field]])) : response;
-    });
+    const gateway = await deps.gateway(ownerOf(c));
+    // A thread's values are its state's (messages and title), as LangGraph lists them: agent-chat-ui names each
+    // thread by its first message. Read only when asked for (a checkpoint read per thread).
+    const withValues = !body.select || body.select.includes("values");
+    const page = await Promise.all(
+      matching.slice(body.offset, body.offset + body.limit).map(async (thread) => {
+        const values = withValues ? (await stateAt(gateway, thread)).values : undefined;
+        const response: Record<string, unknown> = threadResponse(thread, metadata.get(thread.thread_id) ?? {}, values);
+        return body.select ? Object.fromEntries(body.select.map((field) => [field, response[field]])) : response;
+      }),
+    );
     const headers: Record<string, string> = { "x-pagination-total": String(matching.length) };
     if (body.offset + page.length < matching.length) headers["x-pagination-next"] = String(body.offset + page.length);
     return json(page, 200, headers);

@@ -273,3 +273,27 @@ describe("LangGraph's API on the wire", () => {
     expect((await call(`/threads/${thread.thread_id}/runs/${long.run_id}`)).status).toBe(404);
   });
 });
+
+describe("what real clients read", () => {
+  it("lists threads with their messages, as agent-chat-ui names each by its first message", async () => {
+    const thread = await admin().threads.create({ metadata: { listed: "yes" } });
+    await admin().runs.wait(thread.thread_id, "lead_agent", { input: human("hello there") });
+    const [listed] = await admin().threads.search({ metadata: { listed: "yes" } });
+    const messages = (listed!.values as { messages: { type: string; content: unknown }[] }).messages;
+    expect(messages[0]).toMatchObject({ type: "human", content: "hello there" });
+    expect(messages.at(-1)?.type).toBe("ai");
+    const [selected] = await admin().threads.search({ metadata: { listed: "yes" }, select: ["thread_id", "status"] });
+    expect(selected).toEqual({ thread_id: thread.thread_id, status: "idle" });
+  });
+
+  it("leaves the connection header to Node, so a client that asked to close does not reuse the socket", async () => {
+    const thread = await admin().threads.create();
+    const response = await call(`/threads/${thread.thread_id}/runs/stream`, {
+      method: "POST",
+      headers: { connection: "close" },
+      body: JSON.stringify({ assistant_id: "lead_agent", input: human("hello") }),
+    });
+    expect(response.headers.get("connection")).not.toBe("keep-alive");
+    await response.text();
+  });
+});
