@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResolveHost } from "../proxy/target-policy.ts";
+import { createChatModel, describeModelError, isRetryableModelError } from "../src/models/index.ts";
 import { resolveConfig } from "./config.ts";
 import { OutboundPolicy, OutboundRefusedError, outboundFetch, parseAllowEntry } from "./outbound.ts";
 
@@ -145,6 +146,26 @@ describe("outboundFetch", () => {
     expect(await response.text()).toBe("secret POST");
     expect(hits).toEqual(["/ok"]);
     hits.length = 0;
+    await guarded.close();
+  });
+
+  it("is what the model clients send with: a private endpoint is refused in its sentence, and not retried", async () => {
+    const guarded = outboundFetch();
+    const baseUrl = `http://127.0.0.1:${targetPort}/v1`;
+    for (const provider of ["openai-compatible", "anthropic"] as const) {
+      const target = { name: "Local", provider, baseUrl, apiKey: "k", model: "m", models: [{ id: "m" }] };
+      const model = await createChatModel(target, { fetch: guarded });
+      const error = await model.invoke("hi").then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(isRetryableModelError(error)).toBe(false);
+      expect(describeModelError(error, baseUrl)).toEqual({
+        error: "unreachable",
+        message: `The model endpoint ${baseUrl} cannot be used: 127.0.0.1:${targetPort} is a loopback address; ${REMEDY}`,
+      });
+    }
+    expect(hits).toEqual([]);
     await guarded.close();
   });
 });

@@ -71,13 +71,23 @@ function unwrap(error: unknown): unknown {
   return current;
 }
 
+/** The server's guarded fetch refusing a private address (server/outbound.ts), the SDKs wrap it as a cause. */
+function outboundRefusal(error: unknown): Error | undefined {
+  let current = error;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    if (current instanceof Error && current.name === "OutboundRefusedError") return current;
+    current = field(current, "cause");
+  }
+  return undefined;
+}
+
 /**
  * True for failures worth another try: a rate limit (429), a server error (5xx, 408; Anthropic's 529 overloaded), a
  * timeout, or a dropped connection. A refused key, a wrong model name or a bad request would fail again.
  */
 export function isRetryableModelError(wrapped: unknown): boolean {
   const error = unwrap(wrapped);
-  if (field(error, "name") === "AbortError") return false;
+  if (field(error, "name") === "AbortError" || outboundRefusal(error)) return false;
   const status = field(error, "status");
   if (typeof status === "number") return status === 408 || status === 429 || status >= 500;
   if (providerSays(error).type === "overloaded_error") return true;
@@ -95,6 +105,9 @@ export function describeModelError(
   options: { proxied?: boolean; endpoint?: string } = {},
 ): RunError {
   const error = unwrap(wrapped);
+  const refused = outboundRefusal(error);
+  if (refused)
+    return { error: "unreachable", message: `The model endpoint ${baseUrl} cannot be used: ${refused.message}` };
   const said = providerSays(error);
   const status = field(error, "status");
   const message = providerMessage(error);
