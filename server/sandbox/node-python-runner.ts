@@ -1,9 +1,10 @@
 // python3 on Node: the browser's runner logic (WorkerPythonRunner: queue, time limit, terminate, restart) over a child
 // process running python-process.ts. The child is walled off as far as Node allows: its permission model lets it read
 // only its own bundle and Pyodide's files and write only its own package cache, its environment is empty, and it may
-// start no process or thread; so `import js` in a program reaches no secret, no host file and no shell. Node documents
-// its permission model as a seat belt, not a boundary against malicious code, and it does not restrict the network:
-// for users the operator does not trust, threads belong in containers (sandbox-provider.ts).
+// start no process or thread; so `import js` in a program reaches no secret, no host file and no shell. The network,
+// which Node's permission model leaves open, the child closes itself (python-lockdown.ts) to all but Pyodide's package
+// CDN. Node documents its permission model as a seat belt, not a boundary against malicious code: for users the
+// operator does not trust, threads belong in containers (sandbox-provider.ts).
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
