@@ -9,6 +9,7 @@ import { memoryRoutes } from "./http/memory-routes.ts";
 import { modelRoutes } from "./http/model-routes.ts";
 import { featureRoutes } from "./http/feature-routes.ts";
 import { mcpRoutes } from "./http/mcp-routes.ts";
+import { messageRoutes } from "./http/message-routes.ts";
 import { errorResponse, newRouteApp, pathOf, problem, type RouteGroup } from "./http/route-kit.ts";
 import { skillRoutes } from "./http/skill-routes.ts";
 import { threadRoutes } from "./http/thread-routes.ts";
@@ -17,6 +18,7 @@ import { uploadRoutes } from "./http/upload-routes.ts";
 const ROUTE_GROUPS: readonly RouteGroup[] = [
   modelRoutes,
   threadRoutes,
+  messageRoutes,
   uploadRoutes,
   artifactRoutes,
   composerRoutes,

@@ -87,6 +87,41 @@ describe("Gateway routes", () => {
     expect(state.values.messages.map((message) => message.type)).toEqual(["human", "ai"]);
   });
 
+  it("answers DeerFlow's history page and token usage from the thread's messages, after runs asking for subgraphs", async () => {
+    await call("POST", "/api/threads", { thread_id: "t3" });
+    for (const content of ["hello", "hello again"]) {
+      const response = await call("POST", "/api/threads/t3/runs/stream", {
+        input: { messages: [{ role: "user", content }] },
+        stream_mode: ["values"],
+        stream_subgraphs: true,
+      });
+      expect(response.status).toBe(200);
+      expect((await frames(response)).at(-1)?.[0]).toBe("end");
+    }
+    const runs = (await (await call("GET", "/api/threads/t3/runs")).json()) as { run_id: string }[];
+    const page = (await (await call("GET", "/api/threads/t3/messages/page?limit=3")).json()) as {
+      data: { seq: number; run_id: string; content: { type: string; additional_kwargs: object } }[];
+      has_more: boolean;
+      next_before_seq: number | null;
+    };
+    expect(page.data.map((row) => [row.seq, row.run_id, row.content.type])).toEqual([
+      [2, runs[0]!.run_id, "ai"],
+      [3, runs[1]!.run_id, "human"],
+      [4, runs[1]!.run_id, "ai"],
+    ]);
+    expect(page.data[2]!.content.additional_kwargs).toHaveProperty("turn_duration");
+    expect([page.has_more, page.next_before_seq]).toEqual([true, 2]);
+
+    const usage = (await (await call("GET", "/api/threads/t3/token-usage")).json()) as {
+      total_tokens: number;
+      total_runs: number;
+      by_caller: { lead_agent: number };
+    };
+    expect(usage.total_runs).toBe(2);
+    expect(usage.total_tokens).toBeGreaterThan(0);
+    expect(usage.by_caller.lead_agent).toBe(usage.total_tokens);
+  });
+
   it("rejects a run with unsupported stream modes or no messages", async () => {
     await call("POST", "/api/threads", { thread_id: "t2" });
     const events = await call("POST", "/api/threads/t2/runs/stream", {

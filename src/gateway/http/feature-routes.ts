@@ -1,5 +1,6 @@
 // DeerFlow's `GET /api/features`: which optional parts its frontend may show. Fawn serves none of them (custom agents'
-// API, live browser control, durable MCP tasks), so the frontend hides them instead of calling routes that 404.
+// API, live browser control, durable MCP tasks), so the frontend hides them instead of calling routes that 404. Its
+// IM channels (Slack, Lark…) are off too: the Channels tab lists none instead of loading, and stops polling.
 import { json, type RouteGroup } from "./route-kit.ts";
 
 export const featureRoutes: RouteGroup = (app) => {
@@ -10,4 +11,6 @@ export const featureRoutes: RouteGroup = (app) => {
       mcp_tasks: { enabled: false },
     }),
   );
+  app.get("/api/channels/providers", () => json({ enabled: false, providers: [] }));
+  app.get("/api/channels/connections", () => json({ connections: [] }));
 };

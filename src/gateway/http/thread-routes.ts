@@ -30,7 +30,8 @@ const runBody = z.object({
   assistant_id: z.string().optional(),
   input: z.object({ messages: z.array(messageInput).min(1, "input.messages is empty") }),
   stream_mode: z.union([z.enum(STREAM_MODES), z.array(z.enum(STREAM_MODES))]).optional(),
-  stream_subgraphs: z.literal(false).optional(),
+  /** agent-chat-ui asks for subgraphs' events; Fawn streams the lead agent's own, so `true` is taken and ignored. */
+  stream_subgraphs: z.boolean().optional(),
   on_disconnect: z.enum(["cancel", "continue"]).optional(),
   multitask_strategy: z.literal("reject").optional(),
   /** DeerFlow's run context; `model_name` is a `name` from GET /api/models (else the default model). */
