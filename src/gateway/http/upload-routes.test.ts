@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { UPLOAD_LIMITS } from "../../protocol/index.ts";
 import { memoryStorage, type FawnStorage } from "../../storage/index.ts";
 import { createGateway, type Gateway } from "../create-gateway.ts";
@@ -73,7 +73,7 @@ describe("Upload routes", () => {
       [await upload(tooMany), 413, /at most 10 files/],
       [await upload({ "ok.txt": "fine", "..": "x" }), 400, /unsafe/],
       [await upload({ "bad\u0007name.txt": "x" }), 400, /control characters/],
-      [await upload({ "a.txt": "x" }, "no-such-thread"), 404, /Thread no-such-thread not found/],
+      [await upload({ "a.txt": "x" }, "not.an.id"), 404, /Thread not\.an\.id not found/],
     ] as const;
     for (const [response, status, detail] of refusals) {
       expect(response.status).toBe(status);
@@ -120,5 +120,41 @@ describe("Upload routes", () => {
       { detail: "There is no upload named gone.txt in this thread." },
     ]);
     expect(await stored()).toEqual(["/mnt/user-data/uploads/keep.txt"]);
+  });
+});
+
+describe("Upload routes before DeerFlow creates the thread", () => {
+  it("answers the limits for any id and an empty list for an unknown thread", async () => {
+    expect(await (await call("GET", "/api/threads/new-chat/uploads/limits")).json()).toEqual(UPLOAD_LIMITS);
+    const listed = await call("GET", "/api/threads/new-chat/uploads/list");
+    expect([listed.status, await listed.json()]).toEqual([200, { files: [], count: 0 }]);
+    expect(await gateway.threads.exists("new-chat")).toBe(false);
+  });
+
+  it("creates the thread an upload names, with the files in it; the thread then takes the next upload", async () => {
+    const response = await upload({ "brief.txt": "hello" }, "new-chat");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ success: true, files: [{ filename: "brief.txt" }] });
+    expect(await gateway.threads.get("new-chat")).toMatchObject({ thread_id: "new-chat", status: "idle" });
+    expect((await upload({ "more.txt": "x" }, "new-chat")).status).toBe(200);
+    expect((await storage.files.list("new-chat")).map((file) => file.path)).toEqual([
+      "/mnt/user-data/uploads/brief.txt",
+      "/mnt/user-data/uploads/more.txt",
+    ]);
+  });
+
+  it("leaves no thread when the upload is refused or fails while it is stored", async () => {
+    const before = (await gateway.threads.list()).length;
+    expect((await upload({ "..": "x" }, "refused")).status).toBe(400);
+    const tooMany = Object.fromEntries(
+      Array.from({ length: UPLOAD_LIMITS.max_files + 1 }, (_, i) => [`f${i}.txt`, "x"]),
+    );
+    expect((await upload(tooMany, "refused")).status).toBe(413);
+    vi.spyOn(storage.files, "apply").mockRejectedValueOnce(new Error("disk on fire"));
+    expect((await upload({ "a.txt": "x" }, "failed")).status).toBe(500);
+    expect(await gateway.threads.exists("refused")).toBe(false);
+    expect(await gateway.threads.exists("failed")).toBe(false);
+    expect((await gateway.threads.list()).length).toBe(before);
+    vi.restoreAllMocks();
   });
 });

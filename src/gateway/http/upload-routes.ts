@@ -1,7 +1,12 @@
 // DeerFlow's uploads routes: `POST /api/threads/:id/uploads` (multipart, field `files`), `GET …/uploads/list`,
 // `GET …/uploads/limits` and `DELETE …/uploads/:filename`, over the thread's uploads service, which keeps DeerFlow's
-// limits, names and dedup and writes an upload whole or not at all.
+// limits, names and dedup and writes an upload whole or not at all. DeerFlow's frontend uploads a new chat's files
+// before it creates the thread, so the limits answer for any id, the list of an unknown thread is empty, and an
+// upload to an unknown (well-formed) id creates that thread for the user — or, when the upload fails, leaves none.
 import { UPLOAD_LIMITS, type UploadedFileInfo } from "../../protocol/index.ts";
+import type { Gateway } from "../create-gateway.ts";
+import { THREAD_ID } from "../threads-service.ts";
+import { checkUploadLimits, normalizeFilename } from "../uploads/upload-rules.ts";
 import { findThread, json, RouteProblem, type RouteGroup } from "./route-kit.ts";
 
 /** Room for the multipart framing (boundaries, part headers) beyond the files' own bytes. */
@@ -50,12 +55,39 @@ async function uploadedFiles(request: Request): Promise<{ name: string; bytes: U
   );
 }
 
+/**
+ * An upload to a thread nobody made yet: the files are checked first (count, sizes, names), then the thread is created
+ * and they are stored; a failure deletes the thread again, so the user is left with both or neither. A thread another
+ * request created meanwhile (two uploads at once) is used as it is, and kept.
+ */
+async function uploadToNewThread(gateway: Gateway, threadId: string, files: { name: string; bytes: Uint8Array }[]) {
+  checkUploadLimits(files.map((file) => ({ name: file.name, size: file.bytes.byteLength })));
+  for (const file of files) normalizeFilename(file.name);
+  let created = true;
+  try {
+    await gateway.threads.create({ thread_id: threadId });
+  } catch (error) {
+    if (!(await gateway.threads.exists(threadId))) throw error;
+    created = false;
+  }
+  try {
+    return await gateway.threads.upload(threadId, files);
+  } catch (error) {
+    if (created) await gateway.threads.delete(threadId).catch(() => undefined);
+    throw error;
+  }
+}
+
 export const uploadRoutes: RouteGroup = (app, gateway) => {
   app.post("/api/threads/:thread_id/uploads", async (c) => {
     const threadId = c.req.param("thread_id");
-    await findThread(gateway, threadId);
+    const exists = await gateway.threads.exists(threadId);
+    if (!exists && !THREAD_ID.test(threadId)) throw new RouteProblem(404, `Thread ${threadId} not found.`);
+    const files = await uploadedFiles(c.req.raw);
     // The service checks the count, sizes and names of all of them before it writes any (UploadError: 400/413/507).
-    const result = await gateway.threads.upload(threadId, await uploadedFiles(c.req.raw));
+    const result = exists
+      ? await gateway.threads.upload(threadId, files)
+      : await uploadToNewThread(gateway, threadId, files);
     return json({
       success: true,
       files: result.files.map((file) => uploadedFileResponse(threadId, file)),
@@ -63,13 +95,11 @@ export const uploadRoutes: RouteGroup = (app, gateway) => {
       skipped_files: [],
     });
   });
-  app.get("/api/threads/:thread_id/uploads/limits", async (c) => {
-    await findThread(gateway, c.req.param("thread_id"));
-    return json({ ...UPLOAD_LIMITS });
-  });
+  // The same limits for every thread, known or not yet created.
+  app.get("/api/threads/:thread_id/uploads/limits", () => json({ ...UPLOAD_LIMITS }));
   app.get("/api/threads/:thread_id/uploads/list", async (c) => {
     const threadId = c.req.param("thread_id");
-    await findThread(gateway, threadId);
+    if (!(await gateway.threads.exists(threadId))) return json({ files: [], count: 0 });
     const files = (await gateway.threads.listUploads(threadId)).map((file) => ({
       ...file,
       path: file.virtual_path,
