@@ -215,13 +215,13 @@ async function main(): Promise<void> {
       "benchmark's process), which answers in about six words 20 ms apart. Three servers, one after the other in " +
       "the same run, each in a child process started as a user would: **Fawn server (PGlite)** is `npm run server` " +
       "(`tsx server/main.ts`, its embedded PGlite in a fresh temporary `FAWN_SERVER_DATA`, `FAWN_MODEL_*` naming the " +
-      "mock, the admin's token); **Fawn server (Postgres)** is the same over a throwaway Debian Postgres 17 " +
+      "mock, the admin's token); **Fawn server (Postgres)** is the same over a throwaway Debian Postgres (the newest installed; 15 here) " +
       "(`DATABASE_URL`; fsync off, as the tests start it), whose processes count in its memory and CPU figures; " +
       "**langgraphjs dev** is LangGraph's own JS server (`langgraphjs dev --no-reload`, its defaults: in-memory " +
       "store, 10 runs at a time) serving the same graph (`langgraph.json` → `server/graph.ts`). " +
       "Each server makes one warm-up run first. Runs/s is the completed runs over the level's wall time (first " +
       "request → last stream's end). The first events are measured from the request: `metadata` (both servers send " +
-      "it once a worker starts the run, so it includes the time queued), the first event after it, and the first " +
+      "it once a worker starts the run, so it includes the time queued: a Fawn replica runs at most 16 runs at once, `langgraphjs dev` 10), the first event after it, and the first " +
       "`messages` event (a token of the reply). A run fails when " +
       "its stream carries an `error` event, the request is refused, or the stream breaks or lasts over 3 minutes. " +
       "Memory per open stream is the server's resident memory (its process tree's proportional set size, Pss in " +
