@@ -54,6 +54,15 @@ const runBody = z.object({
   if_not_exists: z.enum(["create", "reject"]).nullish(),
   /** A run without a thread: its temporary thread is deleted once it ends, unless `keep`. */
   on_completion: z.enum(["delete", "keep"]).nullish(),
+  /** Where the run starts: with input an edit forks there, without one a regeneration (server/runs/run-request.ts). */
+  checkpoint: z
+    .object({
+      checkpoint_id: z.string().max(200).nullish(),
+      checkpoint_ns: z.string().max(200).nullish(),
+      checkpoint_map: record.nullish(),
+    })
+    .nullish(),
+  checkpoint_id: z.string().max(200).nullish(),
 });
 type RunBody = z.infer<typeof runBody>;
 
@@ -70,6 +79,13 @@ function kwargsOf(body: RunBody): RunKwargs {
     ...(body.context && { context: body.context }),
     ...(body.stream_resumable != null && { stream_resumable: body.stream_resumable }),
     ...(body.on_disconnect && { on_disconnect: body.on_disconnect }),
+    ...(body.checkpoint?.checkpoint_id && {
+      checkpoint: {
+        checkpoint_id: body.checkpoint.checkpoint_id,
+        ...(body.checkpoint.checkpoint_ns != null && { checkpoint_ns: body.checkpoint.checkpoint_ns }),
+      },
+    }),
+    ...(body.checkpoint_id && { checkpoint_id: body.checkpoint_id }),
   };
 }
 

@@ -6,11 +6,12 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Gateway } from "../../src/gateway/index.ts";
 import type { RunEvent } from "../../src/protocol/index.ts";
-import { runRequestOf } from "./run-request.ts";
+import { checkpointOf, runRequestOf } from "./run-request.ts";
 import { ACTIVE, RunStore, type QueuedRun } from "./run-store.ts";
 import { LocalRun } from "./local-run.ts";
 import {
   RunConflictError,
+  RunInputError,
   type CancelAction,
   type CreateRunOptions,
   type ListRunsOptions,
@@ -76,6 +77,7 @@ export class RunQueue {
   async create(owner: string, threadId: string, options: CreateRunOptions): Promise<ServerRun> {
     const runId = options.runId ?? randomUUID();
     runRequestOf(runId, threadId, options.kwargs);
+    await this.checkCheckpoint(owner, threadId, options.kwargs);
     const strategy = options.multitaskStrategy ?? "reject";
     let before: QueuedRun[] = [];
     const run = await this.store.insert(
@@ -100,6 +102,17 @@ export class RunQueue {
     }
     this.wake();
     return run;
+  }
+
+  /** Refuses a run from a checkpoint the thread does not have (LangGraph's `checkpoint`, `checkpoint_id`). */
+  private async checkCheckpoint(owner: string, threadId: string, kwargs: CreateRunOptions["kwargs"]): Promise<void> {
+    const checkpointId = checkpointOf(kwargs);
+    if (checkpointId === undefined) return;
+    const gateway = await this.options.gateways.forUser(owner);
+    const tuple = await gateway.checkpointer.getTuple({
+      configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId },
+    });
+    if (!tuple) throw new RunInputError(`Checkpoint ${checkpointId} is not one of thread ${threadId}'s checkpoints.`);
   }
 
   /** The owner's run (on `threadId` when given), or undefined. */

@@ -75,4 +75,78 @@ describe("runRequestOf", () => {
     expect(() => runRequestOf("r", "t", { input: {} })).toThrow("no human message");
     expect(() => runRequestOf("r", "t", { command: { update: { a: 1 } } })).toThrow(RunInputError);
   });
+
+  it("forks at a checkpoint: an edit with input, a regeneration without", () => {
+    const input = { messages: [{ type: "human", content: "again" }] };
+    expect(runRequestOf("r", "t", { input, checkpoint: { checkpoint_id: "c1", checkpoint_ns: "" } }).branch).toEqual({
+      kind: "edit",
+      checkpoint: "c1",
+    });
+    expect(runRequestOf("r", "t", { input, checkpoint_id: "c2" }).branch).toEqual({ kind: "edit", checkpoint: "c2" });
+    expect(runRequestOf("r", "t", { input, config: { configurable: { checkpoint_id: "c3" } } }).branch).toEqual({
+      kind: "edit",
+      checkpoint: "c3",
+    });
+    expect(runRequestOf("r", "t", { checkpoint: { checkpoint_id: "c1" } })).toMatchObject({
+      input: { messages: [] },
+      branch: { kind: "regenerate", checkpoint: "c1" },
+    });
+    expect(runRequestOf("r", "t", { input: null, checkpoint_id: "c1" }).branch).toEqual({
+      kind: "regenerate",
+      checkpoint: "c1",
+    });
+    // A resume command answers an interrupt: it goes on from where the thread is.
+    expect(runRequestOf("r", "t", { command: { resume: 1 }, checkpoint_id: "c1" }).branch).toEqual({ kind: "resume" });
+    expect(runRequestOf("r", "t", { input, checkpoint: {} }).branch).toBeUndefined();
+  });
+
+  it("refuses a checkpoint id that is not a plain id and a subgraph's namespace", () => {
+    const input = { messages: ["x"] };
+    expect(() => runRequestOf("r", "t", { input, checkpoint_id: "../x" })).toThrow("checkpoint_id is not valid");
+    expect(() => runRequestOf("r", "t", { input, checkpoint_id: "a".repeat(200) })).toThrow(RunInputError);
+    expect(() =>
+      runRequestOf("r", "t", { input, checkpoint: { checkpoint_id: "c", checkpoint_ns: "tools:1" } }),
+    ).toThrow("root graph");
+  });
+
+  it("keeps the client's message id, hide_from_ui and human_input_response, and drops other additional_kwargs", () => {
+    const request = runRequestOf("r", "t", {
+      input: {
+        messages: [
+          {
+            type: "human",
+            id: "62bdeaab-1c1e-4b1a-9f7e-0d1f2e3a4b5c",
+            content: "my answer",
+            additional_kwargs: {
+              hide_from_ui: true,
+              human_input_response: { question: "Which?", answer: "B" },
+              secret: "dropped",
+              files: [{ filename: "a.txt", size: 3, path: "/mnt/user-data/uploads/a.txt" }],
+            },
+          },
+          { type: "human", content: "plain", additional_kwargs: { hide_from_ui: "yes" } },
+        ],
+      },
+    });
+    expect(request.input.messages).toEqual([
+      {
+        type: "human",
+        id: "62bdeaab-1c1e-4b1a-9f7e-0d1f2e3a4b5c",
+        content: "my answer",
+        files: [{ filename: "a.txt", size: 3, virtual_path: "/mnt/user-data/uploads/a.txt" }],
+        additional_kwargs: { hide_from_ui: true, human_input_response: { question: "Which?", answer: "B" } },
+      },
+      { type: "human", content: "plain" },
+    ]);
+  });
+
+  it("refuses a message id that is not a plain id and an oversized human_input_response", () => {
+    const send = (message: Record<string, unknown>) =>
+      runRequestOf("r", "t", { input: { messages: [{ type: "human", content: "x", ...message }] } });
+    expect(send({ id: null }).input.messages[0]?.id).toBeUndefined();
+    expect(() => send({ id: 42 })).toThrow("message id");
+    expect(() => send({ id: "a b" })).toThrow("message id");
+    expect(() => send({ id: "x".repeat(129) })).toThrow(RunInputError);
+    expect(() => send({ additional_kwargs: { human_input_response: "y".repeat(20_000) } })).toThrow("16 KB");
+  });
 });

@@ -1,12 +1,29 @@
 // A LangGraph run body (kwargs) as Fawn's RunRequest: the human messages it sends (LangGraph's serialized messages,
-// as `client.runs.stream` and DeerFlow's page send them), or a resumption when the input is null (or a
-// `command.resume`); the model from `context.model_name`; the mode from `context.mode` or DeerFlow's flags.
-import type { AgentMode, ContentPart, MessageContent, RunRequest, UploadedFileRef } from "../../src/protocol/index.ts";
+// as `client.runs.stream` and DeerFlow's page send them, with the client's ids and the `additional_kwargs` Fawn
+// keeps), or a resumption when the input is null (or a `command.resume`); from a `checkpoint`, an edit (with input)
+// or a regeneration (without) on Fawn's branches; the model from `context.model_name`; the mode from `context.mode`
+// or DeerFlow's flags.
+import type {
+  AgentMode,
+  ContentPart,
+  HumanMessageExtras,
+  MessageContent,
+  RunInputMessage,
+  RunRequest,
+  UploadedFileRef,
+} from "../../src/protocol/index.ts";
 import { RunInputError, type RunKwargs } from "./run-types.ts";
 
 const MODES: readonly AgentMode[] = ["flash", "thinking", "pro", "ultra"];
 
-type HumanInput = RunRequest["input"]["messages"][number];
+/** A client's message id: LangChain's (UUIDs, `run-…`, `lc_…`) fit; anything else is refused. */
+const MESSAGE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+
+/** LangGraph's checkpoint ids are UUIDs (v6); Fawn's checkpointer keeps them as given. */
+const CHECKPOINT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+
+/** The largest `human_input_response` kept, as JSON. */
+const MAX_INPUT_RESPONSE = 16 * 1024;
 
 /** The request Fawn's Gateway runs for run `runId` on `threadId`; throws RunInputError for what Fawn cannot run. */
 export function runRequestOf(runId: string, threadId: string, kwargs: RunKwargs): RunRequest {
@@ -17,13 +34,41 @@ export function runRequestOf(runId: string, threadId: string, kwargs: RunKwargs)
       "Fawn runs take input messages or resume a cut-off reply; other commands are not supported.",
     );
   }
+  const checkpoint = checkpointOf(kwargs);
   const resume = kwargs.input === undefined || kwargs.input === null || (command !== undefined && "resume" in command);
   if (resume) {
-    return { run_id: runId, thread_id: threadId, input: { messages: [] }, context, branch: { kind: "resume" } };
+    const branch =
+      checkpoint === undefined || command?.resume !== undefined
+        ? ({ kind: "resume" } as const)
+        : ({ kind: "regenerate", checkpoint } as const);
+    return { run_id: runId, thread_id: threadId, input: { messages: [] }, context, branch };
   }
   const messages = (kwargs.input?.messages ?? []).map(humanInput).filter((input) => input !== undefined);
   if (messages.length === 0) throw new RunInputError("The run's input has no human message to send.");
-  return { run_id: runId, thread_id: threadId, input: { messages }, context };
+  return {
+    run_id: runId,
+    thread_id: threadId,
+    input: { messages },
+    context,
+    ...(checkpoint !== undefined && { branch: { kind: "edit", checkpoint } }),
+  };
+}
+
+/**
+ * The checkpoint a run starts from: LangGraph's `checkpoint.checkpoint_id`, the top-level `checkpoint_id`, or
+ * `config.configurable.checkpoint_id` (undefined: the thread's current one). Only the root namespace is Fawn's.
+ */
+export function checkpointOf(kwargs: RunKwargs): string | undefined {
+  const configurable = kwargs.config?.configurable ?? {};
+  const id = kwargs.checkpoint?.checkpoint_id ?? kwargs.checkpoint_id ?? configurable.checkpoint_id;
+  if (id === undefined || id === null || id === "") return undefined;
+  if (typeof id !== "string" || !CHECKPOINT_ID.test(id))
+    throw new RunInputError("The run's checkpoint_id is not valid.");
+  const namespace = kwargs.checkpoint?.checkpoint_ns ?? configurable.checkpoint_ns;
+  if (namespace !== undefined && namespace !== null && namespace !== "") {
+    throw new RunInputError('Fawn runs start from a checkpoint of the thread\'s root graph (checkpoint_ns "").');
+  }
+  return id;
 }
 
 /** The model and mode a run asks for (`context`, or `config.configurable` as older clients send them). */
@@ -45,7 +90,7 @@ function modeOf(values: Record<string, unknown>): AgentMode | undefined {
 }
 
 /** A human message (`type: "human"` or `role: "user"`), its text and images, and the uploads it names. */
-function humanInput(message: unknown): HumanInput | undefined {
+function humanInput(message: unknown): RunInputMessage | undefined {
   if (typeof message === "string") return message.trim() === "" ? undefined : { type: "human", content: message };
   if (!isRecord(message)) return undefined;
   const kind = message.type ?? message.role;
@@ -54,7 +99,38 @@ function humanInput(message: unknown): HumanInput | undefined {
   if (content === undefined) return undefined;
   const extra = isRecord(message.additional_kwargs) ? message.additional_kwargs : {};
   const files = Array.isArray(extra.files) ? extra.files.map(fileOf).filter((file) => file !== undefined) : [];
-  return { type: "human", content, ...(files.length > 0 && { files }) };
+  const id = messageIdOf(message.id);
+  const kept = extrasOf(extra);
+  return {
+    type: "human",
+    content,
+    ...(files.length > 0 && { files }),
+    ...(id !== undefined && { id }),
+    ...(kept && { additional_kwargs: kept }),
+  };
+}
+
+/** The client's message id (absent or null: Fawn gives one); one that is not a plain id is refused. */
+function messageIdOf(id: unknown): string | undefined {
+  if (id === undefined || id === null || id === "") return undefined;
+  if (typeof id !== "string" || !MESSAGE_ID.test(id)) {
+    throw new RunInputError("A message id must be 1 to 128 letters, digits, '_', '-', '.' or ':'.");
+  }
+  return id;
+}
+
+/** The `additional_kwargs` Fawn keeps on a user message: `hide_from_ui` (a boolean) and `human_input_response`. */
+function extrasOf(extra: Record<string, unknown>): HumanMessageExtras | undefined {
+  const kept: HumanMessageExtras = {};
+  if (typeof extra.hide_from_ui === "boolean") kept.hide_from_ui = extra.hide_from_ui;
+  const response = extra.human_input_response;
+  if (response !== undefined && response !== null) {
+    if (JSON.stringify(response).length > MAX_INPUT_RESPONSE) {
+      throw new RunInputError("A message's human_input_response is over 16 KB.");
+    }
+    kept.human_input_response = response;
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }
 
 function contentOf(content: unknown): MessageContent | undefined {

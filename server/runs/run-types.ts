@@ -30,6 +30,10 @@ export interface RunKwargs {
   /** The resumable stream (`stream_resumable`): joins may replay from the start. Every run's events are kept anyway. */
   stream_resumable?: boolean;
   on_disconnect?: "cancel" | "continue";
+  /** Where the run starts (LangGraph's run `checkpoint`): with input an edit forks there, without a regeneration. */
+  checkpoint?: { checkpoint_id?: string; checkpoint_ns?: string; checkpoint_map?: Record<string, unknown> | null };
+  /** The same as `checkpoint.checkpoint_id`, as the SDK's `checkpointId` sends it. */
+  checkpoint_id?: string;
 }
 
 /** A run as LangGraph's API returns it. */
@@ -92,7 +96,7 @@ export class RunInputError extends Error {
 
 /** Where a run executes: the user's Gateway (server/gateways.ts). */
 export interface RunGateways {
-  forUser(owner: string): Promise<Pick<Gateway, "runs" | "branches" | "sandbox">>;
+  forUser(owner: string): Promise<Pick<Gateway, "runs" | "branches" | "sandbox" | "checkpointer">>;
 }
 
 export interface RunQueueOptions {

@@ -63,13 +63,17 @@ export class BranchService implements BranchesApi {
   /**
    * Plans the run `request` asks for on `thread`. An edit or a regeneration forks before its user message: the
    * thread's files become those of the fork point (the current ones are kept for the version left). Throws a
-   * UserError when the message is not one of the thread's, or there is nothing to continue.
+   * UserError when the message is not one of the thread's, a checkpoint is not, a client's message id is taken, or
+   * there is nothing to continue.
    */
   async plan(request: RunRequest, thread: ThreadSummary): Promise<RunPlan> {
     const threadId = thread.thread_id;
     const head = await this.head(thread);
-    const userMessageId = newId();
     const branch = request.branch;
+    const sends = branch?.kind !== "resume" && branch?.kind !== "regenerate";
+    const clientId = sends ? request.input.messages[0]?.id : undefined;
+    const userMessageId = clientId ?? newId();
+    if (sends) await this.checkClientIds(request, threadId, head);
     if (!branch) {
       return {
         request,
@@ -89,18 +93,54 @@ export class BranchService implements BranchesApi {
         record: { kind: "resume", base: head, continues: cutOff.run_id },
       };
     }
-    const message = messages.find((candidate) => candidate.id === branch.message_id);
-    if (message?.type !== "human") throw new UserError("That message is not one of this thread's own messages.");
     if (branch.kind === "edit" && request.input.messages.every((input) => contentText(input.content).trim() === "")) {
       throw new UserError("The message is empty.");
     }
+    if ("checkpoint" in branch) {
+      const at = await checkpointMessages(this.options.checkpointer, threadId, branch.checkpoint);
+      if (at === undefined) throw new UserError(`Checkpoint ${branch.checkpoint} is not one of this thread's.`);
+      if (branch.kind === "regenerate") {
+        // LangGraph runs on from the checkpoint: at a cut-off run's end, that is Fawn's "Continue".
+        if (branch.checkpoint === head && resumableRun(runs, head, messages)) {
+          return this.plan({ ...request, branch: { kind: "resume" } }, thread);
+        }
+        const last = at.findLast((message) => message.type === "human");
+        if (!last) throw new UserError("That checkpoint has no user message to answer again.");
+        return this.fork(request, threadId, { runs, head, walkFrom: branch.checkpoint }, last, "regenerate", newId());
+      }
+      // An edit of the user message that followed the checkpoint on the thread's history, when there is one.
+      const follows = at.every((message, index) => messages[index]?.id === message.id);
+      const next = follows ? messages[at.length] : undefined;
+      if (next?.type === "human") return this.fork(request, threadId, { runs, head }, next, "edit", userMessageId);
+      await this.moveFiles(threadId, head, branch.checkpoint);
+      return {
+        request,
+        start: { checkpoint: branch.checkpoint },
+        record: { kind: "edit", base: branch.checkpoint, user_message_id: userMessageId },
+      };
+    }
+    const message = messages.find((candidate) => candidate.id === branch.message_id);
+    if (message?.type !== "human") throw new UserError("That message is not one of this thread's own messages.");
+    return this.fork(request, threadId, { runs, head }, message, branch.kind, userMessageId);
+  }
+
+  /** An edit or a regeneration of the user message `message`: forks where its turn started. */
+  private async fork(
+    request: RunRequest,
+    threadId: string,
+    thread: { runs: readonly RunRecord[]; head: string | undefined; walkFrom?: string },
+    message: WireMessage,
+    kind: "edit" | "regenerate",
+    userMessageId: string,
+  ): Promise<RunPlan> {
+    const { runs, head } = thread;
     const turn =
       runs.find((run) => run.user_message_id === message.id && run.kind !== "resume") ??
-      (await this.recordFirstVersion(threadId, message.id, head));
+      (await this.recordFirstVersion(threadId, message.id, thread.walkFrom ?? head));
     const forkFrom = turn.base ?? (await this.options.checkpointer.rootCheckpointId(threadId));
     await this.moveFiles(threadId, head, turn.base);
     const base = turn.base !== undefined ? { base: turn.base } : {};
-    if (branch.kind === "edit") {
+    if (kind === "edit") {
       return {
         request,
         ...(forkFrom !== undefined && { start: { checkpoint: forkFrom } }),
@@ -111,13 +151,33 @@ export class BranchService implements BranchesApi {
     const again = {
       type: "human" as const,
       content: message.content,
-      ...(message.files && message.files.length > 0 && { files: message.files }),
+      ...(message.type === "human" && message.files && message.files.length > 0 && { files: message.files }),
     };
     return {
       request: { ...request, input: { messages: [again] } },
       ...(forkFrom !== undefined && { start: { checkpoint: forkFrom } }),
       record: { kind: "regenerate", ...base, user_message_id: userMessageId, regenerates: first },
     };
+  }
+
+  /**
+   * Refuses client ids (LangGraph keeps a client's message id) that the thread already has, in the history shown or
+   * as a version's user message: LangGraph would replace that message, which Fawn's versions cannot express.
+   */
+  private async checkClientIds(request: RunRequest, threadId: string, head: string | undefined): Promise<void> {
+    const ids = request.input.messages.flatMap((message) => (message.id !== undefined ? [message.id] : []));
+    if (ids.length === 0) return;
+    if (new Set(ids).size < ids.length) throw new UserError("Two of the run's messages have the same id.");
+    const [runs, shown] = await Promise.all([
+      this.options.threads.runs(threadId),
+      head === undefined ? undefined : checkpointMessages(this.options.checkpointer, threadId, head),
+    ]);
+    const taken = new Set([
+      ...runs.flatMap((run) => (run.user_message_id !== undefined ? [run.user_message_id] : [])),
+      ...(shown ?? []).map((message) => message.id),
+    ]);
+    const reused = ids.find((id) => taken.has(id));
+    if (reused !== undefined) throw new UserError(`This thread already has a message with id ${reused}.`);
   }
 
   /** The checkpoint the thread shows: the version the user moved to, else the latest (undefined: none). */

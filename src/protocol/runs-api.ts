@@ -7,7 +7,7 @@ export interface RunRequest {
   /** Chosen by the caller so it can cancel before the first event arrives. */
   run_id: string;
   thread_id: string;
-  input: { messages: { type: "human"; content: MessageContent; files?: UploadedFileRef[] }[] };
+  input: { messages: RunInputMessage[] };
   /** How to run: the mode and the model (one of Settings → Models); defaults to Flash and the default model. */
   /** `endpoint`: the id of the endpoint `model` belongs to; without it, `model` is looked up as modelChoiceFor does. */
   context?: { mode?: AgentMode; model?: string; endpoint?: string };
@@ -15,8 +15,34 @@ export interface RunRequest {
    * What the run does to the history (absent: adds the message at the end). `edit`: the thread forks before the
    * user message `message_id` and runs `input` instead of it; `regenerate`: forks there and runs the same message
    * again (`input` is ignored); `resume`: continues a run that was cut off from its last saved step (no input).
+   * With `checkpoint` instead of `message_id` (LangGraph's run `checkpoint`): `edit` forks at that checkpoint and
+   * runs `input` from there (as an edit of the user message that followed it, when the thread shows one);
+   * `regenerate` answers that checkpoint's last user message again (or resumes, when it is a cut-off run's end).
    */
-  branch?: { kind: "edit" | "regenerate"; message_id: string } | { kind: "resume" };
+  branch?:
+    | { kind: "edit" | "regenerate"; message_id: string }
+    | { kind: "edit" | "regenerate"; checkpoint: string }
+    | { kind: "resume" };
+}
+
+/** A user message a run sends. */
+export interface RunInputMessage {
+  type: "human";
+  content: MessageContent;
+  files?: UploadedFileRef[];
+  /** The client's id for the message (LangGraph keeps it): kept, unless the thread already has a message with it. */
+  id?: string;
+  /** Kept in the stored message's `additional_kwargs` for the clients that read them (DeerFlow). */
+  additional_kwargs?: HumanMessageExtras;
+}
+
+/**
+ * What a client may mark a user message with: `hide_from_ui` (DeerFlow hides the answer to a clarification it
+ * sent on the user's behalf) and `human_input_response` (that answer, as JSON).
+ */
+export interface HumanMessageExtras {
+  hide_from_ui?: boolean;
+  human_input_response?: unknown;
 }
 
 export type RunEventListener = (event: RunEvent) => void;

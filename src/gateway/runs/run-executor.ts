@@ -2,7 +2,14 @@
 // (run-stream.ts), keeps what a Stop cut off and the run's errors beside the messages, and always ends with `end`.
 import { createLeadAgent, fallbackTitle, fromWireMessage } from "../../agent/index.ts";
 import { createOpenAiModel, describeModelError } from "../../models/index.ts";
-import type { HumanWireMessage, RunEndStatus, RunError } from "../../protocol/index.ts";
+import type { BaseMessage } from "@langchain/core/messages";
+import type {
+  HumanWireMessage,
+  RunEndStatus,
+  RunError,
+  RunInputMessage,
+  UploadedFileRef,
+} from "../../protocol/index.ts";
 import { contentText, READ_ONLY_THREAD } from "../../protocol/index.ts";
 import { newId } from "../../shared/ids.ts";
 import type { HistoryNote } from "../../storage/index.ts";
@@ -15,6 +22,25 @@ import { RunStream, type Emit } from "./run-stream.ts";
 export const IMPORTED_STEP =
   "This step came with an imported thread: its tool calls were made elsewhere and are not run here. Send a message " +
   "to go on.";
+
+/**
+ * The user's message as it is stored: the client's marks (`hide_from_ui`, `human_input_response`) kept, and each
+ * file's `path` beside Fawn's `virtual_path` (DeerFlow's clients read `path`).
+ */
+function withExtras(message: BaseMessage, sent: RunInputMessage | undefined): BaseMessage {
+  const kwargs = message.additional_kwargs;
+  const files = Array.isArray(kwargs.files)
+    ? (kwargs.files as UploadedFileRef[]).map((file) => ({ ...file, path: file.virtual_path }))
+    : undefined;
+  const extras = sent?.additional_kwargs;
+  message.additional_kwargs = {
+    ...kwargs,
+    ...(files && { files }),
+    ...(extras?.hide_from_ui !== undefined && { hide_from_ui: extras.hide_from_ui }),
+    ...(extras?.human_input_response !== undefined && { human_input_response: extras.human_input_response }),
+  };
+  return message;
+}
 
 /**
  * Runs the lead agent on the thread with the request's new message. The thread's messages live in the
@@ -52,11 +78,14 @@ export async function executeRun(context: RunContext, emit: Emit, signal: AbortS
     ? []
     : request.input.messages.map((message, index) => ({
         type: "human",
-        id: (index === 0 && context.userMessageId) || newId(),
+        id: (index === 0 && context.userMessageId) || message.id || newId(),
         content: message.content,
         ...(message.files && message.files.length > 0 && { files: message.files }),
       }));
-  const input = [...seed, ...userMessages].map(fromWireMessage);
+  const input = [
+    ...seed.map(fromWireMessage),
+    ...userMessages.map((message, index) => withExtras(fromWireMessage(message), request.input.messages[index])),
+  ];
   const isFirstExchange = !resume && !history.some((message) => message.type === "human");
   const provisionalTitle = isFirstExchange ? fallbackTitle(text) : undefined;
   // A new message is activity: the thread moves up the list as the run starts, not only when it ends.

@@ -66,7 +66,7 @@ export function createRuns(deps: {
     const threadId = current.thread_id;
     // An edit or a regeneration replaces its user message and everything after it: they leave the screen at once.
     const forkAt =
-      branch && branch.kind !== "resume"
+      branch && "message_id" in branch
         ? current.entries.findIndex((entry) => entry.kind === "message" && entry.message.id === branch.message_id)
         : -1;
     const kept = forkAt >= 0 ? current.entries.slice(0, forkAt) : current.entries;
