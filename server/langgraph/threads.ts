@@ -139,12 +139,22 @@ export function threadRoutes(deps: ThreadRoutesDeps): Hono<LangGraphEnv> {
     const owner = ownerOf(c);
     const gateway = await deps.gateway(owner);
     const existing = body.thread_id === undefined ? undefined : await gateway.threads.get(body.thread_id);
-    if (existing) {
+    // DeerFlow uploads a new chat's files first (the upload makes the thread in the user's storage), then creates the
+    // thread without `if_exists`: a thread of the caller's that only an upload made (no LangGraph metadata row, which
+    // this create always writes) and that has never run (no checkpoint, no run queued) is created by this call rather
+    // than refused. A thread LangGraph's create made, or that has run, keeps LangGraph's 409.
+    const uploadMade =
+      existing !== undefined &&
+      !(await deps.metadata.all(owner)).has(existing.thread_id) &&
+      (await gateway.checkpointer.latestCheckpointId(existing.thread_id)) === undefined &&
+      !(await deps.queue.isBusy(owner, existing.thread_id));
+    if (existing && (body.if_exists === "do_nothing" || !uploadMade)) {
       if (body.if_exists === "raise") throw new HttpProblem(409, `Thread ${body.thread_id} already exists.`);
       return json(threadResponse(existing, await deps.metadata.get(owner, existing.thread_id)));
     }
-    const thread = await gateway.threads.create(body.thread_id === undefined ? {} : { thread_id: body.thread_id });
-    const metadata = body.metadata ? await deps.metadata.merge(owner, thread.thread_id, body.metadata) : {};
+    const thread =
+      existing ?? (await gateway.threads.create(body.thread_id === undefined ? {} : { thread_id: body.thread_id }));
+    const metadata = await deps.metadata.merge(owner, thread.thread_id, body.metadata ?? {});
     for (const superstep of body.supersteps ?? []) {
       for (const step of superstep.updates) {
         await update(gateway, thread, { values: step.values ?? null, as_node: step.as_node });
