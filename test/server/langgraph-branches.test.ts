@@ -1,0 +1,188 @@
+// Runs from a checkpoint and the user message as the client sent it, over real HTTP with LangGraph's own Client: what
+// agent-chat-ui's Regenerate (a checkpoint, no input) and Edit (a checkpoint and new input) send, mapped onto Fawn's
+// branches; a client's message id and DeerFlow's `hide_from_ui` / `human_input_response` kept in the state.
+import { Client, type Checkpoint, type ThreadState } from "@langchain/langgraph-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./server-harness.ts";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+interface StateMessage {
+  type: string;
+  id: string;
+  content: unknown;
+  additional_kwargs?: Record<string, unknown>;
+}
+type State = ThreadState<{ messages?: StateMessage[] }>;
+
+const client = () => new Client({ apiUrl: server.apiUrl, apiKey: server.adminToken, callerOptions: { maxRetries: 0 } });
+
+const messagesOf = (state: State): StateMessage[] => state.values.messages ?? [];
+
+/** Sends `content` (as `id` when given) and waits for the run's end; answers the thread's state after it. */
+async function send(threadId: string, content: string, extra: Record<string, unknown> = {}): Promise<State> {
+  const output = await client().runs.wait(threadId, "lead_agent", {
+    input: { messages: [{ type: "human", content, ...extra }] },
+  });
+  expect(output).not.toHaveProperty("__error__");
+  return (await client().threads.getState(threadId)) as State;
+}
+
+/**
+ * The checkpoint agent-chat-ui forks from for a message: the parent of the oldest state in the history that holds it
+ * (useStream's `parentCheckpoint`).
+ */
+async function parentCheckpointOf(threadId: string, messageId: string): Promise<Checkpoint> {
+  const history = (await client().threads.getHistory(threadId, { limit: 100 })) as State[];
+  const first = history.filter((state) => messagesOf(state).some((message) => message.id === messageId)).at(-1);
+  expect(first?.parent_checkpoint).toBeTruthy();
+  return first!.parent_checkpoint!;
+}
+
+describe("a run from a checkpoint", () => {
+  it("without input makes the reply after it again: the new reply replaces the old one, which stays in the history", async () => {
+    const thread = await client().threads.create();
+    const before = messagesOf(await send(thread.thread_id, "answer this once more"));
+    expect(before.map((message) => message.type)).toEqual(["human", "ai"]);
+    const oldReply = before[1]!;
+
+    const checkpoint = await parentCheckpointOf(thread.thread_id, oldReply.id);
+    const output = await client().runs.wait(thread.thread_id, "lead_agent", { checkpoint });
+    expect(output).not.toHaveProperty("__error__");
+
+    const after = messagesOf((await client().threads.getState(thread.thread_id)) as State);
+    expect(after.map((message) => [message.type, message.content])).toEqual([
+      ["human", "answer this once more"],
+      ["ai", "You said: answer this once more"],
+    ]);
+    expect(after[1]!.id).not.toBe(oldReply.id);
+    // The fork: the old reply is still in an earlier state of the history, and the newest states are the new branch.
+    const history = (await client().threads.getHistory(thread.thread_id, { limit: 100 })) as State[];
+    expect(history.some((state) => messagesOf(state).some((message) => message.id === oldReply.id))).toBe(true);
+    expect(messagesOf(history[0]!).some((message) => message.id === oldReply.id)).toBe(false);
+
+    // The same checkpoint again (now on the branch left): a third version of the reply.
+    await client().runs.wait(thread.thread_id, "lead_agent", { checkpoint });
+    const third = messagesOf((await client().threads.getState(thread.thread_id)) as State);
+    expect(third.map((message) => message.type)).toEqual(["human", "ai"]);
+    expect([oldReply.id, after[1]!.id]).not.toContain(third[1]!.id);
+  });
+
+  it("with input at the thread's latest checkpoint goes on from there, as a send does", async () => {
+    const thread = await client().threads.create();
+    const state = await send(thread.thread_id, "first");
+    await client().runs.wait(thread.thread_id, "lead_agent", {
+      input: { messages: [{ type: "human", content: "second" }] },
+      checkpoint: state.checkpoint,
+    });
+    const after = messagesOf((await client().threads.getState(thread.thread_id)) as State);
+    expect(after.map((message) => message.content)).toEqual(["first", "You said: first", "second", "You said: second"]);
+  });
+
+  it("with input edits the user message after it: the thread forks there and shows the edit and its reply", async () => {
+    const thread = await client().threads.create();
+    const first = messagesOf(await send(thread.thread_id, "the first question", { id: "first-question" }));
+    expect(first[0]!.id).toBe("first-question");
+
+    const checkpoint = await parentCheckpointOf(thread.thread_id, "first-question");
+    await client().runs.wait(thread.thread_id, "lead_agent", {
+      input: { messages: [{ type: "human", id: "edited-question", content: "the edited question" }] },
+      checkpoint,
+    });
+    const after = messagesOf((await client().threads.getState(thread.thread_id)) as State);
+    expect(
+      after.map((message) => [message.type, message.id === "edited-question" ? "edited" : message.content]),
+    ).toEqual([
+      ["human", "edited"],
+      ["ai", "You said: the edited question"],
+    ]);
+  });
+
+  it("with input edits a later turn, keeping the turns before it (the top-level checkpoint_id)", async () => {
+    const thread = await client().threads.create();
+    await send(thread.thread_id, "one");
+    const twice = messagesOf(await send(thread.thread_id, "two"));
+    const second = twice[2]!;
+    expect(second.content).toBe("two");
+    const checkpoint = await parentCheckpointOf(thread.thread_id, second.id);
+    await client().runs.wait(thread.thread_id, "lead_agent", {
+      input: { messages: [{ type: "human", content: "three" }] },
+      checkpointId: checkpoint.checkpoint_id!,
+    });
+    const after = messagesOf((await client().threads.getState(thread.thread_id)) as State);
+    expect(after.map((message) => message.content)).toEqual(["one", "You said: one", "three", "You said: three"]);
+  });
+
+  it("refuses a checkpoint the thread does not have with a 422 and one sentence", async () => {
+    const thread = await client().threads.create();
+    const other = await client().threads.create();
+    await send(other.thread_id, "elsewhere");
+    const otherCheckpoint = (await client().threads.getState(other.thread_id)).checkpoint.checkpoint_id!;
+    for (const checkpointId of ["1f0d0000-0000-6000-8000-000000000000", otherCheckpoint]) {
+      const response = await server.request(`/api/threads/${thread.thread_id}/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ assistant_id: "lead_agent", checkpoint: { checkpoint_id: checkpointId } }),
+      });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toEqual({
+        detail: `Checkpoint ${checkpointId} is not one of thread ${thread.thread_id}'s checkpoints.`,
+      });
+    }
+    expect(await client().runs.list(thread.thread_id)).toEqual([]);
+  });
+});
+
+describe("the user message as the client sent it", () => {
+  it("keeps the client's id, hide_from_ui and human_input_response, and no other additional_kwargs", async () => {
+    const thread = await client().threads.create();
+    const response = { question: "Which format?", answer: "Markdown" };
+    const state = await send(thread.thread_id, "For your clarification: Markdown", {
+      id: "62bdeaab-1c1e-4b1a-9f7e-0d1f2e3a4b5c",
+      additional_kwargs: {
+        hide_from_ui: true,
+        human_input_response: response,
+        injected: "no",
+        files: [{ filename: "notes.txt", size: 5, path: "/mnt/user-data/uploads/notes.txt" }],
+      },
+    });
+    const [human] = messagesOf(state);
+    expect(human).toMatchObject({
+      type: "human",
+      id: "62bdeaab-1c1e-4b1a-9f7e-0d1f2e3a4b5c",
+      additional_kwargs: {
+        hide_from_ui: true,
+        human_input_response: response,
+        // DeerFlow reads `path`; Fawn's own UI `virtual_path`.
+        files: [
+          {
+            filename: "notes.txt",
+            size: 5,
+            path: "/mnt/user-data/uploads/notes.txt",
+            virtual_path: "/mnt/user-data/uploads/notes.txt",
+          },
+        ],
+      },
+    });
+    expect(human!.additional_kwargs).not.toHaveProperty("injected");
+  });
+
+  it("refuses an id the thread already has, and leaves the thread as it was", async () => {
+    const thread = await client().threads.create();
+    const before = await send(thread.thread_id, "once", { id: "only-once" });
+    await expect(
+      client().runs.wait(thread.thread_id, "lead_agent", {
+        input: { messages: [{ type: "human", id: "only-once", content: "twice" }] },
+      }),
+    ).rejects.toThrow("This thread already has a message with id only-once.");
+    const after = (await client().threads.getState(thread.thread_id)) as State;
+    expect(messagesOf(after)).toEqual(messagesOf(before));
+  });
+});
