@@ -40,7 +40,8 @@ describe("createServerApp", () => {
   it("answers /ok and /info at the root and under each API prefix, with a token, a wrong one or none", async () => {
     const app = appWith(() => Response.json({ from: "gateway" }));
     for (const prefix of ["", "/api", "/api/langgraph"]) {
-      for (const headers of [{}, { authorization: "Bearer good" }, { "x-api-key": "wrong" }]) {
+      const sent: Record<string, string>[] = [{}, { authorization: "Bearer good" }, { "x-api-key": "wrong" }];
+      for (const headers of sent) {
         const info = await app.request(`${prefix}/info`, { headers });
         expect([info.status, await info.json()]).toMatchObject([200, { name: "fawn", version: expect.any(String) }]);
         const ok = await app.request(`${prefix}/ok`, { headers });
