@@ -1,7 +1,7 @@
 // What real clients need beyond LangGraph's routes, over real HTTP: agent-chat-ui's `${apiUrl}/info` check under
 // either prefix (with its key, a wrong one or none), and DeerFlow's new chat, which uploads its files before it creates
 // the thread: the limits and an empty list for the new id, the upload making the thread, and LangGraph's create (the
-// SDK's, without if_exists) then answering it — while a thread that has run still answers 409.
+// SDK's, without if_exists) then answering it — while a thread that has run still answers 409; then its history page.
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_LIMITS } from "../../src/protocol/index.ts";
@@ -76,6 +76,20 @@ describe("DeerFlow's new chat with a file", () => {
     expect((await client.threads.create({ threadId, ifExists: "do_nothing" })).thread_id).toBe(threadId);
     const state = await client.threads.getState<{ messages: unknown[] }>(threadId);
     expect(state.values.messages).toHaveLength(2);
+
+    // DeerFlow's history page and token usage, with the run LangGraph's API names.
+    const [run] = await client.runs.list(threadId);
+    const page = await server.request(`/api/langgraph/threads/${threadId}/messages/page`, { token: user });
+    expect(await page.json()).toMatchObject({
+      data: [
+        { seq: 1, run_id: run!.run_id, content: { type: "human" } },
+        { seq: 2, run_id: run!.run_id, content: { type: "ai" } },
+      ],
+      has_more: false,
+      next_before_seq: null,
+    });
+    const usage = await server.request(`/api/threads/${threadId}/token-usage`, { token: user });
+    expect(await usage.json()).toMatchObject({ thread_id: threadId, total_runs: 1 });
   });
 
   it("keeps LangGraph's 409 for a thread LangGraph's create made, even one that never ran or holds an upload", async () => {
