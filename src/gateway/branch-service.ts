@@ -112,11 +112,13 @@ export class BranchService implements BranchesApi {
       const follows = at.every((message, index) => messages[index]?.id === message.id);
       const next = follows ? messages[at.length] : undefined;
       if (next?.type === "human") return this.fork(request, threadId, { runs, head }, next, "edit", userMessageId);
+      // Else a send from that checkpoint, as from a version the thread was moved to (agent-chat-ui sends from the
+      // branch it shows).
       await this.moveFiles(threadId, head, branch.checkpoint);
       return {
         request,
         start: { checkpoint: branch.checkpoint },
-        record: { kind: "edit", base: branch.checkpoint, user_message_id: userMessageId },
+        record: { kind: "send", base: branch.checkpoint, user_message_id: userMessageId },
       };
     }
     const message = messages.find((candidate) => candidate.id === branch.message_id);

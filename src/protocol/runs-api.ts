@@ -16,7 +16,7 @@ export interface RunRequest {
    * user message `message_id` and runs `input` instead of it; `regenerate`: forks there and runs the same message
    * again (`input` is ignored); `resume`: continues a run that was cut off from its last saved step (no input).
    * With `checkpoint` instead of `message_id` (LangGraph's run `checkpoint`): `edit` forks at that checkpoint and
-   * runs `input` from there (as an edit of the user message that followed it, when the thread shows one);
+   * runs `input` from there (an edit of the user message that followed it when the thread shows one, else a send);
    * `regenerate` answers that checkpoint's last user message again (or resumes, when it is a cut-off run's end).
    */
   branch?:

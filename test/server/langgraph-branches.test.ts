@@ -46,6 +46,12 @@ async function parentCheckpointOf(threadId: string, messageId: string): Promise<
   return first!.parent_checkpoint!;
 }
 
+/** The versions of the turns Fawn's own page shows for the admin's thread (its Gateway's view of the branches). */
+async function shownVersions(threadId: string) {
+  const gateway = await server.server.gateways.forUser("admin");
+  return (await gateway.threads.get(threadId))?.versions ?? {};
+}
+
 describe("a run from a checkpoint", () => {
   it("without input makes the reply after it again: the new reply replaces the old one, which stays in the history", async () => {
     const thread = await client().threads.create();
@@ -73,6 +79,8 @@ describe("a run from a checkpoint", () => {
     const third = messagesOf((await client().threads.getState(thread.thread_id)) as State);
     expect(third.map((message) => message.type)).toEqual(["human", "ai"]);
     expect([oldReply.id, after[1]!.id]).not.toContain(third[1]!.id);
+    // Fawn's own page shows the three versions of the reply.
+    expect((await shownVersions(thread.thread_id))[third[0]!.id]?.reply).toMatchObject({ index: 3, count: 3 });
   });
 
   it("with input at the thread's latest checkpoint goes on from there, as a send does", async () => {
@@ -88,7 +96,8 @@ describe("a run from a checkpoint", () => {
 
   it("with input edits the user message after it: the thread forks there and shows the edit and its reply", async () => {
     const thread = await client().threads.create();
-    const first = messagesOf(await send(thread.thread_id, "the first question", { id: "first-question" }));
+    const original = await send(thread.thread_id, "the first question", { id: "first-question" });
+    const first = messagesOf(original);
     expect(first[0]!.id).toBe("first-question");
 
     const checkpoint = await parentCheckpointOf(thread.thread_id, "first-question");
@@ -103,6 +112,20 @@ describe("a run from a checkpoint", () => {
       ["human", "edited"],
       ["ai", "You said: the edited question"],
     ]);
+    expect((await shownVersions(thread.thread_id))["edited-question"]?.prompt).toMatchObject({ index: 2, count: 2 });
+
+    // A send from the branch left (agent-chat-ui sends from the branch it shows) goes on from that branch's end.
+    await client().runs.wait(thread.thread_id, "lead_agent", {
+      input: { messages: [{ type: "human", content: "a follow-up" }] },
+      checkpoint: original.checkpoint,
+    });
+    const followed = messagesOf((await client().threads.getState(thread.thread_id)) as State);
+    expect(followed.map((message) => message.id)).toEqual([
+      ...first.map((message) => message.id),
+      expect.any(String),
+      expect.any(String),
+    ]);
+    expect(followed.slice(2).map((message) => message.content)).toEqual(["a follow-up", "You said: a follow-up"]);
   });
 
   it("with input edits a later turn, keeping the turns before it (the top-level checkpoint_id)", async () => {
