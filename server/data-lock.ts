@@ -26,6 +26,29 @@ export class DataDirInUseError extends Error {
 
 const lockFile = (dataDir: string) => path.join(dataDir, "server.lock");
 
+/**
+ * What `add-user`, `list-users` or `renew-token` answers while a running server (at `url`) holds the folder: how to do
+ * it through that server with the admin's token, which its start banner exported as `$TOKEN`.
+ */
+export function heldDataDirAdvice(
+  command: string,
+  name: string,
+  dataDir: string,
+  holder: DataLockHolder,
+  url: string,
+): string {
+  const held = `The server (process ${holder.pid}) holds ${dataDir}`;
+  const auth = '-H "Authorization: Bearer $TOKEN"';
+  if (command === "list-users")
+    return `${held}: stop it, or list the users through it:\n  curl ${auth} ${url}/admin/users`;
+  if (command !== "add-user") return `${held}: stop it first (a running server renews no token).`;
+  const body = JSON.stringify({ name: /^[^'\\]+$/.test(name.trim()) ? name.trim() : "NAME" });
+  return (
+    `${held}: stop it, or add the user through it:\n` +
+    `  curl -X POST ${auth} -H "Content-Type: application/json" -d '${body}' ${url}/admin/users`
+  );
+}
+
 /** Who holds the folder, when a live process does. */
 export function dataDirHolder(dataDir: string): DataLockHolder | undefined {
   let holder: DataLockHolder;

@@ -3,7 +3,7 @@
 // manage them. Prints, on start, the URL and exactly how to call it.
 import { register } from "node:module";
 import { loadConfig, ConfigError, type ServerConfig } from "./config.ts";
-import { DataDirInUseError, dataDirHolder } from "./data-lock.ts";
+import { DataDirInUseError, dataDirHolder, heldDataDirAdvice } from "./data-lock.ts";
 import { openDatabase } from "./db/database.ts";
 import { UserNameError, Users } from "./users.ts";
 
@@ -75,11 +75,8 @@ async function manageUsers(config: ServerConfig, command: string, name: string):
   // A running server holds the embedded database: users are then added through it.
   const holder = config.databaseUrl ? undefined : dataDirHolder(config.dataDir);
   if (holder) {
-    console.error(
-      `The server (process ${holder.pid}) holds ${config.dataDir}: stop it, or add the user through it:\n` +
-        `  curl -X POST -H "Authorization: Bearer $FAWN_SERVER_TOKEN" -H "Content-Type: application/json" ` +
-        `-d '{"name":"NAME"}' ${holder.url ?? "http://127.0.0.1:" + String(config.port)}/admin/users`,
-    );
+    const url = holder.url ?? `http://127.0.0.1:${String(config.port)}`;
+    console.error(heldDataDirAdvice(command, name, config.dataDir, holder, url));
     return 1;
   }
   const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });

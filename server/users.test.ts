@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DataDirInUseError, dataDirHolder, lockDataDir } from "./data-lock.ts";
+import { DataDirInUseError, dataDirHolder, heldDataDirAdvice, lockDataDir } from "./data-lock.ts";
 import { openDatabase, type Database } from "./db/database.ts";
 import { ADMIN_OWNER, tokenHash, UserNameError, Users } from "./users.ts";
 
@@ -88,5 +88,21 @@ describe("the embedded database's lock", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it("tells add-user and list-users beside a running server the curl line that does it there, with $TOKEN", () => {
+    const holder = { pid: 42, url: "http://127.0.0.1:9" };
+    const add = heldDataDirAdvice("add-user", " alice ", "/data", holder, holder.url);
+    expect(add).toBe(
+      "The server (process 42) holds /data: stop it, or add the user through it:\n" +
+        `  curl -X POST -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" -d '{"name":"alice"}' ` +
+        "http://127.0.0.1:9/admin/users",
+    );
+    expect(heldDataDirAdvice("add-user", "o'neil", "/data", holder, holder.url)).toContain(`-d '{"name":"NAME"}'`);
+    expect(heldDataDirAdvice("list-users", "", "/data", holder, holder.url)).toMatch(
+      /list the users through it:\n {2}curl -H "Authorization: Bearer \$TOKEN" http:\/\/127\.0\.0\.1:9\/admin\/users$/,
+    );
+    const renew = heldDataDirAdvice("renew-token", "alice", "/data", holder, holder.url);
+    expect(renew).toBe("The server (process 42) holds /data: stop it first (a running server renews no token).");
   });
 });
