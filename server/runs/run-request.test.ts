@@ -148,5 +148,12 @@ describe("runRequestOf", () => {
     expect(() => send({ id: "a b" })).toThrow("message id");
     expect(() => send({ id: "x".repeat(129) })).toThrow(RunInputError);
     expect(() => send({ additional_kwargs: { human_input_response: "y".repeat(20_000) } })).toThrow("16 KB");
+    const file = (filename: string) => ({ filename, size: 1, path: `/mnt/user-data/uploads/${filename}` });
+    expect(() => send({ additional_kwargs: { files: Array.from({ length: 101 }, (_, i) => file(`f${i}`)) } })).toThrow(
+      "at most 100",
+    );
+    expect(
+      send({ additional_kwargs: { files: [file("a/b"), file(""), file("ok.txt")] } }).input.messages[0]?.files,
+    ).toEqual([{ filename: "ok.txt", size: 1, virtual_path: "/mnt/user-data/uploads/ok.txt" }]);
   });
 });

@@ -22,6 +22,9 @@ const MESSAGE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 /** LangGraph's checkpoint ids are UUIDs (v6); Fawn's checkpointer keeps them as given. */
 const CHECKPOINT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
+/** The most uploads one message names. */
+const MAX_FILES = 100;
+
 /** The largest `human_input_response` kept, as JSON. */
 const MAX_INPUT_RESPONSE = 16 * 1024;
 
@@ -99,6 +102,7 @@ function humanInput(message: unknown): RunInputMessage | undefined {
   if (content === undefined) return undefined;
   const extra = isRecord(message.additional_kwargs) ? message.additional_kwargs : {};
   const files = Array.isArray(extra.files) ? extra.files.map(fileOf).filter((file) => file !== undefined) : [];
+  if (files.length > MAX_FILES) throw new RunInputError(`A message names at most ${MAX_FILES} uploaded files.`);
   const id = messageIdOf(message.id);
   const kept = extrasOf(extra);
   return {
@@ -151,7 +155,7 @@ function contentOf(content: unknown): MessageContent | undefined {
 
 /** An upload a message names (DeerFlow's `additional_kwargs.files`): only files in the thread's uploads folder. */
 function fileOf(file: unknown): UploadedFileRef | undefined {
-  if (!isRecord(file) || typeof file.filename !== "string") return undefined;
+  if (!isRecord(file) || typeof file.filename !== "string" || !/^[^/\\]{1,255}$/.test(file.filename)) return undefined;
   const path = typeof file.virtual_path === "string" ? file.virtual_path : file.path;
   const virtualPath = typeof path === "string" ? path : `/mnt/user-data/uploads/${file.filename}`;
   if (!virtualPath.startsWith("/mnt/user-data/uploads/") || virtualPath.includes("..")) return undefined;
