@@ -135,3 +135,9 @@ describe("Dockerfile", () => {
     }
   });
 });
+
+describe(".gitignore", () => {
+  it("keeps the embedded database's default folder (users' data and token hashes) out of git, as out of the image", () => {
+    expect(read(".gitignore").split("\n")).toContain(".fawn-server/");
+  });
+});
