@@ -4,7 +4,7 @@
 import { register } from "node:module";
 import { loadConfig, ConfigError, type ServerConfig } from "./config.ts";
 import { DataDirInUseError, dataDirHolder, heldDataDirAdvice } from "./data-lock.ts";
-import { openDatabase } from "./db/database.ts";
+import { DatabaseUnreachableError, openDatabase } from "./db/database.ts";
 import { UserNameError, Users } from "./users.ts";
 
 // Vite's import.meta.glob (the shipped skills) read from disk on Node; before any of src/ is imported.
@@ -110,8 +110,9 @@ async function manageUsers(config: ServerConfig, command: string, name: string):
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof UserNameError || error instanceof DataDirInUseError) {
-      console.error(error.message);
+    const told = [ConfigError, UserNameError, DataDirInUseError, DatabaseUnreachableError];
+    if (told.some((kind) => error instanceof kind)) {
+      console.error((error as Error).message);
     } else console.error("The server could not start:", error);
     process.exit(1);
   },

@@ -28,6 +28,31 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/** The Postgres at DATABASE_URL could not be reached, or refused the login or the database: one sentence. */
+export class DatabaseUnreachableError extends Error {
+  override name = "DatabaseUnreachableError";
+}
+
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/** node-postgres's connection failures (a socket's code, or Postgres's 28xxx login and 3D000 no-database) named. */
+function unreachable(error: unknown): DatabaseUnreachableError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return undefined;
+  const reason = error instanceof Error ? error.message : String(error);
+  if (UNREACHABLE.has(code)) {
+    return new DatabaseUnreachableError(`The Postgres at DATABASE_URL could not be reached (${reason}).`, {
+      cause: error,
+    });
+  }
+  if (code.startsWith("28") || code === "3D000") {
+    return new DatabaseUnreachableError(`The Postgres at DATABASE_URL refused the connection (${reason}).`, {
+      cause: error,
+    });
+  }
+  return undefined;
+}
+
 /** Opens the database and migrates it to the newest schema. */
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   const database = options.url
@@ -37,7 +62,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     await migrate(database);
   } catch (error) {
     await database.close();
-    throw error;
+    throw (options.url ? unreachable(error) : undefined) ?? error;
   }
   return database;
 }
