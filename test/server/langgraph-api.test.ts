@@ -90,6 +90,25 @@ describe("LangGraph's API on the wire", () => {
     expect(joined.map((frame) => frame.id)).toEqual(values.slice(1).map((frame) => frame.id));
   });
 
+  it("streams custom events when asked for them alone: an Ultra run's subagents as they start and end", async () => {
+    const thread = await admin().threads.create();
+    const frames = await framesOf(
+      await post(`/threads/${thread.thread_id}/runs/stream`, {
+        assistant_id: "lead_agent",
+        input: human("fan out"),
+        context: { subagent_enabled: true },
+        stream_mode: ["custom"],
+      }),
+    );
+    expect(new Set(frames.map((frame) => frame.event))).toEqual(new Set(["metadata", "custom"]));
+    const started = frames.filter((frame) => (frame.data as { type?: string }).type === "task_started");
+    expect(started.map((frame) => (frame.data as { description: string }).description).sort()).toEqual([
+      "Count the apples",
+      "Count the pears",
+      "Count the plums",
+    ]);
+  });
+
   it("answers under /api/langgraph as under /api (DeerFlow's frontend prefix)", async () => {
     const client = clientFor(server.adminToken, "/api/langgraph");
     expect((await client.assistants.search({ graphId: "lead_agent" })).map((found) => found.name)).toEqual([
