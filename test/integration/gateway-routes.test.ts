@@ -122,6 +122,36 @@ describe("Gateway routes", () => {
     expect(usage.by_caller.lead_agent).toBe(usage.total_tokens);
   });
 
+  it("keeps a message's additional_kwargs on the history page as the saved state has them (DeerFlow's hidden answer)", async () => {
+    await call("POST", "/api/threads", { thread_id: "hidden" });
+    const answer = { question: "Which format?", answer: "markdown" };
+    // Sent through the Gateway as the server's LangGraph routes send DeerFlow's run (this route keeps type and content).
+    await harness.gateway.runs.stream(
+      {
+        run_id: crypto.randomUUID(),
+        thread_id: "hidden",
+        input: {
+          messages: [
+            {
+              type: "human",
+              id: "answer-1",
+              content: "markdown",
+              additional_kwargs: { hide_from_ui: true, human_input_response: answer },
+            },
+          ],
+        },
+      },
+      () => undefined,
+    );
+    const page = (await (await call("GET", "/api/threads/hidden/messages/page")).json()) as {
+      data: { content: { type: string; id: string; additional_kwargs: Record<string, unknown> } }[];
+    };
+    const human = page.data.find((row) => row.content.type === "human")!.content;
+    expect(human.id).toBe("answer-1");
+    expect(human.additional_kwargs).toMatchObject({ hide_from_ui: true, human_input_response: answer });
+    expect(page.data.at(-1)!.content.type).toBe("ai");
+  });
+
   it("rejects a run with unsupported stream modes or no messages", async () => {
     await call("POST", "/api/threads", { thread_id: "t2" });
     const events = await call("POST", "/api/threads/t2/runs/stream", {

@@ -58,6 +58,7 @@ const thread: ThreadDetail = {
 const gateway = {
   threads: { get: async (id: string) => (id === "t" ? thread : undefined) },
   runs: { list: async () => runs },
+  branches: { shownVersion: async () => undefined },
 } as unknown as Gateway;
 
 const get = async (path: string) => {
@@ -145,6 +146,34 @@ describe("GET /api/threads/:id/token-usage", () => {
       context_usage: null,
     });
     expect((await get("/api/threads/nope/token-usage")).status).toBe(404);
+  });
+});
+
+describe("GET /api/threads/:id/runs/:run_id/workspace-changes", () => {
+  it("answers DeerFlow's no-changes shape for a run of the thread, and 404 for an unknown thread or run", async () => {
+    expect(await get("/api/threads/t/runs/r2/workspace-changes?include_files=true&include_diff=false")).toEqual({
+      status: 200,
+      body: {
+        available: false,
+        version: 1,
+        summary: {
+          created: 0,
+          modified: 0,
+          deleted: 0,
+          symlink_created: 0,
+          additions: 0,
+          deletions: 0,
+          truncated: false,
+        },
+        files: [],
+        limits: {},
+      },
+    });
+    expect(await get("/api/threads/t/runs/nope/workspace-changes")).toEqual({
+      status: 404,
+      body: { detail: "Run nope not found." },
+    });
+    expect((await get("/api/threads/nope/runs/r1/workspace-changes")).status).toBe(404);
   });
 });
 

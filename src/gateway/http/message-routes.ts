@@ -3,6 +3,10 @@
 // `GET /api/threads/:id/token-usage` (the AI messages' usage summed). DeerFlow reads both from its run event store;
 // Fawn keeps no such log, so a row's `seq` is the message's 1-based place in the thread and its `run_id` the run
 // that added its turn (the latest run sent with the turn's user message, so a regeneration owns the reply it shows).
+// A row's `content` is the message as the shown checkpoint keeps it (LangChain's `toDict` form, as the state route
+// answers it), so what a client sent in `additional_kwargs` (`hide_from_ui`) and files' `path` come back.
+// Also `GET /api/threads/:id/runs/:run_id/workspace-changes`: DeerFlow's per-run file review, answered "none
+// recorded" (Fawn records no such summary for a run).
 import { fromWireMessage } from "../../agent/index.ts";
 import type { AiWireMessage, ThreadDetail, WireMessage } from "../../protocol/index.ts";
 import type { RunRecord } from "../../storage/index.ts";
@@ -42,10 +46,44 @@ function placedMessages(thread: ThreadDetail, runs: readonly RunRecord[]): Place
   return placed;
 }
 
-/** A wire message as LangGraph serialises a LangChain message (`{...toDict().data, type}`), as the state route does. */
-function serialised(message: WireMessage): Record<string, unknown> {
-  const { type, data } = fromWireMessage(message).toDict();
-  return { ...(data as unknown as Record<string, unknown>), type };
+/** A message serialised as LangGraph serialises a LangChain message: `{...toDict().data, type}`. */
+type SerialisedMessage = Record<string, unknown>;
+
+/** A LangChain message's `{...toDict().data, type}`, or undefined for a value that is not one. */
+function fromDict(value: unknown): SerialisedMessage | undefined {
+  if (value === null || typeof value !== "object" || typeof (value as { toDict?: unknown }).toDict !== "function") {
+    return undefined;
+  }
+  const { type, data } = (value as { toDict(): { type: string; data: object } }).toDict();
+  return { ...(data as SerialisedMessage), type };
+}
+
+/**
+ * The messages of the checkpoint the thread shows, serialised, by id: they keep what the wire form drops
+ * (`additional_kwargs` such as `hide_from_ui`, files' `path`). Empty when the thread has no checkpoint.
+ */
+async function savedMessages(gateway: Gateway, threadId: string): Promise<Map<string, SerialisedMessage>> {
+  const checkpointId = await gateway.branches.shownVersion(threadId);
+  const tuple =
+    checkpointId === undefined
+      ? undefined
+      : await gateway.checkpointer.getTuple({
+          configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId },
+        });
+  const messages = tuple?.checkpoint.channel_values.messages;
+  const byId = new Map<string, SerialisedMessage>();
+  for (const value of Array.isArray(messages) ? messages : []) {
+    const message = fromDict(value);
+    if (message && typeof message.id === "string") byId.set(message.id, message);
+  }
+  return byId;
+}
+
+/** The message as the checkpoint keeps it, else rebuilt from its wire form (a thread from before checkpoints). */
+function serialised(message: WireMessage, saved: ReadonlyMap<string, SerialisedMessage>): SerialisedMessage {
+  const kept = saved.get(message.id);
+  if (kept && kept.type === message.type) return { ...kept };
+  return fromDict(fromWireMessage(message)) as SerialisedMessage;
 }
 
 /** `name`'s query value as a whole number from `min` to `max`, `fallback` when absent; 422 otherwise. */
@@ -65,7 +103,12 @@ function turnSeconds(run: RunRecord): number | undefined {
   return Math.max(0, Math.floor((run.updated_at - run.created_at) / 1000));
 }
 
-function messagesPage(thread: ThreadDetail, runs: readonly RunRecord[], url: URL) {
+function messagesPage(
+  thread: ThreadDetail,
+  runs: readonly RunRecord[],
+  saved: ReadonlyMap<string, SerialisedMessage>,
+  url: URL,
+) {
   if (url.searchParams.has("after_seq")) {
     throw new RouteProblem(422, "after_seq is not supported: this page reads backwards, by before_seq.");
   }
@@ -81,7 +124,7 @@ function messagesPage(thread: ThreadDetail, runs: readonly RunRecord[], url: URL
   for (const row of placed) if (row.run && row.message.type === "ai") lastAiSeq.set(row.run.run_id, row.seq);
 
   const data: MessageRow[] = page.map(({ seq, message, run }) => {
-    const content = serialised(message);
+    const content = serialised(message, saved);
     const seconds = run && lastAiSeq.get(run.run_id) === seq ? turnSeconds(run) : undefined;
     if (seconds !== undefined) {
       content.additional_kwargs = { ...(content.additional_kwargs as object), turn_duration: seconds };
@@ -136,10 +179,29 @@ async function threadAndRuns(gateway: Gateway, threadId: string) {
   return { thread, runs: await gateway.runs.list(threadId) };
 }
 
+/** DeerFlow's answer when a run recorded no workspace changes (its `available: false` response). */
+function noWorkspaceChanges() {
+  return {
+    available: false,
+    version: 1,
+    summary: { created: 0, modified: 0, deleted: 0, symlink_created: 0, additions: 0, deletions: 0, truncated: false },
+    files: [],
+    limits: {},
+  };
+}
+
 export const messageRoutes: RouteGroup = (app, gateway) => {
   app.get("/api/threads/:thread_id/messages/page", async (c) => {
-    const { thread, runs } = await threadAndRuns(gateway, c.req.param("thread_id"));
-    return json(messagesPage(thread, runs, new URL(c.req.url)));
+    const threadId = c.req.param("thread_id");
+    const { thread, runs } = await threadAndRuns(gateway, threadId);
+    const page = messagesPage(thread, runs, await savedMessages(gateway, threadId), new URL(c.req.url));
+    return json(page);
+  });
+  app.get("/api/threads/:thread_id/runs/:run_id/workspace-changes", async (c) => {
+    const { runs } = await threadAndRuns(gateway, c.req.param("thread_id"));
+    const runId = c.req.param("run_id");
+    if (!runs.some((run) => run.run_id === runId)) throw new RouteProblem(404, `Run ${runId} not found.`);
+    return json(noWorkspaceChanges());
   });
   app.get("/api/threads/:thread_id/token-usage", async (c) => {
     const { thread, runs } = await threadAndRuns(gateway, c.req.param("thread_id"));
