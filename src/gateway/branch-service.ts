@@ -57,7 +57,25 @@ export class BranchService implements BranchesApi {
   ): Promise<{ versions: Record<string, TurnVersions>; resumable: boolean }> {
     const [runs, head] = await Promise.all([this.options.threads.runs(thread.thread_id), this.head(thread)]);
     const resumable = !this.options.isRunning(thread.thread_id) && resumableRun(runs, head, messages) !== undefined;
-    return { versions: turnVersions(runs, messages), resumable };
+    // Regenerations from a LangGraph client keep their user message's id: which of them is shown is told by the
+    // checkpoints on the way to the head.
+    const ids = runs.flatMap((run) => (run.kind === "regenerate" && run.user_message_id ? [run.user_message_id] : []));
+    const shared = runs.some((run) => run.kind !== "regenerate" && ids.includes(run.user_message_id ?? ""));
+    const path = shared || new Set(ids).size < ids.length ? await this.ancestry(thread.thread_id, head) : undefined;
+    return { versions: turnVersions(runs, messages, path), resumable };
+  }
+
+  /** The checkpoints from `head` back to the thread's start. */
+  private async ancestry(threadId: string, head: string | undefined): Promise<Set<string>> {
+    const path = new Set<string>();
+    for (let id = head; id !== undefined && !path.has(id) && path.size < MAX_WALK;) {
+      path.add(id);
+      const tuple = await this.options.checkpointer.getTuple({
+        configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: id },
+      });
+      id = tuple?.parentConfig?.configurable?.checkpoint_id as string | undefined;
+    }
+    return path;
   }
 
   /**
@@ -106,7 +124,23 @@ export class BranchService implements BranchesApi {
         }
         const last = at.findLast((message) => message.type === "human");
         if (!last) throw new UserError("That checkpoint has no user message to answer again.");
-        return this.fork(request, threadId, { runs, head, walkFrom: branch.checkpoint }, last, "regenerate", newId());
+        const plan = await this.fork(
+          request,
+          threadId,
+          { runs, head, walkFrom: branch.checkpoint },
+          last,
+          "regenerate",
+        );
+        // Past the user message (a reply already there), it is sent again from where its turn started.
+        if (at.at(-1) !== last) return plan;
+        // At the user message, as LangGraph does, the graph runs on from the checkpoint sent with no input (its steps
+        // become that checkpoint's children, so the client sees the fork): the user message keeps its id, and the run
+        // counts as a regeneration of that message's turn.
+        return {
+          request: { ...request, input: { messages: [] } },
+          start: { checkpoint: branch.checkpoint, resume: true },
+          record: { ...plan.record, user_message_id: last.id },
+        };
       }
       // An edit of the user message that followed the checkpoint on the thread's history, when there is one.
       const follows = at.every((message, index) => messages[index]?.id === message.id);
@@ -133,7 +167,7 @@ export class BranchService implements BranchesApi {
     thread: { runs: readonly RunRecord[]; head: string | undefined; walkFrom?: string },
     message: WireMessage,
     kind: "edit" | "regenerate",
-    userMessageId: string,
+    userMessageId: string = newId(),
   ): Promise<RunPlan> {
     const { runs, head } = thread;
     const turn =

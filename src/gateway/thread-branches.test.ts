@@ -43,6 +43,22 @@ describe("turnVersions", () => {
       u2: { prompt: { index: 1, count: 2, next: "e2" } },
     });
   });
+
+  it("describes the version on the shown path when regenerations keep their user message's id", () => {
+    // A LangGraph client's regenerations run on from the user message: all three versions have u1.
+    const kept = [
+      run("k1", { kind: "send", user_message_id: "u1", end: "c3" }),
+      run("k2", { kind: "regenerate", user_message_id: "u1", regenerates: "k1", end: "c5" }),
+      run("k3", { kind: "regenerate", user_message_id: "u1", regenerates: "k1", end: "c7" }),
+    ];
+    const shown = [human("u1"), ai("a2")];
+    expect(turnVersions(kept, shown, new Set(["c5", "c4", "c1", "c0"]))).toEqual({
+      u1: { reply: { index: 2, count: 3, previous: "k1", next: "k3" } },
+    });
+    expect(turnVersions(kept, shown, new Set(["c7", "c6", "c1", "c0"]))).toEqual({
+      u1: { reply: { index: 3, count: 3, previous: "k2" } },
+    });
+  });
 });
 
 describe("versionHead", () => {

@@ -40,13 +40,22 @@ function promptRun(turns: readonly RunRecord[], run: RunRecord): RunRecord {
 
 /**
  * The versions of each turn shown, by its user message's id: the user message's versions (runs from the same base
- * that sent or edited it) and the reply's (the first version of the message and its regenerations).
+ * that sent or edited it) and the reply's (the first version of the message and its regenerations). `path`, the
+ * checkpoints back from the shown head, tells which of the versions sharing one user message is shown.
  */
-export function turnVersions(runs: readonly RunRecord[], shown: readonly WireMessage[]): Record<string, TurnVersions> {
+export function turnVersions(
+  runs: readonly RunRecord[],
+  shown: readonly WireMessage[],
+  path?: ReadonlySet<string>,
+): Record<string, TurnVersions> {
   const turns = turnRuns(runs);
   const shownIds = new Set(shown.map((message) => message.id));
   const versions: Record<string, TurnVersions> = {};
-  for (const run of turns) {
+  // Versions with the same user message (a LangGraph client's regenerations keep its id): the one whose end is on
+  // the shown `path` (the checkpoints back from the head) is taken last, so it is the one described.
+  const onPath = (run: RunRecord): number => (run.end !== undefined && path?.has(run.end) === true ? 1 : 0);
+  const ordered = path ? [...turns].sort((a, b) => onPath(a) - onPath(b)) : turns;
+  for (const run of ordered) {
     const messageId = run.user_message_id as string;
     if (!shownIds.has(messageId)) continue;
     const prompt = promptRun(turns, run);

@@ -53,26 +53,35 @@ async function shownVersions(threadId: string) {
 }
 
 describe("a run from a checkpoint", () => {
-  it("without input makes the reply after it again: the new reply replaces the old one, which stays in the history", async () => {
+  it("without input makes the reply after it again: a fork at that checkpoint, the old reply still in the history", async () => {
     const thread = await client().threads.create();
     const before = messagesOf(await send(thread.thread_id, "answer this once more"));
     expect(before.map((message) => message.type)).toEqual(["human", "ai"]);
-    const oldReply = before[1]!;
+    const [human, oldReply] = [before[0]!, before[1]!];
 
     const checkpoint = await parentCheckpointOf(thread.thread_id, oldReply.id);
     const output = await client().runs.wait(thread.thread_id, "lead_agent", { checkpoint });
     expect(output).not.toHaveProperty("__error__");
 
+    // As on LangGraph: the same user message (its id kept), then a new reply.
     const after = messagesOf((await client().threads.getState(thread.thread_id)) as State);
-    expect(after.map((message) => [message.type, message.content])).toEqual([
-      ["human", "answer this once more"],
+    expect(after.map((message) => [message.type, message.id === human.id ? "same" : message.content])).toEqual([
+      ["human", "same"],
       ["ai", "You said: answer this once more"],
     ]);
     expect(after[1]!.id).not.toBe(oldReply.id);
-    // The fork: the old reply is still in an earlier state of the history, and the newest states are the new branch.
+    // The fork: the new branch's first step is a child of the checkpoint sent, so the sent checkpoint has two
+    // children within the last 10 states (what agent-chat-ui's "1 / 2" switcher reads); the old reply stays there.
     const history = (await client().threads.getHistory(thread.thread_id, { limit: 100 })) as State[];
     expect(history.some((state) => messagesOf(state).some((message) => message.id === oldReply.id))).toBe(true);
     expect(messagesOf(history[0]!).some((message) => message.id === oldReply.id)).toBe(false);
+    const recent = (await client().threads.getHistory(thread.thread_id, { limit: 10 })) as State[];
+    const children = recent.filter((state) => state.parent_checkpoint?.checkpoint_id === checkpoint.checkpoint_id);
+    expect(children).toHaveLength(2);
+    // The new branch's first step (the newest child) goes on from the same user message, with no new input.
+    const forked = history.find((state) => state.parent_checkpoint?.checkpoint_id === checkpoint.checkpoint_id);
+    expect(messagesOf(forked!).map((message) => message.id)).toEqual([human.id]);
+    expect((await shownVersions(thread.thread_id))[human.id]?.reply).toMatchObject({ index: 2, count: 2 });
 
     // The same checkpoint again (now on the branch left): a third version of the reply.
     await client().runs.wait(thread.thread_id, "lead_agent", { checkpoint });
@@ -80,7 +89,16 @@ describe("a run from a checkpoint", () => {
     expect(third.map((message) => message.type)).toEqual(["human", "ai"]);
     expect([oldReply.id, after[1]!.id]).not.toContain(third[1]!.id);
     // Fawn's own page shows the three versions of the reply.
-    expect((await shownVersions(thread.thread_id))[third[0]!.id]?.reply).toMatchObject({ index: 3, count: 3 });
+    expect(third[0]!.id).toBe(human.id);
+    const versions = await shownVersions(thread.thread_id);
+    expect(versions[human.id]?.reply).toMatchObject({ index: 3, count: 3 });
+
+    // Fawn's "Previous version" moves the thread to the second version, which its page then describes.
+    const gateway = await server.server.gateways.forUser("admin");
+    await gateway.branches.showVersion(thread.thread_id, versions[human.id]!.reply!.previous!);
+    const shown = messagesOf((await client().threads.getState(thread.thread_id)) as State);
+    expect(shown.map((message) => message.id)).toEqual([human.id, after[1]!.id]);
+    expect((await shownVersions(thread.thread_id))[human.id]?.reply).toMatchObject({ index: 2, count: 3 });
   });
 
   it("with input at the thread's latest checkpoint goes on from there, as a send does", async () => {
