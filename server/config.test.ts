@@ -44,20 +44,26 @@ describe("the environment alone", () => {
     expect(config.databaseUrl).toBeUndefined();
   });
 
+  it("refuses an admin token shorter than 16 characters, in one sentence", () => {
+    expect(() => resolveConfig(undefined, { FAWN_SERVER_TOKEN: "secret" })).toThrow(
+      /^FAWN_SERVER_TOKEN is 6 characters; use at least 16 .*\.$/,
+    );
+  });
+
   it("takes an OpenAI-compatible model, the token, origins, the database and the data folder", () => {
     const config = resolveConfig(undefined, {
       FAWN_MODEL_BASE_URL: "https://api.example.com/v1",
       FAWN_MODEL_API_KEY: "sk-live",
       FAWN_MODEL: "gpt-x",
       PORT: "8080",
-      FAWN_SERVER_TOKEN: "secret",
+      FAWN_SERVER_TOKEN: "secret-admin-token-0123",
       FAWN_SERVER_ORIGINS: "https://app.example.com/, http://localhost:5173",
       DATABASE_URL: "postgres://db/fawn",
       FAWN_SERVER_DATA: "/var/fawn",
     });
     expect(config).toMatchObject({
       port: 8080,
-      adminToken: "secret",
+      adminToken: "secret-admin-token-0123",
       origins: ["https://app.example.com", "http://localhost:5173"],
       databaseUrl: "postgres://db/fawn",
       dataDir: "/var/fawn",

@@ -48,6 +48,8 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_PORT = 2024;
+/** The shortest admin token the server takes. */
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
 const DEFAULT_MAX_BODY_MB = 16;
 const DEFAULT_LEASE_MS = 10_000;
 
@@ -162,6 +164,12 @@ export function resolveConfig(
   const webTools = file.webTools && webToolsFrom(file.webTools, env);
   const mcpServers = file.mcpServers?.map((server) => mcpServerFrom(server, env));
   const adminToken = read("FAWN_SERVER_TOKEN");
+  // The admin's token opens every user's data and a server may listen on every interface: a short one is guessable.
+  if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new ConfigError(
+      `FAWN_SERVER_TOKEN is ${adminToken.length} characters; use at least ${MIN_ADMIN_TOKEN_LENGTH} (openssl rand -hex 32 makes one), or leave it unset for a new token at each start.`,
+    );
+  }
   const databaseUrl = read("DATABASE_URL");
   const fromEnv = read("FAWN_SERVER_OUTBOUND_ALLOW")?.split(",") ?? [];
   const outboundAllow = [...(file.outbound?.allow ?? []), ...fromEnv].map((entry) => entry.trim()).filter(Boolean);
