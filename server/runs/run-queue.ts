@@ -26,8 +26,6 @@ const MAX_LOCAL_RUNS = 16;
 /** Events a join reads from the table at a time. */
 const PAGE = 500;
 
-const threadKey = (queued: QueuedRun): string => JSON.stringify([queued.owner, queued.run.thread_id]);
-
 const END_STATUS: Record<string, RunStatus> = { success: "success", error: "error", interrupted: "interrupted" };
 
 export class RunQueue {
@@ -41,7 +39,6 @@ export class RunQueue {
   private lastBeat = 0;
   private lastReap = 0;
   /** Each thread's last run this replica executed (owner + thread id → run id). */
-  private readonly lastRunHere = new Map<string, string>();
 
   constructor(private readonly options: RunQueueOptions) {
     this.store = new RunStore(options.db);
@@ -311,16 +308,14 @@ export class RunQueue {
     }
     const end = run.endStatus();
     await run.finish(END_STATUS[end] ?? "error", this.leaseMs);
-    this.lastRunHere.set(threadKey(queued), runId);
   }
 
   /**
-   * A sandbox this replica kept open holds the thread's files as they were at its last run here: when the thread's
-   * previous run was another replica's, it is closed, and opens again from the files that run stored.
+   * Every run starts from the thread's stored files: a sandbox this replica kept open may miss what was written since
+   * through any replica (another run, an upload, an edit, a move to another version), so it is closed first and opens
+   * again from storage when the run's first command needs it.
    */
   private async freshSandbox(gateway: Pick<Gateway, "sandbox">, queued: QueuedRun): Promise<void> {
-    const key = threadKey(queued);
-    const previous = await this.store.previousRun(queued.owner, queued.run.thread_id, queued.run.run_id);
-    if (previous && previous.run_id !== this.lastRunHere.get(key)) await gateway.sandbox.close(queued.run.thread_id);
+    await gateway.sandbox.close(queued.run.thread_id);
   }
 }

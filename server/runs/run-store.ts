@@ -157,20 +157,6 @@ export class RunStore {
     return rows.map(queuedRun);
   }
 
-  /** The thread's newest run before `runId` that a replica took (undefined: none), and which replica took it. */
-  async previousRun(
-    owner: string,
-    threadId: string,
-    runId: string,
-  ): Promise<{ run_id: string; replica: string } | undefined> {
-    const rows = await this.db.query<{ run_id: string; replica: string }>(
-      `SELECT run_id, replica FROM fawn_runs WHERE owner = $1 AND thread_id = $2 AND run_id <> $3 AND replica IS NOT NULL
-       ORDER BY created_at DESC, run_id DESC LIMIT 1`,
-      [owner, threadId, runId],
-    );
-    return rows[0];
-  }
-
   async delete(owner: string, runId: string): Promise<boolean> {
     return this.db.transaction(async (sql) => {
       const rows = await sql.query("DELETE FROM fawn_runs WHERE run_id = $1 AND owner = $2 RETURNING run_id", [
