@@ -27,14 +27,16 @@ test("a streamed reply shows its GFM table, highlighted code and math, and runs 
   await page.evaluate(() => {
     const w = window as unknown as { __tablesInserted: number };
     w.__tablesInserted = 0;
+    const streaming = '[aria-label="Assistant message"][aria-busy="true"] .markdown';
     new MutationObserver((records) => {
       for (const record of records) {
-        const target = record.target as Element;
-        if (!target.closest?.('[aria-label="Assistant message"][aria-busy="true"] .markdown')) continue;
-        // A busy machine may insert the table inside a larger block, in one go.
+        const intoReply = (record.target as Element).closest?.(streaming);
         for (const node of record.addedNodes) {
-          if (node.nodeName === "TABLE") w.__tablesInserted++;
-          else if (node instanceof Element) w.__tablesInserted += node.querySelectorAll("table").length;
+          if (!(node instanceof Element)) continue;
+          // A busy machine may insert the table inside a larger block, or render it before the reply's Markdown is
+          // put on the page (the first tokens it shows already hold the table): each insertion counts once.
+          const tables = node.nodeName === "TABLE" ? [node] : [...node.querySelectorAll("table")];
+          for (const table of tables) if (intoReply || table.closest(streaming)) w.__tablesInserted++;
         }
       }
     }).observe(document.body, { subtree: true, childList: true });
