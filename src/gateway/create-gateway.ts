@@ -17,6 +17,7 @@ import { DataService } from "./data-service.ts";
 import { McpService, type McpConnections } from "./mcp-service.ts";
 import { MemoryService } from "./memory-service.ts";
 import { RunService } from "./run-service.ts";
+import { ServersService } from "./servers-service.ts";
 import { SettingsService } from "./settings-service.ts";
 import { SkillsService } from "./skills-service.ts";
 import { SuggestionsService } from "./suggestions-service.ts";
@@ -65,6 +66,7 @@ export interface Gateway extends GatewayApi {
   data: DataService;
   suggestions: SuggestionsService;
   context: ContextService;
+  servers: ServersService;
   /** The threads' checkpoints, read as they are by LangGraph's API on the server (state, history). */
   checkpointer: CheckpointStorage;
 }
@@ -201,8 +203,11 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
       return foreign && new Set(foreign.message_ids);
     },
   });
+  const servers = new ServersService();
   return {
     protocolVersion: async () => PROTOCOL_VERSION,
+    openWorkspace: (serverId) => servers.open(serverId),
+    servers,
     approvals,
     threads,
     bundles,

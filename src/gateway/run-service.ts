@@ -34,6 +34,11 @@ export class RunService implements RunsApi {
     this.controllers.get(runId)?.abort();
   }
 
+  /** A run in this browser is always this page's own (one at a time per thread, across tabs): none to join. */
+  async join(): Promise<boolean> {
+    return false;
+  }
+
   /** The thread's runs, oldest first, with their status and error. */
   list(threadId: string): Promise<RunRecord[]> {
     return this.options.threads.runs(threadId);

@@ -10,6 +10,7 @@ import type { McpApi } from "./mcp-api.ts";
 import type { MemoryApi } from "./memory-api.ts";
 import type { RunsApi } from "./runs-api.ts";
 import type { SandboxApi } from "./sandbox-api.ts";
+import type { ServersApi, WorkspaceApi } from "./servers-api.ts";
 import type { SettingsApi } from "./settings-api.ts";
 import type { SharingApi } from "./sharing-api.ts";
 import type { SkillsApi } from "./skills-api.ts";
@@ -36,6 +37,19 @@ export interface GatewayApi {
   data: DataApi;
   suggestions: SuggestionsApi;
   context: ContextApi;
+  /** Settings → Servers: the servers this browser connects to (their tokens among the secrets). */
+  servers: ServersApi;
+  /**
+   * A server's workspace: the same domains, answered by that server (LangGraph's API through its SDK, the Gateway's
+   * REST routes, Fawn's own where the server offers them). Across the worker boundary it is a comlink proxy; the page
+   * makes its stores over it. Rejects with one sentence for an unknown server.
+   */
+  openWorkspace(serverId: string): Promise<WorkspaceGatewayApi>;
+}
+
+/** A server workspace: the Gateway's domains on a server, and which server and how it answers. */
+export interface WorkspaceGatewayApi extends GatewayApi {
+  workspace: WorkspaceApi;
 }
 
 /** The Gateway's domains, by the name the page calls them under (`gateway.threads`): every member but the version. */
@@ -54,10 +68,14 @@ export const GATEWAY_DOMAINS = [
   "data",
   "suggestions",
   "context",
-] as const satisfies readonly Exclude<keyof GatewayApi, "protocolVersion">[];
+  "servers",
+] as const satisfies readonly Exclude<keyof GatewayApi, "protocolVersion" | "openWorkspace">[];
 
 export type GatewayDomain = (typeof GATEWAY_DOMAINS)[number];
 
 // Every domain of GatewayApi is listed above (a missing one fails to compile here).
-const listsEveryDomain: Record<Exclude<keyof GatewayApi, "protocolVersion" | GatewayDomain>, never> = {};
+const listsEveryDomain: Record<
+  Exclude<keyof GatewayApi, "protocolVersion" | "openWorkspace" | GatewayDomain>,
+  never
+> = {};
 void listsEveryDomain;

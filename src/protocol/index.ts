@@ -32,3 +32,4 @@ export * from "./mcp.ts";
 export * from "./mcp-tool-names.ts";
 export * from "./model-providers.ts";
 export * from "./foreign-content.ts";
+export * from "./servers-api.ts";

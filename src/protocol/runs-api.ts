@@ -63,4 +63,10 @@ export interface RunsApi {
    */
   streamBatched(request: RunRequest, onEvents: RunEventBatchListener): Promise<void>;
   cancel(runId: string): Promise<void>;
+  /**
+   * Follows the thread's run in progress elsewhere (another device or tab of a server workspace), its events batched
+   * as `streamBatched` sends them, from the state it has reached. Resolves `false` at once when no run is in progress
+   * there (always, in this browser's workspace), `true` once its `end` was sent.
+   */
+  join(threadId: string, onEvents: RunEventBatchListener): Promise<boolean>;
 }

@@ -1,0 +1,53 @@
+// Where a server's APIs live, by kind (docs/architecture.md#d13-workspaces): a Fawn server speaks LangGraph's API and
+// the Gateway's REST routes both under `/api`; `langgraphjs dev` (or any LangGraph server) LangGraph's at its root,
+// with no REST routes; DeerFlow LangGraph's under `/api/langgraph` and its REST routes under `/api`.
+import type { ServerKind } from "../../protocol/index.ts";
+
+/**
+ * A request to a server, by path below one of its bases (`/threads/search`), with the access token and the
+ * workspace's fetch already applied. Answers the Response as it came; callers read it with validation.
+ */
+export type ServerFetch = (path: string, init?: RequestInit) => Promise<Response>;
+
+export interface ServerBases {
+  /** LangGraph's API: what `@langchain/langgraph-sdk`'s Client takes as `apiUrl`. */
+  langgraph: string;
+  /** The Gateway's REST routes (`/threads/{id}/uploads`, `/memory`, `/fawn/…`), when the kind has them. */
+  rest?: string;
+}
+
+/** The server's base URL as the user enters it, normalized: http(s) only, no query or fragment, no trailing slash. */
+export function normalizeServerUrl(input: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+  if (url.username || url.password) return undefined;
+  url.search = "";
+  url.hash = "";
+  return url.href.replace(/\/+$/, "");
+}
+
+export function serverBases(url: string, kind: ServerKind): ServerBases {
+  const base = url.replace(/\/+$/, "");
+  switch (kind) {
+    case "fawn":
+      return { langgraph: `${base}/api`, rest: `${base}/api` };
+    case "deerflow":
+      return { langgraph: `${base}/api/langgraph`, rest: `${base}/api` };
+    case "langgraph":
+      return { langgraph: base };
+  }
+}
+
+/** A ServerFetch below `base`: adds the Bearer token (when there is one) to every request. */
+export function serverFetch(base: string, token: string | undefined, fetcher: typeof fetch = fetch): ServerFetch {
+  return (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (token && !headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
+    return fetcher(`${base}${path}`, { ...init, headers });
+  };
+}
