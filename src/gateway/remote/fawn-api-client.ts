@@ -1,0 +1,230 @@
+// The remote workspace's client of a Fawn server's own REST routes (`/api/fawn/…`, src/gateway/http/fawn-routes.ts):
+// what LangGraph's API and DeerFlow's routes do not carry (a thread's detail with its versions and error notes, the
+// list with pins, search, replay, `.fawn` export and import, versions, context use). One typed method per route, every
+// answer validated (fawn-api-schemas.ts) before it is returned; a refusal rejects with the server's `{detail}`
+// sentence, an answer that is not what the route gives with one naming the server. The remote workspace uses it when
+// `server.features.fawn`.
+import type { z } from "zod";
+import {
+  THREAD_BUNDLE_MIME,
+  type ThreadCompaction,
+  type ThreadContextUsage,
+  type ThreadDetail,
+  type ThreadExport,
+  type ThreadExportFormat,
+  type ThreadModelChoice,
+  type ThreadReplay,
+  type ThreadSearchResult,
+  type ThreadShareLink,
+  type ThreadSummary,
+} from "../../protocol/index.ts";
+import type { UserErrorKind, UserFacing } from "../../shared/user-error.ts";
+import {
+  problemSchema,
+  threadCompactionSchema,
+  threadContextUsageSchema,
+  threadDetailSchema,
+  threadReplaySchema,
+  threadSearchResultSchema,
+  threadShareLinkSchema,
+  threadSummariesSchema,
+  threadSummarySchema,
+} from "./fawn-api-schemas.ts";
+import type { ServerFetch } from "./server-urls.ts";
+
+/** What `PATCH /fawn/threads/{id}` changes: any of its title, its pin, its memory switch (a foreign thread's). */
+export interface FawnThreadPatch {
+  title?: string;
+  pinned?: boolean;
+  memory?: boolean;
+}
+
+/**
+ * A Fawn route refused the request (`{detail}`, its status), or answered something the route never gives
+ * (`malformed`). User-facing: its message is one sentence, the server's own or naming the server.
+ */
+export class FawnApiError extends Error implements UserFacing {
+  override name = "FawnApiError";
+
+  constructor(
+    message: string,
+    /** The HTTP status; 0 for a malformed answer to a successful status. */
+    readonly status: number,
+    /** The answer was not what the route gives (not JSON, a missing field): the workspace's `malformed` state. */
+    readonly malformed = false,
+  ) {
+    super(message);
+  }
+
+  get userFacing(): UserErrorKind {
+    return this.status === 409 ? "conflict" : "invalid";
+  }
+}
+
+export interface FawnApiClientOptions {
+  /** How sentences name the server ("fawn.example"); its host by default is the caller's to give. */
+  serverName?: string;
+}
+
+/** The longest refusal sentence taken from a server; a longer one is cut. */
+const MAX_DETAIL = 500;
+
+export class FawnApiClient {
+  private readonly serverName: string;
+
+  /** `fetch` is a ServerFetch below the server's REST base (`<url>/api`), its token applied (serverFetch). */
+  constructor(
+    private readonly fetch: ServerFetch,
+    options: FawnApiClientOptions = {},
+  ) {
+    this.serverName = options.serverName ?? "The server";
+  }
+
+  /** `GET /fawn/threads`: every thread as `threads.list` answers (pinned first, then by recent activity). */
+  async listThreads(): Promise<ThreadSummary[]> {
+    return this.json("GET", "/fawn/threads", threadSummariesSchema, "its thread list");
+  }
+
+  /** `GET /fawn/threads/{id}`: the thread as `threads.get` answers it; undefined when the server has no such thread. */
+  async getThread(threadId: string): Promise<ThreadDetail | undefined> {
+    const response = await this.fetch(`/fawn/threads/${seg(threadId)}`);
+    if (response.status === 404) return undefined;
+    return this.read(response, threadDetailSchema, "a thread");
+  }
+
+  /** `POST /fawn/threads/search`: `threads.search`. */
+  async searchThreads(query: string, options: { limit?: number } = {}): Promise<ThreadSearchResult> {
+    const body = { query, ...(options.limit !== undefined && { limit: options.limit }) };
+    return this.json("POST", "/fawn/threads/search", threadSearchResultSchema, "a search", body);
+  }
+
+  /** `GET /fawn/threads/{id}/replay`: `threads.replay`. */
+  async replay(threadId: string): Promise<ThreadReplay> {
+    return this.json("GET", `/fawn/threads/${seg(threadId)}/replay`, threadReplaySchema, "a thread's replay");
+  }
+
+  /** `PATCH /fawn/threads/{id}`: `threads.rename`, `threads.pin` and `threads.setMemory`, one or more at once. */
+  async updateThread(threadId: string, patch: FawnThreadPatch): Promise<ThreadSummary> {
+    return this.json("PATCH", `/fawn/threads/${seg(threadId)}`, threadSummarySchema, "a thread", patch);
+  }
+
+  /** `GET /fawn/threads/{id}/export?format=`: `bundles.export` (a `.fawn` by default), its file name kept. */
+  async exportThread(threadId: string, format: ThreadExportFormat = "fawn"): Promise<ThreadExport> {
+    const response = await this.fetch(`/fawn/threads/${seg(threadId)}/export?format=${encodeURIComponent(format)}`);
+    await this.refusal(response);
+    const type = response.headers.get("content-type") ?? "";
+    if (type.includes("json") && format !== "deerflow") throw this.malformed("an exported thread");
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const fallback = `thread${format === "fawn" ? ".fawn" : format === "markdown" ? ".md" : ".thread.json"}`;
+    const file_name = fileNameOf(response.headers.get("content-disposition")) ?? fallback;
+    return { file_name, blob: new Blob([bytes], { type: type.split(";")[0] || THREAD_BUNDLE_MIME }) };
+  }
+
+  /** `POST /fawn/threads/import`, the `.fawn` bytes as the body: `bundles.import` (checked whole, else nothing written). */
+  async importThread(archive: Blob | Uint8Array): Promise<ThreadSummary> {
+    const body = archive instanceof Uint8Array ? new Blob([archive.slice()]) : archive;
+    const response = await this.fetch("/fawn/threads/import", {
+      method: "POST",
+      headers: { "content-type": THREAD_BUNDLE_MIME },
+      body,
+    });
+    return this.read(response, threadSummarySchema, "an imported thread");
+  }
+
+  /** `POST /fawn/threads/{id}/continue`: `bundles.continueThread` (a read-only thread copied as the user's own). */
+  async continueThread(threadId: string): Promise<ThreadSummary> {
+    return this.json("POST", `/fawn/threads/${seg(threadId)}/continue`, threadSummarySchema, "a thread");
+  }
+
+  /** `POST /fawn/threads/{id}/versions` `{run_id}`: `branches.showVersion`. */
+  async showVersion(threadId: string, runId: string): Promise<void> {
+    const response = await this.send("POST", `/fawn/threads/${seg(threadId)}/versions`, { run_id: runId });
+    await this.refusal(response);
+  }
+
+  /** `GET /fawn/threads/{id}/context?model=&endpoint=`: `context.usage`. */
+  async contextUsage(threadId: string, model: ThreadModelChoice = {}): Promise<ThreadContextUsage> {
+    const query = new URLSearchParams();
+    if (model.model) query.set("model", model.model);
+    if (model.endpoint) query.set("endpoint", model.endpoint);
+    const path = `/fawn/threads/${seg(threadId)}/context${query.size ? `?${query}` : ""}`;
+    return this.json("GET", path, threadContextUsageSchema, "a context use");
+  }
+
+  /** `POST /fawn/threads/{id}/compact` `{model?, endpoint?}`: `context.compact` (`/compact`). */
+  async compact(threadId: string, model: ThreadModelChoice = {}): Promise<ThreadCompaction> {
+    return this.json("POST", `/fawn/threads/${seg(threadId)}/compact`, threadCompactionSchema, "a compaction", model);
+  }
+
+  /** `GET /fawn/threads/{id}/share-link`: `sharing.link`. */
+  async shareLink(threadId: string): Promise<ThreadShareLink> {
+    return this.json("GET", `/fawn/threads/${seg(threadId)}/share-link`, threadShareLinkSchema, "a share link");
+  }
+
+  private async json<T>(method: string, path: string, schema: z.ZodType<T>, what: string, body?: unknown): Promise<T> {
+    return this.read(await this.send(method, path, body), schema, what);
+  }
+
+  private send(method: string, path: string, body?: unknown): Promise<Response> {
+    if (body === undefined) return this.fetch(path, { method });
+    return this.fetch(path, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  }
+
+  /** A successful answer read through `schema`; a refusal or a malformed answer rejects with FawnApiError. */
+  private async read<T>(response: Response, schema: z.ZodType<T>, what: string): Promise<T> {
+    await this.refusal(response);
+    let value: unknown;
+    try {
+      value = await response.json();
+    } catch {
+      throw this.malformed(what);
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw this.malformed(what);
+    return parsed.data;
+  }
+
+  /** Rejects a non-2xx answer with the server's `{detail}` sentence (cut to 500 characters) or one naming the status. */
+  private async refusal(response: Response): Promise<void> {
+    if (response.ok) return;
+    const body: unknown = await response.json().catch(() => undefined);
+    const parsed = problemSchema.safeParse(body);
+    const detail = parsed.success ? parsed.data.detail.trim().slice(0, MAX_DETAIL) : "";
+    throw new FawnApiError(
+      detail || `${this.serverName} refused the request (HTTP ${response.status}).`,
+      response.status,
+    );
+  }
+
+  private malformed(what: string): FawnApiError {
+    return new FawnApiError(`${this.serverName} answered with something that is not ${what}.`, 0, true);
+  }
+}
+
+/** A thread id as one path segment. */
+function seg(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/** The file name a Content-Disposition header gives (`filename*` first), as a plain name: no folders, no controls. */
+export function fileNameOf(header: string | null): string | undefined {
+  if (!header) return undefined;
+  let name: string | undefined;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (extended?.[1]) {
+    try {
+      name = decodeURIComponent(extended[1].trim());
+    } catch {
+      name = undefined;
+    }
+  }
+  name ??= /filename\s*=\s*"([^"]*)"/i.exec(header)?.[1] ?? /filename\s*=\s*([^;]+)/i.exec(header)?.[1]?.trim();
+  const plain = name
+    ? [...name]
+        .filter((char) => char >= " " && char !== "\u007f")
+        .join("")
+        .replace(/^.*[/\\]/, "")
+        .trim()
+    : undefined;
+  return plain && plain !== "." && plain !== ".." ? plain.slice(0, 200) : undefined;
+}
