@@ -46,7 +46,8 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
         options.origins.includes("*") ? origin || "*" : options.origins.includes(origin) ? origin : null,
       allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
       // LangGraph's SDK reads a new run's id from Content-Location; downloads are named by Content-Disposition.
-      exposeHeaders: ["Content-Location", "Content-Disposition", "Location"],
+      // Fawn's file route (/api/fawn/threads/{id}/files) names the file's stored type in X-Fawn-Mime-Type.
+      exposeHeaders: ["Content-Location", "Content-Disposition", "Location", "X-Fawn-Mime-Type"],
       maxAge: 600,
     }),
   );
@@ -111,8 +112,8 @@ function limitBody(maxBytes: number): MiddlewareHandler<ServerEnv> {
   return (c, next) => (FILE_ROUTES.test(new URL(c.req.url).pathname) ? forFiles(c, next) : forJson(c, next));
 }
 
-/** Routes whose bodies are files: a thread's uploads, a backup's import. */
-const FILE_ROUTES = /\/(threads\/[^/]+\/uploads|data\/import)\/?$/;
+/** Routes whose bodies are files: a thread's uploads, a backup's import, a `.fawn` bundle's import. */
+const FILE_ROUTES = /\/(threads\/[^/]+\/uploads|data\/import|fawn\/threads\/import)\/?$/;
 
 /** Passes the request to the user's in-browser routes, which take `/api/…` paths. */
 async function gatewayRoute(c: Context<ServerEnv>, prefix: string, gateways: UserGateways): Promise<Response> {

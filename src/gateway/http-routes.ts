@@ -7,6 +7,7 @@ import { composerRoutes } from "./http/composer-routes.ts";
 import { dataRoutes } from "./http/data-routes.ts";
 import { memoryRoutes } from "./http/memory-routes.ts";
 import { modelRoutes } from "./http/model-routes.ts";
+import { fawnRoutes } from "./http/fawn-routes.ts";
 import { featureRoutes } from "./http/feature-routes.ts";
 import { mcpRoutes } from "./http/mcp-routes.ts";
 import { messageRoutes } from "./http/message-routes.ts";
@@ -26,6 +27,7 @@ const ROUTE_GROUPS: readonly RouteGroup[] = [
   skillRoutes,
   mcpRoutes,
   featureRoutes,
+  fawnRoutes,
   dataRoutes,
 ];
 

@@ -11,6 +11,7 @@ import {
   type ThreadContextUsage,
   type ThreadDetail,
   type ThreadExport,
+  type ThreadFileContent,
   type ThreadExportFormat,
   type ThreadModelChoice,
   type ThreadReplay,
@@ -66,6 +67,11 @@ export interface FawnApiClientOptions {
   serverName?: string;
 }
 
+/** The header a file's stored type comes in (fawn-routes.ts's FAWN_MIME_TYPE_HEADER). */
+const FAWN_MIME_TYPE_HEADER = "x-fawn-mime-type";
+/** A MIME type as a server may name one (`text/markdown; charset=utf-8`); anything else is read as bytes. */
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(; ?[a-z0-9_-]+=[a-z0-9_.-]+)*$/i;
+
 /** The longest refusal sentence taken from a server; a longer one is cut. */
 const MAX_DETAIL = 500;
 
@@ -106,6 +112,18 @@ export class FawnApiClient {
   /** `PATCH /fawn/threads/{id}`: `threads.rename`, `threads.pin` and `threads.setMemory`, one or more at once. */
   async updateThread(threadId: string, patch: FawnThreadPatch): Promise<ThreadSummary> {
     return this.json("PATCH", `/fawn/threads/${seg(threadId)}`, threadSummarySchema, "a thread", patch);
+  }
+
+  /**
+   * `GET /fawn/threads/{id}/files?path=`: `threads.readFile` — the bytes, and the type the server stored them with
+   * (the `x-fawn-mime-type` header; the body itself comes as `application/octet-stream`).
+   */
+  async readFile(threadId: string, path: string): Promise<ThreadFileContent> {
+    const response = await this.fetch(`/fawn/threads/${seg(threadId)}/files?path=${encodeURIComponent(path)}`);
+    await this.refusal(response);
+    const stored = response.headers.get(FAWN_MIME_TYPE_HEADER) ?? "";
+    const mime_type = MIME_TYPE.test(stored) ? stored : "application/octet-stream";
+    return { path, bytes: new Uint8Array(await response.arrayBuffer()), mime_type };
   }
 
   /** `GET /fawn/threads/{id}/export?format=`: `bundles.export` (a `.fawn` by default), its file name kept. */

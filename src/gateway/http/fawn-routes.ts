@@ -1,0 +1,174 @@
+// Fawn's own REST routes (`/api/fawn/…`): what a server workspace needs that LangGraph's API and DeerFlow's routes do
+// not carry — the thread list with pins and notes, a thread's detail as `threads.get` answers it (versions, error
+// notes, plan, presented files), search, replay, rename/pin/memory, a file with its stored type, `.fawn` export and
+// import, continue, versions, context use, compact and a share link. Each answers what the Gateway's method answers,
+// as JSON (files and bundles as their bytes); every refusal is `{detail}`, and bad input is refused before anything is
+// written. src/gateway/remote/fawn-api-client.ts is their client.
+import { z } from "zod";
+import { MAX_THREAD_SEARCH_LIMIT, THREAD_BUNDLE_MIME, type ThreadModelChoice } from "../../protocol/index.ts";
+import { isThreadDataPath, resolveSandboxPath } from "../../sandbox/sandbox.ts";
+import { isUserFacing } from "../../shared/user-error.ts";
+import { ARTIFACT_SAFETY_HEADERS, contentDisposition } from "./artifact-content.ts";
+import { findThread, json, readJson, RouteProblem, type RouteGroup } from "./route-kit.ts";
+
+/** The header a thread file's stored MIME type comes in (its body is sent as `application/octet-stream`). */
+export const FAWN_MIME_TYPE_HEADER = "x-fawn-mime-type";
+
+/** The most bytes a `.fawn` import's body may hold here (the server holds bodies to its own limit first). */
+const MAX_BUNDLE_BYTES = 512 * 1024 * 1024;
+
+const searchBody = z.object({
+  query: z.string().max(500),
+  limit: z.number().int().min(1).max(MAX_THREAD_SEARCH_LIMIT).optional(),
+});
+
+/** A title as `threads.rename` keeps it: whitespace folded, trimmed, 1 to 200 characters. */
+const title = z
+  .string()
+  .transform((value) => value.replace(/\s+/g, " ").trim())
+  .refine((value) => value.length >= 1 && value.length <= 200, "A thread title is 1 to 200 characters.");
+
+const patchBody = z
+  .object({ title: title.optional(), pinned: z.boolean().optional(), memory: z.boolean().optional() })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, "Send title, pinned or memory.");
+
+const versionBody = z.object({ run_id: z.string().min(1).max(200) });
+const modelBody = z.object({ model: z.string().max(200).optional(), endpoint: z.string().max(200).optional() });
+const exportFormat = z.enum(["fawn", "markdown", "deerflow"]);
+
+/** The model a request names (`model`, `endpoint`), as the composer's ThreadModelChoice. */
+function modelChoice(input: { model?: string | undefined; endpoint?: string | undefined }): ThreadModelChoice {
+  return { ...(input.model && { model: input.model }), ...(input.endpoint && { endpoint: input.endpoint }) };
+}
+
+/** The virtual path `?path=` names in the thread's workspace, uploads or outputs, or a 400 saying why not. */
+function filePath(raw: string | undefined): string {
+  if (!raw) throw new RouteProblem(400, "Name the file: ?path=/mnt/user-data/outputs/… .");
+  try {
+    const resolved = resolveSandboxPath(raw, "read");
+    if (isThreadDataPath(resolved)) return resolved;
+  } catch {
+    // The same sentence below: the reason is the same for the caller.
+  }
+  throw new RouteProblem(400, `${JSON.stringify(raw)} is not a file in the thread's workspace, uploads or outputs.`);
+}
+
+/** A request body's bytes (a `.fawn`), refused when empty or larger than a bundle may be. */
+async function bundleBytes(request: Request): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BUNDLE_BYTES) throw new RouteProblem(413, "The bundle is larger than this server takes.");
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength === 0) throw new RouteProblem(400, "The request body is empty: send a .fawn bundle's bytes.");
+  if (bytes.byteLength > MAX_BUNDLE_BYTES) throw new RouteProblem(413, "The bundle is larger than this server takes.");
+  return bytes;
+}
+
+export const fawnRoutes: RouteGroup = (app, gateway) => {
+  app.get("/api/fawn/threads", async () => json(await gateway.threads.list()));
+
+  app.post("/api/fawn/threads/search", async (c) => {
+    const body = await readJson(c.req.raw, searchBody);
+    return json(await gateway.threads.search(body.query, body.limit === undefined ? {} : { limit: body.limit }));
+  });
+
+  app.post("/api/fawn/threads/import", async (c) => json(await gateway.bundles.import(await bundleBytes(c.req.raw))));
+
+  app.get("/api/fawn/threads/:thread_id", async (c) => json(await findThread(gateway, c.req.param("thread_id"))));
+
+  app.patch("/api/fawn/threads/:thread_id", async (c) => {
+    const body = await readJson(c.req.raw, patchBody);
+    const threadId = c.req.param("thread_id");
+    const thread = await findThread(gateway, threadId);
+    // Checked before the first write, so a refused switch leaves the title and pin as they were.
+    if (body.memory !== undefined && !thread.foreign) {
+      throw new RouteProblem(
+        422,
+        "This thread holds no one else's messages: it uses memory as Settings → Memory says.",
+      );
+    }
+    let summary = body.title !== undefined ? await gateway.threads.rename(threadId, body.title) : undefined;
+    if (body.pinned !== undefined) summary = await gateway.threads.pin(threadId, body.pinned);
+    if (body.memory !== undefined) summary = await gateway.threads.setMemory(threadId, body.memory);
+    return json(summary);
+  });
+
+  app.get("/api/fawn/threads/:thread_id/replay", async (c) => {
+    const threadId = c.req.param("thread_id");
+    await findThread(gateway, threadId);
+    return json(await gateway.threads.replay(threadId));
+  });
+
+  app.get("/api/fawn/threads/:thread_id/files", async (c) => {
+    const threadId = c.req.param("thread_id");
+    await findThread(gateway, threadId);
+    const path = filePath(c.req.query("path"));
+    let file;
+    try {
+      file = await gateway.threads.readFile(threadId, path);
+    } catch (error) {
+      if (isUserFacing(error)) throw new RouteProblem(404, `This thread has no file ${path}.`);
+      throw error;
+    }
+    // Never shown by a browser as it is: the stored type rides in a header, the body is plain bytes.
+    return new Response(file.bytes.slice(), {
+      headers: {
+        ...ARTIFACT_SAFETY_HEADERS,
+        "content-type": "application/octet-stream",
+        "content-disposition": contentDisposition("attachment", path.slice(path.lastIndexOf("/") + 1)),
+        "cache-control": "private, no-cache",
+        [FAWN_MIME_TYPE_HEADER]: file.mime_type,
+      },
+    });
+  });
+
+  app.get("/api/fawn/threads/:thread_id/export", async (c) => {
+    const format = exportFormat.safeParse(c.req.query("format") ?? "fawn");
+    if (!format.success) throw new RouteProblem(422, 'A thread exports as "fawn", "markdown" or "deerflow".');
+    const threadId = c.req.param("thread_id");
+    await findThread(gateway, threadId);
+    const exported = await gateway.bundles.export(threadId, format.data);
+    return new Response(exported.blob, {
+      headers: {
+        "content-type": format.data === "fawn" ? THREAD_BUNDLE_MIME : exported.blob.type || "application/octet-stream",
+        "content-disposition": contentDisposition("attachment", exported.file_name),
+        "cache-control": "private, no-cache",
+      },
+    });
+  });
+
+  app.post("/api/fawn/threads/:thread_id/continue", async (c) => {
+    const threadId = c.req.param("thread_id");
+    await findThread(gateway, threadId);
+    return json(await gateway.bundles.continueThread(threadId));
+  });
+
+  app.post("/api/fawn/threads/:thread_id/versions", async (c) => {
+    const body = await readJson(c.req.raw, versionBody);
+    const threadId = c.req.param("thread_id");
+    await findThread(gateway, threadId);
+    await gateway.branches.showVersion(threadId, body.run_id);
+    return json(await findThread(gateway, threadId));
+  });
+
+  app.get("/api/fawn/threads/:thread_id/context", async (c) => {
+    const query = modelBody.safeParse({ model: c.req.query("model"), endpoint: c.req.query("endpoint") });
+    if (!query.success) throw new RouteProblem(422, "model and endpoint are at most 200 characters.");
+    const threadId = c.req.param("thread_id");
+    await findThread(gateway, threadId);
+    return json(await gateway.context.usage(threadId, modelChoice(query.data)));
+  });
+
+  app.post("/api/fawn/threads/:thread_id/compact", async (c) => {
+    const body = await readJson(c.req.raw, modelBody);
+    const threadId = c.req.param("thread_id");
+    await findThread(gateway, threadId);
+    return json(await gateway.context.compact(threadId, modelChoice(body)));
+  });
+
+  app.get("/api/fawn/threads/:thread_id/share-link", async (c) => {
+    const threadId = c.req.param("thread_id");
+    await findThread(gateway, threadId);
+    return json(await gateway.sharing.link(threadId));
+  });
+};
