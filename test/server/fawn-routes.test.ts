@@ -1,0 +1,186 @@
+// The remote workspace's FawnApiClient against the real server (server-harness.ts: real HTTP, auth, PGlite, the
+// mock model): every Fawn route through the client, its answers validated; a user's routes see only their own
+// threads; a refusal is the server's sentence; an answer that is not what the route gives is `malformed`.
+import { Client } from "@langchain/langgraph-sdk";
+import { strToU8, unzipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FawnApiClient, FawnApiError } from "../../src/gateway/remote/fawn-api-client.ts";
+import { serverBases, serverFetch, type ServerFetch } from "../../src/gateway/remote/server-urls.ts";
+import { startTestServer, type TestServer } from "./server-harness.ts";
+
+let server: TestServer;
+let ada: string;
+let fawn: FawnApiClient;
+let threadId: string;
+
+/** The client as the remote workspace makes it: below the REST base of a Fawn server, with the user's token. */
+function clientFor(token: string | undefined, prefix = ""): FawnApiClient {
+  const base = `${serverBases(server.url, "fawn").rest!}${prefix}`;
+  return new FawnApiClient(serverFetch(base, token), { serverName: "the test server" });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  ada = await server.addUser("Ada");
+  fawn = clientFor(ada);
+  const sdk = new Client({ apiUrl: server.apiUrl, apiKey: ada, callerOptions: { maxRetries: 0 } });
+  threadId = (await sdk.threads.create()).thread_id;
+  const form = new FormData();
+  form.append("files", new File(["bees make honey\n"], "notes.txt"));
+  const uploaded = await fetch(`${server.apiUrl}/threads/${threadId}/uploads`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ada}` },
+    body: form,
+  });
+  expect(uploaded.status).toBe(200);
+  await sdk.runs.wait(threadId, "lead_agent", {
+    input: { messages: [{ type: "human", content: "tell me about pollinators" }] },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("FawnApiClient against the server", () => {
+  it("lists, gets, searches and replays the user's threads", async () => {
+    const listed = await fawn.listThreads();
+    expect(listed.map((thread) => thread.thread_id)).toEqual([threadId]);
+    const detail = await fawn.getThread(threadId);
+    expect(detail?.entries.map((entry) => entry.kind === "message" && entry.message.type)).toEqual(["human", "ai"]);
+    expect(await fawn.getThread("no-such-thread")).toBeUndefined();
+
+    const found = await fawn.searchThreads("pollinators", { limit: 10 });
+    expect([found.total, found.hits[0]?.thread.thread_id]).toEqual([1, threadId]);
+    const replay = await fawn.replay(threadId);
+    expect(replay.steps.length).toBeGreaterThan(0);
+    expect(replay.messages.map((message) => message.type)).toContain("ai");
+  });
+
+  it("renames, pins and reads a file with its stored type, under both prefixes", async () => {
+    const renamed = await fawn.updateThread(threadId, { title: "Bees", pinned: true });
+    expect([renamed.title, renamed.pinned]).toEqual(["Bees", true]);
+    expect((await clientFor(ada, "/langgraph").getThread(threadId))?.title).toBe("Bees");
+    await expect(fawn.updateThread(threadId, { title: " " })).rejects.toThrow(
+      new FawnApiError("title: A thread title is 1 to 200 characters.", 422),
+    );
+    await expect(fawn.updateThread(threadId, { memory: true })).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/^This thread holds no one else's messages/),
+    });
+    expect((await fawn.getThread(threadId))?.title).toBe("Bees");
+
+    const file = await fawn.readFile(threadId, "/mnt/user-data/uploads/notes.txt");
+    expect(new TextDecoder().decode(file.bytes)).toBe("bees make honey\n");
+    expect(file.mime_type).toMatch(/^text\/plain/);
+    await expect(fawn.readFile(threadId, "/etc/passwd")).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("exports a .fawn, imports it whole as a new thread, continues it; a damaged bundle writes nothing", async () => {
+    const exported = await fawn.exportThread(threadId);
+    expect(exported.file_name).toBe("Bees.fawn");
+    const bytes = new Uint8Array(await exported.blob.arrayBuffer());
+    expect(Object.keys(unzipSync(bytes)).length).toBeGreaterThan(1);
+
+    const before = (await fawn.listThreads()).length;
+    const damaged = fawn.importThread(bytes.slice(0, 200));
+    await expect(damaged).rejects.toBeInstanceOf(FawnApiError);
+    await expect(damaged).rejects.toMatchObject({ malformed: false });
+    await expect(fawn.importThread(strToU8("garbage"))).rejects.toMatchObject({ status: 422 });
+    expect((await fawn.listThreads()).length).toBe(before);
+
+    const imported = await fawn.importThread(exported.blob);
+    expect(imported).toMatchObject({ title: "Bees", read_only: true });
+    const copied = await fawn.readFile(imported.thread_id, "/mnt/user-data/uploads/notes.txt");
+    expect(new TextDecoder().decode(copied.bytes)).toBe("bees make honey\n");
+    const continued = await fawn.continueThread(imported.thread_id);
+    expect(continued.read_only).toBeUndefined();
+    expect((await fawn.listThreads()).length).toBe(before + 2);
+
+    const markdown = await fawn.exportThread(threadId, "markdown");
+    expect(markdown.file_name).toBe("Bees.md");
+    expect(await markdown.blob.text()).toContain("pollinators");
+  });
+
+  it("shows a version, counts the context, compacts and makes a share link", async () => {
+    const sdk = new Client({ apiUrl: server.apiUrl, apiKey: ada, callerOptions: { maxRetries: 0 } });
+    const [run] = await sdk.runs.list(threadId);
+    await fawn.showVersion(threadId, run!.run_id);
+    await expect(fawn.showVersion(threadId, "no-such-run")).rejects.toThrow("That version has no saved steps to show.");
+
+    const usage = await fawn.contextUsage(threadId, { model: "mock-model" });
+    expect(usage.tokens).toBeGreaterThan(0);
+    expect(usage.window).toBeGreaterThan(usage.tokens);
+    const compaction = await fawn.compact(threadId);
+    expect(compaction).toMatchObject({ compacted: false, folded: 0 });
+    expect(await fawn.shareLink(threadId)).toEqual({ data: expect.any(String) });
+  });
+
+  it("sees only the user's own threads, and names a refused token", async () => {
+    const grace = clientFor(await server.addUser("Grace"));
+    expect(await grace.listThreads()).toEqual([]);
+    expect(await grace.getThread(threadId)).toBeUndefined();
+    await expect(grace.exportThread(threadId)).rejects.toMatchObject({ status: 404 });
+    await expect(grace.updateThread(threadId, { title: "Mine" })).rejects.toMatchObject({ status: 404 });
+    expect((await fawn.getThread(threadId))?.title).toBe("Bees");
+
+    const stranger = clientFor("fawn_not-a-token");
+    await expect(stranger.listThreads()).rejects.toThrow(
+      new FawnApiError("This token is not valid on this server.", 401),
+    );
+  });
+});
+
+describe("FawnApiClient reading what a server should not answer", () => {
+  /** A server whose every answer is `response()`. */
+  const answering = (response: () => Response) =>
+    new FawnApiClient((async () => response()) as ServerFetch, { serverName: "garbage.example" });
+
+  it("calls an answer that is not the route's malformed, naming the server, and never returns it", async () => {
+    const cases: [() => Response, (client: FawnApiClient) => Promise<unknown>][] = [
+      [() => new Response("<html>hi</html>"), (client) => client.listThreads()],
+      [() => Response.json([{ thread_id: 5 }]), (client) => client.listThreads()],
+      [() => Response.json({ thread_id: "t", title: "x" }), (client) => client.getThread("t")],
+      [
+        () =>
+          Response.json({
+            thread_id: "t",
+            title: "x",
+            created_at: 1,
+            updated_at: 1,
+            status: "idle",
+            entries: [{ kind: "message", message: { type: "ai", id: "a", content: { html: "<b>" } } }],
+          }),
+        (client) => client.getThread("t"),
+      ],
+      [() => Response.json({ query: "q", hits: "all" }), (client) => client.searchThreads("q")],
+      [() => Response.json({ tokens: -1, window: 10 }), (client) => client.contextUsage("t")],
+      [() => Response.json({ detail: "ok" }), (client) => client.exportThread("t")],
+    ];
+    for (const [response, call] of cases) {
+      const failure = await call(answering(response)).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(FawnApiError);
+      expect(failure).toMatchObject({ malformed: true, message: expect.stringMatching(/^garbage\.example answered/) });
+    }
+  });
+
+  it("drops fields a thread does not have, and cuts a long refusal", async () => {
+    const thread = {
+      thread_id: "t",
+      title: "x",
+      created_at: 1,
+      updated_at: 2,
+      status: "idle",
+      entries: [],
+      script: "<script>alert(1)</script>",
+    };
+    const read = await answering(() => Response.json(thread)).getThread("t");
+    expect(read).not.toHaveProperty("script");
+    const refusal = answering(() => Response.json({ detail: "x".repeat(5000) }, { status: 409 })).listThreads();
+    await expect(refusal).rejects.toMatchObject({ status: 409, userFacing: "conflict", message: "x".repeat(500) });
+    const bare = answering(() => new Response("oops", { status: 502 })).listThreads();
+    await expect(bare).rejects.toThrow("garbage.example refused the request (HTTP 502).");
+  });
+});
