@@ -39,7 +39,7 @@ cleanupOutdatedCaches();
 // precache strategy, so the plugin above adds the isolation headers. The frame documents (frames/*.html) are
 // precached files of their own, with their own policies, and never the app shell; nor is oauth-callback.html, which an
 // authorization server opens with a code in its query (so the precache, matching whole URLs, passes it to the network),
-// nor robots.txt (public/robots.txt, for crawlers; never the app's HTML).
+// nor robots.txt, llms.txt and ai-catalog.json (public/: for crawlers and agents; never the app's HTML).
 const appShell = createHandlerBoundToURL("index.html");
 registerRoute(
   new NavigationRoute(
@@ -49,7 +49,14 @@ registerRoute(
       headers.set("Content-Security-Policy", `${APP_CSP}; frame-ancestors 'self'`);
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
     },
-    { denylist: [/\/frames\//, /\/oauth-callback\.html(?:\?|$)/, /\/robots\.txt(?:\?|$)/] },
+    {
+      denylist: [
+        /\/frames\//,
+        /\/oauth-callback\.html(?:\?|$)/,
+        /\/(?:robots|llms)\.txt(?:\?|$)/,
+        /\/ai-catalog\.json(?:\?|$)/,
+      ],
+    },
   ),
 );
 

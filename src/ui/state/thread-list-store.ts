@@ -1,7 +1,7 @@
 // The thread list store: the threads in the sidebar, read again on each change the worker announces, and the changes
 // a thread's actions make (rename, pin, memory, delete, export). Components take it with useThreadList() (stores.tsx).
 import { createSignal } from "solid-js";
-import type { ThreadExportFormat, ThreadSummary } from "../../protocol/index.ts";
+import type { ThreadExport, ThreadExportFormat, ThreadSummary } from "../../protocol/index.ts";
 import { errorMessage, type GatewayClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { download } from "../shared/download.ts";
@@ -57,13 +57,15 @@ export function createThreadList(deps: { client: GatewayClient; notices: Notices
         notices.setNotice(errorMessage(error));
       }
     },
-    /** Thread actions → Export: the file downloads; a refusal becomes a notice. */
-    async export(threadId: string, format: ThreadExportFormat): Promise<void> {
+    /** Thread actions → Export: the file downloads (and is answered); a refusal becomes a notice (none answered). */
+    async export(threadId: string, format: ThreadExportFormat): Promise<ThreadExport | undefined> {
       try {
         const exported = await client.bundles.export(threadId, format);
         download(exported.blob, exported.file_name);
+        return exported;
       } catch (error) {
         notices.setNotice(t("header.exportFailed", { error: errorMessage(error) }));
+        return undefined;
       }
     },
   };
