@@ -40,6 +40,8 @@ function domainWhenReady(domain: GatewayDomain) {
 Comlink.expose({
   protocolVersion: async () => PROTOCOL_VERSION,
   ...Object.fromEntries(GATEWAY_DOMAINS.map((domain) => [domain, domainWhenReady(domain)])),
+  // A server's workspace, proxied: the page calls its domains as it calls these (its code loads on first use).
+  openWorkspace: async (serverId: string) => Comlink.proxy(await (await gateway).openWorkspace(serverId)),
 });
 // The OpenAI SDK is a chunk of its own so that the Gateway answers sooner; fetched once it does, before a first
 // message needs it (a run started earlier waits for it). Offline, the service worker's precache has it.

@@ -203,8 +203,13 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
       return foreign && new Set(foreign.message_ids);
     },
   });
-  const servers = new ServersService();
-  return {
+  const servers: ServersService = new ServersService({
+    settings: storage.settings,
+    local: () => gateway,
+    notify,
+    ...(outboundFetch && { fetch: outboundFetch }),
+  });
+  const gateway: Gateway = {
     protocolVersion: async () => PROTOCOL_VERSION,
     openWorkspace: (serverId) => servers.open(serverId),
     servers,
@@ -224,6 +229,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     context,
     checkpointer,
   };
+  return gateway;
 }
 
 /** Opens the database and the Gateway over it; threads a closed tab left running are marked interrupted. */

@@ -1,28 +1,246 @@
-// Settings → Servers and the server workspaces they open (docs/architecture.md#d13-workspaces).
-// Being built this session: connect/check/list/disconnect and openWorkspace land with the servers helper's work.
+// Settings → Servers and the server workspaces they open (docs/architecture.md#d13-workspaces). The servers' records
+// are the setting `servers`; each one's access token is a secret beside it (SettingsStorage's keys of parts,
+// `servers.apiKey.<id>`), written in the same transaction, so a backup or an export never carries one and every
+// error text that could quote one is redacted like an API key. Checking a server and its workspace are chunks of
+// their own (remote/server-probe.ts, remote/server-workspace.ts), loaded when a server is first used.
+import { z } from "zod";
 import type {
+  ChangeNotice,
+  GatewayApi,
   ServerCheck,
   ServerConnectInput,
   ServersApi,
   ServerSummary,
   WorkspaceGatewayApi,
 } from "../protocol/index.ts";
+import type { SettingsStorage } from "../storage/index.ts";
 import { UserError } from "../shared/user-error.ts";
+import type { ProbeResult } from "./remote/server-probe.ts";
+import type { ServerWorkspaceOptions } from "./remote/server-workspace.ts";
+import { writing } from "./writes.ts";
+
+/** The setting the servers' records are kept under; their tokens are its parts' keys among the secrets. */
+export const SERVERS_SETTINGS_KEY = "servers";
+
+/** How long a successful check stands in for connect's own (the page checks, then connects at once). */
+const CHECK_REUSE_MS = 30_000;
+const MAX_URL_LENGTH = 2_000;
+const MAX_TOKEN_LENGTH = 4_096;
+const MAX_NAME_LENGTH = 100;
+/** What an HTTP header value may hold: a token with a space, a line break or a non-ASCII letter cannot be sent. */
+const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
+
+const featuresSchema = z.object({
+  fawn: z.boolean(),
+  uploads: z.boolean(),
+  artifacts: z.boolean(),
+  memory: z.boolean(),
+  skills: z.boolean(),
+  models: z.boolean(),
+});
+const serverSchema = z.object({
+  id: z.string().min(1).max(100),
+  name: z.string().min(1).max(MAX_NAME_LENGTH),
+  url: z.url({ protocol: /^https?$/ }).max(MAX_URL_LENGTH),
+  kind: z.enum(["fawn", "langgraph", "deerflow"]),
+  features: featuresSchema,
+  added_at: z.number(),
+});
+
+export interface ServersServiceOptions {
+  settings: SettingsStorage;
+  /** This browser's Gateway: what a server workspace answers as this browser's (settings writes, data, MCP). */
+  local: () => GatewayApi;
+  /** The fetch servers are called with (tests pass their own). */
+  fetch?: typeof fetch;
+  /** Tells every tab the list of servers changed (`settings-changed`). */
+  notify?: (notice: ChangeNotice) => void;
+  now?: () => number;
+  newId?: () => string;
+  /** Checks a server (tests pass a fake); by default remote/server-probe.ts, loaded on first use. */
+  probe?: (input: ServerConnectInput, fetcher: typeof fetch) => Promise<ProbeResult>;
+  /** Builds a server's workspace (tests pass a fake); by default remote/server-workspace.ts, loaded on first use. */
+  openWorkspace?: (options: ServerWorkspaceOptions) => Promise<WorkspaceGatewayApi>;
+}
+
+interface Stored {
+  servers: ServerSummary[];
+  tokens: Map<string, string>;
+}
 
 export class ServersService implements ServersApi {
+  /** Each open workspace by server id, one per server, until it closes or its server is disconnected. */
+  private readonly workspaces = new Map<string, Promise<WorkspaceGatewayApi>>();
+  /** The last successful check, which connect may reuse for the same URL and token. */
+  private lastCheck: { url: string; token: string; at: number; result: ProbeResult } | undefined;
+  /** Connect and disconnect, one at a time: each reads the list and writes it whole. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: ServersServiceOptions) {}
+
   async list(): Promise<ServerSummary[]> {
-    return [];
+    return (await this.read()).servers;
   }
-  async check(_input: ServerConnectInput): Promise<ServerCheck> {
-    throw new UserError("Servers are not available yet.");
+
+  async check(input: ServerConnectInput): Promise<ServerCheck> {
+    const checked = checkedInput(input);
+    const result = await this.probe(checked);
+    if (result.authorized) {
+      this.lastCheck = { url: checked.url, token: checked.token ?? "", at: this.now(), result };
+    }
+    return publicCheck(result);
   }
-  async connect(_input: ServerConnectInput): Promise<{ server: ServerSummary; sentence: string }> {
-    throw new UserError("Servers are not available yet.");
+
+  async connect(input: ServerConnectInput): Promise<{ server: ServerSummary; sentence: string }> {
+    const checked = checkedInput(input);
+    const recent = this.lastCheck;
+    const result =
+      recent &&
+      recent.url === checked.url &&
+      recent.token === (checked.token ?? "") &&
+      this.now() - recent.at < CHECK_REUSE_MS
+        ? recent.result
+        : await this.probe(checked);
+    this.lastCheck = undefined;
+    if (!result.authorized || !result.kind || !result.url) throw new UserError(result.sentence);
+    const { kind, url, features } = result;
+    const { connectedSentence } = await import("./remote/server-probe.ts");
+    const server = await this.serially(async () => {
+      const { servers, tokens } = await this.read();
+      const before = servers.find((each) => each.url === url);
+      const server: ServerSummary = {
+        id: before?.id ?? this.newId(),
+        name: checked.name ?? before?.name ?? result.label,
+        url,
+        kind,
+        features: features ?? {
+          fawn: false,
+          uploads: false,
+          artifacts: false,
+          memory: false,
+          skills: false,
+          models: false,
+        },
+        added_at: before?.added_at ?? this.now(),
+      };
+      const next = before ? servers.map((each) => (each.id === server.id ? server : each)) : [...servers, server];
+      const nextTokens = new Map(tokens);
+      if (checked.token) nextTokens.set(server.id, checked.token);
+      else nextTokens.delete(server.id);
+      await writing(() => this.options.settings.putWithApiKeys(SERVERS_SETTINGS_KEY, next, nextTokens));
+      return server;
+    });
+    // A workspace open with the old token or routes is closed; the page opens it again.
+    await this.closeWorkspace(server.id);
+    this.options.notify?.({ type: "settings-changed" });
+    return { server, sentence: connectedSentence(result) };
   }
-  async disconnect(_serverId: string): Promise<void> {
-    throw new UserError("Servers are not available yet.");
+
+  async disconnect(serverId: string): Promise<void> {
+    await this.closeWorkspace(serverId);
+    const removed = await this.serially(async () => {
+      const { servers, tokens } = await this.read();
+      if (!servers.some((server) => server.id === serverId) && !tokens.has(serverId)) return false;
+      const nextTokens = new Map(tokens);
+      nextTokens.delete(serverId);
+      const next = servers.filter((server) => server.id !== serverId);
+      await writing(() => this.options.settings.putWithApiKeys(SERVERS_SETTINGS_KEY, next, nextTokens));
+      return true;
+    });
+    if (removed) this.options.notify?.({ type: "settings-changed" });
   }
-  async open(_serverId: string): Promise<WorkspaceGatewayApi> {
-    throw new UserError("Servers are not available yet.");
+
+  /** The server's workspace: built on first use (its code loaded then), one per server until closed. */
+  open(serverId: string): Promise<WorkspaceGatewayApi> {
+    const open = this.workspaces.get(serverId);
+    if (open) return open;
+    const opening = this.build(serverId);
+    this.workspaces.set(serverId, opening);
+    opening.catch(() => {
+      if (this.workspaces.get(serverId) === opening) this.workspaces.delete(serverId);
+    });
+    return opening;
   }
+
+  private async build(serverId: string): Promise<WorkspaceGatewayApi> {
+    const { servers, tokens } = await this.read();
+    const server = servers.find((each) => each.id === serverId);
+    if (!server) throw new UserError("That server is not connected any more: connect it again in Settings → Servers.");
+    const options: ServerWorkspaceOptions = {
+      server,
+      local: this.options.local(),
+      onClose: () => this.workspaces.delete(serverId),
+      ...(tokens.get(serverId) && { token: tokens.get(serverId) }),
+      ...(this.options.fetch && { fetch: this.options.fetch }),
+    };
+    if (this.options.openWorkspace) return this.options.openWorkspace(options);
+    const { openServerWorkspace } = await import("./remote/server-workspace.ts");
+    return openServerWorkspace(options);
+  }
+
+  private async closeWorkspace(serverId: string): Promise<void> {
+    const open = this.workspaces.get(serverId);
+    if (!open) return;
+    this.workspaces.delete(serverId);
+    await open.then((workspace) => workspace.workspace.close()).catch(() => undefined);
+  }
+
+  /** The stored servers (a record that is not one is left out) and their tokens. */
+  private async read(): Promise<Stored> {
+    const { value, apiKeys } = await this.options.settings.getWithApiKeys(SERVERS_SETTINGS_KEY);
+    const records = Array.isArray(value) ? value : [];
+    const servers = records.flatMap((record) => {
+      const parsed = serverSchema.safeParse(record);
+      return parsed.success ? [parsed.data] : [];
+    });
+    return { servers, tokens: apiKeys };
+  }
+
+  private async probe(input: ServerConnectInput): Promise<ProbeResult> {
+    const fetcher = this.options.fetch ?? ((target, init) => fetch(target, init));
+    if (this.options.probe) return this.options.probe(input, fetcher);
+    const { probeServer } = await import("./remote/server-probe.ts");
+    return probeServer(input, fetcher);
+  }
+
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  private newId(): string {
+    return this.options.newId?.() ?? crypto.randomUUID();
+  }
+}
+
+/** The input trimmed and checked: a refusal names the field in one sentence. */
+function checkedInput(input: ServerConnectInput): ServerConnectInput {
+  const url = typeof input.url === "string" ? input.url.trim() : "";
+  if (!url) throw new UserError("Enter the server's URL.");
+  if (url.length > MAX_URL_LENGTH) throw new UserError("That URL is too long for a server's address.");
+  const token = typeof input.token === "string" ? input.token.trim() : "";
+  if (token.length > MAX_TOKEN_LENGTH) throw new UserError("That access token is too long.");
+  if (token && !TOKEN_CHARACTERS.test(token)) {
+    throw new UserError("The access token has a space, a line break or a character a server cannot receive.");
+  }
+  const name = typeof input.name === "string" ? input.name.trim().slice(0, MAX_NAME_LENGTH) : "";
+  return { url, ...(token && { token }), ...(name && { name }) };
+}
+
+/** What `check` answers: the probe's findings without its internal parts. */
+function publicCheck(result: ProbeResult): ServerCheck {
+  const { reachable, authorized, kind, features, name, sentence } = result;
+  return {
+    reachable,
+    authorized,
+    sentence,
+    ...(kind && { kind }),
+    ...(features && { features }),
+    ...(name && { name }),
+  };
 }
