@@ -112,8 +112,8 @@ function limitBody(maxBytes: number): MiddlewareHandler<ServerEnv> {
   return (c, next) => (FILE_ROUTES.test(new URL(c.req.url).pathname) ? forFiles(c, next) : forJson(c, next));
 }
 
-/** Routes whose bodies are files: a thread's uploads, a backup's import, a `.fawn` bundle's import. */
-const FILE_ROUTES = /\/(threads\/[^/]+\/uploads|data\/import|fawn\/threads\/import)\/?$/;
+/** Routes whose bodies are files: a thread's uploads, a backup's import, a `.fawn` bundle's or DeerFlow thread's import. */
+const FILE_ROUTES = /\/(threads\/[^/]+\/uploads|data\/import|fawn\/threads\/import(-deerflow)?)\/?$/;
 
 /** Passes the request to the user's in-browser routes, which take `/api/…` paths. */
 async function gatewayRoute(c: Context<ServerEnv>, prefix: string, gateways: UserGateways): Promise<Response> {

@@ -6,6 +6,7 @@ import { strToU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FawnApiClient, FawnApiError } from "../../src/gateway/remote/fawn-api-client.ts";
 import { serverBases, serverFetch, type ServerFetch } from "../../src/gateway/remote/server-urls.ts";
+import { deerFlowFixtures } from "../support/deerflow-fixtures.ts";
 import { startTestServer, type TestServer } from "./server-harness.ts";
 
 let server: TestServer;
@@ -99,6 +100,23 @@ describe("FawnApiClient against the server", () => {
     const markdown = await fawn.exportThread(threadId, "markdown");
     expect(markdown.file_name).toBe("Bees.md");
     expect(await markdown.blob.text()).toContain("pollinators");
+  });
+
+  it("imports a DeerFlow thread with its files; a bad path refuses the whole import", async () => {
+    const fixture = deerFlowFixtures().find((candidate) => candidate.files.length > 0)!;
+    const before = (await fawn.listThreads()).length;
+    const escaping = [...fixture.files, { path: "user-data/../../etc/passwd", bytes: strToU8("x") }];
+    await expect(fawn.importDeerFlow({ thread: fixture.thread, files: escaping })).rejects.toMatchObject({
+      status: 422,
+    });
+    expect((await fawn.listThreads()).length).toBe(before);
+
+    const imported = await fawn.importDeerFlow({ thread: fixture.thread, files: fixture.files });
+    expect(imported.title).toBe(fixture.thread.values.title);
+    const [first] = fixture.files;
+    const read = await fawn.readFile(imported.thread_id, `/mnt/${first!.path}`);
+    expect(Buffer.from(read.bytes).equals(Buffer.from(first!.bytes))).toBe(true);
+    expect((await fawn.getThread(imported.thread_id))?.entries.length).toBeGreaterThan(0);
   });
 
   it("shows a version, counts the context, compacts and makes a share link", async () => {

@@ -178,6 +178,55 @@ describe("Fawn's own routes", () => {
     expect(await threadCount()).toBe(count + 2);
   });
 
+  it("a DeerFlow import is multipart, checked whole: a bad part writes nothing", async () => {
+    const thread = { values: { title: "From DeerFlow", messages: [{ type: "human", id: "m1", content: "hi" }] } };
+    const form = (parts: [string, string | Blob][]) => {
+      const body = new FormData();
+      for (const [name, value] of parts) body.append(name, value);
+      return handle(new Request("http://fawn.local/api/fawn/threads/import-deerflow", { method: "POST", body }));
+    };
+    const count = await threadCount();
+    for (const [response, status] of [
+      [call("POST", "/fawn/threads/import-deerflow", { thread }), 415],
+      [form([["path", "user-data/outputs/a.md"]]), 422],
+      [form([["thread", "{"]]), 422],
+      [
+        form([
+          ["thread", JSON.stringify(thread)],
+          ["path", "user-data/outputs/a.md"],
+        ]),
+        422,
+      ],
+      [
+        form([
+          ["thread", JSON.stringify(thread)],
+          ["path", "../a.md"],
+          ["file", new Blob(["x"])],
+        ]),
+        422,
+      ],
+      [form([["thread", JSON.stringify({ values: { messages: "none" } })]]), 422],
+    ] as const) {
+      const refused = await response;
+      expect([refused.status, ((await refused.json()) as { detail: string }).detail]).toEqual([
+        status,
+        expect.stringMatching(/\.$/),
+      ]);
+    }
+    expect(await threadCount()).toBe(count);
+
+    const imported = await answer<ThreadSummary>(
+      form([
+        ["thread", JSON.stringify(thread)],
+        ["path", "user-data/outputs/a.md"],
+        ["file", new Blob(["# A"])],
+      ]),
+    );
+    expect(imported.title).toBe("From DeerFlow");
+    const file = await gateway.threads.readFile(imported.thread_id, "/mnt/user-data/outputs/a.md");
+    expect(new TextDecoder().decode(file.bytes)).toBe("# A");
+  });
+
   it("versions, compact and share link", async () => {
     const unknown = await call("POST", `/fawn/threads/${threadId}/versions`, { run_id: "no-such-run" });
     expect([unknown.status, await unknown.json()]).toEqual([

@@ -64,6 +64,41 @@ async function bundleBytes(request: Request): Promise<Uint8Array> {
   return bytes;
 }
 
+/** A DeerFlow import's multipart body: `thread` (thread.json, text or a file), then `path`/`file` pairs in order. */
+async function deerFlowImport(
+  request: Request,
+): Promise<{ thread: unknown; files: { path: string; bytes: Uint8Array }[] }> {
+  if (!(request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) {
+    throw new RouteProblem(415, "Send a DeerFlow thread as multipart/form-data: thread, then path and file pairs.");
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw new RouteProblem(400, "The request body is not readable multipart/form-data.");
+  }
+  const threadPart = form.get("thread");
+  if (threadPart === null) throw new RouteProblem(422, "thread: DeerFlow's thread.json is missing.");
+  let thread: unknown;
+  try {
+    thread = JSON.parse(typeof threadPart === "string" ? threadPart : await threadPart.text());
+  } catch {
+    throw new RouteProblem(422, "thread: DeerFlow's thread.json is not valid JSON.");
+  }
+  const paths = form.getAll("path");
+  const parts = form.getAll("file");
+  if (paths.length !== parts.length) throw new RouteProblem(422, "Send one path for each file, in the same order.");
+  const files: { path: string; bytes: Uint8Array }[] = [];
+  for (const [index, path] of paths.entries()) {
+    const part = parts[index]!;
+    if (typeof path !== "string" || typeof part === "string") {
+      throw new RouteProblem(422, `file ${index + 1}: a path is text and a file is a file.`);
+    }
+    files.push({ path, bytes: new Uint8Array(await part.arrayBuffer()) });
+  }
+  return { thread, files };
+}
+
 export const fawnRoutes: RouteGroup = (app, gateway) => {
   app.get("/api/fawn/threads", async () => json(await gateway.threads.list()));
 
@@ -73,6 +108,11 @@ export const fawnRoutes: RouteGroup = (app, gateway) => {
   });
 
   app.post("/api/fawn/threads/import", async (c) => json(await gateway.bundles.import(await bundleBytes(c.req.raw))));
+
+  // `threads.importDeerFlow`: multipart, `thread` DeerFlow's thread.json, then `path` and `file` pairs in order.
+  app.post("/api/fawn/threads/import-deerflow", async (c) =>
+    json(await gateway.threads.importDeerFlow(await deerFlowImport(c.req.raw))),
+  );
 
   app.get("/api/fawn/threads/:thread_id", async (c) => json(await findThread(gateway, c.req.param("thread_id"))));
 

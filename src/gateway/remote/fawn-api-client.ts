@@ -149,6 +149,24 @@ export class FawnApiClient {
     return this.read(response, threadSummarySchema, "an imported thread");
   }
 
+  /**
+   * `POST /fawn/threads/import-deerflow`: `threads.importDeerFlow` — DeerFlow's thread.json and its folder's files,
+   * sent as multipart (`thread`, then `path` and `file` pairs); checked whole on the server, else nothing written.
+   */
+  async importDeerFlow(input: {
+    thread: unknown;
+    files: { path: string; bytes: Uint8Array }[];
+  }): Promise<ThreadSummary> {
+    const form = new FormData();
+    form.append("thread", new Blob([JSON.stringify(input.thread)], { type: "application/json" }), "thread.json");
+    for (const file of input.files) {
+      form.append("path", file.path);
+      form.append("file", new Blob([file.bytes.slice()]), "file");
+    }
+    const response = await this.fetch("/fawn/threads/import-deerflow", { method: "POST", body: form });
+    return this.read(response, threadSummarySchema, "an imported thread");
+  }
+
   /** `POST /fawn/threads/{id}/continue`: `bundles.continueThread` (a read-only thread copied as the user's own). */
   async continueThread(threadId: string): Promise<ThreadSummary> {
     return this.json("POST", `/fawn/threads/${seg(threadId)}/continue`, threadSummarySchema, "a thread");
