@@ -74,10 +74,12 @@ describe("DeerFlow's route table", () => {
     expect(paths).toContain(at("POST", DEERFLOW_ROUTES.login));
   });
 
-  it("runs the stream modes the workspace asks for, once `messages` is sent as `messages-tuple`", () => {
-    const body = JSON.parse(deerflowRunBody(JSON.stringify({ stream_mode: WORKSPACE_STREAM_MODES })) as string);
-    expect(body.stream_mode).toEqual([...WORKSPACE_STREAM_MODES].map((m) => (m === "messages" ? "messages-tuple" : m)));
-    for (const mode of body.stream_mode) expect(STREAM_MODES).toContain(mode);
+  it("runs the stream modes the workspace asks for, and LangGraph's `messages` as `messages-tuple`", () => {
+    const asked = JSON.parse(deerflowRunBody(JSON.stringify({ stream_mode: WORKSPACE_STREAM_MODES })) as string);
+    expect(asked.stream_mode).toEqual([...WORKSPACE_STREAM_MODES]);
+    for (const mode of WORKSPACE_STREAM_MODES) expect(STREAM_MODES).toContain(mode);
+    const mapped = JSON.parse(deerflowRunBody(JSON.stringify({ stream_mode: ["messages", "events"] })) as string);
+    expect(mapped.stream_mode).toEqual(["messages-tuple"]);
   });
 
   it("takes the thread ids a browser makes", () => {
