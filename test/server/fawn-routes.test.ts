@@ -184,6 +184,18 @@ describe("FawnApiClient reading what a server should not answer", () => {
     }
   });
 
+  it("makes the workspace's own error for a malformed answer when given a maker", async () => {
+    const seen: string[] = [];
+    const client = new FawnApiClient((async () => new Response("not json")) as ServerFetch, {
+      malformed: (what) => {
+        seen.push(what);
+        return new Error(`bad ${what}`);
+      },
+    });
+    await expect(client.replay("t")).rejects.toThrow("bad a thread's replay");
+    expect(seen).toEqual(["a thread's replay"]);
+  });
+
   it("drops fields a thread does not have, and cuts a long refusal", async () => {
     const thread = {
       thread_id: "t",

@@ -65,6 +65,11 @@ export class FawnApiError extends Error implements UserFacing {
 export interface FawnApiClientOptions {
   /** How sentences name the server ("fawn.example"); its host by default is the caller's to give. */
   serverName?: string;
+  /**
+   * Makes the error for an answer that is not what the route gives (`what`: "a thread"), so the workspace can mark
+   * its connection `malformed` (RemoteConnection.malformed); by default a FawnApiError with `malformed` set.
+   */
+  malformed?: (what: string) => Error;
 }
 
 /** The header a file's stored type comes in (fawn-routes.ts's FAWN_MIME_TYPE_HEADER). */
@@ -72,11 +77,15 @@ const FAWN_MIME_TYPE_HEADER = "x-fawn-mime-type";
 /** A MIME type as a server may name one (`text/markdown; charset=utf-8`); anything else is read as bytes. */
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(; ?[a-z0-9_-]+=[a-z0-9_.-]+)*$/i;
 
+/** The largest thread file read whole (as the workspace's other file reads). */
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
 /** The longest refusal sentence taken from a server; a longer one is cut. */
 const MAX_DETAIL = 500;
 
 export class FawnApiClient {
   private readonly serverName: string;
+  private readonly onMalformed: ((what: string) => Error) | undefined;
 
   /** `fetch` is a ServerFetch below the server's REST base (`<url>/api`), its token applied (serverFetch). */
   constructor(
@@ -84,6 +93,7 @@ export class FawnApiClient {
     options: FawnApiClientOptions = {},
   ) {
     this.serverName = options.serverName ?? "The server";
+    this.onMalformed = options.malformed;
   }
 
   /** `GET /fawn/threads`: every thread as `threads.list` answers (pinned first, then by recent activity). */
@@ -121,6 +131,10 @@ export class FawnApiClient {
   async readFile(threadId: string, path: string): Promise<ThreadFileContent> {
     const response = await this.fetch(`/fawn/threads/${seg(threadId)}/files?path=${encodeURIComponent(path)}`);
     await this.refusal(response);
+    if (Number(response.headers.get("content-length") ?? 0) > MAX_FILE_BYTES) {
+      await response.body?.cancel();
+      throw new FawnApiError(`${path} is larger than 100 MB, too large to open here.`, 413);
+    }
     const stored = response.headers.get(FAWN_MIME_TYPE_HEADER) ?? "";
     const mime_type = MIME_TYPE.test(stored) ? stored : "application/octet-stream";
     return { path, bytes: new Uint8Array(await response.arrayBuffer()), mime_type };
@@ -232,7 +246,8 @@ export class FawnApiClient {
     );
   }
 
-  private malformed(what: string): FawnApiError {
+  private malformed(what: string): Error {
+    if (this.onMalformed) return this.onMalformed(what);
     return new FawnApiError(`${this.serverName} answered with something that is not ${what}.`, 0, true);
   }
 }
