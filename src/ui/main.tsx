@@ -1,9 +1,10 @@
 // Page entry point: connects to the agent worker and mounts the UI. Keep it light: it is what loads first. When
 // index.html shows its prerendered first screen, its first script loads this only once that screen's paint has been
 // reported (src/shared/first-screen.ts).
+import { Show } from "solid-js";
 import { render } from "solid-js/web";
 import { App, preloadDialogs } from "./app.tsx";
-import { createStores, StoresProvider } from "./state/stores.tsx";
+import { createStores, showStores, shownStores, StoresProvider } from "./state/stores.tsx";
 import { connectGateway } from "./gateway-client.ts";
 import { i18nReady } from "./i18n/index.ts";
 import { preloadMarkdown } from "./markdown/lazy-markdown.tsx";
@@ -33,20 +34,30 @@ const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 // index.html's first script set it already (no flash); this keeps it right if that script could not run.
 applyTheme(theme());
-const stores = createStores(connectGateway());
+// A server's workspace kept from the last visit (state/workspaces.ts, in the sidebar's "Workspace" chunk, loaded
+// only then); else this browser's.
+const saved = localStorage.getItem("fawn.workspace");
+const started = saved
+  ? import("./workspace/workspace-switcher.tsx").then((module) => void module.startSavedWorkspace(saved))
+  : showStores(createStores(connectGateway()));
 const prerendered = document.documentElement.hasAttribute(FIRST_SCREEN_ATTRIBUTE);
 // A Chinese UI waits for its dictionary (a small chunk) so that English never flashes first; English is immediate.
 // The prerendered first screen stays until its paint has been reported (at once in a build, whose index.html loads
 // this script only then; not so in `vite dev`): Chromium forgets the paint of text removed before it was reported, and
 // the app's identical welcome would count as the largest paint instead, later.
-void Promise.all([i18nReady(), prerendered && firstPaint()]).then(() => {
+void Promise.all([i18nReady(), prerendered && firstPaint(), started]).then(() => {
   // The first screen gives way to the app in this same task, so no frame shows both or neither.
   root.replaceChildren();
   render(
+    // Another workspace, other stores: the app is made again over them.
     () => (
-      <StoresProvider stores={stores}>
-        <App init={stores.init} />
-      </StoresProvider>
+      <Show when={shownStores()} keyed>
+        {(stores) => (
+          <StoresProvider stores={stores}>
+            <App init={stores.init} />
+          </StoresProvider>
+        )}
+      </Show>
     ),
     root,
   );
