@@ -91,6 +91,13 @@ export function createFawnTools(shown: () => Stores | undefined) {
     };
   }
 
+  /** Opens a thread as a click on it does; an unknown id is refused first, leaving the page as it was. */
+  async function openKnown(threadId: string): Promise<void> {
+    const { client, openThread } = stores();
+    if (!(await client.threads.get(threadId))) throw new ToolRefusal(`No thread has the id ${threadId}.`);
+    await openThread.open(threadId);
+  }
+
   const executors = new Map<string, Executor<z.ZodType>>();
   const add = <Input extends z.ZodType>(definition: FawnToolDefinition<Input>, run: Executor<Input>) =>
     executors.set(definition.name, run as Executor<z.ZodType>);
@@ -128,9 +135,9 @@ export function createFawnTools(shown: () => Stores | undefined) {
 
   add(OPEN_THREAD, async ({ thread_id, last_messages }) => {
     const { openThread } = stores();
-    await openThread.open(thread_id);
+    await openKnown(thread_id);
     const detail = openThread.current();
-    if (detail?.thread_id !== thread_id) throw new ToolRefusal(`No thread has the id ${thread_id}.`);
+    if (detail?.thread_id !== thread_id) throw new ToolRefusal(`Thread ${thread_id} could not be opened.`);
     const messages = messageViews(detail.entries);
     return {
       thread_id,
@@ -153,8 +160,9 @@ export function createFawnTools(shown: () => Stores | undefined) {
   add(SEND_MESSAGE, async ({ message, thread_id }) => {
     const { openThread } = stores();
     if (thread_id !== undefined && openThread.current()?.thread_id !== thread_id) {
-      await openThread.open(thread_id);
-      if (openThread.current()?.thread_id !== thread_id) throw new ToolRefusal(`No thread has the id ${thread_id}.`);
+      await openKnown(thread_id);
+      if (openThread.current()?.thread_id !== thread_id)
+        throw new ToolRefusal(`Thread ${thread_id} could not be opened.`);
     }
     return sendAndRead(message);
   });
