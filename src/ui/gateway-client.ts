@@ -1,7 +1,7 @@
 // The page's handle on the agent worker: the Gateway's domains over comlink (`client.threads.list()` calls
 // ThreadsService.list in the worker).
 import * as Comlink from "comlink";
-import type { GatewayApi, RunEvent, RunRequest } from "../protocol/index.ts";
+import type { GatewayApi, RunEvent, RunRequest, WorkspaceGatewayApi } from "../protocol/index.ts";
 import { firstPaint } from "./shared/first-paint.ts";
 
 /**
@@ -10,6 +10,9 @@ import { firstPaint } from "./shared/first-paint.ts";
  * as a path and calls the method in the worker with the service as `this`.)
  */
 export type GatewayClient = { [K in keyof GatewayApi]: Comlink.Remote<GatewayApi[K]> };
+
+/** A server's workspace as the page calls it (`client.openWorkspace(id)`): the same domains, and `workspace`. */
+export type WorkspaceClient = { [K in keyof WorkspaceGatewayApi]: Comlink.Remote<WorkspaceGatewayApi[K]> };
 
 let connected: GatewayClient | undefined;
 

@@ -12,7 +12,15 @@ import {
   type ModelChoice,
   type SkillInfo,
 } from "../../protocol/index.ts";
-import { useComposerExtras, useGateway, useModelChoice, useNotices, useOpenThread, useRuns } from "../state/stores.tsx";
+import {
+  useComposerExtras,
+  useGateway,
+  useModelChoice,
+  useNotices,
+  useOpenThread,
+  useRuns,
+  useWorkspace,
+} from "../state/stores.tsx";
 import { formatBytes, rich, t, type TextKey } from "../i18n/index.ts";
 import { ContextMeter } from "./context-meter.tsx";
 import { ATTACH_ICON_PATH } from "./attach-icon.ts";
@@ -82,6 +90,12 @@ export function Composer() {
   let picker!: HTMLInputElement;
   const running = () => Boolean(runs.run()) || sending();
   const extras = useComposerExtras();
+  const workspace = useWorkspace();
+  /** Why files cannot be attached: the server workspace's server takes no uploads. */
+  const uploadsOff = () => {
+    const server = workspace?.server();
+    return server?.features.uploads === false ? t("workspace.uploadsOff", { name: server.name }) : undefined;
+  };
   const coarsePointer = createCoarsePointer();
   /** The model the next message goes to, when it is not marked for reasoning and the mode asks for reasoning. */
   const reasonless = () => {
@@ -176,6 +190,10 @@ export function Composer() {
   /** Adds `chosen` to the attached files; the message box has the focus afterwards, so Enter sends. */
   const attach = (chosen: readonly File[]) => {
     if (chosen.length === 0) return;
+    if (uploadsOff()) {
+      notices.setNotice(uploadsOff(), { kind: "info" });
+      return;
+    }
     box.focus();
     const next = [...files(), ...chosen];
     const problem = uploadLimitProblem(next);
@@ -312,8 +330,9 @@ export function Composer() {
       <button
         type="button"
         class="ghost attach-button"
-        onClick={() => picker.click()}
-        title={t("composer.attachTitle")}
+        aria-disabled={uploadsOff() ? "true" : undefined}
+        onClick={() => (uploadsOff() ? notices.setNotice(uploadsOff(), { kind: "info" }) : picker.click())}
+        title={uploadsOff() ?? t("composer.attachTitle")}
       >
         {/* A paperclip on a phone, the words elsewhere (composer.css). */}
         <svg class="attach-icon" aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">

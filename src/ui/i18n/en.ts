@@ -6,6 +6,7 @@ import { template } from "@solid-primitives/i18n";
 import { enConversation } from "./en-conversation.ts";
 import { enModelsTools } from "./en-models-tools.ts";
 import { enSettings } from "./en-settings.ts";
+import { enWorkspaces } from "./en-workspaces.ts";
 
 export const en = {
   // Shared words.
@@ -242,6 +243,7 @@ export const en = {
   ...enConversation,
   ...enSettings,
   ...enModelsTools,
+  ...enWorkspaces,
 };
 
 /** The English dictionary's type: every key, and the template arguments each takes. */

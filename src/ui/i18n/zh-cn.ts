@@ -6,6 +6,7 @@ import type { Translation } from "./en.ts";
 import { zhCNConversation } from "./zh-cn-conversation.ts";
 import { zhCNModelsTools } from "./zh-cn-models-tools.ts";
 import { zhCNSettings } from "./zh-cn-settings.ts";
+import { zhCNWorkspaces } from "./zh-cn-workspaces.ts";
 
 export const zhCN: Translation = {
   "common.save": "保存",
@@ -206,4 +207,5 @@ export const zhCN: Translation = {
   ...zhCNConversation,
   ...zhCNSettings,
   ...zhCNModelsTools,
+  ...zhCNWorkspaces,
 };

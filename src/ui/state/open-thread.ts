@@ -123,11 +123,16 @@ export function createOpenThread(deps: {
       const detail = await client.threads.get(threadId);
       if (thread()?.thread_id === threadId && !deps.isRunning(threadId)) setThread(detail);
     },
-    /** Follows the address: back and forward open the thread it names (a share link's is the Shared thread dialog's). */
-    followAddress(): void {
-      window.addEventListener("popstate", () => {
+    /**
+     * Follows the address: back and forward open the thread it names (a share link's is the Shared thread dialog's).
+     * Returns the end of it.
+     */
+    followAddress(): () => void {
+      const follow = () => {
         if (!isSharedHash(location.hash)) void open(threadIdFromHash());
-      });
+      };
+      window.addEventListener("popstate", follow);
+      return () => window.removeEventListener("popstate", follow);
     },
     findRequest,
     /** The conversation showed (or gave up on) the message findRequest asked for. */

@@ -114,14 +114,20 @@ export function createRuns(deps: {
     const last = runs()[threadId];
     // A refused run (busy in another tab) saved nothing: keep its reason on screen.
     if (last?.runId === runId && last.error?.error === "busy") setNotice(last.error.message, { threadId });
+    const detail = await settle(threadId);
+    composerExtras.runEnded(threadId, endStatus === "success");
+    // The tab may be hidden: a notification says the reply is ready (when the user allowed them).
+    if (detail) notifyRunFinished({ threadId, title: detail.title }, () => void openThread.open(threadId));
+  }
+
+  /** A run's stream is over: the thread as saved takes the live view's place. */
+  async function settle(threadId: string) {
     const detail = await client.threads.get(threadId);
     batch(() => {
       if (thread()?.thread_id === threadId) openThread.setCurrent(detail);
       setRun(threadId, () => undefined);
     });
-    composerExtras.runEnded(threadId, endStatus === "success");
-    // The tab may be hidden: a notification says the reply is ready (when the user allowed them).
-    if (detail) notifyRunFinished({ threadId, title: detail.title }, () => void openThread.open(threadId));
+    return detail;
   }
 
   /** The user message `messageId` as shown, for an edit or a regeneration of it. */
@@ -134,6 +140,9 @@ export function createRuns(deps: {
     run,
     isRunning,
     send,
+    // A run followed from elsewhere (state/run-join.ts, a server workspace's): its view, and its end.
+    setRun,
+    settle,
     /**
      * Uploads `files` to the open thread (creating one when none is open), then sends `text` with them. False when
      * the upload was refused: the notice says why, and the composer keeps the text and the files.

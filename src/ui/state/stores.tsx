@@ -1,9 +1,16 @@
-// The UI's stores, made once per page and provided to every component through Solid's context: the thread list, the
-// open thread (with its address and replay), runs, the model choice, notices and dialogs, and the composer's extras.
-// A component takes the one it uses (useRuns(), useOpenThread()…). State modules import no feature folder (lint).
-import { createContext, useContext, type JSX } from "solid-js";
-import { CHANGES_CHANNEL, isChangeNotice, PROTOCOL_VERSION, type ChangeNotice } from "../../protocol/index.ts";
-import type { GatewayClient } from "../gateway-client.ts";
+// The UI's stores, made once per workspace shown (this browser's, or a server's: state/workspaces.ts) and provided to
+// every component through Solid's context: the thread list, the open thread (with its address and replay), runs, the
+// model choice, notices and dialogs, and the composer's extras. A component takes the one it uses (useRuns(),
+// useOpenThread()…). State modules import no feature folder (lint).
+import { createContext, createSignal, useContext, type JSX } from "solid-js";
+import {
+  CHANGES_CHANNEL,
+  isChangeNotice,
+  PROTOCOL_VERSION,
+  type ChangeNotice,
+  type ServerSummary,
+} from "../../protocol/index.ts";
+import type { GatewayClient, WorkspaceClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { GATEWAY_READY_MARK } from "../shared/perf-marks.ts";
 import { createWebContainerStarter } from "../webcontainer-starter.ts";
@@ -14,8 +21,23 @@ import { createOpenThread, threadIdFromHash } from "./open-thread.ts";
 import { createRuns } from "./runs.ts";
 import { createThreadList } from "./thread-list-store.ts";
 
-/** Makes the stores over `client`; `init` then loads them and follows changes made elsewhere. */
-export function createStores(client: GatewayClient) {
+/** A server's workspace the stores are made over (state/workspaces.ts); absent: this browser's. */
+export interface StoresWorkspace {
+  id: string;
+  client: WorkspaceClient;
+  /** Its server's record, once known (its name, what it offers). */
+  server: () => ServerSummary | undefined;
+}
+
+/**
+ * Makes the stores over `client` (this browser's Gateway, or a server's workspace with its change `channel`); `init`
+ * then loads them and follows changes made elsewhere, until `dispose`.
+ */
+export function createStores(
+  client: GatewayClient,
+  options: { channel?: string; workspace?: StoresWorkspace; onInit?: () => void } = {},
+) {
+  const cleanups: (() => void)[] = [];
   // The stores ask each other through functions, called only once all are made.
   const notices = createNotices({
     openThreadId: () => openThread.current()?.thread_id,
@@ -66,7 +88,8 @@ export function createStores(client: GatewayClient) {
   async function init(): Promise<void> {
     // Listen before the first load: a change made while storage opens (a thread imported right away) must still
     // refresh the list, which the first load may have read before it.
-    const changes = new BroadcastChannel(CHANGES_CHANNEL);
+    const changes = new BroadcastChannel(options.channel ?? CHANGES_CHANNEL);
+    cleanups.push(() => changes.close());
     changes.onmessage = (event: MessageEvent<unknown>) => {
       if (isChangeNotice(event.data)) void applyChange(event.data);
     };
@@ -78,20 +101,39 @@ export function createStores(client: GatewayClient) {
     // The user may have started a thread while storage was opening: keep it rather than the address's.
     const fromHash = threadIdFromHash();
     if (fromHash && !openThread.current()) await openThread.open(fromHash);
-    openThread.followAddress();
+    cleanups.push(openThread.followAddress());
     // Memory updates wait a while after a run; a tab being hidden (or closed) may not come back, so apply them now.
-    document.addEventListener("visibilitychange", () => {
+    const flush = () => {
       if (document.visibilityState === "hidden") void client.memory.flush().catch(() => undefined);
-    });
+    };
+    document.addEventListener("visibilitychange", flush);
+    cleanups.push(() => document.removeEventListener("visibilitychange", flush));
     void webContainer.startIfChosen().catch(() => undefined);
+    options.onInit?.();
   }
 
-  return { client, threadList, openThread, runs, modelChoice, notices, composerExtras, webContainer, init };
+  return {
+    client,
+    threadList,
+    openThread,
+    runs,
+    modelChoice,
+    notices,
+    composerExtras,
+    webContainer,
+    init,
+    workspace: options.workspace,
+    /** Stops following changes and the address (the page switched to another workspace). */
+    dispose: () => cleanups.splice(0).forEach((cleanup) => cleanup()),
+  };
 }
 
 export type Stores = ReturnType<typeof createStores>;
 
 const StoresContext = createContext<Stores>();
+
+/** The stores on screen: main.tsx shows the app over them; switching workspace replaces them (state/workspaces.ts). */
+export const [shownStores, showStores] = createSignal<Stores>();
 
 /** Gives the stores to every component below it. */
 export function StoresProvider(props: { stores: Stores; children: JSX.Element }) {
@@ -111,3 +153,5 @@ export const useNotices = () => useStores().notices;
 export const useComposerExtras = () => useStores().composerExtras;
 /** Starts the page's WebContainer when Settings → Sandbox chooses it. */
 export const useWebContainer = () => useStores().webContainer;
+/** The server workspace on screen; undefined in this browser's. */
+export const useWorkspace = () => useStores().workspace;

@@ -1,13 +1,18 @@
-// The sidebar: New thread, Import thread, the thread list (pinned first, then by recent activity; virtualized) with
-// its search box, and Settings. On a phone it is a drawer over the conversation (app.tsx), which also holds
+// The sidebar: "Workspace" (once a server is connected), New thread, Import thread, the thread list (pinned first,
+// then by recent activity; virtualized) with its search box, and Settings. On a phone it is a drawer over the conversation (app.tsx), which also holds
 // "Keyboard shortcuts" and a "Hide threads" button; a click on a control marked `closes-drawer` closes it.
-import { createEffect, createSignal, on, onCleanup, Show } from "solid-js";
+import { createEffect, createSignal, lazy, on, onCleanup, Show, Suspense } from "solid-js";
 import { useGateway, useNotices, useOpenThread, useRuns, useThreadList } from "../state/stores.tsx";
 import { createThreadSearch, isActiveQuery, type ThreadSearchState } from "./thread-search-controller.ts";
 import { ImportThreadButton } from "./import-thread.tsx";
 import { ThreadList } from "./thread-list.tsx";
 import { ThreadSearchBox, ThreadSearchResults } from "./thread-search.tsx";
 import { t } from "../i18n/index.ts";
+
+// "Workspace" (this browser's or a server's threads): its own chunk, shown once a server is connected.
+const WorkspaceSwitcher = lazy(() =>
+  import("../workspace/workspace-switcher.tsx").then((module) => ({ default: module.WorkspaceSwitcher })),
+);
 
 export function Sidebar(props: {
   onShowShortcuts: () => void;
@@ -50,6 +55,9 @@ export function Sidebar(props: {
           <span aria-hidden="true">×</span>
         </button>
       </div>
+      <Suspense>
+        <WorkspaceSwitcher />
+      </Suspense>
       <button type="button" class="primary new-thread closes-drawer" onClick={() => void open.newThread()}>
         {t("common.newThread")}
       </button>

@@ -1,5 +1,6 @@
 // The title bar: "Show threads" (on a phone, or when the sidebar is hidden), the open thread's title and token
-// total, the "Keyboard shortcuts" button, the Terminal toggle, and the thread's actions (Rename, Pin, Delete).
+// total, the "Keyboard shortcuts" button, the Terminal toggle, and the thread's actions (Rename, Pin, Export, Copy to…,
+// Delete).
 // On a phone it is the only bar: Terminal and Thread actions become icons (their names stay, visually hidden), the
 // token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css). Rename asks for
 // the title in a dialog; Delete asks in a dialog first; Replay plays the thread back in place of the composer.
@@ -11,6 +12,9 @@ import { formatCount, threadUsage, usageDetail } from "../conversation/message-u
 import { errorMessage } from "../gateway-client.ts";
 import { DeleteThreadDialog } from "./delete-thread-dialog.tsx";
 import { ShareLinkDialog } from "./share-link-dialog.tsx";
+
+// Thread actions → "Copy to…" (another workspace): its own chunk, loaded when the menu first opens.
+const CopyToMenu = lazy(() => import("./copy-to-menu.tsx").then((module) => ({ default: module.CopyToMenu })));
 
 // Loaded the first time a thread is renamed: the first screen's script stays within its budget.
 const RenameThreadDialog = lazy(() =>
@@ -206,6 +210,9 @@ export function ThreadHeader(props: {
                         </button>
                       </div>
                     </Show>
+                    <Suspense>
+                      <CopyToMenu threadId={thread().thread_id} onDone={() => setOpen(false)} />
+                    </Suspense>
                     <Show when={!openThread.replay() && !runs.run() && thread().entries.length > 0}>
                       <button type="button" role="menuitem" onClick={replay}>
                         {t("replay.start")}
