@@ -148,6 +148,55 @@ describe("FawnApiClient against the server", () => {
   });
 });
 
+/** Every stored row of `token`'s user, as one digest (test/server/bad-input.test.ts's check). */
+async function rowsOf(token: string): Promise<string> {
+  const owner = (await server.server.users.byToken(token))!.userId;
+  const [row] = await server.db.query<{ rows: number; digest: string | null }>(
+    `SELECT count(*)::int AS rows,
+            md5(string_agg(store || encode(sort_key, 'hex') || encode(value, 'hex'), ',' ORDER BY store, sort_key))
+              AS digest
+       FROM fawn_rows WHERE owner = $1`,
+    [owner],
+  );
+  return JSON.stringify(row);
+}
+
+describe("Fawn's routes refusing bad input over HTTP", () => {
+  it("answers each with a 4xx sentence and leaves every stored row as it was", async () => {
+    const send = (method: string, path: string, body?: BodyInit, type = "application/json") =>
+      server.request(`/api/fawn${path}`, { method, token: ada, headers: { "content-type": type }, body: body ?? null });
+    const before = await rowsOf(ada);
+    const cases: [() => Promise<Response>, number][] = [
+      [() => send("PATCH", `/threads/${threadId}`, "{"), 400],
+      [() => send("PATCH", `/threads/${threadId}`, JSON.stringify({ title: "x".repeat(201) })), 422],
+      [() => send("PATCH", `/threads/${threadId}`, JSON.stringify({ title: "New", memory: false })), 422],
+      [() => send("PATCH", `/threads/${threadId}`, JSON.stringify([1, 2])), 422],
+      [() => send("POST", "/threads/search", JSON.stringify({ query: 5 })), 422],
+      [() => send("POST", "/threads/import", new Uint8Array(), "application/vnd.fawn.thread+zip"), 400],
+      [
+        () => send("POST", "/threads/import", strToU8("PK\u0003\u0004 not really"), "application/vnd.fawn.thread+zip"),
+        422,
+      ],
+      [() => send("POST", "/threads/import-deerflow", JSON.stringify({ thread: {} })), 415],
+      [() => send("POST", `/threads/${threadId}/versions`, JSON.stringify({ run_id: "" })), 422],
+      [() => send("POST", `/threads/${threadId}/versions`, JSON.stringify({ run_id: "none" })), 422],
+      [
+        () => send("GET", `/threads/${threadId}/files?path=${encodeURIComponent("/mnt/user-data/../../etc/passwd")}`),
+        400,
+      ],
+      [() => send("GET", `/threads/${threadId}/export?format=exe`), 422],
+      [() => send("POST", "/threads/no-such-thread/continue"), 404],
+      [() => send("DELETE", `/threads/${threadId}`), 405],
+    ];
+    for (const [response, status] of cases) {
+      const answer = await response();
+      const body = (await answer.json()) as { detail: string };
+      expect([answer.status, body.detail]).toEqual([status, expect.stringMatching(/^\S/)]);
+    }
+    expect(await rowsOf(ada)).toBe(before);
+  });
+});
+
 describe("FawnApiClient reading what a server should not answer", () => {
   /** A server whose every answer is `response()`. */
   const answering = (response: () => Response) =>
