@@ -9,6 +9,9 @@ import { serverBases, serverFetch, type ServerFetch } from "../../src/gateway/re
 import { deerFlowFixtures } from "../support/deerflow-fixtures.ts";
 import { startTestServer, type TestServer } from "./server-harness.ts";
 
+/** Where the app runs: the worker's fetch to the server is cross-origin. */
+const APP_ORIGIN = "https://app.example.com";
+
 let server: TestServer;
 let ada: string;
 let fawn: FawnApiClient;
@@ -21,7 +24,7 @@ function clientFor(token: string | undefined, prefix = ""): FawnApiClient {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ origins: [APP_ORIGIN] });
   ada = await server.addUser("Ada");
   fawn = clientFor(ada);
   const sdk = new Client({ apiUrl: server.apiUrl, apiKey: ada, callerOptions: { maxRetries: 0 } });
@@ -74,6 +77,28 @@ describe("FawnApiClient against the server", () => {
     expect(new TextDecoder().decode(file.bytes)).toBe("bees make honey\n");
     expect(file.mime_type).toMatch(/^text\/plain/);
     await expect(fawn.readFile(threadId, "/etc/passwd")).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("lets the app's origin send a PATCH and read a file's stored type across origins", async () => {
+    const preflight = await server.request(`/api/fawn/threads/${threadId}`, {
+      method: "OPTIONS",
+      token: null,
+      headers: {
+        origin: APP_ORIGIN,
+        "access-control-request-method": "PATCH",
+        "access-control-request-headers": "authorization, content-type",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toMatch(/PATCH/);
+    const path = encodeURIComponent("/mnt/user-data/uploads/notes.txt");
+    const file = await server.request(`/api/fawn/threads/${threadId}/files?path=${path}`, {
+      token: ada,
+      headers: { origin: APP_ORIGIN },
+    });
+    expect(file.headers.get("access-control-allow-origin")).toBe(APP_ORIGIN);
+    expect(file.headers.get("access-control-expose-headers")).toMatch(/X-Fawn-Mime-Type/i);
+    await file.body?.cancel();
   });
 
   it("exports a .fawn, imports it whole as a new thread, continues it; a damaged bundle writes nothing", async () => {
