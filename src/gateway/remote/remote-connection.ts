@@ -66,8 +66,8 @@ export class RemoteConnection {
           state: "unauthorized",
           sentence: `${this.label} refused the access token: connect it again in Settings → Servers.`,
         };
-      } else if (response.status < 500 || this.state.state !== "offline") {
-        if (this.state.state !== "malformed" || response.ok) this.state = { state: "online" };
+      } else if (this.state.state !== "malformed" || response.ok) {
+        this.state = { state: "online" };
       }
       return response;
     };
@@ -98,6 +98,10 @@ export class RemoteConnection {
       await this.keep(key, value);
       return value;
     } catch (error) {
+      // Fawn's client marks an answer that is not what its route gives (FawnApiError's `malformed`).
+      if (error instanceof Error && (error as { malformed?: unknown }).malformed === true) {
+        this.state = { state: "malformed", sentence: error.message };
+      }
       if (!isUnreachable(error)) throw error;
       this.offline();
       const kept = await this.kept<T>(key);

@@ -236,7 +236,7 @@ export function remoteSettings(remote: RemoteContext, local: SettingsApi): Setti
 
 export function remoteBundles(remote: RemoteContext): BundlesApi {
   return {
-    export: (threadId: string, format: ThreadExportFormat): Promise<ThreadExport> =>
+    export: async (threadId: string, format: ThreadExportFormat): Promise<ThreadExport> =>
       remote.fawnFor("Exporting a thread").exportThread(threadId, format),
     import: async (archive: Blob | Uint8Array): Promise<ThreadSummary> => {
       const thread = await remote.fawnFor("Importing a .fawn thread").importThread(archive);
@@ -254,7 +254,7 @@ export function remoteBundles(remote: RemoteContext): BundlesApi {
 /** Share links of a server's thread come from the server; a shared thread opened to be read is this browser's. */
 export function remoteSharing(remote: RemoteContext, local: SharingApi): SharingApi {
   return {
-    link: (threadId: string): Promise<ThreadShareLink> => remote.fawnFor("Share links").shareLink(threadId),
+    link: async (threadId: string): Promise<ThreadShareLink> => remote.fawnFor("Share links").shareLink(threadId),
     readLink: (data) => local.readLink(data),
     openBundle: (archive) => local.openBundle(archive),
     close: (threadId) => local.close(threadId),
@@ -283,7 +283,7 @@ export function remoteApprovals(remote: RemoteContext, runs: RemoteRuns): Approv
 
 export function remoteContextApi(remote: RemoteContext): ContextApi {
   return {
-    usage: (threadId: string, model?: ThreadModelChoice): Promise<ThreadContextUsage> =>
+    usage: async (threadId: string, model?: ThreadModelChoice): Promise<ThreadContextUsage> =>
       remote.fawnFor("The context gauge").contextUsage(threadId, model),
     compact: async (threadId: string, model?: ThreadModelChoice): Promise<ThreadCompaction> => {
       const result = await remote.fawnFor("/compact").compact(threadId, model);

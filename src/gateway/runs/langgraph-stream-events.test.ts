@@ -1,0 +1,95 @@
+// The RunEvent ⇄ LangGraph stream part mapping the server and the server workspace share: Fawn's events survive the
+// round trip unchanged, LangGraph's own serialization (langgraphjs dev) reads as the same wire messages, and parts
+// that are not what they claim are dropped rather than passed to the page.
+import { describe, expect, it } from "vitest";
+import type { RunEvent } from "../../protocol/index.ts";
+import { endStatusOf, runEventOf, streamPartOf, wireMessageOf } from "./langgraph-stream-events.ts";
+
+const EVENTS: RunEvent[] = [
+  { event: "metadata", data: { run_id: "r1", thread_id: "t1" } },
+  {
+    event: "values",
+    data: {
+      messages: [
+        { type: "human", id: "h1", content: "hi", files: [{ filename: "a.csv", size: 3, virtual_path: "/mnt/a.csv" }] },
+        { type: "ai", id: "a1", content: "hello", tool_calls: [{ id: "c1", name: "bash", args: { command: "ls" } }] },
+        { type: "tool", id: "x1", content: "ok", tool_call_id: "c1", name: "bash", status: "success" },
+      ],
+      todos: [{ content: "Plan", status: "pending" }],
+    },
+  },
+  {
+    event: "messages",
+    data: [{ type: "AIMessageChunk", id: "a1", content: "hel", reasoning: "hm" }, { langgraph_node: "model" }],
+  },
+  {
+    event: "messages",
+    data: [{ type: "tool", id: "x1", content: "ok", tool_call_id: "c1", artifact: { human_input: 1 } }, {}],
+  },
+  { event: "updates", data: { model: { messages: [] } } },
+  { event: "custom", data: { type: "task_started", task_id: "t" } },
+  { event: "error", data: { error: "rate_limited", message: "Slow down." } },
+];
+
+describe("the shared run-stream mapping", () => {
+  it("carries each of Fawn's events through LangGraph's stream unchanged; end is the stream's close", () => {
+    for (const event of EVENTS) expect(runEventOf(streamPartOf(event)!, "r1")).toEqual(event);
+    expect(streamPartOf({ event: "end", data: { status: "success" } })).toBeUndefined();
+  });
+
+  it("reads LangGraph's serialized messages as wire messages", () => {
+    expect(
+      wireMessageOf({
+        type: "human",
+        id: "h1",
+        content: "<uploaded_files>\n- a.csv\n</uploaded_files>\n\nLook at this",
+        additional_kwargs: { files: [{ filename: "a.csv", size: 3, virtual_path: "/mnt/user-data/uploads/a.csv" }] },
+      }),
+    ).toEqual({
+      type: "human",
+      id: "h1",
+      content: "Look at this",
+      files: [{ filename: "a.csv", size: 3, virtual_path: "/mnt/user-data/uploads/a.csv" }],
+    });
+    expect(
+      wireMessageOf({
+        lc: 1,
+        type: "constructor",
+        id: ["langchain_core", "messages", "AIMessage"],
+        kwargs: {
+          id: "a1",
+          content: [{ type: "text", text: "Hi" }],
+          additional_kwargs: { reasoning_content: "think" },
+        },
+      }),
+    ).toEqual({ type: "ai", id: "a1", content: [{ type: "text", text: "Hi" }], reasoning: "think" });
+    const chunk = runEventOf(
+      { event: "messages", data: [{ type: "AIMessageChunk", content: [{ type: "text", text: "Hi" }] }, {}] },
+      "r9",
+    );
+    expect(chunk).toEqual({ event: "messages", data: [{ type: "AIMessageChunk", id: "run-r9", content: "Hi" }, {}] });
+  });
+
+  it("drops what is not what it claims, and keeps an error's code to Fawn's", () => {
+    expect(runEventOf({ event: "metadata", data: "x" }, "r")).toBeUndefined();
+    expect(runEventOf({ event: "messages", data: [{ type: "human", content: "x" }, {}] }, "r")).toBeUndefined();
+    expect(runEventOf({ event: "values|sub:1", data: {} }, "r")).toBeUndefined();
+    expect(runEventOf({ event: "values", data: { messages: [1, { type: "bogus" }] } }, "r")).toEqual({
+      event: "values",
+      data: { messages: [] },
+    });
+    expect(runEventOf({ event: "error", data: { error: "CancelledError", message: 5 } }, "r")).toEqual({
+      event: "error",
+      data: { error: "unknown", message: "The server's run failed." },
+    });
+    expect(wireMessageOf({ type: "tool", id: "x", content: "no call id" })).toBeUndefined();
+  });
+
+  it("ends with the run's stored status", () => {
+    expect(endStatusOf("success", false)).toBe("success");
+    expect(endStatusOf("interrupted", false)).toBe("interrupted");
+    expect(endStatusOf("timeout", false)).toBe("interrupted");
+    expect(endStatusOf("error", false)).toBe("error");
+    expect(endStatusOf(undefined, true)).toBe("error");
+  });
+});
