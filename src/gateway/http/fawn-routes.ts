@@ -1,7 +1,7 @@
 // Fawn's own REST routes (`/api/fawn/…`): what a server workspace needs that LangGraph's API and DeerFlow's routes do
 // not carry — the thread list with pins and notes, a thread's detail as `threads.get` answers it (versions, error
 // notes, plan, presented files), search, replay, rename/pin/memory, a file with its stored type, `.fawn` export and
-// import, continue, versions, context use, compact and a share link. Each answers what the Gateway's method answers,
+// import, a DeerFlow thread's import, continue, versions, context use, compact and a share link. Each answers what the Gateway's method answers,
 // as JSON (files and bundles as their bytes); every refusal is `{detail}`, and bad input is refused before anything is
 // written. src/gateway/remote/fawn-api-client.ts is their client.
 import { z } from "zod";
