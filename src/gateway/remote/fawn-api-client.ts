@@ -1,10 +1,9 @@
 // The remote workspace's client of a Fawn server's own REST routes (`/api/fawn/…`, src/gateway/http/fawn-routes.ts):
 // what LangGraph's API and DeerFlow's routes do not carry (a thread's detail with its versions and error notes, the
 // list with pins, search, replay, a file with its stored type, `.fawn` export and import, a DeerFlow import, continue,
-// versions, context use, compact, a share link). One typed method per route, every
-// answer validated (fawn-api-schemas.ts) before it is returned; a refusal rejects with the server's `{detail}`
-// sentence, an answer that is not what the route gives with one naming the server. The remote workspace uses it when
-// `server.features.fawn`.
+// versions, context use, compact, a share link). One typed method per route, every answer validated
+// (fawn-api-schemas.ts) before it is returned; a refusal rejects with the server's `{detail}` sentence, an answer that
+// is not what the route gives with one naming the server. The remote workspace uses it when `server.features.fawn`.
 import type { z } from "zod";
 import {
   THREAD_BUNDLE_MIME,
