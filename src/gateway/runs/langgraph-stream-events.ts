@@ -3,21 +3,22 @@
 // stream back into RunEvents with `runEventOf`, so a feature (plan, subtask cards, clarification, approvals,
 // artifacts) works the same whichever side ran it. Everything read from a server is untrusted: parts that do not fit
 // are dropped, messages are rebuilt field by field (LangGraph's serialized messages or Fawn's wire messages alike).
-import type {
-  AiWireMessage,
-  AiWireMessageChunk,
-  ContentPart,
-  MessageContent,
-  RunEndStatus,
-  RunError,
-  RunErrorCode,
-  RunEvent,
-  ToolWireMessage,
-  UploadedFileRef,
-  UsageMetadata,
-  WireMessage,
-  WireToolCall,
-  WireToolCallChunk,
+import {
+  isTodoItem,
+  type AiWireMessage,
+  type AiWireMessageChunk,
+  type ContentPart,
+  type MessageContent,
+  type RunEndStatus,
+  type RunError,
+  type RunErrorCode,
+  type RunEvent,
+  type ToolWireMessage,
+  type UploadedFileRef,
+  type UsageMetadata,
+  type WireMessage,
+  type WireToolCall,
+  type WireToolCallChunk,
 } from "../../protocol/index.ts";
 
 /** The stream modes Fawn's runs answer; the SDK's `messages-tuple` arrives as the `messages` event. */
@@ -280,7 +281,12 @@ export function runEventOf(part: StreamPart, runId: string): RunEvent | undefine
     }
     case "values": {
       if (!isRecord(data)) return undefined;
-      return { event: "values", data: { ...data, messages: wireMessagesOf(data.messages) } };
+      // Only what the page reads of the state: the rest (a sandbox's, a middleware's) stays on the server.
+      const values: Extract<RunEvent, { event: "values" }>["data"] = { messages: wireMessagesOf(data.messages) };
+      if (Array.isArray(data.todos)) values.todos = data.todos.filter(isTodoItem);
+      if (Array.isArray(data.artifacts)) values.artifacts = data.artifacts.filter((path) => typeof path === "string");
+      if (typeof data.title === "string") values.title = data.title.slice(0, 200);
+      return { event: "values", data: values };
     }
     case "messages":
       return messagePartOf(data, runId);
