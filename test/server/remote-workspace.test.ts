@@ -71,11 +71,22 @@ function open(
   return { workspace, notices };
 }
 
-async function send(workspace: WorkspaceGatewayApi, threadId: string, text: string, during?: () => void) {
+async function send(
+  workspace: WorkspaceGatewayApi,
+  threadId: string,
+  text: string,
+  during?: () => void,
+  model?: string,
+) {
   const events: RunEvent[] = [];
   const batches: number[] = [];
   await workspace.runs.streamBatched(
-    { run_id: crypto.randomUUID(), thread_id: threadId, input: { messages: [{ type: "human", content: text }] } },
+    {
+      run_id: crypto.randomUUID(),
+      thread_id: threadId,
+      input: { messages: [{ type: "human", content: text }] },
+      ...(model && { context: { model, endpoint: "server" } }),
+    },
     (batch) => {
       batches.push(batch.length);
       events.push(...batch);
@@ -163,6 +174,32 @@ describe("a Fawn server's workspace", () => {
     expect((await workspace.threads.list())[0]).toMatchObject({ thread_id: thread.thread_id, pinned: true });
     await workspace.threads.delete(thread.thread_id);
     expect(await workspace.threads.get(thread.thread_id)).toBeUndefined();
+  }, 60_000);
+
+  it("reads and changes memory and skills, lists the server's models, and copies a thread out and back as .fawn", async () => {
+    const { workspace, notices } = open(server, { token });
+    const memory = await workspace.memory.addFact({ content: "Prefers tea", category: "preference" });
+    expect(memory.facts.map((fact) => fact.content)).toContain("Prefers tea");
+    expect(notices).toContainEqual({ type: "memory-changed" });
+    expect((await workspace.memory.get()).facts).toHaveLength(memory.facts.length);
+    expect(typeof (await workspace.memory.getSettings()).enabled).toBe("boolean");
+    const skills = await workspace.skills.list();
+    expect(skills.length).toBeGreaterThan(0);
+    const skill = skills[0]!;
+    expect((await workspace.skills.setEnabled(skill.name, !skill.enabled)).enabled).toBe(!skill.enabled);
+    const models = await workspace.settings.getModels();
+    expect(models.endpoints[0]?.models.length).toBeGreaterThan(0);
+    expect(models.defaultModel).toEqual({ endpoint: "server", model: models.endpoints[0]!.models[0]!.id });
+    await expect(workspace.settings.saveModels(models)).rejects.toThrow(/not available on Fawn server/);
+
+    const thread = await workspace.threads.create();
+    await send(workspace, thread.thread_id, "hello", undefined, models.endpoints[0]!.models[0]!.id);
+    const exported = await workspace.bundles.export(thread.thread_id, "fawn");
+    expect(exported.file_name).toMatch(/\.fawn$/);
+    const copy = await workspace.bundles.import(new Uint8Array(await exported.blob.arrayBuffer()));
+    expect(copy.thread_id).not.toBe(thread.thread_id);
+    const copied = await workspace.threads.get(copy.thread_id);
+    expect(copied!.entries.filter((entry) => entry.kind === "message")).toHaveLength(2);
   }, 60_000);
 
   it("stops a run (end interrupted) while a second workspace joins it from its first event", async () => {
