@@ -18,7 +18,7 @@ import { RemoteContext } from "../../src/gateway/remote/remote-context.ts";
 import { serverBases, serverFetch } from "../../src/gateway/remote/server-urls.ts";
 import { STREAM_MODES as WORKSPACE_STREAM_MODES } from "../../src/gateway/runs/langgraph-stream-events.ts";
 import type { ServerSummary } from "../../src/protocol/index.ts";
-import { fakeDeerflow, type FakeDeerflow } from "./deerflow-fake.ts";
+import { fakeDeerflow, isPublic, type FakeDeerflow } from "./deerflow-fake.ts";
 import { DEERFLOW_CONTRACT, FAWN_ONLY_PATHS, STREAM_MODES, THREAD_ID_PATTERN } from "./deerflow-routes.ts";
 
 const URL_ = "https://deerflow.example";
@@ -59,6 +59,7 @@ describe("DeerFlow's route table", () => {
     expect(new Set(run?.body?.fields)).toEqual(DEERFLOW_RUN_FIELDS);
     expect([...DEERFLOW_STREAM_MODES]).toEqual(STREAM_MODES);
     expect([...DEERFLOW_CSRF_METHODS].sort()).toEqual(["DELETE", "PATCH", "POST", "PUT"]);
+    for (const route of DEERFLOW_CONTRACT) expect(isPublic(route.path), route.path).toBe(route.auth === "public");
     const paths = DEERFLOW_CONTRACT.map((route) => `${route.method} ${route.path}`);
     const at = (method: string, path: string) =>
       `${method} ${path.replace(/^\/(?!health)/, "/api/").replace(/t-1/g, "{thread_id}")}`;
@@ -240,6 +241,12 @@ describe("DeerFlow's REST routes through deerflowSession()", () => {
       expect([404, 405]).toContain(response.status);
     }
     expect((await fake.fetch(`${URL_}/api/langgraph/info`)).status).toBe(404);
+    // With auth on, DeerFlow's session check runs before its router: a probe of /info without a session gets 401.
+    const guarded = fakeDeerflow({ session: SESSION });
+    expect((await guarded.fetch(`${URL_}/api/langgraph/info`)).status).toBe(401);
+    expect(
+      (await guarded.fetch(`${URL_}/api/langgraph/info`, { headers: { cookie: `access_token=${SESSION}` } })).status,
+    ).toBe(404);
   });
 });
 

@@ -56,6 +56,26 @@ export function fakeDeerflow(options: FakeDeerflowOptions = {}): FakeDeerflow {
         : Response.json(body, { status, headers });
     };
 
+    // DeerFlow's middleware runs before its router: CSRF (unsafe methods), then the session (every path that is not
+    // public), then the route; so an unknown path answers 401 to a client without a session, 404 to one with it.
+    const cookies = parseCookies(request.headers.get("cookie"));
+    const publicPath = isPublic(path);
+    if (!options.authDisabled && UNSAFE.has(request.method) && !publicPath && path !== "/api/v1/auth/me") {
+      const header = request.headers.get("x-csrf-token");
+      if (!cookies.csrf_token || !header) {
+        return answer(403, { detail: "CSRF token missing. Include X-CSRF-Token header." });
+      }
+      if (cookies.csrf_token !== header) return answer(403, { detail: "CSRF token mismatch." });
+    }
+    if (!options.authDisabled && !publicPath) {
+      if (!cookies.access_token) {
+        return answer(401, { detail: { code: "not_authenticated", message: "Authentication required" } });
+      }
+      if (cookies.access_token !== options.session) {
+        return answer(401, { detail: { code: "token_invalid", message: "Token error: invalid_signature" } });
+      }
+    }
+
     const matches = DEERFLOW_CONTRACT.map((route) => ({ route, params: matchPath(route.path, path) })).filter(
       (match) => match.params,
     );
@@ -65,22 +85,6 @@ export function fakeDeerflow(options: FakeDeerflowOptions = {}): FakeDeerflow {
     const { route, params } = match;
     record.route = route;
 
-    const cookies = parseCookies(request.headers.get("cookie"));
-    if (!options.authDisabled && UNSAFE.has(request.method) && route.auth === "session" && path !== "/api/v1/auth/me") {
-      const header = request.headers.get("x-csrf-token");
-      if (!cookies.csrf_token || !header) {
-        return answer(403, { detail: "CSRF token missing. Include X-CSRF-Token header." });
-      }
-      if (cookies.csrf_token !== header) return answer(403, { detail: "CSRF token mismatch." });
-    }
-    if (!options.authDisabled && route.auth === "session") {
-      if (!cookies.access_token) {
-        return answer(401, { detail: { code: "not_authenticated", message: "Authentication required" } });
-      }
-      if (cookies.access_token !== options.session) {
-        return answer(401, { detail: { code: "token_invalid", message: "Token error: invalid_signature" } });
-      }
-    }
     if (params.thread_id !== undefined && !THREAD_ID_PATTERN.test(params.thread_id)) {
       return answer(422, { detail: [{ type: "string_pattern_mismatch", loc: ["path", "thread_id"] }] });
     }
@@ -246,6 +250,14 @@ export function fakeDeerflow(options: FakeDeerflowOptions = {}): FakeDeerflow {
   }
 
   return { fetch: fetcher as typeof fetch, served, files };
+}
+
+/** auth_middleware.py's `_PUBLIC_PATH_PREFIXES` and `_PUBLIC_EXACT_PATHS`. */
+export function isPublic(path: string): boolean {
+  const exact = ["login/local", "register", "logout", "setup-status", "initialize", "providers"];
+  if (exact.some((name) => path.replace(/\/+$/, "") === `/api/v1/auth/${name}`)) return true;
+  const prefixes = ["/health", "/docs", "/redoc", "/openapi.json", "/api/v1/auth/oauth/", "/api/v1/auth/callback/"];
+  return [...prefixes, "/api/webhooks/"].some((prefix) => path.startsWith(prefix));
 }
 
 /** What DeerFlow's pydantic models refuse: unknown fields of a closed model, missing required ones, option values. */
