@@ -301,7 +301,11 @@ export class RemoteThreads implements ThreadsApi {
     return this.changed(await fawn.updateThread(threadId, { memory: enabled }));
   }
 
-  async importDeerFlow(): Promise<ThreadSummary> {
-    throw this.remote.unavailable("Importing a DeerFlow thread");
+  async importDeerFlow(input: {
+    thread: unknown;
+    files: { path: string; bytes: Uint8Array }[];
+  }): Promise<ThreadSummary> {
+    const thread = await this.remote.fawnFor("Importing a DeerFlow thread").importDeerFlow(input);
+    return this.changed(thread);
   }
 }
