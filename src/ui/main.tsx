@@ -73,6 +73,9 @@ void Promise.all([i18nReady(), prerendered && firstPaint(), started]).then(() =>
     if ("requestIdleCallback" in window) requestIdleCallback(preloadDialogs, { timeout: 5000 });
     else setTimeout(preloadDialogs, 2000);
   });
+  // Agents in the browser (WebMCP): Fawn's operations as tools, loaded only where the browser offers them.
+  if ("modelContext" in document || "modelContext" in navigator)
+    void import("./webmcp/register-tools.ts").then((webmcp) => webmcp.registerFawnTools(shownStores));
 });
 // Ask the browser not to evict threads under storage pressure (Chromium decides without a prompt).
 void requestPersistentStorage().catch(() => undefined);

@@ -1,7 +1,7 @@
 // What each WebMCP tool does (tool-definitions.ts declares them): the same store calls the page's controls make, so an
 // agent's call shows on screen as the user's would and meets the same refusals (an imported thread takes no message,
 // one reply at a time per thread). Answers are text an agent reads; model text in them is marked untrusted.
-import type { z } from "zod";
+import * as z from "zod/mini";
 import { contentText, type ThreadDetail, type ThreadEntry } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import type { Stores } from "../state/stores.tsx";
@@ -49,7 +49,7 @@ function messageViews(entries: readonly ThreadEntry[]): MessageView[] {
 const countMessages = (detail: ThreadDetail) => detail.entries.filter((entry) => entry.kind === "message").length;
 
 /** Runs one tool: `input` already checked against its schema. */
-type Executor<Input extends z.ZodType> = (input: z.output<Input>) => Promise<unknown>;
+type Executor<Input extends z.ZodMiniType> = (input: z.output<Input>) => Promise<unknown>;
 
 /**
  * The tools over the page's current stores (`shown()`: the open workspace's, looked up at each call; none while the
@@ -98,9 +98,9 @@ export function createFawnTools(shown: () => Stores | undefined) {
     await openThread.open(threadId);
   }
 
-  const executors = new Map<string, Executor<z.ZodType>>();
-  const add = <Input extends z.ZodType>(definition: FawnToolDefinition<Input>, run: Executor<Input>) =>
-    executors.set(definition.name, run as Executor<z.ZodType>);
+  const executors = new Map<string, Executor<z.ZodMiniType>>();
+  const add = <Input extends z.ZodMiniType>(definition: FawnToolDefinition<Input>, run: Executor<Input>) =>
+    executors.set(definition.name, run as Executor<z.ZodMiniType>);
 
   add(LIST_THREADS, async ({ limit }) => {
     const { threadList } = stores();
@@ -188,7 +188,8 @@ export function createFawnTools(shown: () => Stores | undefined) {
     // Some WebMCP versions hand the input over as JSON text.
     const parsed = definition.input.safeParse(typeof input === "string" ? parseJson(input) : (input ?? {}));
     if (!run) return refusal(`Fawn has no tool named ${definition.name}.`);
-    if (!parsed.success) return refusal(`The input does not fit ${definition.name}'s schema: ${parsed.error.message}`);
+    if (!parsed.success)
+      return refusal(`The input does not fit ${definition.name}'s schema: ${z.prettifyError(parsed.error)}`);
     try {
       return { content: [{ type: "text", text: JSON.stringify(await run(parsed.data), null, 2) }] };
     } catch (error) {
