@@ -1,19 +1,28 @@
 // Lighthouse (its default, mobile preset) on the built app served by `vite preview`, in Chromium at /usr/bin/chromium:
 // the performance, accessibility, best-practices and SEO scores, FCP, LCP, TBT and CLS, the median of several runs,
 // and the audits that did not pass (LIGHTHOUSE_REPORT_DIR=<dir> keeps each run's whole report there as JSON). Needs `npm run build` first (npm run bench builds once); prints numbers only.
+// With Lighthouse 13.5+ (LIGHTHOUSE_MODULE=<its core/index.js>, e.g. from `npm i --prefix /tmp/lh lighthouse@13.5.0`;
+// the project's own is 12, for Node 20) it also scores "Agentic Browsing", in Chromium with WebMCP on.
 import * as chromeLauncher from "chrome-launcher";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import lighthouse from "lighthouse";
+import type * as LighthouseModule from "lighthouse";
 import { startPreview } from "../scripts/preview-server.ts";
 import { median, saveBenchResult } from "./report.ts";
+
+const { default: lighthouse, defaultConfig } = (await import(
+  process.env.LIGHTHOUSE_MODULE ?? "lighthouse"
+)) as typeof LighthouseModule;
+/** Lighthouse 13.5's category for agents (llms.txt, ai-catalog.json, WebMCP tools); absent from Lighthouse 12. */
+const AGENTIC = "agentic-browsing";
+const agentic = Boolean(defaultConfig.categories?.[AGENTIC]);
 
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 // Its own port, apart from the other benchmarks and the e2e tests.
 const PORT = Number(process.env.BENCH_APP_PORT ?? 4184);
 const APP = `http://127.0.0.1:${PORT}/`;
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
-const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo", AGENTIC] as const;
 const METRICS = [
   { id: "first-contentful-paint", label: "First Contentful Paint", unit: "s" },
   { id: "largest-contentful-paint", label: "Largest Contentful Paint", unit: "s" },
@@ -32,14 +41,15 @@ interface Run {
 async function run(): Promise<Run> {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME,
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+    // WebMCP on only where its audits are scored: the performance figures stay comparable with Lighthouse 12's.
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", ...(agentic ? ["--enable-features=WebMCP"] : [])],
   });
   try {
     const result = await lighthouse(APP, {
       port: chrome.port,
       output: "json",
       logLevel: "error",
-      onlyCategories: [...CATEGORIES],
+      onlyCategories: CATEGORIES.filter((id) => id !== AGENTIC || agentic),
     });
     if (!result) throw new Error("Lighthouse returned no result");
     const { lhr } = result;
@@ -49,7 +59,10 @@ async function run(): Promise<Run> {
       writeFileSync(join(process.env.LIGHTHOUSE_REPORT_DIR, `lighthouse-${Date.now()}.json`), JSON.stringify(lhr));
     }
     const scores = Object.fromEntries(
-      CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
+      CATEGORIES.map((id) => {
+        const category = lhr.categories[id];
+        return [id, category ? Math.round((category.score ?? 0) * 100) : Number.NaN];
+      }),
     ) as Run["scores"];
     const metrics = Object.fromEntries(
       METRICS.map((metric) => [metric.id, lhr.audits[metric.id]?.numericValue ?? Number.NaN]),
@@ -93,6 +106,8 @@ const score = (id: (typeof CATEGORIES)[number]) => median(runs.map((entry) => en
 const metric = (id: (typeof METRICS)[number]["id"]) => median(runs.map((entry) => entry.metrics[id])) ?? Number.NaN;
 const shown = (value: number, unit: string) =>
   unit === "s" ? `${(value / 1000).toFixed(2)} s` : unit === "ms" ? `${Math.round(value)} ms` : value.toFixed(3);
+/** A category this Lighthouse does not have (Agentic Browsing before 13.5) is not measured, rather than 0. */
+const scoreShown = (value: number) => (Number.isNaN(value) ? "n/a" : value);
 const lcp = metric("largest-contentful-paint");
 const failed = [...new Set(runs.flatMap((entry) => entry.failed))].sort();
 saveBenchResult({
@@ -119,12 +134,22 @@ saveBenchResult({
       figure: shown(lcp, "s"),
       met: lcp <= 1500,
     },
+    ...(agentic
+      ? [
+          {
+            measure: "Lighthouse Agentic Browsing score (13.5+, WebMCP on)",
+            goal: "100",
+            figure: String(score(AGENTIC)),
+            met: score(AGENTIC) >= 100,
+          },
+        ]
+      : []),
   ],
   tables: [
     {
       title: `Scores (median of ${RUNS})`,
       columns: ["category", "score", ...runs.map((_, index) => `run ${index + 1}`)],
-      rows: CATEGORIES.map((id) => [id, score(id), ...runs.map((entry) => entry.scores[id])]),
+      rows: CATEGORIES.map((id) => [id, ...[score(id), ...runs.map((entry) => entry.scores[id])].map(scoreShown)]),
     },
     {
       title: `Metrics (median of ${RUNS})`,
