@@ -1,7 +1,7 @@
-// Fawn's RunEvents as LangGraph's run stream, both ways (docs/architecture.md#d13-workspaces): the Fawn server writes
-// its stored events as SSE parts with `streamPartOf` (server/langgraph/sse.ts), and a server workspace reads the SDK's
-// stream back into RunEvents with `runEventOf`, so a feature (plan, subtask cards, clarification, approvals,
-// artifacts) works the same whichever side ran it. Everything read from a server is untrusted: parts that do not fit
+// LangGraph's run stream read back into Fawn's RunEvents (docs/architecture.md#d13-workspaces): the Fawn server writes
+// its stored events as stream parts with `streamPartOf` (langgraph-stream-parts.ts, server/langgraph/sse.ts), and a
+// server workspace reads the SDK's stream back with `runEventOf`, so a feature (plan, subtask cards, clarification,
+// approvals, artifacts) works the same whichever side ran it. Only the server workspace's chunk loads this module. Everything read from a server is untrusted: parts that do not fit
 // are dropped, messages are rebuilt field by field (LangGraph's serialized messages or Fawn's wire messages alike).
 import {
   isTodoItem,
@@ -20,26 +20,9 @@ import {
   type WireToolCall,
   type WireToolCallChunk,
 } from "../../protocol/index.ts";
+import type { StreamPart } from "./langgraph-stream-parts.ts";
 
-/** The stream modes Fawn's runs answer; the SDK's `messages-tuple` arrives as the `messages` event. */
-export const STREAM_MODES = ["values", "messages-tuple", "updates", "custom"] as const;
-
-/** The SSE event name a stream mode's parts carry. */
-export function eventNameOfMode(mode: string): string {
-  return mode === "messages-tuple" ? "messages" : mode;
-}
-
-/** One part of LangGraph's run stream (`event:` and `data:`). */
-export interface StreamPart {
-  event: string;
-  data: unknown;
-}
-
-/** A RunEvent as the part LangGraph's server sends; `end` has none (the stream closing is the end). */
-export function streamPartOf(event: { event: RunEvent["event"]; data: unknown }): StreamPart | undefined {
-  if (event.event === "end") return undefined;
-  return { event: event.event, data: event.data };
-}
+export { STREAM_MODES, streamPartOf, type StreamPart } from "./langgraph-stream-parts.ts";
 
 const RUN_ERROR_CODES: readonly RunErrorCode[] = [
   "not_configured",
