@@ -165,8 +165,8 @@ describe("LangGraph's SDK against DeerFlow's contract, through deerflowSession()
     await expect(client.threads.search({ limit: 1 })).rejects.toThrow(/401/);
     const answer = fake.served.at(-1);
     expect(answer?.status).toBe(401);
-    expect(deerflowRefusal(401, { code: "token_invalid", message: "Token error" }, "deerflow.example")).toBe(
-      "deerflow.example refused the access token: paste the access_token cookie of a DeerFlow session that is signed in.",
+    expect(deerflowRefusal(401, { code: "token_invalid", message: "Token error" }, "deerflow.example")).toMatch(
+      /^deerflow\.example refused the access token: DeerFlow signs in with its access_token cookie/,
     );
     expect(deerflowRefusal(403, "CSRF token mismatch.", "deerflow.example")).toMatch(/CSRF token/);
     expect(deerflowRefusal(404, "Thread t not found", "deerflow.example")).toBeUndefined();

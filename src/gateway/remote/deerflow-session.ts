@@ -4,6 +4,8 @@
 // carries the `csrf_token` cookie's value again in `X-CSRF-Token` (double submit), and a run's body holds only the
 // fields and stream modes DeerFlow's `RunCreateRequest` (extra="forbid") accepts. `deerflowSession()` is the
 // workspace's `kindFetch` for `kind === "deerflow"`; the constants are the route shapes the workspace relies on.
+// A browser drops a `Cookie` header and keeps DeerFlow's cookies to DeerFlow's site, so there the session is the
+// browser's own (a DeerFlow on Fawn's host, signed in) or none (DeerFlow's auth off); Node sends the token itself.
 
 /** DeerFlow's session cookie: the JWT its login answers with (HttpOnly), the "access token" a user pastes. */
 export const DEERFLOW_SESSION_COOKIE = "access_token";
@@ -211,10 +213,10 @@ export function deerflowRefusal(status: number, detail: unknown, serverName: str
         ? String((detail as { message: unknown }).message)
         : "";
   if (status === 401) {
-    return `${serverName} refused the access token: paste the access_token cookie of a DeerFlow session that is signed in.`;
+    return `${serverName} refused the access token: DeerFlow signs in with its access_token cookie, which a browser sends only to a DeerFlow on Fawn's own host after you sign in there (or none is needed when its auth is off).`;
   }
   if (status === 403 && /csrf/i.test(text)) {
-    return `${serverName} refused the change: DeerFlow needs its session's CSRF token, which a browser shares only with pages on DeerFlow's own site.`;
+    return `${serverName} refused the change: DeerFlow needs its session's CSRF token, which a browser shares only with pages on DeerFlow's own host.`;
   }
   return undefined;
 }
