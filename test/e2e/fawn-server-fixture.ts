@@ -7,10 +7,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { MOCK_URL } from "./fixtures.ts";
+import { expect, type Page } from "@playwright/test";
+import { closeSettings, MOCK_URL, openSettings } from "./fixtures.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
-const START_TIMEOUT_MS = process.env.CI ? 120_000 : 60_000;
+/** A loaded machine (two cores, several browsers) takes tsx and the embedded Postgres 20 s or more to start. */
+export const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 export interface FawnServer {
@@ -33,7 +35,10 @@ export interface FawnServerOptions {
   env?: Record<string, string>;
 }
 
-/** Starts a Fawn server with the mock model; resolves once it answers `/ok`. */
+/**
+ * Starts a Fawn server with the mock model; resolves once it answers `/ok`. It can take START_TIMEOUT_MS on a loaded
+ * machine: give the beforeAll that calls it as long (`test.setTimeout(START_TIMEOUT_MS)` inside it).
+ */
 export async function startFawnServer(options: FawnServerOptions = {}): Promise<FawnServer> {
   const token = options.token ?? `e2e-${randomBytes(16).toString("hex")}`;
   const dataDir = mkdtempSync(join(tmpdir(), "fawn-e2e-server-"));
@@ -62,9 +67,13 @@ export async function startFawnServer(options: FawnServerOptions = {}): Promise<
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (log += chunk));
 
   let stopped = false;
+  // A test process that ends before stop() (a beforeAll that timed out) still ends the server's group.
+  const onExit = () => killGroup(child, "SIGKILL");
+  process.once("exit", onExit);
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    process.off("exit", onExit);
     await endGroup(child);
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -82,6 +91,23 @@ export async function startFawnServer(options: FawnServerOptions = {}): Promise<
     await stop();
     throw error;
   }
+}
+
+/**
+ * Connects the page to `server` as a user does: Settings → Servers, "Server URL", "Access token", "Connect"; waits
+ * for the server's group, closes Settings and resolves to the server's name (its host, as the group is named).
+ */
+export async function connectServer(page: Page, server: Pick<FawnServer, "url" | "token">): Promise<string> {
+  const dialog = await openSettings(page, "Servers");
+  const panel = dialog.getByRole("tabpanel", { name: "Servers" });
+  await panel.getByRole("textbox", { name: "Server URL" }).fill(server.url);
+  await panel.getByRole("textbox", { name: "Access token" }).fill(server.token);
+  await panel.getByRole("button", { name: "Connect" }).click();
+  const name = server.url.replace(/^https?:\/\//, "");
+  await expect(panel.getByRole("status")).toContainText(`Connected to ${name}`);
+  await expect(panel.getByRole("group", { name })).toBeVisible();
+  await closeSettings(page);
+  return name;
 }
 
 /** The URL of the start banner's first line ("Fawn server listening on http://127.0.0.1:PORT (replica …)"). */
@@ -127,17 +153,19 @@ async function waitForOk(url: string, child: ChildProcess, log: () => string): P
 /** SIGTERM to the child's process group (the server closes its database), SIGKILL when it lingers. */
 async function endGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const pid = child.pid;
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, name);
-    } catch {
-      // Already gone.
-    }
-  };
-  signal("SIGTERM");
-  const timer = setTimeout(() => signal("SIGKILL"), STOP_TIMEOUT_MS);
+  killGroup(child, "SIGTERM");
+  const timer = setTimeout(() => killGroup(child, "SIGKILL"), STOP_TIMEOUT_MS);
   await exited;
   clearTimeout(timer);
+}
+
+/** Signals the child's process group (npx, tsx, node), if it is still there. */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
 }
