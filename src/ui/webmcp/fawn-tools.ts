@@ -2,7 +2,7 @@
 // agent's call shows on screen as the user's would and meets the same refusals (an imported thread takes no message,
 // one reply at a time per thread). Answers are text an agent reads; model text in them is marked untrusted.
 import * as z from "zod/mini";
-import { contentText, type ThreadDetail, type ThreadEntry } from "../../protocol/index.ts";
+import type { MessageContent, ThreadDetail, ThreadEntry } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import type { Stores } from "../state/stores.tsx";
 import {
@@ -27,6 +27,16 @@ export class ToolRefusal extends Error {}
 /** The most characters of an exported transcript answered as text (the whole file still downloads). */
 const MAX_EXPORT_TEXT = 200_000;
 
+/**
+ * A message's text: protocol's contentText, written again here because a value imported from the page's first chunk
+ * splits it into a chunk of its own, which costs the first screen's budget 0.5 KB.
+ */
+function textOf(content: MessageContent): string {
+  return typeof content === "string"
+    ? content
+    : content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
 interface MessageView {
   role: "user" | "assistant";
   text: string;
@@ -38,7 +48,7 @@ function messageViews(entries: readonly ThreadEntry[]): MessageView[] {
     if (entry.kind === "error") return [{ role: "assistant", text: `(The run failed: ${entry.error.message})` }];
     const { message } = entry;
     if (message.type !== "human" && message.type !== "ai") return [];
-    const text = contentText(message.content).trim();
+    const text = textOf(message.content).trim();
     if (!text) return [];
     return [
       { role: message.type === "human" ? "user" : "assistant", text: entry.stopped ? `${text} (stopped)` : text },
