@@ -94,12 +94,16 @@ let closeShown: (() => void) | undefined;
  * cannot be opened (disconnected meanwhile, or the worker refuses) leaves this browser's workspace shown, with the
  * reason in its notice line.
  */
-export function switchWorkspace(id: string, then?: (stores: Stores) => void): Stores {
+export function switchWorkspace(
+  id: string,
+  options: { then?: (stores: Stores) => void; keepAddress?: boolean } = {},
+): Stores {
+  const { then } = options;
   closeShown?.();
   keep(id);
   setCurrentId(id);
-  // The address named a thread of the previous workspace.
-  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  // The address named a thread of the previous workspace (at the page's start, of this one).
+  if (location.hash && !options.keepAddress) history.replaceState(null, "", location.pathname + location.search);
   if (id === THIS_BROWSER) {
     const stores = createStores(connectGateway(), { ...(then && { onInit: () => then(stores) }) });
     closeShown = stores.dispose;
@@ -144,7 +148,7 @@ export function switchWorkspace(id: string, then?: (stores: Stores) => void): St
 /** main.tsx: the kept workspace's stores, at the page's start. */
 export function startSavedWorkspace(id: string): Stores {
   void refreshServers().catch(() => undefined);
-  return switchWorkspace(id);
+  return switchWorkspace(id, { keepAddress: true });
 }
 
 /**

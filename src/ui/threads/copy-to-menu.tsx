@@ -23,7 +23,7 @@ export function CopyToMenu(props: { threadId: string; onDone: () => void }) {
           kind: "success",
           action: {
             label: t("workspace.openCopy"),
-            run: () => switchWorkspace(targetId, (stores) => void stores.openThread.open(copied.thread_id)),
+            run: () => switchWorkspace(targetId, { then: (stores) => void stores.openThread.open(copied.thread_id) }),
           },
         }),
       (error: unknown) => notices.setNotice(t("workspace.notCopied", { name, error: errorMessage(error) })),
