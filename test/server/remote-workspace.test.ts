@@ -228,6 +228,43 @@ describe("a Fawn server's workspace", () => {
     expect(await second.workspace.runs.join(thread.thread_id, () => undefined)).toBe(false);
   }, 60_000);
 
+  it("regenerates a reply and edits a message by the message's id, as the page asks", async () => {
+    const { workspace } = open(server, { token });
+    const thread = await workspace.threads.create();
+    await send(workspace, thread.thread_id, "first words");
+    const messages = async () =>
+      (await workspace.threads.get(thread.thread_id))!.entries.flatMap((entry) =>
+        entry.kind === "message" ? [entry.message] : [],
+      );
+    const human = (await messages())[0]!;
+    const regenerated: RunEvent[] = [];
+    await workspace.runs.streamBatched(
+      {
+        run_id: crypto.randomUUID(),
+        thread_id: thread.thread_id,
+        input: { messages: [] },
+        branch: { kind: "regenerate", message_id: human.id },
+      },
+      (batch) => void regenerated.push(...batch),
+    );
+    expect(regenerated.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+    expect((await messages()).map((message) => message.type)).toEqual(["human", "ai"]);
+    const edited: RunEvent[] = [];
+    await workspace.runs.streamBatched(
+      {
+        run_id: crypto.randomUUID(),
+        thread_id: thread.thread_id,
+        input: { messages: [{ type: "human", content: "second words" }] },
+        branch: { kind: "edit", message_id: human.id },
+      },
+      (batch) => void edited.push(...batch),
+    );
+    expect(edited.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+    const after = await messages();
+    expect(after.map((message) => message.type)).toEqual(["human", "ai"]);
+    expect(after[0]!.content).toBe("second words");
+  }, 60_000);
+
   it("posts notices for another device's threads while it watches", async () => {
     const watching = open(server, { token, watchIntervalMs: 100 });
     const other = open(server, { token });
