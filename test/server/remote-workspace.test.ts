@@ -328,12 +328,15 @@ describe("a server that answers garbage", () => {
 
   for (const kind of ["fawn", "langgraph"] as const) {
     it(`is a clear sentence and a malformed connection, never a crash (${kind})`, async () => {
-      const { workspace } = open(summary(url, kind, kind === "fawn" ? ALL : NONE));
+      const { workspace } = open(summary(url, kind, kind === "fawn" ? ALL : NONE), { watchIntervalMs: 50 });
+      await new Promise((wake) => setTimeout(wake, 200));
+      expect((await workspace.workspace.connection()).state).toBe("malformed");
       const error = await workspace.threads.list().catch((caught: Error) => caught);
       expect((error as Error).message).toMatch(/answered with something that is not/);
       const connection = await workspace.workspace.connection();
       expect(connection.state).toBe("malformed");
       await expect(workspace.threads.get("t1")).rejects.toThrow(/answered with something that is not/);
+      await workspace.workspace.close();
     });
   }
 });

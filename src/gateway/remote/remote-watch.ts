@@ -66,9 +66,11 @@ export class RemoteWatch {
         select: ["thread_id", "updated_at", "status"],
       });
       const parsed = watchSchema.safeParse(answer);
-      if (!parsed.success) return;
+      // The answer set the connection online: a garbage one says malformed again.
+      if (!parsed.success) throw new SyntaxError("not a thread list");
       threads = parsed.data;
-    } catch {
+    } catch (error) {
+      if (error instanceof SyntaxError) this.remote.connection.malformed("a thread list");
       return;
     }
     if (this.closed) return;
