@@ -6,7 +6,7 @@
 // dark, screenshotted (E2E_SHOTS_DIR).
 import { mkdirSync } from "node:fs";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { connectServer, startFawnServer, type FawnServer } from "./fawn-server-fixture.ts";
+import { connectServer, START_TIMEOUT_MS, startFawnServer, type FawnServer } from "./fawn-server-fixture.ts";
 import { assistantMessages, conversation, expectNoA11yViolations, send } from "./fixtures.ts";
 
 const SHOTS = process.env.E2E_SHOTS_DIR;
@@ -14,6 +14,7 @@ const SHOTS = process.env.E2E_SHOTS_DIR;
 let fawn: FawnServer;
 
 test.beforeAll(async () => {
+  test.setTimeout(START_TIMEOUT_MS);
   fawn = await startFawnServer();
 });
 
@@ -117,7 +118,7 @@ test.describe("desktop", () => {
     await expect(page.locator(".thread-title")).toHaveText(title);
     await expect(conversation(page).getByRole("article", { name: "User message" })).toHaveCount(2);
     await shoot(page, "reloaded-light");
-    await expectNoA11yViolations(page);
+    await expectNoA11yViolations(page, "a server workspace's thread after a reload");
 
     // Copy to… this browser: the copy opens there, its file with it; and back to the server.
     await copyTo(page, "This browser");
@@ -163,7 +164,7 @@ for (const size of [
       await shoot(page, `switcher-${size.touch ? "touch-" : ""}light`);
       await page.emulateMedia({ colorScheme: "dark" });
       await shoot(page, `switcher-${size.touch ? "touch-" : ""}dark`);
-      await expectNoA11yViolations(page);
+      await expectNoA11yViolations(page, `the Workspace switcher, ${size.label}, dark`);
     });
   });
 }

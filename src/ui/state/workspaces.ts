@@ -6,6 +6,7 @@ import { createEffect, createRoot, createSignal, untrack } from "solid-js";
 import { workspaceChannel, type ServerSummary, type ThreadSummary } from "../../protocol/index.ts";
 import { connectGateway, errorMessage, type GatewayClient, type WorkspaceClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
+import { laterClient } from "./later-client.ts";
 import { joinRun } from "./run-join.ts";
 import { createStores, showStores, shownStores, type Stores } from "./stores.tsx";
 
@@ -51,29 +52,6 @@ export async function refreshServers(): Promise<ServerSummary[]> {
 export function workspaceName(id: string): string {
   if (id === THIS_BROWSER) return t("workspace.thisBrowser");
   return servers().find((server) => server.id === id)?.name ?? id;
-}
-
-/**
- * A client whose calls wait for `ready` (a workspace being opened), so the stores over it can be made, and shown, at
- * once: the page reads "loading" rather than nothing. Follows the stores' paths: `client.domain.method(…)` and
- * `client.protocolVersion()`.
- */
-function laterClient<Client extends object>(ready: Promise<Client>): Client {
-  const call = (path: string[], args: unknown[]) =>
-    ready.then((client) => {
-      const method = path.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], client);
-      return (method as (...args: unknown[]) => unknown)(...args);
-    });
-  const domain = (name: string) =>
-    new Proxy(() => undefined, {
-      apply: (_target, _this, args: unknown[]) => call([name], args),
-      get: (_target, method) =>
-        typeof method === "string" ? (...args: unknown[]) => call([name, method], args) : undefined,
-    });
-  return new Proxy({} as Client, {
-    // Not a thenable: `await` and promise resolution take it as it is.
-    get: (_target, name) => (typeof name === "string" && name !== "then" ? domain(name) : undefined),
-  });
 }
 
 /** Opens server `id`'s workspace (its watch starts; the worker keeps one per server). */
