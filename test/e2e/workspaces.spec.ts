@@ -1,9 +1,9 @@
 // Workspaces against a real Fawn server (started by the test, the mock model its model): connected through
 // Settings → Servers, the sidebar's "Workspace" switches to it; a new thread's reply streams there and its file shows
-// in Artifacts; a second browser sees the next run live while it streams; Stop ends it; a reload comes back to the
-// server's workspace and thread; Thread actions → "Copy to…" copies the thread, its files with it, to this browser
-// and back to the server. The switcher and the copy's notice at phone size (390×844, touch) and 600 px, light and
-// dark, screenshotted (E2E_SHOTS_DIR).
+// in Artifacts; a second browser sees the next run live while it streams, and its Stop ends it; a reload comes back
+// to the server's workspace and thread; Thread actions → "Copy to…" copies the thread, its files with it, to this
+// browser and back to the server; the server gone, the workspace says so and what was kept stays readable. The
+// switcher at phone size (390×844, touch) and 600 px, light and dark, screenshotted (E2E_SHOTS_DIR).
 import { mkdirSync } from "node:fs";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { connectServer, START_TIMEOUT_MS, startFawnServer, type FawnServer } from "./fawn-server-fixture.ts";
@@ -102,13 +102,15 @@ test.describe("desktop", () => {
     await expect(assistantMessages(page).last()).toContainText("Sentence 2");
     await expect(assistantMessages(other).last()).toContainText("Sentence 2", { timeout: 20_000 });
     await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
-    await page.getByRole("button", { name: "Stop" }).click();
-    await expect(page.getByRole("button", { name: "Stop" })).toBeHidden();
+    // Stop in the browser that joined the run stops it on the server, for both.
+    await other.getByRole("button", { name: "Stop" }).click();
+    await expect(page.getByRole("button", { name: "Stop" })).toBeHidden({ timeout: 20_000 });
     await expect(conversation(page).getByText("Stopped")).toBeVisible();
     const kept = (await assistantMessages(page).last().textContent()) ?? "";
     expect(kept).not.toContain("Sentence 50 ");
     // The other browser's view settles on what the server kept.
     await expect(other.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 20_000 });
+    await expect(conversation(other).getByText("Stopped")).toBeVisible();
     await expect(conversation(other).getByRole("article", { name: "User message" })).toHaveCount(2);
     await other.context().close();
 

@@ -18,8 +18,15 @@ export async function joinRun(stores: Pick<Stores, "client" | "runs" | "openThre
   const { client, runs, openThread } = stores;
   if (runs.isRunning(threadId) || joining.has(threadId)) return;
   joining.add(threadId);
-  const runId = newId();
+  // The server's run id once its metadata names it, so that Stop cancels that run.
+  let runId = newId();
   const onEvents = createUpdatePacer<RunEvent>((batched) => {
+    const metadata = batched.find((event) => event.event === "metadata");
+    if (metadata && metadata.data.run_id !== runId) {
+      const previous = runId;
+      runId = metadata.data.run_id;
+      runs.setRun(threadId, (view) => (view?.runId === previous ? { ...view, runId } : view));
+    }
     const current = openThread.current();
     // The first batch (or the thread opened meanwhile): the live view starts.
     if (!runs.isRunning(threadId) && current?.thread_id === threadId) {
