@@ -147,6 +147,7 @@ describe("a Fawn server's workspace", () => {
     const messages = detail!.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
     expect(messages.map((message) => message.type)).toEqual(["human", "ai"]);
     expect(messages[0]!.content).toBe("hello");
+    expect(notices.filter((notice) => notice.type === "thread-changed")).toHaveLength(2);
     const list = await workspace.threads.list();
     expect(list.map((item) => item.thread_id)).toContain(thread.thread_id);
     expect(await workspace.workspace.connection()).toEqual({ state: "online" });

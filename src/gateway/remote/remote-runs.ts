@@ -86,6 +86,8 @@ export class RemoteRuns implements RunsApi {
     } finally {
       run.markCreated();
       this.active.delete(request.run_id);
+      // The run wrote the thread (its messages, title, status): other tabs of this workspace list it again.
+      this.remote.notify({ type: "thread-changed", thread_id: request.thread_id });
     }
   }
 
