@@ -82,6 +82,7 @@ test.describe("desktop", () => {
     const name = await connectServer(page, fawn);
     await expect(workspace(page).getByRole("option")).toHaveText(["This browser", name]);
     await chooseWorkspace(page, name);
+    await expect(conversation(page)).toContainText(`on ${name}. This workspace's threads are kept on that server.`);
 
     // A new thread on the server: the reply streams, its file shows in Artifacts while written, then presented.
     await send(page, "Please write slowly some notes");

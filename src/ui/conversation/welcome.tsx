@@ -2,7 +2,7 @@
 // of what the agent does. An example fills the composer rather than sending: each is a template people adapt (their
 // topic, their file), and a filled box lets them read and edit it before anything costs a request.
 import { For, Show } from "solid-js";
-import { useComposerExtras, useModelChoice, useNotices, useOpenThread } from "../state/stores.tsx";
+import { useComposerExtras, useModelChoice, useNotices, useOpenThread, useWorkspace } from "../state/stores.tsx";
 import { rich, t } from "../i18n/index.ts";
 import { WELCOME_EXAMPLES as EXAMPLES, type WelcomeExample as Example } from "./welcome-examples.ts";
 
@@ -14,6 +14,7 @@ export function Welcome() {
   const notices = useNotices();
   const openThread = useOpenThread();
   const extras = useComposerExtras();
+  const workspace = useWorkspace();
   const configured = () => modelChoice.modelChoices().length > 0;
   const choose = (example: Example) => {
     if (example.mode) modelChoice.setMode(example.mode);
@@ -36,7 +37,13 @@ export function Welcome() {
           </p>
         }
       >
-        <p>{rich("conversation.using", { model: <strong>{modelChoice.model()?.id}</strong> })}</p>
+        {/* A server workspace's threads are kept on its server. */}
+        <p>
+          {rich((workspace ? "workspace.using" : "conversation.using") as "workspace.using", {
+            model: <strong>{modelChoice.model()?.id}</strong>,
+            server: workspace?.server()?.name,
+          })}
+        </p>
       </Show>
       <Show when={openThread.canReply()}>
         <section class="welcome-examples" aria-labelledby="welcome-examples-title">

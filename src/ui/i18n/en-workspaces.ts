@@ -4,6 +4,9 @@ import { template } from "@solid-primitives/i18n";
 
 export const enWorkspaces = {
   "workspace.label": "Workspace",
+  "workspace.using": template<{ model: string; server: string }>(
+    "Using {{ model }} on {{ server }}. This workspace's threads are kept on that server.",
+  ),
   "workspace.thisBrowser": "This browser",
   "workspace.notOpened": template<{ name: string; error: string }>(
     "{{ name }} could not be opened: {{ error }} Showing this browser's threads.",
