@@ -2,7 +2,7 @@
 // are the setting `servers`; each one's access token is a secret beside it (SettingsStorage's keys of parts,
 // `servers.apiKey.<id>`), written in the same transaction, so a backup or an export never carries one and every
 // error text that could quote one is redacted like an API key. Checking a server and its workspace are chunks of
-// their own (remote/server-probe.ts, remote/server-workspace.ts), loaded when a server is first used.
+// their own (remote/server-connect.ts, remote/server-workspace.ts), loaded when a server is first used.
 import { z } from "zod";
 import type {
   ChangeNotice,
@@ -24,11 +24,6 @@ export const SERVERS_SETTINGS_KEY = "servers";
 
 /** How long a successful check stands in for connect's own (the page checks, then connects at once). */
 const CHECK_REUSE_MS = 30_000;
-const MAX_URL_LENGTH = 2_000;
-const MAX_TOKEN_LENGTH = 4_096;
-const MAX_NAME_LENGTH = 100;
-/** What an HTTP header value may hold: a token with a space, a line break or a non-ASCII letter cannot be sent. */
-const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
 
 const featuresSchema = z.object({
   fawn: z.boolean(),
@@ -40,8 +35,8 @@ const featuresSchema = z.object({
 });
 const serverSchema = z.object({
   id: z.string().min(1).max(100),
-  name: z.string().min(1).max(MAX_NAME_LENGTH),
-  url: z.url({ protocol: /^https?$/ }).max(MAX_URL_LENGTH),
+  name: z.string().min(1),
+  url: z.url({ protocol: /^https?$/ }),
   kind: z.enum(["fawn", "langgraph", "deerflow"]),
   features: featuresSchema,
   added_at: z.number(),
@@ -55,8 +50,6 @@ export interface ServersServiceOptions {
   fetch?: typeof fetch;
   /** Tells every tab the list of servers changed (`settings-changed`). */
   notify?: (notice: ChangeNotice) => void;
-  now?: () => number;
-  newId?: () => string;
   /** Checks a server (tests pass a fake); by default remote/server-probe.ts, loaded on first use. */
   probe?: (input: ServerConnectInput, fetcher: typeof fetch) => Promise<ProbeResult>;
   /** Builds a server's workspace (tests pass a fake); by default remote/server-workspace.ts, loaded on first use. */
@@ -83,57 +76,36 @@ export class ServersService implements ServersApi {
   }
 
   async check(input: ServerConnectInput): Promise<ServerCheck> {
-    const checked = checkedInput(input);
-    const result = await this.probe(checked);
+    const connecting = await import("./remote/server-connect.ts");
+    const checked = connecting.checkedInput(input);
+    const result = await connecting.probe(checked, this.fetcher(), this.options.probe);
     if (result.authorized) {
-      this.lastCheck = { url: checked.url, token: checked.token ?? "", at: this.now(), result };
+      this.lastCheck = { url: checked.url, token: checked.token ?? "", at: Date.now(), result };
     }
-    return publicCheck(result);
+    return connecting.publicCheck(result);
   }
 
   async connect(input: ServerConnectInput): Promise<{ server: ServerSummary; sentence: string }> {
-    const checked = checkedInput(input);
+    const connecting = await import("./remote/server-connect.ts");
+    const checked = connecting.checkedInput(input);
     const recent = this.lastCheck;
-    const result =
-      recent &&
-      recent.url === checked.url &&
-      recent.token === (checked.token ?? "") &&
-      this.now() - recent.at < CHECK_REUSE_MS
-        ? recent.result
-        : await this.probe(checked);
     this.lastCheck = undefined;
-    if (!result.authorized || !result.kind || !result.url) throw new UserError(result.sentence);
-    const { kind, url, features } = result;
-    const { connectedSentence } = await import("./remote/server-probe.ts");
+    const result =
+      recent?.url === checked.url && recent.token === (checked.token ?? "") && Date.now() - recent.at < CHECK_REUSE_MS
+        ? recent.result
+        : await connecting.probe(checked, this.fetcher(), this.options.probe);
     const server = await this.serially(async () => {
-      const { servers, tokens } = await this.read();
-      const before = servers.find((each) => each.url === url);
-      const server: ServerSummary = {
-        id: before?.id ?? this.newId(),
-        name: checked.name ?? before?.name ?? result.label,
-        url,
-        kind,
-        features: features ?? {
-          fawn: false,
-          uploads: false,
-          artifacts: false,
-          memory: false,
-          skills: false,
-          models: false,
-        },
-        added_at: before?.added_at ?? this.now(),
-      };
-      const next = before ? servers.map((each) => (each.id === server.id ? server : each)) : [...servers, server];
-      const nextTokens = new Map(tokens);
-      if (checked.token) nextTokens.set(server.id, checked.token);
-      else nextTokens.delete(server.id);
-      await writing(() => this.options.settings.putWithApiKeys(SERVERS_SETTINGS_KEY, next, nextTokens));
-      return server;
+      const next = connecting.withServer(await this.read(), checked, result, {
+        now: Date.now(),
+        newId: () => crypto.randomUUID(),
+      });
+      await writing(() => this.options.settings.putWithApiKeys(SERVERS_SETTINGS_KEY, next.servers, next.tokens));
+      return next.server;
     });
     // A workspace open with the old token or routes is closed; the page opens it again.
     await this.closeWorkspace(server.id);
     this.options.notify?.({ type: "settings-changed" });
-    return { server, sentence: connectedSentence(result) };
+    return { server, sentence: connecting.connectedSentence(result) };
   }
 
   async disconnect(serverId: string): Promise<void> {
@@ -196,11 +168,8 @@ export class ServersService implements ServersApi {
     return { servers, tokens: apiKeys };
   }
 
-  private async probe(input: ServerConnectInput): Promise<ProbeResult> {
-    const fetcher = this.options.fetch ?? ((target, init) => fetch(target, init));
-    if (this.options.probe) return this.options.probe(input, fetcher);
-    const { probeServer } = await import("./remote/server-probe.ts");
-    return probeServer(input, fetcher);
+  private fetcher(): typeof fetch {
+    return this.options.fetch ?? ((target, init) => fetch(target, init));
   }
 
   private serially<T>(task: () => Promise<T>): Promise<T> {
@@ -208,39 +177,4 @@ export class ServersService implements ServersApi {
     this.queue = run.catch(() => undefined);
     return run;
   }
-
-  private now(): number {
-    return this.options.now?.() ?? Date.now();
-  }
-
-  private newId(): string {
-    return this.options.newId?.() ?? crypto.randomUUID();
-  }
-}
-
-/** The input trimmed and checked: a refusal names the field in one sentence. */
-function checkedInput(input: ServerConnectInput): ServerConnectInput {
-  const url = typeof input.url === "string" ? input.url.trim() : "";
-  if (!url) throw new UserError("Enter the server's URL.");
-  if (url.length > MAX_URL_LENGTH) throw new UserError("That URL is too long for a server's address.");
-  const token = typeof input.token === "string" ? input.token.trim() : "";
-  if (token.length > MAX_TOKEN_LENGTH) throw new UserError("That access token is too long.");
-  if (token && !TOKEN_CHARACTERS.test(token)) {
-    throw new UserError("The access token has a space, a line break or a character a server cannot receive.");
-  }
-  const name = typeof input.name === "string" ? input.name.trim().slice(0, MAX_NAME_LENGTH) : "";
-  return { url, ...(token && { token }), ...(name && { name }) };
-}
-
-/** What `check` answers: the probe's findings without its internal parts. */
-function publicCheck(result: ProbeResult): ServerCheck {
-  const { reachable, authorized, kind, features, name, sentence } = result;
-  return {
-    reachable,
-    authorized,
-    sentence,
-    ...(kind && { kind }),
-    ...(features && { features }),
-    ...(name && { name }),
-  };
 }

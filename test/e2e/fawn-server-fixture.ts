@@ -102,7 +102,7 @@ export async function connectServer(page: Page, server: Pick<FawnServer, "url" |
   const panel = dialog.getByRole("tabpanel", { name: "Servers" });
   await panel.getByRole("textbox", { name: "Server URL" }).fill(server.url);
   await panel.getByRole("textbox", { name: "Access token" }).fill(server.token);
-  await panel.getByRole("button", { name: "Connect" }).click();
+  await panel.getByRole("button", { name: "Connect", exact: true }).click();
   const name = server.url.replace(/^https?:\/\//, "");
   await expect(panel.getByRole("status")).toContainText(`Connected to ${name}`);
   await expect(panel.getByRole("group", { name })).toBeVisible();

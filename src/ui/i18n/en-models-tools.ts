@@ -16,6 +16,7 @@ export const enModelsTools = {
   "settings.tab.sandbox": "Sandbox",
   "settings.tab.appearance": "Appearance",
   "settings.tab.data": "Data",
+  "settings.tab.servers": "Servers",
   "models.hint":
     "Any OpenAI-compatible endpoint works, and Anthropic and Gemini natively; you can add several. Each key stays in this browser and is sent only to its endpoint.",
   "models.endpoint": "Endpoint",

@@ -219,6 +219,29 @@ export const enSettings = {
   "sandbox.starting": "Starting WebContainer… (up to 30 s)",
   "sandbox.running": "WebContainer is running.",
 
+  // Settings → Servers (servers/servers-tab.tsx); the check's sentences come from the worker as they are.
+  "servers.intro":
+    "Threads can run on a Fawn server or a DeerFlow deployment: connect it here, then pick it under Workspace. Its token stays in this browser, never in a backup.",
+  "servers.none": "No servers yet.",
+  "servers.url": "Server URL",
+  "servers.token": "Access token",
+  "servers.connect": "Connect",
+  "servers.checking": "Checking the server…",
+  "servers.urlMissing": "Enter the server's URL.",
+  "servers.disconnect": "Disconnect",
+  "servers.disconnected": template<{ name: string }>("Disconnected from {{ name }}. Its threads stay on the server."),
+  "servers.kind.fawn": "Fawn server",
+  "servers.kind.langgraph": "LangGraph server",
+  "servers.kind.deerflow": "DeerFlow",
+  "servers.offers": template<{ list: string }>("Offers {{ list }}."),
+  "servers.lacks": template<{ list: string }>("Not there: {{ list }}."),
+  "servers.feature.threads": "threads",
+  "servers.feature.runs": "runs",
+  "servers.feature.uploads": "uploads",
+  "servers.feature.artifacts": "artifacts",
+  "servers.feature.memory": "memory",
+  "servers.feature.skills": "skills",
+
   // Settings closed with unsaved edits (settings/settings-dialog.tsx).
   "settings.unsavedTitle": "Unsaved changes",
   "settings.unsavedText": template<{ tabs: string }>("Changes in {{ tabs }} are not saved yet."),

@@ -1,7 +1,8 @@
-// Settings: Models (the endpoints, models-tab.tsx), Web, Skills, Memory, Subagents, Sandbox, Appearance and Data, one
-// tab at a time; everything is stored in this browser only. A tab stays mounted (hidden) once opened, so edits not yet
-// saved survive a switch to another tab; closing the dialog with such edits asks first (see `requestClose`). A tab's
-// edits count as saved only once its Save has stored them (settings-saved.ts): a refused Save leaves them unsaved.
+// Settings: Models (the endpoints, models-tab.tsx), Web, Skills, Memory, Subagents, Sandbox, Appearance, Data and
+// Servers, one tab at a time; everything is stored in this browser only. A tab stays mounted (hidden) once opened, so
+// edits not yet saved survive a switch to another tab; closing the dialog with such edits asks first (see
+// `requestClose`). A tab's edits count as saved only once its Save has stored them (settings-saved.ts): a refused
+// Save leaves them unsaved.
 import { createEffect, createSignal, For, Show, untrack, type JSX } from "solid-js";
 import { AppearanceTab } from "./appearance/appearance-tab.tsx";
 import { DataTab } from "./data/data-tab.tsx";
@@ -12,6 +13,8 @@ import { SandboxTab } from "./sandbox/sandbox-tab.tsx";
 import { ModelsTab } from "./models/models-tab.tsx";
 import { WebTab } from "./web/web-tab.tsx";
 import { ToolsTab } from "./tools/tools-tab.tsx";
+import { ServersTab } from "./servers/servers-tab.tsx";
+import { connectGateway } from "../gateway-client.ts";
 import { useGateway, useModelChoice, useNotices, useWebContainer } from "../state/stores.tsx";
 import { t, type TextKey } from "../i18n/index.ts";
 
@@ -25,6 +28,7 @@ const TABS = [
   { id: "sandbox", name: "settings.tab.sandbox" },
   { id: "appearance", name: "settings.tab.appearance" },
   { id: "data", name: "settings.tab.data" },
+  { id: "servers", name: "settings.tab.servers" },
 ] as const satisfies readonly { id: string; name: TextKey }[];
 
 type TabId = (typeof TABS)[number]["id"];
@@ -193,6 +197,10 @@ export function SettingsDialog() {
         ))}
         {panel("data", () => (
           <DataTab />
+        ))}
+        {/* This browser's servers, whichever workspace the stores show. */}
+        {panel("servers", () => (
+          <ServersTab client={connectGateway()} />
         ))}
       </Show>
       <dialog
