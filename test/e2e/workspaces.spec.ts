@@ -154,9 +154,7 @@ for (const size of [
   test.describe(`on ${size.label}`, () => {
     test.use({ viewport: size.viewport, hasTouch: size.touch, isMobile: size.touch });
 
-    test("the Workspace switcher fits, in light and dark, and a server workspace shows its threads", async ({
-      page,
-    }) => {
+    test("the Workspace switcher and Copy to… fit, in light and dark", async ({ page }) => {
       await page.goto("/");
       const name = await connectServer(page, fawn);
       await chooseWorkspace(page, name);
@@ -168,6 +166,19 @@ for (const size of [
       await page.emulateMedia({ colorScheme: "dark" });
       await shoot(page, `switcher-${size.touch ? "touch-" : ""}dark`);
       await expectNoA11yViolations(page, `the Workspace switcher, ${size.label}, dark`);
+
+      // A thread on the server: Thread actions → Copy to… lists this browser, within the screen.
+      await page.getByRole("button", { name: "New thread" }).click();
+      await send(page, "hello");
+      await expect(assistantMessages(page)).toContainText("Hello!");
+      await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+      await page.getByRole("button", { name: "Thread actions" }).click();
+      await page.getByRole("menuitem", { name: "Copy to…" }).click();
+      const target = page.getByRole("menu", { name: "Copy to…" }).getByRole("menuitem", { name: "This browser" });
+      await expect(target).toBeInViewport({ ratio: 1 });
+      await shoot(page, `copy-to-${size.touch ? "touch-" : ""}dark`);
+      await page.emulateMedia({ colorScheme: "light" });
+      await shoot(page, `copy-to-${size.touch ? "touch-" : ""}light`);
     });
   });
 }
