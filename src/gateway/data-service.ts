@@ -35,6 +35,7 @@ import { withErrorsRedacted } from "./error-redaction.ts";
 import { importAdditions } from "./import-additions.ts";
 import { parseMcpServers, withoutMcpSecrets } from "./mcp-config.ts";
 import { mergeMemoryDocuments } from "./memory-merge.ts";
+import { SERVERS_SETTINGS_KEY } from "./servers-service.ts";
 import { anyThreadRunning } from "./thread-locks.ts";
 import { writing } from "./writes.ts";
 import { MEMORY_DOCUMENT_KEY } from "../storage/index.ts";
@@ -138,8 +139,9 @@ export class DataService implements DataApi {
       if (thread) writer.addThread(await withErrorsRedacted(thread.records, redact), thread.files);
     }
     const memory = globals.settings.find((record) => record.key === MEMORY_DOCUMENT_KEY)?.value;
+    // This browser's servers stay out, as their tokens do: a connection is made again where the backup goes.
     const settings: SettingRecord[] = globals.settings
-      .filter((record) => record.key !== MEMORY_DOCUMENT_KEY)
+      .filter((record) => record.key !== MEMORY_DOCUMENT_KEY && record.key !== SERVERS_SETTINGS_KEY)
       .map((record) => ({ key: record.key, value: withoutSecrets(record.value) }));
     writer.addSettings(
       settings,
@@ -186,7 +188,7 @@ export class DataService implements DataApi {
     // A backup from an earlier version holds its settings as that version stored them.
     const settings = upgradedRecords(
       contents.settings
-        .filter((record) => record.key !== MEMORY_DOCUMENT_KEY)
+        .filter((record) => record.key !== MEMORY_DOCUMENT_KEY && record.key !== SERVERS_SETTINGS_KEY)
         .map((record) => ({ key: record.key, value: withoutSecrets(record.value) })),
     );
     const models = settings.find((record) => record.key === MODEL_SETTINGS_KEY)?.value;

@@ -3,7 +3,7 @@
 // workspace; tokens never in a backup and redacted from errors. Over IndexedDB (fake-indexeddb) and the in-memory
 // store; the server checks are scripted (server-probe.test.ts and test/server check the real ones).
 import "fake-indexeddb/auto";
-import { strFromU8, unzipSync } from "fflate";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { ServerConnectInput, WorkspaceGatewayApi } from "../protocol/index.ts";
 import { indexedDbStorage, memoryStorage, openFawnDb, type FawnStorage } from "../storage/index.ts";
@@ -124,7 +124,7 @@ describe.each(storages)("ServersService over %s", (_name, openStorage) => {
     await servers.disconnect(first.id);
   });
 
-  it("leaves the token out of Settings → Data's backup (the server's record travels without it)", async () => {
+  it("leaves the servers and their tokens out of Settings → Data's backup, and out of what an import restores", async () => {
     const { gateway, servers } = await setup();
     await servers.connect({ url: "https://fawn.example", token: TOKEN });
     const archive = new Uint8Array(await (await gateway.data.export()).blob.arrayBuffer());
@@ -133,7 +133,20 @@ describe.each(storages)("ServersService over %s", (_name, openStorage) => {
       ...Object.values(unzipSync(archive)).map((data) => strFromU8(data)),
     ];
     expect(texts.some((text) => text.includes(TOKEN))).toBe(false);
-    expect(texts.some((text) => text.includes("https://fawn.example"))).toBe(true);
+    expect(texts.some((text) => text.includes("https://fawn.example"))).toBe(false);
+
+    // A backup that holds a servers record anyway (made by hand) does not add a server.
+    const other = await setup();
+    const files = unzipSync(archive);
+    const settings = JSON.parse(strFromU8(files["settings.json"]!)) as { settings: unknown[] };
+    const evil = { id: "x", name: "Evil", url: "https://evil.example", kind: "fawn", features: FEATURES, added_at: 1 };
+    settings.settings.push({ key: SERVERS_SETTINGS_KEY, value: [evil] });
+    files["settings.json"] = strToU8(JSON.stringify(settings));
+    const manifest = JSON.parse(strFromU8(files["manifest.json"]!)) as { counts: { settings: number } };
+    manifest.counts.settings += 1;
+    files["manifest.json"] = strToU8(JSON.stringify(manifest));
+    await other.gateway.data.import(zipSync(files), { acceptAdditions: true });
+    expect(await other.servers.list()).toEqual([]);
   });
 
   it("opens one workspace per server with its token, again after it closed, never after a disconnect", async () => {
