@@ -173,6 +173,19 @@ describe.each(storages)("ServersService over %s", (_name, openStorage) => {
 
     await servers.disconnect(server.id);
     await expect(servers.open(server.id)).rejects.toThrow("not connected any more");
+
+    // Deleted with all data (Settings → Data): the open workspace is closed and not handed out again.
+    const { server: back } = await servers.connect({ url: "https://fawn.example", token: TOKEN });
+    const reopened = await servers.open(back.id);
+    let closed = false;
+    const close = reopened.workspace.close;
+    reopened.workspace.close = async () => {
+      closed = true;
+      await close();
+    };
+    await gateway.data.deleteAll();
+    await expect(servers.open(back.id)).rejects.toThrow("not connected any more");
+    expect(closed).toBe(true);
   });
 });
 

@@ -122,11 +122,28 @@ export class ServersService implements ServersApi {
     if (removed) this.options.notify?.({ type: "settings-changed" });
   }
 
-  /** The server's workspace: built on first use (its code loaded then), one per server until closed. */
-  open(serverId: string): Promise<WorkspaceGatewayApi> {
+  /**
+   * The server's workspace: built on first use (its code loaded then), one per server until closed. The server is
+   * looked up each time, so one disconnected meanwhile (or deleted with all data) is refused, its workspace closed.
+   */
+  async open(serverId: string): Promise<WorkspaceGatewayApi> {
+    const { servers, tokens } = await this.read();
+    const server = servers.find((each) => each.id === serverId);
+    if (!server) {
+      await this.closeWorkspace(serverId);
+      throw new UserError("That server is not connected any more: connect it again in Settings → Servers.");
+    }
     const open = this.workspaces.get(serverId);
     if (open) return open;
-    const opening = this.build(serverId);
+    const opening = this.build({
+      server,
+      local: this.options.local(),
+      onClose: () => {
+        if (this.workspaces.get(serverId) === opening) this.workspaces.delete(serverId);
+      },
+      ...(tokens.get(serverId) && { token: tokens.get(serverId) }),
+      ...(this.options.fetch && { fetch: this.options.fetch }),
+    });
     this.workspaces.set(serverId, opening);
     opening.catch(() => {
       if (this.workspaces.get(serverId) === opening) this.workspaces.delete(serverId);
@@ -134,17 +151,7 @@ export class ServersService implements ServersApi {
     return opening;
   }
 
-  private async build(serverId: string): Promise<WorkspaceGatewayApi> {
-    const { servers, tokens } = await this.read();
-    const server = servers.find((each) => each.id === serverId);
-    if (!server) throw new UserError("That server is not connected any more: connect it again in Settings → Servers.");
-    const options: ServerWorkspaceOptions = {
-      server,
-      local: this.options.local(),
-      onClose: () => this.workspaces.delete(serverId),
-      ...(tokens.get(serverId) && { token: tokens.get(serverId) }),
-      ...(this.options.fetch && { fetch: this.options.fetch }),
-    };
+  private async build(options: ServerWorkspaceOptions): Promise<WorkspaceGatewayApi> {
     if (this.options.openWorkspace) return this.options.openWorkspace(options);
     const { openServerWorkspace } = await import("./remote/server-workspace.ts");
     return openServerWorkspace(options);
