@@ -16,6 +16,8 @@ import type {
   ServerSummary,
   WorkspaceGatewayApi,
 } from "../../src/protocol/index.ts";
+import { deerflowSession } from "../../src/gateway/remote/deerflow-session.ts";
+import { fakeDeerflow } from "./deerflow-fake.ts";
 import { startLangGraphDev, type LangGraphDev } from "./langgraph-dev-harness.ts";
 import { startTestServer, type TestServer } from "./server-harness.ts";
 
@@ -340,6 +342,36 @@ describe("a server that answers garbage", () => {
       await workspace.workspace.close();
     });
   }
+});
+
+describe("a DeerFlow deployment's workspace (the route contract's fake, through DeerFlow's session)", () => {
+  it("creates, streams with end last, uploads and lists, and reads the models, skills and memory", async () => {
+    const fake = fakeDeerflow({ session: "session-jwt" });
+    const notices: ChangeNotice[] = [];
+    const workspace = createRemoteWorkspace({
+      server: summary("http://deerflow.test", "deerflow", { ...ALL, fawn: false }),
+      token: "session-jwt",
+      local,
+      fetch: fake.fetch,
+      kindFetch: deerflowSession(),
+      notify: (notice) => notices.push(notice),
+      watchIntervalMs: 0,
+    });
+    const thread = await workspace.threads.create();
+    expect((await workspace.threads.list()).map((item) => item.thread_id)).toContain(thread.thread_id);
+    const { events } = await send(workspace, thread.thread_id, "hi");
+    expect(events[0]?.event).toBe("metadata");
+    expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+    await workspace.threads.upload(thread.thread_id, [{ name: "a.txt", bytes: new Uint8Array([97]) }]);
+    expect((await workspace.threads.listUploads(thread.thread_id)).map((file) => file.filename)).toEqual(["a.txt"]);
+    expect((await workspace.settings.getModels()).endpoints[0]?.models.length).toBeGreaterThan(0);
+    expect(Array.isArray(await workspace.skills.list())).toBe(true);
+    expect(Array.isArray((await workspace.memory.get()).facts)).toBe(true);
+    await expect(workspace.bundles.export(thread.thread_id, "fawn")).rejects.toThrow(
+      "Exporting a thread is not available on DeerFlow (deerflow.test).",
+    );
+    expect(await workspace.workspace.connection()).toEqual({ state: "online" });
+  });
 });
 
 describe("langgraphjs dev's workspace (Fawn's graph, no REST routes)", () => {
