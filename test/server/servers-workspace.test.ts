@@ -1,0 +1,71 @@
+// The servers seam end to end against a real Fawn server: Settings → Servers' connect (the real check) stores the
+// server, `gateway.openWorkspace(id)` loads the remote workspace and answers with the server's threads, across a
+// comlink boundary as the agent worker hands it to the page (Comlink.proxy over the guarded workspace), and a
+// disconnect closes it and refuses it afterwards.
+import * as Comlink from "comlink";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGateway, type Gateway } from "../../src/gateway/index.ts";
+import type { WorkspaceGatewayApi } from "../../src/protocol/index.ts";
+import { memoryStorage } from "../../src/storage/index.ts";
+import { startTestServer, type TestServer } from "./server-harness.ts";
+
+type Remote = { openWorkspace(id: string): Promise<Comlink.Remote<WorkspaceGatewayApi>> };
+
+let server: TestServer;
+let gateway: Gateway;
+let channel: MessageChannel;
+let token = "";
+
+beforeAll(async () => {
+  server = await startTestServer();
+  token = await server.addUser("grace");
+  gateway = createGateway(memoryStorage(), { notify: () => undefined });
+  channel = new MessageChannel();
+  // What workers/agent.worker.ts exposes for it.
+  Comlink.expose(
+    { openWorkspace: async (id: string) => Comlink.proxy(await gateway.openWorkspace(id)) },
+    channel.port1,
+  );
+});
+
+afterAll(async () => {
+  for (const each of await gateway?.servers.list()) await gateway.servers.disconnect(each.id);
+  channel?.port1.close();
+  channel?.port2.close();
+  await server?.close();
+});
+
+describe("a connected server's workspace", () => {
+  it("is opened by the Gateway with the stored token, and answers through comlink as the page calls it", async () => {
+    const { server: connected, sentence } = await gateway.servers.connect({ url: server.url, token });
+    expect(sentence).toMatch(/^Connected to 127\.0\.0\.1:\d+ \(Fawn server 0\.1\.0\): threads, runs, uploads/);
+    expect(connected.features.fawn).toBe(true);
+
+    const workspace = await gateway.openWorkspace(connected.id);
+    expect(await gateway.openWorkspace(connected.id)).toBe(workspace);
+    const created = await workspace.threads.create();
+    expect((await workspace.threads.list()).map((thread) => thread.thread_id)).toContain(created.thread_id);
+    expect(await workspace.workspace.server()).toMatchObject({ id: connected.id, kind: "fawn" });
+
+    // Across a MessagePort, as the page holds it.
+    const remote = Comlink.wrap<Remote>(channel.port2);
+    const proxied = await remote.openWorkspace(connected.id);
+    const listed = await proxied.threads.list();
+    expect(listed.map((thread) => thread.thread_id)).toContain(created.thread_id);
+    expect(await proxied.workspace.connection()).toEqual({ state: "online" });
+    // A refusal crosses as an Error with the server's sentence, never the token.
+    const refused = (await proxied.threads.rename("no-such-thread", "x").catch((error: unknown) => error)) as Error;
+    expect(refused).toBeInstanceOf(Error);
+    expect(refused.message).not.toContain(token);
+    expect(refused.message.length).toBeGreaterThan(0);
+  });
+
+  it("is closed by a disconnect and refused after it", async () => {
+    const [connected] = await gateway.servers.list();
+    await gateway.openWorkspace(connected!.id);
+    await gateway.servers.disconnect(connected!.id);
+    await expect(gateway.openWorkspace(connected!.id)).rejects.toThrow(
+      "That server is not connected any more: connect it again in Settings → Servers.",
+    );
+  });
+});
