@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const each of await gateway?.servers.list()) await gateway.servers.disconnect(each.id);
+  if (gateway) for (const each of await gateway.servers.list()) await gateway.servers.disconnect(each.id);
   channel?.port1.close();
   channel?.port2.close();
   await server?.close();
