@@ -9,7 +9,9 @@ import type { WorkspaceGatewayApi } from "../../src/protocol/index.ts";
 import { memoryStorage } from "../../src/storage/index.ts";
 import { startTestServer, type TestServer } from "./server-harness.ts";
 
-type Remote = { openWorkspace(id: string): Promise<Comlink.Remote<WorkspaceGatewayApi>> };
+/** The workspace as the page calls it (src/ui/gateway-client.ts's WorkspaceClient). */
+type WorkspaceClient = { [K in keyof WorkspaceGatewayApi]: Comlink.Remote<WorkspaceGatewayApi[K]> };
+type Remote = { openWorkspace(id: string): Promise<WorkspaceClient> };
 
 let server: TestServer;
 let gateway: Gateway;
@@ -48,7 +50,7 @@ describe("a connected server's workspace", () => {
     expect(await workspace.workspace.server()).toMatchObject({ id: connected.id, kind: "fawn" });
 
     // Across a MessagePort, as the page holds it.
-    const remote = Comlink.wrap<Remote>(channel.port2);
+    const remote = Comlink.wrap<Remote>(channel.port2) as unknown as Remote;
     const proxied = await remote.openWorkspace(connected.id);
     const listed = await proxied.threads.list();
     expect(listed.map((thread) => thread.thread_id)).toContain(created.thread_id);
