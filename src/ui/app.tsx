@@ -22,7 +22,7 @@ import {
 } from "./workspace/shortcuts.ts";
 import { setTheme, theme, THEME_CHOICES } from "./shared/theme.ts";
 import { filesBeingWritten } from "./state/run-view.ts";
-import { useGateway, useNotices, useOpenThread, useRuns, useThreadList } from "./state/stores.tsx";
+import { useGateway, useNotices, useOpenThread, useRuns, useThreadList, useWorkspace } from "./state/stores.tsx";
 import { deferred } from "./shared/deferred.tsx";
 
 // Not on the first screen, so chunks of their own (scripts/size.ts "initial"), each fetched the first time it opens (a
@@ -76,6 +76,7 @@ export function App(props: { init: () => Promise<void> }) {
   const openThread = useOpenThread();
   const runs = useRuns();
   const notices = useNotices();
+  const workspace = useWorkspace();
   const [terminalOpen, setTerminalOpen] = createSignal(false);
   /** Wide screens: the user hid the sidebar. */
   const [sidebarHidden, setSidebarHidden] = createSignal(false);
@@ -281,7 +282,7 @@ export function App(props: { init: () => Promise<void> }) {
             {(threadId) => <ImportedThreadBar threadId={threadId()} onContinued={focusComposer} />}
           </Match>
         </Switch>
-        <Show when={terminalOpen() && !openThread.shared.reading() && openThread.thread()}>
+        <Show when={terminalOpen() && !openThread.shared.reading() && !workspace && openThread.thread()}>
           {(thread) => (
             <Suspense
               fallback={

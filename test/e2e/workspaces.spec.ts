@@ -92,6 +92,8 @@ test.describe("desktop", () => {
       timeout: 30_000,
     });
     await expect(page.getByRole("button", { name: "Send" })).toBeVisible({ timeout: 30_000 });
+    // Its sandbox is the server's: no Terminal of this browser's for it.
+    await expect(page.getByRole("button", { name: "Terminal" })).toBeHidden();
     const title = (await page.locator(".thread-title").textContent()) ?? "";
     expect(title).not.toBe("");
     await expect(page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: title })).toBeVisible();

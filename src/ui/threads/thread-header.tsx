@@ -6,7 +6,7 @@
 // the title in a dialog; Delete asks in a dialog first; Replay plays the thread back in place of the composer.
 import { createMemo, createSignal, lazy, onCleanup, Show, Suspense } from "solid-js";
 import type { ThreadExportFormat, WireMessage } from "../../protocol/index.ts";
-import { useGateway, useOpenThread, useRuns, useThreadList } from "../state/stores.tsx";
+import { useGateway, useOpenThread, useRuns, useThreadList, useWorkspace } from "../state/stores.tsx";
 import { t } from "../i18n/index.ts";
 import { formatCount, threadUsage, usageDetail } from "../conversation/message-usage.ts";
 import { errorMessage } from "../gateway-client.ts";
@@ -38,6 +38,7 @@ export function ThreadHeader(props: {
   const threadList = useThreadList();
   const openThread = useOpenThread();
   const runs = useRuns();
+  const workspace = useWorkspace();
   const [open, setOpen] = createSignal(false);
   let menu: HTMLDivElement | undefined;
   const close = (event: MouseEvent) => {
@@ -134,6 +135,8 @@ export function ThreadHeader(props: {
               <button
                 type="button"
                 class="ghost terminal-toggle"
+                // A server's thread has its sandbox on the server: this browser's Terminal is not its.
+                hidden={Boolean(workspace)}
                 aria-expanded={props.terminalOpen}
                 aria-controls="terminal-panel"
                 onClick={() => props.onToggleTerminal()}
