@@ -156,6 +156,22 @@ describe("probeServer", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it("says an https page cannot call an http server, but on this machine", async () => {
+    const fake = server(fawnRoutes, { token: TOKEN, open: FAWN_OPEN });
+    const remote = await probeServer({ url: "http://192.168.1.20:2024", token: TOKEN }, fake.fetch, {
+      pageProtocol: "https:",
+    });
+    expect(remote).toMatchObject({ reachable: false, authorized: false });
+    expect(remote.sentence).toBe(
+      "This page is served over https, so the browser does not let it call 192.168.1.20:2024 over http: give the server an https:// address.",
+    );
+    expect(fake.requests).toHaveLength(0);
+    const local = await probeServer({ url: "http://localhost:2024", token: TOKEN }, fake.fetch, {
+      pageProtocol: "https:",
+    });
+    expect(local.reachable).toBe(true);
+  });
+
   it("leaves a version that is not a version out of the sentence", async () => {
     const fake = server({
       ...fawnRoutes,

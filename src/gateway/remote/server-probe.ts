@@ -1,7 +1,9 @@
 // Checking a server before it is stored (Settings → Servers, `servers.check`/`connect`): does anything answer at the
 // URL, is it a Fawn server, a LangGraph server or a DeerFlow deployment, does it take the access token, and which of
 // the routes the workspace uses does it offer — said in one sentence the UI shows as it is. Every answer is untrusted:
-// only a few fields are read, each checked, and nothing a server sends is quoted but a short version number.
+// only a few fields are read, each checked, and nothing a server sends is quoted but a short version number. A check
+// that names a kind but is not authorized failed on the token (refused, missing, or not let through with one): the
+// UI shows it under "Access token", any other failure under "Server URL".
 import type { ServerCheck, ServerConnectInput, ServerFeatures, ServerKind } from "../../protocol/index.ts";
 import { deerflowSession } from "./deerflow-session.ts";
 import { normalizeServerUrl, serverBases, serverFetch } from "./server-urls.ts";
@@ -9,6 +11,8 @@ import { normalizeServerUrl, serverBases, serverFetch } from "./server-urls.ts";
 export interface ProbeOptions {
   /** How long each request may take before the server counts as not answering. */
   timeoutMs?: number;
+  /** The page's scheme (`location.protocol` by default): an https page cannot call an http server but on this machine. */
+  pageProtocol?: string;
   /**
    * Wraps the fetch for the kind found before the token is tried; by default DeerFlow's session cookie and CSRF
    * header for a DeerFlow deployment (deerflow-session.ts), as its workspace sends them.
@@ -27,6 +31,8 @@ export interface ProbeResult extends ServerCheck {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** Hosts an https page may still call over http (the browser counts them as secure). */
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 /** The largest answer read (a thread list of a few thousand threads fits). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A version as a server may state one; anything else is left out of the sentence. */
@@ -56,6 +62,16 @@ export async function probeServer(
       authorized: false,
       label: input.url.trim(),
       sentence: "That is not a server address: enter its URL, starting with https:// or http://.",
+    };
+  }
+  const pageProtocol = options.pageProtocol ?? (globalThis as { location?: { protocol?: string } }).location?.protocol;
+  if (pageProtocol === "https:" && url.startsWith("http:") && !LOOPBACK.test(new URL(url).hostname)) {
+    const label = labelOf(url);
+    return {
+      reachable: false,
+      authorized: false,
+      label,
+      sentence: `This page is served over https, so the browser does not let it call ${label} over http: give the server an https:// address.`,
     };
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -114,11 +130,17 @@ export async function probeServer(
       sentence: token ? `${label} refused the access token.` : `${label} needs an access token.`,
     };
   }
+  // Past the token question the kind is left out: a failure here is the server's, not the token's.
   if (threads.status >= 500) {
-    return { ...found, authorized: false, sentence: `${label} failed to answer (HTTP ${threads.status}).` };
+    return {
+      reachable: true,
+      authorized: false,
+      label,
+      sentence: `${label} failed to answer (HTTP ${threads.status}).`,
+    };
   }
   if (threads.status !== 200 || !Array.isArray(threads.json)) {
-    return { ...found, authorized: false, sentence: `${label} answered, but not as a LangGraph server.` };
+    return { reachable: true, authorized: false, label, sentence: `${label} answered, but not as a LangGraph server.` };
   }
 
   const features = await featuresOf(kind, bases.rest, token, using, timeoutMs);
