@@ -115,6 +115,10 @@ test.describe("desktop", () => {
     await expect(fresh.getByRole("textbox", { name: "Access token" })).toHaveValue("");
     await shoot(page, "servers-connected");
     await expectNoA11yViolations(page, "Settings → Servers with a server connected");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await shoot(page, "servers-connected-dark");
+    await expectNoA11yViolations(page, "Settings → Servers with a server connected, dark");
+    await page.emulateMedia({ colorScheme: "light" });
     await closeSettings(page);
 
     // Stored: back after a reload; the token is nowhere in the page, nor in the settings record.
