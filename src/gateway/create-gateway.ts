@@ -183,6 +183,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     notify,
     closeIdleSandboxes: () => sandboxes.closeIdle(),
     closeSandboxes: () => sandboxes.closeAll(),
+    forgetServers: () => servers.forgetAll(),
     running: () => runs.isRunning(),
     dropMemoryUpdates: () => memory.dropPendingUpdates(),
   });

@@ -61,6 +61,8 @@ export interface DataServiceOptions {
   closeIdleSandboxes?: () => Promise<void>;
   /** Closes every open sandbox. */
   closeSandboxes?: () => Promise<void>;
+  /** Forgets what server workspaces kept for offline reads (their servers went with the settings). */
+  forgetServers?: () => Promise<void>;
   /** Whether this worker is running a reply. */
   running?: () => boolean;
   /** Drops memory updates not yet applied, which would write facts back after a deletion. */
@@ -302,6 +304,7 @@ export class DataService implements DataApi {
     this.options.dropMemoryUpdates?.();
     const threadIds = await writing(() => this.store.deleteAll());
     await this.options.closeSandboxes?.();
+    await this.options.forgetServers?.().catch(() => undefined);
     const notify = this.options.notify ?? (() => undefined);
     if (threadIds.length > 0) notify({ type: "threads-replaced" });
     notify({ type: "memory-changed" });

@@ -119,6 +119,8 @@ export class ServersService implements ServersApi {
       await writing(() => this.options.settings.putWithApiKeys(SERVERS_SETTINGS_KEY, next, nextTokens));
       return true;
     });
+    // What the workspace kept for offline reads goes with the server.
+    await import("./remote/remote-connection.ts").then(({ forgetWorkspaceCache }) => forgetWorkspaceCache(serverId));
     if (removed) this.options.notify?.({ type: "settings-changed" });
   }
 
@@ -149,6 +151,12 @@ export class ServersService implements ServersApi {
       if (this.workspaces.get(serverId) === opening) this.workspaces.delete(serverId);
     });
     return opening;
+  }
+
+  /** All data was deleted: every open workspace closes, and what any kept for offline reads is forgotten. */
+  async forgetAll(): Promise<void> {
+    await Promise.all([...this.workspaces.keys()].map((serverId) => this.closeWorkspace(serverId)));
+    await import("./remote/remote-connection.ts").then(({ forgetAllWorkspaceCaches }) => forgetAllWorkspaceCaches());
   }
 
   private async build(options: ServerWorkspaceOptions): Promise<WorkspaceGatewayApi> {

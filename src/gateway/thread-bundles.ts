@@ -20,6 +20,7 @@ import {
   type ThreadExport,
   type ThreadExportFormat,
   type ThreadSummary,
+  type BundleImportOptions,
   type BundlesApi,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
@@ -96,11 +97,16 @@ export class ThreadBundles implements BundlesApi {
 
   /**
    * Imports a `.fawn`: the thread keeps its id when it is free here, else gets a new one. It is read-only: it is read
-   * and replayed as it came, and continued in a copy (continueThread).
+   * and replayed as it came, and continued in a copy (continueThread); unless `own` (the user's own thread copied
+   * from another of their workspaces), which stays writable. What a bundle says of its trust is never taken from it
+   * either way (bundledSummary), so an own copy carries no approvals.
    */
-  async import(archive: Blob | Uint8Array): Promise<ThreadSummary> {
+  async import(archive: Blob | Uint8Array, options: BundleImportOptions = {}): Promise<ThreadSummary> {
     const bundled = await restorableThread(await this.read(archive), "bundle");
-    return this.add(withThread(bundled, { ...bundledSummary(bundled.records.thread), read_only: true }));
+    const { read_only: _readOnly, ...summary } = bundledSummary(bundled.records.thread);
+    return this.add(
+      withThread(bundled, options.own ? { ...summary, status: "idle" } : { ...summary, read_only: true }),
+    );
   }
 
   /** A `.fawn`'s thread, checked whole (schema, sizes, counts, paths), without writing anything. */

@@ -11,14 +11,25 @@ export interface ThreadExport {
   blob: Blob;
 }
 
+/** How a `.fawn` is imported. */
+export interface BundleImportOptions {
+  /**
+   * The user's own thread, copied from another of their workspaces (Thread actions → Copy to…): it stays writable
+   * instead of read-only. Only for a thread that was neither imported nor held another person's messages (no
+   * `read_only`, no `foreign`): such a thread is imported read-only, and continued as ever.
+   */
+  own?: boolean;
+}
+
 export interface BundlesApi {
   /** The thread as a file: a `.fawn` bundle (messages, state, checkpoint history and files; no keys or settings). */
   export(threadId: string, format: ThreadExportFormat): Promise<ThreadExport>;
   /**
    * Imports a `.fawn` bundle as a thread of this browser's, checked whole first and written in one transaction; an id
-   * already here gets a new one. Rejects with one sentence and writes nothing when the bundle is not valid.
+   * already here gets a new one. Rejects with one sentence and writes nothing when the bundle is not valid. It is
+   * read-only (read, replayed, continued in a copy) unless `options.own`.
    */
-  import(archive: Blob | Uint8Array): Promise<ThreadSummary>;
+  import(archive: Blob | Uint8Array, options?: BundleImportOptions): Promise<ThreadSummary>;
   /**
    * "Continue this thread": copies a thread (an imported, read-only one) into a new thread of the user's own, with its
    * messages, history and files; its next message runs on the model the user picks.

@@ -129,6 +129,9 @@ test.describe("desktop", () => {
     await copyTo(page, "This browser");
     await expect(page.locator(".thread-title")).toHaveText(title);
     await expect(artifacts.getByRole("button", { name: "Preview live-notes.md", exact: true })).toBeVisible();
+    // The user's own thread stays theirs: writable, not an imported one to be continued.
+    await expect(page.getByRole("region", { name: "Imported thread" })).toHaveCount(0);
+    await expect(page.getByRole("textbox", { name: "Message" })).toBeEditable();
     await shoot(page, "copied-light");
     await copyTo(page, name);
     await expect(page.locator(".thread-title")).toHaveText(title);

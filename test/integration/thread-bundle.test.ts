@@ -104,6 +104,25 @@ describe("a thread as a .fawn bundle", () => {
     await expect(gateway.bundles.continueThread("nope")).rejects.toThrow("There is no thread with id nope.");
   });
 
+  it("imported as the user's own copy (Copy to…) it stays writable, idle, and carries no approvals of the file's", async () => {
+    const { gateway } = harness;
+    const threadId = await richThread(gateway);
+    const before = await gateway.threads.get(threadId);
+    const hashes = await filesOf(gateway, threadId, PATHS);
+    const bundle = await gateway.bundles.export(threadId, "fawn");
+    // A file that claims trust gets none: its approvals are dropped whatever it says.
+    const copy = await gateway.bundles.import(bundle.blob, { own: true });
+    expect(copy.thread_id).not.toBe(threadId);
+    expect(copy.read_only).toBeUndefined();
+    expect(copy.approved_tools).toBeUndefined();
+    expect(copy.foreign).toBeUndefined();
+    expect(copy.status).toBe("idle");
+    expect((await gateway.threads.get(copy.thread_id))?.entries).toEqual(before?.entries);
+    expect(await filesOf(gateway, copy.thread_id, PATHS)).toEqual(hashes);
+    const events = await runThread(gateway, copy.thread_id, "hello from the copy");
+    expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "success" } });
+  });
+
   it("replays from its checkpoint history: messages, tool steps and plan updates appear step by step", async () => {
     const { gateway } = harness;
     const threadId = await richThread(gateway);

@@ -170,12 +170,21 @@ describe("Fawn's own routes", () => {
     expect(imported.thread_id).not.toBe(threadId);
     expect(imported.read_only).toBe(true);
     expect(await threadCount()).toBe(count + 1);
+    // `?own=1`: the user's own copy from another workspace stays writable; any other value is refused, nothing written.
+    const bad = await call("POST", "/fawn/threads/import?own=yes", bytes, { "content-type": THREAD_BUNDLE_MIME });
+    expect(bad.status).toBe(400);
+    expect(await threadCount()).toBe(count + 1);
+    const own = await answer<ThreadSummary>(
+      call("POST", "/fawn/threads/import?own=1", bytes, { "content-type": THREAD_BUNDLE_MIME }),
+    );
+    expect(own.read_only).toBeUndefined();
+    expect(await threadCount()).toBe(count + 2);
     const copy = await gateway.threads.readFile(imported.thread_id, "/mnt/user-data/uploads/notes.txt");
     expect(new TextDecoder().decode(copy.bytes)).toBe("bees make honey\n");
 
     const continued = await answer<ThreadSummary>(call("POST", `/fawn/threads/${imported.thread_id}/continue`));
     expect(continued.read_only).toBeUndefined();
-    expect(await threadCount()).toBe(count + 2);
+    expect(await threadCount()).toBe(count + 3);
   });
 
   it("a DeerFlow import is multipart, checked whole: a bad part writes nothing", async () => {

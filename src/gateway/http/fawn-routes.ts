@@ -107,7 +107,12 @@ export const fawnRoutes: RouteGroup = (app, gateway) => {
     return json(await gateway.threads.search(body.query, body.limit === undefined ? {} : { limit: body.limit }));
   });
 
-  app.post("/api/fawn/threads/import", async (c) => json(await gateway.bundles.import(await bundleBytes(c.req.raw))));
+  // `?own=1`: the user's own thread copied from another of their workspaces, kept writable (BundlesApi.import).
+  app.post("/api/fawn/threads/import", async (c) => {
+    const own = c.req.query("own");
+    if (own !== undefined && own !== "1") throw new RouteProblem(400, "own is 1 or absent.");
+    return json(await gateway.bundles.import(await bundleBytes(c.req.raw), own === "1" ? { own: true } : {}));
+  });
 
   // `threads.importDeerFlow`: multipart, `thread` DeerFlow's thread.json, then `path` and `file` pairs in order.
   app.post("/api/fawn/threads/import-deerflow", async (c) =>

@@ -153,9 +153,9 @@ export class FawnApiClient {
   }
 
   /** `POST /fawn/threads/import`, the `.fawn` bytes as the body: `bundles.import` (checked whole, else nothing written). */
-  async importThread(archive: Blob | Uint8Array): Promise<ThreadSummary> {
+  async importThread(archive: Blob | Uint8Array, options: { own?: boolean } = {}): Promise<ThreadSummary> {
     const body = archive instanceof Uint8Array ? new Blob([archive.slice()]) : archive;
-    const response = await this.fetch("/fawn/threads/import", {
+    const response = await this.fetch(`/fawn/threads/import${options.own ? "?own=1" : ""}`, {
       method: "POST",
       headers: { "content-type": THREAD_BUNDLE_MIME },
       body,

@@ -26,6 +26,18 @@ export async function forgetWorkspaceCache(serverId: string): Promise<void> {
   if (typeof caches !== "undefined") await caches.delete(workspaceCacheName(serverId)).catch(() => false);
 }
 
+/** Forgets what this browser kept of every server's answers (all data deleted). */
+export async function forgetAllWorkspaceCaches(): Promise<void> {
+  memoryCaches.clear();
+  if (typeof caches === "undefined") return;
+  const names = await caches.keys().catch(() => []);
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(workspaceCacheName("")))
+      .map((name) => caches.delete(name).catch(() => false)),
+  );
+}
+
 /** Where Cache Storage is missing (Node, tests), kept answers live in memory for the process. */
 const memoryCaches = new Map<string, Map<string, string>>();
 

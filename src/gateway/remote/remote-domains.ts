@@ -28,6 +28,7 @@ import type {
   ThreadContextUsage,
   ThreadExport,
   ThreadExportFormat,
+  BundleImportOptions,
   ThreadModelChoice,
   ThreadShareLink,
   ThreadSummary,
@@ -238,8 +239,8 @@ export function remoteBundles(remote: RemoteContext): BundlesApi {
   return {
     export: async (threadId: string, format: ThreadExportFormat): Promise<ThreadExport> =>
       remote.fawnFor("Exporting a thread").exportThread(threadId, format),
-    import: async (archive: Blob | Uint8Array): Promise<ThreadSummary> => {
-      const thread = await remote.fawnFor("Importing a .fawn thread").importThread(archive);
+    import: async (archive: Blob | Uint8Array, options: BundleImportOptions = {}): Promise<ThreadSummary> => {
+      const thread = await remote.fawnFor("Importing a .fawn thread").importThread(archive, options);
       remote.notify({ type: "thread-changed", thread_id: thread.thread_id });
       return thread;
     },
