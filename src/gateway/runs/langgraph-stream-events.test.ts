@@ -3,7 +3,7 @@
 // that are not what they claim are dropped rather than passed to the page.
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../protocol/index.ts";
-import { endStatusOf, runEventOf, streamPartOf, wireMessageOf } from "./langgraph-stream-events.ts";
+import { endStatusOf, runEventOf, streamPartOf, wireMessageOf, wireMessagesOf } from "./langgraph-stream-events.ts";
 
 const EVENTS: RunEvent[] = [
   { event: "metadata", data: { run_id: "r1", thread_id: "t1" } },
@@ -83,6 +83,20 @@ describe("the shared run-stream mapping", () => {
       data: { error: "unknown", message: "The server's run failed." },
     });
     expect(wireMessageOf({ type: "tool", id: "x", content: "no call id" })).toBeUndefined();
+  });
+
+  it("leaves out the messages a client marked hide_from_ui, plain or serialized (DeerFlow's reminders)", () => {
+    const messages = wireMessagesOf([
+      { type: "human", id: "r", content: "<system-reminder>", additional_kwargs: { hide_from_ui: true } },
+      {
+        lc: 1,
+        type: "constructor",
+        id: ["langchain_core", "messages", "HumanMessage"],
+        kwargs: { id: "a", content: "an answer", additional_kwargs: { hide_from_ui: true } },
+      },
+      { type: "human", id: "h", content: "hello", additional_kwargs: { hide_from_ui: false } },
+    ]);
+    expect(messages.map((message) => message.id)).toEqual(["h"]);
   });
 
   it("ends with the run's stored status", () => {

@@ -225,7 +225,16 @@ function toolCallChunksOf(value: unknown): WireToolCallChunk[] {
 /** The wire messages of a list from a server; what is not a message is left out. */
 export function wireMessagesOf(value: unknown): WireMessage[] {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((item: unknown, index) => wireMessageOf(item, `message-${index}`) ?? []);
+  return value.flatMap((item: unknown, index) =>
+    hiddenFromUi(item) ? [] : (wireMessageOf(item, `message-${index}`) ?? []),
+  );
+}
+
+/** A message its client marked never to show (DeerFlow's reminders and a clarification's answer: `hide_from_ui`). */
+function hiddenFromUi(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const message = value.lc === 1 && isRecord(value.kwargs) ? value.kwargs : value;
+  return isRecord(message.additional_kwargs) && message.additional_kwargs.hide_from_ui === true;
 }
 
 /** A `messages` part's payload: a piece of the reply, or a tool's whole result. */
