@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { en } from "../../src/ui/i18n/en.ts";
+import { enAll as en } from "../../src/ui/i18n/en-all.ts";
 import { zhCN } from "../../src/ui/i18n/zh-cn.ts";
 
 /** Words that speak to a developer at a terminal, or point into the source repository. */

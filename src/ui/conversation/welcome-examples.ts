@@ -1,13 +1,13 @@
 // The welcome screen's examples as data (welcome.tsx shows them): also read at build time by the prerendered first
 // screen (scripts/vite-plugin-first-screen.ts), so this file imports types only.
 import type { AgentMode } from "../../protocol/index.ts";
-import type { TextKey } from "../i18n/index.ts";
+import type { FirstScreenTextKey } from "../i18n/index.ts";
 
 /** One example on the welcome screen. */
 export interface WelcomeExample {
-  title: TextKey;
-  prompt: TextKey;
-  hint?: TextKey;
+  title: FirstScreenTextKey;
+  prompt: FirstScreenTextKey;
+  hint?: FirstScreenTextKey;
   /** The Mode the example needs (subagents need Ultra). */
   mode?: AgentMode;
   /** A 24×24 line drawing (an emoji would need an emoji font, which not every system has). */

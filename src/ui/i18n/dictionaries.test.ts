@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { en } from "./en.ts";
+import { enAll as en } from "./en-all.ts";
 import { zhCN } from "./zh-cn.ts";
 
 const TRANSLATIONS = { "zh-CN": zhCN };

@@ -1,5 +1,6 @@
 // The English dictionary, part: the composer, the conversation (messages, tool steps, branches, approvals,
-// clarifications, Plan, subtasks), an imported thread's replay and the composer's extras. en.ts joins the parts.
+// clarifications, Plan, subtasks), an imported thread's replay and the composer's extras (the slash menu, follow-up
+// suggestions, the context gauge, the welcome screen's examples). en.ts joins the parts.
 import { template } from "@solid-primitives/i18n";
 
 export const enConversation = {
@@ -192,4 +193,48 @@ export const enConversation = {
   "replay.pause": "Pause",
   "replay.speed": "Replay speed",
   "replay.exit": "Exit replay",
+
+  // Composer extras: the slash menu, follow-up suggestions, the context gauge, the welcome screen's examples.
+  "slash.menu": "Commands",
+  "slash.commandTag": "Command",
+  "slash.skillTag": "Skill",
+  "slash.new": "Start a new thread",
+  "slash.compact": "Summarize older messages now, so the next request sends less",
+  "slash.clearMemory": "Forget everything memory holds (asks first)",
+  "slash.help": "List the commands",
+  "slash.compacting": "Compacting…",
+  "slash.compacted": template<{ count: string }>(
+    "Compacted: {{ count }} older messages are now sent to the model as a summary. The conversation still shows them.",
+  ),
+  "slash.compactNothing": "Nothing to compact yet: the latest messages are always sent as they are.",
+  "slash.clearConfirm": "Forget every summary and fact in memory? This cannot be undone.",
+  "slash.confirmClear": "Clear memory",
+  "slash.keepMemory": "Keep memory",
+  "slash.memoryCleared": "Memory cleared.",
+  "slash.helpTitle": "Commands",
+  "slash.helpClose": "Close commands",
+  "slash.helpHint":
+    "Type / at the start of a message to choose one. A skill's name (/skill-name, then your request) uses that skill for the message.",
+  "slash.skillsHeading": "Skills",
+  "suggestions.label": "Suggested follow-ups",
+  "context.label": "Context used",
+  "context.value": template<{ percent: string; window: string }>("{{ percent }}% of {{ window }}"),
+  "context.detail": template<{ tokens: string; window: string }>(
+    "About {{ tokens }} of {{ window }} tokens: the last request and its answer, as the model counted them. /compact makes it smaller.",
+  ),
+  "welcome.examples": "Try an example",
+  "welcome.report": "A report with a chart",
+  "welcome.reportPrompt":
+    "Write a short report on how the world's solar power capacity grew over the last ten years, with a line chart of the yearly figures.",
+  "welcome.csv": "Analyse a CSV file",
+  "welcome.csvPrompt":
+    "I attached a CSV file: describe what it holds, point out the notable trends, and chart the most interesting column.",
+  "welcome.csvHint": "Attach your file, then send",
+  "welcome.page": "Build a web page",
+  "welcome.pagePrompt":
+    "Build a one-page website for a neighbourhood bakery, with its opening hours, a menu with prices and a contact form.",
+  "welcome.research": "Research with subagents",
+  "welcome.researchPrompt":
+    "Compare three popular open-source vector databases, one subagent each: features, speed and licence. Then recommend one.",
+  "welcome.researchHint": "Switches to Ultra mode",
 };

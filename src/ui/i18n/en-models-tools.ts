@@ -1,6 +1,8 @@
 // The English dictionary, part: the Settings dialog, Settings → Models (endpoints, providers, the models
-// offered, field errors), Tools (MCP servers) and Web. en.ts joins the parts.
+// offered, field errors), Tools (MCP servers) and Web. Not in the first screen's English (en.ts): the Settings
+// dialog's chunk imports it, and it adds itself to the English dictionary as it loads (index.ts `addEnglish`).
 import { template } from "@solid-primitives/i18n";
+import { addEnglish } from "./index.ts";
 
 export const enModelsTools = {
   // Settings dialog and Settings → Models (settings-dialog.tsx, models-tab.tsx).
@@ -203,3 +205,6 @@ export const enModelsTools = {
     "Left out: {{ name }} is taken, and no other name for it fits in 64 characters.",
   ),
 };
+
+// Only the Settings dialog's modules import this part: its texts join the English dictionary as their chunk loads.
+addEnglish(enModelsTools);

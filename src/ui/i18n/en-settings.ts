@@ -1,12 +1,11 @@
 // The English dictionary, part: Settings → Appearance, Data, Memory, Skills, Subagents and Sandbox, the fields
-// they share and Settings' unsaved-edits prompt. en.ts joins the parts.
+// they share and Settings' unsaved-edits prompt. Not in the first screen's English (en.ts): the Settings dialog's
+// chunk imports it, and it adds itself to the English dictionary as it loads (index.ts `addEnglish`).
 import { template } from "@solid-primitives/i18n";
+import { addEnglish } from "./index.ts";
 
 export const enSettings = {
-  // Appearance (appearance-tab.tsx) and the theme's names.
-  "theme.light": "Light",
-  "theme.dark": "Dark",
-  "theme.system": "System",
+  // Appearance (appearance-tab.tsx).
   "appearance.theme": "Theme",
   "appearance.themeHint": "System follows your device's light or dark setting, and switches when it does.",
   "appearance.language": "Language",
@@ -247,50 +246,12 @@ export const enSettings = {
   "settings.unsavedText": template<{ tabs: string }>("Changes in {{ tabs }} are not saved yet."),
   "settings.keepEditing": "Keep editing",
   "settings.discard": "Discard changes",
-  // Composer extras: the slash menu, follow-up suggestions, the context gauge, the welcome screen's examples.
-  "slash.menu": "Commands",
-  "slash.commandTag": "Command",
-  "slash.skillTag": "Skill",
-  "slash.new": "Start a new thread",
-  "slash.compact": "Summarize older messages now, so the next request sends less",
-  "slash.clearMemory": "Forget everything memory holds (asks first)",
-  "slash.help": "List the commands",
-  "slash.compacting": "Compacting…",
-  "slash.compacted": template<{ count: string }>(
-    "Compacted: {{ count }} older messages are now sent to the model as a summary. The conversation still shows them.",
-  ),
-  "slash.compactNothing": "Nothing to compact yet: the latest messages are always sent as they are.",
-  "slash.clearConfirm": "Forget every summary and fact in memory? This cannot be undone.",
-  "slash.confirmClear": "Clear memory",
-  "slash.keepMemory": "Keep memory",
-  "slash.memoryCleared": "Memory cleared.",
-  "slash.helpTitle": "Commands",
-  "slash.helpClose": "Close commands",
-  "slash.helpHint":
-    "Type / at the start of a message to choose one. A skill's name (/skill-name, then your request) uses that skill for the message.",
-  "slash.skillsHeading": "Skills",
-  "suggestions.label": "Suggested follow-ups",
+
+  // Follow-up suggestions (appearance-tab.tsx).
   "suggestions.setting": "Follow-up suggestions",
   "suggestions.settingHint":
     "After a reply, offer three questions to ask next. Each costs one small extra request to your model.",
-  "context.label": "Context used",
-  "context.value": template<{ percent: string; window: string }>("{{ percent }}% of {{ window }}"),
-  "context.detail": template<{ tokens: string; window: string }>(
-    "About {{ tokens }} of {{ window }} tokens: the last request and its answer, as the model counted them. /compact makes it smaller.",
-  ),
-  "welcome.examples": "Try an example",
-  "welcome.report": "A report with a chart",
-  "welcome.reportPrompt":
-    "Write a short report on how the world's solar power capacity grew over the last ten years, with a line chart of the yearly figures.",
-  "welcome.csv": "Analyse a CSV file",
-  "welcome.csvPrompt":
-    "I attached a CSV file: describe what it holds, point out the notable trends, and chart the most interesting column.",
-  "welcome.csvHint": "Attach your file, then send",
-  "welcome.page": "Build a web page",
-  "welcome.pagePrompt":
-    "Build a one-page website for a neighbourhood bakery, with its opening hours, a menu with prices and a contact form.",
-  "welcome.research": "Research with subagents",
-  "welcome.researchPrompt":
-    "Compare three popular open-source vector databases, one subagent each: features, speed and licence. Then recommend one.",
-  "welcome.researchHint": "Switches to Ultra mode",
 };
+
+// Only the Settings dialog's modules import this part: its texts join the English dictionary as their chunk loads.
+addEnglish(enSettings);

@@ -1,13 +1,19 @@
 // The English dictionary: the source of truth for every UI string, flat keys by area: the app's shell, threads and
-// shared pieces here, the rest in parts joined below (en-conversation.ts, en-settings.ts, en-models-tools.ts).
-// zh-cn.ts must have the same keys with the same {{ placeholders }} (its type and a unit test check). Keys ending in .one/.other are plural forms, chosen by
-// `tn` with Intl.PluralRules; values with placeholders are templates, typed with the arguments they take.
+// shared pieces here, the rest in parts (en-conversation.ts, en-workspaces.ts, en-settings.ts, en-models-tools.ts).
+// `en` is what the first screen shows: this file and the parts joined below. The parts only the Settings dialog shows
+// (en-settings.ts, en-models-tools.ts) are not in it: they load with that dialog's chunk and add themselves to it
+// (`addEnglish`), and `Dictionary` still types every key (en-all.ts joins everything, for tests and checks).
+// zh-cn.ts must have every key with the same {{ placeholders }} (its type and a unit test check). Keys ending in
+// .one/.other are plural forms, chosen by `tn` with Intl.PluralRules; values with placeholders are templates, typed
+// with the arguments they take.
 import { template } from "@solid-primitives/i18n";
 import { enConversation } from "./en-conversation.ts";
-import { enModelsTools } from "./en-models-tools.ts";
-import { enSettings } from "./en-settings.ts";
+import type { enModelsTools } from "./en-models-tools.ts";
+import type { enSettings } from "./en-settings.ts";
 import { enWorkspaces } from "./en-workspaces.ts";
 
+/** The English texts the first screen may show (first-screen-keys.test.ts checks that no first-screen module uses
+ * another). */
 export const en = {
   // Shared words.
   "common.save": "Save",
@@ -30,6 +36,9 @@ export const en = {
   "app.openSettings": "Open settings",
   "app.toggleSidebar": "Toggle sidebar",
   "app.toggleTerminal": "Toggle terminal",
+  "theme.light": "Light",
+  "theme.dark": "Dark",
+  "theme.system": "System",
   "app.switchTheme": template<{ theme: string }>("Switch theme to {{ theme }}"),
   "app.switchLanguage": template<{ language: string }>("Switch language to {{ language }}"),
   "app.storageFailed": template<{ error: string }>("Fawn could not open its storage: {{ error }}"),
@@ -241,13 +250,12 @@ export const en = {
   "mermaid.failed": template<{ error: string }>("The diagram could not be drawn: {{ error }}"),
 
   ...enConversation,
-  ...enSettings,
-  ...enModelsTools,
   ...enWorkspaces,
 };
 
-/** The English dictionary's type: every key, and the template arguments each takes. */
-export type Dictionary = typeof en;
+/** The English dictionary's type: every key (the first screen's and the Settings dialog's parts), and the template
+ * arguments each takes. */
+export type Dictionary = typeof en & typeof enSettings & typeof enModelsTools;
 
 export type MessageKey = keyof Dictionary;
 

@@ -1,6 +1,7 @@
 // The UI's language: `t` translates a key in the active locale (reactive: text re-renders when the language changes),
-// `tn` picks a plural form, and the format helpers write numbers and bytes with Intl in that locale. English
-// is in the main bundle; the Chinese dictionary is a separate chunk, loaded when Chinese is shown.
+// `tn` picks a plural form, and the format helpers write numbers and bytes with Intl in that locale. The first
+// screen's English is in the main bundle, the Settings dialog's English comes with its chunk (`addEnglish`); the
+// Chinese dictionary is a separate chunk, complete, loaded when Chinese is shown.
 import { translator, type BaseTemplateArgs, type Template, type TemplateResolver } from "@solid-primitives/i18n";
 import { batch, createSignal, type JSX } from "solid-js";
 import { en, type Dictionary, type MessageKey } from "./en.ts";
@@ -22,7 +23,23 @@ export const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", "zh-CN": 
 
 const [language, setLanguageSignal] = createSignal<LanguageChoice>(loadLanguage());
 const [locale, setLocale] = createSignal<Locale>("en");
-const [dictionary, setDictionary] = createSignal<Dictionary>(en);
+/**
+ * The English dictionary: the first screen's texts (en.ts), and the parts lazily loaded chunks add (`addEnglish`)
+ * before they render. Typed as complete: a key of a part is read only by the modules of its chunk
+ * (first-screen-keys.test.ts checks), so it is there whenever it is read.
+ */
+const english = { ...en } as Dictionary;
+
+/**
+ * Adds English texts that a lazily loaded chunk shows: en-settings.ts and en-models-tools.ts call it as they are
+ * evaluated, with the Settings dialog's chunk. No module on screen reads those keys yet, so nothing re-renders; the
+ * Chinese dictionary has every key already.
+ */
+export function addEnglish(part: Partial<Dictionary>): void {
+  Object.assign(english, part);
+}
+
+const [dictionary, setDictionary] = createSignal<Dictionary>(english);
 
 /** The user's choice (reactive). */
 export { language };
@@ -47,7 +64,7 @@ const browserLanguages = (): readonly string[] => globalThis.navigator?.language
 let chinese: Promise<Dictionary> | undefined;
 
 function loadDictionary(target: Locale): Promise<Dictionary> {
-  if (target === "en") return Promise.resolve(en);
+  if (target === "en") return Promise.resolve(english);
   // Placeholders were checked against the English by the dictionaries' test; the types differ only in branding.
   chinese ??= import("./zh-cn.ts").then((module) => module.zhCN as unknown as Dictionary);
   return chinese;
@@ -118,6 +135,9 @@ export function tn(base: PluralKey, count: number, args: Record<string, string> 
 export type TextKey = {
   [K in MessageKey]: Dictionary[K] extends Template<BaseTemplateArgs> ? never : K;
 }[MessageKey];
+
+/** The plain texts of the first screen's English (en.ts): what the first screen, prerendered at build too, shows. */
+export type FirstScreenTextKey = TextKey & keyof typeof en;
 
 /** The template keys, with the arguments each takes. */
 type TemplateKey = { [K in MessageKey]: Dictionary[K] extends Template<BaseTemplateArgs> ? K : never }[MessageKey];

@@ -3,6 +3,9 @@
 // edits not yet saved survive a switch to another tab; closing the dialog with such edits asks first (see
 // `requestClose`). A tab's edits count as saved only once its Save has stored them (settings-saved.ts): a refused
 // Save leaves them unsaved.
+// First: the English only Settings shows, added to the dictionary before any tab's module (en.ts's header).
+import "../i18n/en-settings.ts";
+import "../i18n/en-models-tools.ts";
 import { createEffect, createSignal, For, Show, untrack, type JSX } from "solid-js";
 import { AppearanceTab } from "./appearance/appearance-tab.tsx";
 import { DataTab } from "./data/data-tab.tsx";

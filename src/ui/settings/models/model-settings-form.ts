@@ -2,6 +2,8 @@
 // the "Model" field (an endpoint's first model), adding the models a list offered, a default model once there is one
 // to have, and what is wrong with a field before Save sends it (the gateway checks again; see models/model-settings.ts).
 import type { ListedModel, ModelEndpoint, ModelEntry, ModelSettings } from "../../../protocol/index.ts";
+// Its texts: Settings' English, which the first screen's dictionary does not hold (i18n/en.ts).
+import "../../i18n/en-models-tools.ts";
 import { t } from "../../i18n/index.ts";
 
 /** The id of the endpoint a first setup starts with. */

@@ -1,5 +1,7 @@
 // Settings → Subagents as a form of text fields, and back to settings: tools lists and optional numbers read here.
 import type { CustomSubagentType, SubagentSettings } from "../../../protocol/index.ts";
+// Its texts: Settings' English, which the first screen's dictionary does not hold (i18n/en.ts).
+import "../../i18n/en-settings.ts";
 import { t } from "../../i18n/index.ts";
 
 /** One of the user's subagent types as typed. `key` identifies the row for its labels; it is never saved. */

@@ -1,6 +1,8 @@
 // Settings → Tools' form: each MCP server as text fields, and back. Headers are typed one per line, `Name: value`.
 import { MCP_SERVER_NAME, type McpServerEntry, type McpToolInfo } from "../../../protocol/index.ts";
 import { newId } from "../../../shared/ids.ts";
+// Its texts: Settings' English, which the first screen's dictionary does not hold (i18n/en.ts).
+import "../../i18n/en-models-tools.ts";
 import { t } from "../../i18n/index.ts";
 
 /** One server as the form shows it. `key` keeps its fields' elements while the list changes. */

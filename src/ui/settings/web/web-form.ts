@@ -5,6 +5,8 @@ import {
   type WebFetchProviderName,
   type WebSearchProviderName,
 } from "../../../protocol/index.ts";
+// Its texts: Settings' English, which the first screen's dictionary does not hold (i18n/en.ts).
+import "../../i18n/en-models-tools.ts";
 import { t } from "../../i18n/index.ts";
 
 /** The form's fields, all text; blanks become absent settings when the worker validates them. */
