@@ -195,7 +195,7 @@ export const SERVER_ENDPOINT_ID = "server";
  * run's `model_name` takes); everything else is this browser's settings.
  */
 export function remoteSettings(remote: RemoteContext, local: SettingsApi): SettingsApi {
-  const getModels = async (): Promise<ModelSettings> =>
+  const serverModels = (): Promise<ModelSettings> =>
     remote.connection.read("models", async () => {
       const rest = remote.restFor("models");
       const { models } = await remote.restJson(rest, "/models", modelsSchema, "a list of models");
@@ -217,6 +217,9 @@ export function remoteSettings(remote: RemoteContext, local: SettingsApi): Setti
         defaultModel: { endpoint: SERVER_ENDPOINT_ID, model: models[0]!.name },
       };
     });
+  // A server without the models route (langgraphjs dev) lists none: its graph's own model answers each run.
+  const getModels = async (): Promise<ModelSettings> =>
+    remote.server.features.models ? serverModels() : { endpoints: [] };
   return {
     getModels,
     saveModels: async () => {
