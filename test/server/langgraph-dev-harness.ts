@@ -1,6 +1,7 @@
 // `langgraphjs dev` serving Fawn's graph (langgraph.json → server/graph.ts) with the mock model, started on a free port
 // in a temp folder that links to the repository (so its `.langgraph_api/` never lands in the checkout), as
 // langgraph-dev.test.ts starts it. `stop()` ends the CLI and its server (their process group) and removes the folder.
+// `modelUrl` points the graph at a mock already running (the e2e tests' one) instead of starting its own.
 import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -28,8 +29,8 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startLangGraphDev(): Promise<LangGraphDev> {
-  const mock = await startMockLlm({ port: 0 });
+export async function startLangGraphDev(options: { modelUrl?: string } = {}): Promise<LangGraphDev> {
+  const mock = options.modelUrl ? { url: options.modelUrl, close: async () => {} } : await startMockLlm({ port: 0 });
   const folder = mkdtempSync(join(tmpdir(), "fawn-langgraph-dev-"));
   for (const name of LINKED) symlinkSync(join(REPO, name), join(folder, name));
   copyFileSync(join(REPO, "langgraph.json"), join(folder, "langgraph.json"));
