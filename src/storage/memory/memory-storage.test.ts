@@ -6,8 +6,17 @@ import { STORAGE_CONTRACT } from "../storage-contract.ts";
 import { memoryStorage, MemoryCheckpointSaver, MemoryTables } from "./index.ts";
 
 describe("the in-memory store", () => {
-  it("runs where there is no IndexedDB", () => {
-    expect(typeof indexedDB).toBe("undefined");
+  it("runs where there is no IndexedDB", async () => {
+    // Other test files in the same worker may have installed a fake IndexedDB (unit tests share workers).
+    const installed = Object.getOwnPropertyDescriptor(globalThis, "indexedDB");
+    if (installed) delete (globalThis as { indexedDB?: unknown }).indexedDB;
+    try {
+      expect(typeof indexedDB).toBe("undefined");
+      const check = STORAGE_CONTRACT[0]!;
+      await check.run(memoryStorage(), memoryStorage());
+    } finally {
+      if (installed) Object.defineProperty(globalThis, "indexedDB", installed);
+    }
   });
 });
 
