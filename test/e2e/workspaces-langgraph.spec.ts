@@ -41,6 +41,8 @@ test("a langgraphjs dev workspace: a reply streams, uploads say they are unavail
   await workspace.selectOption({ label: name });
   await expect(workspace.locator("option:checked")).toHaveText(name);
   await page.getByRole("button", { name: "New thread" }).click();
+  // It lists no models: the welcome says the server's own model answers, not that one must be set up.
+  await expect(page.locator(".welcome")).toContainText(`Using the model ${name} runs its agent with.`);
   await send(page, "hello");
   await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
   await expect(assistantMessages(page)).toContainText("Hello! I am Fawn's mock model.");

@@ -24,7 +24,7 @@ export function Welcome() {
     <div class="welcome">
       <h1>{t("conversation.welcome")}</h1>
       <Show
-        when={configured()}
+        when={configured() || workspace}
         fallback={
           <p>
             {rich("conversation.setUp", {
@@ -39,10 +39,13 @@ export function Welcome() {
       >
         {/* A server workspace's threads are kept on its server. */}
         <p>
-          {rich((workspace ? "workspace.using" : "conversation.using") as "workspace.using", {
-            model: <strong>{modelChoice.model()?.id}</strong>,
-            server: workspace?.server()?.name,
-          })}
+          {workspace && !configured()
+            ? // A server whose models are not listed (langgraphjs dev): its graph's own model answers.
+              rich("workspace.usingServerModel", { server: workspace.server()?.name })
+            : rich((workspace ? "workspace.using" : "conversation.using") as "workspace.using", {
+                model: <strong>{modelChoice.model()?.id}</strong>,
+                server: workspace?.server()?.name,
+              })}
         </p>
       </Show>
       <Show when={openThread.canReply()}>

@@ -7,6 +7,9 @@ export const enWorkspaces = {
   "workspace.using": template<{ model: string; server: string }>(
     "Using {{ model }} on {{ server }}. This workspace's threads are kept on that server.",
   ),
+  "workspace.usingServerModel": template<{ server: string }>(
+    "Using the model {{ server }} runs its agent with. This workspace's threads are kept on that server.",
+  ),
   "workspace.thisBrowser": "This browser",
   "workspace.notOpened": template<{ name: string; error: string }>(
     "{{ name }} could not be opened: {{ error }} Showing this browser's threads.",

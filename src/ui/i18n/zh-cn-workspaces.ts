@@ -4,6 +4,7 @@ import type { enWorkspaces } from "./en-workspaces.ts";
 export const zhCNWorkspaces: { readonly [K in keyof typeof enWorkspaces]: string } = {
   "workspace.label": "工作区",
   "workspace.using": "正在使用 {{ server }} 上的 {{ model }}。此工作区的对话保存在该服务器上。",
+  "workspace.usingServerModel": "正在使用 {{ server }} 运行其智能体的模型。此工作区的对话保存在该服务器上。",
   "workspace.thisBrowser": "此浏览器",
   "workspace.notOpened": "无法打开 {{ name }}：{{ error }} 现在显示此浏览器中的对话。",
   "workspace.uploadsOff": "{{ name }} 不支持上传文件。",
