@@ -13,14 +13,19 @@ const SHOTS = process.env.E2E_SHOTS_DIR;
 
 let fawn: FawnServer;
 
-test.beforeAll(async () => {
-  test.setTimeout(START_TIMEOUT_MS);
-  fawn = await startFawnServer();
-});
-
-test.afterAll(async () => {
-  await fawn?.stop();
-});
+/**
+ * A server for the tests of one describe: the desktop test ends by stopping its server (the offline step), so a test
+ * that runs after it in the same worker must not share it.
+ */
+function withFawnServer(): void {
+  test.beforeAll(async () => {
+    test.setTimeout(START_TIMEOUT_MS);
+    fawn = await startFawnServer();
+  });
+  test.afterAll(async () => {
+    await fawn?.stop();
+  });
+}
 
 async function shoot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
@@ -69,6 +74,7 @@ async function openedOnServer(browser: Browser, threadTitle: string, name: strin
 
 test.describe("desktop", () => {
   test.use({ viewport: { width: 1280, height: 860 } });
+  withFawnServer();
 
   test("a server's workspace: a reply streams with its file, another browser sees the next run live, Stop, a reload comes back, and Copy to… moves the thread with its files both ways", async ({
     page,
@@ -158,6 +164,7 @@ for (const size of [
 ]) {
   test.describe(`on ${size.label}`, () => {
     test.use({ viewport: size.viewport, hasTouch: size.touch, isMobile: size.touch });
+    withFawnServer();
 
     test("the Workspace switcher and Copy to… fit, in light and dark", async ({ page }) => {
       await page.goto("/");
