@@ -34,7 +34,18 @@ for (const scheme of ["light", "dark"] as const) {
     await expect(settings).toBeVisible();
     const tabs = settings.getByRole("tab");
     const names = await tabs.allInnerTexts();
-    expect(names).toEqual(["Models", "Web", "Tools", "Skills", "Memory", "Subagents", "Sandbox", "Appearance", "Data"]);
+    expect(names).toEqual([
+      "Models",
+      "Web",
+      "Tools",
+      "Skills",
+      "Memory",
+      "Subagents",
+      "Sandbox",
+      "Appearance",
+      "Data",
+      "Servers",
+    ]);
     for (const name of names) {
       await settings.getByRole("tab", { name }).click();
       await expect(settings.getByRole("tabpanel", { name })).toBeVisible();
