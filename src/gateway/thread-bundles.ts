@@ -99,14 +99,16 @@ export class ThreadBundles implements BundlesApi {
    * Imports a `.fawn`: the thread keeps its id when it is free here, else gets a new one. It is read-only: it is read
    * and replayed as it came, and continued in a copy (continueThread); unless `own` (the user's own thread copied
    * from another of their workspaces), which stays writable. What a bundle says of its trust is never taken from it
-   * either way (bundledSummary), so an own copy carries no approvals.
+   * (bundledSummary), so an own copy carries no approvals; only what lowers trust is heeded: a bundle whose thread
+   * was imported or holds another person's messages is imported read-only whatever `own` says, to be continued as
+   * ever (continueThread marks those messages again).
    */
   async import(archive: Blob | Uint8Array, options: BundleImportOptions = {}): Promise<ThreadSummary> {
     const bundled = await restorableThread(await this.read(archive), "bundle");
-    const { read_only: _readOnly, ...summary } = bundledSummary(bundled.records.thread);
-    return this.add(
-      withThread(bundled, options.own ? { ...summary, status: "idle" } : { ...summary, read_only: true }),
-    );
+    const record = bundled.records.thread;
+    const own = options.own === true && record.read_only !== true && record.foreign === undefined;
+    const { read_only: _readOnly, ...summary } = bundledSummary(record);
+    return this.add(withThread(bundled, own ? { ...summary, status: "idle" } : { ...summary, read_only: true }));
   }
 
   /** A `.fawn`'s thread, checked whole (schema, sizes, counts, paths), without writing anything. */

@@ -104,23 +104,46 @@ describe("a thread as a .fawn bundle", () => {
     await expect(gateway.bundles.continueThread("nope")).rejects.toThrow("There is no thread with id nope.");
   });
 
-  it("imported as the user's own copy (Copy to…) it stays writable, idle, and carries no approvals of the file's", async () => {
+  it("imported as the user's own copy (Copy to…) it stays writable and idle, and takes no trust from the file", async () => {
     const { gateway } = harness;
     const threadId = await richThread(gateway);
     const before = await gateway.threads.get(threadId);
     const hashes = await filesOf(gateway, threadId, PATHS);
     const bundle = await gateway.bundles.export(threadId, "fawn");
-    // A file that claims trust gets none: its approvals are dropped whatever it says.
-    const copy = await gateway.bundles.import(bundle.blob, { own: true });
+    // A file that claims trust (tools allowed for the thread) gets none: its approvals are dropped.
+    const bytes = new Uint8Array(await bundle.blob.arrayBuffer());
+    const members = unzipSync(bytes);
+    const recordName = Object.keys(members).find((name) => name.endsWith("thread.json"))!;
+    const record = JSON.parse(new TextDecoder().decode(members[recordName])) as { thread: Record<string, unknown> };
+    record.thread.approved_tools = ["web_fetch"];
+    const claiming = zipSync({ ...members, [recordName]: strToU8(JSON.stringify(record)) });
+    const copy = await gateway.bundles.import(claiming, { own: true });
     expect(copy.thread_id).not.toBe(threadId);
     expect(copy.read_only).toBeUndefined();
-    expect(copy.approved_tools).toBeUndefined();
-    expect(copy.foreign).toBeUndefined();
     expect(copy.status).toBe("idle");
-    expect((await gateway.threads.get(copy.thread_id))?.entries).toEqual(before?.entries);
+    const stored = await gateway.threads.get(copy.thread_id);
+    expect(stored?.approved_tools).toBeUndefined();
+    expect(stored?.foreign).toBeUndefined();
+    expect(stored?.entries).toEqual(before?.entries);
     expect(await filesOf(gateway, copy.thread_id, PATHS)).toEqual(hashes);
     const events = await runThread(gateway, copy.thread_id, "hello from the copy");
     expect(events.at(-1)).toMatchObject({ event: "end", data: { status: "success" } });
+  });
+
+  it("a thread holding another person's messages, or an imported one, arrives read-only even asked as one's own", async () => {
+    const { gateway } = harness;
+    const threadId = await richThread(gateway);
+    const imported = await gateway.bundles.import((await gateway.bundles.export(threadId, "fawn")).blob);
+    const continued = await gateway.bundles.continueThread(imported.thread_id);
+    expect((await gateway.threads.get(continued.thread_id))?.foreign?.message_ids.length).toBeGreaterThan(0);
+    for (const source of [continued.thread_id, imported.thread_id]) {
+      const bundle = await gateway.bundles.export(source, "fawn");
+      const copy = await gateway.bundles.import(bundle.blob, { own: true });
+      expect(copy.read_only).toBe(true);
+      // Continue this thread marks every message as another person's again.
+      const again = await gateway.bundles.continueThread(copy.thread_id);
+      expect((await gateway.threads.get(again.thread_id))?.foreign?.message_ids.length).toBeGreaterThan(0);
+    }
   });
 
   it("replays from its checkpoint history: messages, tool steps and plan updates appear step by step", async () => {
