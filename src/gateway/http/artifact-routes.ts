@@ -22,8 +22,11 @@ const editBody = z.object({
   expected_sha256: z.string().regex(/^[0-9a-f]{64}$/, "expected_sha256 is a lowercase hex SHA-256"),
 });
 
-/** The virtual path `raw` (the URL's rest, `mnt/user-data/outputs/a.md`) names, or a 400 saying why it cannot be one. */
-function artifactPath(raw: string): string {
+/**
+ * The virtual path `raw` (the URL's rest, `mnt/user-data/outputs/a.md`, or Fawn's `?path=`) names, or a 400 saying why
+ * it cannot be one.
+ */
+export function artifactPath(raw: string): string {
   const path = `/${raw.replace(/^\/+/, "")}`;
   try {
     const resolved = resolveSandboxPath(path, "read");
@@ -35,7 +38,7 @@ function artifactPath(raw: string): string {
 }
 
 /** The thread's file at `path`, or a 404 when it has none (a failure to read is not a missing file). */
-async function readThreadFile(gateway: Gateway, threadId: string, path: string): Promise<ThreadFileContent> {
+export async function readThreadFile(gateway: Gateway, threadId: string, path: string): Promise<ThreadFileContent> {
   try {
     return await gateway.threads.readFile(threadId, path);
   } catch (error) {

@@ -6,9 +6,8 @@
 // written. src/gateway/remote/fawn-api-client.ts is their client.
 import { z } from "zod";
 import { MAX_THREAD_SEARCH_LIMIT, THREAD_BUNDLE_MIME, type ThreadModelChoice } from "../../protocol/index.ts";
-import { isThreadDataPath, resolveSandboxPath } from "../../sandbox/sandbox.ts";
-import { isUserFacing } from "../../shared/user-error.ts";
 import { ARTIFACT_SAFETY_HEADERS, contentDisposition } from "./artifact-content.ts";
+import { artifactPath, readThreadFile } from "./artifact-routes.ts";
 import { findThread, json, readJson, RouteProblem, type RouteGroup } from "./route-kit.ts";
 
 /** The header a thread file's stored MIME type comes in (its body is sent as `application/octet-stream`). */
@@ -45,13 +44,7 @@ function modelChoice(input: { model?: string | undefined; endpoint?: string | un
 /** The virtual path `?path=` names in the thread's workspace, uploads or outputs, or a 400 saying why not. */
 function filePath(raw: string | undefined): string {
   if (!raw) throw new RouteProblem(400, "Name the file: ?path=/mnt/user-data/outputs/… .");
-  try {
-    const resolved = resolveSandboxPath(raw, "read");
-    if (isThreadDataPath(resolved)) return resolved;
-  } catch {
-    // The same sentence below: the reason is the same for the caller.
-  }
-  throw new RouteProblem(400, `${JSON.stringify(raw)} is not a file in the thread's workspace, uploads or outputs.`);
+  return artifactPath(raw);
 }
 
 /** A request body's bytes (a `.fawn`), refused when empty or larger than a bundle may be. */
@@ -148,13 +141,7 @@ export const fawnRoutes: RouteGroup = (app, gateway) => {
     const threadId = c.req.param("thread_id");
     await findThread(gateway, threadId);
     const path = filePath(c.req.query("path"));
-    let file;
-    try {
-      file = await gateway.threads.readFile(threadId, path);
-    } catch (error) {
-      if (isUserFacing(error)) throw new RouteProblem(404, `This thread has no file ${path}.`);
-      throw error;
-    }
+    const file = await readThreadFile(gateway, threadId, path);
     // Never shown by a browser as it is: the stored type rides in a header, the body is plain bytes.
     return new Response(file.bytes.slice(), {
       headers: {
