@@ -20,7 +20,13 @@ export async function joinRun(stores: Pick<Stores, "client" | "runs" | "openThre
   joining.add(threadId);
   // The server's run id once its metadata names it, so that Stop cancels that run.
   let runId = newId();
+  // Events come through their own message port and may arrive after `join` resolves (as runs.send waits for them):
+  // the run is over once `end` was applied, and a batch after the thread settled changes nothing.
+  let over = false;
+  let endApplied!: () => void;
+  const ended = new Promise<void>((resolve) => (endApplied = resolve));
   const onEvents = createUpdatePacer<RunEvent>((batched) => {
+    if (over) return;
     const metadata = batched.find((event) => event.event === "metadata");
     if (metadata && metadata.data.run_id !== runId) {
       const previous = runId;
@@ -39,13 +45,19 @@ export async function joinRun(stores: Pick<Stores, "client" | "runs" | "openThre
       runs.setRun(threadId, () => ({ ...startRunView(runId, threadId, "", history), resumed: true }));
     }
     runs.setRun(threadId, (view) => (view?.runId === runId ? applyRunEvents(view, batched) : view));
+    if (batched.some((event) => event.event === "end")) endApplied();
   });
   try {
-    if (await client.runs.join(threadId, Comlink.proxy(onEvents))) await runs.settle(threadId);
+    if (await client.runs.join(threadId, Comlink.proxy(onEvents))) {
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      over = true;
+      await runs.settle(threadId);
+    }
   } catch (error) {
     runs.setRun(threadId, (view) => (view?.runId === runId ? undefined : view));
     stores.notices.setNotice(errorMessage(error), { threadId });
   } finally {
+    over = true;
     joining.delete(threadId);
   }
 }
