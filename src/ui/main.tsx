@@ -36,7 +36,15 @@ if (!root) throw new Error("index.html has no #root element");
 applyTheme(theme());
 // A server's workspace kept from the last visit (state/workspaces.ts, in the sidebar's "Workspace" chunk, loaded
 // only then); else this browser's.
-const saved = localStorage.getItem("fawn.workspace");
+// The key is state/workspaces.ts's WORKSPACE_KEY, written here so the first screen does not load that module; a
+// browser that refuses storage gets this browser's workspace.
+const saved = (() => {
+  try {
+    return localStorage.getItem("fawn.workspace");
+  } catch {
+    return null;
+  }
+})();
 const started = saved
   ? import("./workspace/workspace-switcher.tsx").then((module) => void module.startSavedWorkspace(saved))
   : showStores(createStores(connectGateway()));

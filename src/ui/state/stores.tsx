@@ -108,7 +108,8 @@ export function createStores(
     };
     document.addEventListener("visibilitychange", flush);
     cleanups.push(() => document.removeEventListener("visibilitychange", flush));
-    void webContainer.startIfChosen().catch(() => undefined);
+    // A server thread's sandbox is on the server: only this browser's workspace starts the page's WebContainer.
+    if (!options.workspace) void webContainer.startIfChosen().catch(() => undefined);
     options.onInit?.();
   }
 

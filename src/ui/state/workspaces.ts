@@ -10,8 +10,8 @@ import { laterClient } from "./later-client.ts";
 import { joinRun } from "./run-join.ts";
 import { createStores, showStores, shownStores, type Stores } from "./stores.tsx";
 
-/** Where the choice is kept; absent: this browser's workspace. */
-export const WORKSPACE_KEY = "fawn.workspace";
+/** Where the choice is kept (main.tsx reads it too, by its value); absent: this browser's workspace. */
+const WORKSPACE_KEY = "fawn.workspace";
 /** The id of this browser's workspace (a server's is its server id). */
 export const THIS_BROWSER = "browser";
 
@@ -24,7 +24,7 @@ export { servers };
 export { currentId };
 
 /** The workspace kept from the last visit, if it is a server's. */
-export function savedWorkspace(): string | undefined {
+function savedWorkspace(): string | undefined {
   try {
     return localStorage.getItem(WORKSPACE_KEY) ?? undefined;
   } catch {
@@ -77,7 +77,9 @@ export function switchWorkspace(
   options: { then?: (stores: Stores) => void; keepAddress?: boolean } = {},
 ): Stores {
   const { then } = options;
-  closeShown?.();
+  // The stores main.tsx made at the page's start were never given a closeShown: they end here too.
+  if (closeShown) closeShown();
+  else shownStores()?.dispose();
   keep(id);
   setCurrentId(id);
   // The address named a thread of the previous workspace (at the page's start, of this one).
