@@ -37,16 +37,24 @@ export function Welcome() {
           </p>
         }
       >
-        {/* A server workspace's threads are kept on its server. */}
-        <p>
-          {workspace && !configured()
-            ? // A server whose models are not listed (langgraphjs dev): its graph's own model answers.
-              rich("workspace.usingServerModel", { server: workspace.server()?.name })
-            : rich((workspace ? "workspace.using" : "conversation.using") as "workspace.using", {
-                model: <strong>{modelChoice.model()?.id}</strong>,
-                server: workspace?.server()?.name,
-              })}
-        </p>
+        {/* A server workspace's threads are kept on its server; it is named once its record is read. */}
+        <Show
+          when={workspace}
+          fallback={<p>{rich("conversation.using", { model: <strong>{modelChoice.model()?.id}</strong> })}</p>}
+        >
+          {(shown) => (
+            <Show when={shown().server()?.name}>
+              {(server) => (
+                <p>
+                  {configured()
+                    ? rich("workspace.using", { model: <strong>{modelChoice.model()?.id}</strong>, server: server() })
+                    : // A server whose models are not listed (langgraphjs dev): its graph's own model answers.
+                      rich("workspace.usingServerModel", { server: server() })}
+                </p>
+              )}
+            </Show>
+          )}
+        </Show>
       </Show>
       <Show when={openThread.canReply()}>
         <section class="welcome-examples" aria-labelledby="welcome-examples-title">
