@@ -61,11 +61,12 @@ describe("FawnApiClient against the server", () => {
   });
 
   it("renames, pins and reads a file with its stored type, under both prefixes", async () => {
-    const renamed = await fawn.updateThread(threadId, { title: "Bees", pinned: true });
+    expect((await fawn.updateThread(threadId, { title: "Bees" })).title).toBe("Bees");
+    const renamed = await fawn.updateThread(threadId, { pinned: true });
     expect([renamed.title, renamed.pinned]).toEqual(["Bees", true]);
     expect((await clientFor(ada, "/langgraph").getThread(threadId))?.title).toBe("Bees");
     await expect(fawn.updateThread(threadId, { title: " " })).rejects.toThrow(
-      new FawnApiError("title: A thread title is 1 to 200 characters.", 422),
+      new FawnApiError("A thread title is 1 to 200 characters.", 422),
     );
     await expect(fawn.updateThread(threadId, { memory: true })).rejects.toMatchObject({
       status: 422,
@@ -194,7 +195,7 @@ describe("Fawn's routes refusing bad input over HTTP", () => {
     const cases: [() => Promise<Response>, number][] = [
       [() => send("PATCH", `/threads/${threadId}`, "{"), 400],
       [() => send("PATCH", `/threads/${threadId}`, JSON.stringify({ title: "x".repeat(201) })), 422],
-      [() => send("PATCH", `/threads/${threadId}`, JSON.stringify({ title: "New", memory: false })), 422],
+      [() => send("PATCH", `/threads/${threadId}`, JSON.stringify({ title: "New", pinned: false })), 422],
       [() => send("PATCH", `/threads/${threadId}`, JSON.stringify([1, 2])), 422],
       [() => send("POST", "/threads/search", JSON.stringify({ query: 5 })), 422],
       [() => send("POST", "/threads/import", new Uint8Array(), "application/vnd.fawn.thread+zip"), 400],

@@ -96,25 +96,25 @@ describe("Fawn's own routes", () => {
     expect((await call("GET", `/fawn/threads/${threadId}/context?model=${"m".repeat(201)}`)).status).toBe(422);
   });
 
-  it("rename, pin and memory in one PATCH; bad input changes nothing", async () => {
+  it("rename, pin or memory, one per PATCH; bad input changes nothing", async () => {
     const renamed = await answer<ThreadSummary>(
-      call("PATCH", `/fawn/threads/${threadId}`, { title: "  Bees   and flowers ", pinned: true }),
+      call("PATCH", `/fawn/threads/${threadId}`, { title: "  Bees   and flowers " }),
     );
-    expect([renamed.title, renamed.pinned]).toEqual(["Bees and flowers", true]);
+    expect(renamed.title).toBe("Bees and flowers");
     expect(renamed).not.toHaveProperty("entries");
+    const pinned = await answer<ThreadSummary>(call("PATCH", `/fawn/threads/${threadId}`, { pinned: true }));
+    expect([pinned.title, pinned.pinned]).toEqual(["Bees and flowers", true]);
 
     const before = await gateway.threads.get(threadId);
     for (const [body, status, detail] of [
-      [{ title: "  " }, 422, "title: A thread title is 1 to 200 characters."],
-      [{}, 422, "body: Send title, pinned or memory."],
+      [{ title: "  " }, 422, "A thread title is 1 to 200 characters."],
+      [{ title: "x".repeat(201) }, 422, "A thread title is 1 to 200 characters."],
+      [{}, 422, "body: Send one change at a time: title, pinned or memory."],
+      // Two changes would be two writes: refused before either.
+      [{ title: "Other", pinned: false }, 422, "body: Send one change at a time: title, pinned or memory."],
       [{ pinned: "yes" }, 422, expect.stringMatching(/^pinned: /)],
       [{ color: "red" }, 422, expect.stringMatching(/color/)],
-      // The refused memory switch is checked before the title is written.
-      [
-        { title: "Other", memory: true },
-        422,
-        "This thread holds no one else's messages: it uses memory as Settings → Memory says.",
-      ],
+      [{ memory: true }, 422, "This thread holds no one else's messages: it uses memory as Settings → Memory says."],
     ] as const) {
       const refused = await call("PATCH", `/fawn/threads/${threadId}`, body);
       expect([refused.status, await refused.json()]).toEqual([status, { detail }]);

@@ -21,16 +21,11 @@ const searchBody = z.object({
   limit: z.number().int().min(1).max(MAX_THREAD_SEARCH_LIMIT).optional(),
 });
 
-/** A title as `threads.rename` keeps it: whitespace folded, trimmed, 1 to 200 characters. */
-const title = z
-  .string()
-  .transform((value) => value.replace(/\s+/g, " ").trim())
-  .refine((value) => value.length >= 1 && value.length <= 200, "A thread title is 1 to 200 characters.");
-
+/** One change per PATCH: each is its own write, so a request is never left half done (renamed but not pinned). */
 const patchBody = z
-  .object({ title: title.optional(), pinned: z.boolean().optional(), memory: z.boolean().optional() })
+  .object({ title: z.string().optional(), pinned: z.boolean().optional(), memory: z.boolean().optional() })
   .strict()
-  .refine((body) => Object.keys(body).length > 0, "Send title, pinned or memory.");
+  .refine((body) => Object.keys(body).length === 1, "Send one change at a time: title, pinned or memory.");
 
 const versionBody = z.object({ run_id: z.string().min(1).max(200) });
 const modelBody = z.object({ model: z.string().max(200).optional(), endpoint: z.string().max(200).optional() });
@@ -117,18 +112,11 @@ export const fawnRoutes: RouteGroup = (app, gateway) => {
   app.patch("/api/fawn/threads/:thread_id", async (c) => {
     const body = await readJson(c.req.raw, patchBody);
     const threadId = c.req.param("thread_id");
-    const thread = await findThread(gateway, threadId);
-    // Checked before the first write, so a refused switch leaves the title and pin as they were.
-    if (body.memory !== undefined && !thread.foreign) {
-      throw new RouteProblem(
-        422,
-        "This thread holds no one else's messages: it uses memory as Settings → Memory says.",
-      );
-    }
-    let summary = body.title !== undefined ? await gateway.threads.rename(threadId, body.title) : undefined;
-    if (body.pinned !== undefined) summary = await gateway.threads.pin(threadId, body.pinned);
-    if (body.memory !== undefined) summary = await gateway.threads.setMemory(threadId, body.memory);
-    return json(summary);
+    await findThread(gateway, threadId);
+    // Each refuses bad input (a title's length, memory for a thread of the user's own) before writing anything.
+    if (body.title !== undefined) return json(await gateway.threads.rename(threadId, body.title));
+    if (body.pinned !== undefined) return json(await gateway.threads.pin(threadId, body.pinned));
+    return json(await gateway.threads.setMemory(threadId, body.memory === true));
   });
 
   app.get("/api/fawn/threads/:thread_id/replay", async (c) => {

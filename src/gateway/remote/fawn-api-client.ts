@@ -33,7 +33,7 @@ import {
 } from "./fawn-api-schemas.ts";
 import type { ServerFetch } from "./server-urls.ts";
 
-/** What `PATCH /fawn/threads/{id}` changes: any of its title, its pin, its memory switch (a foreign thread's). */
+/** What `PATCH /fawn/threads/{id}` changes: one of its title, its pin, its memory switch (a foreign thread's). */
 export interface FawnThreadPatch {
   title?: string;
   pinned?: boolean;
@@ -119,7 +119,7 @@ export class FawnApiClient {
     return this.json("GET", `/fawn/threads/${seg(threadId)}/replay`, threadReplaySchema, "a thread's replay");
   }
 
-  /** `PATCH /fawn/threads/{id}`: `threads.rename`, `threads.pin` and `threads.setMemory`, one or more at once. */
+  /** `PATCH /fawn/threads/{id}`: `threads.rename`, `threads.pin` or `threads.setMemory`, one per request. */
   async updateThread(threadId: string, patch: FawnThreadPatch): Promise<ThreadSummary> {
     return this.json("PATCH", `/fawn/threads/${seg(threadId)}`, threadSummarySchema, "a thread", patch);
   }
