@@ -80,6 +80,8 @@ export function createFawnTools(shown: () => Stores | undefined) {
     const before = await openThread.ensure();
     const threadId = before.thread_id;
     const earlier = countMessages(before);
+    // A notice already on screen ("Copied to …") is not this run's reason.
+    const noticeBefore = stores().notices.notice();
     // What the composer's Send runs; it resolves once the run has ended and the thread has been read again.
     await runs.send(text);
     const after =
@@ -90,21 +92,24 @@ export function createFawnTools(shown: () => Stores | undefined) {
     const reply = messageViews(fresh).filter((view) => view.role === "assistant");
     const failed = fresh.some((entry) => entry.kind === "error");
     const notice = stores().notices.notice();
+    const newNotice = notice !== noticeBefore ? notice : undefined;
     return {
       thread_id: threadId,
       title: after.title,
       status: failed ? "error" : after.status,
       reply: reply.map((view) => view.text).join("\n\n"),
       // A run that did not start (no model set up, the thread busy in another tab) says why in the notice line.
-      ...(reply.length === 0 && notice && { note: notice.text }),
+      ...(reply.length === 0 && newNotice && { note: newNotice.text }),
       ...(after.artifacts?.length && { files: after.artifacts }),
     };
   }
 
   /** Opens a thread as a click on it does; an unknown id is refused first, leaving the page as it was. */
   async function openKnown(threadId: string): Promise<void> {
-    const { client, openThread } = stores();
-    if (!(await client.threads.get(threadId))) throw new ToolRefusal(`No thread has the id ${threadId}.`);
+    const { client, openThread, threadList } = stores();
+    // The list the page shows answers at once; only an id it lacks (a thread made a moment ago) is asked for.
+    const listed = threadList.threads().some((thread) => thread.thread_id === threadId);
+    if (!listed && !(await client.threads.get(threadId))) throw new ToolRefusal(`No thread has the id ${threadId}.`);
     await openThread.open(threadId);
   }
 
