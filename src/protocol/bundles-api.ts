@@ -15,8 +15,9 @@ export interface ThreadExport {
 export interface BundleImportOptions {
   /**
    * The user's own thread, copied from another of their workspaces (Thread actions → Copy to…): it stays writable
-   * instead of read-only. Only for a thread that was neither imported nor held another person's messages (no
-   * `read_only`, no `foreign`): such a thread is imported read-only, and continued as ever.
+   * instead of read-only. Heeded only for a bundle whose thread was neither imported nor held another person's
+   * messages (no `read_only`, no `foreign` in its record): such a thread is imported read-only whatever `own` says,
+   * and continued as ever.
    */
   own?: boolean;
 }

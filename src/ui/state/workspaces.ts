@@ -134,20 +134,17 @@ export function startSavedWorkspace(id: string): Stores {
 /**
  * Thread actions → Copy to…: the thread (messages, history and files, as a `.fawn`) exported from the workspace on
  * screen and imported into `targetId`. The user's own thread stays theirs there, writable; one that was imported or
- * holds another person's messages arrives read-only, to be continued as ever (its trust is never carried by a file).
- * Resolves the copy's summary there; rejects with the sentence of the side that refused.
+ * holds another person's messages arrives read-only, to be continued as ever: the target decides from the bundle's
+ * own marks (ThreadBundles.import), never from what this page says. Resolves the copy's summary there; rejects with
+ * the sentence of the side that refused.
  */
 export async function copyThread(threadId: string, targetId: string): Promise<ThreadSummary> {
-  const shown = shownStores();
-  const source = shown?.client ?? connectGateway();
-  const summary =
-    shown?.threadList.threads().find((thread) => thread.thread_id === threadId) ?? (await source.threads.get(threadId));
-  const own = summary !== undefined && !summary.read_only && !summary.foreign;
+  const source = shownStores()?.client ?? connectGateway();
   const exported = await source.bundles.export(threadId, "fawn");
   const target = await workspaceClient(targetId);
   const bytes = new Uint8Array(await exported.blob.arrayBuffer());
   try {
-    return await target.bundles.import(bytes, own ? { own: true } : {});
+    return await target.bundles.import(bytes, { own: true });
   } finally {
     // A workspace opened only for the copy stops watching its server.
     if (targetId !== THIS_BROWSER && targetId !== currentId())
