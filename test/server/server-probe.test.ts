@@ -3,6 +3,7 @@
 // one sentence; a port where nothing listens and a web server that is not LangGraph's each said as such.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectedSentence, probeServer } from "../../src/gateway/remote/server-probe.ts";
 import { startTestServer, type TestServer } from "./server-harness.ts";
@@ -49,6 +50,22 @@ describe("probeServer against a real Fawn server", () => {
     );
     // The SDK's base, as the start banner prints it, is the same server.
     expect(await probeServer({ url: server.apiUrl, token })).toMatchObject({ authorized: true, url: server.url });
+  });
+
+  it("finds Fawn's routes for a user holding threads with one empty search, never the whole thread list", async () => {
+    const token = await server.addUser("grace");
+    const sdk = new Client({ apiUrl: server.apiUrl, apiKey: token, callerOptions: { maxRetries: 0 } });
+    for (let count = 0; count < 3; count++) await sdk.threads.create({ metadata: { title: `Thread ${count}` } });
+    const asked: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      const request = new Request(input, init);
+      asked.push(`${request.method} ${new URL(request.url).pathname}`);
+      return fetch(request);
+    };
+    const result = await probeServer({ url: server.url, token }, recording);
+    expect(result).toMatchObject({ authorized: true, features: { fawn: true } });
+    expect(asked).toContain("POST /api/fawn/threads/search");
+    expect(asked).not.toContain("GET /api/fawn/threads");
   });
 
   it("says a wrong token is refused and a missing one is needed", async () => {

@@ -5,6 +5,7 @@
 // that names a kind but is not authorized failed on the token (refused, missing, or not let through with one): the
 // UI shows it under "Access token", any other failure under "Server URL".
 import type { ServerCheck, ServerConnectInput, ServerFeatures, ServerKind } from "../../protocol/index.ts";
+import { readCappedText } from "../../shared/capped-text.ts";
 import { deerflowSession } from "./deerflow-session.ts";
 import { normalizeServerUrl, serverBases, serverFetch } from "./server-urls.ts";
 
@@ -33,7 +34,7 @@ export interface ProbeResult extends ServerCheck {
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** Hosts an https page may still call over http (the browser counts them as secure). */
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
-/** The largest answer read (a thread list of a few thousand threads fits). */
+/** The largest answer read (an info, an empty search, a memory, skill or model list: small answers). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A version as a server may state one; anything else is left out of the sentence. */
 const VERSION = /^v?\d+(\.[0-9A-Za-z-]+){0,3}$/;
@@ -237,13 +238,20 @@ async function featuresOf(
 ): Promise<ServerFeatures> {
   if (!rest) return NO_FEATURES;
   const request = serverFetch(rest, token, fetcher);
-  const works = async (path: string, isShape: (json: unknown) => boolean) => {
-    const got = await answerOf((signal) => request(path, { signal }), timeoutMs);
+  const works = async (path: string, isShape: (json: unknown) => boolean, init: RequestInit = {}) => {
+    const got = await answerOf((signal) => request(path, { ...init, signal }), timeoutMs);
     return !("failed" in got) && got.status === 200 && isShape(got.json);
   };
   const isObject = (json: unknown) => typeof json === "object" && json !== null && !Array.isArray(json);
   const [fawn, memory, skills, models] = await Promise.all([
-    kind === "fawn" ? works("/fawn/threads", Array.isArray) : Promise.resolve(false),
+    // One empty search, not the whole thread list: it answers a few bytes however many threads the user holds.
+    kind === "fawn"
+      ? works("/fawn/threads/search", (json) => isObject(json) && Array.isArray((json as { hits?: unknown }).hits), {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "", limit: 1 }),
+        })
+      : Promise.resolve(false),
     works("/memory", isObject),
     works("/skills", (json) => isObject(json) && Array.isArray((json as { skills?: unknown }).skills)),
     works("/models", (json) => isObject(json) && Array.isArray((json as { models?: unknown }).models)),
@@ -257,7 +265,8 @@ async function answerOf(send: (signal: AbortSignal) => Promise<Response>, timeou
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const response = await send(signal);
-    const text = await cappedText(response);
+    // Past MAX_BODY_BYTES the body is left unread and counts as not JSON (a server may send anything).
+    const text = (await readCappedText(response, MAX_BODY_BYTES)) ?? "";
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -268,31 +277,6 @@ async function answerOf(send: (signal: AbortSignal) => Promise<Response>, timeou
   } catch {
     return { failed: signal.aborted ? "timeout" : "network" };
   }
-}
-
-/** The body as text, or "" past MAX_BODY_BYTES (a server may send anything; the probe reads small answers). */
-async function cappedText(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return "";
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 function fieldsOf(got: Answer): Record<string, unknown> | undefined {

@@ -2,6 +2,7 @@
 // failure (HTTP status, time-out, network or CORS) turned into a WebToolError a user can act on, with no key in it.
 // Also what every search provider shares: its endpoint and the reading of its hits.
 import type { WebProviderInfo } from "../../../protocol/index.ts";
+import { readCappedText } from "../../../shared/capped-text.ts";
 import { PROXY_TOKEN_ERROR_TYPE, PROXY_TOKEN_HEADER } from "../../../shared/proxy-token.ts";
 import { redactSecrets } from "../../../shared/redact.ts";
 import { formatBytes } from "../../../shared/text.ts";
@@ -166,27 +167,6 @@ function unreachableMessage(endpoint: WebEndpoint, url: string, viaProxy: boolea
 }
 
 /**
- * The body as UTF-8 text, as `Response.text()` reads it; undefined once it passes `maxBytes` (so a missing or
- * false Content-Length cannot get more past).
- */
-async function readText(response: Response, maxBytes: number): Promise<string | undefined> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let bytes = 0;
-  let text = "";
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    bytes += chunk.value.byteLength;
-    if (bytes > maxBytes) {
-      void reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    text += decoder.decode(chunk.value, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
-/**
  * Sends one request to `target` (through the proxy when the endpoint refuses browsers and one is set) and reads
  * the body, within `endpoint.timeoutMs` and until `signal` aborts. Resolves only for a 2xx answer.
  */
@@ -234,7 +214,7 @@ export async function webRequest(
   }
   let body: string | undefined;
   try {
-    body = await readText(response, MAX_RESPONSE_BYTES);
+    body = await readCappedText(response, MAX_RESPONSE_BYTES);
   } catch {
     return fail(aborted() ?? `The connection to ${endpoint.service} broke while reading its answer.`);
   }
