@@ -1,13 +1,11 @@
 // Server-sent events as LangGraph's server writes them: `id:`, `event:` and `data:` lines per event, the run's stream
 // modes picked out of its stored events (`messages-tuple` is sent as `messages`), pulled one event at a time so a
 // slow client holds back reading rather than filling memory, and stopped when the client goes away.
-// The RunEvent ⇄ stream part mapping is shared with the server workspace's reader (src/gateway/runs/
-// langgraph-stream-events.ts), so both sides agree on modes and event names.
-import { eventNameOfMode, STREAM_MODES, streamPartOf } from "../../src/gateway/index.ts";
+// The modes and their event names are shared with the Gateway's routes and the server workspace's reader
+// (src/gateway/runs/langgraph-stream-parts.ts), so every side agrees on them.
+import { eventNameOfMode, STREAM_MODES, type FawnStreamMode } from "../../src/gateway/index.ts";
 import type { StoredRunEvent } from "../runs/index.ts";
 import { HttpProblem } from "./http.ts";
-
-export { STREAM_MODES };
 
 /**
  * Every stream mode LangGraph's API names. Those Fawn does not produce are accepted and send nothing, as a graph that
@@ -39,15 +37,14 @@ export function streamModes(asked: string | readonly string[] | undefined): Stre
 export function eventFilter(modes: readonly StreamMode[]): (event: StoredRunEvent) => boolean {
   const wanted = new Set<string>(["metadata", "error"]);
   for (const mode of modes) {
-    if ((STREAM_MODES as readonly string[]).includes(mode)) wanted.add(eventNameOfMode(mode));
+    if ((STREAM_MODES as readonly string[]).includes(mode)) wanted.add(eventNameOfMode(mode as FawnStreamMode));
   }
   return (event) => wanted.has(event.event);
 }
 
 /** One event in SSE's wire form. */
 export function sseFrame(event: StoredRunEvent): string {
-  const part = streamPartOf(event) ?? event;
-  return `event: ${part.event}\ndata: ${JSON.stringify(part.data)}\nid: ${event.seq}\n\n`;
+  return `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\nid: ${event.seq}\n\n`;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 } from "../../src/gateway/remote/deerflow-session.ts";
 import { RemoteContext } from "../../src/gateway/remote/remote-context.ts";
 import { serverBases, serverFetch } from "../../src/gateway/remote/server-urls.ts";
-import { STREAM_MODES as WORKSPACE_STREAM_MODES } from "../../src/gateway/runs/langgraph-stream-events.ts";
+import { STREAM_MODES as WORKSPACE_STREAM_MODES } from "../../src/gateway/runs/langgraph-stream-parts.ts";
 import type { ServerSummary } from "../../src/protocol/index.ts";
 import { fakeDeerflow, isPublic, type FakeDeerflow } from "./deerflow-fake.ts";
 import { DEERFLOW_CONTRACT, FAWN_ONLY_PATHS, STREAM_MODES, THREAD_ID_PATTERN } from "./deerflow-routes.ts";

@@ -11,10 +11,8 @@ import {
 import { newId } from "../../shared/ids.ts";
 import { isUserFacing } from "../../shared/user-error.ts";
 import type { Gateway } from "../create-gateway.ts";
+import { eventNameOfMode, STREAM_MODES, type FawnStreamMode } from "../runs/langgraph-stream-parts.ts";
 import { findThread, json, readJson, RouteProblem, type RouteGroup } from "./route-kit.ts";
-
-/** The stream modes a run can be asked for; the SDK's `messages-tuple` is sent as the `messages` event. */
-const STREAM_MODES = ["values", "messages-tuple", "updates", "custom"] as const;
 
 const messageInput = z
   .object({
@@ -82,10 +80,10 @@ function stateResponse(thread: ThreadDetail) {
 }
 
 function wantedEvents(streamMode: z.infer<typeof runBody>["stream_mode"]): Set<RunEvent["event"]> {
-  const modes: (typeof STREAM_MODES)[number][] =
+  const modes: FawnStreamMode[] =
     streamMode === undefined ? ["values"] : Array.isArray(streamMode) ? streamMode : [streamMode];
   const events = new Set<RunEvent["event"]>(["metadata", "error", "end"]);
-  for (const mode of modes) events.add(mode === "messages-tuple" ? "messages" : mode);
+  for (const mode of modes) events.add(eventNameOfMode(mode));
   return events;
 }
 

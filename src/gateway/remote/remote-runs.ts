@@ -13,7 +13,8 @@ import {
   type RunRequest,
   type RunsApi,
 } from "../../protocol/index.ts";
-import { endStatusOf, runEventOf, STREAM_MODES, wireMessagesOf } from "../runs/langgraph-stream-events.ts";
+import { endStatusOf, runEventOf, wireMessagesOf } from "../runs/langgraph-stream-events.ts";
+import { STREAM_MODES } from "../runs/langgraph-stream-parts.ts";
 import { createRunEventCoalescer } from "../runs/run-event-coalescer.ts";
 import { ASSISTANT_ID, type RemoteContext } from "./remote-context.ts";
 

@@ -1,42 +1,10 @@
-// The RunEvent ⇄ LangGraph stream part mapping the server and the server workspace share: Fawn's events survive the
-// round trip unchanged, LangGraph's own serialization (langgraphjs dev) reads as the same wire messages, and parts
-// that are not what they claim are dropped rather than passed to the page.
+// LangGraph's run stream read back as RunEvents (Fawn's own frames: server/langgraph/sse.test.ts): LangGraph's own
+// serialization (langgraphjs dev) reads as the same wire messages, and parts that are not what they claim are dropped
+// rather than passed to the page.
 import { describe, expect, it } from "vitest";
-import type { RunEvent } from "../../protocol/index.ts";
-import { endStatusOf, runEventOf, streamPartOf, wireMessageOf, wireMessagesOf } from "./langgraph-stream-events.ts";
+import { endStatusOf, runEventOf, wireMessageOf, wireMessagesOf } from "./langgraph-stream-events.ts";
 
-const EVENTS: RunEvent[] = [
-  { event: "metadata", data: { run_id: "r1", thread_id: "t1" } },
-  {
-    event: "values",
-    data: {
-      messages: [
-        { type: "human", id: "h1", content: "hi", files: [{ filename: "a.csv", size: 3, virtual_path: "/mnt/a.csv" }] },
-        { type: "ai", id: "a1", content: "hello", tool_calls: [{ id: "c1", name: "bash", args: { command: "ls" } }] },
-        { type: "tool", id: "x1", content: "ok", tool_call_id: "c1", name: "bash", status: "success" },
-      ],
-      todos: [{ content: "Plan", status: "pending" }],
-    },
-  },
-  {
-    event: "messages",
-    data: [{ type: "AIMessageChunk", id: "a1", content: "hel", reasoning: "hm" }, { langgraph_node: "model" }],
-  },
-  {
-    event: "messages",
-    data: [{ type: "tool", id: "x1", content: "ok", tool_call_id: "c1", artifact: { human_input: 1 } }, {}],
-  },
-  { event: "updates", data: { model: { messages: [] } } },
-  { event: "custom", data: { type: "task_started", task_id: "t" } },
-  { event: "error", data: { error: "rate_limited", message: "Slow down." } },
-];
-
-describe("the shared run-stream mapping", () => {
-  it("carries each of Fawn's events through LangGraph's stream unchanged; end is the stream's close", () => {
-    for (const event of EVENTS) expect(runEventOf(streamPartOf(event)!, "r1")).toEqual(event);
-    expect(streamPartOf({ event: "end", data: { status: "success" } })).toBeUndefined();
-  });
-
+describe("reading LangGraph's run stream", () => {
   it("reads LangGraph's serialized messages as wire messages", () => {
     expect(
       wireMessageOf({

@@ -1,8 +1,9 @@
 // LangGraph's run stream read back into Fawn's RunEvents (docs/architecture.md#d13-workspaces): the Fawn server writes
-// its stored events as stream parts with `streamPartOf` (langgraph-stream-parts.ts, server/langgraph/sse.ts), and a
-// server workspace reads the SDK's stream back with `runEventOf`, so a feature (plan, subtask cards, clarification,
-// approvals, artifacts) works the same whichever side ran it. Only the server workspace's chunk loads this module. Everything read from a server is untrusted: parts that do not fit
-// are dropped, messages are rebuilt field by field (LangGraph's serialized messages or Fawn's wire messages alike).
+// each stored event as a part named by its event with its data (server/langgraph/sse.ts), and a server workspace
+// reads the SDK's stream back with `runEventOf`, so a feature (plan, subtask cards, clarification, approvals,
+// artifacts) works the same whichever side ran it. Only the server workspace's chunk loads this module. Everything
+// read from a server is untrusted: parts that do not fit are dropped, messages are rebuilt field by field (LangGraph's
+// serialized messages or Fawn's wire messages alike).
 import {
   isTodoItem,
   type AiWireMessage,
@@ -20,9 +21,12 @@ import {
   type WireToolCall,
   type WireToolCallChunk,
 } from "../../protocol/index.ts";
-import type { StreamPart } from "./langgraph-stream-parts.ts";
 
-export { STREAM_MODES, streamPartOf, type StreamPart } from "./langgraph-stream-parts.ts";
+/** One part of LangGraph's run stream (`event:` and `data:`), as the SDK yields it. */
+export interface StreamPart {
+  event: string;
+  data: unknown;
+}
 
 const RUN_ERROR_CODES: readonly RunErrorCode[] = [
   "not_configured",
@@ -54,7 +58,10 @@ export function runErrorOf(data: unknown): RunError {
   const record = isRecord(data) ? data : {};
   const code = record.error;
   const message = str(record.message)?.slice(0, MAX_ERROR_TEXT) ?? "The server's run failed.";
-  return { error: RUN_ERROR_CODES.includes(code as RunErrorCode) ? (code as RunErrorCode) : "unknown", message };
+  return {
+    error: RUN_ERROR_CODES.includes(code as RunErrorCode) ? (code as RunErrorCode) : "unknown",
+    message,
+  };
 }
 
 function contentOf(value: unknown): MessageContent {
