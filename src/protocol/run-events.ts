@@ -21,18 +21,22 @@ export interface RunError {
   message: string;
 }
 
-export type RunErrorCode =
-  | "not_configured"
-  | "authentication"
-  | "not_found"
-  | "rate_limited"
-  | "unreachable"
-  | "proxy_refused"
-  | "server_error"
-  | "busy"
-  | "storage_full"
-  | "bad_request"
-  | "unknown";
+/** Every RunError code, for a reader checking one that came from elsewhere (a server's stream or answer). */
+export const RUN_ERROR_CODES = [
+  "not_configured",
+  "authentication",
+  "not_found",
+  "rate_limited",
+  "unreachable",
+  "proxy_refused",
+  "server_error",
+  "busy",
+  "storage_full",
+  "bad_request",
+  "unknown",
+] as const;
+
+export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
 
 export type RunEvent =
   | { event: "metadata"; data: RunMetadata }

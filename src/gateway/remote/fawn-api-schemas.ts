@@ -2,15 +2,16 @@
 // remote workspace's FawnApiClient reads every answer through: a server is untrusted, so an answer is checked field by
 // field (unknown keys dropped) before it reaches the page, as an imported thread is.
 import { z } from "zod";
-import type {
-  ThreadCompaction,
-  ThreadContextUsage,
-  ThreadDetail,
-  ThreadReplay,
-  ThreadSearchResult,
-  ThreadShareLink,
-  ThreadSummary,
-  WireMessage,
+import {
+  RUN_ERROR_CODES,
+  type ThreadCompaction,
+  type ThreadContextUsage,
+  type ThreadDetail,
+  type ThreadReplay,
+  type ThreadSearchResult,
+  type ThreadShareLink,
+  type ThreadSummary,
+  type WireMessage,
 } from "../../protocol/index.ts";
 
 const text = z.string().max(1_000_000);
@@ -60,19 +61,7 @@ export const wireMessageSchema: z.ZodType<WireMessage> = z.discriminatedUnion("t
 ]) as z.ZodType<WireMessage>;
 
 const todo = z.object({ content: text, status: z.enum(["pending", "in_progress", "completed"]) });
-const runErrorCode = z.enum([
-  "not_configured",
-  "authentication",
-  "not_found",
-  "rate_limited",
-  "unreachable",
-  "proxy_refused",
-  "server_error",
-  "busy",
-  "storage_full",
-  "bad_request",
-  "unknown",
-]);
+const runErrorCode = z.enum(RUN_ERROR_CODES);
 const versionChoice = z.object({
   index: z.number().int().min(1),
   count: z.number().int().min(1),

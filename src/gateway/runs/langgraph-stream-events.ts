@@ -6,6 +6,7 @@
 // serialized messages or Fawn's wire messages alike).
 import {
   isTodoItem,
+  RUN_ERROR_CODES,
   type AiWireMessage,
   type AiWireMessageChunk,
   type ContentPart,
@@ -28,20 +29,6 @@ export interface StreamPart {
   data: unknown;
 }
 
-const RUN_ERROR_CODES: readonly RunErrorCode[] = [
-  "not_configured",
-  "authentication",
-  "not_found",
-  "rate_limited",
-  "unreachable",
-  "proxy_refused",
-  "server_error",
-  "busy",
-  "storage_full",
-  "bad_request",
-  "unknown",
-];
-
 const MAX_TEXT = 20_000_000;
 const MAX_ERROR_TEXT = 2_000;
 
@@ -59,7 +46,7 @@ export function runErrorOf(data: unknown): RunError {
   const code = record.error;
   const message = str(record.message)?.slice(0, MAX_ERROR_TEXT) ?? "The server's run failed.";
   return {
-    error: RUN_ERROR_CODES.includes(code as RunErrorCode) ? (code as RunErrorCode) : "unknown",
+    error: (RUN_ERROR_CODES as readonly unknown[]).includes(code) ? (code as RunErrorCode) : "unknown",
     message,
   };
 }
