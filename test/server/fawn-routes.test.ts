@@ -2,6 +2,7 @@
 // mock model): every Fawn route through the client, its answers validated; a user's routes see only their own
 // threads; a refusal is the server's sentence; an answer that is not what the route gives is `malformed`.
 import { Client } from "@langchain/langgraph-sdk";
+import { request as httpRequest } from "node:http";
 import { strToU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FawnApiClient, FawnApiError } from "../../src/gateway/remote/fawn-api-client.ts";
@@ -219,6 +220,40 @@ describe("Fawn's routes refusing bad input over HTTP", () => {
       const body = (await answer.json()) as { detail: string };
       expect([answer.status, body.detail]).toEqual([status, expect.stringMatching(/^\S/)]);
     }
+    expect(await rowsOf(ada)).toBe(before);
+  });
+});
+
+describe("A .fawn past the server's body limit", () => {
+  it("is refused by its declared length with one sentence, before a byte is read or anything written", async () => {
+    const before = await rowsOf(ada);
+    // 100 MB of uploads plus 1 MB of framing: the most a file route takes at the default limit (16 MB for JSON).
+    const limit = 101 * 1024 * 1024;
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(new URL("/api/fawn/threads/import", server.url), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${ada}`,
+          "content-type": "application/vnd.fawn.thread+zip",
+          "content-length": String(limit + 1),
+        },
+      });
+      request.on("response", (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (body += chunk));
+        response.on("end", () => {
+          request.destroy();
+          resolve({ status: response.statusCode ?? 0, body });
+        });
+      });
+      request.on("error", reject);
+      request.flushHeaders();
+    });
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([
+      413,
+      { detail: "The request body is larger than this server takes (101 MB)." },
+    ]);
     expect(await rowsOf(ada)).toBe(before);
   });
 });

@@ -5,16 +5,15 @@
 // as JSON (files and bundles as their bytes); every refusal is `{detail}`, and bad input is refused before anything is
 // written. src/gateway/remote/fawn-api-client.ts is their client.
 import { z } from "zod";
-import { MAX_THREAD_SEARCH_LIMIT, THREAD_BUNDLE_MIME, type ThreadModelChoice } from "../../protocol/index.ts";
+import {
+  FAWN_MIME_TYPE_HEADER,
+  MAX_THREAD_SEARCH_LIMIT,
+  THREAD_BUNDLE_MIME,
+  type ThreadModelChoice,
+} from "../../protocol/index.ts";
 import { ARTIFACT_SAFETY_HEADERS, contentDisposition } from "./artifact-content.ts";
 import { artifactPath, readThreadFile } from "./artifact-routes.ts";
 import { findThread, json, readJson, RouteProblem, type RouteGroup } from "./route-kit.ts";
-
-/** The header a thread file's stored MIME type comes in (its body is sent as `application/octet-stream`). */
-export const FAWN_MIME_TYPE_HEADER = "x-fawn-mime-type";
-
-/** The most bytes a `.fawn` import's body may hold here (the server holds bodies to its own limit first). */
-const MAX_BUNDLE_BYTES = 512 * 1024 * 1024;
 
 const searchBody = z.object({
   query: z.string().max(500),
@@ -40,16 +39,6 @@ function modelChoice(input: { model?: string | undefined; endpoint?: string | un
 function filePath(raw: string | undefined): string {
   if (!raw) throw new RouteProblem(400, "Name the file: ?path=/mnt/user-data/outputs/… .");
   return artifactPath(raw);
-}
-
-/** A request body's bytes (a `.fawn`), refused when empty or larger than a bundle may be. */
-async function bundleBytes(request: Request): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BUNDLE_BYTES) throw new RouteProblem(413, "The bundle is larger than this server takes.");
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength === 0) throw new RouteProblem(400, "The request body is empty: send a .fawn bundle's bytes.");
-  if (bytes.byteLength > MAX_BUNDLE_BYTES) throw new RouteProblem(413, "The bundle is larger than this server takes.");
-  return bytes;
 }
 
 /** A DeerFlow import's multipart body: `thread` (thread.json, text or a file), then `path`/`file` pairs in order. */
@@ -99,7 +88,10 @@ export const fawnRoutes: RouteGroup = (app, gateway) => {
   app.post("/api/fawn/threads/import", async (c) => {
     const own = c.req.query("own");
     if (own !== undefined && own !== "1") throw new RouteProblem(400, "own is 1 or absent.");
-    return json(await gateway.bundles.import(await bundleBytes(c.req.raw), own === "1" ? { own: true } : {}));
+    // Its size is held by the server's body limit, then by the bundle's own (bundles.import says so).
+    const bundle = await c.req.raw.blob();
+    if (bundle.size === 0) throw new RouteProblem(400, "The request body is empty: send a .fawn bundle's bytes.");
+    return json(await gateway.bundles.import(bundle, own === "1" ? { own: true } : {}));
   });
 
   // `threads.importDeerFlow`: multipart, `thread` DeerFlow's thread.json, then `path` and `file` pairs in order.
