@@ -38,7 +38,6 @@ export class RunQueue {
   private ticking: Promise<void> = Promise.resolve();
   private lastBeat = 0;
   private lastReap = 0;
-  /** Each thread's last run this replica executed (owner + thread id → run id). */
 
   constructor(private readonly options: RunQueueOptions) {
     this.store = new RunStore(options.db);
