@@ -109,6 +109,12 @@ export interface ThreadSearchResult {
 /** The most hits one search returns. */
 export const MAX_THREAD_SEARCH_LIMIT = 200;
 
+/**
+ * The header Fawn's file route (`GET /api/fawn/threads/{id}/files`) names a file's stored MIME type in; its body is
+ * sent as `application/octet-stream`.
+ */
+export const FAWN_MIME_TYPE_HEADER = "x-fawn-mime-type";
+
 /** One of a thread's files, for download or preview. */
 export interface ThreadFileContent {
   path: string;

@@ -3,11 +3,15 @@
 import { strToU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startMockLlm, type MockLlm } from "../../../test/mock-llm/server.ts";
-import { THREAD_BUNDLE_MIME, type ThreadDetail, type ThreadSummary } from "../../protocol/index.ts";
+import {
+  FAWN_MIME_TYPE_HEADER,
+  THREAD_BUNDLE_MIME,
+  type ThreadDetail,
+  type ThreadSummary,
+} from "../../protocol/index.ts";
 import { memoryStorage } from "../../storage/index.ts";
 import { createGateway, type Gateway } from "../create-gateway.ts";
 import { createGatewayFetch } from "../http-routes.ts";
-import { FAWN_MIME_TYPE_HEADER } from "./fawn-routes.ts";
 
 let mock: MockLlm;
 let gateway: Gateway;

@@ -6,6 +6,7 @@
 // is not what the route gives with one naming the server. The remote workspace uses it when `server.features.fawn`.
 import type { z } from "zod";
 import {
+  FAWN_MIME_TYPE_HEADER,
   THREAD_BUNDLE_MIME,
   type ThreadCompaction,
   type ThreadContextUsage,
@@ -72,8 +73,6 @@ export interface FawnApiClientOptions {
   malformed?: (what: string) => Error;
 }
 
-/** The header a file's stored type comes in (fawn-routes.ts's FAWN_MIME_TYPE_HEADER). */
-const FAWN_MIME_TYPE_HEADER = "x-fawn-mime-type";
 /** A MIME type as a server may name one (`text/markdown; charset=utf-8`); anything else is read as bytes. */
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(; ?[a-z0-9_-]+=[a-z0-9_.-]+)*$/i;
 
