@@ -24,7 +24,7 @@ export interface ServerFeatures {
 
 export interface ServerSummary {
   id: string;
-  /** The name the user gave it, or the server's own (its `/info`), or its host. */
+  /** The name the user gave it, or its host (and path) as the check found it. */
   name: string;
   /** The base URL as entered, normalized (no trailing slash). */
   url: string;
@@ -47,8 +47,6 @@ export interface ServerCheck {
   authorized: boolean;
   kind?: ServerKind;
   features?: ServerFeatures;
-  /** The server's own name for itself, when it gives one. */
-  name?: string;
   sentence: string;
 }
 

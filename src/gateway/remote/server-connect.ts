@@ -38,14 +38,13 @@ export function probe(
 
 /** What `check` answers: the probe's findings without its internal parts. */
 export function publicCheck(result: ProbeResult): ServerCheck {
-  const { reachable, authorized, kind, features, name, sentence } = result;
+  const { reachable, authorized, kind, features, sentence } = result;
   return {
     reachable,
     authorized,
     sentence,
     ...(kind && { kind }),
     ...(features && { features }),
-    ...(name && { name }),
   };
 }
 

@@ -14,11 +14,6 @@ export interface ProbeOptions {
   timeoutMs?: number;
   /** The page's scheme (`location.protocol` by default): an https page cannot call an http server but on this machine. */
   pageProtocol?: string;
-  /**
-   * Wraps the fetch for the kind found before the token is tried; by default DeerFlow's session cookie and CSRF
-   * header for a DeerFlow deployment (deerflow-session.ts), as its workspace sends them.
-   */
-  kindFetch?: (kind: ServerKind, fetcher: typeof fetch) => typeof fetch;
 }
 
 /** What the probe found, with the parts connect's sentence is made of. */
@@ -102,7 +97,7 @@ export async function probeServer(
 
   const { kind, kindLabel } = identified;
   const found = { reachable: true, kind, label, kindLabel, url: identified.url };
-  const using = (options.kindFetch ?? byKind)(kind, fetcher);
+  const using = byKind(kind, fetcher);
   const bases = serverBases(identified.url, kind);
   const token = input.token?.trim() || undefined;
   const langgraph = serverFetch(bases.langgraph, token, using);
@@ -153,6 +148,10 @@ export async function probeServer(
   };
 }
 
+/**
+ * The fetch for the kind found, before the token is tried: DeerFlow's session cookie and CSRF header for a DeerFlow
+ * deployment (deerflow-session.ts), as its workspace sends them.
+ */
 function byKind(kind: ServerKind, fetcher: typeof fetch): typeof fetch {
   return kind === "deerflow" ? deerflowSession()(fetcher) : fetcher;
 }
