@@ -32,7 +32,7 @@ import {
   threadSummariesSchema,
   threadSummarySchema,
 } from "./fawn-api-schemas.ts";
-import type { ServerFetch } from "./server-urls.ts";
+import { fileBytesOf, type ServerFetch } from "./server-urls.ts";
 
 /** What `PATCH /fawn/threads/{id}` changes: one of its title, its pin, its memory switch (a foreign thread's). */
 export interface FawnThreadPatch {
@@ -75,9 +75,6 @@ export interface FawnApiClientOptions {
 
 /** A MIME type as a server may name one (`text/markdown; charset=utf-8`); anything else is read as bytes. */
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(; ?[a-z0-9_-]+=[a-z0-9_.-]+)*$/i;
-
-/** The largest thread file read whole (as the workspace's other file reads). */
-const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 /** The longest refusal sentence taken from a server; a longer one is cut. */
 const MAX_DETAIL = 500;
@@ -130,13 +127,9 @@ export class FawnApiClient {
   async readFile(threadId: string, path: string): Promise<ThreadFileContent> {
     const response = await this.fetch(`/fawn/threads/${seg(threadId)}/files?path=${encodeURIComponent(path)}`);
     await this.refusal(response);
-    if (Number(response.headers.get("content-length") ?? 0) > MAX_FILE_BYTES) {
-      await response.body?.cancel();
-      throw new FawnApiError(`${path} is larger than 100 MB, too large to open here.`, 413);
-    }
     const stored = response.headers.get(FAWN_MIME_TYPE_HEADER) ?? "";
     const mime_type = MIME_TYPE.test(stored) ? stored : "application/octet-stream";
-    return { path, bytes: new Uint8Array(await response.arrayBuffer()), mime_type };
+    return { path, bytes: await fileBytesOf(response, path), mime_type };
   }
 
   /** `GET /fawn/threads/{id}/export?format=`: `bundles.export` (a `.fawn` by default), its file name kept. */

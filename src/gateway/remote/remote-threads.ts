@@ -23,11 +23,10 @@ import {
 import { UserError } from "../../shared/user-error.ts";
 import { wireMessagesOf } from "../runs/langgraph-stream-events.ts";
 import { langgraphThreadSchema, listOrder, summaryOf, type RemoteContext } from "./remote-context.ts";
+import { fileBytesOf } from "./server-urls.ts";
 
 /** The most threads one list asks LangGraph's API for. */
 const LIST_LIMIT = 1000;
-/** The largest file read from a server (a thread's file is at most an upload's size). */
-const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 const threadsSchema = z.array(langgraphThreadSchema).max(100_000);
 const stateSchema = z.object({
@@ -196,10 +195,7 @@ export class RemoteThreads implements ThreadsApi {
     const relative = path.replace(/^\/+/, "").split("/").map(seg).join("/");
     const response = await rest(`/threads/${seg(threadId)}/artifacts/${relative}`);
     await this.remote.refusal(response);
-    const size = Number(response.headers.get("content-length") ?? "0");
-    if (size > MAX_FILE_BYTES) throw this.remote.connection.malformed("a file of at most 100 MB");
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.byteLength > MAX_FILE_BYTES) throw this.remote.connection.malformed("a file of at most 100 MB");
+    const bytes = await fileBytesOf(response, path);
     const mime = (response.headers.get("content-type") ?? "application/octet-stream").split(";")[0]!.trim();
     return { path, bytes, mime_type: /^[\w.+-]+\/[\w.+-]+$/.test(mime) ? mime : "application/octet-stream" };
   }

@@ -2,6 +2,10 @@
 // the Gateway's REST routes both under `/api`; `langgraphjs dev` (or any LangGraph server) LangGraph's at its root,
 // with no REST routes; DeerFlow LangGraph's under `/api/langgraph` and its REST routes under `/api`.
 import type { ServerKind } from "../../protocol/index.ts";
+import { UserError } from "../../shared/user-error.ts";
+
+/** The largest file read whole from a server (a thread's file is at most an upload's size). */
+export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 /**
  * A request to a server, by path below one of its bases (`/threads/search`), with the access token and the
@@ -50,4 +54,37 @@ export function serverFetch(base: string, token: string | undefined, fetcher: ty
     if (token && !headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
     return fetcher(`${base}${path}`, { ...init, headers });
   };
+}
+
+/**
+ * A file's bytes from a server's answer, read as they come and stopped as soon as they pass MAX_FILE_BYTES (a
+ * Content-Length over it is refused before reading): then a sentence naming `name`.
+ */
+export async function fileBytesOf(response: Response, name: string): Promise<Uint8Array> {
+  const tooLarge = () => new UserError(`${name} is larger than 100 MB.`);
+  if (Number(response.headers.get("content-length") ?? 0) > MAX_FILE_BYTES) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_FILE_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
 }
