@@ -7,6 +7,7 @@ import {
   workspaceChannel,
   type ChangeNotice,
   type GatewayApi,
+  type RunEvent,
   type ServerSummary,
   type WorkspaceGatewayApi,
 } from "../../protocol/index.ts";
@@ -53,7 +54,8 @@ export async function openServerWorkspace(options: ServerWorkspaceOptions): Prom
 
 /**
  * The workspace with `workspace.close` calling `close`, and, when there is a token, every domain's methods rejecting
- * with its errors' messages (and stacks, which comlink sends too) redacted.
+ * with its errors' messages (and stacks, which comlink sends too) redacted, and a run's `error` events (given to the
+ * listener `runs.stream`, `streamBatched` and `join` take) with their message redacted too.
  */
 export function guardedWorkspace(
   workspace: WorkspaceGatewayApi,
@@ -69,13 +71,28 @@ export function guardedWorkspace(
     }
     return error;
   };
-  const guardDomain = (domain: object, isWorkspaceApi: boolean): object =>
+  const redactedEvent = (event: RunEvent): RunEvent =>
+    event.event === "error" && redact
+      ? { ...event, data: { ...event.data, message: redact(event.data.message) } }
+      : event;
+  // A run's listener gets one event (`stream`) or a batch (`streamBatched`, `join`).
+  const guardListener =
+    (listener: (events: RunEvent | RunEvent[]) => unknown) =>
+    (events: RunEvent | RunEvent[]): unknown =>
+      listener(Array.isArray(events) ? events.map(redactedEvent) : redactedEvent(events));
+  const guardDomain = (domain: object, name: PropertyKey): object =>
     new Proxy(domain, {
       get(target, property, receiver) {
-        if (isWorkspaceApi && property === "close") return close;
+        if (name === "workspace" && property === "close") return close;
         const value: unknown = Reflect.get(target, property, receiver);
         if (typeof value !== "function" || !redact) return value;
-        return (...args: unknown[]) => {
+        return (...given: unknown[]) => {
+          const args =
+            name === "runs"
+              ? given.map((arg) =>
+                  typeof arg === "function" ? guardListener(arg as (events: RunEvent | RunEvent[]) => unknown) : arg,
+                )
+              : given;
           try {
             const result: unknown = value.apply(target, args);
             return result instanceof Promise
@@ -93,7 +110,7 @@ export function guardedWorkspace(
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "object" || value === null) return value;
       let guarded = domains.get(property);
-      if (!guarded) domains.set(property, (guarded = guardDomain(value, property === "workspace")));
+      if (!guarded) domains.set(property, (guarded = guardDomain(value, property)));
       return guarded;
     },
   });
