@@ -14,6 +14,7 @@ import {
   type WireMessage,
 } from "../protocol/index.ts";
 import { newId } from "../shared/ids.ts";
+import { splitInlineThinking } from "../shared/text.ts";
 import { threadFilePathProblem, THREAD_FILES_ROOT } from "../storage/index.ts";
 import { DeerFlowImportError, parseDeerFlowThread, type DeerFlowMessage } from "./deerflow-thread.ts";
 
@@ -89,8 +90,6 @@ function checkFiles(files: unknown): { path: string; bytes: Uint8Array }[] {
   }
   return checked;
 }
-
-const THINK = /^\s*<think>([\s\S]*?)<\/think>\s*/;
 
 /** Text and image parts of DeerFlow's content, and the reasoning its `thinking`/`reasoning` blocks carry. */
 function readContent(content: string | unknown[]): { content: MessageContent; reasoning: string } {
@@ -168,10 +167,10 @@ function toWire(message: DeerFlowMessage, id: string): WireMessage | undefined {
       let text = content;
       let reasoning = typeof kwargs.reasoning_content === "string" ? kwargs.reasoning_content : blockReasoning;
       // Models that think inline start their text with <think>…</think> (DeerFlow shows it as reasoning too).
-      const inline = typeof text === "string" ? THINK.exec(text) : null;
-      if (inline && typeof text === "string") {
-        reasoning = reasoning || (inline[1] ?? "").trim();
-        text = text.slice(inline[0].length);
+      if (typeof text === "string") {
+        const inline = splitInlineThinking(text);
+        reasoning = reasoning || (inline.reasoning ?? "");
+        text = inline.text;
       }
       const toolCalls = (message.tool_calls ?? []).map((call) => ({
         id: call.id ?? newId(),

@@ -40,3 +40,14 @@ export function truncateHead(text: string, max: number, advice: string): string 
   kept = Math.max(0, max - marker(kept).length);
   return `${text.slice(0, kept)}${marker(kept)}`;
 }
+
+/** A leading `<think>…</think>` block, as models that think inline start their text with. */
+const INLINE_THINKING = /^\s*<think>([\s\S]*?)<\/think>\s*/;
+
+/** `text` with a leading `<think>…</think>` block taken out, and that block's reasoning (trimmed) when there is one. */
+export function splitInlineThinking(text: string): { text: string; reasoning?: string } {
+  const inline = INLINE_THINKING.exec(text);
+  if (!inline) return { text };
+  const reasoning = (inline[1] ?? "").trim();
+  return { text: text.slice(inline[0].length), ...(reasoning && { reasoning }) };
+}

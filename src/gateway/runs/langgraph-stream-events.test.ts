@@ -38,6 +38,36 @@ describe("reading LangGraph's run stream", () => {
     expect(chunk).toEqual({ event: "messages", data: [{ type: "AIMessageChunk", id: "run-r9", content: "Hi" }, {}] });
   });
 
+  it("reads DeerFlow's messages: a file's `path` as its place, a leading <think> block as reasoning", () => {
+    expect(
+      wireMessageOf({
+        type: "human",
+        id: "h1",
+        content: "Look",
+        additional_kwargs: { files: [{ filename: "a.csv", size: 3, path: "/mnt/user-data/uploads/a.csv" }] },
+      }),
+    ).toEqual({
+      type: "human",
+      id: "h1",
+      content: "Look",
+      files: [{ filename: "a.csv", size: 3, virtual_path: "/mnt/user-data/uploads/a.csv" }],
+    });
+    expect(wireMessageOf({ type: "ai", id: "a1", content: "<think>\nLet me see.\n</think>\n\nNo." })).toEqual({
+      type: "ai",
+      id: "a1",
+      content: "No.",
+      reasoning: "Let me see.",
+    });
+    expect(
+      wireMessageOf({
+        type: "ai",
+        id: "a2",
+        content: "<think>inline</think>Yes.",
+        additional_kwargs: { reasoning_content: "own" },
+      }),
+    ).toEqual({ type: "ai", id: "a2", content: "Yes.", reasoning: "own" });
+  });
+
   it("drops what is not what it claims, and keeps an error's code to Fawn's", () => {
     expect(runEventOf({ event: "metadata", data: "x" }, "r")).toBeUndefined();
     expect(runEventOf({ event: "messages", data: [{ type: "human", content: "x" }, {}] }, "r")).toBeUndefined();

@@ -22,6 +22,7 @@ import {
   type WireToolCall,
   type WireToolCallChunk,
 } from "../../protocol/index.ts";
+import { splitInlineThinking } from "../../shared/text.ts";
 
 /** One part of LangGraph's run stream (`event:` and `data:`), as the SDK yields it. */
 export interface StreamPart {
@@ -104,12 +105,15 @@ function filesOf(message: Record<string, unknown>): UploadedFileRef[] | undefine
   const list = Array.isArray(message.files) ? message.files : extra.files;
   if (!Array.isArray(list)) return undefined;
   const files = list.flatMap((file: unknown): UploadedFileRef[] => {
-    if (!isRecord(file) || typeof file.filename !== "string" || typeof file.virtual_path !== "string") return [];
+    if (!isRecord(file) || typeof file.filename !== "string") return [];
+    // Fawn names a file's place `virtual_path`; DeerFlow's messages name it `path`.
+    const where = typeof file.virtual_path === "string" ? file.virtual_path : file.path;
+    if (typeof where !== "string") return [];
     return [
       {
         filename: file.filename,
         size: typeof file.size === "number" ? file.size : 0,
-        virtual_path: file.virtual_path,
+        virtual_path: where,
         ...(typeof file.markdown_virtual_path === "string" && { markdown_virtual_path: file.markdown_virtual_path }),
       },
     ];
@@ -155,8 +159,10 @@ export function wireMessageOf(value: unknown, fallbackId?: string): WireMessage 
       return tool;
     }
     case "ai": {
-      const ai: AiWireMessage = { type: "ai", id, content };
-      const reasoning = reasoningOf(message);
+      // A model that thinks inline starts its text with <think>…</think>: shown as reasoning, as an import reads it.
+      const inline = typeof content === "string" ? splitInlineThinking(content) : undefined;
+      const ai: AiWireMessage = { type: "ai", id, content: inline ? inline.text : content };
+      const reasoning = reasoningOf(message) || inline?.reasoning;
       if (reasoning) ai.reasoning = reasoning;
       const calls = toolCallsOf(message.tool_calls);
       if (calls.length > 0) ai.tool_calls = calls;
