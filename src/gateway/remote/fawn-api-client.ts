@@ -32,7 +32,7 @@ import {
   threadSummariesSchema,
   threadSummarySchema,
 } from "./fawn-api-schemas.ts";
-import { fileBytesOf, type ServerFetch } from "./server-urls.ts";
+import { fileBytesOf, seg, type ServerFetch } from "./server-urls.ts";
 
 /** What `PATCH /fawn/threads/{id}` changes: one of its title, its pin, its memory switch (a foreign thread's). */
 export interface FawnThreadPatch {
@@ -242,11 +242,6 @@ export class FawnApiClient {
     if (this.onMalformed) return this.onMalformed(what);
     return new FawnApiError(`${this.serverName} answered with something that is not ${what}.`, 0, true);
   }
-}
-
-/** A thread id as one path segment. */
-function seg(value: string): string {
-  return encodeURIComponent(value);
 }
 
 /** The file name a Content-Disposition header gives (`filename*` first), as a plain name: no folders, no controls. */

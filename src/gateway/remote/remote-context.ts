@@ -7,7 +7,7 @@ import type { ChangeNotice, ServerFeatures, ServerSummary, ThreadStatus, ThreadS
 import { UserError } from "../../shared/user-error.ts";
 import { FawnApiClient, FawnApiError } from "./fawn-api-client.ts";
 import { RemoteConnection } from "./remote-connection.ts";
-import { serverBases, serverFetch, type ServerFetch } from "./server-urls.ts";
+import { serverBases, serverFetch, withToken, type ServerFetch } from "./server-urls.ts";
 
 /** The graph a run asks for: Fawn's lead agent (DeerFlow's assistant has the same name). */
 export const ASSISTANT_ID = "lead_agent";
@@ -26,9 +26,13 @@ const FEATURE_NAMES: Record<keyof ServerFeatures, string> = {
 
 export interface RemoteContextOptions {
   server: ServerSummary;
+  /** The access token (Bearer), from the worker's secrets; never returned or logged. */
   token?: string;
+  /** The fetch every request goes through (tests pass their own); defaults to the global one. */
   fetch?: typeof fetch;
+  /** Posts a change notice (the worker posts it on `workspaceChannel(server.id)`). */
   notify?: (notice: ChangeNotice) => void;
+  /** Wraps the fetch for the server's kind (DeerFlow's session cookie and CSRF header). */
   kindFetch?: (f: typeof fetch) => typeof fetch;
 }
 
@@ -159,15 +163,6 @@ export class RemoteContext {
 
 const problem = z.object({ detail: z.unknown().optional(), message: z.string().optional() });
 
-function withToken(fetcher: typeof fetch, token: string | undefined): typeof fetch {
-  if (!token) return fetcher;
-  return (input, init) => {
-    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
-    if (!headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
-    return fetcher(input, { ...init, headers });
-  };
-}
-
 const timestamp = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const time = typeof value === "number" ? value : Date.parse(value);
   if (!Number.isFinite(time)) {
@@ -188,6 +183,20 @@ export const langgraphThreadSchema = z.object({
 });
 
 export type LangGraphThread = z.infer<typeof langgraphThreadSchema>;
+
+/** LangGraph's `ThreadState`, the fields read of it: its values (messages, plan, files, title) and checkpoint. */
+export const stateSchema = z.object({
+  values: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).nullish(),
+  checkpoint: z.object({ checkpoint_id: z.string().nullish() }).passthrough().nullish(),
+});
+
+/** A thread's history as LangGraph's API answers it: its states, newest first. */
+export const historySchema = z.array(stateSchema).max(10_000);
+
+/** A state's values as a record (a graph whose state is a list has none Fawn reads). */
+export function valuesOf(state: z.infer<typeof stateSchema>): Record<string, unknown> {
+  return state.values && !Array.isArray(state.values) ? state.values : {};
+}
 
 function statusOf(status: string | undefined): ThreadStatus {
   if (status === "busy") return "busy";

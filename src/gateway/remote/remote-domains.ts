@@ -35,10 +35,7 @@ import type {
 } from "../../protocol/index.ts";
 import type { RemoteContext } from "./remote-context.ts";
 import type { RemoteRuns } from "./remote-runs.ts";
-
-function seg(value: string): string {
-  return encodeURIComponent(value);
-}
+import { seg } from "./server-urls.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 

@@ -16,7 +16,7 @@ import {
 import { endStatusOf, runEventOf, wireMessagesOf } from "../runs/langgraph-stream-events.ts";
 import { STREAM_MODES } from "../runs/langgraph-stream-parts.ts";
 import { createRunEventCoalescer } from "../runs/run-event-coalescer.ts";
-import { ASSISTANT_ID, type RemoteContext } from "./remote-context.ts";
+import { ASSISTANT_ID, historySchema, valuesOf, type RemoteContext } from "./remote-context.ts";
 
 interface ActiveRun {
   threadId: string;
@@ -30,14 +30,6 @@ interface ActiveRun {
 
 const runSchema = z.object({ run_id: z.string(), status: z.string().optional() });
 const runsSchema = z.array(runSchema).max(1000);
-const historySchema = z
-  .array(
-    z.object({
-      values: z.record(z.string(), z.unknown()).nullish(),
-      checkpoint: z.object({ checkpoint_id: z.string().nullish() }).passthrough().nullish(),
-    }),
-  )
-  .max(10_000);
 
 type StreamPartIterable = AsyncIterable<{ event: string; data: unknown }>;
 
@@ -173,7 +165,7 @@ export class RemoteRuns implements RunsApi {
     // messages before it (an edit: the message is sent again, changed, from there).
     const states = history.map((state) => ({
       id: state.checkpoint?.checkpoint_id,
-      ids: wireMessagesOf(state.values?.messages).map((message) => message.id),
+      ids: wireMessagesOf(valuesOf(state).messages).map((message) => message.id),
     }));
     const holding = states.find((state) => state.ids.includes(branch.message_id));
     const before = holding ? holding.ids.slice(0, holding.ids.indexOf(branch.message_id)) : undefined;

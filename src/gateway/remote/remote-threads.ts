@@ -22,18 +22,21 @@ import {
 } from "../../protocol/index.ts";
 import { UserError } from "../../shared/user-error.ts";
 import { wireMessagesOf } from "../runs/langgraph-stream-events.ts";
-import { langgraphThreadSchema, listOrder, summaryOf, type RemoteContext } from "./remote-context.ts";
-import { fileBytesOf } from "./server-urls.ts";
+import {
+  historySchema,
+  langgraphThreadSchema,
+  listOrder,
+  stateSchema,
+  summaryOf,
+  valuesOf,
+  type RemoteContext,
+} from "./remote-context.ts";
+import { fileBytesOf, seg } from "./server-urls.ts";
 
 /** The most threads one list asks LangGraph's API for. */
 const LIST_LIMIT = 1000;
 
 const threadsSchema = z.array(langgraphThreadSchema).max(100_000);
-const stateSchema = z.object({
-  values: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).nullish(),
-  checkpoint: z.object({ checkpoint_id: z.string().nullish() }).passthrough().nullish(),
-});
-const historySchema = z.array(stateSchema).max(10_000);
 
 const uploadedFile = z.object({
   filename: z.string().max(300),
@@ -60,10 +63,6 @@ const uploadList = z.object({
 });
 const savedEdit = z.object({ path: z.string(), sha256: z.string(), size: z.number() });
 
-function seg(value: string): string {
-  return encodeURIComponent(value);
-}
-
 /** What `/threads/{id}` state values carry besides messages: presented files, the plan and the title. */
 function stateExtras(values: Record<string, unknown>) {
   const artifacts = Array.isArray(values.artifacts)
@@ -71,10 +70,6 @@ function stateExtras(values: Record<string, unknown>) {
     : [];
   const todos = Array.isArray(values.todos) ? values.todos.filter(isTodoItem) : [];
   return { artifacts, todos };
-}
-
-function valuesOf(state: z.infer<typeof stateSchema>): Record<string, unknown> {
-  return state.values && !Array.isArray(state.values) ? state.values : {};
 }
 
 /** The `[start, end)` ranges of `text` where each word of the query starts, case-insensitively. */

@@ -10,14 +10,12 @@
 // - sandbox: the server runs the thread's commands (no Terminal); data, mcp, servers, openWorkspace: this browser's.
 import {
   PROTOCOL_VERSION,
-  type ChangeNotice,
   type GatewayApi,
-  type ServerSummary,
   type WorkspaceApi,
   type WorkspaceConnection,
   type WorkspaceGatewayApi,
 } from "../../protocol/index.ts";
-import { RemoteContext } from "./remote-context.ts";
+import { RemoteContext, type RemoteContextOptions } from "./remote-context.ts";
 import {
   localDomains,
   remoteApprovals,
@@ -35,18 +33,9 @@ import { RemoteRuns } from "./remote-runs.ts";
 import { RemoteThreads } from "./remote-threads.ts";
 import { RemoteWatch, WATCH_INTERVAL_MS } from "./remote-watch.ts";
 
-export interface RemoteWorkspaceOptions {
-  server: ServerSummary;
-  /** The access token (Bearer), from the worker's secrets; never returned or logged. */
-  token?: string;
-  /** The fetch every request goes through (tests pass their own); defaults to the global one. */
-  fetch?: typeof fetch;
+export interface RemoteWorkspaceOptions extends RemoteContextOptions {
   /** This browser's Gateway: what a remote workspace answers as this browser's (settings writes, data, MCP). */
   local: GatewayApi;
-  /** Posts a change notice (the worker posts it on `workspaceChannel(server.id)`). */
-  notify?: (notice: ChangeNotice) => void;
-  /** Wraps the fetch for the server's kind (DeerFlow's session cookie and CSRF header). */
-  kindFetch?: (f: typeof fetch) => typeof fetch;
   /** How often the watch lists the server's threads (ms); 0: no watch (tests). */
   watchIntervalMs?: number;
 }

@@ -47,13 +47,25 @@ export function serverBases(url: string, kind: ServerKind): ServerBases {
   }
 }
 
-/** A ServerFetch below `base`: adds the Bearer token (when there is one) to every request. */
-export function serverFetch(base: string, token: string | undefined, fetcher: typeof fetch = fetch): ServerFetch {
-  return (path, init = {}) => {
-    const headers = new Headers(init.headers);
-    if (token && !headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
-    return fetcher(`${base}${path}`, { ...init, headers });
+/** `fetcher` with the Bearer token (when there is one) on every request that does not name its own. */
+export function withToken(fetcher: typeof fetch, token: string | undefined): typeof fetch {
+  if (!token) return fetcher;
+  return (input, init) => {
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    if (!headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
+    return fetcher(input, { ...init, headers });
   };
+}
+
+/** A ServerFetch below `base`: the Bearer token (when there is one) on every request. */
+export function serverFetch(base: string, token: string | undefined, fetcher: typeof fetch = fetch): ServerFetch {
+  const authed = withToken(fetcher, token);
+  return (path, init) => authed(`${base}${path}`, init);
+}
+
+/** A value (a thread id, a file name) as one path segment. */
+export function seg(value: string): string {
+  return encodeURIComponent(value);
 }
 
 /**
