@@ -110,10 +110,6 @@ export class RemoteConnection {
       await this.keep(key, value);
       return value;
     } catch (error) {
-      // Fawn's client marks an answer that is not what its route gives (FawnApiError's `malformed`).
-      if (error instanceof Error && (error as { malformed?: unknown }).malformed === true) {
-        this.state = { state: "malformed", sentence: error.message };
-      }
       if (!isUnreachable(error)) throw error;
       this.offline();
       const kept = await this.kept<T>(key);

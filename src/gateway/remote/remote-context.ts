@@ -62,7 +62,10 @@ export class RemoteContext {
     this.rest = bases.rest === undefined ? undefined : serverFetch(bases.rest, options.token, watched);
     this.fawn =
       options.server.features.fawn && this.rest
-        ? new FawnApiClient(this.rest, { serverName: this.connection.label })
+        ? new FawnApiClient(this.rest, {
+            serverName: this.connection.label,
+            malformed: (what) => this.connection.malformed(what),
+          })
         : undefined;
     this.notifyListener = options.notify;
   }
