@@ -42,8 +42,9 @@ export interface FawnThreadPatch {
 }
 
 /**
- * A Fawn route refused the request (`{detail}`, its status), or answered something the route never gives
- * (`malformed`). User-facing: its message is one sentence, the server's own or naming the server.
+ * A server's route refused the request (its status; Fawn's own routes and a workspace's REST and LangGraph calls
+ * alike), or a Fawn route answered something it never gives (`malformed`). User-facing: its message is one sentence,
+ * the server's own or naming the server.
  */
 export class FawnApiError extends Error implements UserFacing {
   override name = "FawnApiError";
@@ -212,36 +213,63 @@ export class FawnApiClient {
     return this.fetch(path, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   }
 
-  /** A successful answer read through `schema`; a refusal or a malformed answer rejects with FawnApiError. */
-  private async read<T>(response: Response, schema: z.ZodType<T>, what: string): Promise<T> {
-    await this.refusal(response);
-    let value: unknown;
-    try {
-      value = await response.json();
-    } catch {
-      throw this.malformed(what);
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) throw this.malformed(what);
-    return parsed.data;
+  private read<T>(response: Response, schema: z.ZodType<T>, what: string): Promise<T> {
+    return answerOf(response, schema, what, this.serverName, (thing) => this.malformed(thing));
   }
 
-  /** Rejects a non-2xx answer with the server's `{detail}` sentence (cut to 500 characters) or one naming the status. */
-  private async refusal(response: Response): Promise<void> {
-    if (response.ok) return;
-    const body: unknown = await response.json().catch(() => undefined);
-    const parsed = problemSchema.safeParse(body);
-    const detail = parsed.success ? parsed.data.detail.trim().slice(0, MAX_DETAIL) : "";
-    throw new FawnApiError(
-      detail || `${this.serverName} refused the request (HTTP ${response.status}).`,
-      response.status,
-    );
+  private refusal(response: Response): Promise<void> {
+    return refuseUnlessOk(response, this.serverName);
   }
 
   private malformed(what: string): Error {
     if (this.onMalformed) return this.onMalformed(what);
     return new FawnApiError(`${this.serverName} answered with something that is not ${what}.`, 0, true);
   }
+}
+
+/**
+ * The sentence for a refused request: the server's own `{detail}` (or `{message}`), cut to 500 characters, else one
+ * naming the server (`label`) and what the status means.
+ */
+export function refusalSentence(label: string, status: number, body: unknown): string {
+  const problem = problemSchema.safeParse(body);
+  if (problem.success) {
+    const text = typeof problem.data.detail === "string" ? problem.data.detail : problem.data.message;
+    if (text?.trim()) return text.trim().slice(0, MAX_DETAIL);
+  }
+  if (status === 401 || status === 403) return `${label} refused the access token.`;
+  if (status === 404) return `${label} has no such thread or file.`;
+  return `${label} refused the request (HTTP ${status}).`;
+}
+
+/** Rejects a non-2xx answer with FawnApiError: its status and refusalSentence's sentence. */
+export async function refuseUnlessOk(response: Response, label: string): Promise<void> {
+  if (response.ok) return;
+  const body: unknown = await response.json().catch(() => undefined);
+  throw new FawnApiError(refusalSentence(label, response.status, body), response.status);
+}
+
+/**
+ * A successful JSON answer read through `schema`; a refusal rejects as refuseUnlessOk does, an answer that is not
+ * JSON or not what `schema` takes with `malformed(what)`.
+ */
+export async function answerOf<T>(
+  response: Response,
+  schema: z.ZodType<T>,
+  what: string,
+  label: string,
+  malformed: (what: string) => Error,
+): Promise<T> {
+  await refuseUnlessOk(response, label);
+  let value: unknown;
+  try {
+    value = await response.json();
+  } catch {
+    throw malformed(what);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw malformed(what);
+  return parsed.data;
 }
 
 /** The file name a Content-Disposition header gives (`filename*` first), as a plain name: no folders, no controls. */

@@ -151,5 +151,5 @@ export const threadShareLinkSchema: z.ZodType<ThreadShareLink> = z.union([
   z.object({ too_big: z.object({ size: count, limit: count }) }),
 ]);
 
-/** A refusal as every route answers it: `{detail}`, one sentence. */
-export const problemSchema = z.object({ detail: z.string() });
+/** A refusal as a server answers it: Fawn's and DeerFlow's `{detail}` (one sentence), or a `{message}`. */
+export const problemSchema = z.object({ detail: z.unknown().optional(), message: z.string().optional() });

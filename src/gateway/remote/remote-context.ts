@@ -4,8 +4,8 @@
 import { Client } from "@langchain/langgraph-sdk";
 import { z } from "zod";
 import type { ChangeNotice, ServerFeatures, ServerSummary, ThreadStatus, ThreadSummary } from "../../protocol/index.ts";
-import { UserError } from "../../shared/user-error.ts";
-import { FawnApiClient, FawnApiError } from "./fawn-api-client.ts";
+import { isUserFacing, UserError } from "../../shared/user-error.ts";
+import { answerOf, FawnApiClient, FawnApiError, refusalSentence, refuseUnlessOk } from "./fawn-api-client.ts";
 import { RemoteConnection } from "./remote-connection.ts";
 import { serverBases, serverFetch, withToken, type ServerFetch } from "./server-urls.ts";
 
@@ -107,38 +107,22 @@ export class RemoteContext {
     return parsed.data;
   }
 
-  /** A JSON answer of the REST routes, refusals as their sentence, read through `schema`. */
+  /** A JSON answer of the REST routes, refusals as their sentence, read through `schema` (as Fawn's client reads). */
   async restJson<T>(rest: ServerFetch, path: string, schema: z.ZodType<T>, what: string, init?: RequestInit) {
-    const response = await rest(path, init);
-    await this.refusal(response);
-    const body: unknown = await response.json().catch(() => {
-      throw this.connection.malformed(what);
-    });
-    return this.parse(schema, body, what);
+    return answerOf(await rest(path, init), schema, what, this.connection.label, (thing) =>
+      this.connection.malformed(thing),
+    );
   }
 
   /** Rejects a non-2xx answer with the server's `{detail}` (cut short) or a sentence naming the status. */
   async refusal(response: Response): Promise<void> {
-    if (response.ok) return;
-    const body: unknown = await response.json().catch(() => undefined);
-    throw new UserError(this.refusalSentence(response.status, body), response.status === 409 ? "conflict" : "invalid");
-  }
-
-  refusalSentence(status: number, body: unknown): string {
-    const detail = problem.safeParse(body);
-    if (detail.success) {
-      const text = typeof detail.data.detail === "string" ? detail.data.detail : detail.data.message;
-      if (text?.trim()) return text.trim().slice(0, 500);
-    }
-    if (status === 401 || status === 403) return `${this.connection.label} refused the access token.`;
-    if (status === 404) return `${this.connection.label} has no such thread or file.`;
-    return `${this.connection.label} refused the request (HTTP ${status}).`;
+    await refuseUnlessOk(response, this.connection.label);
   }
 
   /** An SDK error as the user's sentence (HTTPError's `HTTP 404: {"detail": …}`), user-facing errors as they are. */
   sdkError(error: unknown): Error {
-    if (error instanceof UserError || error instanceof FawnApiError) return error;
-    if (error instanceof Error && error.cause instanceof UserError) return error.cause;
+    if (isUserFacing(error)) return error;
+    if (error instanceof Error && isUserFacing(error.cause)) return error.cause;
     const status = (error as { status?: unknown } | null)?.status;
     if (typeof status === "number" && error instanceof Error) {
       const text = error.message.replace(/^HTTP \d+: /, "");
@@ -148,7 +132,7 @@ export class RemoteContext {
       } catch {
         body = undefined;
       }
-      return new UserError(this.refusalSentence(status, body), status === 409 ? "conflict" : "invalid");
+      return new FawnApiError(refusalSentence(this.connection.label, status, body), status);
     }
     if (error instanceof SyntaxError) return this.connection.malformed("LangGraph's answer");
     return error instanceof Error ? error : new Error(String(error));
@@ -163,8 +147,6 @@ export class RemoteContext {
     }
   }
 }
-
-const problem = z.object({ detail: z.unknown().optional(), message: z.string().optional() });
 
 const timestamp = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const time = typeof value === "number" ? value : Date.parse(value);

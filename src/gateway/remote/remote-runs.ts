@@ -16,6 +16,7 @@ import {
 import { endStatusOf, runEventOf, wireMessagesOf } from "../runs/langgraph-stream-events.ts";
 import { STREAM_MODES } from "../runs/langgraph-stream-parts.ts";
 import { createRunEventCoalescer } from "../runs/run-event-coalescer.ts";
+import { FawnApiError } from "./fawn-api-client.ts";
 import { ASSISTANT_ID, historySchema, valuesOf, type RemoteContext } from "./remote-context.ts";
 
 interface ActiveRun {
@@ -115,10 +116,12 @@ export class RemoteRuns implements RunsApi {
   }
 
   private runError(error: unknown): Extract<RunEvent, { event: "error" }>["data"] {
-    const sentence = this.remote.sdkError(error).message;
+    const failure = this.remote.sdkError(error);
     const state = this.remote.connection.current().state;
     const code = state === "offline" ? "unreachable" : state === "unauthorized" ? "authentication" : "server_error";
-    return { error: /busy|running|409/i.test(sentence) ? "busy" : code, message: sentence };
+    // 409: the thread already runs (`multitaskStrategy: "reject"`), whatever sentence the server says it in.
+    const busy = failure instanceof FawnApiError && failure.status === 409;
+    return { error: busy ? "busy" : code, message: failure.message };
   }
 
   /** The run's input, model and mode, and where on the thread it starts, as LangGraph's run body. */
