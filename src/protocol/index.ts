@@ -17,6 +17,7 @@ export * from "./mcp-api.ts";
 export * from "./data-api.ts";
 export * from "./suggestions-api.ts";
 export * from "./context-api.ts";
+export * from "./feedback-api.ts";
 export * from "./changes.ts";
 export * from "./web-tools.ts";
 export * from "./human-input.ts";
