@@ -11,12 +11,14 @@ import {
   type PythonHostHandle,
 } from "../protocol/index.ts";
 import { indexedDbStorage, openFawnDb, type CheckpointStorage, type FawnStorage } from "../storage/index.ts";
+import { AgentsService } from "./agents-service.ts";
 import { BranchService } from "./branch-service.ts";
 import { ContextService } from "./context-service.ts";
 import { DataService } from "./data-service.ts";
 import { McpService, type McpConnections } from "./mcp-service.ts";
 import { MemoryService } from "./memory-service.ts";
 import { RunService } from "./run-service.ts";
+import { SchedulesService } from "./schedules/schedules-service.ts";
 import { ServersService } from "./servers-service.ts";
 import { SettingsService } from "./settings-service.ts";
 import { SkillsService } from "./skills-service.ts";
@@ -66,6 +68,8 @@ export interface Gateway extends GatewayApi {
   data: DataService;
   suggestions: SuggestionsService;
   context: ContextService;
+  schedules: SchedulesService;
+  agents: AgentsService;
   servers: ServersService;
   /** The threads' checkpoints, read as they are by LangGraph's API on the server (state, history). */
   checkpointer: CheckpointStorage;
@@ -144,6 +148,10 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     threadExists: (threadId) => threads.exists(threadId),
     isRunning,
     notify,
+    // The sandbox log: a note per command the agent ran, kept with the thread (exported with it).
+    audit: async (threadId, entry) => {
+      await threadRepository.append(threadId, [{ kind: "sandbox-command", ...entry }]);
+    },
   });
   const memory = new MemoryService(storage, {
     createModel: async () => {
@@ -174,7 +182,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     createModel,
     ...(options.retry && { retry: options.retry }),
     ...(outboundFetch && { fetch: outboundFetch }),
-    sandbox: (threadId) => sandboxes.open(threadId),
+    sandbox: (threadId) => sandboxes.openForAgent(threadId),
     mcpTools: (onProgress) => mcp.runTools(onProgress),
     onRunEnded: (threadId) => sandboxes.runEnded(threadId),
     notify,
@@ -210,6 +218,8 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     notify,
     ...(outboundFetch && { fetch: outboundFetch }),
   });
+  const agents = new AgentsService(storage.settings);
+  const schedules = new SchedulesService({ settings: storage.settings, threads, notify });
   const gateway: Gateway = {
     protocolVersion: async () => PROTOCOL_VERSION,
     openWorkspace: (serverId) => servers.open(serverId),
@@ -228,6 +238,8 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     branches,
     suggestions,
     context,
+    schedules,
+    agents,
     checkpointer,
   };
   return gateway;

@@ -1,6 +1,7 @@
 // The UI ⇄ agent-worker contract: one object of domains over comlink, versioned, plain data only. Each domain's
 // contract is its own file (threads-api.ts, runs-api.ts, …) and its service implements it; the page calls
 // `gateway.threads.list()` and comlink carries the path to the service in the worker.
+import type { AgentsApi } from "./agents-api.ts";
 import type { ApprovalsApi } from "./approvals-api.ts";
 import type { BranchesApi } from "./branches-api.ts";
 import type { BundlesApi } from "./bundles-api.ts";
@@ -10,6 +11,7 @@ import type { McpApi } from "./mcp-api.ts";
 import type { MemoryApi } from "./memory-api.ts";
 import type { RunsApi } from "./runs-api.ts";
 import type { SandboxApi } from "./sandbox-api.ts";
+import type { SchedulesApi } from "./schedules-api.ts";
 import type { ServersApi, WorkspaceApi } from "./servers-api.ts";
 import type { SettingsApi } from "./settings-api.ts";
 import type { SharingApi } from "./sharing-api.ts";
@@ -37,6 +39,10 @@ export interface GatewayApi {
   data: DataApi;
   suggestions: SuggestionsApi;
   context: ContextApi;
+  /** Scheduled runs (Settings → Schedules): a prompt sent to a thread at set times. */
+  schedules: SchedulesApi;
+  /** Custom agents (Settings → Agents): chosen per thread, sent as a run's `context.agent`. */
+  agents: AgentsApi;
   /** Settings → Servers: the servers this browser connects to (their tokens among the secrets). */
   servers: ServersApi;
   /**
@@ -68,6 +74,8 @@ export const GATEWAY_DOMAINS = [
   "data",
   "suggestions",
   "context",
+  "schedules",
+  "agents",
   "servers",
 ] as const satisfies readonly Exclude<keyof GatewayApi, "protocolVersion" | "openWorkspace">[];
 

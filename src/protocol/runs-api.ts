@@ -10,7 +10,8 @@ export interface RunRequest {
   input: { messages: RunInputMessage[] };
   /** How to run: the mode and the model (one of Settings → Models); defaults to Flash and the default model. */
   /** `endpoint`: the id of the endpoint `model` belongs to; without it, `model` is looked up as modelChoiceFor does. */
-  context?: { mode?: AgentMode; model?: string; endpoint?: string };
+  /** `agent`: a custom agent's name (the thread remembers it); null: back to the lead agent; absent: the thread's. */
+  context?: { mode?: AgentMode; model?: string; endpoint?: string; agent?: string | null };
   /**
    * What the run does to the history (absent: adds the message at the end). `edit`: the thread forks before the
    * user message `message_id` and runs `input` instead of it; `regenerate`: forks there and runs the same message

@@ -1,8 +1,10 @@
 // The threads domain's contract (`gateway.threads`): a thread's summary and detail, its replay, search and files.
+import type { MessageFeedback } from "./feedback-api.ts";
 import type { ForeignContent } from "./foreign-content.ts";
 import type { WireMessage } from "./messages.ts";
 import type { RunError } from "./run-events.ts";
 import type { UploadListEntry, UploadResult } from "./uploads.ts";
+import type { SandboxLogEntry } from "./sandbox-log.ts";
 
 export type ThreadStatus = "idle" | "busy" | "error";
 
@@ -31,6 +33,8 @@ export interface ThreadSummary {
   foreign?: ForeignContent;
   /** Tools the user answered "Allow for this thread" for: they no longer ask in this thread. */
   approved_tools?: string[];
+  /** The custom agent the thread talks to (an AgentRecord's name); absent: the lead agent (Fawn). */
+  agent?: string;
 }
 
 /** Why an imported thread takes no new message. */
@@ -52,6 +56,8 @@ export interface ThreadDetail extends ThreadSummary {
   versions?: Record<string, TurnVersions>;
   /** The last run was cut off (page closed, crash, network) before it finished: "Continue" resumes it. */
   resumable?: boolean;
+  /** The user's rating of each rated reply, by message id ("Good reply" / "Bad reply"). */
+  feedback?: Record<string, MessageFeedback>;
 }
 
 /** Where one version stands among its siblings, and the runs "Previous version" and "Next version" show. */
@@ -189,6 +195,8 @@ export interface ThreadsApi {
    * the name is not a plain file name or there is no such upload.
    */
   deleteUpload(threadId: string, filename: string): Promise<void>;
+  /** The commands the agent ran in the thread's sandbox, oldest first (Thread actions → "Sandbox log"). */
+  sandboxLog(threadId: string): Promise<SandboxLogEntry[]>;
   /** The thread's saved steps, oldest first, to play it back step by step. */
   replay(threadId: string): Promise<ThreadReplay>;
   /** Turns memory on or off for a thread holding another person's messages (off when it came). */

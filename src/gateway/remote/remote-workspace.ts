@@ -15,6 +15,7 @@ import {
   type WorkspaceConnection,
   type WorkspaceGatewayApi,
 } from "../../protocol/index.ts";
+import { RemoteAgents } from "./remote-agents.ts";
 import { RemoteContext, type RemoteContextOptions } from "./remote-context.ts";
 import {
   localDomains,
@@ -67,6 +68,7 @@ export function createRemoteWorkspace(options: RemoteWorkspaceOptions): Workspac
     skills: new RemoteSkills(remote),
     suggestions: remoteSuggestions(remote),
     context: remoteContextApi(remote),
+    agents: new RemoteAgents(remote),
     ...localDomains(local),
     openWorkspace: (serverId) => local.openWorkspace(serverId),
     workspace,
