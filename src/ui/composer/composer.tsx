@@ -1,5 +1,5 @@
-// The composer: the message box, the Mode (with a line saying what the chosen one does), the model, attached files,
-// Send, and Stop while a run is active. Enter sends; Shift+Enter adds a line. Files are checked against the upload
+// The composer: the message box, the Mode (with a line saying what the chosen one does), the agent, the model,
+// attached files, Send, and Stop while a run is active. Enter sends; Shift+Enter adds a line. Files are checked against the upload
 // limits when chosen and uploaded when the message is sent; once chosen, the message box has the focus again, so
 // Enter sends. A `/` at the start opens the slash menu (commands and skills); follow-up suggestions show above the
 // box after a reply, and the context gauge in the bar. The layout (composer.css) is one grid at every width: the
@@ -22,6 +22,7 @@ import {
   useWorkspace,
 } from "../state/stores.tsx";
 import { formatBytes, rich, t, type TextKey } from "../i18n/index.ts";
+import { AgentPicker } from "./agent-picker.tsx";
 import { ContextMeter } from "./context-meter.tsx";
 import { ATTACH_ICON_PATH } from "./attach-icon.ts";
 import { FollowUpSuggestions } from "./follow-up-suggestions.tsx";
@@ -360,6 +361,7 @@ export function Composer() {
             )}
           </For>
         </div>
+        <AgentPicker />
         <Show when={modelChoice.modelChoices().length > 1}>
           <select
             class="model-choice"

@@ -27,6 +27,7 @@ export const enConversation = {
   "composer.attach": "Attach files",
   "composer.attachTitle": "Attach files (up to 10, 50 MB each)",
   "composer.model": "Model for this message",
+  "composer.agent": "Agent",
   "composer.uploading": "Uploading…",
   "composer.send": "Send",
   "composer.stop": "Stop",

@@ -23,6 +23,7 @@ export const zhCNConversation: { readonly [K in keyof typeof enConversation]: st
   "composer.attach": "添加附件",
   "composer.attachTitle": "添加附件（最多 10 个，每个不超过 50 MB）",
   "composer.model": "本条消息使用的模型",
+  "composer.agent": "智能体",
   "composer.uploading": "正在上传…",
   "composer.send": "发送",
   "composer.stop": "停止",

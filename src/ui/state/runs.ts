@@ -15,6 +15,7 @@ import { errorMessage, streamRun, type GatewayClient } from "../gateway-client.t
 import { t } from "../i18n/index.ts";
 import { notifyRunFinished } from "../shared/notifications.ts";
 import { createUpdatePacer } from "../shared/update-pacer.ts";
+import type { AgentChoiceStore } from "./agent-choice.ts";
 import type { ComposerExtras } from "./composer-extras.ts";
 import type { ModelChoiceStore } from "./model-choice.ts";
 import type { NoticesStore } from "./notices.ts";
@@ -26,6 +27,8 @@ export function createRuns(deps: {
   notices: NoticesStore;
   openThread: OpenThreadStore;
   modelChoice: ModelChoiceStore;
+  /** The agent a message goes to (its `context.agent`), told which thread it went to. */
+  agentChoice: Pick<AgentChoiceStore, "runAgent" | "sent">;
   /** Told of each message sent and each run's end (suggestions, the context gauge). */
   composerExtras: Pick<ComposerExtras, "messageSent" | "runEnded">;
 }) {
@@ -62,8 +65,11 @@ export function createRuns(deps: {
   ): Promise<void> {
     const resume = branch?.kind === "resume";
     if ((!resume && text.trim().length === 0) || run()) return;
+    // Read before a new thread is made: its agent is the one chosen on the welcome screen.
+    const agent = deps.agentChoice.runAgent();
     const current = await openThread.ensure();
     const threadId = current.thread_id;
+    deps.agentChoice.sent(threadId, agent);
     // An edit or a regeneration replaces its user message and everything after it: they leave the screen at once.
     const forkAt =
       branch && "message_id" in branch
@@ -102,7 +108,7 @@ export function createRuns(deps: {
           input: {
             messages: resume ? [] : [{ type: "human", content: text, ...(files.length > 0 && { files }) }],
           },
-          context: { mode: modelChoice.mode(), ...modelChoice.runModel() },
+          context: { mode: modelChoice.mode(), ...modelChoice.runModel(), ...agent },
           ...(branch && { branch }),
         },
         onEvents,

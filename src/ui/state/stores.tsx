@@ -14,6 +14,7 @@ import type { GatewayClient, WorkspaceClient } from "../gateway-client.ts";
 import { t } from "../i18n/index.ts";
 import { GATEWAY_READY_MARK } from "../shared/perf-marks.ts";
 import { createWebContainerStarter } from "../webcontainer-starter.ts";
+import { createAgentChoice } from "./agent-choice.ts";
 import { createComposerExtras } from "./composer-extras.ts";
 import { createModelChoice } from "./model-choice.ts";
 import { createNotices } from "./notices.ts";
@@ -57,7 +58,8 @@ export function createStores(
     model: modelChoice.runModel,
     setNotice: notices.setNotice,
   });
-  const runs = createRuns({ client, notices, openThread, modelChoice, composerExtras });
+  const agentChoice = createAgentChoice({ client, thread: openThread.current });
+  const runs = createRuns({ client, notices, openThread, modelChoice, agentChoice, composerExtras });
   const threadList = createThreadList({ client, notices, openThread });
   const webContainer = createWebContainerStarter(client, notices.setNotice);
 
@@ -65,7 +67,10 @@ export function createStores(
   async function applyChange(notice: ChangeNotice): Promise<void> {
     // Settings → Memory listens for its own notices.
     if (notice.type === "memory-changed") return;
-    if (notice.type === "settings-changed") return modelChoice.reload();
+    if (notice.type === "settings-changed") {
+      void agentChoice.reload();
+      return modelChoice.reload();
+    }
     await threadList.refresh();
     const open = openThread.current();
     if (notice.type === "threads-replaced") {
@@ -97,7 +102,7 @@ export function createStores(
     // The agent worker has answered its first call (bench/app-load.ts reads this mark).
     performance.mark(GATEWAY_READY_MARK);
     if (version !== PROTOCOL_VERSION) notices.setNotice(t("notice.updated"));
-    await Promise.all([threadList.refresh(), modelChoice.reload()]);
+    await Promise.all([threadList.refresh(), modelChoice.reload(), agentChoice.reload()]);
     // The user may have started a thread while storage was opening: keep it rather than the address's.
     const fromHash = threadIdFromHash();
     if (fromHash && !openThread.current()) await openThread.open(fromHash);
@@ -119,6 +124,7 @@ export function createStores(
     openThread,
     runs,
     modelChoice,
+    agentChoice,
     notices,
     composerExtras,
     webContainer,
@@ -150,6 +156,8 @@ export const useThreadList = () => useStores().threadList;
 export const useOpenThread = () => useStores().openThread;
 export const useRuns = () => useStores().runs;
 export const useModelChoice = () => useStores().modelChoice;
+/** The user's custom agents and the one the next message goes to (the composer's "Agent"). */
+export const useAgentChoice = () => useStores().agentChoice;
 export const useNotices = () => useStores().notices;
 export const useComposerExtras = () => useStores().composerExtras;
 /** Starts the page's WebContainer when Settings → Sandbox chooses it. */
