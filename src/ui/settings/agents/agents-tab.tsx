@@ -165,64 +165,68 @@ export function AgentsTab(props: { client: AgentsClient }) {
                   <ul class="agent-list">
                     <For each={state.agents}>
                       {(agent) => (
-                        <li class="agent-card" role="group" aria-labelledby={`agent-title-${agent.name}`}>
-                          <div class="agent-text">
-                            <span class="agent-name" id={`agent-title-${agent.name}`}>
-                              {agent.name}
-                            </span>
-                            <Show when={agent.description}>
-                              <span class="agent-description">{agent.description}</span>
-                            </Show>
-                            <small class="agent-summary">{summary(agent)}</small>
-                          </div>
-                          <div class="agent-card-actions">
-                            <Show
-                              when={confirming() === agent.name}
-                              fallback={
-                                <>
-                                  <button
-                                    type="button"
-                                    class="ghost"
-                                    disabled={busy()}
-                                    onClick={() => setEditing({ kind: "edit", agent })}
-                                  >
-                                    {t("agents.edit")}
-                                  </button>
-                                  <button
-                                    type="button"
-                                    class="ghost"
-                                    disabled={busy()}
-                                    onClick={() => void exportArchive(() => props.client.agents.exportOne(agent.name))}
-                                  >
-                                    {t("agents.export")}
-                                  </button>
-                                  <button
-                                    type="button"
-                                    class="ghost"
-                                    disabled={busy()}
-                                    onClick={() => {
-                                      setConfirming(agent.name);
-                                      document.getElementById(`agent-confirm-delete-${agent.name}`)?.focus();
-                                    }}
-                                  >
-                                    {t("common.delete")}
-                                  </button>
-                                </>
-                              }
-                            >
-                              <button
-                                type="button"
-                                id={`agent-confirm-delete-${agent.name}`}
-                                class="danger"
-                                disabled={busy()}
-                                onClick={() => void remove(agent.name)}
+                        <li>
+                          <div class="agent-card" role="group" aria-labelledby={`agent-title-${agent.name}`}>
+                            <div class="agent-text">
+                              <span class="agent-name" id={`agent-title-${agent.name}`}>
+                                {agent.name}
+                              </span>
+                              <Show when={agent.description}>
+                                <span class="agent-description">{agent.description}</span>
+                              </Show>
+                              <small class="agent-summary">{summary(agent)}</small>
+                            </div>
+                            <div class="agent-card-actions">
+                              <Show
+                                when={confirming() === agent.name}
+                                fallback={
+                                  <>
+                                    <button
+                                      type="button"
+                                      class="ghost"
+                                      disabled={busy()}
+                                      onClick={() => setEditing({ kind: "edit", agent })}
+                                    >
+                                      {t("agents.edit")}
+                                    </button>
+                                    <button
+                                      type="button"
+                                      class="ghost"
+                                      disabled={busy()}
+                                      onClick={() =>
+                                        void exportArchive(() => props.client.agents.exportOne(agent.name))
+                                      }
+                                    >
+                                      {t("agents.export")}
+                                    </button>
+                                    <button
+                                      type="button"
+                                      class="ghost"
+                                      disabled={busy()}
+                                      onClick={() => {
+                                        setConfirming(agent.name);
+                                        document.getElementById(`agent-confirm-delete-${agent.name}`)?.focus();
+                                      }}
+                                    >
+                                      {t("common.delete")}
+                                    </button>
+                                  </>
+                                }
                               >
-                                {t("common.confirmDelete")}
-                              </button>
-                              <button type="button" class="ghost" onClick={() => setConfirming(undefined)}>
-                                {t("agents.keep")}
-                              </button>
-                            </Show>
+                                <button
+                                  type="button"
+                                  id={`agent-confirm-delete-${agent.name}`}
+                                  class="danger"
+                                  disabled={busy()}
+                                  onClick={() => void remove(agent.name)}
+                                >
+                                  {t("common.confirmDelete")}
+                                </button>
+                                <button type="button" class="ghost" onClick={() => setConfirming(undefined)}>
+                                  {t("agents.keep")}
+                                </button>
+                              </Show>
+                            </div>
                           </div>
                         </li>
                       )}
