@@ -12,6 +12,7 @@ export { resolveRunOptions, type RunOptions } from "./modes.ts";
 export { fallbackTitle } from "./middlewares/title.ts";
 export type { ModelErrorOptions } from "./middlewares/model-retry.ts";
 export type { SummarizationOptions } from "./middlewares/summarization.ts";
+export { auditedSandbox } from "./middlewares/sandbox-audit.ts";
 export {
   deniedToolText,
   outboundTargets,
@@ -21,11 +22,6 @@ export {
 } from "./middlewares/outbound-approval.ts";
 export { createWebTools, parseWebToolSettings, readWebToolSettings } from "./tools/web/index.ts";
 export { parseSubagentSettings } from "./subagents/index.ts";
-export {
-  parseSummariesAndTitles,
-  readSummariesAndTitles,
-  summarizationOptionsFor,
-} from "./middlewares/summaries-titles-settings.ts";
 export {
   addFact,
   deleteFact,

@@ -13,6 +13,7 @@ export {
   type DeerFlowThread,
 } from "./deerflow-thread.ts";
 export { BackupArchiveError } from "./backup-archive-schema.ts";
+export { sandboxLogEntrySchema } from "./sandbox-log-schema.ts";
 export { BackupArchiveWriter, checkPlannedBackup } from "./backup-archive-writer.ts";
 export { readBackupArchive, type BackupContents } from "./backup-archive-reader.ts";
 export { threadToMarkdown } from "./thread-markdown.ts";

@@ -24,6 +24,8 @@ export function composeHistory(
       if (entry.stopped) stopped.add(entry.message.id);
     } else if (entry.kind === "stopped") {
       stopped.add(entry.message_id);
+    } else if (entry.kind === "sandbox-command") {
+      continue; // The sandbox log is read on its own (threads.sandboxLog), never shown in the conversation.
     } else {
       const after = entry.kind === "run-error" ? entry.after : seen;
       const error: ThreadEntry = { kind: "error", id: entry.id, error: entry.error, at: entry.at };

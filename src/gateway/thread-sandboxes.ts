@@ -10,8 +10,10 @@ import type {
   SandboxHostHandle,
   SandboxApi,
   SandboxInfo,
+  SandboxLogEntry,
   SandboxSettings,
 } from "../protocol/index.ts";
+import { auditedSandbox } from "../agent/index.ts";
 import { DEFAULT_CWD, type Sandbox } from "../sandbox/sandbox.ts";
 import { CancellableCommands, OpenSandboxes } from "../sandbox/sandbox-support.ts";
 import { IndexedDbThreadFileStore } from "../sandbox/indexed-db-thread-file-store.ts";
@@ -45,6 +47,8 @@ export interface ThreadSandboxesOptions {
   notify: (notice: ChangeNotice) => void;
   /** True while the thread runs a reply: its sandbox is then kept until the run ends. */
   isRunning: (threadId: string) => boolean;
+  /** Keeps one entry of the thread's sandbox log (openForAgent's commands); without it nothing is logged. */
+  audit?: ((threadId: string, entry: SandboxLogEntry) => Promise<void>) | undefined;
 }
 
 export class ThreadSandboxes implements SandboxApi {
@@ -64,6 +68,20 @@ export class ThreadSandboxes implements SandboxApi {
   /** The thread's sandbox, opened on first use and kept while the worker lives. */
   open(threadId: string): Promise<Sandbox> {
     return this.sandboxes.getOrOpen(threadId, () => this.openWith(threadId));
+  }
+
+  /**
+   * The thread's sandbox as the agent's tools use it: each command is logged in the thread's sandbox log, with the
+   * files it changed (the Terminal's commands, the user's own, are not).
+   */
+  async openForAgent(threadId: string): Promise<Sandbox> {
+    const sandbox = await this.open(threadId);
+    const audit = this.options.audit;
+    if (!audit) return sandbox;
+    return auditedSandbox(sandbox, {
+      files: () => this.options.files.list(threadId),
+      record: (entry) => audit(threadId, entry),
+    });
   }
 
   /** Closes the thread's sandbox, if open; its files stay stored and load again at the next command. */

@@ -13,6 +13,7 @@ import {
   type ThreadReplay,
   type ThreadSearchResult,
   type ThreadSummary,
+  type SandboxLogEntry,
   type UploadListEntry,
   type UploadResult,
   type WireMessage,
@@ -211,6 +212,15 @@ export class ThreadsService implements ThreadsApi {
     // As after an upload: an open sandbox holds the files it loaded.
     await this.options.closeSandbox(threadId);
     this.announce({ type: "thread-changed", thread_id: threadId });
+  }
+
+  async sandboxLog(threadId: string): Promise<SandboxLogEntry[]> {
+    if (!(await this.threads.get(threadId))) throw new UserError(`There is no thread with id ${threadId}.`);
+    return (await this.threads.entries(threadId)).flatMap((entry) => {
+      if (entry.kind !== "sandbox-command") return [];
+      const { kind: _kind, ...logged } = entry;
+      return [logged];
+    });
   }
 
   async editFile(threadId: string, edit: FileEdit): Promise<SavedFileEdit> {

@@ -1,17 +1,26 @@
 // Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (docs/architecture.md#d2-storage).
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
-import type { McpServerConfig, RunError, SkillMetadata, ThreadEntry, ThreadSummary } from "../protocol/index.ts";
+import type {
+  McpServerConfig,
+  RunError,
+  SandboxLogEntry,
+  SkillMetadata,
+  ThreadEntry,
+  ThreadSummary,
+} from "../protocol/index.ts";
 import { movedSecrets, upgradeSettings } from "./settings-upgrade.ts";
 
 export const DB_VERSION = 7;
 
 /**
  * What a checkpointed thread keeps beside its messages (which live in the checkpoints): a run's error, shown after
- * the first `after` messages, and the mark on a reply the user stopped.
+ * the first `after` messages, the mark on a reply the user stopped, and each command the agent ran in the thread's
+ * sandbox (its log; not part of the conversation).
  */
 export type HistoryNote =
   | { kind: "run-error"; id: string; error: RunError; at: number; after: number }
-  | { kind: "stopped"; id: string; message_id: string };
+  | { kind: "stopped"; id: string; message_id: string }
+  | ({ kind: "sandbox-command" } & SandboxLogEntry);
 
 /**
  * An item of the `entries` store: a note, or (threads from before checkpoints, store version 1) a whole message

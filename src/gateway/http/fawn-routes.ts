@@ -1,6 +1,6 @@
 // Fawn's own REST routes (`/api/fawn/…`): what a server workspace needs that LangGraph's API and DeerFlow's routes do
 // not carry — the thread list with pins and notes, a thread's detail as `threads.get` answers it (versions, error
-// notes, plan, presented files), search, replay, rename/pin/memory, a file with its stored type, `.fawn` export and
+// notes, plan, presented files), search, replay, the sandbox log, rename/pin/memory, a file with its stored type, `.fawn` export and
 // import, a DeerFlow thread's import, continue, versions, context use, compact and a share link. Each answers what the Gateway's method answers,
 // as JSON (files and bundles as their bytes); every refusal is `{detail}`, and bad input is refused before anything is
 // written. src/gateway/remote/fawn-api-client.ts is their client.
@@ -115,6 +115,12 @@ export const fawnRoutes: RouteGroup = (app, gateway) => {
     const threadId = c.req.param("thread_id");
     await findThread(gateway, threadId);
     return json(await gateway.threads.replay(threadId));
+  });
+
+  app.get("/api/fawn/threads/:thread_id/sandbox-log", async (c) => {
+    const threadId = c.req.param("thread_id");
+    await findThread(gateway, threadId);
+    return json(await gateway.threads.sandboxLog(threadId));
   });
 
   app.get("/api/fawn/threads/:thread_id/files", async (c) => {

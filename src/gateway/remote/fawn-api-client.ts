@@ -4,7 +4,7 @@
 // versions, context use, compact, a share link). One typed method per route, every answer validated
 // (fawn-api-schemas.ts) before it is returned; a refusal rejects with the server's `{detail}` sentence, an answer that
 // is not what the route gives with one naming the server. The remote workspace uses it when `server.features.fawn`.
-import type { z } from "zod";
+import { z } from "zod";
 import {
   FAWN_MIME_TYPE_HEADER,
   THREAD_BUNDLE_MIME,
@@ -15,12 +15,14 @@ import {
   type ThreadFileContent,
   type ThreadExportFormat,
   type ThreadModelChoice,
+  type SandboxLogEntry,
   type ThreadReplay,
   type ThreadSearchResult,
   type ThreadShareLink,
   type ThreadSummary,
 } from "../../protocol/index.ts";
 import type { UserErrorKind, UserFacing } from "../../shared/user-error.ts";
+import { sandboxLogEntrySchema } from "../../bundles/index.ts";
 import {
   problemSchema,
   threadCompactionSchema,
@@ -33,6 +35,9 @@ import {
   threadSummarySchema,
 } from "./fawn-api-schemas.ts";
 import { fileBytesOf, seg, type ServerFetch } from "./server-urls.ts";
+
+/** The sandbox log route's answer: at most this many entries (a long thread's log, read whole). */
+const sandboxLogSchema = z.array(sandboxLogEntrySchema).max(100_000);
 
 /** What `PATCH /fawn/threads/{id}` changes: one of its title, its pin, its memory switch (a foreign thread's). */
 export interface FawnThreadPatch {
@@ -114,6 +119,12 @@ export class FawnApiClient {
   /** `GET /fawn/threads/{id}/replay`: `threads.replay`. */
   async replay(threadId: string): Promise<ThreadReplay> {
     return this.json("GET", `/fawn/threads/${seg(threadId)}/replay`, threadReplaySchema, "a thread's replay");
+  }
+
+  /** `GET /fawn/threads/{id}/sandbox-log`: `threads.sandboxLog`. */
+  async sandboxLog(threadId: string): Promise<SandboxLogEntry[]> {
+    const path = `/fawn/threads/${seg(threadId)}/sandbox-log`;
+    return this.json("GET", path, sandboxLogSchema, "a thread's sandbox log");
   }
 
   /** `PATCH /fawn/threads/{id}`: `threads.rename`, `threads.pin` or `threads.setMemory`, one per request. */

@@ -15,6 +15,7 @@ import {
   type ThreadReplay,
   type ThreadSearchResult,
   type ThreadsApi,
+  type SandboxLogEntry,
   type ThreadSummary,
   type UploadListEntry,
   type UploadResult,
@@ -285,6 +286,10 @@ export class RemoteThreads implements ThreadsApi {
       steps.push({ message_ids: messages.map((message) => message.id), ...stateExtras(values) });
     }
     return { messages: [...byId.values()], steps };
+  }
+
+  async sandboxLog(threadId: string): Promise<SandboxLogEntry[]> {
+    return this.remote.fawnFor("The sandbox log").sandboxLog(threadId);
   }
 
   async setMemory(threadId: string, enabled: boolean): Promise<ThreadSummary> {
