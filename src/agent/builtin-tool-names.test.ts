@@ -6,7 +6,7 @@ import { fakeModel } from "langchain";
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_TOOL_NAMES, DEFAULT_SUBAGENT_SETTINGS } from "../protocol/index.ts";
 import { createMcpTools } from "../mcp/tools.ts";
-import { MemoryWebFetch, MemoryWebSearch } from "./tools/web/memory-web-providers.ts";
+import { MemoryImageSearch, MemoryWebFetch, MemoryWebSearch } from "./tools/web/memory-web-providers.ts";
 import { webToolsFor } from "./tools/web/search-and-fetch-tools.ts";
 import { askClarificationTool } from "./tools/clarification.ts";
 import { createLeadAgent, type LeadAgentOptions } from "./lead-agent.ts";
@@ -21,7 +21,11 @@ function agentTools(agent: Agent): StructuredTool[] {
 
 const noSandbox = () => Promise.reject(new Error("no sandbox in this test"));
 const webTools = () =>
-  webToolsFor({ search: new MemoryWebSearch([]), fetch: new MemoryWebFetch({}) } as Parameters<typeof webToolsFor>[0]);
+  webToolsFor({
+    search: new MemoryWebSearch([]),
+    fetch: new MemoryWebFetch({}),
+    images: new MemoryImageSearch([]),
+  } as Parameters<typeof webToolsFor>[0]);
 
 /** A tool of an MCP server, named as given (as a server could name it before Fawn renames it). */
 function mcpTool(name: string, calls: string[]): DynamicStructuredTool {

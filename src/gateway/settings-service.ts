@@ -38,6 +38,8 @@ import { writing } from "./writes.ts";
 const SANDBOX_SETTINGS_KEY = "sandbox.settings";
 /** Settings → Web's "Ask before sending data out" (every thread's tool calls that send data out wait for approval). */
 const WEB_APPROVAL_KEY = "web.approval";
+/** Settings → Web's image search (image_search), its key kept as the other web keys are; off is no record. */
+const WEB_IMAGES_KEY = "web.images";
 const SUBAGENT_SETTINGS_KEY = "subagents.settings";
 
 export interface SettingsServiceOptions {
@@ -138,16 +140,18 @@ export class SettingsService implements SettingsApi {
 
   /** The web tools' settings, checked against the proxy they would use (read by the caller, once). */
   private async webTools(proxyUrl: string | undefined): Promise<WebToolSettings> {
-    const [search, fetch, approval] = await Promise.all([
+    const [search, fetch, approval, images] = await Promise.all([
       this.store.getWithApiKey(WEB_SEARCH_KEY),
       this.store.getWithApiKey(WEB_FETCH_KEY),
       this.store.get(WEB_APPROVAL_KEY),
+      this.store.getWithApiKey(WEB_IMAGES_KEY),
     ]);
     const ask = (approval as { askBeforeSending?: unknown } | undefined)?.askBeforeSending === true;
     return readWebToolSettings(
       {
         search: { ...(search.value as object | undefined), apiKey: search.apiKey ?? "" },
         fetch: { ...(fetch.value as object | undefined), apiKey: fetch.apiKey ?? "" },
+        ...(images.value !== undefined && { images: { ...(images.value as object), apiKey: images.apiKey ?? "" } }),
         ...(ask && { askBeforeSending: true }),
       },
       proxyUrl,
@@ -158,11 +162,13 @@ export class SettingsService implements SettingsApi {
     return this.save(parseWebToolSettings(settings, await this.proxyUrl()), (parsed) => {
       const { apiKey: searchKey, ...search } = parsed.search;
       const { apiKey: fetchKey, ...fetch } = parsed.fetch;
+      const { apiKey: imagesKey = "", ...images } = parsed.images ?? {};
       return this.store.putAllWithApiKeys([
         { key: WEB_SEARCH_KEY, value: search, apiKey: searchKey },
         { key: WEB_FETCH_KEY, value: fetch, apiKey: fetchKey },
         // Off is the default, kept as no record (a backup then carries none).
         { key: WEB_APPROVAL_KEY, value: parsed.askBeforeSending ? { askBeforeSending: true } : undefined, apiKey: "" },
+        { key: WEB_IMAGES_KEY, value: parsed.images ? images : undefined, apiKey: imagesKey },
       ]);
     });
   }

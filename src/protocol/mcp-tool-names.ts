@@ -13,6 +13,7 @@ export const BUILT_IN_TOOL_NAMES: readonly string[] = [
   "bash",
   "glob",
   "grep",
+  "image_search",
   "ls",
   "present_files",
   "read_file",

@@ -3,6 +3,7 @@
 // links, a fetched page, an edit as the text replaced. Pure, so that the rules are tested without a DOM.
 import { contentText, type ToolWireMessage, type WireMessage, type WireToolCall } from "../../protocol/index.ts";
 import { t } from "../i18n/index.ts";
+import { imageHits, type ImageHit } from "./image-search-step.ts";
 
 /**
  * `running`: the live run is on it; `pending`: its result is still to come (a replay shows it a step later);
@@ -22,6 +23,7 @@ export type StepBody =
   | { kind: "file"; path: string; content: string; append: boolean }
   | { kind: "edit"; path: string; before: string; after: string; output: string | undefined }
   | { kind: "links"; links: SearchLink[]; output: string | undefined }
+  | { kind: "images"; images: ImageHit[]; output: string | undefined }
   | { kind: "page"; url: string; output: string | undefined }
   | { kind: "files"; paths: string[] }
   | { kind: "output"; args: string | undefined; output: string | undefined };
@@ -165,6 +167,11 @@ function describe(
       return {
         title: text(args.query) ? t("steps.searchedWeb", { query: text(args.query) }) : t("steps.searchedTheWeb"),
         body: { kind: "links", links: output === undefined ? [] : searchLinks(output), output },
+      };
+    case "image_search":
+      return {
+        title: text(args.query) ? t("steps.searchedImages", { query: text(args.query) }) : t("steps.searchedTheImages"),
+        body: { kind: "images", images: output === undefined ? [] : imageHits(output), output },
       };
     case "web_fetch": {
       const url = text(args.url);

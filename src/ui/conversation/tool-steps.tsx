@@ -1,11 +1,14 @@
 // An assistant message's tool calls as collapsible steps, each shown for what it is (tool-step-content.ts): the
 // command and its output, the file written (Markdown rendered), the text an edit replaced, search results as links.
 // <Index> keeps each step's DOM while the reply streams, so a step the reader opened stays open.
-import { createContext, Index, Match, Show, Switch, useContext } from "solid-js";
+import { createContext, Index, lazy, Match, Show, Switch, useContext } from "solid-js";
 import type { ToolProgressEvent, WireToolCall } from "../../protocol/index.ts";
 import { t, type TextKey } from "../i18n/index.ts";
 import { toolSteps, type StepBody, type StepStatus, type ToolResults } from "./tool-step-content.ts";
 import { Markdown } from "../markdown/lazy-markdown.tsx";
+
+/** image_search's thumbnail grid, with its own chunk: most replies never show one. */
+const ImageSearchGrid = lazy(() => import("./image-search-grid.tsx"));
 
 /** Longer outputs are cut in the view (the tools already cut what the model sees; this keeps the page light). */
 const SHOWN_CHARS = 20_000;
@@ -86,6 +89,13 @@ function Body(props: { body: StepBody }) {
                 )}
               </Index>
             </ul>
+          </Show>
+        )}
+      </Match>
+      <Match when={props.body.kind === "images" && props.body}>
+        {(body) => (
+          <Show when={body().images.length > 0} fallback={<Output text={body().output} />}>
+            <ImageSearchGrid images={body().images} />
           </Show>
         )}
       </Match>

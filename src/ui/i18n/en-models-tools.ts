@@ -112,6 +112,18 @@ export const enModelsTools = {
   "web.search.searxng":
     "Your own SearXNG instance, with the json format enabled in its settings.yml. Without CORS headers on the instance, set the Proxy URL below.",
   "web.search.jina": "Needs an API key from jina.ai. Answers this browser directly.",
+  "web.search.firecrawl": "Needs an API key from firecrawl.dev. Answers this browser directly.",
+  "web.fetch.firecrawl":
+    "Pages are read on Firecrawl's side, pages that need JavaScript too, with a key from firecrawl.dev.",
+  "web.imageProvider": "Image search provider",
+  "web.imageKey": "Image search API key",
+  "web.imageBaseUrl": "Image search base URL",
+  "web.images.off": "The agent has no image_search.",
+  "web.images.firecrawl": "Firecrawl's image search, with a key from firecrawl.dev. Answers this browser directly.",
+  "web.images.brave":
+    "Brave's image search, with a key from brave.com/search/api. Brave refuses browser requests: set the Proxy URL below.",
+  "web.images.serper":
+    "Google's image results through serper.dev, with its key; size, type and layout filters work. Set the Proxy URL below.",
   "web.fetch.jina":
     "Jina's reader works without a key at a low rate limit; a key raises it. The pages are read on Jina's side.",
   "web.fetch.direct":

@@ -99,6 +99,15 @@ export const zhCNModelsTools: { readonly [K in keyof typeof enModelsTools]: stri
   "web.search.searxng":
     "你自己的 SearXNG 实例，需在其 settings.yml 中启用 json 格式。如果实例没有返回 CORS 响应头，请在下方设置代理 URL。",
   "web.search.jina": "需要 jina.ai 的 API 密钥。可直接响应浏览器请求。",
+  "web.search.firecrawl": "需要 firecrawl.dev 的 API 密钥。可直接响应浏览器请求。",
+  "web.fetch.firecrawl": "网页由 Firecrawl 一方读取（包括需要 JavaScript 的网页），需要 firecrawl.dev 的密钥。",
+  "web.imageProvider": "图片搜索服务",
+  "web.imageKey": "图片搜索 API 密钥",
+  "web.imageBaseUrl": "图片搜索 Base URL",
+  "web.images.off": "智能体没有 image_search 工具。",
+  "web.images.firecrawl": "Firecrawl 的图片搜索，需要 firecrawl.dev 的密钥。可直接响应浏览器请求。",
+  "web.images.brave": "Brave 的图片搜索，需要 brave.com/search/api 的密钥。Brave 拒绝浏览器请求：请在下方设置代理 URL。",
+  "web.images.serper": "通过 serper.dev 获取 Google 图片结果，需要其密钥；支持尺寸、类型和版式筛选。请在下方设置代理 URL。",
   "web.fetch.jina": "Jina Reader 无需密钥即可使用，但速率限制较低；填写密钥可提高限额。网页由 Jina 一方读取。",
   "web.fetch.direct": "网页由此浏览器直接读取。大多数网站会拒绝浏览器发出的请求，因此请在下方设置代理 URL。",
   "web.intro":

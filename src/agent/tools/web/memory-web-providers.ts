@@ -1,6 +1,9 @@
 // In-memory web providers for tests and offline demos: canned results and pages, no network.
 import {
   WebToolError,
+  type ImageSearchFilters,
+  type ImageSearchProvider,
+  type ImageSearchResult,
   type WebFetchProvider,
   type WebPage,
   type WebSearchProvider,
@@ -37,5 +40,27 @@ export class MemoryWebFetch implements WebFetchProvider {
     const page = this.pages[url];
     if (!page) throw new WebToolError(`${new URL(url).host} answered HTTP 404 Not Found.`);
     return page;
+  }
+}
+
+export class MemoryImageSearch implements ImageSearchProvider {
+  readonly label = "Memory images";
+  /** Each search's query and filters, in order. */
+  readonly searches: { query: string; filters: ImageSearchFilters }[] = [];
+
+  constructor(
+    private readonly results: ImageSearchResult[],
+    readonly filters: readonly (keyof ImageSearchFilters)[] = ["size", "type_image", "layout"],
+  ) {}
+
+  async search(
+    query: string,
+    maxResults: number,
+    filters: ImageSearchFilters,
+    signal?: AbortSignal,
+  ): Promise<ImageSearchResult[]> {
+    if (signal?.aborted) throw new WebToolError("The request was cancelled.");
+    this.searches.push({ query, filters });
+    return this.results.slice(0, maxResults);
   }
 }

@@ -1,19 +1,24 @@
-// web_search and web_fetch with DeerFlow's arguments and result formats (deerflow-inventory.md §5.8), over the
-// services the user picked in Settings → Web. Results are plain strings; failures are `Error: …` strings.
+// web_search, web_fetch and image_search with DeerFlow's arguments and result formats (deerflow-inventory.md §5.8),
+// over the services the user picked in Settings → Web. Results are plain strings; failures are `Error: …` strings.
 import type { StructuredTool } from "@langchain/core/tools";
 import { tool } from "langchain";
 import { z } from "zod";
 import type { WebToolSettings } from "../../../protocol/index.ts";
 import { truncateHead } from "../output-limits.ts";
+import { BraveImages } from "./brave-images.ts";
 import { BraveSearch } from "./brave-search.ts";
 import { DirectFetch } from "./direct-fetch.ts";
+import { FirecrawlFetch, FirecrawlImages, FirecrawlSearch } from "./firecrawl.ts";
+import { imageSearchTool } from "./image-search-tool.ts";
 import { JinaReader } from "./jina-reader.ts";
 import { JinaSearch } from "./jina-search.ts";
 import { neutralizeFrameworkTags } from "./neutralize-tags.ts";
 import { SearxngSearch } from "./searxng-search.ts";
+import { SerperImages } from "./serper-images.ts";
 import { TavilySearch } from "./tavily-search.ts";
 import {
   WebToolError,
+  type ImageSearchProvider,
   type WebFetchProvider,
   type WebProviderOptions,
   type WebSearchProvider,
@@ -29,6 +34,8 @@ export interface WebProviders {
   /** Absent when search is off: the agent gets no web_search. */
   search?: WebSearchProvider;
   fetch?: WebFetchProvider;
+  /** Absent when image search is off: the agent gets no image_search. */
+  images?: ImageSearchProvider;
 }
 
 export interface WebToolOptions {
@@ -49,19 +56,30 @@ function createWebProviders(settings: WebToolSettings, options: WebToolOptions =
   };
   const searchOptions = { ...common, apiKey: settings.search.apiKey, baseUrl: settings.search.baseUrl };
   const fetchOptions = { ...common, apiKey: settings.fetch.apiKey, baseUrl: settings.fetch.baseUrl };
+  const images = settings.images;
+  const imageOptions = { ...common, apiKey: images?.apiKey, baseUrl: images?.baseUrl };
   return {
     ...(settings.search.provider === "tavily" && { search: new TavilySearch(searchOptions) }),
     ...(settings.search.provider === "brave" && { search: new BraveSearch(searchOptions) }),
     ...(settings.search.provider === "searxng" && { search: new SearxngSearch(searchOptions) }),
     ...(settings.search.provider === "jina" && { search: new JinaSearch(searchOptions) }),
-    fetch: settings.fetch.provider === "direct" ? new DirectFetch(fetchOptions) : new JinaReader(fetchOptions),
+    ...(settings.search.provider === "firecrawl" && { search: new FirecrawlSearch(searchOptions) }),
+    fetch:
+      settings.fetch.provider === "direct"
+        ? new DirectFetch(fetchOptions)
+        : settings.fetch.provider === "firecrawl"
+          ? new FirecrawlFetch(fetchOptions)
+          : new JinaReader(fetchOptions),
+    ...(images?.provider === "firecrawl" && { images: new FirecrawlImages(imageOptions) }),
+    ...(images?.provider === "brave" && { images: new BraveImages(imageOptions) }),
+    ...(images?.provider === "serper" && { images: new SerperImages(imageOptions) }),
   };
 }
 
-/** web_search (when search is on) and web_fetch, as the settings describe them. */
+/** web_search (when search is on), web_fetch and image_search (when on), as the settings describe them. */
 export function createWebTools(settings: WebToolSettings, options: WebToolOptions = {}): StructuredTool[] {
   return webToolsFor(createWebProviders(settings, options), {
-    secrets: [settings.search.apiKey, settings.fetch.apiKey],
+    secrets: [settings.search.apiKey, settings.fetch.apiKey, settings.images?.apiKey ?? ""],
   });
 }
 
@@ -93,7 +111,7 @@ function clampResults(value: number | null | undefined): number {
 
 /** The tools over given providers (the in-memory ones in tests); `secrets` never appear in what they return. */
 export function webToolsFor(providers: WebProviders, options: { secrets?: readonly string[] } = {}): StructuredTool[] {
-  const secrets = options.secrets ?? [];
+  const secrets = (options.secrets ?? []).filter((secret) => secret !== "");
   const clean = (text: string) => neutralizeFrameworkTags(redact(text, secrets));
   const failure = (error: unknown): string => {
     const message = error instanceof Error ? error.message : String(error);
@@ -101,7 +119,7 @@ export function webToolsFor(providers: WebProviders, options: { secrets?: readon
   };
   const tools: StructuredTool[] = [];
 
-  const { search, fetch } = providers;
+  const { search, fetch, images } = providers;
   if (search) {
     tools.push(
       tool(
@@ -176,5 +194,6 @@ export function webToolsFor(providers: WebProviders, options: { secrets?: readon
       ),
     );
   }
+  if (images) tools.push(imageSearchTool(images, clean, failure));
   return tools;
 }

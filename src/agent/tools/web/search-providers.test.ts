@@ -8,6 +8,7 @@ import {
   never,
   type FakeFetchHandler,
 } from "../../../../test/support/fake-fetch.ts";
+import { FirecrawlSearch } from "./firecrawl.ts";
 import { JinaSearch } from "./jina-search.ts";
 import { SearxngSearch } from "./searxng-search.ts";
 import { TavilySearch } from "./tavily-search.ts";
@@ -61,6 +62,23 @@ const CASES: ProviderCase[] = [
       jsonResponse({
         code: 200,
         data: hits.map((hit) => ({ title: hit.title, url: hit.url, description: hit.content })),
+      }),
+  },
+  {
+    name: "Firecrawl",
+    browserCors: true,
+    create: (options) => new FirecrawlSearch(options),
+    answer: (hits) =>
+      jsonResponse({
+        success: true,
+        data: {
+          web: hits.map((hit, index) => ({
+            ...hit,
+            content: undefined,
+            description: hit.content,
+            position: index + 1,
+          })),
+        },
       }),
   },
 ];

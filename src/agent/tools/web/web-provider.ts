@@ -54,3 +54,36 @@ export class WebToolError extends Error {
 export const WEB_SEARCH_TIMEOUT_MS = 15_000;
 /** How long reading one page may take (DeerFlow's web_fetch timeout). */
 export const WEB_FETCH_TIMEOUT_MS = 10_000;
+
+/** One image hit, DeerFlow's image_search shape (plus the page the image is on, when the service says). */
+export interface ImageSearchResult {
+  title: string;
+  /** The full-size image. */
+  image_url: string;
+  /** A small version to preview; the full image when the service gives none. */
+  thumbnail_url: string;
+  /** The page the image was found on. */
+  source_url?: string;
+  width?: number;
+  height?: number;
+}
+
+/** DeerFlow's image_search filters; a service applies those it has and ignores the others. */
+export interface ImageSearchFilters {
+  size?: "Small" | "Medium" | "Large" | "Wallpaper";
+  type_image?: "photo" | "clipart" | "gif" | "transparent" | "line";
+  layout?: "Square" | "Tall" | "Wide";
+}
+
+export interface ImageSearchProvider {
+  readonly label: string;
+  /** Which of DeerFlow's filters this service applies (the tool tells the model about these only). */
+  readonly filters: readonly (keyof ImageSearchFilters)[];
+  /** At most `maxResults` images for `query`, best first; rejects like `WebSearchProvider.search`. */
+  search(
+    query: string,
+    maxResults: number,
+    filters: ImageSearchFilters,
+    signal?: AbortSignal,
+  ): Promise<ImageSearchResult[]>;
+}

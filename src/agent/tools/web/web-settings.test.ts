@@ -85,11 +85,57 @@ describe("web tool settings", () => {
 
   it("refuses unknown providers", () => {
     expect(problems(settings({ search: { provider: "google" as never } }))).toEqual([
-      "Choose a search provider: Off, Tavily, Brave Search, SearXNG or Jina Search.",
+      "Choose a search provider: Off, Tavily, Brave Search, SearXNG, Jina Search or Firecrawl.",
     ]);
     expect(problems(settings({ fetch: { provider: "curl" as never } }))).toEqual([
-      "Choose a fetch provider: Jina Reader or Direct.",
+      "Choose a fetch provider: Jina Reader, Direct or Firecrawl.",
     ]);
+    expect(problems({ images: { provider: "google", apiKey: "" } })).toEqual([
+      "Choose an image search provider: Off, Firecrawl, Brave Search or Serper.",
+    ]);
+  });
+
+  it("Firecrawl needs its key for search, fetch and images; Brave's and Serper's image search need the proxy", () => {
+    expect(
+      problems({
+        search: { provider: "firecrawl", apiKey: "" },
+        fetch: { provider: "firecrawl", apiKey: "" },
+        images: { provider: "firecrawl", apiKey: "" },
+      }),
+    ).toEqual([
+      "Firecrawl needs an API key.",
+      "Firecrawl image search needs an API key.",
+      "Firecrawl needs an API key to read pages.",
+    ]);
+    expect(problems({ images: { provider: "serper", apiKey: "k" } })).toEqual([
+      "Serper refuses requests from web pages: its image search works through Fawn's proxy, a helper that runs on " +
+        "your computer. Set its Proxy URL in Settings → Web.",
+    ]);
+    expect(problems({ images: { provider: "brave", apiKey: "k" } }, "http://127.0.0.1:8787/forward/")).toEqual([]);
+    expect(problems({ images: { provider: "firecrawl", apiKey: "k", baseUrl: "ftp://x" } })).toEqual([
+      "The image search base URL must be an http:// or https:// address, e.g. https://api.firecrawl.dev.",
+    ]);
+  });
+
+  it("keeps image search with its key and address, and none at all when it is off", () => {
+    const parsed = parseWebToolSettings({
+      images: { provider: "firecrawl", apiKey: " fc-key ", baseUrl: "http://127.0.0.1:3002/" },
+    });
+    expect(parsed).toEqual({
+      ok: true,
+      value: {
+        ...DEFAULT_WEB_TOOL_SETTINGS,
+        images: { provider: "firecrawl", apiKey: "fc-key", baseUrl: "http://127.0.0.1:3002" },
+      },
+    });
+    expect(parseWebToolSettings({ images: { provider: "off", apiKey: "x" } })).toEqual({
+      ok: true,
+      value: DEFAULT_WEB_TOOL_SETTINGS,
+    });
+    // A stored image search that no longer passes (its proxy is gone) is off; the rest stays.
+    expect(
+      readWebToolSettings({ search: { provider: "tavily", apiKey: "t" }, images: { provider: "serper", apiKey: "k" } }),
+    ).toEqual({ search: { provider: "tavily", apiKey: "t" }, fetch: { provider: "jina", apiKey: "" } });
   });
 
   it("joins the problems into one message for the Save button's status line", () => {

@@ -8,6 +8,9 @@ const blank: WebForm = {
   fetchProvider: "jina",
   fetchApiKey: "",
   fetchBaseUrl: "",
+  imageProvider: "off",
+  imageApiKey: "",
+  imageBaseUrl: "",
   proxyUrl: "",
   proxyToken: "",
   askBeforeSending: false,
@@ -48,5 +51,21 @@ describe("Settings → Web's form problems", () => {
     expect(webFormProblems({ ...blank, searchProvider: "brave", searchApiKey: "k" })).toEqual([
       { field: "proxyUrl", message: expect.stringMatching(/^Brave Search refuses requests from web pages/) as string },
     ]);
+  });
+
+  it("asks for Firecrawl's key where it reads pages or searches images, and the proxy Serper needs", () => {
+    expect(webFormProblems({ ...blank, fetchProvider: "firecrawl", imageProvider: "firecrawl" })).toEqual([
+      { field: "fetchApiKey", message: "Firecrawl needs an API key." },
+      { field: "imageApiKey", message: "Firecrawl needs an API key." },
+    ]);
+    expect(
+      webFormProblems({ ...blank, imageProvider: "serper", imageApiKey: "k", imageBaseUrl: "google.serper.dev" }),
+    ).toEqual([{ field: "imageBaseUrl", message: expect.stringMatching(/^The base URL must be an http/) as string }]);
+    expect(webFormProblems({ ...blank, imageProvider: "serper", imageApiKey: "k" })).toEqual([
+      { field: "proxyUrl", message: expect.stringMatching(/^Serper refuses requests from web pages/) as string },
+    ]);
+    expect(
+      webFormProblems({ ...blank, imageProvider: "brave", imageApiKey: "k", proxyUrl: "http://127.0.0.1:8787/" }),
+    ).toEqual([]);
   });
 });

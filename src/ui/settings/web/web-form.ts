@@ -1,7 +1,9 @@
 // Settings → Web's form: its fields as text, and what the worker would refuse in them, tied to the field it is about.
 import {
+  IMAGE_SEARCH_PROVIDERS,
   WEB_SEARCH_PROVIDERS,
   WEB_FETCH_PROVIDERS,
+  type ImageSearchProviderName,
   type WebFetchProviderName,
   type WebSearchProviderName,
 } from "../../../protocol/index.ts";
@@ -17,13 +19,24 @@ export interface WebForm {
   fetchProvider: WebFetchProviderName;
   fetchApiKey: string;
   fetchBaseUrl: string;
+  imageProvider: ImageSearchProviderName;
+  imageApiKey: string;
+  imageBaseUrl: string;
   proxyUrl: string;
   proxyToken: string;
   askBeforeSending: boolean;
 }
 
 /** A field that a problem belongs to (its element's id is `web-<kebab case>`). */
-export type WebFormField = "searchApiKey" | "searchBaseUrl" | "fetchBaseUrl" | "proxyUrl" | "proxyToken";
+export type WebFormField =
+  | "searchApiKey"
+  | "searchBaseUrl"
+  | "fetchApiKey"
+  | "fetchBaseUrl"
+  | "imageApiKey"
+  | "imageBaseUrl"
+  | "proxyUrl"
+  | "proxyToken";
 
 export interface WebFormProblem {
   field: WebFormField;
@@ -34,7 +47,10 @@ export interface WebFormProblem {
 export const WEB_FIELD_IDS: Record<WebFormField, string> = {
   searchApiKey: "web-search-api-key",
   searchBaseUrl: "web-search-base-url",
+  fetchApiKey: "web-fetch-api-key",
   fetchBaseUrl: "web-fetch-base-url",
+  imageApiKey: "web-image-api-key",
+  imageBaseUrl: "web-image-base-url",
   proxyUrl: "web-proxy-url",
   proxyToken: "web-proxy-token",
 };
@@ -70,8 +86,23 @@ export function webFormProblems(form: WebForm): WebFormProblem[] {
     }
   }
   const fetchBase = form.fetchBaseUrl.trim();
-  if (form.fetchProvider === "jina" && fetchBase && !isHttpUrl(fetchBase)) {
-    at("fetchBaseUrl", t("web.error.baseUrl", { example: WEB_FETCH_PROVIDERS.jina.defaultBaseUrl! }));
+  const fetchInfo = WEB_FETCH_PROVIDERS[form.fetchProvider];
+  if (fetchInfo.apiKey === "required" && form.fetchApiKey.trim() === "") {
+    at("fetchApiKey", t("web.error.keyNeeded", { provider: fetchInfo.label }));
+  }
+  if (form.fetchProvider !== "direct" && fetchBase && !isHttpUrl(fetchBase)) {
+    at("fetchBaseUrl", t("web.error.baseUrl", { example: fetchInfo.defaultBaseUrl! }));
+  }
+  if (form.imageProvider !== "off") {
+    const info = IMAGE_SEARCH_PROVIDERS[form.imageProvider];
+    if (info.apiKey === "required" && form.imageApiKey.trim() === "") {
+      at("imageApiKey", t("web.error.keyNeeded", { provider: info.label }));
+    }
+    const base = form.imageBaseUrl.trim();
+    if (base && !isHttpUrl(base)) at("imageBaseUrl", t("web.error.baseUrl", { example: info.defaultBaseUrl! }));
+    if (!info.browserCors && !base && !proxyUrl && !problems.some((problem) => problem.field === "proxyUrl")) {
+      at("proxyUrl", t("web.error.needsProxy", { provider: info.label }));
+    }
   }
   if (proxyUrl && !isHttpUrl(proxyUrl)) at("proxyUrl", t("web.error.proxyUrl"));
   const token = form.proxyToken.trim();

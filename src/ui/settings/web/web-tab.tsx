@@ -1,10 +1,12 @@
-// Settings → Web: the services behind web_search and web_fetch, with the user's own keys, and Fawn's proxy for the
+// Settings → Web: the services behind web_search, web_fetch and image_search, with the user's own keys, and Fawn's proxy for the
 // services and pages that refuse browser requests. The worker validates on save; a refusal is shown as it comes.
 import { createSignal, For, onMount, Show } from "solid-js";
 import {
   DEFAULT_WEB_TOOL_SETTINGS,
+  IMAGE_SEARCH_PROVIDERS,
   WEB_FETCH_PROVIDERS,
   WEB_SEARCH_PROVIDERS,
+  type ImageSearchProviderName,
   type ProxySettings,
   type WebFetchProviderName,
   type WebProviderInfo,
@@ -25,6 +27,10 @@ const SEARCH_CHOICES = Object.entries(WEB_SEARCH_PROVIDERS) as [
   WebProviderInfo,
 ][];
 const FETCH_CHOICES = Object.entries(WEB_FETCH_PROVIDERS) as [WebFetchProviderName, WebProviderInfo][];
+const IMAGE_CHOICES = Object.entries(IMAGE_SEARCH_PROVIDERS) as [
+  Exclude<ImageSearchProviderName, "off">,
+  WebProviderInfo,
+][];
 
 /** What the tab edits: the web tools and the proxy they (and model endpoints) may go through. */
 export interface WebTabSettings {
@@ -40,6 +46,9 @@ function toForm({ web: settings, proxy }: WebTabSettings): WebForm {
     fetchProvider: settings.fetch.provider,
     fetchApiKey: settings.fetch.apiKey,
     fetchBaseUrl: settings.fetch.baseUrl ?? "",
+    imageProvider: settings.images?.provider ?? "off",
+    imageApiKey: settings.images?.apiKey ?? "",
+    imageBaseUrl: settings.images?.baseUrl ?? "",
     proxyUrl: proxy.url ?? "",
     proxyToken: proxy.token ?? "",
     askBeforeSending: settings.askBeforeSending === true,
@@ -52,6 +61,9 @@ function toSettings(form: WebForm): WebTabSettings {
     web: {
       search: { provider: form.searchProvider, apiKey: form.searchApiKey, baseUrl: form.searchBaseUrl },
       fetch: { provider: form.fetchProvider, apiKey: form.fetchApiKey, baseUrl: form.fetchBaseUrl },
+      ...(form.imageProvider !== "off" && {
+        images: { provider: form.imageProvider, apiKey: form.imageApiKey, baseUrl: form.imageBaseUrl },
+      }),
       askBeforeSending: form.askBeforeSending,
     },
     proxy: { url: form.proxyUrl, token: form.proxyToken },
@@ -71,11 +83,28 @@ function searchHint(provider: WebSearchProviderName): string {
       return t("web.search.searxng");
     case "jina":
       return t("web.search.jina");
+    case "firecrawl":
+      return t("web.search.firecrawl");
   }
 }
 
 function fetchHint(provider: WebFetchProviderName): string {
-  return provider === "jina" ? t("web.fetch.jina") : t("web.fetch.direct");
+  return t(
+    provider === "jina" ? "web.fetch.jina" : provider === "firecrawl" ? "web.fetch.firecrawl" : "web.fetch.direct",
+  );
+}
+
+function imageHint(provider: ImageSearchProviderName): string {
+  switch (provider) {
+    case "off":
+      return t("web.images.off");
+    case "firecrawl":
+      return t("web.images.firecrawl");
+    case "brave":
+      return t("web.images.brave");
+    case "serper":
+      return t("web.images.serper");
+  }
 }
 
 export function WebTab(props: {
@@ -134,6 +163,11 @@ export function WebTab(props: {
     return provider === "off" ? undefined : WEB_SEARCH_PROVIDERS[provider];
   };
 
+  const imageInfo = () => {
+    const provider = form().imageProvider;
+    return provider === "off" ? undefined : IMAGE_SEARCH_PROVIDERS[provider];
+  };
+
   return (
     <form class="settings-form web-tab" noValidate onSubmit={(event) => void save(event)}>
       <p class="hint">{t("web.intro")}</p>
@@ -188,24 +222,61 @@ export function WebTab(props: {
           </select>
           <p class="hint">{fetchHint(form().fetchProvider)}</p>
         </div>
-        <Show when={form().fetchProvider === "jina"}>
+        <Show when={form().fetchProvider !== "direct"}>
           <TextField
             id="web-fetch-api-key"
             label={t("web.fetchKey")}
             kind="key"
-            placeholder={t("web.optional")}
+            placeholder={form().fetchProvider === "jina" ? t("web.optional") : undefined}
             value={form().fetchApiKey}
             onInput={(value) => set("fetchApiKey", value)}
+            error={problemAt("fetchApiKey")}
           />
           <TextField
             id="web-fetch-base-url"
             label={t("web.fetchBaseUrl")}
             kind="url"
-            placeholder={WEB_FETCH_PROVIDERS.jina.defaultBaseUrl}
+            placeholder={WEB_FETCH_PROVIDERS[form().fetchProvider].defaultBaseUrl}
             value={form().fetchBaseUrl}
             onInput={(value) => set("fetchBaseUrl", value)}
             error={problemAt("fetchBaseUrl")}
           />
+        </Show>
+        <div class="field">
+          <label for="web-image-provider">{t("web.imageProvider")}</label>
+          <select
+            id="web-image-provider"
+            value={form().imageProvider}
+            onChange={(event) => set("imageProvider", event.currentTarget.value as ImageSearchProviderName)}
+          >
+            <option value="off">{t("web.off")}</option>
+            <For each={IMAGE_CHOICES}>{([value, info]) => <option value={value}>{info.label}</option>}</For>
+          </select>
+          <p class="hint">{imageHint(form().imageProvider)}</p>
+        </div>
+        <Show when={imageInfo()}>
+          {(info) => (
+            <>
+              <TextField
+                id="web-image-api-key"
+                label={t("web.imageKey")}
+                kind="key"
+                value={form().imageApiKey}
+                onInput={(value) => set("imageApiKey", value)}
+                error={problemAt("imageApiKey")}
+              />
+              <TextField
+                id="web-image-base-url"
+                label={t("web.imageBaseUrl")}
+                kind="url"
+                placeholder={info().defaultBaseUrl}
+                value={form().imageBaseUrl}
+                onInput={(value) => set("imageBaseUrl", value)}
+                error={problemAt("imageBaseUrl")}
+                hint={t("web.publicService")}
+              />
+            </>
+          )}
         </Show>
         <div class="field">
           <label class="check">
