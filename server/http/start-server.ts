@@ -12,6 +12,7 @@ import { openDatabase, type Database } from "../db/database.ts";
 import { UserGateways } from "../gateways.ts";
 import { langGraphRoutes } from "../langgraph/index.ts";
 import { RunQueue } from "../runs/index.ts";
+import { ServerScheduler } from "../schedules/scheduler.ts";
 import { newToken, Users } from "../users.ts";
 import { createServerApp, type ServerEnv } from "./app.ts";
 
@@ -37,6 +38,8 @@ export interface RunningServer {
   users: Users;
   gateways: UserGateways;
   queue: RunQueue;
+  /** Starts each user's scheduled runs at their times (server/schedules/). */
+  scheduler: ServerScheduler;
   /** Stops taking requests and runs, closes the sandboxes and (if it opened it) the database. */
   close(): Promise<void>;
 }
@@ -74,6 +77,13 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
 
   // Runs (server/runs): the queue every replica shares; this replica's worker claims, runs and reaps.
   const queue = new RunQueue({ db, gateways, replicaId, leaseMs: config.runLeaseMs });
+  const scheduler = new ServerScheduler({
+    db,
+    users,
+    gateways,
+    queue,
+    onError: (error) => console.error("A scheduled run could not be started:", error),
+  });
   const app = createServerApp({
     users,
     gateways,
@@ -110,6 +120,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   lock?.setUrl(url);
   queue.start();
+  scheduler.start();
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -119,6 +130,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
         // Open streams (a run's SSE) would hold close() until they end.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      await scheduler.stop();
       await queue.stop();
       await gateways.close();
       if (!options.db) await db.close();
@@ -135,6 +147,7 @@ export async function startServer(config: ServerConfig, options: StartServerOpti
     users,
     gateways,
     queue,
+    scheduler,
     close,
   };
 }

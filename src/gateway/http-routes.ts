@@ -12,6 +12,7 @@ import { featureRoutes } from "./http/feature-routes.ts";
 import { mcpRoutes } from "./http/mcp-routes.ts";
 import { messageRoutes } from "./http/message-routes.ts";
 import { errorResponse, newRouteApp, pathOf, problem, type RouteGroup } from "./http/route-kit.ts";
+import { scheduleRoutes } from "./http/schedule-routes.ts";
 import { skillRoutes } from "./http/skill-routes.ts";
 import { threadRoutes } from "./http/thread-routes.ts";
 import { uploadRoutes } from "./http/upload-routes.ts";
@@ -29,6 +30,7 @@ const ROUTE_GROUPS: readonly RouteGroup[] = [
   featureRoutes,
   fawnRoutes,
   dataRoutes,
+  scheduleRoutes,
 ];
 
 /**

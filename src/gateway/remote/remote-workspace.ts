@@ -31,6 +31,7 @@ import {
   remoteSuggestions,
 } from "./remote-domains.ts";
 import { RemoteRuns } from "./remote-runs.ts";
+import { RemoteSchedules } from "./remote-schedules.ts";
 import { RemoteThreads } from "./remote-threads.ts";
 import { RemoteWatch, WATCH_INTERVAL_MS } from "./remote-watch.ts";
 
@@ -68,6 +69,7 @@ export function createRemoteWorkspace(options: RemoteWorkspaceOptions): Workspac
     skills: new RemoteSkills(remote),
     suggestions: remoteSuggestions(remote),
     context: remoteContextApi(remote),
+    schedules: new RemoteSchedules(remote),
     agents: new RemoteAgents(remote),
     ...localDomains(local),
     openWorkspace: (serverId) => local.openWorkspace(serverId),
