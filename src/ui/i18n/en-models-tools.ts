@@ -216,6 +216,29 @@ export const enModelsTools = {
   "tools.refusedNoRoom": template<{ name: string }>(
     "Left out: {{ name }} is taken, and no other name for it fits in 64 characters.",
   ),
+  // Settings → Models → Summaries and titles (summaries-titles-section.tsx).
+  "summaries.title": "Summaries and titles",
+  "summaries.hint":
+    "Long conversations are condensed for the model: older messages are sent as a summary (the thread keeps them all). New threads are named after their first exchange.",
+  "summaries.summaries": "Summaries",
+  "summaries.summarize": "Summarize older messages for the model",
+  "summaries.triggerHint": "Summarize once any of these is reached; leave a field empty to not use it.",
+  "summaries.trigger.tokens": "Tokens",
+  "summaries.trigger.messages": "Messages",
+  "summaries.trigger.fraction": "Fraction of the context window",
+  "summaries.keepType": "Keep as they are, counted in",
+  "summaries.keepValue": "Keep",
+  "summaries.kind.tokens": "Tokens",
+  "summaries.kind.messages": "Messages",
+  "summaries.kind.fraction": "Fraction of the context window",
+  "summaries.titles": "Titles",
+  "summaries.titlesOn": "Give new threads a title",
+  "summaries.maxWords": "Most words",
+  "summaries.maxChars": "Most characters",
+  "summaries.prompt": "Title prompt",
+  "summaries.promptHint":
+    "Optional, for the title model. {user_msg} (needed), {assistant_msg} and {max_words} are filled in; empty uses Fawn's own.",
+  "summaries.save": "Save summaries and titles",
 };
 
 // Only the Settings dialog's modules import this part: its texts join the English dictionary as their chunk loads.

@@ -14,6 +14,7 @@ import { SkillsTab } from "./skills/skills-tab.tsx";
 import { SubagentsTab } from "./subagents/subagents-tab.tsx";
 import { SandboxTab } from "./sandbox/sandbox-tab.tsx";
 import { ModelsTab } from "./models/models-tab.tsx";
+import { SummariesTitlesSection } from "./models/summaries-titles-section.tsx";
 import { WebTab } from "./web/web-tab.tsx";
 import { ToolsTab } from "./tools/tools-tab.tsx";
 import { ServersTab } from "./servers/servers-tab.tsx";
@@ -165,6 +166,7 @@ export function SettingsDialog() {
         {panel("models", () => (
           <Show when={modelChoice.settings()}>
             <ModelsTab />
+            <SummariesTitlesSection client={client} />
           </Show>
         ))}
         {panel("web", () => (
