@@ -40,6 +40,15 @@ describe("addressChanges", () => {
     );
   });
 
+  it("lists image search's own address (a self-hosted Firecrawl, say) as a search service", () => {
+    expect(
+      addressChanges([
+        { key: "web.images", value: { provider: "firecrawl", baseUrl: "https://crawl.example" } },
+        { key: "web.images", value: { provider: "serper" } },
+      ]),
+    ).toEqual([{ kind: "web-search", name: "Firecrawl, images", address: "https://crawl.example" }]);
+  });
+
   it("lists nothing for settings without addresses, or with the default proxy", () => {
     expect(
       addressChanges([

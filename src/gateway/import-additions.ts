@@ -2,6 +2,7 @@
 // the proxy), its MCP servers and its skills that carry scripts. An import lists them for the user before writing.
 import {
   DEFAULT_PROXY_URL,
+  IMAGE_SEARCH_PROVIDERS,
   WEB_FETCH_PROVIDERS,
   WEB_SEARCH_PROVIDERS,
   type AddressChange,
@@ -64,6 +65,11 @@ export function addressChanges(records: readonly SettingRecord[]): AddressChange
       const address = textField(value, "baseUrl");
       const name = providerLabel(WEB_FETCH_PROVIDERS, field(value, "provider"));
       if (address) web.push({ kind: "web-fetch", name, address });
+    } else if (key === "web.images") {
+      // image_search's service (settings-service.ts), listed as the search it is.
+      const address = textField(value, "baseUrl");
+      const name = `${providerLabel(IMAGE_SEARCH_PROVIDERS, field(value, "provider"))}, images`;
+      if (address) web.push({ kind: "web-search", name, address });
     }
   }
   return [...endpoints, ...web, ...proxy];
