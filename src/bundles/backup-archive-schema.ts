@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { fromBase64, toBase64 } from "../shared/base64.ts";
 import type { UserFacing } from "../shared/user-error.ts";
+import { feedbackNoteSchema } from "./feedback-note-schema.ts";
 import { sandboxCommandNoteSchema } from "./sandbox-log-schema.ts";
 
 /** Why a backup cannot be imported; `message` is one sentence for the user. */
@@ -92,9 +93,11 @@ export const threadRecordSchema = z.object({
     z.looseObject({
       thread_id: text,
       seq: count,
-      // A sandbox log entry is checked whole (it is shown as it is); the other notes keep their kind.
+      // A sandbox log entry and a feedback note are checked whole (they are shown as they are); the other notes
+      // keep their kind.
       entry: z.discriminatedUnion("kind", [
         sandboxCommandNoteSchema,
+        feedbackNoteSchema,
         z.looseObject({ kind: z.enum(["message", "error", "run-error", "stopped"]) }),
       ]),
     }),

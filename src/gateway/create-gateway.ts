@@ -15,6 +15,7 @@ import { AgentsService } from "./agents-service.ts";
 import { BranchService } from "./branch-service.ts";
 import { ContextService } from "./context-service.ts";
 import { DataService } from "./data-service.ts";
+import { FeedbackService } from "./feedback-service.ts";
 import { McpService, type McpConnections } from "./mcp-service.ts";
 import { MemoryService } from "./memory-service.ts";
 import { RunService } from "./run-service.ts";
@@ -68,6 +69,7 @@ export interface Gateway extends GatewayApi {
   data: DataService;
   suggestions: SuggestionsService;
   context: ContextService;
+  feedback: FeedbackService;
   schedules: SchedulesService;
   agents: AgentsService;
   servers: ServersService;
@@ -197,6 +199,11 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
   });
   const bundles = new ThreadBundles(storage, { notify, files, detail: (threadId) => threads.get(threadId) });
   const sharing: ThreadSharing = new ThreadSharing(bundles);
+  const feedback = new FeedbackService({
+    threads: threadRepository,
+    detail: (threadId) => threads.get(threadId),
+    notify,
+  });
   const shownVersion = (threadId: string) => branches.shownVersion(threadId);
   const suggestions = new SuggestionsService({ checkpointer, settings, createModel, shownVersion });
   const context = new ContextService({
@@ -238,6 +245,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     branches,
     suggestions,
     context,
+    feedback,
     schedules,
     agents,
     checkpointer,

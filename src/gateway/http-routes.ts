@@ -8,6 +8,7 @@ import { dataRoutes } from "./http/data-routes.ts";
 import { memoryRoutes } from "./http/memory-routes.ts";
 import { modelRoutes } from "./http/model-routes.ts";
 import { fawnRoutes } from "./http/fawn-routes.ts";
+import { feedbackRoutes } from "./http/feedback-routes.ts";
 import { featureRoutes } from "./http/feature-routes.ts";
 import { mcpRoutes } from "./http/mcp-routes.ts";
 import { messageRoutes } from "./http/message-routes.ts";
@@ -21,6 +22,7 @@ const ROUTE_GROUPS: readonly RouteGroup[] = [
   modelRoutes,
   threadRoutes,
   messageRoutes,
+  feedbackRoutes,
   uploadRoutes,
   artifactRoutes,
   composerRoutes,

@@ -24,6 +24,8 @@ export function composeHistory(
       if (entry.stopped) stopped.add(entry.message.id);
     } else if (entry.kind === "stopped") {
       stopped.add(entry.message_id);
+    } else if (entry.kind === "feedback") {
+      continue; // Ratings are read on their own (feedbackOf), never shown as entries.
     } else if (entry.kind === "sandbox-command") {
       continue; // The sandbox log is read on its own (threads.sandboxLog), never shown in the conversation.
     } else {

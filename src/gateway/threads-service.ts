@@ -33,6 +33,7 @@ import type { BranchService } from "./branch-service.ts";
 import { CheckpointViewCache } from "./checkpoint-view-cache.ts";
 import { saveFileEdit } from "./file-edits.ts";
 import { checkpointView, stateView } from "./checkpoint-views.ts";
+import { feedbackOf } from "./feedback-service.ts";
 import { composeHistory } from "./thread-history.ts";
 import { threadReplay } from "./thread-replay.ts";
 import { tryLockThread } from "./thread-locks.ts";
@@ -124,6 +125,7 @@ export class ThreadsService implements ThreadsApi {
     if (!detail) return undefined;
     const view = await this.views.view(threadId, detail.head);
     const { versions, resumable } = await this.options.branches.describe(detail, view?.messages ?? []);
+    const feedback = feedbackOf(detail.entries);
     return {
       ...detail,
       entries: composeHistory(detail.entries, view?.messages),
@@ -131,6 +133,7 @@ export class ThreadsService implements ThreadsApi {
       todos: view?.todos ?? [],
       ...(Object.keys(versions).length > 0 && { versions }),
       ...(resumable && { resumable }),
+      ...(feedback.size > 0 && { feedback: Object.fromEntries(feedback) }),
     };
   }
 

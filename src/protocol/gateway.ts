@@ -7,6 +7,7 @@ import type { BranchesApi } from "./branches-api.ts";
 import type { BundlesApi } from "./bundles-api.ts";
 import type { ContextApi } from "./context-api.ts";
 import type { DataApi } from "./data-api.ts";
+import type { FeedbackApi } from "./feedback-api.ts";
 import type { McpApi } from "./mcp-api.ts";
 import type { MemoryApi } from "./memory-api.ts";
 import type { RunsApi } from "./runs-api.ts";
@@ -39,6 +40,8 @@ export interface GatewayApi {
   data: DataApi;
   suggestions: SuggestionsApi;
   context: ContextApi;
+  /** "Good reply" / "Bad reply" on replies, kept with their thread (DeerFlow's run feedback). */
+  feedback: FeedbackApi;
   /** Scheduled runs (Settings → Schedules): a prompt sent to a thread at set times. */
   schedules: SchedulesApi;
   /** Custom agents (Settings → Agents): chosen per thread, sent as a run's `context.agent`. */
@@ -74,6 +77,7 @@ export const GATEWAY_DOMAINS = [
   "data",
   "suggestions",
   "context",
+  "feedback",
   "schedules",
   "agents",
   "servers",

@@ -1,6 +1,7 @@
 // Fawn's IndexedDB database: one typed schema, one version, upgrades in one place (docs/architecture.md#d2-storage).
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from "idb";
 import type {
+  FeedbackRating,
   McpServerConfig,
   RunError,
   SandboxLogEntry,
@@ -20,7 +21,18 @@ export const DB_VERSION = 7;
 export type HistoryNote =
   | { kind: "run-error"; id: string; error: RunError; at: number; after: number }
   | { kind: "stopped"; id: string; message_id: string }
-  | ({ kind: "sandbox-command" } & SandboxLogEntry);
+  | ({ kind: "sandbox-command" } & SandboxLogEntry)
+  | FeedbackNote;
+
+/** The user's rating of a reply, or (`rating: null`) its withdrawal; a message's last note is its feedback. */
+export interface FeedbackNote {
+  kind: "feedback";
+  id: string;
+  message_id: string;
+  rating: FeedbackRating | null;
+  comment?: string;
+  at: number;
+}
 
 /**
  * An item of the `entries` store: a note, or (threads from before checkpoints, store version 1) a whole message

@@ -22,7 +22,8 @@ interface MessageRow {
   content: Record<string, unknown>;
   metadata: { caller: string };
   created_at: string;
-  feedback: null;
+  /** The user's rating, on a run's last AI message only (DeerFlow's `{feedback_id, rating, comment}`). */
+  feedback: { feedback_id: string; rating: number; comment: string | null } | null;
 }
 
 /** One message of the thread with the run that added its turn (undefined: none known, e.g. an imported thread). */
@@ -125,7 +126,9 @@ function messagesPage(
 
   const data: MessageRow[] = page.map(({ seq, message, run }) => {
     const content = serialised(message, saved);
-    const seconds = run && lastAiSeq.get(run.run_id) === seq ? turnSeconds(run) : undefined;
+    const lastOfRun = run !== undefined && lastAiSeq.get(run.run_id) === seq;
+    const seconds = lastOfRun ? turnSeconds(run) : undefined;
+    const rated = lastOfRun ? thread.feedback?.[message.id] : undefined;
     if (seconds !== undefined) {
       content.additional_kwargs = { ...(content.additional_kwargs as object), turn_duration: seconds };
     }
@@ -135,7 +138,7 @@ function messagesPage(
       content,
       metadata: { caller: "lead_agent" },
       created_at: new Date(run?.created_at ?? thread.created_at).toISOString(),
-      feedback: null,
+      feedback: rated ? { feedback_id: rated.message_id, rating: rated.rating, comment: rated.comment ?? null } : null,
     };
   });
   return { data, has_more: hasMore, next_before_seq: hasMore ? (data[0]?.seq ?? null) : null };

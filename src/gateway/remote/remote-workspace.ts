@@ -30,6 +30,7 @@ import {
   RemoteSkills,
   remoteSuggestions,
 } from "./remote-domains.ts";
+import { RemoteFeedback } from "./remote-feedback.ts";
 import { RemoteRuns } from "./remote-runs.ts";
 import { RemoteSchedules } from "./remote-schedules.ts";
 import { RemoteThreads } from "./remote-threads.ts";
@@ -70,6 +71,7 @@ export function createRemoteWorkspace(options: RemoteWorkspaceOptions): Workspac
     suggestions: remoteSuggestions(remote),
     context: remoteContextApi(remote),
     schedules: new RemoteSchedules(remote),
+    feedback: new RemoteFeedback(remote),
     agents: new RemoteAgents(remote),
     ...localDomains(local),
     openWorkspace: (serverId) => local.openWorkspace(serverId),
