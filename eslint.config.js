@@ -45,7 +45,7 @@ const FRONTED = ["agent", "bundles", "gateway", "mcp", "models", "protocol", "st
 /**
  * Files that import one module past a layer's front, each for a reason: the sandbox worker mounts skills through
  * agent/skills/ and must not take all of protocol/ with it; the OAuth callback page is an entry of its own, kept small;
- * the agent and mcp-service take MCP's pure helpers without the MCP client, which mcp-service loads on first use (a
+ * the agent (its subagents too) and mcp-service take MCP's pure helpers without the MCP client, which mcp-service loads on first use (a
  * chunk of its own). Tests and workers/ (entry points, kept small) may reach inside.
  */
 const PAST_FRONT_ALLOWED = [
@@ -54,6 +54,8 @@ const PAST_FRONT_ALLOWED = [
   "./src/agent/skills/skills-prompt.ts",
   "./src/agent/skills/slash-skill.ts",
   "./src/agent/lead-agent.ts",
+  "./src/agent/subagents/subagent-runner.ts",
+  "./src/agent/subagents/task-tool.ts",
   "./src/agent/middlewares/mcp-images.ts",
   "./src/agent/middlewares/outbound-approval.ts",
   "./src/ui/oauth-callback.ts",

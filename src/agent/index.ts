@@ -23,6 +23,11 @@ export {
 export { createWebTools, parseWebToolSettings, readWebToolSettings } from "./tools/web/index.ts";
 export { parseSubagentSettings } from "./subagents/index.ts";
 export {
+  parseSummariesAndTitles,
+  readSummariesAndTitles,
+  summarizationOptionsFor,
+} from "./middlewares/summaries-titles-settings.ts";
+export {
   addFact,
   deleteFact,
   formatMemoryForInjection,

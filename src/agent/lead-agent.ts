@@ -15,7 +15,7 @@ import { uploadsMiddleware } from "./middlewares/upload-announcement.ts";
 import { toolAllowlistMiddleware } from "./middlewares/guardrail.ts";
 import { loopDetectionMiddleware } from "./middlewares/loop-detection.ts";
 import { subagentLimitMiddleware } from "./middlewares/subagent-limit.ts";
-import { titleMiddleware } from "./middlewares/title.ts";
+import { titleMiddleware, type TitleOptions } from "./middlewares/title.ts";
 import { tokenUsageMiddleware } from "./middlewares/token-usage.ts";
 import { toolErrorsMiddleware } from "./middlewares/tool-errors.ts";
 import { viewImageMiddleware } from "./middlewares/view-image.ts";
@@ -57,6 +57,8 @@ export interface LeadAgentOptions {
    * model fails). Without it there is no title call: the thread keeps the title its first message gave it.
    */
   onTitle?: (title: string) => void;
+  /** The title's limits and the user's own prompt (Settings → Models → "Summaries and titles"). */
+  titles?: Pick<TitleOptions, "maxChars" | "maxWords" | "prompt"> & { enabled?: boolean };
   /** `web_search` and `web_fetch`, as the user configured them (Settings → Web). */
   webTools?: StructuredTool[];
   /** An optional guardrail: only these tools may be offered and called. */
@@ -273,6 +275,8 @@ export function createLeadAgent(options: LeadAgentOptions) {
             ...(options.retry && { retry: options.retry }),
             ...(options.secrets && { secrets: options.secrets }),
             ...(options.approval && { approval: options.approval }),
+            // Subagents get the deferred MCP tools the same way: names in their prompt, schemas through tool_search.
+            ...(options.mcp?.catalog && { catalog: options.mcp.catalog }),
           }),
         ]
       : []),
@@ -294,7 +298,9 @@ export function createLeadAgent(options: LeadAgentOptions) {
     ...(options.foreign && options.foreign.size > 0 ? [importedTranscriptMiddleware(options.foreign)] : []),
     ...(options.planMode ? planMiddlewares() : []),
     tokenUsageMiddleware(),
-    ...(options.onTitle ? [titleMiddleware({ model: options.model, onTitle: options.onTitle })] : []),
+    ...(options.onTitle && options.titles?.enabled !== false
+      ? [titleMiddleware({ ...options.titles, model: options.model, onTitle: options.onTitle })]
+      : []),
     ...(options.vision && options.sandbox ? [viewImageMiddleware(options.sandbox)] : []),
     ...(options.vision && options.mcp ? [mcpImagesMiddleware()] : []),
     ...(options.skillActivation ? [skillActivationMiddleware(options.skillActivation)] : []),

@@ -8,7 +8,13 @@ import {
   parseProxySettings,
   targetForRun,
 } from "../models/index.ts";
-import { parseSubagentSettings, parseWebToolSettings, readWebToolSettings } from "../agent/index.ts";
+import {
+  parseSubagentSettings,
+  parseSummariesAndTitles,
+  parseWebToolSettings,
+  readSummariesAndTitles,
+  readWebToolSettings,
+} from "../agent/index.ts";
 import {
   DEFAULT_SUBAGENT_SETTINGS,
   providerOf,
@@ -21,6 +27,7 @@ import {
   type RunRequest,
   type SandboxSettings,
   type SubagentSettings,
+  type SummariesAndTitles,
   type WebToolSettings,
   type SettingsApi,
 } from "../protocol/index.ts";
@@ -41,6 +48,8 @@ const WEB_APPROVAL_KEY = "web.approval";
 /** Settings → Web's image search (image_search), its key kept as the other web keys are; off is no record. */
 const WEB_IMAGES_KEY = "web.images";
 const SUBAGENT_SETTINGS_KEY = "subagents.settings";
+/** Settings → Models → "Summaries and titles"; no record is the defaults. */
+const SUMMARIES_TITLES_KEY = "summaries-titles.settings";
 
 export interface SettingsServiceOptions {
   notify: (notice: ChangeNotice) => void;
@@ -196,6 +205,14 @@ export class SettingsService implements SettingsApi {
 
   async saveSubagents(settings: SubagentSettings): Promise<SubagentSettings> {
     return this.save(parseSubagentSettings(settings), (parsed) => this.store.put(SUBAGENT_SETTINGS_KEY, parsed));
+  }
+
+  async getSummariesAndTitles(): Promise<SummariesAndTitles> {
+    return readSummariesAndTitles(await this.store.get(SUMMARIES_TITLES_KEY));
+  }
+
+  async saveSummariesAndTitles(settings: SummariesAndTitles): Promise<SummariesAndTitles> {
+    return this.save(parseSummariesAndTitles(settings), (parsed) => this.store.put(SUMMARIES_TITLES_KEY, parsed));
   }
 
   /** The model a run talks to (the one `context` names, else the default), the web tools and the proxy. */

@@ -3,6 +3,7 @@ import type { ListedModel } from "./model-providers.ts";
 import type { ModelEndpoint, ModelSettings, ProxySettings } from "./model-endpoints.ts";
 import type { SandboxSettings } from "./sandbox-api.ts";
 import type { SubagentSettings } from "./subagents.ts";
+import type { SummariesAndTitles } from "./summaries-titles.ts";
 import type { WebToolSettings } from "./web-tools.ts";
 
 /** What listing an endpoint's models needs of it. */
@@ -28,4 +29,8 @@ export interface SettingsApi {
   /** Subagent limits and the user's own subagent types (Settings → Subagents). */
   getSubagents(): Promise<SubagentSettings>;
   saveSubagents(settings: SubagentSettings): Promise<SubagentSettings>;
+  /** When the conversation is summarized for the model, and the threads' titles (Settings → Models). */
+  getSummariesAndTitles(): Promise<SummariesAndTitles>;
+  /** Validates and stores them, read at each run; rejects with one sentence per problem. */
+  saveSummariesAndTitles(settings: SummariesAndTitles): Promise<SummariesAndTitles>;
 }

@@ -15,8 +15,10 @@ export interface SummarizationOptions {
   triggerTokens?: number;
   /** …or this many messages, whichever comes first. */
   triggerMessages?: number;
-  /** How many of the latest messages are always sent as they are. */
+  /** How many of the latest messages are always sent as they are… */
   keepMessages?: number;
+  /** …or, when set, the latest messages within about this many tokens (at least the last one). */
+  keepTokens?: number;
   /** The most of the older conversation fed to one summary call, in characters. */
   maxInputChars?: number;
 }
@@ -52,15 +54,34 @@ const summaryState = new StateSchema({
 
 export const SUMMARY_PREFIX = "Summary of the earlier conversation (older messages are not shown to you):";
 
-/** Where the kept tail starts: `keep` messages from the end, moved back so no tool result loses its call. */
-export function keptTailStart(messages: readonly BaseMessage[], keep: number): number {
+/**
+ * Where the kept tail starts: `keep` messages from the end, or with `keepTokens` the latest messages within that many
+ * tokens (at least one), moved back so no tool result loses its call.
+ */
+export function keptTailStart(messages: readonly BaseMessage[], keep: number, keepTokens?: number): number {
   let start = Math.max(0, messages.length - Math.max(1, keep));
+  if (keepTokens !== undefined && messages.length > 0) {
+    start = messages.length - 1;
+    let tokens = countTokensApproximately([messages[start]!]);
+    while (start > 0) {
+      const next = countTokensApproximately([messages[start - 1]!]);
+      if (tokens + next > keepTokens) break;
+      tokens += next;
+      start--;
+    }
+  }
   while (start > 0 && ToolMessage.isInstance(messages[start])) start--;
   return start;
 }
 
+/** The trigger and keep settings a run uses: the defaults under what it was given. */
+type SummarizationSettings = Required<Omit<SummarizationOptions, "keepTokens">> & { keepTokens?: number };
+
 /** True when `messages` are past either trigger. */
-export function needsSummary(messages: readonly BaseMessage[], options: Required<SummarizationOptions>): boolean {
+export function needsSummary(
+  messages: readonly BaseMessage[],
+  options: Pick<SummarizationSettings, "triggerMessages" | "triggerTokens">,
+): boolean {
   return messages.length >= options.triggerMessages || countTokensApproximately([...messages]) >= options.triggerTokens;
 }
 
@@ -130,9 +151,15 @@ export async function foldSummary(
   model: BaseChatModel,
   messages: readonly BaseMessage[],
   current: ConversationSummary | undefined,
-  options: { keepMessages: number; maxInputChars: number; signal?: AbortSignal; foreign?: ReadonlySet<string> },
+  options: {
+    keepMessages: number;
+    keepTokens?: number;
+    maxInputChars: number;
+    signal?: AbortSignal;
+    foreign?: ReadonlySet<string>;
+  },
 ): Promise<{ summary: ConversationSummary; folded: number } | undefined> {
-  const start = keptTailStart(messages, options.keepMessages);
+  const start = keptTailStart(messages, options.keepMessages, options.keepTokens);
   const coveredFrom = current ? messages.findIndex((message) => message.id === current.through) + 1 : 0;
   const toFold = messages.slice(coveredFrom, start);
   const last = messages[start - 1];
@@ -148,13 +175,17 @@ export async function foldSummary(
   return { summary: { text, through: last.id }, folded: toFold.length };
 }
 
-/** `foreign`: the ids of imported messages, which the summary keeps apart from the user's (foreign-transcript.ts). */
+/**
+ * `options`: as Settings → Models → "Summaries and titles" set them for the run (summaries-titles-settings.ts), read at
+ * each run. `foreign`: the ids of imported messages, which the summary keeps apart from the user's
+ * (foreign-transcript.ts).
+ */
 export function summarizationMiddleware(
   model: BaseChatModel,
   options: SummarizationOptions = {},
   foreign?: ReadonlySet<string>,
 ) {
-  const settings: Required<SummarizationOptions> = { ...SUMMARIZATION_DEFAULTS, ...options };
+  const settings: SummarizationSettings = { ...SUMMARIZATION_DEFAULTS, ...options };
   return createMiddleware({
     name: "SummarizationMiddleware",
     stateSchema: summaryState,

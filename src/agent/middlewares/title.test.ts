@@ -209,3 +209,29 @@ describe("titleMiddleware", () => {
     expect(result.title!.length).toBeLessThanOrEqual(20);
   });
 });
+
+describe("titles as Settings → Models → Summaries and titles set them", () => {
+  const exchange = [new HumanMessage(LONG), new AIMessage("The West grew fastest.")];
+
+  it("fills the user's own prompt, the messages still marked as the conversation's text", async () => {
+    const model = fakeModel().respond(new AIMessage("Regional growth"));
+    const prompt = "Name this chat in {max_words} words or fewer.\n{user_msg}\n{assistant_msg}";
+    expect(await generateTitle(exchange, { model, maxWords: 3, prompt })).toBe("Regional growth");
+    expect(model.calls[0]!.messages[0]!.text).toBe(
+      `Name this chat in 3 words or fewer.\n<user_message>\n${LONG}\n</user_message>\n` +
+        "<assistant_answer>\nThe West grew fastest.\n</assistant_answer>",
+    );
+  });
+
+  it("does not fill a placeholder the user's message itself contains", () => {
+    expect(titlePrompt("Say {max_words}", "ok", 4, "{user_msg} / {max_words}")).toBe(
+      "<user_message>\nSay {max_words}\n</user_message> / 4",
+    );
+  });
+
+  it("cuts the model's title and the fallback to the characters allowed", async () => {
+    const model = fakeModel().respond(new AIMessage("Regional Sales Growth Across Every Quarter"));
+    expect(await generateTitle(exchange, { model, maxChars: 12 })).toBe("Regional Sal");
+    expect(await generateTitle(exchange, { maxChars: 20 })).toBe("Please analyse th...");
+  });
+});

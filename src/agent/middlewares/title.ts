@@ -108,9 +108,27 @@ export function cleanTitle(modelOutput: string, maxChars = TITLE_MAX_CHARS): str
   return cut(unwrap(line).replace(/\s+/g, " "), maxChars);
 }
 
-/** The prompt that asks the title model for a title, quoting the first 500 characters of each side. */
-export function titlePrompt(userText: string, answerText: string, maxWords = TITLE_MAX_WORDS): string {
+/**
+ * The prompt that asks the title model for a title, quoting the first 500 characters of each side. A user's own
+ * `template` (Settings → Models → "Summaries and titles") has `{user_msg}`, `{assistant_msg}` and `{max_words}`
+ * filled in, each quote still marked as the conversation's text.
+ */
+export function titlePrompt(
+  userText: string,
+  answerText: string,
+  maxWords = TITLE_MAX_WORDS,
+  template?: string,
+): string {
   const quote = (text: string) => characters(text.trim()).slice(0, TITLE_PROMPT_CHARS).join("");
+  if (template) {
+    const values: Record<string, string> = {
+      user_msg: `<user_message>\n${quote(userText)}\n</user_message>`,
+      assistant_msg: `<assistant_answer>\n${quote(answerText)}\n</assistant_answer>`,
+      max_words: String(maxWords),
+    };
+    // One pass: a quoted message that contains "{max_words}" is not filled in again.
+    return template.replace(/\{(user_msg|assistant_msg|max_words)\}/g, (_match, name: string) => values[name]!);
+  }
   return [
     `Write a short title for this conversation: at most ${maxWords} words, in the language the user wrote in.`,
     "Name the topic, not the conversation. Reply with the title alone, with no quotes, no period and no explanation.",
@@ -132,6 +150,8 @@ export interface TitleOptions {
   maxChars?: number;
   /** Most words asked of the model, 1–20; default 6. */
   maxWords?: number;
+  /** The user's own prompt with `{user_msg}`, `{assistant_msg}`, `{max_words}`; default Fawn's (titlePrompt). */
+  prompt?: string;
   /** Default TITLE_TIMEOUT_MS. */
   timeoutMs?: number;
   /** Told the title once it is chosen, before the state update lands; must not throw. */
@@ -160,10 +180,14 @@ export async function generateTitle(
   if (!options.model) return fallback;
   const answer = messages.map(answerText).findLast((text) => text !== "") ?? "";
   try {
-    const response = await internalCall(options.model, [new HumanMessage(titlePrompt(userText, answer, maxWords))], {
-      timeoutMs: options.timeoutMs ?? TITLE_TIMEOUT_MS,
-      ...(options.signal && { signal: options.signal }),
-    });
+    const response = await internalCall(
+      options.model,
+      [new HumanMessage(titlePrompt(userText, answer, maxWords, options.prompt))],
+      {
+        timeoutMs: options.timeoutMs ?? TITLE_TIMEOUT_MS,
+        ...(options.signal && { signal: options.signal }),
+      },
+    );
     if (!response) return fallback;
     return cleanTitle(response.text, maxChars) || fallback;
   } catch {

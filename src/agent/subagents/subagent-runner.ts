@@ -26,6 +26,7 @@ import { toolErrorsMiddleware } from "../middlewares/tool-errors.ts";
 import { redactSecrets } from "../../shared/redact.ts";
 import { visibleText } from "../visible-text.ts";
 import { toWireMessage } from "../wire-messages.ts";
+import { toolSearchMiddleware, type ToolCatalog } from "../../mcp/tool-search.ts";
 import type { SubagentType } from "./subagent-types.ts";
 
 /** The longest result brief or error an outcome carries (head two thirds, tail one third). */
@@ -61,6 +62,11 @@ export interface SubagentRunOptions {
    * does not run while a call waits for the user's answer.
    */
   approval?: OutboundApproval;
+  /**
+   * Its MCP tools that wait behind tool_search (some of `tools`, which must hold them so found ones run): the
+   * subagent sees their names and tool_search, as the lead agent does (DeerFlow's deferred tools in subagents).
+   */
+  catalog?: ToolCatalog;
   /**
    * Told each subagent message once it is final (AI turns after the middlewares' rewrites, tool results):
    * its 1-based index, how many have been reported, and the usage summed over the AI turns so far.
@@ -283,6 +289,7 @@ export async function runSubagent(options: SubagentRunOptions): Promise<Subagent
       danglingToolCallMiddleware,
       modelErrorMiddleware(options.retry),
       toolErrorsMiddleware({ ...(options.secrets && { secrets: options.secrets }) }),
+      ...(options.catalog && options.catalog.tools.length > 0 ? [toolSearchMiddleware(options.catalog)] : []),
       loopDetectionMiddleware(DEFAULT_LOOP_LIMITS),
       turnBudgetMiddleware(type.maxTurns, DEFAULT_LOOP_LIMITS, (reason) => {
         stopReason ??= reason;

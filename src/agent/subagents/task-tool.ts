@@ -17,6 +17,7 @@ import {
   type SubagentRunOptions,
 } from "./subagent-runner.ts";
 import type { SubagentType } from "./subagent-types.ts";
+import { toolCatalog, type ToolCatalog } from "../../mcp/tool-search.ts";
 
 export interface TaskToolOptions {
   /** The resolved types; only the available ones are offered. */
@@ -33,6 +34,8 @@ export interface TaskToolOptions {
   secrets?: readonly string[];
   /** The approval of tool calls that send data out, which every subagent's calls wait for too. */
   approval?: SubagentRunOptions["approval"];
+  /** The lead agent's deferred MCP tools: a subagent's share of them waits behind its own tool_search. */
+  catalog?: ToolCatalog;
   /** Runs a subagent; tests replace it. */
   runner?: (options: SubagentRunOptions) => Promise<SubagentRun>;
 }
@@ -94,6 +97,16 @@ function terminalEvent(taskId: string, run: SubagentRun, modelName: string): Tas
   }
 }
 
+/** The deferred tools among a subagent's `tools`, as their own catalog; undefined when it has none of them. */
+async function subagentCatalog(
+  catalog: ToolCatalog,
+  tools: readonly StructuredTool[],
+): Promise<ToolCatalog | undefined> {
+  const own = catalog.tools.filter((deferred) => tools.includes(deferred as StructuredTool));
+  if (own.length === 0) return undefined;
+  return own.length === catalog.tools.length ? catalog : toolCatalog(own);
+}
+
 /**
  * The `task` tool over the available `types`. Each call streams `task_started`, a `task_running` per subagent
  * message (bounded as in the outcome's steps, so the live card and a reloaded one agree) and one terminal event through the run's custom writer (`runtime.writer`, which langchain's ToolNode
@@ -122,12 +135,15 @@ export function createTaskTool(options: TaskToolOptions) {
         model_name: modelName,
       });
       const type = types.find((candidate) => candidate.name === args.subagent_type);
+      const tools = type ? options.tools.filter((candidate) => type.toolNames.includes(candidate.name)) : [];
+      const catalog = options.catalog && (await subagentCatalog(options.catalog, tools));
       const run = type
         ? await runner({
             type,
             prompt: args.prompt,
             model: options.model,
-            tools: options.tools.filter((candidate) => type.toolNames.includes(candidate.name)),
+            tools,
+            ...(catalog && { catalog }),
             modelName,
             ...(runtime.signal && { signal: runtime.signal }),
             ...(options.now && { now: options.now }),

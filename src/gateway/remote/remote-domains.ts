@@ -232,6 +232,9 @@ export function remoteSettings(remote: RemoteContext, local: SettingsApi): Setti
     saveSandbox: (settings) => local.saveSandbox(settings),
     getSubagents: () => local.getSubagents(),
     saveSubagents: (settings) => local.saveSubagents(settings),
+    // As the subagent settings: this browser's; a server's runs read the server's own, which no route changes.
+    getSummariesAndTitles: () => local.getSummariesAndTitles(),
+    saveSummariesAndTitles: (settings) => local.saveSummariesAndTitles(settings),
   };
 }
 

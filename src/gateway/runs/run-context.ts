@@ -7,6 +7,7 @@ import {
   createWebTools,
   outboundTargets,
   resolveRunOptions,
+  summarizationOptionsFor,
   withNetworkedShell,
   type LeadAgentOptions,
   type McpRunTools,
@@ -22,6 +23,7 @@ import { isUserFacing } from "../../shared/user-error.ts";
 import type { Sandbox } from "../../sandbox/sandbox.ts";
 import type { CheckpointStorage, ThreadStorage, RunRecordStorage } from "../../storage/index.ts";
 import type { ApprovalService } from "../approval-service.ts";
+import { contextWindowOf } from "../context-service.ts";
 import type { BranchRecord, BranchService, RunPlan } from "../branch-service.ts";
 import { redactingErrors } from "../error-redaction.ts";
 import type { MemoryService } from "../memory-service.ts";
@@ -33,7 +35,7 @@ import type { RunRecorder } from "./run-recorder.ts";
 export interface RunContextSources {
   threads: ThreadStorage & RunRecordStorage;
   checkpointer: CheckpointStorage;
-  settings: Pick<SettingsService, "forRun" | "getSubagents">;
+  settings: Pick<SettingsService, "forRun" | "getSubagents" | "getSummariesAndTitles">;
   memory: Pick<MemoryService, "promptSection" | "learnFrom">;
   /** Where tool calls that send data out wait for the user (threads with another person's content, or all). */
   approvals: Pick<ApprovalService, "forRun">;
@@ -121,13 +123,14 @@ export async function readRunContext(
   // A running MCP call's progress shows on its step in the conversation.
   const onProgress = (toolCallId: string, progress: McpProgress) =>
     recorder.event({ event: "custom", data: { type: "tool_progress", tool_call_id: toolCallId, ...progress } });
-  const [settings, thread, memory, skills, subagents, mcp] = await Promise.all([
+  const [settings, thread, memory, skills, subagents, mcp, summariesAndTitles] = await Promise.all([
     sources.settings.forRun(request.context),
     sources.threads.get(threadId),
     sources.memory.promptSection(),
     sources.skills.list(),
     sources.settings.getSubagents(),
     sources.mcpTools?.(onProgress),
+    sources.settings.getSummariesAndTitles(),
   ]);
   recorder.redacting(settings.secrets);
   let plan: RunPlan = { request, record: {} };
@@ -193,6 +196,9 @@ export async function readRunContext(
     ...(sources.retry && { retry: sources.retry }),
     secrets,
     sandbox,
+    // Settings → Models → "Summaries and titles", as they are when the run starts.
+    summarization: summarizationOptionsFor(summariesAndTitles.summarization, contextWindowOf(target)),
+    titles: summariesAndTitles.titles,
   };
   return {
     context: {

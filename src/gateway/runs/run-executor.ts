@@ -87,7 +87,10 @@ export async function executeRun(context: RunContext, emit: Emit, signal: AbortS
     ...userMessages.map((message, index) => withExtras(fromWireMessage(message), request.input.messages[index])),
   ];
   const isFirstExchange = !resume && !history.some((message) => message.type === "human");
-  const provisionalTitle = isFirstExchange ? fallbackTitle(text) : undefined;
+  // Titles off (Settings → Models → "Summaries and titles"): the thread keeps the name it has.
+  const titleSettings = context.agent.titles;
+  const provisionalTitle =
+    isFirstExchange && titleSettings?.enabled !== false ? fallbackTitle(text, titleSettings?.maxChars) : undefined;
   // A new message is activity: the thread moves up the list as the run starts, not only when it ends.
   // The run's checkpoints will be the thread's newest: the thread shows the latest again (a branch the user moved to
   // is where this run starts).
