@@ -50,3 +50,4 @@ export { generateSuggestions, SUGGESTIONS_MARKER } from "./suggestions.ts";
 export { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "./memory/memory-document.ts";
 export { parseSkillMarkdown, skillNameProblem } from "./skills/skill-frontmatter.ts";
 export { stripThinking } from "./visible-text.ts";
+export * from "./agents/index.ts";

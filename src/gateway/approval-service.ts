@@ -40,7 +40,7 @@ export class ApprovalService implements ApprovalsApi {
     threadId: string,
     describe: OutboundApproval["describe"],
     emit: (event: RunEvent) => void,
-    reason: "foreign" | "settings",
+    reason: "foreign" | "settings" | "agent",
   ): OutboundApproval {
     return { describe, ask: (call, signal) => this.ask(threadId, call, emit, reason, signal) };
   }
@@ -49,7 +49,7 @@ export class ApprovalService implements ApprovalsApi {
     threadId: string,
     call: OutboundCall,
     emit: (event: RunEvent) => void,
-    reason: "foreign" | "settings",
+    reason: "foreign" | "settings" | "agent",
     signal?: AbortSignal,
   ): Promise<"allow" | "deny"> {
     signal?.throwIfAborted();

@@ -171,12 +171,21 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     ...(outboundFetch && { fetch: outboundFetch }),
   });
   const approvals = new ApprovalService({ threads: threadRepository, notify });
+  const agents = new AgentsService(storage.settings, {
+    notify,
+    memorySettings: () => memory.getSettings(),
+    createModel: async () => {
+      const target = await settings.defaultTarget();
+      return target && createModel(target);
+    },
+  });
   const runs: RunService = new RunService({
     threads: threadRepository,
     checkpointer,
     settings,
     memory,
     approvals,
+    agents,
     skills,
     search: threads.searchIndex,
     branches,
@@ -225,7 +234,6 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     notify,
     ...(outboundFetch && { fetch: outboundFetch }),
   });
-  const agents = new AgentsService(storage.settings);
   const schedules = new SchedulesService({ settings: storage.settings, threads, notify });
   const gateway: Gateway = {
     protocolVersion: async () => PROTOCOL_VERSION,

@@ -29,8 +29,11 @@ export interface ApprovalRequestedEvent {
   target: string;
   /** For an MCP tool, the server it belongs to. */
   server?: string;
-  /** Why it asks: the thread holds another person's messages, or Settings → Web asks in every thread. */
-  reason?: "foreign" | "settings";
+  /**
+   * Why it asks: the thread holds another person's messages, Settings → Web asks in every thread, or the agent
+   * would create or change a custom agent (setup_agent, update_agent).
+   */
+  reason?: "foreign" | "settings" | "agent";
 }
 
 /** A `custom` run event: the approval was answered (or dropped with a Stop), so it no longer waits. */
@@ -50,7 +53,10 @@ export function isApprovalRequestedEvent(value: unknown): value is ApprovalReque
     typeof event.tool === "string" &&
     typeof event.target === "string" &&
     (event.server === undefined || typeof event.server === "string") &&
-    (event.reason === undefined || event.reason === "foreign" || event.reason === "settings")
+    (event.reason === undefined ||
+      event.reason === "foreign" ||
+      event.reason === "settings" ||
+      event.reason === "agent")
   );
 }
 

@@ -13,7 +13,7 @@ import type { ThreadFile, ThreadFileInput } from "./thread-files.ts";
 import type { SearchText } from "./thread-search-index.ts";
 
 export type ThreadPatch = Partial<
-  Pick<ThreadSummary, "title" | "status" | "pinned" | "updated_at" | "head" | "foreign" | "approved_tools">
+  Pick<ThreadSummary, "title" | "status" | "pinned" | "updated_at" | "head" | "foreign" | "approved_tools" | "agent">
 >;
 
 /** Threads and their history entries (thread-repository.ts). Rejects `create` of a taken id. */

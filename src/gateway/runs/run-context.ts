@@ -29,6 +29,14 @@ import { redactingErrors } from "../error-redaction.ts";
 import type { MemoryService } from "../memory-service.ts";
 import type { SettingsService } from "../settings-service.ts";
 import type { SkillActivation, SkillsService } from "../skills-service.ts";
+import {
+  agentChangeApproval,
+  agentRunOptions,
+  readRunAgent,
+  runAgentSkills,
+  withAgentModelSettings,
+  type RunAgentSource,
+} from "../agents-run.ts";
 import type { RunRecorder } from "./run-recorder.ts";
 
 /** What a run's context is read from: the Gateway's services and storage, as RunService holds them. */
@@ -50,6 +58,8 @@ export interface RunContextSources {
   /** The enabled MCP servers' tools for a run (undefined: none); a call's progress goes to `onProgress`. */
   mcpTools?: (onProgress: (toolCallId: string, progress: McpProgress) => void) => Promise<McpRunTools | undefined>;
   notify: (notice: ChangeNotice) => void;
+  /** The custom agents (a thread's agent, setup_agent); without it every run is the lead agent's. */
+  agents?: RunAgentSource;
 }
 
 /** The lead agent's options as a run's context has them: all but the model and where its titles go. */
@@ -94,6 +104,8 @@ export interface RunContext {
   threadChanged(): void;
   /** Told the thread's messages after a run that completed: memory learns from them where it may. */
   saved(messages: BaseMessage[]): void;
+  /** What the thread keeps as its custom agent once the run starts: a name, null to forget it; absent: unchanged. */
+  threadAgent?: string | null;
 }
 
 /** Whether the checkpoint a resumption starts from (default: the latest) came in an imported thread. */
@@ -120,13 +132,17 @@ export async function readRunContext(
   recorder: Pick<RunRecorder, "event" | "redacting">,
 ): Promise<RunStart> {
   const threadId = request.thread_id;
+  // The custom agent it talks to, first: its model is what settings resolve, its memory what the prompt carries.
+  const runAgent = await readRunAgent(sources.agents, request, await sources.threads.get(threadId));
+  if ("refused" in runAgent) return { refused: runAgent.refused };
+  const ownMemory = runAgent.record?.memory === "own" ? runAgent.record.name : undefined;
   // A running MCP call's progress shows on its step in the conversation.
   const onProgress = (toolCallId: string, progress: McpProgress) =>
     recorder.event({ event: "custom", data: { type: "tool_progress", tool_call_id: toolCallId, ...progress } });
   const [settings, thread, memory, skills, subagents, mcp, summariesAndTitles] = await Promise.all([
-    sources.settings.forRun(request.context),
+    sources.settings.forRun(runAgent.context),
     sources.threads.get(threadId),
-    sources.memory.promptSection(),
+    ownMemory ? sources.agents!.memoryPromptSection(ownMemory) : sources.memory.promptSection(),
     sources.skills.list(),
     sources.settings.getSubagents(),
     sources.mcpTools?.(onProgress),
@@ -142,7 +158,8 @@ export async function readRunContext(
       throw error;
     }
   }
-  const { target, webTools: webSettings } = settings;
+  const { webTools: webSettings } = settings;
+  const target = withAgentModelSettings(settings.target, runAgent.record);
   const mode = resolveRunOptions(target, plan.request.context?.mode);
   const text = plan.request.input.messages.map((message) => contentText(message.content)).join("\n");
   const activation = await sources.skills.activation(text);
@@ -185,7 +202,12 @@ export async function readRunContext(
     ...(mode.subagents && { subagents }),
     vision: mode.vision,
     ...(memoryHere && memory && { memory }),
-    skills,
+    skills: runAgentSkills(runAgent.record, skills),
+    ...agentRunOptions(
+      sources.agents,
+      runAgent.record,
+      agentChangeApproval(sources.approvals, threadId, recorder.event),
+    ),
     ...(mcp && { mcp }),
     ...(activation.kind === "activate" && { skillActivation: activation.text }),
     // A skill that lists its tools (`allowed-tools`) gets only those for the message that activates it.
@@ -218,9 +240,12 @@ export async function readRunContext(
       agent,
       importedStart: plan.start?.resume === true && (await importedStep(sources.checkpointer, threadId, plan.start)),
       createModel: sources.createModel,
+      ...(runAgent.threadAgent !== undefined && { threadAgent: runAgent.threadAgent }),
       threadChanged: () => sources.notify({ type: "thread-changed", thread_id: threadId }),
       saved: (messages) => {
-        if (memoryHere) sources.memory.learnFrom(threadId, messages, foreign);
+        if (!memoryHere) return;
+        if (ownMemory) sources.agents?.learnFrom(ownMemory, threadId, messages, foreign);
+        else sources.memory.learnFrom(threadId, messages, foreign);
       },
     },
   };

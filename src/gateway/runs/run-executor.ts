@@ -99,6 +99,8 @@ export async function executeRun(context: RunContext, emit: Emit, signal: AbortS
     head: undefined,
     updated_at: Date.now(),
     ...(provisionalTitle !== undefined && { title: provisionalTitle }),
+    // The thread remembers the agent it talks to (the composer shows it again when the thread is reopened).
+    ...(context.threadAgent !== undefined && { agent: context.threadAgent ?? undefined }),
   });
   context.threadChanged();
 

@@ -36,7 +36,13 @@ export function ApprovalCard(props: {
         </Show>
         <code>{props.approval.target}</code>
       </p>
-      <p class="approval-why">{props.approval.reason === "settings" ? t("approval.whySettings") : t("approval.why")}</p>
+      <p class="approval-why">
+        {props.approval.reason === "settings"
+          ? t("approval.whySettings")
+          : props.approval.reason === "agent"
+            ? t("approval.whyAgent")
+            : t("approval.why")}
+      </p>
       <div class="approval-actions">
         <button type="button" class="primary" disabled={busy()} onClick={() => void answer("allow")}>
           {t("approval.allow")}

@@ -77,6 +77,8 @@ export const enConversation = {
   "approval.why":
     "This thread holds another person's messages, which may ask the agent to send your data somewhere. Allow it only if you expect this request.",
   "approval.whySettings": "Settings → Web asks before anything is sent out. Allow it only if you expect this request.",
+  "approval.whyAgent":
+    "The agent wants to create or change a custom agent (Settings → Agents). Allow it only if you asked for this.",
   "approval.allow": "Allow",
   "approval.deny": "Deny",
   "approval.allowThread": "Allow for this thread",

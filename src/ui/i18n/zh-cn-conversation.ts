@@ -63,6 +63,7 @@ export const zhCNConversation: { readonly [K in keyof typeof enConversation]: st
   "approval.server": "MCP 服务器 {{ server }}",
   "approval.why": "这个会话包含他人的消息，它们可能诱使智能体把你的数据发到别处。只有在你预期这个请求时才允许。",
   "approval.whySettings": "“设置 → 网络”要求在发送任何数据前先询问。只有在你预期这个请求时才允许。",
+  "approval.whyAgent": "智能体想要创建或修改一个自定义智能体（设置 → 智能体）。只有在你要求这样做时才允许。",
   "approval.allow": "允许",
   "approval.deny": "拒绝",
   "approval.allowThread": "在此会话中始终允许",
