@@ -52,3 +52,43 @@ test("an eleventh file is refused whole with a clear message", async ({ page }) 
   await expect(page.getByRole("alert")).toContainText("You can attach at most 10 files at once; you chose 11.");
   await expect(page.getByRole("list", { name: "Attached files" })).toHaveCount(0);
 });
+
+test("Thread actions → Uploads lists the thread's files with a document's Markdown copy, and deletes one", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await configureEndpoint(page);
+  await page.getByLabel("Attach files").setInputFiles([
+    {
+      name: "report.docx",
+      mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      buffer: readFileSync(`${DOCUMENTS}/report.docx`),
+    },
+    { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("bees make honey\n") },
+  ]);
+  await send(page, "here are my files");
+  await expect(assistantMessages(page).last()).toBeVisible();
+
+  await page.getByRole("button", { name: "Thread actions" }).click();
+  await page.getByRole("menuitem", { name: "Uploads" }).click();
+  const dialog = page.getByRole("dialog", { name: "Uploads" });
+  const list = dialog.getByRole("list", { name: "Uploads" });
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+  await expect(list.getByRole("listitem").filter({ hasText: "report.docx" })).toContainText(
+    "Also as Markdown: report.md",
+  );
+
+  await dialog.getByRole("button", { name: "Delete report.docx" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete upload?" });
+  await expect(confirm).toContainText("report.docx and its Markdown copy report.md will be deleted");
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(dialog.getByRole("status")).toHaveText("Deleted report.docx.");
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list).toContainText("notes.txt");
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  // The agent no longer finds the document or its copy.
+  await send(page, callTool("bash", { description: "check", command: "ls /mnt/user-data/uploads" }));
+  await expect(assistantMessages(page).last()).toContainText("notes.txt");
+  await expect(assistantMessages(page).last()).not.toContainText("report");
+});

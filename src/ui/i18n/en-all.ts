@@ -4,5 +4,6 @@
 import { en, type Dictionary } from "./en.ts";
 import { enModelsTools } from "./en-models-tools.ts";
 import { enSettings } from "./en-settings.ts";
+import { enThreadLogs } from "./en-thread-logs.ts";
 
-export const enAll: Dictionary = { ...en, ...enSettings, ...enModelsTools };
+export const enAll: Dictionary = { ...en, ...enSettings, ...enModelsTools, ...enThreadLogs };

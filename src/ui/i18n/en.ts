@@ -10,6 +10,7 @@ import { template } from "@solid-primitives/i18n";
 import { enConversation } from "./en-conversation.ts";
 import type { enModelsTools } from "./en-models-tools.ts";
 import type { enSettings } from "./en-settings.ts";
+import type { enThreadLogs } from "./en-thread-logs.ts";
 import { enWorkspaces } from "./en-workspaces.ts";
 
 /** The English texts the first screen may show (first-screen-keys.test.ts checks that no first-screen module uses
@@ -120,6 +121,8 @@ export const en = {
 
   // Share link (share-link-dialog.tsx) and a shared thread arriving (shared-thread-dialog.tsx).
   "share.menuItem": "Share link",
+  "header.uploads": "Uploads",
+  "header.sandboxLog": "Sandbox log",
   "share.title": "Share link",
   "share.linkLabel": "Share link",
   "share.copy": "Copy link",
@@ -255,7 +258,7 @@ export const en = {
 
 /** The English dictionary's type: every key (the first screen's and the Settings dialog's parts), and the template
  * arguments each takes. */
-export type Dictionary = typeof en & typeof enSettings & typeof enModelsTools;
+export type Dictionary = typeof en & typeof enSettings & typeof enModelsTools & typeof enThreadLogs;
 
 export type MessageKey = keyof Dictionary;
 

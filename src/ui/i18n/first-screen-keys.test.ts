@@ -9,6 +9,7 @@ import { en } from "./en.ts";
 import { enAll } from "./en-all.ts";
 import { enModelsTools } from "./en-models-tools.ts";
 import { enSettings } from "./en-settings.ts";
+import { enThreadLogs } from "./en-thread-logs.ts";
 import { locale, setLanguage, t } from "./index.ts";
 
 /** The source files, by path from the repository's root ("/src/ui/app.tsx"). */
@@ -36,6 +37,7 @@ const MAIN = "/src/ui/main.tsx";
 const PARTS = new Map<string, Record<string, unknown>>([
   [resolve(HERE, "en-settings.ts"), enSettings],
   [resolve(HERE, "en-models-tools.ts"), enModelsTools],
+  [resolve(HERE, "en-thread-logs.ts"), enThreadLogs],
 ]);
 
 interface ModuleFacts {

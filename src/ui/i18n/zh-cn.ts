@@ -6,6 +6,7 @@ import type { Translation } from "./en.ts";
 import { zhCNConversation } from "./zh-cn-conversation.ts";
 import { zhCNModelsTools } from "./zh-cn-models-tools.ts";
 import { zhCNSettings } from "./zh-cn-settings.ts";
+import { zhCNThreadLogs } from "./zh-cn-thread-logs.ts";
 import { zhCNWorkspaces } from "./zh-cn-workspaces.ts";
 
 export const zhCN: Translation = {
@@ -97,6 +98,8 @@ export const zhCN: Translation = {
   "import.markdownNotImportable":
     "这是 Markdown 记录，只供阅读：Fawn 无法导入它。请改为导入该对话的 Fawn 包（.fawn）或 DeerFlow JSON 导出文件。",
   "share.menuItem": "分享链接",
+  "header.uploads": "已上传的文件",
+  "header.sandboxLog": "沙箱日志",
   "share.title": "分享链接",
   "share.linkLabel": "分享链接",
   "share.copy": "复制链接",
@@ -210,5 +213,6 @@ export const zhCN: Translation = {
   ...zhCNConversation,
   ...zhCNSettings,
   ...zhCNModelsTools,
+  ...zhCNThreadLogs,
   ...zhCNWorkspaces,
 };

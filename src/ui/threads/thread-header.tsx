@@ -1,6 +1,6 @@
 // The title bar: "Show threads" (on a phone, or when the sidebar is hidden), the open thread's title and token
 // total, the "Keyboard shortcuts" button, the Terminal toggle, and the thread's actions (Rename, Pin, Export, Copy to…,
-// Delete).
+// Share link, Uploads, Sandbox log, Delete).
 // On a phone it is the only bar: Terminal and Thread actions become icons (their names stay, visually hidden), the
 // token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css). Rename asks for
 // the title in a dialog; Delete asks in a dialog first; Replay plays the thread back in place of the composer.
@@ -19,6 +19,12 @@ const CopyToMenu = lazy(() => import("./copy-to-menu.tsx").then((module) => ({ d
 // Loaded the first time a thread is renamed: the first screen's script stays within its budget.
 const RenameThreadDialog = lazy(() =>
   import("./rename-thread-dialog.tsx").then((module) => ({ default: module.RenameThreadDialog })),
+);
+
+// Thread actions → "Uploads" and "Sandbox log": dialogs of their own chunk, loaded when first opened.
+const UploadsDialog = lazy(() => import("./uploads-dialog.tsx").then((module) => ({ default: module.UploadsDialog })));
+const SandboxLogDialog = lazy(() =>
+  import("./sandbox-log-dialog.tsx").then((module) => ({ default: module.SandboxLogDialog })),
 );
 
 const NO_MESSAGES: readonly WireMessage[] = [];
@@ -91,6 +97,20 @@ export function ThreadHeader(props: {
   const replay = () => {
     setOpen(false);
     void openThread.startReplay();
+  };
+  /** The thread whose uploads or sandbox log is shown; each dialog mounts the first time it is asked for. */
+  const [records, setRecords] = createSignal<{ kind: "uploads" | "sandbox-log"; threadId: string } | undefined>();
+  const recordsShown = createMemo(
+    (was: { uploads: boolean; log: boolean }) => {
+      const asked = records();
+      return { uploads: was.uploads || asked?.kind === "uploads", log: was.log || asked?.kind === "sandbox-log" };
+    },
+    { uploads: false, log: false },
+  );
+  const showRecords = (kind: "uploads" | "sandbox-log") => {
+    setOpen(false);
+    const thread = openThread.thread();
+    if (thread) setRecords({ kind, threadId: thread.thread_id });
   };
 
   // The live run's completed messages change by reference only when a step completes, not on every token.
@@ -231,6 +251,12 @@ export function ThreadHeader(props: {
                     >
                       {t("share.menuItem")}
                     </button>
+                    <button type="button" role="menuitem" onClick={() => showRecords("uploads")}>
+                      {t("header.uploads")}
+                    </button>
+                    <button type="button" role="menuitem" onClick={() => showRecords("sandbox-log")}>
+                      {t("header.sandboxLog")}
+                    </button>
                     {/* Another person's messages: memory stays out of this thread until the user turns it on. */}
                     <Show when={thread().foreign}>
                       {(foreign) => (
@@ -267,6 +293,24 @@ export function ThreadHeader(props: {
         </Show>
       </div>
       <DeleteThreadDialog title={deleting()?.title} onClose={answered} />
+      <Show when={recordsShown().uploads}>
+        <Suspense>
+          <UploadsDialog
+            client={client}
+            threadId={records()?.kind === "uploads" ? records()?.threadId : undefined}
+            onClose={() => setRecords(undefined)}
+          />
+        </Suspense>
+      </Show>
+      <Show when={recordsShown().log}>
+        <Suspense>
+          <SandboxLogDialog
+            client={client}
+            threadId={records()?.kind === "sandbox-log" ? records()?.threadId : undefined}
+            onClose={() => setRecords(undefined)}
+          />
+        </Suspense>
+      </Show>
       <Show when={renamedOnce()}>
         <Suspense>
           <RenameThreadDialog title={renaming()?.title} onSave={saveTitle} onClose={() => setRenaming(undefined)} />

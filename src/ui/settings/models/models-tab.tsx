@@ -16,7 +16,6 @@ import { errorMessage } from "../../gateway-client.ts";
 import { t } from "../../i18n/index.ts";
 import { EndpointFields } from "./endpoint-fields.tsx";
 import { EndpointModelList } from "./endpoint-model-list.tsx";
-import { OPTION_FIELD_IDS } from "./model-options-fields.tsx";
 import {
   addEndpoint,
   addModels,
@@ -137,15 +136,12 @@ export function ModelsTab() {
     const first = found.find((problem) => problem.endpoint === endpoint().id) ?? found[0]!;
     if (first.endpoint !== endpoint().id) pick(first.endpoint);
     const row = endpoint().models.findIndex((entry) => entry.id === first.model);
-    const option = OPTION_FIELD_IDS[first.field];
-    const id = option
-      ? `${option}-${row}`
-      : {
-          name: "settings-endpoint-name",
-          baseUrl: "settings-base-url",
-          model: "settings-model",
-          contextWindow: `settings-context-${row}`,
-        }[first.field as "name" | "baseUrl" | "model" | "contextWindow"];
+    const id = {
+      name: "settings-endpoint-name",
+      baseUrl: "settings-base-url",
+      model: "settings-model",
+      contextWindow: `settings-context-${row}`,
+    }[first.field];
     queueMicrotask(() => document.getElementById(id)?.focus());
   };
 
@@ -225,7 +221,6 @@ export function ModelsTab() {
         onNewModel={setNewModel}
         onAdd={addModel}
         contextError={(id) => problemAt("contextWindow", id)}
-        optionError={(id, field) => problemAt(field, id)}
       />
       <label class="check">
         <input
