@@ -15,6 +15,7 @@ import { t, type TextKey } from "../../i18n/index.ts";
 import { StatusLine, type Status } from "../../shared/status-line.tsx";
 import { NumberField } from "../fields/number-field.tsx";
 import { announceRefused, announceSaved } from "../settings-saved.ts";
+import "./summaries-titles.css";
 
 /** The Gateway methods the section calls. */
 export type SummariesTitlesClient = {
