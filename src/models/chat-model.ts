@@ -7,7 +7,8 @@ import { providerOf, type ModelEndpoint, type ModelEntry, type ModelTarget } fro
 import { PROXY_TOKEN_HEADER } from "../shared/proxy-token.ts";
 import { fetchModels } from "./fetch-models.ts";
 import { apiRoot } from "./provider-urls.ts";
-import { reasoningRequest, type ReasoningEffort } from "./reasoning.ts";
+import { anthropicFields, geminiFields, openAiFields } from "./model-options.ts";
+import type { ReasoningEffort } from "./reasoning.ts";
 
 /** A key for endpoints that need none (Ollama, LM Studio, the mock); the OpenAI client refuses an empty one. */
 const NO_KEY = "no-key";
@@ -53,12 +54,12 @@ let openAi: Promise<typeof OpenAiModule> | undefined;
 export async function createOpenAiModel(target: ModelTarget, options: ChatModelOptions = {}): Promise<ChatOpenAI> {
   const { ChatOpenAI } = await loadOpenAi();
   const model = options.model ?? target.model;
-  const { modelKwargs } = reasoningRequest("openai-compatible", entryOf(target, model), options.reasoningEffort);
   return new ChatOpenAI({
     model,
-    // Sent as is: langchain's `reasoning` option only reaches models it knows by name (o1, gpt-5…), while users
-    // mark their own reasoning models (DeepSeek, Qwen, local ones) in Settings → Models.
-    ...(modelKwargs && { modelKwargs }),
+    // The reasoning switch goes in modelKwargs, sent as is: langchain's `reasoning` option only reaches models it
+    // knows by name (o1, gpt-5…), while users mark their own reasoning models (DeepSeek, Qwen, local ones) in
+    // Settings → Models. The entry's temperature, max tokens, Responses API and extra body when thinking too.
+    ...openAiFields(entryOf(target, model), options.reasoningEffort),
     apiKey: target.apiKey || NO_KEY,
     configuration: {
       baseURL: target.baseUrl,
@@ -68,7 +69,6 @@ export async function createOpenAiModel(target: ModelTarget, options: ChatModelO
     },
     streaming: true,
     streamUsage: true,
-    useResponsesApi: false,
     // Retrying with backoff belongs to the model-error middleware (src/agent/middlewares/model-retry.ts).
     maxRetries: 0,
   });
@@ -78,7 +78,7 @@ async function createAnthropicModel(target: ModelTarget, options: ChatModelOptio
   // Its own chunk: the agent worker's first chunk stays within its size budget (scripts/size.ts).
   const { ChatAnthropic } = await import("@langchain/anthropic");
   const model = options.model ?? target.model;
-  const reasoning = reasoningRequest("anthropic", entryOf(target, model), options.reasoningEffort);
+  const fields = anthropicFields(entryOf(target, model), options.reasoningEffort);
   return new ChatAnthropic({
     model,
     apiKey: target.apiKey || NO_KEY,
@@ -90,7 +90,7 @@ async function createAnthropicModel(target: ModelTarget, options: ChatModelOptio
       ...(target.proxyToken && { defaultHeaders: proxyHeaders(target) }),
       ...(options.fetch && { fetch: options.fetch }),
     },
-    ...reasoning,
+    ...fields,
     streaming: true,
     streamUsage: true,
     maxRetries: 0,
@@ -100,13 +100,13 @@ async function createAnthropicModel(target: ModelTarget, options: ChatModelOptio
 async function createGeminiModel(target: ModelTarget, options: ChatModelOptions): Promise<BaseChatModel> {
   const { ChatGoogleGenerativeAI } = await import("@langchain/google-genai");
   const model = options.model ?? target.model;
-  const reasoning = reasoningRequest("gemini", entryOf(target, model), options.reasoningEffort);
+  const fields = geminiFields(entryOf(target, model), options.reasoningEffort);
   return new ChatGoogleGenerativeAI({
     model,
     apiKey: target.apiKey || NO_KEY,
     baseUrl: apiRoot("gemini", target.baseUrl),
     ...(target.proxyToken && { customHeaders: proxyHeaders(target) }),
-    ...reasoning,
+    ...fields,
     streaming: true,
     streamUsage: true,
     maxRetries: 0,

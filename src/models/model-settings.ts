@@ -8,12 +8,14 @@ import {
   providerOf,
   proxiedUrl,
   REASONING_STYLES,
+  type ModelEntry,
   type ModelSettings,
   type ModelTarget,
   type ProxySettings,
   type RunRequest,
 } from "../protocol/index.ts";
 import { goesToProxy } from "../shared/proxy-token.ts";
+import { modelOptionSentences, modelOptionsOf } from "./model-options.ts";
 
 const httpUrl = z
   .string()
@@ -42,6 +44,11 @@ const modelEntry = z.object({
     .max(100_000_000, "A context window is at most 100,000,000 tokens.")
     .optional(),
   tools: z.boolean().optional(),
+  // Their ranges and the provider's say are checked with the endpoint (modelOptionIssues), naming the model.
+  temperature: z.number().optional(),
+  maxTokens: z.number().optional(),
+  responsesApi: z.boolean().optional(),
+  thinkingExtraBody: z.unknown().optional(),
 });
 
 /** At most this many endpoints. */
@@ -81,6 +88,7 @@ export const modelSettingsSchema = z
       for (const entry of other.models) {
         if (seen.has(entry.id)) problems.push(`The model ${entry.id} is listed twice for ${other.name}.`);
         seen.add(entry.id);
+        problems.push(...modelOptionSentences(providerOf(other), other.name, entry as ModelEntry));
       }
     }
     const chosen = value.defaultModel;
@@ -107,6 +115,7 @@ export const modelSettingsSchema = z
         ...(entry.reasoning && { reasoning: entry.reasoning }),
         ...(entry.contextWindow !== undefined && { contextWindow: entry.contextWindow }),
         ...(entry.tools === false && { tools: false }),
+        ...modelOptionsOf(entry as ModelEntry),
       })),
       ...(useProxy && { useProxy: true }),
     })),

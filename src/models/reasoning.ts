@@ -7,7 +7,7 @@ export type ReasoningEffort = "low" | "medium" | "high";
 /** Anthropic's extended-thinking budget by effort (at least 1,024 tokens, below `max_tokens`). */
 export const ANTHROPIC_THINKING_BUDGET: Record<ReasoningEffort, number> = { low: 2_048, medium: 6_144, high: 12_288 };
 /** Room for the answer above the thinking budget (Anthropic counts both in `max_tokens`). */
-const ANTHROPIC_ANSWER_TOKENS = 4_096;
+export const ANTHROPIC_ANSWER_TOKENS = 4_096;
 /** Gemini's `thinkingBudget` by effort (2.5 Flash takes up to 24,576; 2.5 Pro up to 32,768). */
 export const GEMINI_THINKING_BUDGET: Record<ReasoningEffort, number> = { low: 2_048, medium: 8_192, high: 24_576 };
 
@@ -22,6 +22,11 @@ const ANTHROPIC_ADAPTIVE_ONLY = [
   "claude-sonnet-5",
   "claude-fable-5",
 ];
+
+/** Whether the Anthropic model takes only adaptive thinking (and no temperature but 1). */
+export function isAnthropicAdaptiveOnly(model: string): boolean {
+  return ANTHROPIC_ADAPTIVE_ONLY.some((prefix) => model.startsWith(prefix));
+}
 
 /** Extra fields of an OpenAI-compatible request body (`modelKwargs`). */
 export interface OpenAiReasoning {
@@ -69,7 +74,7 @@ export function reasoningRequest(
       return {};
     case "anthropic": {
       if (style !== "anthropic-thinking" || !effort) return {};
-      if (ANTHROPIC_ADAPTIVE_ONLY.some((prefix) => entry.id.startsWith(prefix))) {
+      if (isAnthropicAdaptiveOnly(entry.id)) {
         return { thinking: { type: "adaptive" }, outputConfig: { effort } };
       }
       const budget = ANTHROPIC_THINKING_BUDGET[effort];

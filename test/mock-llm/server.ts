@@ -28,6 +28,7 @@ import {
   anthropicModels,
   parseAnthropicRequest,
 } from "./anthropic.ts";
+import { parseResponsesRequest, responsesBody, responsesEvents } from "./responses.ts";
 import { geminiBadKey, geminiError, geminiFrames, geminiModels, geminiResponse, parseGeminiRequest } from "./gemini.ts";
 import {
   MODEL_IDS,
@@ -365,6 +366,31 @@ async function handleAnthropic(state: State, req: IncomingMessage, res: ServerRe
   return streamFrames(state, res, record, events);
 }
 
+/** OpenAI's Responses API (`POST /v1/responses`): the chat route's key and errors, the Responses shapes (responses.ts). */
+async function handleResponses(state: State, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const { record, json } = await recordModelRequest(state, req, path);
+  const auth = authError(req);
+  if (auth) return sendError(res, 401, auth);
+  if (json === null) return sendError(res, 413, invalidRequest("The request body is too large. (mock)"));
+  if (!json.ok)
+    return sendError(res, 400, invalidRequest(`The request body is not valid JSON: ${json.message} (mock)`));
+  const parsed = parseResponsesRequest(json.value);
+  if (!parsed.ok) return sendError(res, 400, invalidRequest(`${parsed.message} (mock)`, "input"));
+  const { request, summary } = parsed.value;
+  const scenario = pickScenario(request);
+  record.scenario = scenario.name;
+  res.setHeader("X-Mock-Scenario", scenario.name);
+  const script = scenario.respond(request, { firstTime: (key) => firstTime(state, key) });
+  if (script.kind === "error") return sendError(res, script.status, script.error, script.headers);
+  const reply = newReply(state, request, script);
+  const meta = { ...reply.meta, id: reply.meta.id.replace(/^chatcmpl-mock-/, "resp_mock_") };
+  const reasoning = summary ? reply.reasoning : [];
+  const usage = usageFor(request, script, reasoning);
+  const answer = [meta, script, reasoning, reply.callIds, usage.prompt_tokens, usage.completion_tokens] as const;
+  if (!request.stream) return sendJson(res, 200, responsesBody(...answer));
+  return streamFrames(state, res, record, responsesEvents(...answer));
+}
+
 const GEMINI_PATH = /^\/v1beta\/models\/([^/:]+):(streamGenerateContent|generateContent)$/;
 
 async function handleGemini(
@@ -537,6 +563,8 @@ async function route(state: State, req: IncomingMessage, res: ServerResponse): P
       return sendGeminiModels(req, res, url);
     case "POST /v1/chat/completions":
       return handleChat(state, req, res, path);
+    case "POST /v1/responses":
+      return handleResponses(state, req, res, path);
     case "GET /__mock/requests":
       return sendJson(res, 200, state.requests);
     case "POST /__mock/reset":
