@@ -14,6 +14,8 @@ export const enModelsTools = {
   "settings.tab.tools": "Tools",
   "settings.tab.skills": "Skills",
   "settings.tab.memory": "Memory",
+  "settings.tab.agents": "Agents",
+  "settings.tab.schedules": "Schedules",
   "settings.tab.subagents": "Subagents",
   "settings.tab.sandbox": "Sandbox",
   "settings.tab.appearance": "Appearance",
@@ -81,6 +83,15 @@ export const enModelsTools = {
   "models.contextWindow": "Context window",
   "models.contextPlaceholder": "tokens",
   "models.tools": "Tools",
+  // A model's options, behind its "Options" disclosure (settings/models/model-options-fields.tsx).
+  "models.options": "Options",
+  "models.optionsHint":
+    "Empty fields keep the provider's defaults. The extra body is merged into each request while the model reasons (Thinking, Pro and Ultra).",
+  "models.temperature": "Temperature",
+  "models.maxTokens": "Max tokens",
+  "models.defaultPlaceholder": "default",
+  "models.responsesApi": "Use OpenAI's Responses API",
+  "models.thinkingExtraBody": "Extra body when thinking (JSON)",
   // What "List models" found, each added with a click (settings/models/offered-models.tsx).
   "models.offered": "Models the endpoint offers",
   "models.addOffered": template<{ model: string }>("Add {{ model }}"),
@@ -103,6 +114,13 @@ export const enModelsTools = {
   "models.error.modelTwice": template<{ model: string }>("The model {{ model }} is listed twice."),
   "models.error.noModels": template<{ name: string }>("List at least one model for {{ name }}."),
   "models.error.contextWindow": "A context window is a whole number from 1,000 to 100,000,000 tokens.",
+  "models.error.temperature": template<{ max: string }>("A temperature is a number from 0 to {{ max }}."),
+  "models.error.maxTokens": "Max tokens is a whole number from 1 to 1,000,000.",
+  "models.error.responsesApi": "Only an OpenAI-compatible endpoint speaks the Responses API: turn it off.",
+  "models.error.extraBody": 'Write a JSON object, for example {"thinking": {"type": "enabled"}}.',
+  "models.error.extraBodyProvider": "A Gemini endpoint sends no extra body: clear it.",
+  "models.error.extraBodyReserved": template<{ key: string }>("Fawn writes {{ key }} itself: leave it out."),
+  "models.error.extraBodySize": "Keep the extra body within 8,000 characters.",
 
   // Settings → Web.
   "web.search.off": "The agent has no web_search. It can still read pages you give it with web_fetch.",

@@ -1,7 +1,16 @@
 // What Settings → Models does to the settings it edits, apart from the DOM: starting, adding and removing endpoints,
 // the "Model" field (an endpoint's first model), adding the models a list offered, a default model once there is one
 // to have, and what is wrong with a field before Save sends it (the gateway checks again; see models/model-settings.ts).
-import type { ListedModel, ModelEndpoint, ModelEntry, ModelSettings } from "../../../protocol/index.ts";
+import {
+  maxTemperature,
+  modelOptionIssues,
+  providerOf,
+  type ListedModel,
+  type ModelEndpoint,
+  type ModelEntry,
+  type ModelOptionIssue,
+  type ModelSettings,
+} from "../../../protocol/index.ts";
 // Its texts: Settings' English, which the first screen's dictionary does not hold (i18n/en.ts).
 import "../../i18n/en-models-tools.ts";
 import { t } from "../../i18n/index.ts";
@@ -121,14 +130,14 @@ export function addModels(
   return updateEndpoint(settings, id, { models });
 }
 
-/** The fields of Settings → Models a problem can belong to; a context window is its model's, named by `model`. */
-export type ModelFormField = "name" | "baseUrl" | "model" | "contextWindow";
+/** The fields of Settings → Models a problem can belong to; a context window and options are their model's. */
+export type ModelFormField = "name" | "baseUrl" | "model" | "contextWindow" | ModelOptionIssue["field"];
 
 /** A problem with one field of one endpoint, in the words shown under that field. */
 export interface ModelFormProblem {
   endpoint: string;
   field: ModelFormField;
-  /** The model whose context window it is. */
+  /** The model whose context window or option it is. */
   model?: string;
   message: string;
 }
@@ -176,7 +185,63 @@ export function modelFormProblems(
       if (tokens !== undefined && !(Number.isInteger(tokens) && tokens >= 1_000 && tokens <= 100_000_000)) {
         at("contextWindow", t("models.error.contextWindow"), entry.id);
       }
+      for (const issue of modelOptionIssues(providerOf(endpoint), entry)) {
+        at(issue.field, optionIssueText(issue, endpoint), entry.id);
+      }
     }
   }
   return problems;
+}
+
+/** An option's problem in the words shown under its field. */
+function optionIssueText(issue: ModelOptionIssue, endpoint: ModelEndpoint): string {
+  switch (issue.field) {
+    case "temperature":
+      return t("models.error.temperature", { max: String(maxTemperature(providerOf(endpoint))) });
+    case "maxTokens":
+      return t("models.error.maxTokens");
+    case "responsesApi":
+      return t("models.error.responsesApi");
+    case "thinkingExtraBody":
+      if (issue.problem === "provider") return t("models.error.extraBodyProvider");
+      if (issue.problem === "reserved") return t("models.error.extraBodyReserved", { key: issue.key });
+      if (issue.problem === "size") return t("models.error.extraBodySize");
+      return t("models.error.extraBody");
+  }
+}
+
+/**
+ * A number field as typed: nothing (the provider's default) when blank, else the number. Text that is not a number
+ * is kept as it is (the check above refuses it with the field's sentence, and the field shows it to correct). A
+ * count may be written with thousands commas.
+ */
+export function numberField(text: string, count = false): number | undefined {
+  const trimmed = text.replace(count ? /[\s,_]/g : /\s/g, "");
+  if (trimmed === "") return undefined;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : (text as unknown as number);
+}
+
+/** A number field's text: the number, or what was typed when it was not one. */
+export function numberText(value: number | undefined): string {
+  return value === undefined ? "" : String(value);
+}
+
+/**
+ * The extra body as typed: nothing when blank, else what the JSON says. Text that is not JSON is kept as it is, and
+ * anything but an object is refused by the check above with the field's own sentence, the text left to correct.
+ */
+export function extraBodyField(text: string): ModelEntry["thinkingExtraBody"] {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as ModelEntry["thinkingExtraBody"];
+  } catch {
+    return text as unknown as ModelEntry["thinkingExtraBody"];
+  }
+}
+
+/** The extra body as the field shows it: the text as typed when it was not JSON, else indented JSON. */
+export function extraBodyText(value: ModelEntry["thinkingExtraBody"]): string {
+  if (value === undefined) return "";
+  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
 }

@@ -16,6 +16,7 @@ import { errorMessage } from "../../gateway-client.ts";
 import { t } from "../../i18n/index.ts";
 import { EndpointFields } from "./endpoint-fields.tsx";
 import { EndpointModelList } from "./endpoint-model-list.tsx";
+import { OPTION_FIELD_IDS } from "./model-options-fields.tsx";
 import {
   addEndpoint,
   addModels,
@@ -136,12 +137,15 @@ export function ModelsTab() {
     const first = found.find((problem) => problem.endpoint === endpoint().id) ?? found[0]!;
     if (first.endpoint !== endpoint().id) pick(first.endpoint);
     const row = endpoint().models.findIndex((entry) => entry.id === first.model);
-    const id = {
-      name: "settings-endpoint-name",
-      baseUrl: "settings-base-url",
-      model: "settings-model",
-      contextWindow: `settings-context-${row}`,
-    }[first.field];
+    const option = OPTION_FIELD_IDS[first.field];
+    const id = option
+      ? `${option}-${row}`
+      : {
+          name: "settings-endpoint-name",
+          baseUrl: "settings-base-url",
+          model: "settings-model",
+          contextWindow: `settings-context-${row}`,
+        }[first.field as "name" | "baseUrl" | "model" | "contextWindow"];
     queueMicrotask(() => document.getElementById(id)?.focus());
   };
 
@@ -221,6 +225,7 @@ export function ModelsTab() {
         onNewModel={setNewModel}
         onAdd={addModel}
         contextError={(id) => problemAt("contextWindow", id)}
+        optionError={(id, field) => problemAt(field, id)}
       />
       <label class="check">
         <input
