@@ -81,6 +81,10 @@ void Promise.all([i18nReady(), prerendered && firstPaint(), started]).then(() =>
     if ("requestIdleCallback" in window) requestIdleCallback(preloadDialogs, { timeout: 5000 });
     else setTimeout(preloadDialogs, 2000);
   });
+  // This browser's scheduled runs, driven by one open tab at a time (schedules/schedule-driver.ts).
+  void firstPaint()
+    .then(() => import("./schedules/schedule-driver.ts"))
+    .then((driver) => void driver.startScheduleDriver(shownStores));
   // Agents in the browser (WebMCP): Fawn's operations as tools, loaded only where the browser offers them.
   if ("modelContext" in document || "modelContext" in navigator)
     void import("./webmcp/register-tools.ts").then((webmcp) => webmcp.registerFawnTools(shownStores));

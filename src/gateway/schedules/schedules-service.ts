@@ -2,7 +2,6 @@
 // them), checked whole before each write, and handed to whoever drives them (the server's scheduler, or the one tab of
 // this browser that holds the schedules lock) through claimDue and finish. Reads and writes take turns in this
 // service; the server's scheduler also holds one Postgres lock per tick, so two replicas never claim the same time.
-import { z } from "zod";
 import {
   SCHEDULE_LIMITS,
   type ChangeNotice,
@@ -18,44 +17,6 @@ import type { SettingsStorage } from "../../storage/index.ts";
 
 /** The settings record the schedules live in. */
 export const SCHEDULES_SETTINGS_KEY = "schedules";
-
-const whenSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("every"), every: z.number(), unit: z.enum(["minutes", "hours"]) }),
-  z.object({ kind: z.literal("daily"), time: z.string().max(10) }),
-  z.object({ kind: z.literal("weekdays"), time: z.string().max(10) }),
-  z.object({ kind: z.literal("cron"), cron: z.string().max(200) }),
-  z.object({ kind: z.literal("once"), at: z.string().max(40) }),
-]);
-
-/** What a caller may set (the contract's ScheduleInput), unknown keys dropped. */
-export const scheduleInputSchema = z.object({
-  name: z.string().max(1000),
-  thread_id: z.string().min(1).max(200).nullable(),
-  prompt: z.string().max(SCHEDULE_LIMITS.prompt * 2),
-  when: whenSchema,
-  timezone: z.string().max(100),
-  enabled: z.boolean(),
-  mode: z.enum(["flash", "thinking", "pro", "ultra"]).optional(),
-  model: z.string().max(500).optional(),
-  endpoint: z.string().max(200).optional(),
-  agent: z.string().max(200).optional(),
-});
-
-const outcomeSchema = z.enum(["running", "success", "error", "interrupted", "skipped"]);
-
-/** A stored schedule, read as untrusted (a backup may have written it). */
-const storedSchema = scheduleInputSchema.extend({
-  id: z.string().min(1).max(200),
-  next_run_at: z.string().nullable(),
-  last_run_at: z.string().optional(),
-  last_outcome: outcomeSchema.optional(),
-  last_error: z.string().max(2000).optional(),
-  last_thread_id: z.string().optional(),
-  last_run_id: z.string().optional(),
-  run_count: z.number(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
 
 export interface SchedulesServiceOptions {
   settings: Pick<SettingsStorage, "get" | "put">;
@@ -170,6 +131,7 @@ export class SchedulesService implements SchedulesApi {
   private async read(): Promise<Schedule[]> {
     const stored = await this.options.settings.get(SCHEDULES_SETTINGS_KEY);
     if (!Array.isArray(stored)) return [];
+    const { storedSchema } = await import("./schedule-schemas.ts");
     return stored.flatMap((entry) => {
       const parsed = storedSchema.safeParse(entry);
       return parsed.success ? [parsed.data as Schedule] : [];
@@ -194,6 +156,7 @@ export class SchedulesService implements SchedulesApi {
 
   /** `input` as stored, or a UserError with one sentence per problem. */
   private async checked(input: ScheduleInput): Promise<ScheduleInput> {
+    const { scheduleInputSchema } = await import("./schedule-schemas.ts");
     const parsed = scheduleInputSchema.safeParse(input);
     if (!parsed.success) throw new UserError("That is not a schedule Fawn can read.");
     const { scheduleProblems } = await import("./schedule-times.ts");

@@ -4,6 +4,7 @@
 import { en, type Dictionary } from "./en.ts";
 import { enModelsTools } from "./en-models-tools.ts";
 import { enSettings } from "./en-settings.ts";
+import { enSchedules } from "./en-schedules.ts";
 import { enThreadLogs } from "./en-thread-logs.ts";
 
-export const enAll: Dictionary = { ...en, ...enSettings, ...enModelsTools, ...enThreadLogs };
+export const enAll: Dictionary = { ...en, ...enSettings, ...enModelsTools, ...enThreadLogs, ...enSchedules };

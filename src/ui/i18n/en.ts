@@ -10,6 +10,7 @@ import { template } from "@solid-primitives/i18n";
 import { enConversation } from "./en-conversation.ts";
 import type { enModelsTools } from "./en-models-tools.ts";
 import type { enSettings } from "./en-settings.ts";
+import type { enSchedules } from "./en-schedules.ts";
 import type { enThreadLogs } from "./en-thread-logs.ts";
 import { enWorkspaces } from "./en-workspaces.ts";
 
@@ -123,6 +124,7 @@ export const en = {
   "share.menuItem": "Share link",
   "header.uploads": "Uploads",
   "header.sandboxLog": "Sandbox log",
+  "header.schedule": "Schedule…",
   "share.title": "Share link",
   "share.linkLabel": "Share link",
   "share.copy": "Copy link",
@@ -258,7 +260,7 @@ export const en = {
 
 /** The English dictionary's type: every key (the first screen's and the Settings dialog's parts), and the template
  * arguments each takes. */
-export type Dictionary = typeof en & typeof enSettings & typeof enModelsTools & typeof enThreadLogs;
+export type Dictionary = typeof en & typeof enSettings & typeof enModelsTools & typeof enThreadLogs & typeof enSchedules;
 
 export type MessageKey = keyof Dictionary;
 

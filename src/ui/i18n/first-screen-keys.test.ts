@@ -9,6 +9,7 @@ import { en } from "./en.ts";
 import { enAll } from "./en-all.ts";
 import { enModelsTools } from "./en-models-tools.ts";
 import { enSettings } from "./en-settings.ts";
+import { enSchedules } from "./en-schedules.ts";
 import { enThreadLogs } from "./en-thread-logs.ts";
 import { locale, setLanguage, t } from "./index.ts";
 
@@ -38,6 +39,7 @@ const PARTS = new Map<string, Record<string, unknown>>([
   [resolve(HERE, "en-settings.ts"), enSettings],
   [resolve(HERE, "en-models-tools.ts"), enModelsTools],
   [resolve(HERE, "en-thread-logs.ts"), enThreadLogs],
+  [resolve(HERE, "en-schedules.ts"), enSchedules],
 ]);
 
 interface ModuleFacts {

@@ -6,6 +6,7 @@ import type { Translation } from "./en.ts";
 import { zhCNConversation } from "./zh-cn-conversation.ts";
 import { zhCNModelsTools } from "./zh-cn-models-tools.ts";
 import { zhCNSettings } from "./zh-cn-settings.ts";
+import { zhCNSchedules } from "./zh-cn-schedules.ts";
 import { zhCNThreadLogs } from "./zh-cn-thread-logs.ts";
 import { zhCNWorkspaces } from "./zh-cn-workspaces.ts";
 
@@ -100,6 +101,7 @@ export const zhCN: Translation = {
   "share.menuItem": "分享链接",
   "header.uploads": "已上传的文件",
   "header.sandboxLog": "沙箱日志",
+  "header.schedule": "定时运行…",
   "share.title": "分享链接",
   "share.linkLabel": "分享链接",
   "share.copy": "复制链接",
@@ -214,5 +216,6 @@ export const zhCN: Translation = {
   ...zhCNSettings,
   ...zhCNModelsTools,
   ...zhCNThreadLogs,
+  ...zhCNSchedules,
   ...zhCNWorkspaces,
 };

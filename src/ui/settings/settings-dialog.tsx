@@ -13,6 +13,7 @@ import { MemoryTab } from "./memory/memory-tab.tsx";
 import { SkillsTab } from "./skills/skills-tab.tsx";
 import { SubagentsTab } from "./subagents/subagents-tab.tsx";
 import { SandboxTab } from "./sandbox/sandbox-tab.tsx";
+import { SchedulesTab } from "./schedules/schedules-tab.tsx";
 import { ModelsTab } from "./models/models-tab.tsx";
 import { SummariesTitlesSection } from "./models/summaries-titles-section.tsx";
 import { WebTab } from "./web/web-tab.tsx";
@@ -28,6 +29,7 @@ const TABS = [
   { id: "tools", name: "settings.tab.tools" },
   { id: "skills", name: "settings.tab.skills" },
   { id: "memory", name: "settings.tab.memory" },
+  { id: "schedules", name: "settings.tab.schedules" },
   { id: "subagents", name: "settings.tab.subagents" },
   { id: "sandbox", name: "settings.tab.sandbox" },
   { id: "appearance", name: "settings.tab.appearance" },
@@ -190,6 +192,9 @@ export function SettingsDialog() {
         ))}
         {panel("memory", () => (
           <MemoryTab client={client} />
+        ))}
+        {panel("schedules", () => (
+          <SchedulesTab client={client} />
         ))}
         {panel("subagents", () => (
           <SubagentsTab client={client} />

@@ -1,6 +1,6 @@
 // The title bar: "Show threads" (on a phone, or when the sidebar is hidden), the open thread's title and token
 // total, the "Keyboard shortcuts" button, the Terminal toggle, and the thread's actions (Rename, Pin, Export, Copy to…,
-// Share link, Uploads, Sandbox log, Delete).
+// Share link, Uploads, Sandbox log, Schedule…, Delete).
 // On a phone it is the only bar: Terminal and Thread actions become icons (their names stay, visually hidden), the
 // token total moves into the actions menu, and "Keyboard shortcuts" into the drawer (threads.css). Rename asks for
 // the title in a dialog; Delete asks in a dialog first; Replay plays the thread back in place of the composer.
@@ -25,6 +25,11 @@ const RenameThreadDialog = lazy(() =>
 const UploadsDialog = lazy(() => import("./uploads-dialog.tsx").then((module) => ({ default: module.UploadsDialog })));
 const SandboxLogDialog = lazy(() =>
   import("./sandbox-log-dialog.tsx").then((module) => ({ default: module.SandboxLogDialog })),
+);
+
+// Thread actions → "Schedule…": the thread's scheduled runs (src/ui/schedules/), a chunk loaded when first opened.
+const ScheduleDialog = lazy(() =>
+  import("../schedules/schedule-dialog.tsx").then((module) => ({ default: module.ScheduleDialog })),
 );
 
 const NO_MESSAGES: readonly WireMessage[] = [];
@@ -112,6 +117,10 @@ export function ThreadHeader(props: {
     const thread = openThread.thread();
     if (thread) setRecords({ kind, threadId: thread.thread_id });
   };
+
+  /** The thread whose schedules are shown (dialog "Schedule"), mounted the first time it is asked for. */
+  const [scheduling, setScheduling] = createSignal<string | undefined>();
+  const scheduledOnce = createMemo((was: boolean) => was || scheduling() !== undefined, false);
 
   // The live run's completed messages change by reference only when a step completes, not on every token.
   const produced = createMemo(() => runs.run()?.produced ?? NO_MESSAGES);
@@ -257,6 +266,16 @@ export function ThreadHeader(props: {
                     <button type="button" role="menuitem" onClick={() => showRecords("sandbox-log")}>
                       {t("header.sandboxLog")}
                     </button>
+                    <button
+                      type="button"
+                      role="menuitem"
+                      onClick={() => {
+                        setOpen(false);
+                        setScheduling(thread().thread_id);
+                      }}
+                    >
+                      {t("header.schedule")}
+                    </button>
                     {/* Another person's messages: memory stays out of this thread until the user turns it on. */}
                     <Show when={thread().foreign}>
                       {(foreign) => (
@@ -308,6 +327,16 @@ export function ThreadHeader(props: {
             client={client}
             threadId={records()?.kind === "sandbox-log" ? records()?.threadId : undefined}
             onClose={() => setRecords(undefined)}
+          />
+        </Suspense>
+      </Show>
+      <Show when={scheduledOnce()}>
+        <Suspense>
+          <ScheduleDialog
+            client={client}
+            threadId={scheduling()}
+            serverName={workspace ? (workspace.server()?.name ?? workspace.id) : undefined}
+            onClose={() => setScheduling(undefined)}
           />
         </Suspense>
       </Show>

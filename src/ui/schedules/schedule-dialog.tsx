@@ -1,0 +1,48 @@
+// Thread actions → "Schedule…": dialog "Schedule" with this thread's schedules and "New schedule" for it (the
+// schedules panel), and where they run. Its own chunk, loaded when first opened.
+import { createEffect, Show } from "solid-js";
+import "../i18n/en-schedules.ts";
+import { t } from "../i18n/index.ts";
+import { SchedulesPanel, type SchedulesClient } from "./schedules-panel.tsx";
+
+/** A modal dialog while `threadId` is set; `onClose` is called when it closes. */
+export function ScheduleDialog(props: {
+  client: SchedulesClient;
+  threadId: string | undefined;
+  serverName: string | undefined;
+  onClose: () => void;
+}) {
+  let dialog!: HTMLDialogElement;
+  createEffect(() => {
+    if (props.threadId !== undefined) {
+      if (!dialog.open) dialog.showModal();
+    } else if (dialog.open) dialog.close();
+  });
+  return (
+    <dialog
+      ref={dialog}
+      class="sheet schedule-dialog"
+      aria-labelledby="schedule-dialog-title"
+      onClose={() => props.onClose()}
+      onClick={(event) => {
+        if (event.target === dialog) dialog.close();
+      }}
+    >
+      <header>
+        <h2 id="schedule-dialog-title">{t("schedules.dialogTitle")}</h2>
+        <button type="button" class="ghost" onClick={() => dialog.close()}>
+          {t("schedules.close")}
+        </button>
+      </header>
+      <Show when={props.threadId} keyed>
+        {(threadId) => (
+          <SchedulesPanel
+            client={props.client}
+            threadId={threadId}
+            {...(props.serverName && { serverName: props.serverName })}
+          />
+        )}
+      </Show>
+    </dialog>
+  );
+}
