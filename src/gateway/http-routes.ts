@@ -2,6 +2,7 @@
 // (docs/architecture.md#d5-gateway), so the browser's code, the Fawn server and `@langchain/langgraph-sdk`'s Client
 // can drive a thread. Each domain's routes live in `http/<domain>-routes.ts`; this file is their table of contents.
 import type { Gateway } from "./create-gateway.ts";
+import { agentsRoutes } from "./http/agents-routes.ts";
 import { artifactRoutes } from "./http/artifact-routes.ts";
 import { composerRoutes } from "./http/composer-routes.ts";
 import { dataRoutes } from "./http/data-routes.ts";
@@ -28,6 +29,7 @@ const ROUTE_GROUPS: readonly RouteGroup[] = [
   composerRoutes,
   memoryRoutes,
   skillRoutes,
+  agentsRoutes,
   mcpRoutes,
   featureRoutes,
   fawnRoutes,

@@ -223,7 +223,7 @@ describe("Gateway routes", () => {
     expect(await (await call("POST", "/api/memory/reload")).json()).toEqual(status.data);
     expect(await (await call("GET", "/api/skills/custom")).json()).toEqual({ skills: [] });
     expect(await (await call("GET", "/api/features")).json()).toEqual({
-      agents_api: { enabled: false },
+      agents_api: { enabled: true },
       browser_control: { enabled: false },
       mcp_tasks: { enabled: false },
     });
