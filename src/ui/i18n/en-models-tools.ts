@@ -148,7 +148,7 @@ export const enModelsTools = {
   "web.fetch.direct":
     "Pages are read from this browser. Most sites refuse browser requests, so set the Proxy URL below.",
   "web.intro":
-    "The agent's web_search and web_fetch tools call these services with your own keys. Keys stay in this browser and are sent only to their service (or through your proxy).",
+    "The agent's web_search, web_fetch and image_search tools call these services with your own keys. Keys stay in this browser and are sent only to their service (or through your proxy).",
   "web.searchProvider": "Search provider",
   "web.off": "Off",
   "web.searchKey": "Search API key",

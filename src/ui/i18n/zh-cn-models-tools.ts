@@ -130,7 +130,7 @@ export const zhCNModelsTools: { readonly [K in keyof typeof enModelsTools]: stri
   "web.fetch.jina": "Jina Reader 无需密钥即可使用，但速率限制较低；填写密钥可提高限额。网页由 Jina 一方读取。",
   "web.fetch.direct": "网页由此浏览器直接读取。大多数网站会拒绝浏览器发出的请求，因此请在下方设置代理 URL。",
   "web.intro":
-    "智能体的 web_search 和 web_fetch 工具会用你自己的密钥调用这些服务。密钥只保存在此浏览器中，且只会发送给对应的服务（或经由你的代理）。",
+    "智能体的 web_search、web_fetch 和 image_search 工具会用你自己的密钥调用这些服务。密钥只保存在此浏览器中，且只会发送给对应的服务（或经由你的代理）。",
   "web.searchProvider": "搜索服务",
   "web.off": "关闭",
   "web.searchKey": "搜索 API 密钥",
