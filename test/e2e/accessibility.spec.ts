@@ -40,6 +40,7 @@ for (const scheme of ["light", "dark"] as const) {
       "Tools",
       "Skills",
       "Memory",
+      "Agents",
       "Subagents",
       "Sandbox",
       "Appearance",
@@ -47,11 +48,11 @@ for (const scheme of ["light", "dark"] as const) {
       "Servers",
     ]);
     for (const name of names) {
-      await settings.getByRole("tab", { name }).click();
-      await expect(settings.getByRole("tabpanel", { name })).toBeVisible();
+      await settings.getByRole("tab", { name, exact: true }).click();
+      await expect(settings.getByRole("tabpanel", { name, exact: true })).toBeVisible();
       // Once what the tab loads is there (its busy line gone).
       await expect(
-        settings.getByRole("tabpanel", { name }).getByRole("status").filter({ hasText: "Loading" }),
+        settings.getByRole("tabpanel", { name, exact: true }).getByRole("status").filter({ hasText: "Loading" }),
       ).toHaveCount(0);
       await expectNoA11yViolations(page, `Settings → ${name}`);
     }

@@ -18,7 +18,7 @@ export async function editSettings(page: Page, tab: string, fill: (dialog: Locat
   await clickSettings(page);
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await expect(dialog).toBeVisible();
-  await dialog.getByRole("tab", { name: tab }).click();
+  await dialog.getByRole("tab", { name: tab, exact: true }).click();
   await fill(dialog);
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(dialog.getByText("Saved.")).toBeVisible();
@@ -187,7 +187,8 @@ export async function openSettings(page: Page, tab: string): Promise<Locator> {
   await clickSettings(page);
   const dialog = page.getByRole("dialog", { name: "Settings" });
   await expect(dialog).toBeVisible();
-  await dialog.getByRole("tab", { name: tab }).click();
+  // Exact: "Subagents" holds "Agents".
+  await dialog.getByRole("tab", { name: tab, exact: true }).click();
   return dialog;
 }
 

@@ -16,8 +16,8 @@ test("every Settings tab speaks without developer words; the mock preset is unde
   const tabs = await dialog.getByRole("tab").allInnerTexts();
   expect(tabs.length).toBeGreaterThan(5);
   for (const name of tabs) {
-    await dialog.getByRole("tab", { name }).click();
-    await expect(dialog.getByRole("tab", { name })).toHaveAttribute("aria-selected", "true");
+    await dialog.getByRole("tab", { name, exact: true }).click();
+    await expect(dialog.getByRole("tab", { name, exact: true })).toHaveAttribute("aria-selected", "true");
     const text = await dialog.innerText();
     expect(text, `Settings → ${name}`).not.toMatch(/\bREADME\b|mock-llm/);
     // A command is shown only to developers, who are told so.

@@ -4,7 +4,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { clickSettings, closeSettings, configureEndpoint, expectNoA11yViolations, openSettings } from "./fixtures.ts";
 
-const TABS = ["Models", "Web", "Tools", "Skills", "Memory", "Subagents", "Sandbox", "Appearance", "Data"];
+const TABS = ["Models", "Web", "Tools", "Skills", "Memory", "Agents", "Subagents", "Sandbox", "Appearance", "Data"];
 
 /**
  * What in the open Settings dialog breaks a small screen: a visible element reaching past the viewport's left or
@@ -83,8 +83,8 @@ async function everyTabFits(page: Page): Promise<void> {
   expect(frame.x + frame.width, "the dialog fits the screen's width").toBeLessThanOrEqual(viewport.width);
   expect(frame.y + frame.height, "the dialog fits the screen's height").toBeLessThanOrEqual(viewport.height);
   for (const name of TABS) {
-    await dialog.getByRole("tab", { name }).click();
-    const panel = dialog.getByRole("tabpanel", { name });
+    await dialog.getByRole("tab", { name, exact: true }).click();
+    const panel = dialog.getByRole("tabpanel", { name, exact: true });
     await expect(panel).toBeVisible();
     await expect(panel.getByRole("status").filter({ hasText: "Loading" })).toHaveCount(0);
     if (name === "Models") {
@@ -97,6 +97,8 @@ async function everyTabFits(page: Page): Promise<void> {
     }
     // A server's fields and switches, as "Add server" shows them.
     if (name === "Tools") await panel.getByRole("button", { name: "Add server" }).click();
+    // The agent editor's fields, as "New agent" shows them.
+    if (name === "Agents") await panel.getByRole("button", { name: "New agent" }).click();
     expect.soft(await layoutProblems(page), `Settings → ${name} at ${viewport.width} px`).toEqual([]);
     for (const button of [
       dialog.getByRole("button", { name: "Close settings" }),
