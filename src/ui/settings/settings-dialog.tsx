@@ -1,5 +1,5 @@
-// Settings: Models (the endpoints, models-tab.tsx), Web, Skills, Memory, Subagents, Sandbox, Appearance, Data and
-// Servers, one tab at a time; everything is stored in this browser only. A tab stays mounted (hidden) once opened, so
+// Settings: Models (the endpoints, models-tab.tsx), Web, Skills, Memory, Agents, Subagents, Sandbox, Appearance, Data
+// and Servers, one tab at a time; everything is stored in this browser only. A tab stays mounted (hidden) once opened, so
 // edits not yet saved survive a switch to another tab; closing the dialog with such edits asks first (see
 // `requestClose`). A tab's edits count as saved only once its Save has stored them (settings-saved.ts): a refused
 // Save leaves them unsaved.
@@ -7,6 +7,7 @@
 import "../i18n/en-settings.ts";
 import "../i18n/en-models-tools.ts";
 import { createEffect, createSignal, For, Show, untrack, type JSX } from "solid-js";
+import { AgentsTab } from "./agents/agents-tab.tsx";
 import { AppearanceTab } from "./appearance/appearance-tab.tsx";
 import { DataTab } from "./data/data-tab.tsx";
 import { MemoryTab } from "./memory/memory-tab.tsx";
@@ -29,6 +30,7 @@ const TABS = [
   { id: "tools", name: "settings.tab.tools" },
   { id: "skills", name: "settings.tab.skills" },
   { id: "memory", name: "settings.tab.memory" },
+  { id: "agents", name: "settings.tab.agents" },
   { id: "schedules", name: "settings.tab.schedules" },
   { id: "subagents", name: "settings.tab.subagents" },
   { id: "sandbox", name: "settings.tab.sandbox" },
@@ -192,6 +194,9 @@ export function SettingsDialog() {
         ))}
         {panel("memory", () => (
           <MemoryTab client={client} />
+        ))}
+        {panel("agents", () => (
+          <AgentsTab client={client} />
         ))}
         {panel("schedules", () => (
           <SchedulesTab client={client} />
