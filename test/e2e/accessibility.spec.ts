@@ -41,6 +41,7 @@ for (const scheme of ["light", "dark"] as const) {
       "Skills",
       "Memory",
       "Agents",
+      "Schedules",
       "Subagents",
       "Sandbox",
       "Appearance",
