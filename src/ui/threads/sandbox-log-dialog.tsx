@@ -129,7 +129,7 @@ export function SandboxLogDialog(props: { client: GatewayClient; threadId: strin
                           </div>
                         </td>
                         <td role="cell" data-label={t("sandboxLog.exitCode")} class="sandbox-log-exit">
-                          {outcomeText(entry)}
+                          <span>{outcomeText(entry)}</span>
                         </td>
                         <td role="cell" data-label={t("sandboxLog.files")}>
                           <Show
