@@ -6,7 +6,7 @@ import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import type { GatewayApi, Schedule, ScheduleInput, ScheduleWhen } from "../../protocol/index.ts";
 import { errorMessage } from "../gateway-client.ts";
 import "../i18n/en-schedules.ts";
-import { locale, t } from "../i18n/index.ts";
+import { locale, t, tn } from "../i18n/index.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 import { draftOf } from "./schedule-draft.ts";
 import { ScheduleForm } from "./schedule-form.tsx";
@@ -27,9 +27,7 @@ function formatTime(iso: string): string {
 export function whenText(when: ScheduleWhen): string {
   switch (when.kind) {
     case "every":
-      return t(when.unit === "minutes" ? "schedules.when.minutes" : "schedules.when.hours", {
-        count: String(when.every),
-      });
+      return tn(when.unit === "minutes" ? "schedules.when.minutes" : "schedules.when.hours", when.every);
     case "daily":
       return t("schedules.when.daily", { time: when.time });
     case "weekdays":
