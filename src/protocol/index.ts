@@ -12,6 +12,7 @@ export * from "./sandbox-api.ts";
 export * from "./sandbox-log.ts";
 export * from "./settings-api.ts";
 export * from "./model-endpoints.ts";
+export * from "./model-options.ts";
 export * from "./memory-api.ts";
 export * from "./skills-api.ts";
 export * from "./mcp-api.ts";
