@@ -2,7 +2,9 @@
 // for a graph (a UUID v5 of its name), so clients that ask for the id or for `lead_agent` both find it.
 import { Hono } from "hono";
 import { z } from "zod";
-import { HttpProblem, json, readBody, type LangGraphEnv } from "./http.ts";
+import type { Gateway } from "../../src/gateway/index.ts";
+import { agentAssistants, agentOfAssistant, agentAssistant, type AgentAssistant } from "./agent-assistants.ts";
+import { HttpProblem, json, ownerOf, readBody, type LangGraphContext, type LangGraphEnv } from "./http.ts";
 import { matchesMetadata } from "./thread-metadata.ts";
 
 /** The one graph Fawn serves. */
@@ -33,11 +35,8 @@ export function isLeadAgent(id: string | undefined): boolean {
   return id === undefined || id === GRAPH_ID || id === LEAD_AGENT_ASSISTANT_ID;
 }
 
-/** The assistant `id` names, or a 404 in LangGraph's words. */
-function assistantOr404(id: string) {
-  if (!isLeadAgent(id)) throw new HttpProblem(404, `Assistant "${id}" not found.`);
-  return leadAgentAssistant;
-}
+/** The user's Gateway, for their custom agents (each an assistant); without it, only the lead agent is served. */
+export type AssistantsGateway = ((owner: string) => Promise<Gateway>) | undefined;
 
 const searchBody = z.object({
   graph_id: z.string().optional(),
@@ -48,24 +47,36 @@ const searchBody = z.object({
 });
 
 /** Search, count and get the assistant, with its graph's minimal drawing and schemas. */
-export function assistantRoutes(): Hono<LangGraphEnv> {
+export function assistantRoutes(gateway?: AssistantsGateway): Hono<LangGraphEnv> {
   const app = new Hono<LangGraphEnv>();
-  const searched = async (body: z.infer<typeof searchBody>) => {
-    const matches =
-      (body.graph_id === undefined || body.graph_id === GRAPH_ID) &&
-      (body.name === undefined || GRAPH_ID.includes(body.name)) &&
-      matchesMetadata(leadAgentAssistant.metadata, body.metadata);
-    return matches ? [leadAgentAssistant] : [];
+  /** The lead agent and the user's custom agents. */
+  const all = async (c: LangGraphContext): Promise<(typeof leadAgentAssistant | AgentAssistant)[]> => [
+    leadAgentAssistant,
+    ...(gateway ? await agentAssistants(await gateway(ownerOf(c))) : []),
+  ];
+  /** The assistant `id` names (its id, or the graph's or an agent's name), or a 404 in LangGraph's words. */
+  const assistantOr404 = async (c: LangGraphContext, id: string) => {
+    if (isLeadAgent(id)) return leadAgentAssistant;
+    const agent = gateway ? await agentOfAssistant(await gateway(ownerOf(c)), id) : undefined;
+    if (!agent) throw new HttpProblem(404, `Assistant "${id}" not found.`);
+    return agentAssistant(agent);
   };
+  const searched = async (c: LangGraphContext, body: z.infer<typeof searchBody>) =>
+    (await all(c)).filter(
+      (assistant) =>
+        (body.graph_id === undefined || body.graph_id === GRAPH_ID) &&
+        (body.name === undefined || assistant.name.includes(body.name)) &&
+        matchesMetadata(assistant.metadata, body.metadata),
+    );
   app.post("/assistants/search", async (c) => {
     const body = await readBody(c, searchBody);
-    const found = (await searched(body)).slice(body.offset, body.offset + body.limit);
+    const found = (await searched(c, body)).slice(body.offset, body.offset + body.limit);
     return json(found, 200, { "x-pagination-total": String(body.offset + found.length) });
   });
-  app.post("/assistants/count", async (c) => json((await searched(await readBody(c, searchBody))).length));
-  app.get("/assistants/:assistant_id", (c) => json(assistantOr404(c.req.param("assistant_id"))));
-  app.get("/assistants/:assistant_id/graph", (c) => {
-    assistantOr404(c.req.param("assistant_id"));
+  app.post("/assistants/count", async (c) => json((await searched(c, await readBody(c, searchBody))).length));
+  app.get("/assistants/:assistant_id", async (c) => json(await assistantOr404(c, c.req.param("assistant_id"))));
+  app.get("/assistants/:assistant_id/graph", async (c) => {
+    await assistantOr404(c, c.req.param("assistant_id"));
     // The agent's loop as createAgent draws it: model, tools, back to the model until it answers.
     return json({
       nodes: [
@@ -82,13 +93,13 @@ export function assistantRoutes(): Hono<LangGraphEnv> {
       ],
     });
   });
-  app.get("/assistants/:assistant_id/schemas", (c) => {
-    assistantOr404(c.req.param("assistant_id"));
+  app.get("/assistants/:assistant_id/schemas", async (c) => {
+    await assistantOr404(c, c.req.param("assistant_id"));
     const messages = { type: "array", items: { type: "object" } };
     const state = { type: "object", properties: { messages, title: { type: "string" } } };
     const context = {
       type: "object",
-      properties: { model_name: { type: "string" }, mode: { type: "string" } },
+      properties: { model_name: { type: "string" }, mode: { type: "string" }, agent_name: { type: "string" } },
     };
     return json({
       graph_id: GRAPH_ID,
@@ -99,8 +110,8 @@ export function assistantRoutes(): Hono<LangGraphEnv> {
       context_schema: context,
     });
   });
-  app.get("/assistants/:assistant_id/subgraphs", (c) => {
-    assistantOr404(c.req.param("assistant_id"));
+  app.get("/assistants/:assistant_id/subgraphs", async (c) => {
+    await assistantOr404(c, c.req.param("assistant_id"));
     return json({});
   });
   return app;

@@ -29,7 +29,7 @@ export function langGraphRoutes<E extends LangGraphEnv = LangGraphEnv>(deps: Lan
   const app = new Hono<E>({ strict: false });
   const metadata = new ThreadMetadataTable(deps.db);
   const gateway = (owner: string) => deps.gateways.forUser(owner);
-  app.route("/", assistantRoutes());
+  app.route("/", assistantRoutes(gateway));
   app.route("/", threadRoutes({ gateway, metadata, queue: deps.queue }));
   app.route("/", runRoutes({ gateway, queue: deps.queue, metadata }));
   app.onError(errorResponse);

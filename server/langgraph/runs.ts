@@ -13,6 +13,7 @@ import {
   type ServerRun,
   type StoredRunEvent,
 } from "../runs/index.ts";
+import { agentAssistantId, agentOfAssistant } from "./agent-assistants.ts";
 import { isLeadAgent, LEAD_AGENT_ASSISTANT_ID } from "./assistants.ts";
 import {
   HttpProblem,
@@ -188,16 +189,21 @@ export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
   /** Queues a run from the request's body (on the path's thread, or a temporary one); answers it with its place. */
   const create = async (c: LangGraphContext, stateless = false) => {
     const body = await readBody(c, runBody);
-    if (!isLeadAgent(body.assistant_id)) {
+    // A custom agent's assistant runs the lead agent as that agent (DeerFlow's context.agent_name).
+    const agent = isLeadAgent(body.assistant_id)
+      ? undefined
+      : await agentOfAssistant(await deps.gateway(ownerOf(c)), body.assistant_id);
+    if (!isLeadAgent(body.assistant_id) && !agent) {
       throw new HttpProblem(404, `No assistant found for "${body.assistant_id}"; this server runs lead_agent.`);
     }
+    if (agent) body.context = { ...body.context, agent_name: agent.name };
     const { owner, gateway, threadId } = stateless
       ? await temporaryThread(c)
       : await threadOf(c, body.if_not_exists === "create");
     const kwargs = kwargsOf(body);
     const run = await queue
       .create(owner, threadId, {
-        assistantId: LEAD_AGENT_ASSISTANT_ID,
+        assistantId: agent ? agentAssistantId(agent.name) : LEAD_AGENT_ASSISTANT_ID,
         kwargs,
         ...(body.metadata && { metadata: body.metadata }),
         ...(body.multitask_strategy && { multitaskStrategy: body.multitask_strategy }),

@@ -65,6 +65,9 @@ describe("runRequestOf", () => {
     expect(context({ thinking_enabled: true, is_plan_mode: true })).toEqual({ mode: "pro" });
     expect(context({ thinking_enabled: true, is_plan_mode: true, subagent_enabled: true })).toEqual({ mode: "ultra" });
     expect(context({ mode: "pro", subagent_enabled: true })).toEqual({ mode: "pro" });
+    // DeerFlow's custom agent; null (or "") goes back to the lead agent.
+    expect(context({ agent_name: "researcher" })).toEqual({ agent: "researcher" });
+    expect(context({ agent_name: null })).toEqual({ agent: null });
     expect(
       runRequestOf("r", "t", { input: { messages: ["hi"] }, config: { configurable: { model_name: "m" } } }).context,
     ).toEqual({ model: "m" });

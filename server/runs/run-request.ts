@@ -79,7 +79,13 @@ function runContextOf(kwargs: RunKwargs): NonNullable<RunRequest["context"]> {
   const values = { ...kwargs.config?.configurable, ...kwargs.context };
   const model = [values.model_name, values.model].find((value) => typeof value === "string" && value !== "");
   const mode = modeOf(values);
-  return { ...(typeof model === "string" && { model }), ...(mode && { mode }) };
+  // DeerFlow's `agent_name` (or Fawn's `agent`): the custom agent; null goes back to the lead agent.
+  const agent = [values.agent_name, values.agent].find((value) => value === null || typeof value === "string");
+  return {
+    ...(typeof model === "string" && { model }),
+    ...(mode && { mode }),
+    ...(agent !== undefined && { agent: agent === "" ? null : (agent as string | null) }),
+  };
 }
 
 /** `mode` itself, else DeerFlow's flags: subagents → ultra, plan mode → pro, thinking → thinking, none → flash. */

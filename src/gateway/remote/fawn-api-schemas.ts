@@ -82,6 +82,7 @@ const threadSummaryObject = z.object({
     .object({ message_ids: z.array(z.string().max(1000)).max(100_000), memory: z.boolean().optional() })
     .optional(),
   approved_tools: z.array(z.string().max(1000)).max(1000).optional(),
+  agent: z.string().max(64).optional(),
 });
 
 export const threadSummarySchema: z.ZodType<ThreadSummary> = threadSummaryObject;

@@ -204,6 +204,8 @@ export function summaryOf(thread: LangGraphThread): ThreadSummary {
     updated_at: thread.updated_at,
     status: statusOf(thread.status),
     ...(metadata.pinned === true && { pinned: true }),
+    // DeerFlow keeps a thread's custom agent in its metadata.
+    ...(typeof metadata.agent_name === "string" && metadata.agent_name && { agent: metadata.agent_name.slice(0, 64) }),
   };
 }
 

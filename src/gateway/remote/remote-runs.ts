@@ -129,6 +129,8 @@ export class RemoteRuns implements RunsApi {
     const context = {
       ...(request.context?.mode && { mode: request.context.mode }),
       ...(request.context?.model && { model_name: request.context.model }),
+      // DeerFlow's name for the custom agent a run talks to (null: back to the lead agent).
+      ...(request.context?.agent !== undefined && { agent_name: request.context.agent }),
     };
     const messages = request.input.messages.map((message) => ({
       type: "human",
