@@ -1,6 +1,6 @@
 // The sandbox log (DeerFlow's SandboxAuditMiddleware) through the Gateway, with the scripted mock model: each command
 // the agent runs is kept with its time, exit code and changed files; the Terminal's are not; the log leaves the
-// conversation alone, travels in a .fawn bundle, and a bundle with a forged entry is refused whole.
+// conversation alone, travels in a .fawn bundle and a backup, and a bundle with a forged entry is refused whole.
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { Gateway } from "../../src/gateway/index.ts";
@@ -58,6 +58,16 @@ describe("the sandbox log", () => {
     await gateway.threads.delete(threadId);
     const imported = await gateway.bundles.import(bundle.blob);
     expect(await gateway.threads.sandboxLog(imported.thread_id)).toEqual(log);
+  });
+
+  it("travels in a backup (Settings → Data → Export all data) to another browser", async () => {
+    const { gateway } = harness;
+    const threadId = await threadWithCommands(gateway);
+    const log = await gateway.threads.sandboxLog(threadId);
+    const backup = await gateway.data.export();
+    const other = await harness.freshGateway();
+    await other.data.import(backup.blob, { acceptAdditions: true });
+    expect(await other.threads.sandboxLog(threadId)).toEqual(log);
   });
 
   it("refuses a bundle whose log names a file outside the thread, and writes nothing", async () => {
