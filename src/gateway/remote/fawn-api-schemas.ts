@@ -3,6 +3,7 @@
 // field (unknown keys dropped) before it reaches the page, as an imported thread is.
 import { z } from "zod";
 import {
+  FEEDBACK_COMMENT_MAX,
   RUN_ERROR_CODES,
   type ThreadCompaction,
   type ThreadContextUsage,
@@ -97,6 +98,13 @@ const threadEntry = z.discriminatedUnion("kind", [
   }),
 ]);
 
+const messageFeedback = z.object({
+  message_id: z.string().min(1).max(1000),
+  rating: z.union([z.literal(1), z.literal(-1)]),
+  comment: z.string().max(FEEDBACK_COMMENT_MAX).optional(),
+  at: time,
+});
+
 export const threadDetailSchema: z.ZodType<ThreadDetail> = threadSummaryObject.extend({
   entries: z.array(threadEntry).max(100_000),
   artifacts: z.array(z.string().max(4000)).max(10_000).optional(),
@@ -105,6 +113,7 @@ export const threadDetailSchema: z.ZodType<ThreadDetail> = threadSummaryObject.e
     .record(z.string(), z.object({ prompt: versionChoice.optional(), reply: versionChoice.optional() }))
     .optional(),
   resumable: z.boolean().optional(),
+  feedback: z.record(z.string().max(1000), messageFeedback).optional(),
 }) as unknown as z.ZodType<ThreadDetail>;
 
 export const threadSummariesSchema = z.array(threadSummarySchema).max(100_000);

@@ -1,8 +1,13 @@
-// What a user can do with a message: edit a user message and run it again, regenerate a reply, and move between the
-// versions either made ("‹ 2/3 ›"). Buttons are icons with names, so a message's text stays the message alone.
-import { createSignal, Show, type JSX } from "solid-js";
+// What a user can do with a message: edit a user message and run it again, regenerate a reply, rate it, and move
+// between the versions either made ("‹ 2/3 ›"). Buttons are icons with names, so a message's text stays the message
+// alone.
+import { createSignal, lazy, Show, type JSX } from "solid-js";
 import type { VersionChoice } from "../../protocol/index.ts";
 import { t } from "../i18n/index.ts";
+import type { FeedbackControl } from "./message-feedback.tsx";
+
+// Loaded with the first reply shown, not with the first screen.
+const MessageFeedbackButtons = lazy(() => import("./message-feedback.tsx"));
 
 /** What the conversation lets a message do; absent while a run is under way, or in a thread that takes no message. */
 export interface MessageActions {
@@ -13,6 +18,8 @@ export interface MessageActions {
   onEdit?: ((text: string) => void) | undefined;
   /** A reply: runs its user message again. */
   onRegenerate?: (() => void) | undefined;
+  /** An answer's last reply: "Good reply" / "Bad reply", with an optional comment. */
+  feedback?: FeedbackControl | undefined;
 }
 
 function Icon(props: { path: string }): JSX.Element {
@@ -66,6 +73,7 @@ export function MessageActionBar(props: { actions: MessageActions; children?: JS
         {(choice) => <VersionSwitcher choice={choice()} onShow={(runId) => props.actions.onShowVersion?.(runId)} />}
       </Show>
       {props.children}
+      <Show when={props.actions.feedback}>{(control) => <MessageFeedbackButtons control={control()} />}</Show>
       <Show when={props.actions.onRegenerate}>
         {(regenerate) => (
           <button

@@ -64,6 +64,14 @@ export const enConversation = {
   "message.regenerate": "Regenerate",
   "message.previousVersion": "Previous version",
   "message.nextVersion": "Next version",
+  // Feedback on a reply (message-feedback.tsx).
+  "feedback.good": "Good reply",
+  "feedback.bad": "Bad reply",
+  "feedback.commentForm": "Feedback comment",
+  "feedback.comment": "Comment",
+  "feedback.commentHint": "What made this reply good or bad? (optional)",
+  "feedback.skip": "Skip",
+  "feedback.failed": template<{ error: string }>("Your feedback was not saved: {{ error }}"),
   "conversation.cutOff": "This reply was cut off before it finished.",
   "conversation.continue": "Continue",
   // A tool call that sends data out, waiting for the user (conversation/approval-card.tsx).

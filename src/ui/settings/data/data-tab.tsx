@@ -7,6 +7,7 @@ import { download } from "../../shared/download.ts";
 import { requestPersistentStorage } from "../../shared/persistent-storage.ts";
 import { connectGateway, errorMessage } from "../../gateway-client.ts";
 import { StatusLine, type Status } from "../../shared/status-line.tsx";
+import { FeedbackCount } from "./feedback-count.tsx";
 
 interface StorageReport {
   usage: number;
@@ -230,6 +231,8 @@ export function DataTab() {
           </>
         )}
       </Show>
+
+      <FeedbackCount client={client} refresh={report()} />
 
       {/* ---- Backup: export, import, delete (issue 7) ---- */}
       <section class="data-backup" aria-labelledby="data-backup-title">
