@@ -161,6 +161,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
       return target && createModel(target);
     },
     onChange: () => notify({ type: "memory-changed" }),
+    flushOthers: (): Promise<void> => agents.flushMemory(),
   });
   const mcp = new McpService(storage, {
     notify,
@@ -171,7 +172,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     ...(outboundFetch && { fetch: outboundFetch }),
   });
   const approvals = new ApprovalService({ threads: threadRepository, notify });
-  const agents = new AgentsService(storage.settings, {
+  const agents: AgentsService = new AgentsService(storage.settings, {
     notify,
     memorySettings: () => memory.getSettings(),
     createModel: async () => {

@@ -74,6 +74,8 @@ export interface MemoryServiceOptions {
   createModel: () => Promise<BaseChatModel | undefined>;
   /** Told after the memory changed (other tabs refresh). */
   onChange?: () => void;
+  /** Applies the other memories' waiting updates too (custom agents' own), when the page is hidden or closed. */
+  flushOthers?: () => Promise<void>;
 }
 
 export class MemoryService implements MemoryApi {
@@ -140,8 +142,8 @@ export class MemoryService implements MemoryApi {
   }
 
   /** Applies queued updates now. */
-  flush(): Promise<void> {
-    return this.queue.flush();
+  async flush(): Promise<void> {
+    await Promise.all([this.queue.flush(), this.options.flushOthers?.()]);
   }
 
   addFact(input: MemoryFactInput & { content: string }): Promise<MemoryDocument> {

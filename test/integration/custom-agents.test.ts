@@ -96,7 +96,7 @@ describe("custom agents in a run", () => {
     });
     // The shared memory stays out of the agent's prompt.
     expect(systemOf(agentRequest("I prefer tabs"))).not.toContain("sailing");
-    await harness.gateway.agents.flushMemory();
+    // The page's flush (hidden or closed) applies the agent's waiting update too.
     await harness.gateway.memory.flush();
     expect((await harness.gateway.agents.getMemory("reviewer")).facts.map((fact) => fact.content)).toEqual([
       "User prefers tabs over spaces",
