@@ -109,12 +109,21 @@ describe("fawn-server.json", () => {
       },
     ],
     defaultModel: "Claude/claude",
-    webTools: { search: { provider: "tavily", apiKey: "$TAVILY_API_KEY" } },
+    webTools: {
+      search: { provider: "tavily", apiKey: "$TAVILY_API_KEY" },
+      images: { provider: "firecrawl", apiKey: "$FIRECRAWL_API_KEY" },
+    },
     mcpServers: [
       { name: "docs", url: "https://mcp.example.com/mcp", headers: { "X-Key": "$DOCS_KEY", Accept: "json" } },
     ],
   };
-  const env = { OPENAI_API_KEY: "sk-o", ANTHROPIC_KEY: "sk-a", TAVILY_API_KEY: "tv", DOCS_KEY: "dk" };
+  const env = {
+    OPENAI_API_KEY: "sk-o",
+    ANTHROPIC_KEY: "sk-a",
+    TAVILY_API_KEY: "tv",
+    FIRECRAWL_API_KEY: "fc",
+    DOCS_KEY: "dk",
+  };
 
   it("is read from ./fawn-server.json, keys from the variables it names, the environment winning for the port", () => {
     const folder = folderWith({ "fawn-server.json": JSON.stringify(file) });
@@ -146,6 +155,7 @@ describe("fawn-server.json", () => {
     expect(config.webTools).toEqual({
       search: { provider: "tavily", apiKey: "tv" },
       fetch: { provider: "jina", apiKey: "" },
+      images: { provider: "firecrawl", apiKey: "fc" },
     });
     expect(config.mcpServers).toEqual([
       { name: "docs", url: "https://mcp.example.com/mcp", enabled: true, headers: { "X-Key": "dk", Accept: "json" } },

@@ -117,6 +117,8 @@ const fileSchema = z.strictObject({
     .strictObject({
       search: webServiceSchema.optional(),
       fetch: webServiceSchema.optional(),
+      /** image_search's service (Firecrawl, Brave or Serper); absent: no image_search. */
+      images: webServiceSchema.optional(),
       askBeforeSending: z.boolean().optional(),
     })
     .optional(),
@@ -263,7 +265,7 @@ function modelsFrom(file: FileConfig, env: Env, read: (name: string) => string |
 }
 
 function webToolsFrom(web: NonNullable<FileConfig["webTools"]>, env: Env): WebToolSettings {
-  const service = (part: "search" | "fetch", fallback: string) => {
+  const service = (part: "search" | "fetch" | "images", fallback: string) => {
     const given = web[part];
     return {
       provider: given?.provider ?? fallback,
@@ -275,6 +277,7 @@ function webToolsFrom(web: NonNullable<FileConfig["webTools"]>, env: Env): WebTo
   return {
     search: service("search", "off"),
     fetch: service("fetch", "jina"),
+    ...(web.images && { images: service("images", "off") }),
     ...(web.askBeforeSending !== undefined && { askBeforeSending: web.askBeforeSending }),
   } as WebToolSettings;
 }
