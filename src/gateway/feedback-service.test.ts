@@ -1,12 +1,15 @@
 // Feedback on replies: a rating and its comment kept with the thread (the last one wins, pressing again takes it
-// back), refused for what is not a reply, counted over every thread; and DeerFlow's run feedback routes over it.
+// back), refused for what is not a reply, counted over every thread, left out of a `.fawn`; DeerFlow's run feedback
+// routes over it; and a server workspace rating a reply through those routes.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ThreadDetail, WireMessage } from "../protocol/index.ts";
 import { memoryStorage } from "../storage/memory/index.ts";
 import type { FawnStorage, RunRecord } from "../storage/index.ts";
 import type { Gateway } from "./create-gateway.ts";
-import { FeedbackService, feedbackOf } from "./feedback-service.ts";
+import { FeedbackService, feedbackOf, withoutFeedback } from "./feedback-service.ts";
 import { createGatewayFetch } from "./http-routes.ts";
+import { RemoteContext } from "./remote/remote-context.ts";
+import { RemoteFeedback } from "./remote/remote-feedback.ts";
 import { composeHistory } from "./thread-history.ts";
 
 const messages: WireMessage[] = [
@@ -108,13 +111,18 @@ describe("FeedbackService", () => {
   });
 });
 
+/** The Gateway's routes over this file's thread, runs and feedback service. */
+const routes = () =>
+  createGatewayFetch({
+    threads: { get: detail, readFile: async () => undefined },
+    runs: { list: async () => runs },
+    branches: { shownVersion: async () => undefined },
+    checkpointer: { getTuple: async () => undefined },
+    feedback: service,
+  } as unknown as Gateway);
+
 describe("DeerFlow's run feedback routes", () => {
-  const fetchRoute = (path: string, init?: RequestInit) =>
-    createGatewayFetch({
-      threads: { get: detail },
-      runs: { list: async () => runs },
-      feedback: service,
-    } as unknown as Gateway)(new Request(`http://fawn.local${path}`, init));
+  const fetchRoute = (path: string, init?: RequestInit) => routes()(new Request(`http://fawn.local${path}`, init));
   const put = (path: string, body: unknown) =>
     fetchRoute(path, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
@@ -141,17 +149,9 @@ describe("DeerFlow's run feedback routes", () => {
 
   it("the history feed carries the rating on the run's last reply only", async () => {
     await put("/api/threads/t/runs/r3/feedback", { rating: 1 });
-    // threads.get stands in for the whole thread here; the feed reads its feedback and runs.
-    const gateway = {
-      threads: { get: detail, readFile: async () => undefined },
-      runs: { list: async () => runs },
-      branches: { shownVersion: async () => undefined },
-      checkpointer: { getTuple: async () => undefined },
-      feedback: service,
-    } as unknown as Gateway;
-    const page = (await (
-      await createGatewayFetch(gateway)(new Request("http://fawn.local/api/threads/t/messages/page"))
-    ).json()) as { data: { content: { id: string }; feedback: unknown }[] };
+    const page = (await (await fetchRoute("/api/threads/t/messages/page")).json()) as {
+      data: { content: { id: string }; feedback: unknown }[];
+    };
     const rated = page.data.filter((row) => row.feedback !== null);
     expect(rated.map((row) => [row.content.id, row.feedback])).toEqual([
       ["a3", { feedback_id: "a3", rating: 1, comment: null }],
@@ -166,4 +166,47 @@ describe("DeerFlow's run feedback routes", () => {
     expect((await put("/api/threads/t/runs/r9/feedback", { rating: 1 })).status).toBe(404);
     expect(await service.list("t")).toEqual([]);
   });
+});
+
+describe("a server workspace's feedback", () => {
+  const server = (kind: "deerflow" | "langgraph") =>
+    new RemoteFeedback(
+      new RemoteContext({
+        server: {
+          id: "s",
+          name: "Team",
+          url: "https://team.example",
+          kind,
+          features: { fawn: false, uploads: true, artifacts: true, memory: true, skills: true, models: true },
+          added_at: 0,
+        },
+        fetch: async (input, init) =>
+          routes()(new Request(String(input).replace("https://team.example", "http://fawn.local"), init)),
+      }),
+    );
+
+  it("rates a reply through the run that added it, reads it back from the history feed, and takes it back", async () => {
+    const remote = server("deerflow");
+    expect(await remote.set("t", "a3", { rating: 1, comment: "Kind." })).toMatchObject({ rating: 1, comment: "Kind." });
+    expect((await service.list("t")).map((item) => item.message_id)).toEqual(["a3"]);
+    expect((await remote.list("t")).map((item) => [item.message_id, item.rating, item.comment])).toEqual([
+      ["a3", 1, "Kind."],
+    ]);
+    await remote.clear("t", "a3");
+    expect(await service.list("t")).toEqual([]);
+  });
+
+  it("says a LangGraph-only server has no feedback", async () => {
+    await expect(server("langgraph").set("t", "a3", { rating: 1 })).rejects.toThrow(
+      "Feedback is not available on langgraphjs dev (team.example).",
+    );
+  });
+});
+
+it("a .fawn's records leave the ratings out and keep every other note", () => {
+  const entries = [
+    { entry: { kind: "feedback", id: "f", message_id: "a2", rating: 1, at: 1 } },
+    { entry: { kind: "stopped", id: "s", message_id: "a2" } },
+  ] as const;
+  expect(withoutFeedback({ entries: [...entries] }).entries).toEqual([entries[1]]);
 });

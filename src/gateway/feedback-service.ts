@@ -36,6 +36,14 @@ export function feedbackOf(entries: readonly StoredEntry[]): Map<string, Message
   return feedback;
 }
 
+/**
+ * A thread's records without its ratings: a `.fawn` (a share link, Copy to…) carries the thread, not what its owner
+ * told Fawn of its replies; a backup keeps them.
+ */
+export function withoutFeedback<T extends { entries: readonly { entry: StoredEntry }[] }>(records: T): T {
+  return { ...records, entries: records.entries.filter((record) => record.entry.kind !== "feedback") };
+}
+
 /** The comment as kept (trimmed; empty is none), or the sentence refusing it. */
 function cleanComment(comment: unknown): string | undefined {
   if (comment === undefined || comment === null) return undefined;

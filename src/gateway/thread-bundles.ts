@@ -30,6 +30,7 @@ import type { BackupStorage, SecretStorage, ThreadFileStorage } from "../storage
 import { readArchive, restorableThread } from "./archive-restore.ts";
 import { storedMessageIds } from "./foreign-messages.ts";
 import { withErrorsRedacted } from "./error-redaction.ts";
+import { withoutFeedback } from "./feedback-service.ts";
 import { writing } from "./writes.ts";
 
 export interface ThreadBundlesOptions {
@@ -65,7 +66,7 @@ export class ThreadBundles implements BundlesApi {
     const stored = await this.store.readThread(threadId);
     if (!stored) throw new UserError(`There is no thread with id ${threadId}.`);
     const redact = secretRedactor(await this.secrets.secretValues());
-    const thread = { ...stored, records: await withErrorsRedacted(stored.records, redact) };
+    const thread = { ...stored, records: withoutFeedback(await withErrorsRedacted(stored.records, redact)) };
     const blob = writeThreadBundle(
       thread,
       {
