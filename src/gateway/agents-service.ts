@@ -4,11 +4,11 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import {
-  AGENT_EXAMPLES,
   AgentConfigError,
   applyAgentUpdate,
   draftOfRecord,
   formatMemoryForInjection,
+  loadAgentExamples,
   loadAgentsZip,
   MemoryUpdateQueue,
   parseMemoryDocument,
@@ -195,6 +195,7 @@ export class AgentsService implements AgentsApi {
   }
 
   async examples(): Promise<AgentDraft[]> {
+    const { AGENT_EXAMPLES } = await loadAgentExamples();
     return AGENT_EXAMPLES.map((example) => structuredClone(example));
   }
 

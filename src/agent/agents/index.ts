@@ -8,7 +8,6 @@ export {
   readAgentUpdate,
   readStoredAgents,
 } from "./agent-config.ts";
-export { AGENT_EXAMPLES } from "./agent-examples.ts";
 export {
   agentAllowsTool,
   agentPromptSection,
@@ -26,6 +25,9 @@ export {
   UPDATE_AGENT_TOOL,
   type AgentToolsDeps,
 } from "./agent-tools.ts";
+
+/** The example agents, loaded on use (Settings → Agents only, off a run's path). */
+export const loadAgentExamples = () => import("./agent-examples.ts");
 
 /** The agents zip's reader and writer, loaded on use (export and import only, off a run's path). */
 export const loadAgentsZip = () => import("./agents-zip.ts");
