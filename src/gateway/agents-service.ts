@@ -258,6 +258,12 @@ export class AgentsService implements AgentsApi {
     void queue.enqueue(threadId, own);
   }
 
+  /** Drops every agent's memory updates not yet applied (everything is about to be deleted). */
+  dropMemoryUpdates(): void {
+    for (const queue of this.queues.values()) queue.clear();
+    this.queues.clear();
+  }
+
   /** Applies every agent's queued memory updates now (the page is being hidden or closed; tests). */
   async flushMemory(): Promise<void> {
     await Promise.all([...this.queues.values()].map((queue) => queue.flush()));

@@ -205,7 +205,10 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     closeSandboxes: () => sandboxes.closeAll(),
     forgetServers: () => servers.forgetAll(),
     running: () => runs.isRunning(),
-    dropMemoryUpdates: () => memory.dropPendingUpdates(),
+    dropMemoryUpdates: () => {
+      memory.dropPendingUpdates();
+      agents.dropMemoryUpdates();
+    },
   });
   const bundles = new ThreadBundles(storage, { notify, files, detail: (threadId) => threads.get(threadId) });
   const sharing: ThreadSharing = new ThreadSharing(bundles);
