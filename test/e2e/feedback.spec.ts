@@ -54,7 +54,7 @@ test("rate a reply with a comment, see it after a reload, counted in Data, and k
 
   // Counted in Settings → Data; exported in the backup with its comment.
   const dialog = await openSettings(page, "Data");
-  await expect(dialog.getByText("Feedback: 0 good, 1 bad replies")).toBeVisible();
+  await expect(dialog.getByText("Feedback on replies: 0 good, 1 bad")).toBeVisible();
   const downloading = page.waitForEvent("download");
   await dialog.getByRole("button", { name: "Export all data" }).click();
   const download = await downloading;
@@ -68,7 +68,7 @@ test("rate a reply with a comment, see it after a reload, counted in Data, and k
     .getByRole("button", { name: "Delete everything" })
     .click();
   await expect(dialog.getByRole("status").filter({ hasText: "All data was deleted" })).toBeVisible();
-  await expect(dialog.getByText("Feedback: 0 good, 0 bad replies")).toBeVisible();
+  await expect(dialog.getByText("Feedback on replies: 0 good, 0 bad")).toBeVisible();
 
   // The backup sets the endpoint's address again, so it asks first.
   await dialog.getByLabel("Backup file to import").setInputFiles({
@@ -81,7 +81,7 @@ test("rate a reply with a comment, see it after a reload, counted in Data, and k
     .getByRole("button", { name: "Import and add these" })
     .click();
   await expect(dialog.getByRole("status").filter({ hasText: "Imported 1 thread." })).toBeVisible();
-  await expect(dialog.getByText("Feedback: 0 good, 1 bad replies")).toBeVisible();
+  await expect(dialog.getByText("Feedback on replies: 0 good, 1 bad")).toBeVisible();
   await closeSettings(page);
 
   await page.getByRole("navigation", { name: "Threads" }).getByRole("link").first().click();

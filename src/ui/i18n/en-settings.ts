@@ -47,8 +47,7 @@ export const enSettings = {
   "data.persistent": "Storage is persistent: the browser will not clear your threads to free space.",
   "data.notPersistent": "Storage is not persistent yet: under storage pressure the browser may clear it.",
   "data.keep": "Keep my data",
-  "data.feedback": template<{ good: string; bad: string }>("Feedback: {{ good }} good, {{ bad }} bad replies"),
-  "data.feedback": template<{ good: string; bad: string }>("Feedback: {{ good }} good, {{ bad }} bad replies"),
+  "data.feedback": template<{ good: string; bad: string }>("Feedback on replies: {{ good }} good, {{ bad }} bad"),
   "data.backup": "Backup",
   "data.backupHint":
     "One .zip with every thread and its files, the memory, installed skills and settings. API keys are never in it: after an import, enter them again in Models. Importing keeps what is already here and adds the rest.",

@@ -39,8 +39,7 @@ export const zhCNSettings: { readonly [K in keyof typeof enSettings]: string } =
   "data.persistent": "存储已持久化：浏览器不会为了释放空间而清除你的对话。",
   "data.notPersistent": "存储尚未持久化：存储空间紧张时，浏览器可能会清除它。",
   "data.keep": "保留我的数据",
-  "data.feedback": "反馈：{{ good }} 条好的回复，{{ bad }} 条不好的回复",
-  "data.feedback": "反馈：{{ good }} 条好的回复，{{ bad }} 条不好的回复",
+  "data.feedback": "回复反馈：{{ good }} 条好评，{{ bad }} 条差评",
   "data.backup": "备份",
   "data.backupHint":
     "一个 .zip 文件，包含所有对话及其文件、记忆、已安装的技能和设置。其中永远不含 API 密钥：导入后请在“模型”中重新填写。导入会保留现有内容，只添加其余部分。",

@@ -1,4 +1,4 @@
-// Settings → Data's count of the user's feedback on replies ("Feedback: 3 good, 1 bad replies"), over every thread of
+// Settings → Data's count of the user's feedback on replies ("Feedback on replies: 3 good, 1 bad"), over every thread of
 // this browser; read again whenever the tab's storage report is (after an import, a deletion).
 import { createResource, Show, type JSX } from "solid-js";
 import type { GatewayClient } from "../../gateway-client.ts";
