@@ -3,6 +3,8 @@
 import { createEffect, Show } from "solid-js";
 import "../i18n/en-schedules.ts";
 import { t } from "../i18n/index.ts";
+import { useModelChoice, useOpenThread } from "../state/stores.tsx";
+import type { ScheduleRun } from "./schedule-draft.ts";
 import { SchedulesPanel, type SchedulesClient } from "./schedules-panel.tsx";
 
 /** A modal dialog while `threadId` is set; `onClose` is called when it closes. */
@@ -12,6 +14,13 @@ export function ScheduleDialog(props: {
   serverName: string | undefined;
   onClose: () => void;
 }) {
+  const modelChoice = useModelChoice();
+  const openThread = useOpenThread();
+  /** A new schedule runs as the composer would send now, with the thread's agent. */
+  const run = (): ScheduleRun => {
+    const agent = openThread.thread()?.agent;
+    return { mode: modelChoice.mode(), ...modelChoice.runModel(), ...(agent && { agent }) };
+  };
   let dialog!: HTMLDialogElement;
   createEffect(() => {
     if (props.threadId !== undefined) {
@@ -39,6 +48,7 @@ export function ScheduleDialog(props: {
           <SchedulesPanel
             client={props.client}
             threadId={threadId}
+            run={run()}
             {...(props.serverName && { serverName: props.serverName })}
           />
         )}

@@ -26,6 +26,18 @@ export interface ScheduleDraft {
   agent?: string;
 }
 
+/** How a schedule's run runs: the composer's mode and model, and the thread's agent (absent: the defaults). */
+export type ScheduleRun = Pick<ScheduleInput, "mode" | "model" | "endpoint" | "agent">;
+
+function runOf(run: ScheduleRun): ScheduleRun {
+  return {
+    ...(run.mode && { mode: run.mode }),
+    ...(run.model && { model: run.model }),
+    ...(run.endpoint && { endpoint: run.endpoint }),
+    ...(run.agent && { agent: run.agent }),
+  };
+}
+
 /** This browser's time zone. */
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
@@ -41,7 +53,7 @@ export function localDateTime(date: Date): string {
 /** The draft a schedule opens with: its own values, or a new one's (daily at 09:00, in this browser's zone). */
 export function draftOf(
   schedule: Schedule | undefined,
-  defaults: { threadId: string | null; now?: Date },
+  defaults: { threadId: string | null; now?: Date; run?: ScheduleRun },
 ): ScheduleDraft {
   const inAnHour = new Date((defaults.now ?? new Date()).getTime() + 3600_000);
   const draft: ScheduleDraft = {
@@ -55,10 +67,7 @@ export function draftOf(
     at: localDateTime(inAnHour),
     timezone: schedule?.timezone ?? browserTimeZone(),
     enabled: schedule?.enabled ?? true,
-    ...(schedule?.mode && { mode: schedule.mode }),
-    ...(schedule?.model && { model: schedule.model }),
-    ...(schedule?.endpoint && { endpoint: schedule.endpoint }),
-    ...(schedule?.agent && { agent: schedule.agent }),
+    ...runOf(schedule ?? defaults.run ?? {}),
   };
   const when = schedule?.when;
   if (!when) return draft;
@@ -95,9 +104,6 @@ export function inputOf(draft: ScheduleDraft): ScheduleInput {
     when: whenOf(draft),
     timezone: draft.timezone.trim(),
     enabled: draft.enabled,
-    ...(draft.mode && { mode: draft.mode }),
-    ...(draft.model && { model: draft.model }),
-    ...(draft.endpoint && { endpoint: draft.endpoint }),
-    ...(draft.agent && { agent: draft.agent }),
+    ...runOf(draft),
   };
 }

@@ -4,7 +4,7 @@
 // problem) shows under the form and nothing is lost.
 import { createSignal, For, Match, Show, Switch } from "solid-js";
 import { createStore } from "solid-js/store";
-import type { ScheduleInput } from "../../protocol/index.ts";
+import { AGENT_MODES, type AgentMode, type ScheduleInput } from "../../protocol/index.ts";
 import { t } from "../i18n/index.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
 import { inputOf, REPEAT_KINDS, type ScheduleDraft } from "./schedule-draft.ts";
@@ -113,6 +113,25 @@ export function ScheduleForm(props: {
           </Match>
         </Switch>
       </div>
+      <label class="schedule-field">
+        <span>{t("schedules.mode")}</span>
+        <select
+          value={draft.mode ?? "flash"}
+          onChange={(event) => setDraft("mode", event.currentTarget.value as AgentMode)}
+        >
+          <For each={AGENT_MODES}>{(mode) => <option value={mode}>{t(`composer.mode.${mode}`)}</option>}</For>
+        </select>
+        <Show when={draft.model || draft.agent}>
+          <small class="hint">
+            {[
+              draft.model && t("schedules.model", { model: draft.model }),
+              draft.agent && t("schedules.agent", { agent: draft.agent }),
+            ]
+              .filter(Boolean)
+              .join(" · ")}
+          </small>
+        </Show>
+      </label>
       <Show when={draft.repeat !== "once"}>
         <label class="schedule-field">
           <span>{t("schedules.timezone")}</span>

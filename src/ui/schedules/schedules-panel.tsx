@@ -8,7 +8,7 @@ import { errorMessage } from "../gateway-client.ts";
 import "../i18n/en-schedules.ts";
 import { locale, t, tn } from "../i18n/index.ts";
 import { StatusLine, type Status } from "../shared/status-line.tsx";
-import { draftOf } from "./schedule-draft.ts";
+import { draftOf, type ScheduleRun } from "./schedule-draft.ts";
 import { ScheduleForm } from "./schedule-form.tsx";
 import "./schedules.css";
 
@@ -130,6 +130,8 @@ export function SchedulesPanel(props: {
   threadId?: string;
   /** The server that keeps and runs them (a server workspace); absent: this browser. */
   serverName?: string;
+  /** How a new schedule runs (the composer's choice and the thread's agent). */
+  run?: ScheduleRun;
 }) {
   const [schedules, setSchedules] = createSignal<Schedule[] | undefined>();
   const [status, setStatus] = createSignal<Status | undefined>();
@@ -239,7 +241,10 @@ export function SchedulesPanel(props: {
       >
         {(current) => (
           <ScheduleForm
-            draft={draftOf(current === "new" ? undefined : current, { threadId: props.threadId ?? null })}
+            draft={draftOf(current === "new" ? undefined : current, {
+              threadId: props.threadId ?? null,
+              ...(props.run && { run: props.run }),
+            })}
             thread={formThread()}
             onSave={save}
             onCancel={() => setEditing(undefined)}
