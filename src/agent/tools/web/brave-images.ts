@@ -4,7 +4,12 @@
 import { IMAGE_SEARCH_PROVIDERS } from "../../../protocol/index.ts";
 import { plainText } from "./brave-search.ts";
 import { imageResults } from "./image-results.ts";
-import type { ImageSearchProvider, ImageSearchResult, WebProviderOptions } from "./web-provider.ts";
+import {
+  IMAGE_FILTERS_OF,
+  type ImageSearchProvider,
+  type ImageSearchResult,
+  type WebProviderOptions,
+} from "./web-provider.ts";
 import { property, searchEndpoint, text, webRequestJson, type WebEndpoint } from "./web-request.ts";
 
 const INFO = IMAGE_SEARCH_PROVIDERS.brave;
@@ -15,7 +20,7 @@ const KEY_HINT = "Check the image search API key in Settings → Web.";
 export class BraveImages implements ImageSearchProvider {
   readonly label = INFO.label;
   /** Brave's image search has none of DeerFlow's filters (only safe search, left at its strict default). */
-  readonly filters = [] as const;
+  readonly filters = IMAGE_FILTERS_OF.brave;
   private readonly endpoint: WebEndpoint;
   private readonly baseUrl: string;
 

@@ -3,6 +3,7 @@
 // key goes as a Bearer token; Firecrawl's API answers browsers (CORS), and a self-hosted instance takes its address.
 import { IMAGE_SEARCH_PROVIDERS, WEB_FETCH_PROVIDERS, WEB_SEARCH_PROVIDERS } from "../../../protocol/index.ts";
 import {
+  IMAGE_FILTERS_OF,
   WEB_FETCH_TIMEOUT_MS,
   WebToolError,
   type ImageSearchProvider,
@@ -120,7 +121,7 @@ export class FirecrawlFetch implements WebFetchProvider {
 
 export class FirecrawlImages implements ImageSearchProvider {
   readonly label = IMAGE_SEARCH_PROVIDERS.firecrawl.label;
-  readonly filters = [] as const;
+  readonly filters = IMAGE_FILTERS_OF.firecrawl;
   private readonly endpoint: WebEndpoint;
   private readonly baseUrl: string;
 

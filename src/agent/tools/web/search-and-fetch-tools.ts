@@ -3,20 +3,24 @@
 import type { StructuredTool } from "@langchain/core/tools";
 import { tool } from "langchain";
 import { z } from "zod";
-import type { WebToolSettings } from "../../../protocol/index.ts";
+import {
+  IMAGE_SEARCH_PROVIDERS,
+  WEB_FETCH_PROVIDERS,
+  WEB_SEARCH_PROVIDERS,
+  type WebToolSettings,
+} from "../../../protocol/index.ts";
 import { truncateHead } from "../output-limits.ts";
-import { BraveImages } from "./brave-images.ts";
 import { BraveSearch } from "./brave-search.ts";
 import { DirectFetch } from "./direct-fetch.ts";
-import { FirecrawlFetch, FirecrawlImages, FirecrawlSearch } from "./firecrawl.ts";
 import { imageSearchTool } from "./image-search-tool.ts";
 import { JinaReader } from "./jina-reader.ts";
 import { JinaSearch } from "./jina-search.ts";
+import { lazyFetch, lazyImages, lazySearch } from "./lazy-providers.ts";
 import { neutralizeFrameworkTags } from "./neutralize-tags.ts";
 import { SearxngSearch } from "./searxng-search.ts";
-import { SerperImages } from "./serper-images.ts";
 import { TavilySearch } from "./tavily-search.ts";
 import {
+  IMAGE_FILTERS_OF,
   WebToolError,
   type ImageSearchProvider,
   type WebFetchProvider,
@@ -63,16 +67,26 @@ function createWebProviders(settings: WebToolSettings, options: WebToolOptions =
     ...(settings.search.provider === "brave" && { search: new BraveSearch(searchOptions) }),
     ...(settings.search.provider === "searxng" && { search: new SearxngSearch(searchOptions) }),
     ...(settings.search.provider === "jina" && { search: new JinaSearch(searchOptions) }),
-    ...(settings.search.provider === "firecrawl" && { search: new FirecrawlSearch(searchOptions) }),
+    // Firecrawl and the image services load with their own chunk, on their first call (lazy-providers.ts).
+    ...(settings.search.provider === "firecrawl" && {
+      search: lazySearch(WEB_SEARCH_PROVIDERS.firecrawl.label, (m) => new m.FirecrawlSearch(searchOptions)),
+    }),
     fetch:
       settings.fetch.provider === "direct"
         ? new DirectFetch(fetchOptions)
         : settings.fetch.provider === "firecrawl"
-          ? new FirecrawlFetch(fetchOptions)
+          ? lazyFetch(WEB_FETCH_PROVIDERS.firecrawl.label, (m) => new m.FirecrawlFetch(fetchOptions))
           : new JinaReader(fetchOptions),
-    ...(images?.provider === "firecrawl" && { images: new FirecrawlImages(imageOptions) }),
-    ...(images?.provider === "brave" && { images: new BraveImages(imageOptions) }),
-    ...(images?.provider === "serper" && { images: new SerperImages(imageOptions) }),
+    ...(images &&
+      images.provider !== "off" && {
+        images: lazyImages(IMAGE_SEARCH_PROVIDERS[images.provider].label, IMAGE_FILTERS_OF[images.provider], (m) =>
+          images.provider === "firecrawl"
+            ? new m.FirecrawlImages(imageOptions)
+            : images.provider === "brave"
+              ? new m.BraveImages(imageOptions)
+              : new m.SerperImages(imageOptions),
+        ),
+      }),
   };
 }
 

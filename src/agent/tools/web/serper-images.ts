@@ -3,7 +3,13 @@
 // goes through Fawn's proxy when one is set.
 import { IMAGE_SEARCH_PROVIDERS } from "../../../protocol/index.ts";
 import { imageResults } from "./image-results.ts";
-import type { ImageSearchFilters, ImageSearchProvider, ImageSearchResult, WebProviderOptions } from "./web-provider.ts";
+import {
+  IMAGE_FILTERS_OF,
+  type ImageSearchFilters,
+  type ImageSearchProvider,
+  type ImageSearchResult,
+  type WebProviderOptions,
+} from "./web-provider.ts";
 import { property, searchEndpoint, text, webRequestJson, type WebEndpoint } from "./web-request.ts";
 
 const INFO = IMAGE_SEARCH_PROVIDERS.serper;
@@ -44,7 +50,7 @@ export function serperTbs(filters: ImageSearchFilters): string {
 
 export class SerperImages implements ImageSearchProvider {
   readonly label = INFO.label;
-  readonly filters = ["size", "type_image", "layout"] as const;
+  readonly filters = IMAGE_FILTERS_OF.serper;
   private readonly endpoint: WebEndpoint;
   private readonly baseUrl: string;
 

@@ -87,3 +87,8 @@ export interface ImageSearchProvider {
     signal?: AbortSignal,
   ): Promise<ImageSearchResult[]>;
 }
+
+/** Which of DeerFlow's image filters each image service applies (Serper maps them to Google's image options). */
+export const IMAGE_FILTERS_OF: Readonly<
+  Record<"firecrawl" | "brave" | "serper", readonly (keyof ImageSearchFilters)[]>
+> = { firecrawl: [], brave: [], serper: ["size", "type_image", "layout"] };
