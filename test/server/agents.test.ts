@@ -67,7 +67,7 @@ describe("custom agents on a Fawn server", () => {
       () => undefined,
     );
     expect(systemPromptFor("ahoy from the workspace")).toContain("Answer like a pirate, arr.");
-    expect((await workspace.threads.get(thread.thread_id)).agent).toBe("pirate");
+    expect((await workspace.threads.get(thread.thread_id))?.agent).toBe("pirate");
 
     const exported = await workspace.agents.exportOne("pirate");
     expect(exported.name).toBe("pirate.zip");
