@@ -3,6 +3,8 @@
 // "new thread each time" schedule makes its thread, and a wrong schedule is refused in one sentence, nothing saved.
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRemoteWorkspace } from "../../src/gateway/remote/remote-workspace.ts";
+import type { GatewayApi, ServerKind } from "../../src/protocol/index.ts";
 import { startTestServer, type TestServer } from "./server-harness.ts";
 
 let server: TestServer;
@@ -125,5 +127,52 @@ describe("scheduled runs on a Fawn server", () => {
         '"Atlantis/Capital" is not a time zone (for example Europe/Paris). A cron expression has five fields: minute, hour, day of month, month and day of week.',
     });
     expect(await tasks()).toHaveLength(before);
+  });
+});
+
+describe("a server workspace's schedules", () => {
+  const workspaceOf = (kind: ServerKind) =>
+    createRemoteWorkspace({
+      server: {
+        id: "s1",
+        name: "Test server",
+        url: server.url,
+        kind,
+        features: { fawn: true, uploads: true, artifacts: true, memory: true, skills: true, models: true },
+        added_at: 0,
+      },
+      token,
+      // This browser's Gateway is never asked: the schedules are the server's.
+      local: {} as GatewayApi,
+      watchIntervalMs: 0,
+    });
+
+  it("are the server's, through its routes: made, turned off, listed and deleted with Fawn's own fields intact", async () => {
+    const { schedules } = workspaceOf("fawn");
+    const made = await schedules.create({
+      name: "Remote digest",
+      thread_id: null,
+      prompt: "scheduled: remote",
+      when: { kind: "weekdays", time: "07:45" },
+      timezone: "Europe/Paris",
+      enabled: true,
+      mode: "pro",
+    });
+    expect(made).toMatchObject({ when: { kind: "weekdays", time: "07:45" }, mode: "pro", enabled: true });
+    expect((await schedules.update(made.id, { enabled: false })).next_run_at).toBeNull();
+    expect((await schedules.list()).find((schedule) => schedule.id === made.id)).toMatchObject({ enabled: false });
+    // The server runs them: this browser never claims one.
+    expect(await schedules.claimDue(Date.now() + 7 * 86_400_000)).toEqual([]);
+    await schedules.delete(made.id);
+    expect((await schedules.list()).some((schedule) => schedule.id === made.id)).toBe(false);
+    await expect(schedules.create({ ...made, timezone: "Nowhere/Else" })).rejects.toThrow(
+      /"Nowhere\/Else" is not a time zone/,
+    );
+  });
+
+  it("say they are not available on langgraphjs dev", async () => {
+    await expect(workspaceOf("langgraph").schedules.list()).rejects.toThrow(
+      /^Scheduled runs are not available on langgraphjs dev \(/,
+    );
   });
 });
