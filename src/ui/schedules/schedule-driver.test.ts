@@ -25,6 +25,7 @@ function fakeClient(name: string, due: ScheduleClaim[], log: string[]) {
   const finished: unknown[][] = [];
   const client = {
     schedules: {
+      list: async () => [{ ...claim.schedule, id: "cut", last_outcome: "running", last_run_id: "old" }],
       claimDue: async () => {
         log.push(name);
         return due.splice(0);
@@ -95,6 +96,10 @@ describe("the schedule driver", () => {
         context: { mode: "pro" },
       },
     ]);
-    expect(finished).toEqual([["s1", "r1", "error", "The model said no."]]);
+    // The run a closed tab left running is marked interrupted first.
+    expect(finished).toEqual([
+      ["cut", "old", "interrupted"],
+      ["s1", "r1", "error", "The model said no."],
+    ]);
   });
 });

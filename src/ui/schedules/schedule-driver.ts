@@ -1,7 +1,8 @@
 // This browser's scheduled runs, driven by the page: one tab at a time holds the Web Lock "fawn-schedules" (the
 // next open tab takes it over when that one closes), asks this browser's Gateway for the schedules due
 // (`schedules.claimDue`) on every tick, and runs each as the user's own message would run: live in its thread when
-// that thread is on screen, in the background otherwise. How each ended is written back (`schedules.finish`). A closed
+// that thread is on screen, in the background otherwise. How each ended is written back (`schedules.finish`), and a
+// run a closed tab left "running" is marked interrupted when the next tab takes the lock. A closed
 // browser runs nothing; a time missed meanwhile runs once when Fawn opens again. Loaded after the first paint.
 import type { Accessor } from "solid-js";
 import {
@@ -43,6 +44,8 @@ export function startScheduleDriver(stores: Accessor<Stores | undefined>, option
   const held = new Promise<void>((resolve) => (release = resolve));
 
   const drive = async () => {
+    // Only the lock's holder runs schedules: a run still marked running was cut off when its tab closed.
+    await settleCutOff(client).catch(() => undefined);
     while (!stopped) {
       try {
         const claims = await client.schedules.claimDue(now());
@@ -59,6 +62,13 @@ export function startScheduleDriver(stores: Accessor<Stores | undefined>, option
     stopped = true;
     release();
   };
+}
+
+/** Marks the runs a closed tab left "running" as interrupted (this tab has just taken the lock). */
+async function settleCutOff(client: GatewayClient): Promise<void> {
+  for (const schedule of await client.schedules.list())
+    if (schedule.last_outcome === "running" && schedule.last_run_id)
+      await client.schedules.finish(schedule.id, schedule.last_run_id, "interrupted");
 }
 
 const OUTCOME: Record<RunEndStatus, Exclude<ScheduleOutcome, "running" | "skipped">> = {
