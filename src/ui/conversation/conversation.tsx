@@ -24,8 +24,6 @@ import { ToolProgressContext } from "./tool-steps.tsx";
 import { MESSAGE_BASE } from "../markdown/thread-file-references.ts";
 import { MessageView } from "./message-view.tsx";
 import type { MessageActions } from "./message-actions.tsx";
-import type { FeedbackControl } from "./message-feedback.tsx";
-import { errorMessage } from "../gateway-client.ts";
 import { Welcome } from "./welcome.tsx";
 import { ApprovalCard } from "./approval-card.tsx";
 import { createImageUrls, ThreadFilesContext, type ThreadFiles } from "../markdown/thread-files-context.ts";
@@ -267,31 +265,6 @@ export function Conversation() {
   };
   const empty = () => !liveRun() && (openThread.thread()?.entries.length ?? 0) === 0;
   const places = createMemo(() => turnPlaces(openThread.thread()?.entries ?? []));
-  /** The feedback comment being written, and on which reply. */
-  const [feedbackDraft, setFeedbackDraft] = createSignal<{ messageId: string; text: string } | undefined>();
-  /** "Good reply" / "Bad reply" on a reply of the open thread; a refusal is the thread's notice. */
-  const feedbackFor = (messageId: string): FeedbackControl => {
-    const threadId = openThread.thread()?.thread_id ?? "";
-    const kept = async (work: () => Promise<unknown>) => {
-      try {
-        await work();
-      } catch (error) {
-        notices.setNotice(t("feedback.failed", { error: errorMessage(error) }), { threadId });
-        throw error;
-      }
-    };
-    return {
-      current: openThread.thread()?.feedback?.[messageId],
-      rate: (rating, comment) =>
-        kept(() => client.feedback.set(threadId, messageId, { rating, ...(comment !== undefined && { comment }) })),
-      clear: () => kept(() => client.feedback.clear(threadId, messageId)),
-      get draft() {
-        const draft = feedbackDraft();
-        return draft?.messageId === messageId ? draft.text : undefined;
-      },
-      setDraft: (text) => setFeedbackDraft(text === undefined ? undefined : { messageId, text }),
-    };
-  };
   /** Edit, Regenerate, feedback and versions, while nothing runs in a thread that takes messages. */
   const actionsFor = (entry: ThreadEntry): MessageActions | undefined => {
     if (entry.kind !== "message" || liveRun() || !openThread.canReply()) return undefined;
@@ -313,7 +286,7 @@ export function Conversation() {
       versions: versions?.reply,
       onShowVersion: showVersion,
       onRegenerate: () => void runs.regenerate(place.turn),
-      feedback: feedbackFor(entry.message.id),
+      feedback: entry.message.id,
     };
   };
   // Pictures and links in the messages that name the thread's files.

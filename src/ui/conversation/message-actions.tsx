@@ -4,7 +4,6 @@
 import { createSignal, lazy, Show, type JSX } from "solid-js";
 import type { VersionChoice } from "../../protocol/index.ts";
 import { t } from "../i18n/index.ts";
-import type { FeedbackControl } from "./message-feedback.tsx";
 
 // Loaded with the first reply shown, not with the first screen.
 const MessageFeedbackButtons = lazy(() => import("./message-feedback.tsx"));
@@ -18,8 +17,8 @@ export interface MessageActions {
   onEdit?: ((text: string) => void) | undefined;
   /** A reply: runs its user message again. */
   onRegenerate?: (() => void) | undefined;
-  /** An answer's last reply: "Good reply" / "Bad reply", with an optional comment. */
-  feedback?: FeedbackControl | undefined;
+  /** An answer's last reply: its message id, rated with "Good reply" / "Bad reply" and an optional comment. */
+  feedback?: string | undefined;
 }
 
 function Icon(props: { path: string }): JSX.Element {
@@ -73,7 +72,7 @@ export function MessageActionBar(props: { actions: MessageActions; children?: JS
         {(choice) => <VersionSwitcher choice={choice()} onShow={(runId) => props.actions.onShowVersion?.(runId)} />}
       </Show>
       {props.children}
-      <Show when={props.actions.feedback}>{(control) => <MessageFeedbackButtons control={control()} />}</Show>
+      <Show when={props.actions.feedback}>{(messageId) => <MessageFeedbackButtons messageId={messageId()} />}</Show>
       <Show when={props.actions.onRegenerate}>
         {(regenerate) => (
           <button
