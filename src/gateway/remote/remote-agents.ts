@@ -155,7 +155,7 @@ export class RemoteAgents implements AgentsApi {
   }
 
   private async zip(path: string, fileName: string): Promise<AgentsArchive> {
-    const response = await this.fawnRest("Exporting agents")(path);
+    const response = await this.fawnRest("Exporting an agents zip")(path);
     await this.remote.refusal(response);
     return { name: fileName, bytes: new Uint8Array(await response.arrayBuffer()) };
   }
@@ -169,7 +169,7 @@ export class RemoteAgents implements AgentsApi {
   }
 
   async import(archive: AgentsArchive): Promise<AgentRecord[]> {
-    const rest = this.fawnRest("Importing agents");
+    const rest = this.fawnRest("Importing an agents zip");
     const answer = await this.remote.restJson(
       rest,
       `/fawn/agents/import?file_name=${encodeURIComponent(archive.name)}`,

@@ -80,9 +80,22 @@ export class RemoteRuns implements RunsApi {
     } finally {
       run.markCreated();
       this.active.delete(request.run_id);
+      await this.rememberAgent(request);
       // The run wrote the thread (its messages, title, status): other tabs of this workspace list it again.
       this.remote.notify({ type: "thread-changed", thread_id: request.thread_id });
     }
+  }
+
+  /**
+   * A DeerFlow thread keeps its custom agent in its metadata (`agent_name`, as DeerFlow's frontend writes it), so the
+   * thread reopens with it; a Fawn server keeps it itself. Never a failure: the run's reply counts, not this.
+   */
+  private async rememberAgent(request: RunRequest): Promise<void> {
+    const agent = request.context?.agent;
+    if (agent === undefined || this.remote.server.kind !== "deerflow") return;
+    await this.remote
+      .sdk((client) => client.threads.update(request.thread_id, { metadata: { agent_name: agent } }))
+      .catch(() => undefined);
   }
 
   /** Passes the stream's parts on as RunEvents, then `end` with the run's stored status. */
