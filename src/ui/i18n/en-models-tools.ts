@@ -16,7 +16,6 @@ export const enModelsTools = {
   "settings.tab.memory": "Memory",
   "settings.tab.agents": "Agents",
   "settings.tab.schedules": "Schedules",
-  "settings.tab.schedules": "Schedules",
   "settings.tab.subagents": "Subagents",
   "settings.tab.sandbox": "Sandbox",
   "settings.tab.appearance": "Appearance",

@@ -13,7 +13,6 @@ export const zhCNModelsTools: { readonly [K in keyof typeof enModelsTools]: stri
   "settings.tab.memory": "记忆",
   "settings.tab.agents": "智能体",
   "settings.tab.schedules": "定时任务",
-  "settings.tab.schedules": "定时任务",
   "settings.tab.subagents": "子代理",
   "settings.tab.sandbox": "沙箱",
   "settings.tab.appearance": "外观",
