@@ -260,7 +260,11 @@ export const en = {
 
 /** The English dictionary's type: every key (the first screen's and the Settings dialog's parts), and the template
  * arguments each takes. */
-export type Dictionary = typeof en & typeof enSettings & typeof enModelsTools & typeof enThreadLogs & typeof enSchedules;
+export type Dictionary = typeof en &
+  typeof enSettings &
+  typeof enModelsTools &
+  typeof enThreadLogs &
+  typeof enSchedules;
 
 export type MessageKey = keyof Dictionary;
 
