@@ -71,9 +71,9 @@ test("web_search and web_fetch use the providers set in Settings → Web", async
   await page.goto("/");
   await configureEndpoint(page);
   await editSettings(page, "Web", async (dialog) => {
-    await dialog.getByRole("combobox", { name: "Search provider" }).selectOption("tavily");
-    await dialog.getByRole("textbox", { name: "Search API key" }).fill("tvly-test");
-    await dialog.getByRole("textbox", { name: "Search base URL" }).fill(`${mockOrigin}/tavily`);
+    await dialog.getByRole("combobox", { name: "Search provider", exact: true }).selectOption("tavily");
+    await dialog.getByRole("textbox", { name: "Search API key", exact: true }).fill("tvly-test");
+    await dialog.getByRole("textbox", { name: "Search base URL", exact: true }).fill(`${mockOrigin}/tavily`);
     await dialog.getByRole("textbox", { name: "Fetch base URL" }).fill(`${mockOrigin}/jina`);
   });
 

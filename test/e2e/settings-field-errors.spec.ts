@@ -83,7 +83,7 @@ test("Web: a refused Save marks the missing key and the bad Proxy URL, and puts 
   await configureEndpoint(page);
   const dialog = await openSettings(page, "Web");
   const panel = dialog.getByRole("tabpanel", { name: "Web" });
-  await panel.getByRole("combobox", { name: "Search provider" }).selectOption("tavily");
+  await panel.getByRole("combobox", { name: "Search provider", exact: true }).selectOption("tavily");
   const proxy = panel.getByRole("textbox", { name: "Proxy URL", exact: true });
   await proxy.fill("localhost:8787");
   await panel.getByRole("button", { name: "Save", exact: true }).click();
@@ -159,9 +159,13 @@ test.describe("on a phone (390×844, touch)", () => {
     // The other tabs' errors fit a phone too.
     await dialog.getByRole("tab", { name: "Web" }).click();
     const web = dialog.getByRole("tabpanel", { name: "Web" });
-    await web.getByRole("combobox", { name: "Search provider" }).selectOption("brave");
+    await web.getByRole("combobox", { name: "Search provider", exact: true }).selectOption("brave");
     await web.getByRole("button", { name: "Save", exact: true }).click();
-    await expectFieldError(web, web.getByRole("textbox", { name: "Search API key" }), "Brave Search needs an API key.");
+    await expectFieldError(
+      web,
+      web.getByRole("textbox", { name: "Search API key", exact: true }),
+      "Brave Search needs an API key.",
+    );
     await expectFieldError(web, web.getByRole("textbox", { name: "Proxy URL" }), /refuses requests from web pages/);
     await shoot(page, "web-refused");
     await dialog.getByRole("tab", { name: "Subagents" }).click();

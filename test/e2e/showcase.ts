@@ -21,9 +21,9 @@ export async function buildShowcaseThread(page: Page, mockUrl: string): Promise<
   // The mock model's server also plays a search and a reader provider.
   const mockOrigin = new URL(mockUrl).origin;
   await editSettings(page, "Web", async (dialog) => {
-    await dialog.getByRole("combobox", { name: "Search provider" }).selectOption("tavily");
-    await dialog.getByRole("textbox", { name: "Search API key" }).fill("tvly-showcase");
-    await dialog.getByRole("textbox", { name: "Search base URL" }).fill(`${mockOrigin}/tavily`);
+    await dialog.getByRole("combobox", { name: "Search provider", exact: true }).selectOption("tavily");
+    await dialog.getByRole("textbox", { name: "Search API key", exact: true }).fill("tvly-showcase");
+    await dialog.getByRole("textbox", { name: "Search base URL", exact: true }).fill(`${mockOrigin}/tavily`);
     await dialog.getByRole("textbox", { name: "Fetch base URL" }).fill(`${mockOrigin}/jina`);
   });
   await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Ultra" }).check();
