@@ -1,5 +1,6 @@
 // What a backup adds that can act or send data: the addresses its settings would set (model endpoints, web services,
-// the proxy), its MCP servers and its skills that carry scripts. An import lists them for the user before writing.
+// the proxy), its MCP servers, its skills that carry scripts and its scheduled runs. An import lists them for the user
+// before writing.
 import {
   DEFAULT_PROXY_URL,
   IMAGE_SEARCH_PROVIDERS,
@@ -75,13 +76,35 @@ export function addressChanges(records: readonly SettingRecord[]): AddressChange
   return [...endpoints, ...web, ...proxy];
 }
 
+/** The settings record of the scheduled runs (schedules-service.ts's SCHEDULES_SETTINGS_KEY). */
+const SCHEDULES_KEY = "schedules";
+
+/** The most of a schedule's prompt a confirmation shows. */
+const PROMPT_SHOWN = 200;
+
+/**
+ * The scheduled runs restoring these records would add: each sends its prompt by itself once Fawn is open, so the
+ * user sees each name and prompt first. Entries that are not schedules are skipped here as the service skips them.
+ */
+export function scheduleAdditions(records: readonly SettingRecord[]): ImportAddition[] {
+  const stored = records.find((record) => record.key === SCHEDULES_KEY)?.value;
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((entry): ImportAddition[] => {
+    const name = textField(entry, "name");
+    const prompt = textField(entry, "prompt");
+    if (!name && !prompt) return [];
+    const shown = prompt.length > PROMPT_SHOWN ? `${prompt.slice(0, PROMPT_SHOWN - 1)}…` : prompt;
+    return [{ kind: "schedule", name, prompt: shown, enabled: field(entry, "enabled") !== false }];
+  });
+}
+
 /** A skill file the agent can only read: Markdown (SKILL.md and its references). Any other file may be run. */
 const READ_ONLY_SKILL_FILE = /\.(md|markdown)$/i;
 
 /**
  * Everything an import would add that can act or send data, in the order the confirmation lists it: the addresses
  * restored settings would set (addressChanges: each model endpoint, the web services, the proxy), the MCP servers
- * (switched off, but one switch from calling out) and the skills that carry scripts.
+ * (switched off, but one switch from calling out), the skills that carry scripts and the scheduled runs.
  */
 export function importAdditions(adding: BackupAdditions): ImportAddition[] {
   const servers = adding.mcp_servers.map((server): ImportAddition => ({
@@ -96,5 +119,5 @@ export function importAdditions(adding: BackupAdditions): ImportAddition[] {
       .sort();
     return scripts.length > 0 ? [{ kind: "skill-scripts", name: skill.name, scripts }] : [];
   });
-  return [...addressChanges(adding.settings), ...servers, ...skills];
+  return [...addressChanges(adding.settings), ...servers, ...skills, ...scheduleAdditions(adding.settings)];
 }

@@ -83,12 +83,24 @@ export interface SkillScriptsAddition {
   scripts: string[];
 }
 
+/**
+ * A scheduled run a backup import would add (this browser has no schedules yet): switched on, it sends its prompt to
+ * the model by itself, with the thread's tools, while Fawn is open.
+ */
+export interface ScheduleAddition {
+  kind: "schedule";
+  name: string;
+  /** Its prompt, cut to 200 characters. */
+  prompt: string;
+  enabled: boolean;
+}
+
 /** Something a backup import would add that can act or send data: the user accepts them before anything is written. */
-export type ImportAddition = AddressChange | McpServerAddition | SkillScriptsAddition;
+export type ImportAddition = AddressChange | McpServerAddition | SkillScriptsAddition | ScheduleAddition;
 
 /**
  * What "Import data" answers instead of importing when the backup would add something that can act or send data
- * (model endpoints, web services, the proxy address, MCP servers, skills with scripts) and the caller has not accepted
+ * (model endpoints, web services, the proxy address, MCP servers, skills with scripts, scheduled runs) and the caller has not accepted
  * it: nothing was written. Importing again with `acceptAdditions` applies the backup, these included.
  */
 export interface DataImportConfirmation {
@@ -130,6 +142,8 @@ export function describeAdditions(additions: readonly ImportAddition[]): string 
         return `the MCP server ${addition.name} at ${addition.address} (switched off)`;
       case "skill-scripts":
         return `the skill ${addition.name} with scripts (${scriptNames(addition.scripts)})`;
+      case "schedule":
+        return `the scheduled run ${addition.name}${addition.enabled ? "" : " (switched off)"}, which sends "${addition.prompt}" by itself`;
       default:
         return `${addition.name} at ${addition.address}`;
     }

@@ -76,6 +76,8 @@ export const enSettings = {
   "data.additionMcp": template<{ name: string }>("MCP server {{ name }}, switched off"),
   "data.additionMcpProxy": template<{ name: string }>("MCP server {{ name }}, switched off, through the proxy"),
   "data.additionSkill": template<{ name: string }>("Skill {{ name }} with scripts"),
+  "data.additionSchedule": template<{ name: string }>("Scheduled run {{ name }}, which sends this by itself:"),
+  "data.additionScheduleOff": template<{ name: string }>("Scheduled run {{ name }}, switched off, which would send:"),
   "data.addressEndpoint": template<{ name: string }>("Model endpoint {{ name }}"),
   "data.addressSearch": template<{ name: string }>("Web search ({{ name }})"),
   "data.addressFetch": template<{ name: string }>("Web fetch ({{ name }})"),

@@ -66,6 +66,8 @@ export const zhCNSettings: { readonly [K in keyof typeof enSettings]: string } =
   "data.additionMcp": "MCP 服务器 {{ name }}（已关闭）",
   "data.additionMcpProxy": "MCP 服务器 {{ name }}（已关闭，通过代理）",
   "data.additionSkill": "带脚本的技能 {{ name }}",
+  "data.additionSchedule": "定时任务 {{ name }}，会自动发送：",
+  "data.additionScheduleOff": "定时任务 {{ name }}（已关闭），开启后会发送：",
   "data.addressEndpoint": "模型端点 {{ name }}",
   "data.addressSearch": "网页搜索（{{ name }}）",
   "data.addressFetch": "网页抓取（{{ name }}）",

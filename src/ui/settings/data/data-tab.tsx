@@ -39,11 +39,14 @@ function additionLabel(addition: ImportAddition): string {
       return t(addition.via_proxy ? "data.additionMcpProxy" : "data.additionMcp", { name: addition.name });
     case "skill-scripts":
       return t("data.additionSkill", { name: addition.name });
+    case "schedule":
+      return t(addition.enabled ? "data.additionSchedule" : "data.additionScheduleOff", { name: addition.name });
   }
 }
 
-/** What the addition points at: an address, or a skill's scripts. */
+/** What the addition points at: an address, a skill's scripts, or the prompt a schedule sends. */
 function additionDetail(addition: ImportAddition): JSX.Element {
+  if (addition.kind === "schedule") return <q>{addition.prompt}</q>;
   if (addition.kind !== "skill-scripts") return <code>{addition.address}</code>;
   return (
     <For each={addition.scripts}>
