@@ -72,12 +72,13 @@ export const enSettings = {
   "data.additionsHint":
     "Requests, and the API keys you enter for them, will go to these addresses. MCP servers arrive switched off; " +
     "once on, their tools can act and send data. A skill's scripts run in the sandbox when the agent uses the skill. " +
+    "A scheduled run sends its prompt by itself, at its times, while Fawn is open. " +
     "Import only if you know and trust them.",
   "data.additionMcp": template<{ name: string }>("MCP server {{ name }}, switched off"),
   "data.additionMcpProxy": template<{ name: string }>("MCP server {{ name }}, switched off, through the proxy"),
   "data.additionSkill": template<{ name: string }>("Skill {{ name }} with scripts"),
-  "data.additionSchedule": template<{ name: string }>("Scheduled run {{ name }}, which sends this by itself:"),
-  "data.additionScheduleOff": template<{ name: string }>("Scheduled run {{ name }}, switched off, which would send:"),
+  "data.additionSchedule": template<{ name: string }>("Scheduled run {{ name }}, which sends by itself"),
+  "data.additionScheduleOff": template<{ name: string }>("Scheduled run {{ name }}, switched off"),
   "data.addressEndpoint": template<{ name: string }>("Model endpoint {{ name }}"),
   "data.addressSearch": template<{ name: string }>("Web search ({{ name }})"),
   "data.addressFetch": template<{ name: string }>("Web fetch ({{ name }})"),

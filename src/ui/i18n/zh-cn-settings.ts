@@ -62,12 +62,12 @@ export const zhCNSettings: { readonly [K in keyof typeof enSettings]: string } =
   "data.additionsList": "备份添加的内容",
   "data.additionsHint":
     "请求以及你为它们填写的 API 密钥将发送到这些地址。MCP 服务器导入后处于关闭状态；开启后，其工具可以执行操作并发送数据。" +
-    "智能体使用技能时，技能中的脚本会在沙箱中运行。只有在你了解并信任它们时才导入。",
+    "智能体使用技能时，技能中的脚本会在沙箱中运行。定时任务会在 Fawn 打开时按时自动发送其提示词。只有在你了解并信任它们时才导入。",
   "data.additionMcp": "MCP 服务器 {{ name }}（已关闭）",
   "data.additionMcpProxy": "MCP 服务器 {{ name }}（已关闭，通过代理）",
   "data.additionSkill": "带脚本的技能 {{ name }}",
-  "data.additionSchedule": "定时任务 {{ name }}，会自动发送：",
-  "data.additionScheduleOff": "定时任务 {{ name }}（已关闭），开启后会发送：",
+  "data.additionSchedule": "定时任务 {{ name }}，会自动发送",
+  "data.additionScheduleOff": "定时任务 {{ name }}（已关闭）",
   "data.addressEndpoint": "模型端点 {{ name }}",
   "data.addressSearch": "网页搜索（{{ name }}）",
   "data.addressFetch": "网页抓取（{{ name }}）",
