@@ -1,5 +1,10 @@
-// Prints one closing line over every test report of `npm test`: "tests: N passed, N failed, N skipped".
+// Prints what `npm test` ran, read from every suite's report, each kind apart so no figure hides another: Fawn's own
+// tests, third-party suites run against Fawn (LangGraph's checkpoint validation, MCP's conformance runner), the scripted
+// model's own tests, expected failures and skips. Ends with one line, "tests: N passed, N failed, N skipped (…)".
+// A suite whose report is missing, or that could not run, says "not run" and fails the summary: never "0 passed".
 import { existsSync, readFileSync } from "node:fs";
+
+type Kind = "own" | "checkpointValidation" | "mockModel";
 
 interface Counts {
   passed: number;
@@ -7,18 +12,51 @@ interface Counts {
   skipped: number;
 }
 
-function vitestCounts(path: string): Counts {
-  const report = JSON.parse(readFileSync(path, "utf8")) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    numPendingTests: number;
-    numTodoTests: number;
-  };
-  return {
-    passed: report.numPassedTests,
-    failed: report.numFailedTests,
-    skipped: report.numPendingTests + report.numTodoTests,
-  };
+const empty = (): Counts => ({ passed: 0, failed: 0, skipped: 0 });
+
+function add(into: Counts, from: Counts): void {
+  into.passed += from.passed;
+  into.failed += from.failed;
+  into.skipped += from.skipped;
+}
+
+interface VitestReport {
+  testResults: {
+    name: string;
+    assertionResults: { ancestorTitles: string[]; status: string }[];
+  }[];
+}
+
+/**
+ * LangGraph's checkpoint validation (@langchain/langgraph-checkpoint-validation) names its blocks
+ * "<saver>" › "<saver>#put" (#putWrites, #getTuple, #list, #deleteThread).
+ */
+function isCheckpointValidation(ancestors: string[]): boolean {
+  return ancestors.some((title, index) => {
+    const match = /^(.+)#(put|putWrites|getTuple|list|deleteThread)$/.exec(title);
+    return match !== null && index > 0 && ancestors[index - 1] === match[1];
+  });
+}
+
+function vitestKinds(path: string): Record<Kind, Counts> {
+  const report = JSON.parse(readFileSync(path, "utf8")) as VitestReport;
+  const kinds: Record<Kind, Counts> = { own: empty(), checkpointValidation: empty(), mockModel: empty() };
+  for (const file of report.testResults) {
+    const mockModel = /[\\/]test[\\/]mock-llm[\\/]/.test(file.name);
+    for (const test of file.assertionResults) {
+      const kind: Kind = mockModel
+        ? "mockModel"
+        : isCheckpointValidation(test.ancestorTitles)
+          ? "checkpointValidation"
+          : "own";
+      if (test.status === "passed") kinds[kind].passed++;
+      else if (test.status === "failed") kinds[kind].failed++;
+      else kinds[kind].skipped++;
+    }
+    // A file that failed to load has no assertion results but a failed status.
+    if (file.assertionResults.length === 0 && (file as { status?: string }).status === "failed") kinds.own.failed++;
+  }
+  return kinds;
 }
 
 interface PlaywrightSuite {
@@ -44,43 +82,99 @@ function playwrightCounts(path: string): Counts {
     suites?: PlaywrightSuite[];
   };
   const { expected, unexpected, flaky, skipped } = report.stats;
-  for (const test of flakyTests(report.suites ?? [])) console.log(`flaky (passed on its retry): ${test}`);
+  for (const test of flakyTests(report.suites ?? [])) console.log(`  flaky (passed on its retry): ${test}`);
   return { passed: expected + flaky, failed: unexpected, skipped };
 }
 
-/** scripts/mcp-conformance.ts: scenarios that pass, fail against the baseline, and fail as the baseline expects. */
-function conformanceCounts(path: string): Counts {
-  const report = JSON.parse(readFileSync(path, "utf8")) as { passed: number; failed: number; expectedFailures: number };
-  return { passed: report.passed, failed: report.failed, skipped: report.expectedFailures };
+const own = empty();
+const checkpointValidation = empty();
+const mockModel = empty();
+let conformance: { passed: number; failed: number; expectedFailures: number } | undefined;
+const notRun: string[] = [];
+
+function line(label: string, counts: Counts): void {
+  const skipped = counts.skipped ? `, ${counts.skipped} skipped` : "";
+  console.log(`  ${label.padEnd(44)} ${counts.passed} passed, ${counts.failed} failed${skipped}`);
 }
 
-/** test/storage-browser/run.ts: the storage contract's checks in Chromium's IndexedDB. */
-function storageBrowserCounts(path: string): Counts {
+function readReport<T>(label: string, path: string, read: (path: string) => T): T | undefined {
+  if (existsSync(path)) return read(path);
+  notRun.push(label);
+  console.log(`  ${label.padEnd(44)} not run (no ${path})`);
+  return undefined;
+}
+
+console.log("Fawn's own tests:");
+const vitestSuites: [string, string][] = [
+  ["unit and integration (vitest)", "reports/unit.json"],
+  ["storage contract, in memory (vitest)", "reports/storage-memory.json"],
+  ["server over Postgres and PGlite (vitest)", "reports/server.json"],
+  ["build checks (vitest)", "reports/build.json"],
+];
+const vitestKindsBySuite: [string, Record<Kind, Counts>][] = [];
+for (const [label, path] of vitestSuites) {
+  const kinds = readReport(label, path, vitestKinds);
+  if (!kinds) continue;
+  vitestKindsBySuite.push([label, kinds]);
+  line(label, kinds.own);
+  add(own, kinds.own);
+  add(checkpointValidation, kinds.checkpointValidation);
+  add(mockModel, kinds.mockModel);
+}
+const browserStorage = readReport("storage contract, Chromium's IndexedDB", "reports/storage-browser.json", (path) => {
   const report = JSON.parse(readFileSync(path, "utf8")) as { passed: number; failed: number };
   return { passed: report.passed, failed: report.failed, skipped: 0 };
+});
+if (browserStorage) {
+  line("storage contract, Chromium's IndexedDB", browserStorage);
+  add(own, browserStorage);
+}
+const e2e = readReport("end to end in Chromium (Playwright)", "reports/e2e.json", playwrightCounts);
+if (e2e) {
+  line("end to end in Chromium (Playwright)", e2e);
+  add(own, e2e);
+}
+line("all of Fawn's own", own);
+
+console.log("Third-party suites run against Fawn:");
+line("LangGraph's checkpoint validation", checkpointValidation);
+for (const [label, kinds] of vitestKindsBySuite) {
+  if (kinds.checkpointValidation.passed + kinds.checkpointValidation.failed > 0)
+    console.log(
+      `    in ${label}: ${kinds.checkpointValidation.passed} passed, ${kinds.checkpointValidation.failed} failed`,
+    );
+}
+const conformanceReport = readReport("MCP conformance, client scenarios", "reports/mcp-conformance.json", (path) => {
+  return JSON.parse(readFileSync(path, "utf8")) as {
+    skipped?: boolean;
+    passed: number;
+    failed: number;
+    expectedFailures: number;
+  };
+});
+if (conformanceReport?.skipped) {
+  notRun.push("MCP conformance, client scenarios");
+  console.log(`  ${"MCP conformance, client scenarios".padEnd(44)} not run (no Node ≥ 22 for its runner)`);
+} else if (conformanceReport) {
+  conformance = conformanceReport;
+  console.log(
+    `  ${"MCP conformance, client scenarios".padEnd(44)} ${conformance.passed} passed, ${conformance.failed} failed, ` +
+      `${conformance.expectedFailures} expected failures (features Fawn does not claim: test/mcp/conformance-baseline.yml)`,
+  );
 }
 
-const reports: [string, (path: string) => Counts][] = [
-  ["reports/unit.json", vitestCounts],
-  ["reports/storage-memory.json", vitestCounts],
-  ["reports/storage-browser.json", storageBrowserCounts],
-  ["reports/server.json", vitestCounts],
-  ["reports/mcp-conformance.json", conformanceCounts],
-  ["reports/build.json", vitestCounts],
-  ["reports/e2e.json", playwrightCounts],
-];
+console.log("The scripted model's own tests (test/mock-llm):");
+line("mock model", mockModel);
 
-const total: Counts = { passed: 0, failed: 0, skipped: 0 };
-for (const [path, read] of reports) {
-  if (!existsSync(path)) {
-    console.error(`Missing test report ${path}: that suite did not run.`);
-    process.exit(1);
-  }
-  const counts = read(path);
-  console.log(`${path}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
-  total.passed += counts.passed;
-  total.failed += counts.failed;
-  total.skipped += counts.skipped;
-}
-console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
-if (total.failed > 0 || total.passed === 0) process.exit(1);
+const total = empty();
+for (const counts of [own, checkpointValidation, mockModel]) add(total, counts);
+if (conformance) add(total, { passed: conformance.passed, failed: conformance.failed, skipped: 0 });
+const thirdParty = checkpointValidation.passed + (conformance?.passed ?? 0);
+const expected = conformance?.expectedFailures ?? 0;
+const notRunText = notRun.length ? `; not run: ${notRun.join(", ")}` : "";
+console.log(
+  `tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped ` +
+    `(Fawn's own ${own.passed}, third-party suites against Fawn ${thirdParty}, scripted model ${mockModel.passed}; ` +
+    `${expected} expected failures${notRunText})`,
+);
+if (total.failed > 0 || own.passed === 0 || notRun.length > 0) process.exit(1);
