@@ -2,7 +2,9 @@
 // for each suite the cases run, survived, lost (the goal: 0) and the longest recovery, summed from the lines each
 // case appends to reports/reliability/<suite>.jsonl (test/support/reliability.ts). `npm test` runs the same files with
 // a quick subset. A suite whose command fails or records no case says so ("failed", "not run"), never "0 lost".
-// `--only crash-browser,tabs` runs some suites; `--no-write` leaves docs/reliability.md alone.
+// `--only crash-browser,tabs` runs some suites; `--no-write` leaves docs/reliability.md alone. `--collect DIR,DIR…`
+// runs nothing: it renders docs/reliability.md from the full runs other checkouts recorded (DIR/reports/reliability/),
+// each suite with the commit it ran at.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
@@ -40,13 +42,18 @@ interface Outcome {
   status: "ran" | "failed" | "not run";
   cases: ReliabilityCase[];
   seconds: number;
+  /** The commit the suite ran at. */
+  commit: string;
 }
 
-function args(): { only?: Set<string>; write: boolean } {
+function args(): { only?: Set<string>; write: boolean; collect?: string[] } {
   const argv = process.argv.slice(2);
-  const at = argv.indexOf("--only");
-  const only = at >= 0 ? new Set((argv[at + 1] ?? "").split(",").filter(Boolean)) : undefined;
-  return { only, write: !argv.includes("--no-write") };
+  const list = (flag: string) => {
+    const at = argv.indexOf(flag);
+    return at >= 0 ? (argv[at + 1] ?? "").split(",").filter(Boolean) : undefined;
+  };
+  const only = list("--only");
+  return { only: only && new Set(only), write: !argv.includes("--no-write"), collect: list("--collect") };
 }
 
 function command(run: SuiteRun): [string, string[]] {
@@ -60,8 +67,8 @@ function command(run: SuiteRun): [string, string[]] {
   }
 }
 
-function readCases(suite: ReliabilitySuite): ReliabilityCase[] {
-  const path = resolve(DIR, `${suite}.jsonl`);
+function readCases(suite: ReliabilitySuite, dir = DIR): ReliabilityCase[] {
+  const path = resolve(dir, `${suite}.jsonl`);
   if (!existsSync(path)) return [];
   return readFileSync(path, "utf8")
     .split("\n")
@@ -82,7 +89,7 @@ function run(selected: SuiteRun[]): Outcome[] {
     const present = entry.files.filter((file) => existsSync(file));
     if (present.length === 0) {
       console.log(`reliability: ${entry.suite}: not run (no ${entry.files.join(", ")})`);
-      return { suite: entry.suite, files: entry.files, status: "not run", cases: [], seconds: 0 };
+      return { suite: entry.suite, files: entry.files, status: "not run", cases: [], seconds: 0, commit: gitCommit() };
     }
     const [bin, argv] = command({ ...entry, files: present });
     console.log(`reliability: ${entry.suite}: ${bin} ${argv.join(" ")}`);
@@ -91,7 +98,19 @@ function run(selected: SuiteRun[]): Outcome[] {
     const seconds = (Date.now() - started) / 1000;
     const cases = readCases(entry.suite);
     const status = result.status !== 0 ? "failed" : cases.length === 0 ? "not run" : "ran";
-    return { suite: entry.suite, files: present, status, cases, seconds };
+    return { suite: entry.suite, files: present, status, cases, seconds, commit: gitCommit() };
+  });
+}
+
+/** The suites' full runs recorded in other checkouts: the first of `dirs` holding a suite's cases gives them. */
+function collect(selected: SuiteRun[], dirs: string[]): Outcome[] {
+  return selected.map((entry) => {
+    for (const dir of dirs) {
+      const cases = readCases(entry.suite, resolve(dir, "reports/reliability"));
+      if (cases.length === 0) continue;
+      return { suite: entry.suite, files: entry.files, status: "ran", cases, seconds: 0, commit: gitCommit(dir) };
+    }
+    return { suite: entry.suite, files: entry.files, status: "not run", cases: [], seconds: 0, commit: gitCommit() };
   });
 }
 
@@ -100,8 +119,8 @@ function seconds(ms: number | undefined): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-function gitCommit(): string {
-  const result = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" });
+function gitCommit(dir = "."): string {
+  const result = spawnSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"], { encoding: "utf8" });
   return result.status === 0 ? result.stdout.trim() : "unknown";
 }
 
@@ -116,7 +135,9 @@ function render(outcomes: Outcome[]): string {
         ? "not run | — | — | —"
         : `${outcome.cases.length} | ${survived} | ${lost} | ${seconds(longest)}`;
     const status = outcome.status === "failed" ? " (**failed**)" : "";
-    return `| ${outcome.suite}${status} | ${RELIABILITY_SUITES[outcome.suite]} | ${counts} | ${outcome.files.map((file) => `\`${file}\``).join(", ")} |`;
+    const files = outcome.files.map((file) => `\`${file}\``).join(", ");
+    const time = outcome.seconds ? `${Math.round(outcome.seconds)} s` : "—";
+    return `| ${outcome.suite}${status} | ${RELIABILITY_SUITES[outcome.suite]} | ${counts} | ${time} | \`${outcome.commit}\` | ${files} |`;
   });
   const failures = outcomes.flatMap((outcome) =>
     outcome.cases
@@ -135,10 +156,10 @@ function render(outcomes: Outcome[]): string {
     "with one sentence; bad input is refused whole with one sentence). **Lost** counts items gone (messages, files,",
     "records): the goal is 0. **Longest recovery** is the longest time from the fault to the user being able to go on.",
     "",
-    `Run at commit \`${gitCommit()}\` on ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"}): ${totalCases} cases, ${totalLost} lost.`,
+    `Written on ${new Date().toISOString().slice(0, 10)} (each suite's commit is in its row), ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? "unknown CPU"}): ${totalCases} cases, ${totalLost} lost.`,
     "",
-    "| Suite | What breaks | Cases run | Survived | Lost | Longest recovery | Tests |",
-    "| ----- | ----------- | --------: | -------: | ---: | ---------------: | ----- |",
+    "| Suite | What breaks | Cases run | Survived | Lost | Longest recovery | Suite time | Commit | Tests |",
+    "| ----- | ----------- | --------: | -------: | ---: | ---------------: | ---------: | ------ | ----- |",
     ...rows,
     "",
     "## Cases that did not survive",
@@ -153,9 +174,9 @@ function render(outcomes: Outcome[]): string {
   ].join("\n");
 }
 
-const { only, write } = args();
+const { only, write, collect: dirs } = args();
 const selected = RUNS.filter((entry) => !only || only.has(entry.suite));
-const outcomes = run(selected);
+const outcomes = dirs ? collect(selected, dirs) : run(selected);
 for (const outcome of outcomes) {
   const lost = outcome.cases.reduce((sum, entry) => sum + entry.lost, 0);
   console.log(
@@ -163,6 +184,9 @@ for (const outcome of outcomes) {
   );
 }
 if (write && !only) writeFileSync(DOC, render(outcomes));
-else if (write) writeFileSync(resolve(DIR, "reliability.md"), render(outcomes));
+else if (write) {
+  mkdirSync(DIR, { recursive: true });
+  writeFileSync(resolve(DIR, "reliability.md"), render(outcomes));
+}
 const bad = outcomes.some((outcome) => outcome.status === "failed" || outcome.cases.some((entry) => !entry.survived));
 process.exit(bad ? 1 : 0);
