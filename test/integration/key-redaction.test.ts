@@ -104,6 +104,16 @@ describe("error text never carries a stored key", () => {
     const stored = await gateway.threads.get(thread.thread_id);
     expect(stored?.entries.some((entry) => entry.kind === "error")).toBe(true);
     expectNoKey(JSON.stringify(stored));
+    // Redacted before it is stored, not only when read back: the raw step records (serialized bytes included) hold none.
+    const db = await openFawnDb(harness.gatewayDbName());
+    const stepStores = ["checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_messages"] as const;
+    const raw = await Promise.all(stepStores.map((store) => db.getAll(store)));
+    db.close();
+    const bytesAsText = (_key: string, value: unknown) =>
+      value instanceof Uint8Array || value instanceof ArrayBuffer ? new TextDecoder("latin1").decode(value) : value;
+    const rawText = JSON.stringify(raw, bytesAsText);
+    expect(rawText).toContain(REDACTED_KEY);
+    expectNoKey(rawText);
     const runs = await gateway.runs.list(thread.thread_id);
     expect(runs.at(-1)?.error?.message).toContain(REDACTED_KEY);
     expectNoKey(JSON.stringify(runs));
