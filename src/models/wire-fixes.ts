@@ -1,8 +1,9 @@
 // Where a provider's stream says more than its LangChain SDK reads, the chat models Fawn builds read it too: the
 // reasoning OpenAI-compatible servers send as `reasoning` (Ollama, vLLM, OpenRouter) next to DeepSeek's
 // `reasoning_content`, OpenAI's `refusal` text, and Anthropic's output tokens, which message_delta reports as a running
-// total. Each was found by replaying the providers' own recorded streams (test/integration/provider-wire-formats.test.ts).
-import type { BaseMessageChunk } from "@langchain/core/messages";
+// total; and they send back what a provider needs again: DeepSeek's reasoning of a turn that called tools. Each was
+// found by replaying the providers' own recorded streams (test/integration/provider-wire-formats.test.ts).
+import type { BaseMessage, BaseMessageChunk } from "@langchain/core/messages";
 import type { ChatGenerationChunk } from "@langchain/core/outputs";
 import type { ChatAnthropic } from "@langchain/anthropic";
 import type { ChatOpenAICompletions } from "@langchain/openai";
@@ -31,12 +32,55 @@ function amend<T extends BaseMessageChunk | { content: unknown; additional_kwarg
   return message;
 }
 
+/** The reasoning of each earlier reply that called tools, by the id of its first call. */
+function toolTurnReasoning(messages: BaseMessage[]): Map<string, string> {
+  const byCall = new Map<string, string>();
+  for (const message of messages) {
+    const reasoning = message.additional_kwargs?.reasoning_content;
+    const firstCall = (message as { tool_calls?: { id?: string }[] }).tool_calls?.[0]?.id;
+    if (typeof reasoning === "string" && reasoning.length > 0 && firstCall) byCall.set(firstCall, reasoning);
+  }
+  return byCall;
+}
+
 /**
- * ChatOpenAICompletions that also reads `delta.reasoning` as the reasoning and `delta.refusal` as reply text (ChatOpenAI
- * takes it as its `completions`).
+ * The request with each assistant message that called tools carrying its reasoning as `reasoning_content`: DeepSeek's
+ * thinking mode refuses a request without it ("The reasoning_content in the thinking mode must be passed back to the
+ * API", https://api-docs.deepseek.com/guides/thinking_mode); servers that do not know the field ignore it.
+ */
+function withToolTurnReasoning<T>(request: T, byCall: Map<string, string>): T {
+  const messages = (request as { messages?: unknown }).messages;
+  if (byCall.size === 0 || !Array.isArray(messages)) return request;
+  return {
+    ...request,
+    messages: messages.map((message: Record<string, unknown>) => {
+      const calls = message.tool_calls as { id?: string }[] | undefined;
+      const reasoning = message.role === "assistant" && calls?.[0]?.id ? byCall.get(calls[0].id) : undefined;
+      return reasoning === undefined || message.reasoning_content !== undefined
+        ? message
+        : { ...message, reasoning_content: reasoning };
+    }),
+  };
+}
+
+/**
+ * ChatOpenAICompletions that also reads `delta.reasoning` as the reasoning and `delta.refusal` as reply text, and sends
+ * the reasoning of turns that called tools back (ChatOpenAI takes it as its `completions`).
  */
 export function completionsReadingEveryField(Base: typeof ChatOpenAICompletions): typeof ChatOpenAICompletions {
   return class extends Base {
+    override async *_streamResponseChunks(
+      ...args: Parameters<ChatOpenAICompletions["_streamResponseChunks"]>
+    ): AsyncGenerator<ChatGenerationChunk> {
+      // The base method sends its request through this.completionWithRetry in the same synchronous step, before any
+      // other call can set it again.
+      const byCall = toolTurnReasoning(args[0]);
+      const send = Base.prototype.completionWithRetry as (request: unknown, options?: unknown) => unknown;
+      this.completionWithRetry = ((request: unknown, options?: unknown) =>
+        send.call(this, withToolTurnReasoning(request, byCall), options)) as typeof this.completionWithRetry;
+      yield* super._streamResponseChunks(...args);
+    }
+
     override _convertCompletionsDeltaToBaseMessageChunk(
       delta: Delta,
       rawResponse: Parameters<ChatOpenAICompletions["_convertCompletionsDeltaToBaseMessageChunk"]>[1],
