@@ -38,7 +38,12 @@ interface Recording {
   /** Where every request of the run must go. */
   requestPath: string;
   turns: Turn[];
+  /** What the API needs to see again in the run's next request (it refuses the request without it). */
+  sentBack?: { what: string; found: (nextBody: unknown) => boolean };
 }
+
+/** The JSON of a request body, for looking something up in it. */
+const jsonOf = (body: unknown): string => JSON.stringify(body ?? null);
 
 /** The reasoning DeepSeek streamed in `deepseek-reasoning.sse`, read straight from its `data:` lines. */
 function deepSeekReasoning(file: string): string {
@@ -100,6 +105,10 @@ const RECORDINGS: Recording[] = [
     mode: "thinking",
     replies: [1, 2, 3, 4].map((step) => `openai-responses-step${step}.sse`),
     requestPath: "/v1/responses",
+    sentBack: {
+      what: "the reasoning item with its encrypted content",
+      found: (body) => jsonOf(body).includes('"encrypted_content":"gAAAAABpPDIV'),
+    },
     turns: [
       {
         text: "",
@@ -151,6 +160,10 @@ const RECORDINGS: Recording[] = [
     model: { id: "gemini-3-pro-preview" },
     replies: ["gemini-function-call.sse", "gemini-text.sse"],
     requestPath: "/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse",
+    sentBack: {
+      what: "the function call's thought signature",
+      found: (body) => jsonOf(body).includes('"thoughtSignature":"EqUCCqICAb4+9vsh8Pd5taZVoPzSvjWWwzBrvhEQ'),
+    },
     turns: [
       { text: "", toolCalls: [{ name: "weather", args: { location: "San Francisco" } }], usage: [29, 15, 89] },
       {
@@ -167,6 +180,16 @@ const RECORDINGS: Recording[] = [
     mode: "thinking",
     replies: ["deepseek-reasoning-tool-call.sse", "deepseek-reasoning.sse"],
     requestPath: "/v1/chat/completions",
+    sentBack: {
+      what: "the reasoning of the turn that called a tool, as reasoning_content",
+      found: (body) =>
+        ((body as { messages?: Record<string, unknown>[] }).messages ?? []).some(
+          (message) =>
+            message.role === "assistant" &&
+            Array.isArray(message.tool_calls) &&
+            message.reasoning_content === deepSeekReasoning("deepseek-reasoning-tool-call.sse"),
+        ),
+    },
     turns: [
       {
         text: "",
@@ -229,6 +252,9 @@ function problemsOf(recording: Recording, events: RunEvent[], saved: WireMessage
   const paths = replay.requests.map((request) => request.path);
   if (paths.some((path) => path !== recording.requestPath) || paths.length !== recording.replies.length) {
     problems.push(`requests went to ${JSON.stringify(paths)}`);
+  }
+  if (recording.sentBack && !recording.sentBack.found(replay.requests[1]?.body)) {
+    problems.push(`the next request lacks ${recording.sentBack.what}`);
   }
   const replies = saved.filter((message) => message.type === "ai");
   if (replies.length !== recording.turns.length) problems.push(`${replies.length} replies saved`);
@@ -302,6 +328,8 @@ describe.each(RECORDINGS)("$name", (recording) => {
     });
     settings.endpoints[0]!.provider = recording.provider;
     await harness.gateway.settings.saveModels(settings);
+    // Only the run's own requests reach the replay: no memory update asks the model later.
+    await harness.gateway.memory.saveSettings({ ...(await harness.gateway.memory.getSettings()), enabled: false });
     const thread = await harness.gateway.threads.create();
     const events = await runThread(harness.gateway, thread.thread_id, "What's the weather in Paris?", undefined, {
       ...(recording.mode && { mode: recording.mode }),
