@@ -31,8 +31,9 @@ function toWireContent(content: unknown): MessageContent {
 }
 
 /**
- * The reasoning a message carries: OpenAI-compatible providers' `reasoning_content` (DeepSeek, Qwen, vLLM), or the
- * `thinking` blocks of Anthropic's and Gemini's content (their signatures stay in the checkpoint, for the next call).
+ * The reasoning a message carries: OpenAI-compatible providers' `reasoning_content` (DeepSeek, Qwen, vLLM), the
+ * `thinking` blocks of Anthropic's and Gemini's content (their signatures stay in the checkpoint, for the next call), or
+ * the `reasoning` blocks of OpenAI's Responses API (its reasoning summary).
  */
 function reasoningOf(message: BaseMessage): string | undefined {
   const reasoning = message.additional_kwargs?.reasoning_content;
@@ -40,8 +41,9 @@ function reasoningOf(message: BaseMessage): string | undefined {
   if (!Array.isArray(message.content)) return undefined;
   const thoughts = (message.content as unknown[])
     .map((block) => {
-      const part = block as { type?: unknown; thinking?: unknown } | null;
-      return part?.type === "thinking" && typeof part.thinking === "string" ? part.thinking : "";
+      const part = block as { type?: unknown; thinking?: unknown; reasoning?: unknown } | null;
+      if (part?.type === "thinking" && typeof part.thinking === "string") return part.thinking;
+      return part?.type === "reasoning" && typeof part.reasoning === "string" ? part.reasoning : "";
     })
     .join("");
   return thoughts.length > 0 ? thoughts : undefined;

@@ -9,6 +9,7 @@ import { fetchModels } from "./fetch-models.ts";
 import { apiRoot } from "./provider-urls.ts";
 import { anthropicFields, geminiFields, openAiFields } from "./model-options.ts";
 import type { ReasoningEffort } from "./reasoning.ts";
+import { anthropicCountingOutputOnce, completionsReadingEveryField } from "./wire-fixes.ts";
 
 /** A key for endpoints that need none (Ollama, LM Studio, the mock); the OpenAI client refuses an empty one. */
 const NO_KEY = "no-key";
@@ -52,9 +53,9 @@ let openAi: Promise<typeof OpenAiModule> | undefined;
 
 /** An OpenAI-compatible endpoint's model (its SDK is a chunk of its own: loadOpenAi). */
 export async function createOpenAiModel(target: ModelTarget, options: ChatModelOptions = {}): Promise<ChatOpenAI> {
-  const { ChatOpenAI } = await loadOpenAi();
+  const { ChatOpenAI, ChatOpenAICompletions } = await loadOpenAi();
   const model = options.model ?? target.model;
-  return new ChatOpenAI({
+  const fields = {
     model,
     // The reasoning switch goes in modelKwargs, sent as is: langchain's `reasoning` option only reaches models it
     // knows by name (o1, gpt-5…), while users mark their own reasoning models (DeepSeek, Qwen, local ones) in
@@ -71,7 +72,9 @@ export async function createOpenAiModel(target: ModelTarget, options: ChatModelO
     streamUsage: true,
     // Retrying with backoff belongs to the model-error middleware (src/agent/middlewares/model-retry.ts).
     maxRetries: 0,
-  });
+  };
+  const Completions = completionsReadingEveryField(ChatOpenAICompletions);
+  return new ChatOpenAI({ ...fields, completions: new Completions(fields) });
 }
 
 async function createAnthropicModel(target: ModelTarget, options: ChatModelOptions): Promise<BaseChatModel> {
@@ -79,7 +82,8 @@ async function createAnthropicModel(target: ModelTarget, options: ChatModelOptio
   const { ChatAnthropic } = await import("@langchain/anthropic");
   const model = options.model ?? target.model;
   const fields = anthropicFields(entryOf(target, model), options.reasoningEffort);
-  return new ChatAnthropic({
+  const Anthropic = anthropicCountingOutputOnce(ChatAnthropic);
+  return new Anthropic({
     model,
     apiKey: target.apiKey || NO_KEY,
     anthropicApiUrl: apiRoot("anthropic", target.baseUrl),
