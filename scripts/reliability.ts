@@ -108,7 +108,10 @@ function collect(selected: SuiteRun[], dirs: string[]): Outcome[] {
     for (const dir of dirs) {
       const cases = readCases(entry.suite, resolve(dir, "reports/reliability"));
       if (cases.length === 0) continue;
-      return { suite: entry.suite, files: entry.files, status: "ran", cases, seconds: 0, commit: gitCommit(dir) };
+      // A copy of a run kept outside its checkout names its commit in a COMMIT file beside the cases.
+      const marker = resolve(dir, "reports/reliability/COMMIT");
+      const commit = existsSync(marker) ? readFileSync(marker, "utf8").trim() : gitCommit(dir);
+      return { suite: entry.suite, files: entry.files, status: "ran", cases, seconds: 0, commit };
     }
     return { suite: entry.suite, files: entry.files, status: "not run", cases: [], seconds: 0, commit: gitCommit() };
   });
