@@ -40,14 +40,19 @@ export async function deleteThread(page: Page, options: { title?: string; confir
   await expect(dialog).toBeHidden();
 }
 
+/** Settings → Models: the mock (or `baseUrl`) as the endpoint, its model; `thinking` marks the model Thinking. */
 export async function configureEndpoint(
   page: Page,
-  endpoint: { baseUrl?: string; apiKey?: string; model?: string } = {},
+  endpoint: { baseUrl?: string; apiKey?: string; model?: string; thinking?: boolean } = {},
 ): Promise<void> {
+  const model = endpoint.model ?? "mock-model";
   await editSettings(page, "Models", async (dialog) => {
     await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill(endpoint.baseUrl ?? MOCK_URL);
     await dialog.getByRole("textbox", { name: "API key", exact: true }).fill(endpoint.apiKey ?? "sk-test-key");
-    await dialog.getByRole("combobox", { name: "Model", exact: true }).fill(endpoint.model ?? "mock-model");
+    await dialog.getByRole("combobox", { name: "Model", exact: true }).fill(model);
+    if (endpoint.thinking) {
+      await dialog.getByRole("group", { name: model }).getByRole("checkbox", { name: "Thinking", exact: true }).check();
+    }
   });
 }
 
@@ -135,6 +140,29 @@ function messageText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n");
+}
+
+/** One request in the mock model's log, as GET /__mock/requests serves it (test/mock-llm/server.ts). */
+export interface MockLogEntry {
+  path: string;
+  body: { model?: string; messages?: { role: string; content: unknown }[] } & Record<string, unknown>;
+  scenario: string | null;
+  disconnected: boolean;
+  /** The HTTP status it was answered with; null while unanswered. */
+  status: number | null;
+}
+
+/** The mock model's request log, whole, in arrival order. */
+export async function mockLog(page: Page): Promise<MockLogEntry[]> {
+  const response = await page.request.get(`${new URL(MOCK_URL).origin}/__mock/requests`);
+  return (await response.json()) as MockLogEntry[];
+}
+
+/** Whether a logged request's messages include a user message containing `text`. */
+export function fromUser(entry: MockLogEntry, text: string): boolean {
+  return (entry.body.messages ?? []).some(
+    (message) => message.role === "user" && messageText(message.content).includes(text),
+  );
 }
 
 /** The marker of Fawn's follow-up suggestions prompt (src/agent/suggestions.ts). */
