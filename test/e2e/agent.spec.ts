@@ -15,7 +15,6 @@ test("Pro mode shows the plan as a todo list that updates live, and it stays aft
   await page.goto("/");
   await configureEndpoint(page);
   const modes = page.getByRole("radiogroup", { name: "Mode" });
-  const key = crypto.randomUUID().slice(0, 8);
   await expect(modes.getByRole("radio")).toHaveCount(4);
   await modes.getByRole("radio", { name: "Pro" }).check();
   await send(page, "plan demo for the weekly report");
