@@ -277,3 +277,96 @@ export async function expectNoA11yViolations(page: Page, label: string): Promise
   );
   expect(found, `accessibility violations: ${label}`).toEqual([]);
 }
+
+// Waits on the state itself, not on time: what IndexedDB holds, and when the page has finished loading what it shows.
+
+/**
+ * How many records of `store` in Fawn's IndexedDB hold every one of `needles` (in a string, or in bytes read as
+ * UTF-8, as checkpoints keep messages). The app must have made the database (opening it first makes an empty one).
+ */
+export async function storedMentions(page: Page, store: string, needles: string[]): Promise<number> {
+  return page.evaluate(
+    async ([name, words]) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open("fawn");
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const texts = (value: unknown): string[] => {
+        if (typeof value === "string") return [value];
+        if (value instanceof Uint8Array) return [new TextDecoder().decode(value)];
+        if (Array.isArray(value)) return value.flatMap(texts);
+        if (value && typeof value === "object") return Object.values(value).flatMap(texts);
+        return [];
+      };
+      const records = await new Promise<unknown[]>((resolve, reject) => {
+        const request = db.transaction(name, "readonly").objectStore(name).getAll();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      db.close();
+      return records.filter((record) => {
+        const text = texts(record).join("\n");
+        return words.every((word) => text.includes(word));
+      }).length;
+    },
+    [store, needles] as const,
+  );
+}
+
+/**
+ * Waits until the model's message calling a tool with `argument` in its arguments is saved in a checkpoint: from
+ * then on the tool runs, and a thread cut off reopens at that step.
+ */
+export async function toolCallSaved(page: Page, argument: string): Promise<void> {
+  await expect
+    .poll(() => storedMentions(page, "checkpoint_messages", ["AIMessage", "tool_calls", argument]), {
+      message: `a saved tool call with ${argument}`,
+    })
+    .toBeGreaterThan(0);
+}
+
+/** The runs Fawn's IndexedDB holds (each thread's run records), in no particular order. */
+export async function storedRuns(page: Page): Promise<{ thread_id: string; status: string; kind?: string }[]> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("fawn");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const runs = await new Promise<{ thread_id: string; status: string; kind?: string }[]>((resolve, reject) => {
+      const request = db.transaction("runs", "readonly").objectStore("runs").getAll();
+      request.onsuccess = () => resolve(request.result as { thread_id: string; status: string; kind?: string }[]);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    return runs.map(({ thread_id, status, kind }) => ({ thread_id, status, ...(kind && { kind }) }));
+  });
+}
+
+/**
+ * Waits until the page has handled everything it shows: every image in the document and its same-origin frames is
+ * complete (loaded or failed, so its load or error handler has run), fonts are ready, and two frames were drawn.
+ * What a "nothing ran, nothing was fetched" check waits for instead of a fixed time.
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const documents = [document];
+        for (const frame of document.querySelectorAll("iframe")) {
+          try {
+            if (frame.contentDocument) documents.push(frame.contentDocument);
+          } catch {
+            // Another origin's frame: its own loads are its own.
+          }
+        }
+        return documents.every((doc) => [...doc.images].every((image) => image.complete));
+      }),
+    )
+    .toBe(true);
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  });
+}
