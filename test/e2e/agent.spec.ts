@@ -1,6 +1,15 @@
 // The lead agent as the user meets it: modes, the live plan, retried rate limits, models with abilities.
 import { expect, test } from "@playwright/test";
-import { assistantMessages, configureEndpoint, conversation, editSettings, MOCK_URL, send } from "./fixtures.ts";
+import {
+  assistantMessages,
+  configureEndpoint,
+  conversation,
+  editSettings,
+  fromUser,
+  mockLog,
+  MOCK_URL,
+  send,
+} from "./fixtures.ts";
 
 test("Pro mode shows the plan as a todo list that updates live, and it stays after a reload", async ({ page }) => {
   await page.goto("/");
@@ -40,12 +49,19 @@ test("Flash mode gives the agent no plan tool", async ({ page }) => {
 test("a 429 from the model is retried and the user only sees the answer", async ({ page }) => {
   await page.goto("/");
   await configureEndpoint(page);
-  await send(page, "please rate limit this e2e request");
+  // A text of its own: the mock answers 429 the first time it sees a text, even when its server is reused.
+  const text = `please rate limit this e2e request ${crypto.randomUUID().slice(0, 8)}`;
+  await send(page, text);
   await expect(assistantMessages(page).last()).toHaveText("Recovered after a rate limit.");
   await expect(conversation(page).getByRole("alert")).toHaveCount(0);
+  // The 429 was served, and the same request went again and was answered.
+  const served = (await mockLog(page)).filter((entry) => entry.scenario === "rate-limit" && fromUser(entry, text));
+  expect(served.map((entry) => entry.status)).toEqual([429, 200]);
 });
 
-test("a model marked Thinking reasons in Thinking mode, shown apart from the answer", async ({ page }) => {
+test("a model marked Thinking reasons only in a reasoning mode: not in Flash, and in Thinking, shown apart from the answer", async ({
+  page,
+}) => {
   await page.goto("/");
   await configureEndpoint(page);
   await editSettings(page, "Models", async (dialog) => {
@@ -56,14 +72,26 @@ test("a model marked Thinking reasons in Thinking mode, shown apart from the ans
       .getByRole("checkbox", { name: "Thinking", exact: true })
       .check();
   });
-
   await page.getByRole("combobox", { name: "Model for this message" }).selectOption("mock-thinking");
-  await page.getByRole("radiogroup", { name: "Mode" }).getByRole("radio", { name: "Thinking" }).check();
-  await send(page, "think about this");
+  const modes = page.getByRole("radiogroup", { name: "Mode" });
+  const key = crypto.randomUUID().slice(0, 8);
+
+  // Flash asks for no reasoning, and the model (like a real one) gives none: the answer comes alone.
+  await modes.getByRole("radio", { name: "Flash" }).check();
+  await send(page, `answer this quickly ${key}`);
+  const quick = assistantMessages(page).last();
+  await expect(quick).toHaveText(`You said: answer this quickly ${key}`);
+  await expect(quick.getByText("Reasoning")).toHaveCount(0);
+
+  // Switching the Mode to Thinking turns reasoning on in the same thread.
+  await modes.getByRole("radio", { name: "Thinking" }).check();
+  await send(page, `think about this ${key}`);
   const answer = assistantMessages(page).last();
-  await expect(answer).toContainText("You said: think about this");
+  await expect(answer).toContainText(`You said: think about this ${key}`);
   await answer.getByText("Reasoning").click();
   await expect(answer).toContainText("Let me think about this step by step.");
+  const asked = (await mockLog(page)).filter((entry) => entry.scenario === "echo" && fromUser(entry, key));
+  expect(asked.map((entry) => entry.body.reasoning_effort)).toEqual([undefined, "low"]);
 });
 
 test("web_search and web_fetch use the providers set in Settings → Web", async ({ page }) => {

@@ -9,6 +9,7 @@ import {
   expectNoA11yViolations,
   mockRequests,
   send,
+  toolCallSaved,
 } from "./fixtures.ts";
 
 function userMessages(page: Page) {
@@ -112,10 +113,9 @@ test("a run cut off by a closed page continues from its last saved step", async 
   const key = crypto.randomUUID().slice(0, 8);
   const text = callTool("bash", { command: `sleep 6; echo resumed-${key}` });
   await send(page, text);
-  // The tool is running (the model's call was saved a moment after it streamed in): the page closes, and its
-  // workers with it.
+  // The tool is running (the model's call is saved): the page closes, and its workers with it.
   await expect(conversation(page).getByRole("list", { name: "Tool calls" }).last()).toBeVisible();
-  await page.waitForTimeout(2500);
+  await toolCallSaved(page, `resumed-${key}`);
   const url = page.url();
   await page.close();
 

@@ -99,8 +99,9 @@ test("the Follow-up suggestions switch turns them off, and no request is made fo
 
   const key = uniqueKey("quiet");
   await reply(page, `${key} no questions please`, 1);
-  // Give a suggestion request time to be made, were one to be made.
-  await page.waitForTimeout(1_500);
+  // Suggestions would be asked for as the run ended, before the next message could be sent: once that message's
+  // reply is in, a request for the first reply's suggestions would have been made.
+  await reply(page, `${key} and none after this one`, 2);
   await expect(page.getByRole("group", { name: "Suggested follow-ups" })).toHaveCount(0);
   const asked = (await mockRequests(page, { suggestions: true })).filter((messages) =>
     messages.some((m) => m.role === "system" && m.text.includes(SUGGESTIONS_MARKER) && m.text.includes(key)),

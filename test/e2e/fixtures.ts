@@ -40,14 +40,19 @@ export async function deleteThread(page: Page, options: { title?: string; confir
   await expect(dialog).toBeHidden();
 }
 
+/** Settings → Models: the mock (or `baseUrl`) as the endpoint, its model; `thinking` marks the model Thinking. */
 export async function configureEndpoint(
   page: Page,
-  endpoint: { baseUrl?: string; apiKey?: string; model?: string } = {},
+  endpoint: { baseUrl?: string; apiKey?: string; model?: string; thinking?: boolean } = {},
 ): Promise<void> {
+  const model = endpoint.model ?? "mock-model";
   await editSettings(page, "Models", async (dialog) => {
     await dialog.getByRole("textbox", { name: "Base URL", exact: true }).fill(endpoint.baseUrl ?? MOCK_URL);
     await dialog.getByRole("textbox", { name: "API key", exact: true }).fill(endpoint.apiKey ?? "sk-test-key");
-    await dialog.getByRole("combobox", { name: "Model", exact: true }).fill(endpoint.model ?? "mock-model");
+    await dialog.getByRole("combobox", { name: "Model", exact: true }).fill(model);
+    if (endpoint.thinking) {
+      await dialog.getByRole("group", { name: model }).getByRole("checkbox", { name: "Thinking", exact: true }).check();
+    }
   });
 }
 
@@ -135,6 +140,29 @@ function messageText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n");
+}
+
+/** One request in the mock model's log, as GET /__mock/requests serves it (test/mock-llm/server.ts). */
+export interface MockLogEntry {
+  path: string;
+  body: { model?: string; messages?: { role: string; content: unknown }[] } & Record<string, unknown>;
+  scenario: string | null;
+  disconnected: boolean;
+  /** The HTTP status it was answered with; null while unanswered. */
+  status: number | null;
+}
+
+/** The mock model's request log, whole, in arrival order. */
+export async function mockLog(page: Page): Promise<MockLogEntry[]> {
+  const response = await page.request.get(`${new URL(MOCK_URL).origin}/__mock/requests`);
+  return (await response.json()) as MockLogEntry[];
+}
+
+/** Whether a logged request's messages include a user message containing `text`. */
+export function fromUser(entry: MockLogEntry, text: string): boolean {
+  return (entry.body.messages ?? []).some(
+    (message) => message.role === "user" && messageText(message.content).includes(text),
+  );
 }
 
 /** The marker of Fawn's follow-up suggestions prompt (src/agent/suggestions.ts). */
@@ -248,4 +276,97 @@ export async function expectNoA11yViolations(page: Page, label: string): Promise
     ),
   );
   expect(found, `accessibility violations: ${label}`).toEqual([]);
+}
+
+// Waits on the state itself, not on time: what IndexedDB holds, and when the page has finished loading what it shows.
+
+/**
+ * How many records of `store` in Fawn's IndexedDB hold every one of `needles` (in a string, or in bytes read as
+ * UTF-8, as checkpoints keep messages). The app must have made the database (opening it first makes an empty one).
+ */
+export async function storedMentions(page: Page, store: string, needles: string[]): Promise<number> {
+  return page.evaluate(
+    async ([name, words]) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open("fawn");
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const texts = (value: unknown): string[] => {
+        if (typeof value === "string") return [value];
+        if (value instanceof Uint8Array) return [new TextDecoder().decode(value)];
+        if (Array.isArray(value)) return value.flatMap(texts);
+        if (value && typeof value === "object") return Object.values(value).flatMap(texts);
+        return [];
+      };
+      const records = await new Promise<unknown[]>((resolve, reject) => {
+        const request = db.transaction(name, "readonly").objectStore(name).getAll();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      db.close();
+      return records.filter((record) => {
+        const text = texts(record).join("\n");
+        return words.every((word) => text.includes(word));
+      }).length;
+    },
+    [store, needles] as const,
+  );
+}
+
+/**
+ * Waits until the model's message calling a tool with `argument` in its arguments is saved in a checkpoint: from
+ * then on the tool runs, and a thread cut off reopens at that step.
+ */
+export async function toolCallSaved(page: Page, argument: string): Promise<void> {
+  await expect
+    .poll(() => storedMentions(page, "checkpoint_messages", ["AIMessage", "tool_calls", argument]), {
+      message: `a saved tool call with ${argument}`,
+    })
+    .toBeGreaterThan(0);
+}
+
+/** The runs Fawn's IndexedDB holds (each thread's run records), in no particular order. */
+export async function storedRuns(page: Page): Promise<{ thread_id: string; status: string; kind?: string }[]> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("fawn");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const runs = await new Promise<{ thread_id: string; status: string; kind?: string }[]>((resolve, reject) => {
+      const request = db.transaction("runs", "readonly").objectStore("runs").getAll();
+      request.onsuccess = () => resolve(request.result as { thread_id: string; status: string; kind?: string }[]);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    return runs.map(({ thread_id, status, kind }) => ({ thread_id, status, ...(kind && { kind }) }));
+  });
+}
+
+/**
+ * Waits until the page has handled everything it shows: every image in the document and its same-origin frames is
+ * complete (loaded or failed, so its load or error handler has run), fonts are ready, and two frames were drawn.
+ * What a "nothing ran, nothing was fetched" check waits for instead of a fixed time.
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const documents = [document];
+        for (const frame of document.querySelectorAll("iframe")) {
+          try {
+            if (frame.contentDocument) documents.push(frame.contentDocument);
+          } catch {
+            // Another origin's frame: its own loads are its own.
+          }
+        }
+        return documents.every((doc) => [...doc.images].every((image) => image.complete));
+      }),
+    )
+    .toBe(true);
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  });
 }

@@ -11,8 +11,10 @@ import {
   configureEndpoint,
   conversation,
   MOCK_URL,
+  mockLog,
   mockRequests,
   openSettings,
+  pageSettled,
   send,
 } from "./fixtures.ts";
 
@@ -783,8 +785,8 @@ async function importAndInspect(page: Page, context: BrowserContext): Promise<vo
   expect.soft(active, "active markup in model text").toEqual([]);
   expect.soft(await page.locator("base, meta[http-equiv='refresh' i]").count()).toBe(0);
 
-  // Give any late load or timer a moment, then the verdict.
-  await page.waitForTimeout(1_000);
+  // Once every image has loaded or failed (its handlers run) and frames are drawn, the verdict.
+  await pageSettled(page);
   expect.soft(await pwnedFlags(page), "script ran, or a global was clobbered, in Fawn's origin").toEqual([]);
   expect.soft(outside, "requests outside Fawn's origin").toEqual([]);
   expect.soft(dialogs, "dialogs").toEqual([]);
@@ -880,9 +882,23 @@ test("strangers' turns stay quoted, keep memory out, and cannot make web_fetch s
   await expect(approval).toContainText(`${ATTACKER}/steal?memory=dark+roast`);
   await approval.getByRole("button", { name: "Deny" }).click();
   await expect(assistantMessages(page).last()).toContainText("denied");
-  // Memory learnt nothing from the stranger.
-  await page.waitForTimeout(500);
+  // Memory learnt nothing from the stranger. Updates go one after another: once a later conversation of the user's
+  // own is learnt, an update from this thread would have come first.
+  await page.getByRole("button", { name: "New thread" }).click();
+  await send(page, "Also, I use a fountain pen.");
+  await expect(assistantMessages(page).last()).toContainText("You said:");
+  await expect
+    .poll(async () =>
+      (await mockLog(page)).some(
+        (entry) =>
+          entry.scenario === "memory-update" &&
+          entry.status === 200 &&
+          JSON.stringify(entry.body).includes("fountain pen"),
+      ),
+    )
+    .toBe(true);
   const memory = await openSettings(page, "Memory");
+  await expect(memory.getByRole("table", { name: "Facts" })).toContainText("fountain pen");
   await expect(memory.getByRole("table", { name: "Facts" })).toContainText("dark roast");
   await expect(memory.getByRole("table", { name: "Facts" })).not.toContainText("Mallory");
   await closeSettings(page);

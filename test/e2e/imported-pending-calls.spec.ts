@@ -2,7 +2,7 @@
 // have it): imported elsewhere, the call shows cancelled, neither the thread nor its "Continue this thread" copy offers
 // Continue, and the command never runs there.
 import { expect, test, type Page } from "@playwright/test";
-import { callTool, configureEndpoint, conversation, send } from "./fixtures.ts";
+import { callTool, configureEndpoint, conversation, send, storedRuns, toolCallSaved } from "./fixtures.ts";
 
 /** Whether the thread holds a file at `path`, read from the page's storage. */
 async function hasFile(page: Page, threadId: string, path: string): Promise<boolean> {
@@ -39,7 +39,7 @@ test("a bundle's pending bash call is cancelled on import and never runs, not ev
   await send(page, callTool("bash", { command: `sleep 6; echo ran > ${path}` }));
   // The command is running when the page closes: its run stays marked running, and this browser offers Continue.
   await expect(conversation(page).getByRole("list", { name: "Tool calls" }).last()).toBeVisible();
-  await page.waitForTimeout(2500);
+  await toolCallSaved(page, `pwned-${key}`);
   const url = page.url();
   await page.close();
   const again = await context.newPage();
@@ -75,9 +75,17 @@ test("a bundle's pending bash call is cancelled on import and never runs, not ev
     .click();
   await expect(other.getByRole("textbox", { name: "Message" })).toBeFocused();
   const copyId = openThreadId(other);
-  if ((await resume.count()) > 0) await resume.click();
-  // Longer than the command would take, had it run, and until any run has ended.
-  await other.waitForTimeout(7000);
+  const resumed = (await resume.count()) > 0;
+  if (resumed) await resume.click();
+  // The call could only run in a run: once every run here has ended (a resumed one, had Continue been offered, only
+  // after its command), the file would be written.
+  await expect
+    .poll(async () => {
+      const runs = await storedRuns(other);
+      const started = !resumed || runs.some((run) => run.thread_id === copyId && run.kind === "resume");
+      return started && runs.every((run) => run.status !== "running");
+    })
+    .toBe(true);
   await expect(other.getByRole("button", { name: "Stop" })).toBeHidden({ timeout: 30_000 });
   expect(await hasFile(other, copyId, path)).toBe(false);
   await expect(steps).toContainText("Cancelled on import");

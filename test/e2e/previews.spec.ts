@@ -12,6 +12,7 @@ import {
   openPreview,
   htmlPage,
   expectNoA11yViolations,
+  pageSettled,
 } from "./fixtures.ts";
 
 const OUTPUTS = "/mnt/user-data/outputs";
@@ -158,8 +159,8 @@ test("an SVG with a script never runs it: in the preview, as a picture, opened i
     expect(svgOf((await inReply.getAttribute("src")) ?? "")).toBe(shown);
     await runEnded(page);
 
-    // The page around it never heard from the SVG, and nothing asked the listener (give stray loads a moment).
-    await page.waitForTimeout(500);
+    // The page around it never heard from the SVG, and nothing asked the listener (once every image is in).
+    await pageSettled(page);
     await expectUntouched(page, listener);
   } finally {
     await listener.close();
@@ -186,9 +187,15 @@ test('an HTML preview makes no request until "Allow network" is on, then it does
     ].join("\n");
     await present(page, { "probe.html": probe, "leave.html": leave });
 
+    // The browser says when it refuses a frame's way out: the positive sign that the page tried, and was stopped.
+    const refused = page.waitForEvent("console", {
+      predicate: (message) =>
+        message.text().includes("violates the following Content Security Policy") &&
+        message.text().includes(listener.origin),
+    });
     let dialog = await openPreview(page, "leave.html");
     await expect(dialog.getByRole("switch", { name: "Allow network" })).not.toBeChecked();
-    await page.waitForTimeout(1_000);
+    await refused;
     expect(listener.requests).toEqual([]);
     await closePreview(dialog);
 
@@ -215,7 +222,10 @@ test('an HTML preview makes no request until "Allow network" is on, then it does
     await allow.uncheck();
     await expect(allow).not.toBeChecked();
     await expect(inside.getByText("fetch refused")).toBeVisible();
-    await page.waitForTimeout(500);
+    // The image was asked for before the script ran: once it has failed, the page made every request it makes.
+    await expect
+      .poll(() => inside.getByRole("img", { name: "remote" }).evaluate((image: HTMLImageElement) => image.complete))
+      .toBe(true);
     expect(listener.requests).toEqual([]);
 
     // Each preview starts with the network off.
@@ -254,15 +264,19 @@ test("closing a preview and opening another at once leaves the other open", asyn
   await present(page, { "a.txt": "first file\n", "b.txt": "second file\n" });
   await openPreview(page, "a.txt");
   // In one task: the first dialog closes (its close event comes a task later) and the second file opens.
-  await page.evaluate(() => {
-    const close = document.querySelector<HTMLButtonElement>('dialog[open] button[aria-label="Close preview"]');
+  const firstClosed = page.evaluate(() => {
+    const first = document.querySelector<HTMLDialogElement>("dialog[open]");
+    const close = first?.querySelector<HTMLButtonElement>('button[aria-label="Close preview"]');
     const second = document.querySelector<HTMLButtonElement>('button[aria-label="Preview b.txt"]');
+    // Resolves once the first dialog's close event has been handled (Fawn's listener was added before this one).
+    const closed = new Promise<void>((resolve) => first?.addEventListener("close", () => resolve(), { once: true }));
     close?.click();
     second?.click();
+    return closed;
   });
   const dialog = page.getByRole("dialog", { name: "Preview: b.txt" });
   await expect(dialog).toContainText("second file");
   await expectNoA11yViolations(page, "text file preview");
-  await page.waitForTimeout(500);
+  await firstClosed;
   await expect(dialog).toBeVisible();
 });

@@ -11,6 +11,7 @@ import {
   rowsReading,
   runInTerminal,
   send,
+  toolCallSaved,
 } from "./fixtures.ts";
 
 const HELLO_REPLY = "Hello! I am Fawn's mock model. Ask me anything — I will answer from a script.";
@@ -77,7 +78,8 @@ test("Stop during a bash call ends the run, and the next message is a valid requ
   await send(page, callTool("bash", { command: "sleep 60" }));
   // The step shows while the command runs.
   await expect(conversation(page).getByRole("list", { name: "Tool calls" }).getByText("Ran sleep 60")).toBeVisible();
-  await page.waitForTimeout(500);
+  // Saved, the call is the tools' to run: Stop comes while the command runs.
+  await toolCallSaved(page, "sleep 60");
   await page.getByRole("button", { name: "Stop" }).click();
   await runEnded(page);
   await send(page, callTool("bash", { command: "echo still working" }));
@@ -147,7 +149,7 @@ test.describe("python3", () => {
         .getByRole("list", { name: "Tool calls" })
         .getByText(/^Ran python3 -c 'while True/),
     ).toBeVisible();
-    await page.waitForTimeout(1_000);
+    await toolCallSaved(page, "while True: pass");
     await page.getByRole("button", { name: "Stop" }).click();
     await runEnded(page);
     await send(page, callTool("bash", { command: "python3 -c 'print(6*7)'" }));

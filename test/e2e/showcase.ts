@@ -17,7 +17,8 @@ async function settled(page: Page): Promise<void> {
  * reasoning model, and leaves it waiting on a clarification.
  */
 export async function buildShowcaseThread(page: Page, mockUrl: string): Promise<void> {
-  await configureEndpoint(page, { baseUrl: mockUrl, model: "mock-thinking" });
+  // Marked Thinking: the mock reasons only when asked to, as real reasoning models do.
+  await configureEndpoint(page, { baseUrl: mockUrl, model: "mock-thinking", thinking: true });
   // The mock model's server also plays a search and a reader provider.
   const mockOrigin = new URL(mockUrl).origin;
   await editSettings(page, "Web", async (dialog) => {

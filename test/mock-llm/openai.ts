@@ -38,7 +38,8 @@ export interface ReplyMeta {
   model: string;
 }
 
-export type ParsedChat = { ok: true; request: ChatRequest } | { ok: false; error: OpenAiError };
+/** `thinking`: the request asks the model to reason (see `asksForReasoning`). */
+export type ParsedChat = { ok: true; request: ChatRequest; thinking: boolean } | { ok: false; error: OpenAiError };
 
 const REASONING_DELAY_MS = 30;
 
@@ -79,6 +80,18 @@ function parseMessages(messages: unknown): ChatMessage[] | null {
   return parsed;
 }
 
+/**
+ * Whether an OpenAI-compatible request asks for reasoning, by the switches Fawn sends (src/models/reasoning.ts):
+ * `reasoning_effort` (other than "none"), Qwen's `enable_thinking: true`, or a `thinking: {type: "enabled"}` extra
+ * body (DeepSeek, GLM). A real reasoning model given none of them answers without reasoning, and so does the mock.
+ */
+export function asksForReasoning(body: Record<string, unknown>): boolean {
+  const effort = body.reasoning_effort;
+  if (typeof effort === "string" && effort !== "none") return true;
+  if (body.enable_thinking === true) return true;
+  return isRecord(body.thinking) && body.thinking.type === "enabled";
+}
+
 export function parseChatRequest(body: unknown): ParsedChat {
   if (!isRecord(body)) return { ok: false, error: invalidRequest("The request body must be a JSON object.") };
   const messages = parseMessages(body.messages);
@@ -96,6 +109,7 @@ export function parseChatRequest(body: unknown): ParsedChat {
       stream: body.stream === true,
       includeUsage: isRecord(streamOptions) && streamOptions.include_usage === true,
     },
+    thinking: asksForReasoning(body),
   };
 }
 

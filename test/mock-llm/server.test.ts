@@ -389,6 +389,8 @@ describe("scenarios", () => {
     expect(((await first.json()) as ErrorResponse).error.type).toBe("rate_limit_exceeded");
     expect(await streamText(user("test the rate limit"))).toBe(RATE_LIMIT_RECOVERED_TEXT);
     expect((await chat(user("another rate limit"))).status).toBe(429);
+    // The log keeps what each request was answered with, so a test can prove the 429 was served.
+    expect(mock.requests.map((request) => request.status)).toEqual([429, 200, 429]);
 
     mock.reset();
     expect((await chat(user("test the rate limit"))).status).toBe(429);
@@ -468,8 +470,8 @@ describe("scenarios", () => {
     expect(await streamText({ messages, tools: TOOLS })).toBe(`The tool returned: ${output.slice(0, 200)}`);
   });
 
-  it("streams reasoning before the answer for mock-thinking", async () => {
-    const response = await chat({ ...user("hello"), model: "mock-thinking", stream: true });
+  it("streams reasoning before the answer for mock-thinking when the request asks for it", async () => {
+    const response = await chat({ ...user("hello"), model: "mock-thinking", reasoning_effort: "low", stream: true });
     const { chunks } = await readStream(response);
     const kinds = chunks.map((chunk) => (chunk.choices[0]?.delta.reasoning_content ? "reasoning" : "other"));
     const reasoning = chunks.map((chunk) => chunk.choices[0]?.delta.reasoning_content ?? "");
@@ -479,11 +481,28 @@ describe("scenarios", () => {
     expect(chunks[0]?.choices[0]?.delta.role).toBe("assistant");
     expect(contentOf(chunks)).toBe(HELLO_TEXT);
 
-    const body = await completion({ ...user("hello"), model: "mock-thinking" });
+    const body = await completion({ ...user("hello"), model: "mock-thinking", enable_thinking: true });
     expect(body.choices[0]?.message).toMatchObject({
       content: HELLO_TEXT,
       reasoning_content: REASONING_CHUNKS.join(""),
     });
+    const extraBody = await completion({ ...user("hello"), model: "mock-thinking", thinking: { type: "enabled" } });
+    expect(extraBody.choices[0]?.message.reasoning_content).toBe(REASONING_CHUNKS.join(""));
+  });
+
+  it("does not reason for mock-thinking when the request does not ask for it", async () => {
+    const { chunks } = await readStream(await chat({ ...user("hello"), model: "mock-thinking", stream: true }));
+    expect(chunks.some((chunk) => chunk.choices[0]?.delta.reasoning_content !== undefined)).toBe(false);
+    expect(contentOf(chunks)).toBe(HELLO_TEXT);
+    for (const off of [
+      {},
+      { reasoning_effort: "none" },
+      { enable_thinking: false },
+      { thinking: { type: "disabled" } },
+    ]) {
+      const body = await completion({ ...user("hello"), model: "mock-thinking", ...off });
+      expect(body.choices[0]?.message).not.toHaveProperty("reasoning_content");
+    }
   });
 
   it("answers title requests with a short title", async () => {

@@ -50,6 +50,8 @@ export interface RecordedRequest {
   scenario: string | null;
   /** True when the client hung up before the stream finished (e.g. a Stop button). */
   disconnected: boolean;
+  /** HTTP status of the answer (200 once a stream starts, 429 for a rate limit, …); null until answered. */
+  status: number | null;
   receivedAt: number;
 }
 
@@ -165,6 +167,13 @@ function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; mes
   }
 }
 
+/** Notes the answer's status in the log once it is sent (a stream's when it starts: openEventStream). */
+function recordStatus(record: RecordedRequest, res: ServerResponse): void {
+  res.once("close", () => {
+    if (res.headersSent) record.status ??= res.statusCode;
+  });
+}
+
 function firstTime(state: State, key: string): boolean {
   if (state.seen.has(key)) return false;
   state.seen.add(key);
@@ -208,6 +217,7 @@ function openEventStream(state: State, res: ServerResponse, record: RecordedRequ
     if (!res.writableFinished) record.disconnected = true;
     controller.abort();
   });
+  record.status = 200;
   res.writeHead(200, {
     "Content-Type": "text/event-stream; charset=utf-8",
     "Cache-Control": "no-cache",
@@ -251,9 +261,11 @@ async function handleChat(state: State, req: IncomingMessage, res: ServerRespons
     body: json?.ok ? json.value : raw,
     scenario: null,
     disconnected: false,
+    status: null,
     receivedAt: Date.now(),
   };
   state.requests.push(record);
+  recordStatus(record, res);
   const auth = authError(req);
   if (auth) return sendError(res, 401, auth);
   if (json === null) return sendError(res, 413, invalidRequest("The request body is too large. (mock)"));
@@ -267,7 +279,9 @@ async function handleChat(state: State, req: IncomingMessage, res: ServerRespons
   res.setHeader("X-Mock-Scenario", scenario.name);
   const script = scenario.respond(request, { firstTime: (key) => firstTime(state, key) });
   if (script.kind === "error") return sendError(res, script.status, script.error, script.headers);
-  const reply = newReply(state, request, script);
+  const answer = newReply(state, request, script);
+  // mock-thinking reasons only when asked to, as real reasoning models on OpenAI-compatible endpoints do.
+  const reply = { ...answer, reasoning: parsed.thinking ? answer.reasoning : [] };
   if (request.stream) return streamReply(state, res, record, request, reply);
   const usage = usageFor(request, script, reply.reasoning);
   sendJson(res, 200, completionBody(reply.meta, script, reply.reasoning, reply.callIds, usage));
@@ -281,6 +295,7 @@ async function handleChat(state: State, req: IncomingMessage, res: ServerRespons
 async function recordModelRequest(
   state: State,
   req: IncomingMessage,
+  res: ServerResponse,
   path: string,
 ): Promise<{ record: RecordedRequest; json: ReturnType<typeof parseJson> | null }> {
   const raw = await readBody(req);
@@ -292,9 +307,11 @@ async function recordModelRequest(
     body: json?.ok ? json.value : raw,
     scenario: null,
     disconnected: false,
+    status: null,
     receivedAt: Date.now(),
   };
   state.requests.push(record);
+  recordStatus(record, res);
   return { record, json };
 }
 
@@ -335,7 +352,7 @@ async function streamFrames(
 }
 
 async function handleAnthropic(state: State, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-  const { record, json } = await recordModelRequest(state, req, path);
+  const { record, json } = await recordModelRequest(state, req, res, path);
   const auth = anthropicAuthError(req);
   if (auth) return sendJson(res, 401, auth);
   if (json === null) return sendJson(res, 413, anthropicErrorBody(413, { message: "Request too large (mock)" }));
@@ -368,7 +385,7 @@ async function handleAnthropic(state: State, req: IncomingMessage, res: ServerRe
 
 /** OpenAI's Responses API (`POST /v1/responses`): the chat route's key and errors, the Responses shapes (responses.ts). */
 async function handleResponses(state: State, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-  const { record, json } = await recordModelRequest(state, req, path);
+  const { record, json } = await recordModelRequest(state, req, res, path);
   const auth = authError(req);
   if (auth) return sendError(res, 401, auth);
   if (json === null) return sendError(res, 413, invalidRequest("The request body is too large. (mock)"));
@@ -400,7 +417,7 @@ async function handleGemini(
   url: URL,
   match: RegExpExecArray,
 ): Promise<void> {
-  const { record, json } = await recordModelRequest(state, req, url.pathname);
+  const { record, json } = await recordModelRequest(state, req, res, url.pathname);
   const key = headerKey(req, "x-goog-api-key") || (url.searchParams.get("key") ?? "");
   const fail = (answer: { status: number; body: unknown }) => sendJson(res, answer.status, answer.body);
   if (isBadKey(key)) return fail(geminiBadKey());
