@@ -111,7 +111,16 @@ export function unzipWithinLimits(
     return true;
   };
   try {
-    const files = unzipSync(bytes, { filter });
+    // fflate inflates each member as soon as its filter accepts it: the whole directory is judged first, inflating
+    // nothing, so a zip bomb is refused before a byte of it is held.
+    unzipSync(bytes, {
+      filter: (member) => {
+        filter(member);
+        return false;
+      },
+    });
+    let position = 0;
+    const files = unzipSync(bytes, { filter: () => kept.has(position++) });
     // fflate does not check checksums: a damaged member would be taken as it is.
     const crcs = directoryCrcs(bytes);
     for (const [index, name] of kept) {
