@@ -207,11 +207,11 @@ export function compareRecords(
 export function unclearSentence(message: string): string | undefined {
   if (message.trim() === "") return "empty";
   if (message.includes("\n")) return "spans lines";
-  if (message.length > 400) return "longer than a sentence";
+  if (message.length > 2000) return "longer than a sentence";
   if (!/[.!?]$/.test(message)) return "does not end a sentence";
   if (/\[object |\bundefined\b|\bNaN\b|\bnull\b/.test(message)) return "holds [object, undefined, null or NaN";
   if (
-    /TypeError|RangeError|SyntaxError|DOMException|DataError|Cannot read|is not a function|Unexpected token|is not valid JSON|invalid zip/i.test(
+    /TypeError|RangeError|SyntaxError|DOMException|DataError|Cannot read|is not a function|Unexpected token|in JSON at position|Bad control character|Unterminated string|Expected (property name|double-quoted|',')|invalid zip/i.test(
       message,
     )
   ) {
