@@ -206,7 +206,9 @@ async function importInput(change: Mutation): Promise<Input> {
     }
     case "text": {
       const bytes = change.edits.reduce(applyByteEdit, strToU8(JSON.stringify(base.thread, null, 2)));
-      const pick = await readThreadPick([new File([bytes], "thread.json", { type: "application/json" })]);
+      const pick = await readThreadPick([
+        new File([bytes as Uint8Array<ArrayBuffer>], "thread.json", { type: "application/json" }),
+      ]);
       if (pick.kind !== "deerflow") throw new Error("a thread.json was read as a Fawn bundle");
       return { thread: pick.input.thread, files };
     }
@@ -226,7 +228,9 @@ async function importInput(change: Mutation): Promise<Input> {
       return { thread: base.thread, files };
     case "zip": {
       const bytes = change.edits.reduce(applyByteEdit, folderZip(base));
-      const pick = await readThreadPick([new File([bytes], `${base.id}.zip`, { type: "application/zip" })]);
+      const pick = await readThreadPick([
+        new File([bytes as Uint8Array<ArrayBuffer>], `${base.id}.zip`, { type: "application/zip" }),
+      ]);
       if (pick.kind !== "deerflow") throw new Error("a DeerFlow folder's zip was read as a Fawn bundle");
       return pick.input;
     }
@@ -256,6 +260,7 @@ async function importCase(change: Mutation): Promise<CaseOutcome> {
   const before = await databaseRecords(name);
   const problems: string[] = [];
   let refused = false;
+  let refusal: string | undefined;
   let imported: string | undefined;
   try {
     const input = await withinDeadline(importInput(change), 20_000);
@@ -272,6 +277,7 @@ async function importCase(change: Mutation): Promise<CaseOutcome> {
       if (Buffer.compare(read.bytes, file.bytes) !== 0) problems.push(`${path} reads back other bytes`);
     }
   } catch (error) {
+    refusal = error instanceof Error ? error.message : String(error);
     if (imported !== undefined) problems.push(`imported, then it cannot be read: ${String(error)}`);
     refused = imported === undefined;
     const accept = (cause: unknown) => cause instanceof ThreadImportPickError;
@@ -283,7 +289,7 @@ async function importCase(change: Mutation): Promise<CaseOutcome> {
   if (lost.length > 0) problems.push(`${lost.length} record(s) of the user's changed or gone, e.g. ${lost[0]}`);
   // A thread was added: the next case imports into a database as it was.
   if (!refused) into = undefined;
-  return { problems, lost: lost.length, refused };
+  return { problems, lost: lost.length, refused, refusal };
 }
 
 describe("DeerFlow thread imports, fuzzed", () => {

@@ -241,6 +241,7 @@ async function installCase(change: SkillMutation): Promise<CaseOutcome> {
   const before = await databaseRecords(harness.gatewayDbName());
   const problems: string[] = [];
   let refused = false;
+  let refusal: string | undefined;
   try {
     const installed = await withinDeadline(gateway.skills.install(archive), 20_000);
     const listed = (await gateway.skills.list()).filter((skill) => skill.name === installed.name);
@@ -249,13 +250,14 @@ async function installCase(change: SkillMutation): Promise<CaseOutcome> {
     if (!Object.keys(stored).some((name) => name.endsWith("SKILL.md"))) problems.push("installed without a SKILL.md");
     await gateway.skills.delete(installed.name);
   } catch (error) {
+    refusal = error instanceof Error ? error.message : String(error);
     refused = true;
     problems.push(...(error instanceof HangError ? [`hung: ${error.message}`] : refusalProblems(error)));
   }
   const { lost, added } = compareRecords(before, await databaseRecords(harness.gatewayDbName()));
   if (added.length > 0) problems.push(`${added.length} record(s) left behind, e.g. ${added[0]}`);
   if (lost.length > 0) problems.push(`${lost.length} record(s) of the user's changed or gone, e.g. ${lost[0]}`);
-  return { problems, lost: lost.length, refused };
+  return { problems, lost: lost.length, refused, refusal };
 }
 
 describe("skill archives, fuzzed", () => {

@@ -112,7 +112,8 @@ export function zipMembers(members: readonly Member[], deflate = true): Uint8Arr
   const chunks: Uint8Array[] = [];
   const zip = new Zip((error, chunk) => {
     if (error) throw error;
-    chunks.push(chunk);
+    // fflate may reuse the buffer behind a chunk it has handed out.
+    chunks.push(chunk.slice());
   });
   for (const [name, data] of members) {
     const member = deflate ? new ZipDeflate(name, { level: 1 }) : new ZipPassThrough(name);
@@ -209,9 +210,10 @@ export function unclearSentence(message: string): string | undefined {
   if (message.includes("\n")) return "spans lines";
   if (message.length > 2000) return "longer than a sentence";
   if (!/[.!?]$/.test(message)) return "does not end a sentence";
+  if (/[.!?]\s*[.!?]$/.test(message)) return "ends twice";
   if (/\[object |\bundefined\b|\bNaN\b|\bnull\b/.test(message)) return "holds [object, undefined, null or NaN";
   if (
-    /TypeError|RangeError|SyntaxError|DOMException|DataError|Cannot read|is not a function|Unexpected token|in JSON at position|Bad control character|Unterminated string|Expected (property name|double-quoted|',')|invalid zip/i.test(
+    /TypeError|RangeError|SyntaxError|DOMException|DataError|Cannot read|is not a function|Unexpected token|in JSON at position|Bad control character|Unterminated string|Expected (property name|double-quoted|',')|invalid zip|\bBug\b/.test(
       message,
     )
   ) {
@@ -251,6 +253,8 @@ export interface CaseOutcome {
   problems: string[];
   lost: number;
   refused: boolean;
+  /** The sentence a refusal (or an accepted input's warning) showed the user. */
+  refusal?: string;
 }
 
 export interface FuzzTally {
@@ -286,7 +290,14 @@ export async function runCases<T>(
       survived: outcome.problems.length === 0 && outcome.lost === 0,
       lost: outcome.lost,
       recoveryMs: Math.round(performance.now() - started),
-      detail: outcome.problems.length > 0 ? outcome.problems.join("; ") : outcome.refused ? "refused" : "accepted",
+      detail:
+        outcome.problems.length > 0
+          ? outcome.problems.join("; ")
+          : outcome.refused
+            ? `refused: ${outcome.refusal ?? ""}`
+            : outcome.refusal
+              ? `accepted, saying: ${outcome.refusal}`
+              : "accepted",
     });
   }
   return tally;
