@@ -5,10 +5,11 @@
 // either succeeds (the skill is listed, and deleting it leaves the database as it was) or is refused with one
 // sentence and writes nothing; no case crashes or hangs. 60 cases in `npm test`, 1,000 under `npm run reliability`.
 import fc from "fast-check";
-import { strToU8, unzipSync } from "fflate";
+import { strToU8 } from "fflate";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { canonicalMemberPath } from "../../src/shared/zip-safety.ts";
 import { firstSeed, reliabilityCases } from "../support/reliability.ts";
 import {
   applyByteEdit,
@@ -246,8 +247,12 @@ async function installCase(change: SkillMutation): Promise<CaseOutcome> {
     const installed = await withinDeadline(gateway.skills.install(archive), 20_000);
     const listed = (await gateway.skills.list()).filter((skill) => skill.name === installed.name);
     if (listed.length !== 1 || listed[0]?.category !== "custom") problems.push("installed, but not listed once");
-    const stored = unzipSync(archive.bytes);
-    if (!Object.keys(stored).some((name) => name.endsWith("SKILL.md"))) problems.push("installed without a SKILL.md");
+    // What was stored: SKILL.md at the skill's root, and every file under a safe path inside it.
+    const record = await (await harness.storage()).skills.getCustom(installed.name);
+    const paths = Object.keys(record?.files ?? {});
+    if (!paths.includes("SKILL.md")) problems.push("installed without a SKILL.md at its root");
+    const unsafe = paths.filter((path) => canonicalMemberPath(path) !== path);
+    if (unsafe.length > 0) problems.push(`installed with unsafe paths ${JSON.stringify(unsafe)}`);
     await gateway.skills.delete(installed.name);
   } catch (error) {
     refusal = error instanceof Error ? error.message : String(error);
