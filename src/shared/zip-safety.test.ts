@@ -2,11 +2,11 @@
 // (a zip bomb of twelve 9 MiB members was inflated up to the 100 MiB limit before it was refused).
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { unzipWithinLimits, type ZipProblems } from "./zip-safety.ts";
+import { quotableName, unzipWithinLimits, type ZipProblems } from "./zip-safety.ts";
 
 const PROBLEMS: ZipProblems = {
   tooManyEntries: "too many",
-  unsafeName: () => "unsafe",
+  unsafeName: (name) => `unsafe: '${name}'.`,
   memberTooLarge: (name) => `too large: ${name}`,
   totalTooLarge: "too large in all",
   notZip: "not a zip",
@@ -48,5 +48,21 @@ describe("unzipWithinLimits", () => {
     const limits = { maxEntries: 10, maxMemberBytes: 1000, maxTotalBytes: 1000 };
     const files = unzipWithinLimits(bytes, limits, PROBLEMS, fail, { skip: (name) => name === "skip.me" });
     expect(files).toEqual({ "dir/a.txt": new Uint8Array([1, 2]) });
+  });
+
+  it("quotes a damaged name on one line and briefly (found by fuzz-skills: a name ran into the next header's bytes)", () => {
+    const garbage = `\u0000\u0000fuzzed/SKILL.mdPK\u0001\u0002\n|}]${"\u0000x".repeat(200)}`;
+    const bytes = zipSync({ [garbage]: new Uint8Array([1]) });
+    const limits = { maxEntries: 10, maxMemberBytes: 1000, maxTotalBytes: 1000 };
+    let message = "";
+    try {
+      unzipWithinLimits(bytes, limits, PROBLEMS, fail);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^unsafe: '\\u0000\\u0000fuzzed\/SKILL\.mdPK\\u0001\\u0002\\u000a\|\}\].*…'\.$/);
+    expect(message).not.toContain("\n");
+    expect(quotableName(garbage).length).toBe(80);
+    expect(quotableName("docs/a.md")).toBe("docs/a.md");
   });
 });
