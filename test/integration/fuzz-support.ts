@@ -58,7 +58,8 @@ function centralEntries(bytes: Uint8Array): number[] {
 
 /** `bytes` with `edit` applied (a copy; `bytes` is left as it was). */
 export function applyByteEdit(bytes: Uint8Array, edit: ByteEdit): Uint8Array {
-  const out = bytes.slice();
+  // A plain copy, as a browser's File gives (a Node Buffer's slice() would be a view).
+  const out = new Uint8Array(bytes);
   const length = Math.max(out.length, 1);
   switch (edit.kind) {
     case "flip":
@@ -68,11 +69,11 @@ export function applyByteEdit(bytes: Uint8Array, edit: ByteEdit): Uint8Array {
       return out.subarray(0, edit.at % length);
     case "insert": {
       const at = edit.at % length;
-      return Buffer.concat([out.subarray(0, at), Uint8Array.from(edit.bytes), out.subarray(at)]);
+      return new Uint8Array(Buffer.concat([out.subarray(0, at), Uint8Array.from(edit.bytes), out.subarray(at)]));
     }
     case "fill": {
       const at = edit.at % length;
-      out.fill(edit.value, at, at + edit.length);
+      out.fill(edit.value, at, Math.min(at + edit.length, out.length));
       return out;
     }
     case "zip-field": {
@@ -121,7 +122,7 @@ export function zipMembers(members: readonly Member[], deflate = true): Uint8Arr
     member.push(data, true);
   }
   zip.end();
-  return Buffer.concat(chunks);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 const packed = new WeakMap<Uint8Array, { deflated: Uint8Array; crc: number }>();
@@ -168,7 +169,7 @@ export function zipOfShared(members: readonly Member[]): Uint8Array {
   view.setUint16(10, members.length, true);
   view.setUint32(12, directory.length, true);
   view.setUint32(16, offset, true);
-  return Buffer.concat([...locals, directory, end]);
+  return new Uint8Array(Buffer.concat([...locals, directory, end]));
 }
 
 // ---- The database, record by record ----
@@ -211,7 +212,7 @@ export function unclearSentence(message: string): string | undefined {
   if (message.length > 2000) return "longer than a sentence";
   if (!/[.!?]$/.test(message)) return "does not end a sentence";
   if (/[.!?]\s*[.!?]$/.test(message)) return "ends twice";
-  if (/\[object |\bundefined\b|\bNaN\b|\bnull\b/.test(message)) return "holds [object, undefined, null or NaN";
+  if (/\[object |\bundefined\b|\bNaN\b/.test(message)) return "holds [object, undefined or NaN";
   if (
     /TypeError|RangeError|SyntaxError|DOMException|DataError|Cannot read|is not a function|Unexpected token|in JSON at position|Bad control character|Unterminated string|Expected (property name|double-quoted|',')|invalid zip|\bBug\b/.test(
       message,
