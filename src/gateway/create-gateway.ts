@@ -34,6 +34,8 @@ export interface GatewayOptions {
   createModel?: ChatModelFactory;
   /** Retry policy for model errors; tests shorten the waits. */
   retry?: ModelErrorOptions;
+  /** How long converting an uploaded document to Markdown may take (60 s); tests shorten it. */
+  conversionTimeoutMs?: number;
   fetch?: typeof fetch;
   /** Tells other tabs what changed; defaults to posting on the `fawn-changes` BroadcastChannel. */
   notify?: (notice: ChangeNotice) => void;
@@ -131,6 +133,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     notify: broadcast,
     isRunning,
     closeSandbox: (threadId) => sandboxes.close(threadId),
+    ...(options.conversionTimeoutMs !== undefined && { conversionTimeoutMs: options.conversionTimeoutMs }),
     // A shared thread being read before it is imported has its files in memory, under its reading id.
     sharedFile: (threadId, path) => sharing.readFile(threadId, path),
   });

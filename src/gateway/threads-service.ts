@@ -58,6 +58,8 @@ export interface ThreadsServiceOptions {
   isRunning: (threadId: string) => boolean;
   /** Closes the thread's open sandbox: it holds the files it loaded, or the thread is gone. */
   closeSandbox: (threadId: string) => Promise<void>;
+  /** How long converting an uploaded document may take (UploadsService's default unless given). */
+  conversionTimeoutMs?: number;
   /**
    * A file of a shared thread being read before it is imported (ThreadSharing.readFile): kept in memory under its
    * reading id; undefined for a stored thread's id.
@@ -78,7 +80,9 @@ export class ThreadsService implements ThreadsApi {
   ) {
     this.threads = options.threads;
     this.importer = storage.threadImport;
-    this.uploads = new UploadsService(options.files);
+    this.uploads = new UploadsService(options.files, {
+      ...(options.conversionTimeoutMs !== undefined && { conversionTimeoutMs: options.conversionTimeoutMs }),
+    });
     this.views = new CheckpointViewCache(options.checkpointer);
     this.searchIndex = new ThreadSearchService({
       threads: this.threads,

@@ -31,6 +31,18 @@ export function canonicalMemberPath(path: string): string | undefined {
   return segments.join("/");
 }
 
+/**
+ * A member's name as a sentence may quote it: control characters written as `\uXXXX`, and cut at 80 characters. A
+ * damaged directory gives names of binary garbage (NUL, line breaks, the next header's bytes).
+ */
+export function quotableName(name: string): string {
+  const shown = name.replace(
+    /[\p{Cc}\u2028\u2029]/gu,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return shown.length > 80 ? `${shown.slice(0, 79)}…` : shown;
+}
+
 /** `PK\3\4` (a local file header) or `PK\5\6` (the end record of an empty archive). */
 export function hasZipMagic(bytes: Uint8Array): boolean {
   return (
@@ -99,23 +111,32 @@ export function unzipWithinLimits(
   const filter = (member: UnzipFileInfo): boolean => {
     entries += 1;
     if (entries > limits.maxEntries) refuse(problems.tooManyEntries);
-    if (isUnsafeMemberName(member.name, { allowColon })) refuse(problems.unsafeName(member.name));
+    if (isUnsafeMemberName(member.name, { allowColon })) refuse(problems.unsafeName(quotableName(member.name)));
     if (member.name.endsWith("/") || skip(member.name)) return false;
     const declared = declaredMemberSize(member);
-    if (declared > limits.maxMemberBytes) refuse(problems.memberTooLarge(member.name, declared));
+    if (declared > limits.maxMemberBytes) refuse(problems.memberTooLarge(quotableName(member.name), declared));
     declaredTotal += declared;
     if (declaredTotal > limits.maxTotalBytes) refuse(problems.totalTooLarge);
-    if (names.has(member.name)) refuse(problems.duplicateName(member.name));
+    if (names.has(member.name)) refuse(problems.duplicateName(quotableName(member.name)));
     names.add(member.name);
     kept.set(entries - 1, member.name);
     return true;
   };
   try {
-    const files = unzipSync(bytes, { filter });
+    // fflate inflates each member as soon as its filter accepts it: the whole directory is judged first, inflating
+    // nothing, so a zip bomb is refused before a byte of it is held.
+    unzipSync(bytes, {
+      filter: (member) => {
+        filter(member);
+        return false;
+      },
+    });
+    let position = 0;
+    const files = unzipSync(bytes, { filter: () => kept.has(position++) });
     // fflate does not check checksums: a damaged member would be taken as it is.
     const crcs = directoryCrcs(bytes);
     for (const [index, name] of kept) {
-      if (crcs[index] !== crc32(files[name] as Uint8Array)) refuse(problems.damaged(name));
+      if (crcs[index] !== crc32(files[name] as Uint8Array)) refuse(problems.damaged(quotableName(name)));
     }
     return files;
   } catch {

@@ -2,7 +2,7 @@
 // kept, and sizes are judged from the zip's directory before anything is inflated.
 import { SKILL_ARCHIVE_LIMITS } from "../../protocol/skills.ts";
 import { formatBytes } from "../../shared/text.ts";
-import { canonicalMemberPath, hasZipMagic, unzipWithinLimits } from "../../shared/zip-safety.ts";
+import { canonicalMemberPath, hasZipMagic, quotableName, unzipWithinLimits } from "../../shared/zip-safety.ts";
 import { parseSkillMarkdown, type SkillMetadata } from "./skill-frontmatter.ts";
 import type { UserFacing } from "../../shared/user-error.ts";
 
@@ -80,10 +80,12 @@ export function readSkillArchive(fileName: string, bytes: Uint8Array): SkillArch
 
   let total = 0;
   for (const [name, data] of Object.entries(members)) {
-    if (data.length > limits.maxFileBytes) fail(fileTooLarge(fileName, name, data.length));
+    if (data.length > limits.maxFileBytes) fail(fileTooLarge(fileName, quotableName(name), data.length));
     total += data.length;
     if (total > limits.maxTotalBytes) fail(totalTooLarge(fileName));
-    if (isExecutable(data)) fail(`'${fileName}' contains an executable program '${name}', which skills may not ship.`);
+    if (isExecutable(data)) {
+      fail(`'${fileName}' contains an executable program '${quotableName(name)}', which skills may not ship.`);
+    }
   }
 
   const root = skillRoot(Object.keys(members));
@@ -92,7 +94,7 @@ export function readSkillArchive(fileName: string, bytes: Uint8Array): SkillArch
     if (!name.startsWith(root)) continue;
     // Stored in the one form a backup writes and reads back (`docs/./a.md` is `docs/a.md`).
     const path = canonicalMemberPath(name.slice(root.length));
-    if (path === undefined) fail(`'${fileName}' contains an unsafe path '${name}'.`);
+    if (path === undefined) fail(`'${fileName}' contains an unsafe path '${quotableName(name)}'.`);
     if (Object.hasOwn(files, path)) fail(`'${fileName}' holds the file '${path}' twice, under two spellings.`);
     files[path] = data;
   }

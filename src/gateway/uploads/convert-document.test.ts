@@ -1,4 +1,4 @@
-import { strToU8, zipSync } from "fflate";
+import { strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import reportDocx from "../../../test/fixtures/documents/report.docx?url&inline";
 import roadmapPptx from "../../../test/fixtures/documents/roadmap.pptx?url&inline";
@@ -49,6 +49,14 @@ describe("isConvertible", () => {
 });
 
 describe("convertToMarkdown on real documents", () => {
+  it("stops reading a PDF when the upload gives its conversion up", async () => {
+    const giveUp = new AbortController();
+    giveUp.abort();
+    await expect(convertToMarkdown("summary.pdf", await fixture(summaryPdf), giveUp.signal)).rejects.toThrow(
+      "the conversion was stopped",
+    );
+  });
+
   it("converts a DOCX: headings, paragraph, list and table", async () => {
     const markdown = await convertToMarkdown("report.docx", await fixture(reportDocx));
     expect(markdown).toBe(
@@ -168,9 +176,52 @@ describe("convertToMarkdown on real documents", () => {
       expect(bytes, name).toEqual(copy);
     }
   });
+
+  it("converts bytes held in a Node Buffer inside Node's shared pool as it converts the same bytes alone", async () => {
+    // Found by test/integration/fuzz-uploads: Buffer's slice() is a view, and `.buffer` was the whole pool.
+    for (const [name, url] of [
+      ["summary.pdf", summaryPdf],
+      ["report.docx", reportDocx],
+      ["sales.xlsx", salesXlsx],
+    ] as const) {
+      const bytes = await fixture(url);
+      const pooled = Buffer.concat([bytes]);
+      expect(pooled.byteOffset > 0 || pooled.buffer.byteLength > pooled.byteLength, name).toBe(true);
+      expect(await convertToMarkdown(name, pooled), name).toBe(await convertToMarkdown(name, bytes));
+    }
+  });
 });
 
 describe("convertToMarkdown on files it cannot read", () => {
+  // Found by test/integration/fuzz-uploads: the libraries' own messages reached the user, over two lines, with
+  // "[xmldom error]", "line:undefined" and "Bug : uncompressed data size mismatch" in them.
+  it.each([
+    [
+      "report.docx",
+      "word/document.xml",
+      '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aa">]><x>&b;</x>',
+      "the document's XML is damaged",
+    ],
+    [
+      "report.docx",
+      "word/document.xml",
+      undefined,
+      "the file is not a complete Word document (a part of it is missing)",
+    ],
+    ["sales.xlsx", "xl/worksheets/sheet1.xml", "<worksheet><sheetData><row", "the workbook's XML is damaged"],
+    [
+      "sales.xlsx",
+      "xl/_rels/workbook.xml.rels",
+      undefined,
+      "the file is not a complete Excel workbook (a part of it is missing)",
+    ],
+  ] as const)("says %s's %s is damaged or missing in one plain reason", async (name, part, xml, reason) => {
+    const parts = unzipSync(await fixture(name === "report.docx" ? reportDocx : salesXlsx));
+    if (xml === undefined) delete parts[part];
+    else parts[part] = strToU8(xml);
+    await expect(convertToMarkdown(name, zipSync(parts))).rejects.toThrow(new Error(reason));
+  });
+
   it("rejects a file that is not what its extension says, with a readable reason", async () => {
     const junk = strToU8("this is not a document");
     await expect(convertToMarkdown("a.docx", junk)).rejects.toThrow(/not a valid Office document/);

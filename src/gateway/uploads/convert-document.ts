@@ -5,7 +5,7 @@
 // offline in a browser, so they are not converted.
 import { splitExtension } from "./upload-rules.ts";
 
-type Converter = (bytes: Uint8Array) => Promise<string>;
+type Converter = (bytes: Uint8Array, signal?: AbortSignal) => Promise<string>;
 
 const CONVERTERS: Readonly<Record<string, () => Promise<Converter>>> = {
   ".pdf": async () => (await import("./pdf-to-markdown.ts")).pdfToMarkdown,
@@ -29,13 +29,13 @@ export function isConvertible(filename: string): boolean {
 /**
  * The document's text as Markdown, starting with `# <filename>`. Rejects with an Error whose message says why (in
  * words a user can read, e.g. "the PDF is protected by a password") when the file cannot be read, has no text, or is
- * not convertible. `bytes` is left as it was.
+ * not convertible. `bytes` is left as it was. When `signal` aborts, a PDF's parsing stops and the promise rejects.
  */
-export async function convertToMarkdown(filename: string, bytes: Uint8Array): Promise<string> {
+export async function convertToMarkdown(filename: string, bytes: Uint8Array, signal?: AbortSignal): Promise<string> {
   const load = isConvertible(filename) ? CONVERTERS[extensionOf(filename)] : undefined;
   if (!load) throw new Error(`${filename} is not a PDF, DOCX, XLSX or PPTX file`);
   const convert = await load();
-  const body = (await convert(bytes)).trim();
+  const body = (await convert(bytes, signal)).trim();
   if (body === "") throw new Error(`${filename} has no text to convert`);
   return `# ${filename}\n\n${body}\n`;
 }

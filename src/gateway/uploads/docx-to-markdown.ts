@@ -5,7 +5,7 @@ import { parseHTML } from "linkedom";
 import mammoth from "mammoth";
 import TurndownService from "turndown";
 import { markdownTable } from "./markdown-table.ts";
-import { unzipOfficeFile } from "./office-zip.ts";
+import { unreadableOfficeFile, unzipOfficeFile } from "./office-zip.ts";
 
 /** The part of a (linkedom) DOM element the rules read; the worker's TypeScript lib has no DOM types. */
 interface Element {
@@ -59,13 +59,16 @@ function markdownWriter(): TurndownService {
 /** The Word document's body as Markdown. */
 export async function docxToMarkdown(bytes: Uint8Array): Promise<string> {
   unzipOfficeFile(bytes, () => false);
-  const arrayBuffer = bytes.slice().buffer;
+  // A copy of exactly these bytes: a Node Buffer's slice() is a view, whose `.buffer` may be Node's shared pool.
+  const arrayBuffer = new Uint8Array(bytes).buffer;
   // mammoth's browser build reads `arrayBuffer`; its Node build (used by the tests) reads `buffer`, and JSZip under
   // it accepts an ArrayBuffer there too.
   const input = { arrayBuffer, buffer: arrayBuffer } as unknown as Parameters<typeof mammoth.convertToHtml>[0];
-  const { value: html } = await mammoth.convertToHtml(input, {
-    convertImage: mammoth.images.imgElement(async () => ({ src: "" })),
-  });
+  const { value: html } = await mammoth
+    .convertToHtml(input, { convertImage: mammoth.images.imgElement(async () => ({ src: "" })) })
+    .catch((error: unknown) => {
+      throw unreadableOfficeFile(error, "document");
+    });
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`) as unknown as {
     document: { body: TurndownService.Node };
   };

@@ -1,5 +1,6 @@
 // DOCX, XLSX and PPTX files are zip archives of XML parts. Before a converter unpacks one, its central directory is
-// read (nothing inflated) to refuse archives that would unpack to more than the agent worker can hold.
+// read (nothing inflated) to refuse archives that would unpack to more than the agent worker can hold; when a library
+// cannot read one, its error becomes a reason a user can read.
 import { unzipSync, type Unzipped } from "fflate";
 import { formatBytes } from "../../shared/text.ts";
 
@@ -35,4 +36,22 @@ export function unzipOfficeFile(bytes: Uint8Array, wanted: (name: string) => boo
     );
   }
   return unzipSync(bytes, { filter: (file) => wanted(file.name) });
+}
+
+/**
+ * Why a library (mammoth, read-excel-file, and the zip and XML readers under them) could not read an Office file, as
+ * an Error whose message a user can read: theirs span lines, name internals ("[xmldom error] …
+ * @#[line:undefined,col:undefined]", "Bug : uncompressed data size mismatch") or end in a question.
+ */
+export function unreadableOfficeFile(error: unknown, kind: "document" | "workbook"): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  let reason = `the ${kind} cannot be read`;
+  if (/xmldom|parse error|Hierarchy request|tag|end of file|entity/i.test(message))
+    reason = `the ${kind}'s XML is damaged`;
+  else if (/zip|central directory|signature|size mismatch|crc/i.test(message)) {
+    reason = "the file is not a valid Office document (its zip archive is damaged)";
+  } else if (/not found|main document part|body element/i.test(message)) {
+    reason = `the file is not a complete ${kind === "document" ? "Word document" : "Excel workbook"} (a part of it is missing)`;
+  }
+  return new Error(reason, { cause: error });
 }

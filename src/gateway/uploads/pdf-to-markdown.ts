@@ -77,12 +77,20 @@ function pageText(items: readonly TextItem[]): string {
 }
 
 /** The PDF's text as Markdown, one `## Page N` section per page (pages without text say so). */
-export async function pdfToMarkdown(bytes: Uint8Array): Promise<string> {
+export async function pdfToMarkdown(bytes: Uint8Array, signal?: AbortSignal): Promise<string> {
   const parser = startParser();
-  const settle = <T>(promise: Promise<T>) => Promise.race([promise, parser.failed]);
+  // Given up (the upload's conversion took too long): every wait ends, and `finally` stops the parser's worker.
+  const aborted = new Promise<never>((_, reject) => {
+    const stop = () => reject(new Error("the conversion was stopped"));
+    if (signal?.aborted) stop();
+    else signal?.addEventListener("abort", stop, { once: true });
+  });
+  aborted.catch(() => undefined);
+  const settle = <T>(promise: Promise<T>) => Promise.race([promise, parser.failed, aborted]);
   const task = getDocument({
-    // pdfjs may transfer (detach) the buffer it is given; the caller still needs the original bytes.
-    data: bytes.slice(),
+    // pdfjs may transfer (detach) the buffer it is given; the caller still needs the original bytes. A copy, also of
+    // a Node Buffer (whose slice() is a view).
+    data: new Uint8Array(bytes),
     worker: parser.worker,
     useSystemFonts: false,
     disableFontFace: true,
@@ -112,7 +120,7 @@ export async function pdfToMarkdown(bytes: Uint8Array): Promise<string> {
     if (withText === 0) throw new Error("the PDF has no text layer (it may be scanned images)");
     return sections.join("\n\n");
   } finally {
-    // pdfjs waits for its worker to confirm; a failed worker never does.
+    // pdfjs waits for its worker to confirm; a failed or stopped worker never does.
     await settle(task.destroy()).catch(() => undefined);
     parser.stop();
   }

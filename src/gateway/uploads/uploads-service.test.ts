@@ -252,6 +252,22 @@ describe("UploadsService.upload: Markdown companions", () => {
     expect(Object.keys(await contents(files)).sort()).toEqual([`${U}/fake.pdf`, `${U}/fake.xlsx`]);
   });
 
+  it("gives up a conversion that hangs, keeps the upload, says so in one sentence and tells the converter", async () => {
+    let signal: AbortSignal | undefined;
+    const hangs: ConvertDocument = (_filename, _bytes, given) => {
+      signal = given;
+      return new Promise<string>(() => undefined);
+    };
+    const { files, uploads } = await open({ convert: hangs, conversionTimeoutMs: 50 });
+    const result = await uploads.upload("t", [file("stuck.pdf", "%PDF-1.4"), file("notes.txt", "hello")]);
+    expect(result.files[0]?.warning).toBe(
+      "stuck.pdf was uploaded, but it could not be converted to Markdown: the conversion took longer than 0.1 seconds.",
+    );
+    expect(result.message).toBe("Uploaded 2 files. 1 document could not be converted to Markdown.");
+    expect(await contents(files)).toEqual({ [`${U}/stuck.pdf`]: "%PDF-1.4", [`${U}/notes.txt`]: "hello" });
+    expect(signal?.aborted).toBe(true);
+  });
+
   it("converts nothing when conversion is off", async () => {
     const { files, uploads } = await open({ convert: false });
     const result = await uploads.upload("t", [file("a.docx")]);

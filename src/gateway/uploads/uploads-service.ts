@@ -27,13 +27,21 @@ export interface UploadInput {
   bytes: Uint8Array;
 }
 
-/** Turns a document into Markdown (see convertToMarkdown); rejects with a readable reason. */
-export type ConvertDocument = (filename: string, bytes: Uint8Array) => Promise<string>;
+/**
+ * Turns a document into Markdown (see convertToMarkdown); rejects with a readable reason. `signal` aborts when the
+ * conversion is given up: a converter stops what it can (a PDF's parser worker).
+ */
+export type ConvertDocument = (filename: string, bytes: Uint8Array, signal?: AbortSignal) => Promise<string>;
+
+/** How long a document's conversion may take before the upload is stored without its Markdown. */
+export const CONVERSION_TIMEOUT_MS = 60_000;
 
 export interface UploadsServiceOptions {
   /** Converts documents to Markdown companions; defaults to convertToMarkdown, `false` turns conversion off. */
   convert?: ConvertDocument | false;
   limits?: UploadLimits;
+  /** CONVERSION_TIMEOUT_MS unless given (tests shorten it). */
+  conversionTimeoutMs?: number;
 }
 
 /** Files a staged upload leaves behind while it is written; never listed (DeerFlow's `.upload-*.part`). */
@@ -50,18 +58,20 @@ function plural(count: number, noun: string): string {
 /** An error's message as the end of a sentence (libraries end some with a period, Fawn adds its own). */
 function reasonOf(error: unknown): string {
   const reason = error instanceof Error && error.message !== "" ? error.message : String(error);
-  return reason.trim().replace(/\.+$/, "");
+  return reason.trim().replace(/[.?!]+$/, "");
 }
 
 export class UploadsService {
   readonly #files: ThreadFileStorage;
   readonly #convert: ConvertDocument | false;
   readonly #limits: UploadLimits;
+  readonly #conversionTimeoutMs: number;
 
   constructor(files: ThreadFileStorage, options: UploadsServiceOptions = {}) {
     this.#files = files;
     this.#convert = options.convert ?? convertToMarkdown;
     this.#limits = options.limits ?? UPLOAD_LIMITS;
+    this.#conversionTimeoutMs = options.conversionTimeoutMs ?? CONVERSION_TIMEOUT_MS;
   }
 
   /**
@@ -91,7 +101,7 @@ export class UploadsService {
       if (this.#convert && isConvertible(filename)) {
         const markdownName = claimUniqueFilename(markdownCompanionName(filename), seen);
         try {
-          const markdown = await this.#convert(filename, file.bytes);
+          const markdown = await this.#convertWithin(this.#convert, filename, file.bytes);
           writes.push({ path: uploadPath(markdownName), bytes: new TextEncoder().encode(markdown) });
           entry.markdown_file = markdownName;
           entry.markdown_virtual_path = uploadPath(markdownName);
@@ -109,6 +119,24 @@ export class UploadsService {
       throw error;
     }
     return { files: uploaded, message: message(uploaded) };
+  }
+
+  /** The document's Markdown, or a rejection saying it took too long (the converter is told to stop). */
+  async #convertWithin(convert: ConvertDocument, filename: string, bytes: Uint8Array): Promise<string> {
+    const giveUp = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const seconds = Math.round(this.#conversionTimeoutMs / 100) / 10;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Error(`the conversion took longer than ${seconds} seconds`));
+        giveUp.abort();
+      }, this.#conversionTimeoutMs);
+    });
+    try {
+      return await Promise.race([convert(filename, bytes, giveUp.signal), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The thread's uploads, sorted by name; subfolders and staging files are left out. */

@@ -77,7 +77,17 @@ describe("readThreadImport", () => {
       () => [picked("all/a/thread.json", "{}"), picked("all/b/thread.json", "{}")],
       "Choose one thread at a time: there are 2 thread.json files here.",
     ],
-    ["a thread.json that is not JSON", () => [picked("thread.json", "{oops")], /^thread\.json is not valid JSON/],
+    [
+      "a thread.json that is not JSON",
+      () => [picked("thread.json", "{oops")],
+      "thread.json is not valid JSON (at line 1, column 2).",
+    ],
+    [
+      // Found by test/integration/fuzz-deerflow: the parser's message quoted the file, line breaks and all.
+      "a thread.json the parser would quote, in Fawn's words alone",
+      () => [picked("thread.json", '{\n  "values": [\n     u    {\n')],
+      "thread.json is not valid JSON.",
+    ],
     ["a broken .zip", () => [picked("thread.zip", "not a zip")], "thread.zip is not a .zip archive that can be read."],
     [
       "too many files",

@@ -116,8 +116,24 @@ async function parseThreadJson(entry: Entry): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ThreadImportPickError(`thread.json is not valid JSON (${(error as Error).message}).`);
+    throw new ThreadImportPickError(`thread.json is not valid JSON${whereJsonBreaks(text, error)}.`);
   }
+}
+
+/**
+ * " (at line L, column C)" where JSON.parse stopped, when its message says (V8 and WebKit give a position for most
+ * errors, Firefox a line and column), else "". The parser's own words are left out: they can quote the file, line
+ * breaks included.
+ */
+function whereJsonBreaks(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  const lineColumn = /line (\d+) column (\d+)/.exec(message);
+  if (lineColumn) return ` (at line ${lineColumn[1]}, column ${lineColumn[2]})`;
+  const position = /position (\d+)/.exec(message);
+  if (!position) return "";
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split("\n").length;
+  return ` (at line ${line}, column ${before.length - before.lastIndexOf("\n")})`;
 }
 
 /** Where loose files go: the presented file or upload of the same name, else outputs. */
