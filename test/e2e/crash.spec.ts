@@ -8,17 +8,14 @@
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { crashDrillDoneText, crashDrillFiles } from "../mock-llm/crash-drill.ts";
 import { firstSeed, recordCase, reliabilityCases, seededRandom } from "../support/reliability.ts";
-import { assistantMessages, configureEndpoint, conversation, MOCK_URL, send } from "./fixtures.ts";
+import { assistantMessages, configureEndpoint, conversation, send } from "./fixtures.ts";
 import { savedThread, unanswered, type SavedThread } from "./saved-thread.ts";
 
 const FAULTS = ["renderer crash", "tab closed", "worker terminated"] as const;
 type Fault = (typeof FAULTS)[number];
 
-/**
- * A cut comes `delayMs` after the mock model got the drill's `request`-th request (1-5: the model is asked for step
- * 1, … the closing reply at 5), which the drill's progress decides, not the machine's speed.
- */
-const LATEST_DELAY_MS = 1200;
+/** A cut comes once `steps` tool steps show done (0-4; at 4 the closing reply streams), then `delayMs` later. */
+const LATEST_DELAY_MS = 1500;
 
 // Every Playwright worker loads this file; under `npm run reliability` the seed comes from the clock, so the first
 // process to load it fixes it for the rest (they inherit its environment).
@@ -27,23 +24,12 @@ const SEED = firstSeed();
 
 const CASES = reliabilityCases(3, 50);
 
-/** The seeded plan of the case with seed `seed`: which fault, and when (after which request of the drill, then how long). */
-function plan(seed: number): { fault: Fault; request: number; delayMs: number; key: string } {
+/** The seeded plan of the case with seed `seed`: which fault, and when (after how many done steps, then how long). */
+function plan(seed: number): { fault: Fault; steps: number; delayMs: number; key: string } {
   const random = seededRandom(seed);
-  const request = 1 + Math.floor(random() * 5);
+  const steps = Math.floor(random() * 5);
   const delayMs = Math.floor(random() * LATEST_DELAY_MS);
-  return { fault: FAULTS[seed % FAULTS.length] as Fault, request, delayMs, key: `k${seed.toString(36)}` };
-}
-
-/** How many requests for the drill `key`'s steps the mock model got (title and suggestion requests offer no tools). */
-async function drillRequests(page: Page, key: string): Promise<number> {
-  const response = await page.request.get(`${new URL(MOCK_URL).origin}/__mock/requests`);
-  const requests = (await response.json()) as { body: { tools?: unknown[]; messages?: unknown[] } }[];
-  return requests.filter(
-    (request) =>
-      (request.body.tools?.length ?? 0) > 0 &&
-      JSON.stringify(request.body.messages ?? []).includes(`crash drill ${key}`),
-  ).length;
+  return { fault: FAULTS[seed % FAULTS.length] as Fault, steps, delayMs, key: `k${seed.toString(36)}` };
 }
 
 /** The status marks of every tool step on screen, in order ("Done", "Running", "Waiting for its result", "Failed"). */
@@ -172,8 +158,8 @@ function stage(saved: SavedThread): string {
 
 for (let index = 0; index < CASES; index++) {
   const seed = SEED + index;
-  const { fault, request, delayMs, key } = plan(seed);
-  const when = `${delayMs} ms after the model's request ${request} of 5`;
+  const { fault, steps, delayMs, key } = plan(seed);
+  const when = `${delayMs} ms after ${steps} done step${steps === 1 ? "" : "s"}`;
   test(`crash case ${index + 1}: ${fault} mid-run; the reopened thread is as saved and Continue finishes it`, async ({
     page,
     context,
@@ -192,8 +178,8 @@ for (let index = 0; index < CASES; index++) {
       }
       await send(page, `crash drill ${key}`);
       await expect
-        .poll(() => drillRequests(page, key), { timeout: 60_000, intervals: [50] })
-        .toBeGreaterThanOrEqual(request);
+        .poll(async () => (await stepMarks(page)).filter((mark) => mark === "Done").length, { timeout: 60_000 })
+        .toBeGreaterThanOrEqual(steps);
       // Then a moment, not a state: whatever the run is doing `delayMs` later is cut.
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       const before = await savedThread(page);
