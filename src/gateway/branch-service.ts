@@ -15,7 +15,7 @@ import type {
 } from "../storage/index.ts";
 import { checkpointMessages } from "./checkpoint-views.ts";
 import { tryLockThread } from "./thread-locks.ts";
-import { resumableRun, turnVersions, versionHead } from "./thread-branches.ts";
+import { laggingRun, resumableRun, turnVersions, versionHead } from "./thread-branches.ts";
 
 export interface BranchServiceOptions {
   threads: ThreadStorage & RunRecordStorage;
@@ -56,13 +56,36 @@ export class BranchService implements BranchesApi {
     messages: readonly WireMessage[],
   ): Promise<{ versions: Record<string, TurnVersions>; resumable: boolean }> {
     const [runs, head] = await Promise.all([this.options.threads.runs(thread.thread_id), this.head(thread)]);
-    const resumable = !this.options.isRunning(thread.thread_id) && resumableRun(runs, head, messages) !== undefined;
+    const resumable =
+      !this.options.isRunning(thread.thread_id) &&
+      (await this.cutOffRun(thread.thread_id, runs, head, messages)) !== undefined;
     // Regenerations from a LangGraph client keep their user message's id: which of them is shown is told by the
     // checkpoints on the way to the head.
     const ids = runs.flatMap((run) => (run.kind === "regenerate" && run.user_message_id ? [run.user_message_id] : []));
     const shared = runs.some((run) => run.kind !== "regenerate" && ids.includes(run.user_message_id ?? ""));
     const path = shared || new Set(ids).size < ids.length ? await this.ancestry(thread.thread_id, head) : undefined;
     return { versions: turnVersions(runs, messages, path), resumable };
+  }
+
+  /**
+   * The cut-off run "Continue" resumes at `head` (resumableRun), also when the page closed between saving a step and
+   * recording it: then the newest run's record ends behind `head`, on `head`'s own line, and `head` counts as its end.
+   */
+  private async cutOffRun(
+    threadId: string,
+    runs: readonly RunRecord[],
+    head: string | undefined,
+    messages: readonly WireMessage[],
+  ): Promise<RunRecord | undefined> {
+    const lagging = laggingRun(runs, head);
+    if (lagging && (lagging.since === undefined || (await this.ancestry(threadId, head)).has(lagging.since))) {
+      return resumableRun(
+        runs.map((run) => (run === lagging.run ? { ...run, end: head } : run)),
+        head,
+        messages,
+      );
+    }
+    return resumableRun(runs, head, messages);
   }
 
   /** The checkpoints from `head` back to the thread's start. */
@@ -103,7 +126,7 @@ export class BranchService implements BranchesApi {
     const messages =
       (head !== undefined && (await checkpointMessages(this.options.checkpointer, threadId, head))) || [];
     if (branch.kind === "resume") {
-      const cutOff = resumableRun(runs, head, messages);
+      const cutOff = await this.cutOffRun(threadId, runs, head, messages);
       if (!cutOff || head === undefined) throw new UserError("This thread has no cut-off reply to continue.");
       return {
         request: { ...request, input: { messages: [] } },
@@ -119,7 +142,7 @@ export class BranchService implements BranchesApi {
       if (at === undefined) throw new UserError(`Checkpoint ${branch.checkpoint} is not one of this thread's.`);
       if (branch.kind === "regenerate") {
         // LangGraph runs on from the checkpoint: at a cut-off run's end, that is Fawn's "Continue".
-        if (branch.checkpoint === head && resumableRun(runs, head, messages)) {
+        if (branch.checkpoint === head && (await this.cutOffRun(threadId, runs, head, messages))) {
           return this.plan({ ...request, branch: { kind: "resume" } }, thread);
         }
         const last = at.findLast((message) => message.type === "human");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { WireMessage } from "../protocol/index.ts";
 import type { RunRecord } from "../storage/index.ts";
-import { resumableRun, turnVersions, versionHead } from "./thread-branches.ts";
+import { laggingRun, resumableRun, turnVersions, versionHead } from "./thread-branches.ts";
 
 let clock = 0;
 function run(run_id: string, fields: Partial<RunRecord>): RunRecord {
@@ -69,6 +69,23 @@ describe("versionHead", () => {
 
   it("has none for a run that saved no end", () => {
     expect(versionHead([run("x", { kind: "send", user_message_id: "u" })], "x")).toBeUndefined();
+  });
+});
+
+describe("laggingRun", () => {
+  const cut = run("cut", { kind: "send", base: "c1", user_message_id: "u9", end: "c8", status: "running" });
+
+  it("names the newest run left running when no run ends at the head, with where its record ends", () => {
+    expect(laggingRun([...runs, cut], "c9")).toEqual({ run: cut, since: "c8" });
+    const none: RunRecord = { ...cut };
+    delete none.end;
+    expect(laggingRun([none], "c9")?.since).toBe("c1");
+  });
+
+  it("names none when a run ends at the head or the newest run ended", () => {
+    expect(laggingRun([...runs, cut], "c8")).toBeUndefined();
+    expect(laggingRun([...runs, { ...cut, status: "success" }], "c9")).toBeUndefined();
+    expect(laggingRun([...runs, { ...cut, imported: true }], "c9")).toBeUndefined();
   });
 });
 

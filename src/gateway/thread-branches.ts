@@ -104,6 +104,22 @@ function unanswered(messages: readonly WireMessage[]): boolean {
 }
 
 /**
+ * The newest run when a page closed between saving a step and recording it (the recorder writes the run's end just
+ * after each step): its record still says running and ends behind `head`, so no run ends at `head`. `since` is where
+ * its record ends (its end, else its base; undefined: the thread's start); the caller checks that `head` descends
+ * from it before treating `head` as that run's end.
+ */
+export function laggingRun(
+  runs: readonly RunRecord[],
+  head: string | undefined,
+): { run: RunRecord; since: string | undefined } | undefined {
+  if (head === undefined || runs.some((run) => run.end === head)) return undefined;
+  const newest = [...runs].sort((a, b) => b.created_at - a.created_at)[0];
+  if (!newest || newest.status !== "running" || newest.imported === true) return undefined;
+  return { run: newest, since: newest.end ?? newest.base };
+}
+
+/**
  * The run "Continue" would resume, if any: the latest run that ended at `head` without finishing its turn, because
  * the page closed (still marked running) or a fixable error stopped it, and whose messages still await an answer.
  * Never a run that came in an imported thread: its calls were another model's.

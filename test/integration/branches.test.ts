@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Gateway } from "../../src/gateway/index.ts";
 import type { RunEvent, RunRequest, ThreadDetail } from "../../src/protocol/index.ts";
-import { openFawnDb, ThreadRepository } from "../../src/storage/index.ts";
+import { openFawnDb, ThreadRepository, type RunRecord } from "../../src/storage/index.ts";
 import { modelSettings, runThread, useGatewayHarness } from "./harness.ts";
 
 const harness = useGatewayHarness("branches-test");
@@ -246,6 +246,39 @@ describe("branches", () => {
     expect(texts(done).at(-1)).toContain("slept");
     expect(done?.resumable).toBeUndefined();
     expect(texts(done).filter((line) => line.startsWith("human:"))).toHaveLength(1);
+  });
+
+  it("continues a run whose page closed between saving a step and recording it (crash.spec.ts found this)", async () => {
+    const { gateway } = harness;
+    const thread = await gateway.threads.create();
+    const runId = crypto.randomUUID();
+    await gateway.runs.stream(
+      {
+        run_id: runId,
+        thread_id: thread.thread_id,
+        input: { messages: [{ type: "human", content: bash("echo lag") }] },
+      },
+      (event) => {
+        const last = event.event === "values" ? event.data.messages.at(-1) : undefined;
+        if (last?.type === "ai" && (last.tool_calls?.length ?? 0) > 0) void gateway.runs.cancel(runId);
+      },
+    );
+    // The page closed just after a step was saved: the run's record is still running, and still ends where it began.
+    const db = await openFawnDb(harness.gatewayDbName());
+    const repository = new ThreadRepository(db);
+    const record = (await repository.runs(thread.thread_id)).at(-1);
+    if (!record) throw new Error("no run record");
+    const behind: RunRecord = { ...record, status: "running" };
+    delete behind.end;
+    await repository.recordRun(behind);
+    db.close();
+
+    expect((await gateway.threads.get(thread.thread_id))?.resumable).toBe(true);
+    const events = await runBranch(gateway, thread.thread_id, { kind: "resume" });
+    expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+    const done = await gateway.threads.get(thread.thread_id);
+    expect(texts(done).at(-1)).toContain("lag");
+    expect(done?.resumable).toBeUndefined();
   });
 
   it("offers Continue after a fixable error, and continues once the key is right", async () => {

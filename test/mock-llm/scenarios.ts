@@ -1,4 +1,5 @@
 // Scenario table of the mock LLM: pure functions from a normalized chat request to a scripted reply.
+import { crashDrill } from "./crash-drill.ts";
 
 export const MODEL_IDS = ["mock-model", "mock-thinking", "mock-vision"] as const;
 export const DEFAULT_MODEL = "mock-model";
@@ -456,6 +457,7 @@ export const scenarios: readonly Scenario[] = [
       };
     },
   },
+  crashDrill,
   {
     name: "slow-write",
     trigger: '"write slowly" with write_file and present_files available',

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ThreadEntry, WireMessage } from "../../protocol/index.ts";
-import { answeredCallIds, answerUsages, carriesClarificationAnswer, clarificationCarriers } from "./answers.ts";
+import {
+  answeredCallIds,
+  answerUsages,
+  carriesClarificationAnswer,
+  clarificationCarriers,
+  unansweredLastCalls,
+} from "./answers.ts";
 import { clarificationReplyText } from "./clarification-form.ts";
 
 const human = (id: string, content: string): WireMessage => ({ type: "human", id, content });
@@ -67,6 +73,27 @@ describe("clarificationCarriers", () => {
     expect(carriesClarificationAnswer(entries(human("u1", "x")), clarificationReplyText("Which format?", "PDF"))).toBe(
       false,
     );
+  });
+});
+
+describe("unansweredLastCalls", () => {
+  const calling = (id: string, ...calls: string[]): WireMessage => ({
+    type: "ai",
+    id,
+    content: "",
+    tool_calls: calls.map((call) => ({ id: call, name: "bash", args: {} })),
+  });
+  const result = (call: string): WireMessage => ({ type: "tool", id: `r-${call}`, tool_call_id: call, content: "ok" });
+
+  it("lists the last step's calls that have no result: what Continue runs in a cut-off reply", () => {
+    expect([...unansweredLastCalls([human("u1", "go"), calling("a1", "c1", "c2"), result("c1")])]).toEqual(["c2"]);
+    expect([...unansweredLastCalls([human("u1", "go"), calling("a1", "c1")])]).toEqual(["c1"]);
+  });
+
+  it("lists nothing once the step is answered or the conversation went on past it", () => {
+    expect(unansweredLastCalls([calling("a1", "c1"), result("c1")]).size).toBe(0);
+    expect(unansweredLastCalls([calling("a1", "c1"), human("u2", "next")]).size).toBe(0);
+    expect(unansweredLastCalls([human("u1", "hi")]).size).toBe(0);
   });
 });
 

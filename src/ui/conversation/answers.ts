@@ -85,3 +85,15 @@ export function answeredCallIds(messages: Iterable<WireMessage>): Set<string> {
   for (const message of messages) if (message.type === "tool") ids.add(message.tool_call_id);
   return ids;
 }
+
+/**
+ * The calls of the last model step that have no result yet: in a cut-off reply, the calls "Continue" runs (they wait
+ * for their results; none of them failed).
+ */
+export function unansweredLastCalls(messages: readonly WireMessage[]): Set<string> {
+  const index = messages.findLastIndex((message) => message.type === "ai");
+  const step = messages[index];
+  if (step?.type !== "ai" || messages.slice(index + 1).some((message) => message.type !== "tool")) return new Set();
+  const answered = answeredCallIds(messages.slice(index + 1));
+  return new Set((step.tool_calls ?? []).map((call) => call.id).filter((id) => !answered.has(id)));
+}

@@ -14,7 +14,13 @@ import {
 } from "../../protocol/index.ts";
 import { useGateway, useModelChoice, useNotices, useOpenThread, useRuns } from "../state/stores.tsx";
 import { findMessageIndex } from "./find-message.ts";
-import { answeredCallIds, answerUsages, carriesClarificationAnswer, clarificationCarriers } from "./answers.ts";
+import {
+  answeredCallIds,
+  answerUsages,
+  carriesClarificationAnswer,
+  clarificationCarriers,
+  unansweredLastCalls,
+} from "./answers.ts";
 import { answerOf, requestOfToolMessage } from "./clarification-form.ts";
 import { t } from "../i18n/index.ts";
 import { liveMessages } from "../state/run-view.ts";
@@ -242,9 +248,11 @@ export function Conversation() {
     { equals: (a, b) => a.length === b.length && a.every((id, i) => id === b[i]) },
   );
   // A replay shows the thread as it was at a step: a call whose result a later step shows is waiting, not failed.
+  // So is a cut-off reply's last step (a closed or crashed page): "Continue" runs its calls.
   const awaited = createMemo(() => {
     const replay = openThread.replay();
-    return replay ? answeredCallIds([...replay.entries.values()].flatMap(messageOf)) : NOTHING_AWAITED;
+    if (replay) return answeredCallIds([...replay.entries.values()].flatMap(messageOf));
+    return openThread.thread()?.resumable && !liveRun() ? unansweredLastCalls(messages()) : NOTHING_AWAITED;
   });
   const tools = createMemo(() => conversationTools(messages(), streamingCalls(), awaited()));
   // One token count per answer, after its last message: the saved answers', and the live run's so far.
