@@ -98,6 +98,8 @@ export function ToolsTab(props: { client: ToolsClient }) {
       if (answer.ok) {
         update(row.key, (draft) => void (draft.tools = answer.tools));
         setTests(row.key, undefined);
+        // A server that asked for more access than its sign-in gave (a step-up) is offered "Sign in" again.
+        if (answer.signIn) setSignIns(row.key, "needed");
       } else {
         setTests(row.key, { kind: "error", text: answer.error });
         if (answer.signIn) setSignIns(row.key, "needed");
