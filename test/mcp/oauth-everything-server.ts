@@ -112,7 +112,9 @@ export async function startOAuthEverything(port = 0, preRegistered?: PreRegister
       token_endpoint_auth_method: "client_secret_post",
     };
     // No registerClient: the router then offers no registration endpoint.
-    provider.clientsStore = { getClient: async (id: string) => (id === client.client_id ? client : undefined) };
+    const store = { getClient: async (id: string) => (id === client.client_id ? client : undefined) };
+    // The demo types its store as its own class; the router asks only for getClient (and registerClient, if any).
+    provider.clientsStore = store as unknown as typeof provider.clientsStore;
   }
   const authorizations: (string | undefined)[] = [];
 
