@@ -54,6 +54,18 @@ const entrySchema = z.object({
     .max(8000)
     .refine((value) => !/[\s]/.test(value), "A bearer token has no spaces")
     .optional(),
+  oauthClientId: z
+    .string()
+    .trim()
+    .max(2000)
+    .refine((value) => !/\s/.test(value), "A client ID has no spaces")
+    .optional(),
+  oauthClientSecret: z
+    .string()
+    .trim()
+    .max(8000)
+    .refine((value) => !/\s/.test(value), "A client secret has no spaces")
+    .optional(),
   disabledTools: z.array(z.string().min(1).max(200)).max(1000).optional(),
   timeoutSeconds: z.number().int().min(1).max(3600).optional(),
   description: z.string().trim().max(500).optional(),
@@ -100,6 +112,8 @@ function clean(entry: z.infer<typeof entrySchema>): McpServerEntry {
     ...(entry.useProxy && { useProxy: true }),
     ...(Object.keys(headers).length > 0 && { headers }),
     ...(entry.bearerToken && { bearerToken: entry.bearerToken }),
+    ...(entry.oauthClientId && { oauthClientId: entry.oauthClientId }),
+    ...(entry.oauthClientId && entry.oauthClientSecret && { oauthClientSecret: entry.oauthClientSecret }),
     ...(disabled.length > 0 && { disabledTools: disabled }),
     ...(entry.timeoutSeconds !== undefined &&
       entry.timeoutSeconds !== MCP_DEFAULT_TIMEOUT_SECONDS && { timeoutSeconds: entry.timeoutSeconds }),
@@ -109,7 +123,7 @@ function clean(entry: z.infer<typeof entrySchema>): McpServerEntry {
 
 /** The settings part of an entry (what may be stored beside the secrets, and exported). */
 export function withoutMcpSecrets(entry: McpServerEntry): McpServerConfig {
-  const { bearerToken: _token, headers: _headers, ...config } = entry;
+  const { bearerToken: _token, headers: _headers, oauthClientSecret: _secret, ...config } = entry;
   return config;
 }
 

@@ -137,6 +137,38 @@ describe("McpService", () => {
     expect(await oauth.get("remote", remote.url, "tokens")).toBeUndefined();
   });
 
+  it("keeps a pre-registered client's secret with the keys, out of the record and every export", async () => {
+    const { db, service } = await open(async () => []);
+    const oauth = new McpOAuthRepository(db);
+    const preRegistered = { ...remote, oauthClientId: "fawn-client-id", oauthClientSecret: "client-secret-8383" };
+    await service.save([preRegistered]);
+    expect(await service.list()).toEqual([preRegistered]);
+    expect(JSON.stringify(await db.getAll("mcp_servers"))).not.toContain("client-secret-8383");
+    expect(await new SettingsRepository(db).secretValues()).toContain("client-secret-8383");
+    expect(await service.exportConfig().then(({ blob }) => blob.text())).not.toContain("client-secret-8383");
+    // Another client ID signs in afresh: the tokens of the old one are forgotten.
+    await oauth.set("remote", remote.url, "tokens", { access_token: "old-client-token", token_type: "bearer" });
+    await service.save([{ ...preRegistered, oauthClientId: "another-client" }]);
+    expect(await oauth.get("remote", remote.url, "tokens")).toBeUndefined();
+    await expect(service.save([{ ...remote, oauthClientId: "two words" }])).rejects.toThrow(
+      /A client ID has no spaces/,
+    );
+  });
+
+  it("offers Sign in again while a server waits for more access than its sign-in gave", async () => {
+    const { db, service } = await open(async () => [{ name: "echo", inputSchema: { type: "object" } }]);
+    const oauth = new McpOAuthRepository(db);
+    const server = { name: "scoped", url: "https://scoped.example/mcp", enabled: true };
+    await service.save([server]);
+    await oauth.set("scoped", server.url, "tokens", { access_token: "a", token_type: "bearer" });
+    await oauth.set("scoped", server.url, "scope", { granted: "read" });
+    expect(await service.signedIn()).toEqual(["scoped"]);
+    expect(await service.test(server)).not.toHaveProperty("signIn");
+    await oauth.set("scoped", server.url, "scope", { granted: "read", next: "read write", stepUps: 1 });
+    expect(await service.signedIn()).toEqual([]);
+    expect(await service.test(server)).toMatchObject({ ok: true, signIn: true });
+  });
+
   it("finishes only a sign-in it began, matching its state", async () => {
     const { service } = await open(async () => []);
     const signed = { name: "signed", url: "https://signed.example/mcp", enabled: true };

@@ -14,6 +14,7 @@ import {
 } from "../protocol/index.ts";
 import type { McpRunTools } from "../agent/index.ts";
 import type { McpProgress, McpRegistry } from "../mcp/index.ts";
+import { stepUpPending, type McpOAuthScopes } from "../mcp/oauth-scopes.ts";
 import { shouldDeferTools, toolCatalog } from "../mcp/tool-search.ts";
 import { UserError } from "../shared/user-error.ts";
 import type { FawnStorage, McpOAuthStorage, McpServerStorage } from "../storage/index.ts";
@@ -43,9 +44,12 @@ export interface McpServiceOptions {
   fetch?: typeof fetch;
 }
 
-/** A server's secret the connection sends (its header values travel with its settings). */
+/** A server's secrets the connection sends (its header values travel with its settings). */
 function secretsOf(server: McpServerEntry): McpServerSecrets {
-  return server.bearerToken ? { bearerToken: server.bearerToken } : {};
+  return {
+    ...(server.bearerToken && { bearerToken: server.bearerToken }),
+    ...(server.oauthClientSecret && { oauthClientSecret: server.oauthClientSecret }),
+  };
 }
 
 export class McpService implements McpApi {
@@ -104,7 +108,8 @@ export class McpService implements McpApi {
     for (const server of before) {
       const kept = saved.find((entry) => entry.name === server.name);
       if (!kept) await this.connectionsLoaded?.then((all) => all.forget(server.name));
-      if (kept?.url !== server.url) await this.oauth.forget(server.name);
+      // Tokens and a registration belong to the client that got them: another client ID signs in afresh.
+      if (kept?.url !== server.url || kept.oauthClientId !== server.oauthClientId) await this.oauth.forget(server.name);
     }
     this.options.notify({ type: "settings-changed" });
     return saved;
@@ -118,7 +123,7 @@ export class McpService implements McpApi {
     const connections = await this.connections();
     await connections.setProxyUrl(await this.options.proxyUrl(), await this.options.proxyToken?.());
     const answer = await connections.test(entry, secretsOf(entry));
-    if (answer.ok) return { ok: true, tools: answer.tools };
+    if (answer.ok) return { ok: true, tools: answer.tools, ...((await this.stepUpPending(entry)) && { signIn: true }) };
     return {
       ok: false,
       error: answer.message,
@@ -126,9 +131,22 @@ export class McpService implements McpApi {
     };
   }
 
-  /** The stored servers that are signed in with OAuth (tokens kept for their URL). */
+  /** True when the server asked for more access than its sign-in was granted (a step-up sign-in is needed). */
+  private async stepUpPending(server: McpServerEntry): Promise<boolean> {
+    return stepUpPending((await this.oauth.get(server.name, server.url, "scope")) as McpOAuthScopes | undefined);
+  }
+
+  /**
+   * The stored servers that are signed in with OAuth (tokens kept for their URL), but those that asked for more
+   * access since: Settings → Tools offers them "Sign in" again once tested.
+   */
   async signedIn(): Promise<string[]> {
-    return this.oauth.signedIn(await this.store.list());
+    const servers = await this.store.list();
+    const signedIn = await this.oauth.signedIn(servers);
+    const pending = await Promise.all(
+      servers.map(async (server) => signedIn.includes(server.name) && (await this.stepUpPending(server))),
+    );
+    return signedIn.filter((name) => !pending[servers.findIndex((server) => server.name === name)]);
   }
 
   /**

@@ -2,7 +2,7 @@
 // SDK's documented fallback); directly or through Fawn's proxy; made on first use and again after it broke. A
 // watchdog pings the server when the transport reports a broken stream while calls are pending, and closes the
 // client if the ping fails, so those calls fail at once instead of hanging until their timeout. docs/architecture.md#d7-mcp
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { extractWWWAuthenticateParams, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -19,7 +19,15 @@ import {
   usesMcpOAuth,
 } from "../protocol/index.ts";
 import { goesToProxy, PROXY_TOKEN_ERROR_TYPE, PROXY_TOKEN_SENTENCE, withProxyToken } from "../shared/proxy-token.ts";
-import { abortError, describeMcpError, ProxyTokenRefused, unknownTool, type McpErrorContext } from "./errors.ts";
+import {
+  abortError,
+  describeMcpError,
+  McpScopeRefused,
+  ProxyTokenRefused,
+  unknownTool,
+  type McpErrorContext,
+} from "./errors.ts";
+import type { McpOAuthProvider } from "./oauth-provider.ts";
 
 export type { FetchLike };
 
@@ -54,9 +62,10 @@ export interface McpConnectionOptions {
   pingTimeoutMs?: number;
   /**
    * The OAuth client of a server that has no token or Authorization header of its own: on a 401 the SDK refreshes
-   * its tokens or, when it cannot, the connection fails with the "needs you to sign in" sentence.
+   * its tokens or, when it cannot, the connection fails with the "needs you to sign in" sentence. A scope the
+   * server names (401) or asks for more of (403 insufficient_scope) is kept for the next sign-in.
    */
-  oauth?: (config: McpServerConfig) => OAuthClientProvider | undefined;
+  oauth?: (config: McpServerConfig, secrets: McpServerSecrets) => McpOAuthProvider | undefined;
 }
 
 export interface McpCallOptions {
@@ -107,6 +116,30 @@ export function tokenFetch(options: Pick<McpConnectionOptions, "proxyUrl" | "pro
   };
 }
 
+/**
+ * `base` reading the OAuth scope challenges of the server at `serverUrl` before the SDK does: a 401's scope is kept
+ * for the next sign-in; a 403 insufficient_scope becomes an McpScopeRefused (a step-up sign-in to ask the user for,
+ * or a refusal), since the SDK's own answer to it, a sign-in, cannot open from the worker.
+ */
+export function scopeFetch(base: FetchLike, provider: McpOAuthProvider, serverUrl: string): FetchLike {
+  const origin = new URL(serverUrl).origin;
+  return async (url, init) => {
+    const response = await base(url, init);
+    if (response.status !== 401 && response.status !== 403) return response;
+    if (new URL(String(url)).origin !== origin) return response;
+    const { scope, error } = extractWWWAuthenticateParams(response);
+    if (!scope) return response;
+    if (response.status === 401) {
+      await provider.scopeNamed(scope);
+      return response;
+    }
+    if (error !== "insufficient_scope") return response;
+    void response.body?.cancel().catch(() => undefined);
+    const challenge = await provider.scopeChallenge(scope);
+    throw new McpScopeRefused(challenge.scope, challenge.signIn, challenge.signIn ? undefined : challenge.reason);
+  };
+}
+
 /** Rejects with the abort as soon as `signal` aborts, whatever `promise` does. */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
@@ -122,6 +155,21 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 function wantsSseFallback(error: unknown): boolean {
   if (!(error instanceof StreamableHTTPError) || typeof error.code !== "number") return false;
   return error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403;
+}
+
+/**
+ * The server answered (it is there): it asked for a sign-in, or refused the optional GET stream with a 404 as some
+ * servers do instead of 405. A lost session still breaks the pending calls' own streams, which the watchdog sees.
+ */
+function answeredWithStatus(error: unknown): boolean {
+  if (wantsAuthorization(error)) return true;
+  return error instanceof StreamableHTTPError && error.code === 404 && /open SSE stream/i.test(error.message);
+}
+
+/** The server answered, asking for a sign-in or more access: it is not down. */
+function wantsAuthorization(error: unknown): boolean {
+  if (error instanceof UnauthorizedError || error instanceof McpScopeRefused) return true;
+  return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403);
 }
 
 /**
@@ -142,7 +190,7 @@ export class McpConnection {
   private inFlight = 0;
   private checking = false;
   private readonly fetch: FetchLike;
-  private readonly authProvider: OAuthClientProvider | undefined;
+  private readonly authProvider: McpOAuthProvider | undefined;
   private settings: McpServerConfig;
 
   constructor(
@@ -152,9 +200,10 @@ export class McpConnection {
   ) {
     this.settings = config;
     const base = tokenFetch(options, options.fetch ?? ((url, init) => fetch(url, init)));
-    this.fetch = this.viaProxy ? proxiedFetch(options.proxyUrl ?? "", base) : base;
+    const routed = this.viaProxy ? proxiedFetch(options.proxyUrl ?? "", base) : base;
     this.kind = options.transport;
-    this.authProvider = usesMcpOAuth(config, secrets) ? options.oauth?.(config) : undefined;
+    this.authProvider = usesMcpOAuth(config, secrets) ? options.oauth?.(config, secrets) : undefined;
+    this.fetch = this.authProvider ? scopeFetch(routed, this.authProvider, config.url) : routed;
   }
 
   get name(): string {
@@ -247,7 +296,10 @@ export class McpConnection {
         ? new SSEClientTransport(url, transportOptions)
         : new StreamableHTTPClientTransport(url, transportOptions);
     const client = createMcpClient(this.options.clientInfo);
-    client.onerror = () => this.watch(client);
+    client.onerror = (error) => {
+      // An HTTP answer (a GET stream refused with 404, a sign-in asked for) is the server being there, not a break.
+      if (!answeredWithStatus(error)) this.watch(client);
+    };
     client.onclose = () => {
       if (this.client === client) this.client = undefined;
     };
@@ -270,8 +322,9 @@ export class McpConnection {
     this.checking = true;
     client
       .ping({ timeout: this.options.pingTimeoutMs ?? 3000 })
-      .catch(() => {
-        if (this.client !== client) return;
+      .catch((error: unknown) => {
+        // A server that answers the ping with a sign-in (401, 403) is up: the pending calls get that answer too.
+        if (this.client !== client || wantsAuthorization(error)) return;
         this.client = undefined;
         return client.close();
       })

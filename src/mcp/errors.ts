@@ -6,9 +6,11 @@ import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { truncateMiddle } from "../shared/text.ts";
+import { MCP_SCOPE_STEP_UP_LIMIT } from "./oauth-scopes.ts";
 
 /** What went wrong, as the user would put it. */
-export type McpFailureKind = "down" | "unreachable" | "sign-in" | "timeout" | "tool-failed" | "unknown-tool";
+export type McpFailureKind =
+  "down" | "unreachable" | "sign-in" | "refused" | "timeout" | "tool-failed" | "unknown-tool";
 
 /** The longest tool error text kept in a sentence (a failing tool may answer with pages). */
 export const MCP_ERROR_DETAIL_MAX_CHARS = 500;
@@ -134,6 +136,38 @@ export class ProxyTokenRefused extends Error {
   override name = "ProxyTokenRefused";
 }
 
+/**
+ * A 403 insufficient_scope, read by the connection's fetch before the SDK could start a sign-in the worker cannot
+ * open: `signIn` when a sign-in for the wider `scope` may help (a step-up), else why not.
+ */
+export class McpScopeRefused extends Error {
+  override name = "McpScopeRefused";
+
+  constructor(
+    readonly scope: string,
+    readonly signIn: boolean,
+    readonly reason?: "granted" | "limit",
+  ) {
+    super(`insufficient_scope: ${scope}`);
+  }
+}
+
+function scopeRefused(error: McpScopeRefused, context: McpErrorContext): McpClientError {
+  const server = quoted(context.server);
+  if (error.signIn) {
+    return new McpClientError(
+      `The MCP server ${server} needs more access for this (${error.scope}): in Settings → Tools, press "Test connection" and then "Sign in" for it.`,
+      "sign-in",
+      context.server,
+    );
+  }
+  const why =
+    error.reason === "limit"
+      ? `it asked for more access again after ${String(MCP_SCOPE_STEP_UP_LIMIT)} sign-ins (${error.scope}); sign out of it in Settings → Tools and sign in again`
+      : `you signed in with the access it asked for (${error.scope}) and it still says that is not enough`;
+  return new McpClientError(`The MCP server ${server} refused this: ${why}.`, "refused", context.server);
+}
+
 /** Fawn's proxy's own refusal (`{"error": {"message", "type": "proxy_error"}}`) quoted in an HTTP error, if any. */
 function proxyRefusal(error: unknown): string | undefined {
   const text = messageOf(error);
@@ -181,6 +215,7 @@ export function describeMcpError(error: unknown, context: McpErrorContext): McpC
     );
   }
   if (error instanceof UnauthorizedError) return oauthSignIn(context);
+  if (error instanceof McpScopeRefused) return scopeRefused(error, context);
   const status = httpStatus(error);
   // The proxy refusing (an origin or a target it does not allow) is not the server asking for a sign-in.
   const refusal = status === undefined ? undefined : proxyRefusal(error);

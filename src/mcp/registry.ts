@@ -56,6 +56,8 @@ function fingerprint(
     proxyToken ?? "",
     config.headers ?? {},
     secrets?.bearerToken ?? "",
+    config.oauthClientId ?? "",
+    secrets?.oauthClientSecret ?? "",
   ]);
 }
 
@@ -83,12 +85,16 @@ export class McpRegistry {
   /** `proxyUrl`: Fawn's proxy, for servers with `useProxy`. */
   constructor({ oauth, ...options }: McpRegistryOptions = {}) {
     this.oauth = oauth;
-    this.options = { ...options, ...(oauth && { oauth: (config) => this.provider(config) }) };
+    this.options = { ...options, ...(oauth && { oauth: (config, secrets) => this.provider(config, secrets) }) };
   }
 
-  private provider(config: McpServerConfig, signingIn = false): McpOAuthProvider {
+  /** The server's OAuth client: the pre-registered one when Settings → Tools names a client ID, else registered. */
+  private provider(config: McpServerConfig, secrets: McpServerSecrets, signingIn = false): McpOAuthProvider {
     if (!this.oauth) throw new Error("OAuth sign-in is not set up.");
-    return new McpOAuthProvider(this.oauth.store(config), this.oauth.redirectUrl, signingIn);
+    const clientId = config.oauthClientId?.trim();
+    const clientSecret = secrets.oauthClientSecret?.trim();
+    const preRegistered = clientId ? { clientId, ...(clientSecret && { clientSecret }) } : undefined;
+    return new McpOAuthProvider(this.oauth.store(config), this.oauth.redirectUrl, signingIn, preRegistered);
   }
 
   /** The fetch a sign-in uses for the server: through the proxy when the server's connections go through it. */
@@ -99,18 +105,21 @@ export class McpRegistry {
   }
 
   /** Begins the server's OAuth sign-in: the authorization page to open, or `signedIn` when its tokens work. */
-  async beginSignIn(config: McpServerConfig): Promise<McpSignInStart> {
+  async beginSignIn(config: McpServerConfig & McpServerSecrets): Promise<McpSignInStart> {
     try {
-      return await beginMcpSignIn(this.provider(config, true), config.url, this.fetchFor(config));
+      return await beginMcpSignIn(this.provider(config, config, true), config.url, this.fetchFor(config));
     } catch (error) {
       throw this.signInError(config, error);
     }
   }
 
   /** Exchanges the code the authorization server sent back for tokens; the server's next use connects with them. */
-  async finishSignIn(config: McpServerConfig, answer: { state: string; code: string }): Promise<void> {
+  async finishSignIn(
+    config: McpServerConfig & McpServerSecrets,
+    answer: { state: string; code: string },
+  ): Promise<void> {
     try {
-      await finishMcpSignIn(this.provider(config, true), config.url, answer, this.fetchFor(config));
+      await finishMcpSignIn(this.provider(config, config, true), config.url, answer, this.fetchFor(config));
     } catch (error) {
       throw this.signInError(config, error);
     }

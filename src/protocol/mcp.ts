@@ -27,12 +27,19 @@ export interface McpServerConfig {
   timeoutSeconds?: number;
   /** What the server is for, shown in the prompt beside its name. */
   description?: string;
+  /**
+   * The OAuth client ID registered for Fawn with the server's authorization server beforehand, for servers without
+   * dynamic client registration; its secret, if any, is kept with the secrets.
+   */
+  oauthClientId?: string;
 }
 
 /** A server's secrets: kept in the secrets store, never exported. */
 export interface McpServerSecrets {
   /** Sent as `Authorization: Bearer <token>`. */
   bearerToken?: string;
+  /** The secret of the pre-registered OAuth client (`oauthClientId`), sent only to the authorization server. */
+  oauthClientSecret?: string;
 }
 
 /** One tool a server offers, as it describes it. */
@@ -62,9 +69,10 @@ export interface McpConfigImport {
 
 /**
  * The answer to "Test connection": the server's tools, or why it could not be reached; `signIn` when the server wants
- * an OAuth sign-in (Settings → Tools then offers "Sign in").
+ * an OAuth sign-in (Settings → Tools then offers "Sign in"), or asked for more access than it was granted (a step-up).
  */
-export type McpConnectionTest = { ok: true; tools: McpToolInfo[] } | { ok: false; error: string; signIn?: boolean };
+export type McpConnectionTest =
+  { ok: true; tools: McpToolInfo[]; signIn?: boolean } | { ok: false; error: string; signIn?: boolean };
 
 /** Beginning a server's OAuth sign-in: the authorization page to open, or already signed in (tokens that work). */
 export type McpSignInStart = { signedIn: true } | { signedIn: false; authorizationUrl: string };

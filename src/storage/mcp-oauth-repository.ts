@@ -7,7 +7,7 @@ import type { McpOAuthStorage } from "./contracts.ts";
 const PREFIX = "mcp-oauth.";
 
 /** The parts of a sign-in, one record each. */
-export type McpOAuthPart = "client" | "tokens" | "verifier" | "state" | "discovery";
+export type McpOAuthPart = "client" | "tokens" | "verifier" | "state" | "discovery" | "scope";
 
 export function prefixOf(server: string): string {
   return `${PREFIX}${server}.`;

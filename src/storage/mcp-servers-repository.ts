@@ -1,4 +1,5 @@
-// Settings → Tools' MCP servers: their settings in `mcp_servers`, their secrets (a bearer token, header values) in
+// Settings → Tools' MCP servers: their settings in `mcp_servers`, their secrets (a bearer token, header values, an
+// OAuth client secret) in
 // `secrets` under `mcp.<server>.…`, so that no backup or export ever holds them. The list is replaced whole, in one
 // transaction.
 import type { McpServerEntry } from "../protocol/index.ts";
@@ -7,6 +8,7 @@ import type { McpServerStorage } from "./contracts.ts";
 
 const PREFIX = "mcp.";
 const BEARER = "bearer";
+const CLIENT_SECRET = "client-secret";
 const HEADER = "header.";
 
 function secretKey(server: string, part: string): string {
@@ -29,6 +31,7 @@ export class McpServersRepository implements McpServerStorage {
       .sort((a, b) => a.name.localeCompare(b.name))
       .map(({ transport: _transport, ...config }) => {
         const bearerToken = byKey.get(secretKey(config.name, BEARER));
+        const oauthClientSecret = byKey.get(secretKey(config.name, CLIENT_SECRET));
         const headerPrefix = secretKey(config.name, HEADER);
         const headers = Object.fromEntries(
           [...byKey]
@@ -39,6 +42,7 @@ export class McpServersRepository implements McpServerStorage {
           ...config,
           ...(Object.keys(headers).length > 0 && { headers }),
           ...(bearerToken && { bearerToken }),
+          ...(oauthClientSecret && { oauthClientSecret }),
         };
       });
   }
@@ -49,10 +53,13 @@ export class McpServersRepository implements McpServerStorage {
     const records = tx.objectStore("mcp_servers");
     const secrets = tx.objectStore("secrets");
     const writes: Promise<unknown>[] = [records.clear(), secrets.delete(IDBKeyRange.bound(PREFIX, `${PREFIX}\uffff`))];
-    for (const { bearerToken, headers, ...config } of servers) {
+    for (const { bearerToken, headers, oauthClientSecret, ...config } of servers) {
       const record: McpServerRecord = config;
       writes.push(records.put(record));
       if (bearerToken) writes.push(secrets.put({ key: secretKey(config.name, BEARER), value: bearerToken }));
+      if (oauthClientSecret) {
+        writes.push(secrets.put({ key: secretKey(config.name, CLIENT_SECRET), value: oauthClientSecret }));
+      }
       for (const [name, value] of Object.entries(headers ?? {})) {
         writes.push(secrets.put({ key: secretKey(config.name, `${HEADER}${name}`), value }));
       }

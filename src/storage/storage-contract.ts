@@ -335,17 +335,18 @@ export const STORAGE_CONTRACT: readonly StorageCheck[] = [
     async run(storage) {
       const server = { name: "b", url: "https://b.example/mcp", enabled: true };
       await storage.mcpServers.replaceAll([
-        { ...server, bearerToken: "tok", headers: { "X-Key": "hv" } },
+        { ...server, bearerToken: "tok", headers: { "X-Key": "hv" }, oauthClientId: "cid", oauthClientSecret: "csec" },
         { name: "a", url: "https://a.example/mcp", enabled: false },
       ]);
       same(
-        (await storage.mcpServers.list()).map((s) => [s.name, s.bearerToken, s.headers]),
+        (await storage.mcpServers.list()).map((s) => [s.name, s.bearerToken, s.headers, s.oauthClientSecret]),
         [
-          ["a", undefined, undefined],
-          ["b", "tok", { "X-Key": "hv" }],
+          ["a", undefined, undefined, undefined],
+          ["b", "tok", { "X-Key": "hv" }, "csec"],
         ],
         "listed by name",
       );
+      ok((await storage.settings.secretValues()).includes("csec"), "a pre-registered client's secret is a secret");
       await storage.mcpOAuth.set("b", server.url, "tokens", { access_token: "at-1" });
       same(await storage.mcpOAuth.get("b", server.url, "tokens"), { access_token: "at-1" }, "sign-in");
       same(await storage.mcpOAuth.get("b", "https://other/", "tokens"), undefined, "another URL");

@@ -2,7 +2,8 @@
 // (the SDK's auth router over its demo provider: dynamic client registration, an /authorize that approves at once and
 // redirects back with code and state, a token endpoint that checks PKCE, plus refresh tokens, which the demo lacks)
 // and the MCP server at /mcp, which answers 401 with the protected resource metadata's address until a token is sent.
-// CORS lets a browser page read it all (WWW-Authenticate and mcp-session-id included).
+// CORS lets a browser page read it all (WWW-Authenticate and mcp-session-id included). With `preRegistered`, the
+// authorization server has no dynamic registration and knows that one client only (Settings → Tools' Client ID).
 import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,6 +25,17 @@ class RefreshingAuthProvider extends DemoInMemoryAuthProvider {
   private readonly refreshed = new Map<string, string>();
   private readonly expired = new Set<string>();
   readonly issued: string[] = [];
+  /** The client ID of every authorization request, in order. */
+  readonly authorizedClients: string[] = [];
+
+  override async authorize(
+    client: OAuthClientInformationFull,
+    params: Parameters<DemoInMemoryAuthProvider["authorize"]>[1],
+    response: Parameters<DemoInMemoryAuthProvider["authorize"]>[2],
+  ): Promise<void> {
+    this.authorizedClients.push(client.client_id);
+    await super.authorize(client, params, response);
+  }
 
   private withRefresh(clientId: string, tokens: OAuthTokens): OAuthTokens {
     const refreshToken = `refresh-${randomUUID()}`;
@@ -70,12 +82,21 @@ export interface OAuthEverything {
   issued: string[];
   /** Requests to /mcp with their Authorization header, in order. */
   authorizations: (string | undefined)[];
+  /** The client ID of every authorization request, in order. */
+  authorizedClients: string[];
   expireAccessTokens(): void;
   stop(): Promise<void>;
 }
 
+/** A client the authorization server knows beforehand; it then registers no other. */
+export interface PreRegisteredClient {
+  clientId: string;
+  clientSecret: string;
+  redirectUris: string[];
+}
+
 /** Starts the server on `port` (default: any free one) of 127.0.0.1. */
-export async function startOAuthEverything(port = 0): Promise<OAuthEverything> {
+export async function startOAuthEverything(port = 0, preRegistered?: PreRegisteredClient): Promise<OAuthEverything> {
   const app = express();
   const server: Server = await new Promise((resolve) => {
     const listening: Server = app.listen(port, "127.0.0.1", () => resolve(listening));
@@ -83,6 +104,18 @@ export async function startOAuthEverything(port = 0): Promise<OAuthEverything> {
   const base = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
   const mcpUrl = new URL(`${base}/mcp`);
   const provider = new RefreshingAuthProvider();
+  if (preRegistered) {
+    const client: OAuthClientInformationFull = {
+      client_id: preRegistered.clientId,
+      client_secret: preRegistered.clientSecret,
+      redirect_uris: preRegistered.redirectUris,
+      token_endpoint_auth_method: "client_secret_post",
+    };
+    // No registerClient: the router then offers no registration endpoint.
+    const store = { getClient: async (id: string) => (id === client.client_id ? client : undefined) };
+    // The demo types its store as its own class; the router asks only for getClient (and registerClient, if any).
+    provider.clientsStore = store as unknown as typeof provider.clientsStore;
+  }
   const authorizations: (string | undefined)[] = [];
 
   app.use(
@@ -148,6 +181,7 @@ export async function startOAuthEverything(port = 0): Promise<OAuthEverything> {
     port: Number(new URL(base).port),
     issued: provider.issued,
     authorizations,
+    authorizedClients: provider.authorizedClients,
     expireAccessTokens: () => provider.expireAccessTokens(),
     stop: async () => {
       for (const transport of transports.values()) await transport.close().catch(() => undefined);

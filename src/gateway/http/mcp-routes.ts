@@ -87,6 +87,9 @@ function toEntry(name: string, server: z.infer<typeof serverBody>, stored: McpSe
     ...(disabledTools.length > 0 && { disabledTools }),
     ...(typeof server.tool_call_timeout === "number" && { timeoutSeconds: Math.round(server.tool_call_timeout) }),
     ...(server.description && { description: server.description }),
+    // DeerFlow's config has no pre-registered OAuth client: a server keeps the one Settings → Tools gave it.
+    ...(stored?.oauthClientId && { oauthClientId: stored.oauthClientId }),
+    ...(stored?.oauthClientSecret && { oauthClientSecret: stored.oauthClientSecret }),
   };
 }
 

@@ -154,7 +154,10 @@ export class TableSkillStorage implements SkillStorage {
   }
 }
 
-/** As mcp-servers-repository.ts keeps them: `mcp.<server>.bearer` and `mcp.<server>.header.<name>`. */
+/**
+ * As mcp-servers-repository.ts keeps them: `mcp.<server>.bearer`, `mcp.<server>.client-secret` and
+ * `mcp.<server>.header.<name>`.
+ */
 const MCP_PREFIX = "mcp.";
 const mcpSecret = (server: string, part: string) => `${MCP_PREFIX}${server}.${part}`;
 
@@ -170,13 +173,19 @@ export class TableMcpServerStorage implements McpServerStorage {
       .sort((a, b) => a.name.localeCompare(b.name))
       .map(({ transport: _transport, ...config }) => {
         const bearerToken = byKey.get(mcpSecret(config.name, "bearer"));
+        const oauthClientSecret = byKey.get(mcpSecret(config.name, "client-secret"));
         const headerPrefix = mcpSecret(config.name, "header.");
         const headers = Object.fromEntries(
           [...byKey]
             .filter(([key]) => key.startsWith(headerPrefix))
             .map(([key, value]) => [key.slice(headerPrefix.length), value]),
         );
-        return { ...config, ...(Object.keys(headers).length > 0 && { headers }), ...(bearerToken && { bearerToken }) };
+        return {
+          ...config,
+          ...(Object.keys(headers).length > 0 && { headers }),
+          ...(bearerToken && { bearerToken }),
+          ...(oauthClientSecret && { oauthClientSecret }),
+        };
       });
   }
 
@@ -184,10 +193,13 @@ export class TableMcpServerStorage implements McpServerStorage {
     await this.tables.write(async (tx) => {
       await tx.clear("mcp_servers");
       await tx.deleteWhere("secrets", startingWith(MCP_PREFIX));
-      for (const { bearerToken, headers, ...config } of servers) {
+      for (const { bearerToken, headers, oauthClientSecret, ...config } of servers) {
         const record: McpServerRecord = config;
         await tx.put("mcp_servers", record);
         if (bearerToken) await tx.put("secrets", { key: mcpSecret(config.name, "bearer"), value: bearerToken });
+        if (oauthClientSecret) {
+          await tx.put("secrets", { key: mcpSecret(config.name, "client-secret"), value: oauthClientSecret });
+        }
         for (const [name, value] of Object.entries(headers ?? {})) {
           await tx.put("secrets", { key: mcpSecret(config.name, `header.${name}`), value });
         }

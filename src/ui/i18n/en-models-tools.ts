@@ -179,6 +179,10 @@ export const enModelsTools = {
   "tools.url": "URL",
   "tools.useProxy": "Use the proxy",
   "tools.bearerToken": "Bearer token",
+  "tools.clientId": "Client ID",
+  "tools.clientSecret": "Client secret",
+  "tools.clientHint":
+    "For a server that does not register Fawn itself: the OAuth client registered for Fawn with its sign-in. The secret is kept with your keys, never exported.",
   "tools.headers": "Headers",
   "tools.headersHint": "One per line, Name: value. Kept with your keys, never exported.",
   "tools.description": "Description",
@@ -202,6 +206,9 @@ export const enModelsTools = {
   "tools.error.headerReserved":
     "Put a bearer token in Bearer token, not in the headers; Content-Type and the session are set by Fawn.",
   "tools.error.token": "A bearer token has no spaces.",
+  "tools.error.clientId": "A client ID has no spaces.",
+  "tools.error.clientSecret": "A client secret has no spaces.",
+  "tools.error.secretWithoutId": "A client secret goes with its client ID: fill in Client ID too.",
   "tools.error.timeout": "The timeout is a whole number of seconds from 1 to 3600.",
   "web.error.keyNeeded": template<{ provider: string }>("{{ provider }} needs an API key."),
   "web.error.jinaKey": "Jina Search needs an API key (the Jina Reader works without one, search does not).",

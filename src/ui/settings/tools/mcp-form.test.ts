@@ -9,6 +9,8 @@ describe("Settings → Tools' form", () => {
       enabled: false,
       useProxy: true,
       bearerToken: "tok",
+      oauthClientId: "fawn-app",
+      oauthClientSecret: "s3cret",
       headers: { "X-Api-Key": "k: with colon", "X-Other": "2" },
       disabledTools: ["slow"],
       timeoutSeconds: 30,
@@ -57,6 +59,20 @@ describe("Settings → Tools' form", () => {
     expect(problems[2]?.message).toBe("Another server is named GitHub: each needs a name of its own.");
     expect(problems[6]?.message).toMatch(/Put a bearer token in Bearer token/);
     expect(problems[9]?.message).toMatch(/"X Key" is not a header name/);
+  });
+
+  it("wants a client secret's client ID, and neither with spaces", () => {
+    const row = { ...blankMcpRow(), key: "k", name: "a", url: "https://x.example/mcp" };
+    const problems = (change: Partial<typeof row>) =>
+      mcpFormProblems([{ ...row, ...change }]).map(({ field, message }) => `${field}: ${message}`);
+    expect(problems({ oauthClientSecret: "s3cret" })).toEqual([
+      "oauthClientSecret: A client secret goes with its client ID: fill in Client ID too.",
+    ]);
+    expect(problems({ oauthClientId: "an id", oauthClientSecret: "a secret" })).toEqual([
+      "oauthClientId: A client ID has no spaces.",
+      "oauthClientSecret: A client secret has no spaces.",
+    ]);
+    expect(problems({ oauthClientId: "fawn-app" })).toEqual([]);
   });
 
   it("finds nothing wrong with servers the Gateway would take", () => {

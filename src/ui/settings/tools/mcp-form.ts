@@ -13,6 +13,9 @@ export interface McpServerRow {
   enabled: boolean;
   useProxy: boolean;
   bearerToken: string;
+  /** A pre-registered OAuth client, for servers without dynamic client registration. */
+  oauthClientId: string;
+  oauthClientSecret: string;
   headers: string;
   description: string;
   timeoutSeconds: string;
@@ -29,6 +32,8 @@ export function blankMcpRow(): McpServerRow {
     enabled: true,
     useProxy: false,
     bearerToken: "",
+    oauthClientId: "",
+    oauthClientSecret: "",
     headers: "",
     description: "",
     timeoutSeconds: "",
@@ -44,6 +49,8 @@ export function toMcpRow(entry: McpServerEntry, key = newId()): McpServerRow {
     enabled: entry.enabled,
     useProxy: entry.useProxy === true,
     bearerToken: entry.bearerToken ?? "",
+    oauthClientId: entry.oauthClientId ?? "",
+    oauthClientSecret: entry.oauthClientSecret ?? "",
     headers: Object.entries(entry.headers ?? {})
       .map(([name, value]) => `${name}: ${value}`)
       .join("\n"),
@@ -72,6 +79,8 @@ export function fromMcpRow(row: McpServerRow): McpServerEntry | { error: string 
     ...(row.useProxy && { useProxy: true }),
     ...(Object.keys(headers).length > 0 && { headers }),
     ...(row.bearerToken.trim() && { bearerToken: row.bearerToken.trim() }),
+    ...(row.oauthClientId.trim() && { oauthClientId: row.oauthClientId.trim() }),
+    ...(row.oauthClientSecret.trim() && { oauthClientSecret: row.oauthClientSecret.trim() }),
     // A copy: the row may be a store's proxy, which cannot be sent to the worker.
     ...(row.disabledTools.length > 0 && { disabledTools: [...row.disabledTools] }),
     ...(timeout !== "" && { timeoutSeconds: Number(timeout) }),
@@ -80,7 +89,8 @@ export function fromMcpRow(row: McpServerRow): McpServerEntry | { error: string 
 }
 
 /** A field of a server's group that a problem belongs to. */
-export type McpFormField = "name" | "url" | "headers" | "bearerToken" | "timeout";
+export type McpFormField =
+  "name" | "url" | "headers" | "bearerToken" | "oauthClientId" | "oauthClientSecret" | "timeout";
 
 /** A problem with one field of one server (the row's `key`), in the order the form shows them. */
 export interface McpFormProblem {
@@ -102,8 +112,8 @@ function isHttpUrl(value: string): boolean {
 /**
  * What the Gateway would refuse in the servers, field by field, so a refused Save can mark each field: a blank,
  * malformed or repeated name (names are told apart without regard to case), a URL that is not http(s), a header
- * line without a colon or with a name HTTP does not allow or Fawn sets, a bearer token with spaces, a timeout out
- * of range.
+ * line without a colon or with a name HTTP does not allow or Fawn sets, a bearer token, client ID or client secret
+ * with spaces, a client secret without its client ID, a timeout out of range.
  */
 export function mcpFormProblems(rows: readonly McpServerRow[]): McpFormProblem[] {
   const problems: McpFormProblem[] = [];
@@ -119,6 +129,12 @@ export function mcpFormProblems(rows: readonly McpServerRow[]): McpFormProblem[]
 
     const token = row.bearerToken.trim();
     if (/\s/.test(token)) at("bearerToken", t("tools.error.token"));
+
+    const clientId = row.oauthClientId.trim();
+    const clientSecret = row.oauthClientSecret.trim();
+    if (/\s/.test(clientId)) at("oauthClientId", t("tools.error.clientId"));
+    if (/\s/.test(clientSecret)) at("oauthClientSecret", t("tools.error.clientSecret"));
+    else if (clientSecret && !clientId) at("oauthClientSecret", t("tools.error.secretWithoutId"));
 
     const header = headerProblem(row.headers);
     if (header) at("headers", header);

@@ -19,6 +19,7 @@ import {
   type McpFormProblem,
   type McpServerRow,
 } from "./mcp-form.ts";
+import { McpOAuthClientFields } from "./mcp-oauth-client-fields.tsx";
 import { signInToMcpServer } from "./mcp-sign-in.ts";
 import { FieldError, TextField } from "../fields/text-field.tsx";
 
@@ -98,6 +99,8 @@ export function ToolsTab(props: { client: ToolsClient }) {
       if (answer.ok) {
         update(row.key, (draft) => void (draft.tools = answer.tools));
         setTests(row.key, undefined);
+        // A server that asked for more access than its sign-in gave (a step-up) is offered "Sign in" again.
+        if (answer.signIn) setSignIns(row.key, "needed");
       } else {
         setTests(row.key, { kind: "error", text: answer.error });
         if (answer.signIn) setSignIns(row.key, "needed");
@@ -158,9 +161,15 @@ export function ToolsTab(props: { client: ToolsClient }) {
       setRefused(true);
       setStatus(undefined);
       const first = found[0]!;
-      const suffix = { name: "name", url: "url", headers: "headers", bearerToken: "token", timeout: "timeout" }[
-        first.field
-      ];
+      const suffix = {
+        name: "name",
+        url: "url",
+        headers: "headers",
+        bearerToken: "token",
+        oauthClientId: "client-id",
+        oauthClientSecret: "client-secret",
+        timeout: "timeout",
+      }[first.field];
       queueMicrotask(() => document.getElementById(`${first.key}-${suffix}`)?.focus());
       announceRefused(element);
       return;
@@ -330,6 +339,15 @@ export function ToolsTab(props: { client: ToolsClient }) {
               value={row.bearerToken}
               onInput={(value) => update(row.key, (draft) => void (draft.bearerToken = value))}
               error={problemAt(row.key, "bearerToken")}
+            />
+            <McpOAuthClientFields
+              rowKey={row.key}
+              clientId={row.oauthClientId}
+              clientSecret={row.oauthClientSecret}
+              onClientId={(value) => update(row.key, (draft) => void (draft.oauthClientId = value))}
+              onClientSecret={(value) => update(row.key, (draft) => void (draft.oauthClientSecret = value))}
+              clientIdError={problemAt(row.key, "oauthClientId")}
+              clientSecretError={problemAt(row.key, "oauthClientSecret")}
             />
             <div class="field">
               <label for={`${row.key}-headers`}>{t("tools.headers")}</label>
