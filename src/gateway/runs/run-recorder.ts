@@ -5,7 +5,12 @@
 import type { RunError, RunEvent, RunRequest, ThreadSummary } from "../../protocol/index.ts";
 import { redactSecrets } from "../../shared/redact.ts";
 import type { RunRecord } from "../../storage/index.ts";
-import { isQuotaError, STORAGE_FULL_MESSAGE } from "../../storage/index.ts";
+import {
+  isClosedConnectionError,
+  isQuotaError,
+  STORAGE_CLOSED_MESSAGE,
+  STORAGE_FULL_MESSAGE,
+} from "../../storage/index.ts";
 import type { BranchRecord } from "../branch-service.ts";
 import type { Emit } from "./run-stream.ts";
 
@@ -86,13 +91,15 @@ export class RunRecorder {
   fail(error: unknown): void {
     const data = isQuotaError(error)
       ? { error: "storage_full" as const, message: STORAGE_FULL_MESSAGE }
-      : {
-          error: "unknown" as const,
-          message: redactSecrets(
-            `The run failed: ${error instanceof Error ? error.message : String(error)}`,
-            this.secrets,
-          ),
-        };
+      : isClosedConnectionError(error)
+        ? { error: "unknown" as const, message: STORAGE_CLOSED_MESSAGE }
+        : {
+            error: "unknown" as const,
+            message: redactSecrets(
+              `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+              this.secrets,
+            ),
+          };
     this.event({ event: "error", data });
     this.event({ event: "end", data: { status: "error" } });
   }
