@@ -136,11 +136,26 @@ test("persistent storage: Fawn asks at start; granted, Settings → Data says so
       const cdp = await context.newCDPSession(page);
       const origin = new URL(baseURL ?? "http://127.0.0.1").origin;
       await cdp.send("Browser.setPermission", { permission: { name: "persistent-storage" }, setting, origin });
+      // Counts the page's calls: with the permission granted, `persisted()` is true whether or not Fawn asked.
+      await page.addInitScript(() => {
+        const storage = navigator.storage;
+        const calls = { persist: 0, persisted: 0 };
+        (window as unknown as { storageCalls: typeof calls }).storageCalls = calls;
+        const persist = storage.persist.bind(storage);
+        const persisted = storage.persisted.bind(storage);
+        storage.persist = () => (calls.persist++, persist());
+        storage.persisted = () => (calls.persisted++, persisted());
+      });
+      const calls = () =>
+        page.evaluate(
+          () => (window as unknown as { storageCalls: { persist: number; persisted: number } }).storageCalls,
+        );
       const started = Date.now();
       await page.goto("/");
+      // Fawn asks as it starts, before anyone opens Settings (asking when the browser already keeps it is a no-op).
+      await expect.poll(async () => (await calls()).persist + (await calls()).persisted).toBeGreaterThan(0);
       const dialog = await openSettings(page, "Data");
       if (setting === "granted") {
-        // Granted to the request Fawn makes as it starts: nobody clicked anything.
         await expect(dialog.getByText("Storage is persistent: the browser will not clear your threads")).toBeVisible();
         await expect(dialog.getByRole("button", { name: "Keep my data" })).toHaveCount(0);
         expect(await page.evaluate(() => navigator.storage.persisted())).toBe(true);
