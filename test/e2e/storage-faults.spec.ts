@@ -325,10 +325,12 @@ test("a backup import cut off by a renderer crash leaves all of the backup or no
     await expect(threadLinks(current).first()).toBeVisible();
     const threads = await countRecords(current, "threads");
     const stored = await countRecords(current, "checkpoints");
-    // All or nothing: the first thread alone (and its checkpoints), or it and every copy with all theirs.
-    const whole = threads === 1 + COPIES && stored === checkpoints * (1 + COPIES);
+    // All or nothing: the thread here alone (and its checkpoints), or it and every thread of the backup with all
+    // theirs: its copies, and its original too once a case has deleted everything and made a new first thread.
+    const whole = (threads === 1 + COPIES || threads === 2 + COPIES) && stored === checkpoints * threads;
     const none = threads === 1 && stored === checkpoints;
     expect({ threads, stored, whole: whole || none }).toEqual({ threads, stored, whole: true });
+    const recoveryMs = Date.now() - started;
     if (whole) {
       // It went through before the cut; take it back out so the next case starts from one thread again.
       dialog = await openSettings(current, "Data");
@@ -341,18 +343,20 @@ test("a backup import cut off by a renderer crash leaves all of the backup or no
       await closeSettings(current);
       await helloThread(current);
     }
-    // The import works after the cut: the user can go on.
     recordCase("storage", {
       case: `${name}: ${whole ? "all" : "none"} of it`,
       survived: true,
       lost: 0,
-      recoveryMs: Date.now() - started,
+      recoveryMs,
     });
   }
+  // After the cuts the same import goes through whole: the user can go on.
   dialog = await openSettings(current, "Data");
   await dialog.getByLabel("Backup file to import").setInputFiles(file);
-  await expect(dialog.getByRole("status").filter({ hasText: `Imported ${COPIES} threads` })).toBeVisible({
+  await expect(
+    dialog.getByRole("status").filter({ hasText: new RegExp(`Imported (${COPIES}|${COPIES + 1}) threads`) }),
+  ).toBeVisible({
     timeout: 30_000,
   });
-  expect(await countRecords(current, "threads")).toBe(1 + COPIES);
+  expect(await countRecords(current, "threads")).toBeGreaterThanOrEqual(1 + COPIES);
 });
