@@ -104,5 +104,10 @@ export type {
 } from "./fawn-db.ts";
 export { refsOfChain } from "./message-delta.ts";
 export { checkpointValuesOf, closeImportedThread } from "./imported-thread.ts";
-export { isQuotaError, STORAGE_FULL_MESSAGE } from "./storage-errors.ts";
+export {
+  isClosedConnectionError,
+  isQuotaError,
+  STORAGE_CLOSED_MESSAGE,
+  STORAGE_FULL_MESSAGE,
+} from "./storage-errors.ts";
 export { ThreadIdTakenError } from "./thread-import-writer.ts";

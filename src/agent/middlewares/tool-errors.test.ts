@@ -91,6 +91,11 @@ describe("toolErrorsMiddleware", () => {
     await expect(callThrowing(interrupt)).rejects.toBe(interrupt);
   });
 
+  it("lets a full storage propagate, so the run ends with the storage-full sentence", async () => {
+    const quota = new DOMException("", "QuotaExceededError");
+    await expect(callThrowing(quota)).rejects.toBe(quota);
+  });
+
   it("keeps the run going: the model sees the error and answers", async () => {
     const flaky = tool(
       async () => {

@@ -1,8 +1,9 @@
 // DeerFlow's ToolErrorHandlingMiddleware on langchain's own `toolErrorMiddleware`: a tool that throws answers its
 // call with an error ToolMessage (`Error: <message>`), so the model sees it and the run goes on. A cancelled run's
-// error still propagates, and langchain passes LangGraph's interrupts and commands through untouched.
+// error and a full storage's (which ends the run with its sentence) still propagate, and langchain passes LangGraph's interrupts and commands through untouched.
 import { toolErrorMiddleware } from "langchain";
 import { secretRedactor } from "../../shared/redact.ts";
+import { isQuotaError } from "../../storage/index.ts";
 import { truncateMiddle } from "../tools/output-limits.ts";
 
 /** The longest error text a tool result carries. */
@@ -56,7 +57,10 @@ export function toolErrorsMiddleware(options: ToolErrorOptions = {}) {
   return {
     ...toolErrorMiddleware({
       onError: (error, request) =>
-        isCancellation(error, request.runtime.signal) ? undefined : toolErrorContent(error, maxChars, secrets),
+        // A full storage ends the run with the storage-full sentence (run-executor.ts): nothing more could be saved.
+        isCancellation(error, request.runtime.signal) || isQuotaError(error)
+          ? undefined
+          : toolErrorContent(error, maxChars, secrets),
     }),
     name: "ToolErrorHandlingMiddleware",
   };

@@ -5,6 +5,7 @@ import { tool } from "langchain";
 import { z } from "zod";
 import { GLOB_DEFAULT_MAX, GLOB_MAX, GREP_DEFAULT_MAX, GREP_MAX } from "../../sandbox/file-search.ts";
 import type { Sandbox, SandboxEntry } from "../../sandbox/sandbox.ts";
+import { isQuotaError } from "../../storage/index.ts";
 import {
   BASH_OUTPUT_MAX_CHARS,
   LS_OUTPUT_MAX_CHARS,
@@ -46,8 +47,12 @@ const description = z
   .string()
   .describe("Explain in a few words why you are running this tool. ALWAYS PROVIDE THIS PARAMETER FIRST.");
 
-/** Tool output for an error: DeerFlow's `Error: …` form. */
+/**
+ * Tool output for an error: DeerFlow's `Error: …` form. A full storage is rethrown: nothing more can be saved, so it
+ * ends the run with the storage-full sentence (the run executor) instead of letting the model go on.
+ */
 function failure(error: unknown): string {
+  if (isQuotaError(error)) throw error;
   return `Error: ${error instanceof Error ? error.message : String(error)}`;
 }
 

@@ -13,7 +13,12 @@ import type {
 import { contentText, READ_ONLY_THREAD } from "../../protocol/index.ts";
 import { newId } from "../../shared/ids.ts";
 import type { HistoryNote } from "../../storage/index.ts";
-import { isQuotaError, STORAGE_FULL_MESSAGE } from "../../storage/index.ts";
+import {
+  isClosedConnectionError,
+  isQuotaError,
+  STORAGE_CLOSED_MESSAGE,
+  STORAGE_FULL_MESSAGE,
+} from "../../storage/index.ts";
 import { checkpointMessages, isMessage } from "../checkpoint-views.ts";
 import type { RunContext } from "./run-context.ts";
 import { RunStream, type Emit } from "./run-stream.ts";
@@ -158,10 +163,12 @@ export async function executeRun(context: RunContext, emit: Emit, signal: AbortS
       status = "error";
       runError = isQuotaError(error)
         ? { error: "storage_full", message: STORAGE_FULL_MESSAGE }
-        : describeModelError(error, target?.baseUrl ?? "", {
-            proxied: target?.useProxy === true,
-            ...(target?.name && { endpoint: target.name }),
-          });
+        : isClosedConnectionError(error)
+          ? { error: "unknown", message: STORAGE_CLOSED_MESSAGE }
+          : describeModelError(error, target?.baseUrl ?? "", {
+              proxied: target?.useProxy === true,
+              ...(target?.name && { endpoint: target.name }),
+            });
     }
   }
   // Before the note is stored and the event emitted (the recorder keeps the run's error from that event).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunEvent, RunRequest } from "../../protocol/index.ts";
+import type { ChangeNotice, RunEvent, RunRequest } from "../../protocol/index.ts";
 import type { RunRecord } from "../../storage/index.ts";
 import { RunRecorder, type RunRecorderStorage } from "./run-recorder.ts";
 
@@ -57,6 +57,21 @@ describe("RunRecorder", () => {
     expect(kept).toEqual(["c1"]);
     expect(search).toEqual(["invalidate t1", "index t1"]);
     expect(events.map((event) => event.event)).toEqual(["values", "end"]);
+  });
+
+  it("tells every tab of each saved step, so they show it even if this tab dies before the run's end", async () => {
+    const { storage } = memoryStorage(() => "c1");
+    const notices: ChangeNotice[] = [];
+    const recorder = new RunRecorder(
+      request,
+      { ...storage, notify: (notice) => notices.push(notice) },
+      () => undefined,
+    );
+    await recorder.begin({ thread, target: { model: "m1" }, branch: { kind: "send", base: "c0" } });
+    recorder.event({ event: "values", data: { messages: [] } });
+    recorder.event({ event: "end", data: { status: "success" } });
+    await recorder.finish();
+    expect(notices).toEqual([{ type: "thread-changed", thread_id: "t1" }]);
   });
 
   it("keeps no record when the thread does not exist, or the plan refused the run", async () => {

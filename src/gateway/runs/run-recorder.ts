@@ -2,10 +2,15 @@
 // record follows the run's status and error, each saved step moves its end (a run cut off by a closed page still says
 // where it stopped), and once the run ended the record is stored with the checkpoint it ended at and the thread's
 // files are kept as that version's (docs/architecture.md#d11-branches).
-import type { RunError, RunEvent, RunRequest, ThreadSummary } from "../../protocol/index.ts";
+import type { ChangeNotice, RunError, RunEvent, RunRequest, ThreadSummary } from "../../protocol/index.ts";
 import { redactSecrets } from "../../shared/redact.ts";
 import type { RunRecord } from "../../storage/index.ts";
-import { isQuotaError, STORAGE_FULL_MESSAGE } from "../../storage/index.ts";
+import {
+  isClosedConnectionError,
+  isQuotaError,
+  STORAGE_CLOSED_MESSAGE,
+  STORAGE_FULL_MESSAGE,
+} from "../../storage/index.ts";
 import type { BranchRecord } from "../branch-service.ts";
 import type { Emit } from "./run-stream.ts";
 
@@ -18,6 +23,11 @@ export interface RunRecorderStorage {
   checkpointer: { latestCheckpointId(threadId: string): Promise<string | undefined> };
   fileVersions: { save(threadId: string, checkpointId: string): Promise<void> };
   search: { invalidate(threadId: string): Promise<void>; index(threadId: string): Promise<void> };
+  /**
+   * Tells every tab a step was saved, so a tab showing the thread shows it even if this one dies before the run's
+   * end (whose notice would then never come).
+   */
+  notify?: (notice: ChangeNotice) => void;
 }
 
 /** What the recorder learns from the run's context as it begins. */
@@ -86,13 +96,15 @@ export class RunRecorder {
   fail(error: unknown): void {
     const data = isQuotaError(error)
       ? { error: "storage_full" as const, message: STORAGE_FULL_MESSAGE }
-      : {
-          error: "unknown" as const,
-          message: redactSecrets(
-            `The run failed: ${error instanceof Error ? error.message : String(error)}`,
-            this.secrets,
-          ),
-        };
+      : isClosedConnectionError(error)
+        ? { error: "unknown" as const, message: STORAGE_CLOSED_MESSAGE }
+        : {
+            error: "unknown" as const,
+            message: redactSecrets(
+              `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+              this.secrets,
+            ),
+          };
     this.event({ event: "error", data });
     this.event({ event: "end", data: { status: "error" } });
   }
@@ -150,6 +162,7 @@ export class RunRecorder {
       .then(async () => {
         this.end = await this.endOf();
         await this.storage.threads.recordRun({ ...this.record(), status: "running" });
+        this.storage.notify?.({ type: "thread-changed", thread_id: this.request.thread_id });
       })
       .catch(() => undefined);
   }

@@ -47,6 +47,8 @@ export const enSettings = {
   "data.persistent": "Storage is persistent: the browser will not clear your threads to free space.",
   "data.notPersistent": "Storage is not persistent yet: under storage pressure the browser may clear it.",
   "data.keep": "Keep my data",
+  "data.keepDenied":
+    "The browser did not agree to keep Fawn's storage. Browsers agree more readily for an installed app or a site you use often; meanwhile, export a backup now and then.",
   "data.feedback": template<{ good: string; bad: string }>("Feedback on replies: {{ good }} good, {{ bad }} bad"),
   "data.backup": "Backup",
   "data.backupHint":

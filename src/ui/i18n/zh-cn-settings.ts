@@ -39,6 +39,8 @@ export const zhCNSettings: { readonly [K in keyof typeof enSettings]: string } =
   "data.persistent": "存储已持久化：浏览器不会为了释放空间而清除你的对话。",
   "data.notPersistent": "存储尚未持久化：存储空间紧张时，浏览器可能会清除它。",
   "data.keep": "保留我的数据",
+  "data.keepDenied":
+    "浏览器没有同意保留 Fawn 的存储。对于已安装的应用或常用的网站，浏览器更容易同意；在此之前，请不时导出备份。",
   "data.feedback": "回复反馈：{{ good }} 条好评，{{ bad }} 条差评",
   "data.backup": "备份",
   "data.backupHint":

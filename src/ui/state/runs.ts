@@ -126,11 +126,20 @@ export function createRuns(deps: {
     if (detail) notifyRunFinished({ threadId, title: detail.title }, () => void openThread.open(threadId));
   }
 
-  /** A run's stream is over: the thread as saved takes the live view's place. */
+  /**
+   * A run's stream is over: the thread as saved takes the live view's place. When it cannot be read back (this tab
+   * stepped aside for a newer Fawn in another, storage failed) the run is over all the same: its error, else the
+   * read's, stays in the notice line.
+   */
   async function settle(threadId: string) {
-    const detail = await client.threads.get(threadId);
+    let detail: Awaited<ReturnType<typeof client.threads.get>> | undefined;
+    try {
+      detail = await client.threads.get(threadId);
+    } catch (error) {
+      setNotice(runs()[threadId]?.error?.message ?? errorMessage(error), { threadId });
+    }
     batch(() => {
-      if (thread()?.thread_id === threadId) openThread.setCurrent(detail);
+      if (detail && thread()?.thread_id === threadId) openThread.setCurrent(detail);
       setRun(threadId, () => undefined);
     });
     return detail;

@@ -122,6 +122,11 @@ interface Loss {
 export function DataTab() {
   const client = connectGateway();
   const [report, { refetch }] = createResource(readStorage);
+  const [keepDenied, setKeepDenied] = createSignal(false);
+  const keepData = async () => {
+    setKeepDenied(!(await requestPersistentStorage()));
+    await refetch();
+  };
   const [status, setStatus] = createSignal<Status | undefined>();
   const [busy, setBusy] = createSignal(false);
   const [loss, setLoss] = createSignal<Loss | undefined>();
@@ -226,10 +231,14 @@ export function DataTab() {
             <p>{current().persisted ? t("data.persistent") : t("data.notPersistent")}</p>
             <Show when={!current().persisted}>
               <div class="actions">
-                <button type="button" onClick={() => void requestPersistentStorage().then(() => refetch())}>
+                <button type="button" onClick={() => void keepData()}>
                   {t("data.keep")}
                 </button>
               </div>
+              {/* A refusal changes nothing else on screen: without this sentence the button would seem broken. */}
+              <Show when={keepDenied()}>
+                <p role="status">{t("data.keepDenied")}</p>
+              </Show>
             </Show>
           </>
         )}
