@@ -261,9 +261,7 @@ describe("RunQueue", () => {
     const sent = requests.at(-1)!;
     expect(sent.run_id).toBe(next.run_id);
     expect(sent.branch).toBeUndefined();
-    expect(sent.input.messages).toEqual([
-      expect.objectContaining({ content: "slow", id: (dead.kwargs.input!.messages![0] as { id: string }).id }),
-    ]);
+    expect(sent.input.messages).toEqual([expect.objectContaining({ content: "slow" })]);
   });
 
   it("takes an enqueued run on whichever replica is free, one running run per thread", async () => {

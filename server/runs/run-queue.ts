@@ -331,7 +331,9 @@ export class RunQueue {
       const saved = (tuple?.checkpoint.channel_values as { messages?: { id?: string }[] } | undefined)?.messages ?? [];
       if (saved.some((message) => ids.includes(message.id))) return request;
       const { branch: _resume, ...send } = request;
-      return { ...send, input: sent.input };
+      // New ids: the dead replica may have stored the message record though no step of the thread names it.
+      const messages = sent.input.messages.map((message) => ({ ...message, id: randomUUID() }));
+      return { ...send, input: { messages } };
     }
     return request;
   }
