@@ -110,6 +110,8 @@ export class RunStore {
   }
 
   async get(owner: string, runId: string): Promise<QueuedRun | undefined> {
+    // Postgres refuses U+0000 in text: such an id names no run (a 404, not a failed query).
+    if (runId.includes("\u0000")) return undefined;
     const rows = await this.db.query<RunRow>(`SELECT ${COLUMNS} FROM fawn_runs WHERE run_id = $1 AND owner = $2`, [
       runId,
       owner,

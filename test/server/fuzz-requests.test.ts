@@ -253,6 +253,11 @@ describe("requests the fuzz found answered wrongly, kept as plain cases", () => 
     expect(await response.json()).toEqual({ detail: "The run's input.messages must be a list of messages." });
   });
 
+  it("a run id holding U+0000 is an unknown run, not a server error", async () => {
+    const response = await server.request(`/api/threads/${known.thread_id}/runs/%00/stream`, { token });
+    expect(response.status).toBe(404);
+  });
+
   it("a refusal that never read its body closes the connection, so the next request on it is answered", async () => {
     const body = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
     const refused = await post("/api/langgraph/assistants/search//", body);
