@@ -102,6 +102,11 @@ function postgresDatabase(url: string, poolSize: number): Database {
     ...sqlOf(pool),
     transaction: async (work) => {
       const client = await pool.connect();
+      // A checked-out client has no pool listener: its connection cut mid-transaction (Postgres restarting) would be
+      // an unhandled 'error' event, which ends the process. Kept here instead, and the client dropped, not reused.
+      let broken: Error | undefined;
+      const onError = (error: Error) => (broken = error);
+      client.on("error", onError);
       try {
         await client.query("BEGIN");
         const result = await work(sqlOf(client));
@@ -111,7 +116,8 @@ function postgresDatabase(url: string, poolSize: number): Database {
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.off("error", onError);
+        client.release(broken);
       }
     },
     close: () => pool.end(),

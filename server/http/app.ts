@@ -39,6 +39,7 @@ export const SERVER_VERSION = "0.1.0";
 export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>({ strict: false });
 
+  app.use("*", closeUnreadBodies());
   app.use(
     "*",
     cors({
@@ -90,6 +91,27 @@ export function createServerApp(options: ServerAppOptions): Hono<ServerEnv> {
     return problem(500, "The server failed to answer this request.");
   });
   return app;
+}
+
+/**
+ * An answer given without reading the request's body (a refusal before the route reads it: 401, 403, 404, 405) says
+ * `Connection: close`. Otherwise @hono/node-server drains the unread rest for at most 500 ms, then destroys the socket,
+ * under the client's next request on that kept-alive connection ("other side closed").
+ */
+function closeUnreadBodies(): MiddlewareHandler<ServerEnv> {
+  return async (c, next) => {
+    const raw = c.req.raw;
+    await next();
+    if (raw.body === null || raw.bodyUsed || raw.headers.get("content-length") === "0") return;
+    try {
+      c.res.headers.set("connection", "close");
+    } catch {
+      // Immutable headers (a fetched response passed on): a copy carries the header.
+      const headers = new Headers(c.res.headers);
+      headers.set("connection", "close");
+      c.res = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers });
+    }
+  };
 }
 
 /**

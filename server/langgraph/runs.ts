@@ -150,8 +150,9 @@ export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
     if (!(await gateway.threads.exists(threadId))) {
       if (!createMissing) throw new HttpProblem(404, `Thread ${threadId} not found.`);
       await gateway.threads.create({ thread_id: threadId });
+      return { owner, gateway, threadId, created: true };
     }
-    return { owner, gateway, threadId };
+    return { owner, gateway, threadId, created: false };
   };
 
   const runOf = async (c: LangGraphContext): Promise<{ owner: string; gateway: Gateway; run: ServerRun }> => {
@@ -166,7 +167,7 @@ export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
   const temporaryThread = async (c: LangGraphContext) => {
     const owner = ownerOf(c);
     const gateway = await deps.gateway(owner);
-    return { owner, gateway, threadId: (await gateway.threads.create()).thread_id };
+    return { owner, gateway, threadId: (await gateway.threads.create()).thread_id, created: true };
   };
 
   /** Deletes a run's temporary thread once the run ended (its run record and events stay, for joins and gets). */
@@ -197,7 +198,7 @@ export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
       throw new HttpProblem(404, `No assistant found for "${body.assistant_id}"; this server runs lead_agent.`);
     }
     if (agent) body.context = { ...body.context, agent_name: agent.name };
-    const { owner, gateway, threadId } = stateless
+    const { owner, gateway, threadId, created } = stateless
       ? await temporaryThread(c)
       : await threadOf(c, body.if_not_exists === "create");
     const kwargs = kwargsOf(body);
@@ -208,7 +209,9 @@ export function runRoutes(deps: RunRoutesDeps): Hono<LangGraphEnv> {
         ...(body.metadata && { metadata: body.metadata }),
         ...(body.multitask_strategy && { multitaskStrategy: body.multitask_strategy }),
       })
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
+        // A refused run leaves nothing behind: not the thread this request made for it either.
+        if (created) await gateway.threads.delete(threadId).catch(() => undefined);
         throw asProblem(error);
       });
     // LangGraph marks the thread with the graph that runs on it.

@@ -1,7 +1,8 @@
 // A run this replica executes: its events kept in memory from the first (joins here follow them without a query),
 // stored in batches a few tens of milliseconds apart, and its end stored with its status in one transaction. A
 // cancel (from any replica) or a lost lease stops it through the Gateway's own cancel.
-import type { RunEvent, RunsApi } from "../../src/protocol/index.ts";
+import type { Gateway } from "../../src/gateway/index.ts";
+import type { RunEvent } from "../../src/protocol/index.ts";
 import type { RunStore, QueuedRun } from "./run-store.ts";
 import { RunInputError, type CancelAction, type RunStatus, type StoredRunEvent } from "./run-types.ts";
 
@@ -17,7 +18,7 @@ export class LocalRun {
   private storing: Promise<void> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | undefined;
   private waiters = new Set<() => void>();
-  private runs: Pick<RunsApi, "cancel"> | undefined;
+  private runs: Pick<Gateway["runs"], "cancel"> | undefined;
   /** The cancel asked for (the first one counts). */
   cancel: CancelAction | undefined;
   /** Another replica ended it (its lease expired meanwhile) or it was deleted: nothing more is stored. */
@@ -70,9 +71,10 @@ export class LocalRun {
   }
 
   /** The Gateway's runs are streaming it: a cancel asked for before goes through now. */
-  attach(runs: Pick<RunsApi, "cancel">): void {
+  attach(runs: Pick<Gateway["runs"], "cancel">): void {
     this.runs = runs;
-    if (this.cancel || this.lost) void runs.cancel(this.runId);
+    if (this.lost) void runs.cancel(this.runId, "lost");
+    else if (this.cancel) void runs.cancel(this.runId);
   }
 
   requestCancel(action: CancelAction): void {
@@ -84,7 +86,8 @@ export class LocalRun {
   /** The run is no longer this replica's: it stops, and stores nothing more. */
   lose(): void {
     this.lost = true;
-    void this.runs?.cancel(this.runId);
+    // Not a Stop: the thread's record says the server lost it, so Continue resumes it (RUN_LOST).
+    void this.runs?.cancel(this.runId, "lost");
   }
 
   /** The run threw outside the Gateway's own handling (its kwargs, the user's Gateway failing to open). */

@@ -7,12 +7,17 @@ import { openDatabase, type Database } from "../db/database.ts";
 import { RunQueue } from "./run-queue.ts";
 import { RunConflictError, RunInputError, type RunKwargs, type StoredRunEvent } from "./run-types.ts";
 
-/** A Gateway's runs: a message "slow" streams 300 pieces 10 ms apart, "boom" throws, anything else 5 pieces. */
-function scriptedRuns(log: RunRequest[]) {
+/**
+ * A Gateway's runs: a message "slow" streams 300 pieces 10 ms apart, "boom" throws, anything else 5 pieces. Each run
+ * saves its input's message ids in `saved` (the thread's checkpointer) as it starts.
+ */
+function scriptedRuns(log: RunRequest[], saved: Map<string, string[]>) {
   const controllers = new Map<string, AbortController>();
   return {
     async stream(request: RunRequest, emit: (event: RunEvent) => void): Promise<void> {
       log.push(request);
+      const ids = request.input.messages.map((message) => message.id ?? "");
+      saved.set(request.thread_id, [...(saved.get(request.thread_id) ?? []), ...ids]);
       const controller = new AbortController();
       controllers.set(request.run_id, controller);
       emit({ event: "metadata", data: { run_id: request.run_id, thread_id: request.thread_id } });
@@ -59,8 +64,10 @@ describe("RunQueue", () => {
   let rolledBack: string[][];
   let closed: string[][];
   let queues: RunQueue[];
+  /** Each thread's saved message ids. */
+  let saved: Map<string, string[]>;
   const replica = (replicaId: string, leaseMs = 400): RunQueue => {
-    const runs = scriptedRuns(requests);
+    const runs = scriptedRuns(requests, saved);
     const queue = new RunQueue({
       db,
       gateways: {
@@ -68,6 +75,13 @@ describe("RunQueue", () => {
           runs,
           branches: { rollBack: async (...args: string[]) => rolledBack.push(args) },
           sandbox: { close: async (threadId: string) => closed.push([replicaId, threadId]) },
+          checkpointer: {
+            getTuple: async (config: { configurable: { thread_id: string } }) => ({
+              checkpoint: {
+                channel_values: { messages: (saved.get(config.configurable.thread_id) ?? []).map((id) => ({ id })) },
+              },
+            }),
+          },
         }),
       } as never,
       replicaId,
@@ -91,6 +105,7 @@ describe("RunQueue", () => {
     requests = [];
     rolledBack = [];
     closed = [];
+    saved = new Map();
     queues = [];
     await db.exec("DELETE FROM fawn_runs; DELETE FROM fawn_run_events;");
   });
@@ -201,7 +216,8 @@ describe("RunQueue", () => {
   it("ends a dead replica's run as interrupted once its lease expires, and the thread's next run starts elsewhere", async () => {
     const b = replica("b", 200);
     const dead = await b.create("alice", "t1", { assistantId: "a", kwargs: say("slow") });
-    // Replica "dead" claimed it, stored two events and stopped renewing its lease.
+    // Replica "dead" claimed it, saved its message, stored two events and stopped renewing its lease.
+    saved.set("t1", [(dead.kwargs.input!.messages![0] as { id: string }).id]);
     await db.query(
       "UPDATE fawn_runs SET status = 'running', replica = 'dead', lease_until = now() + interval '100 milliseconds' WHERE run_id = $1",
       [dead.run_id],
@@ -224,6 +240,28 @@ describe("RunQueue", () => {
     ]);
     expect((await b.wait(next.run_id)).status).toBe("success");
     expect(requests.at(-1)).toMatchObject({ run_id: next.run_id, branch: { kind: "resume" } });
+  });
+
+  it("sends a dead replica's message on Continue when the thread never saved it (found by the crash suite)", async () => {
+    const b = replica("b", 200);
+    const dead = await b.create("alice", "t1", { assistantId: "a", kwargs: say("slow") });
+    // Replica "dead" claimed it and died before the thread saved anything of it.
+    await db.query(
+      "UPDATE fawn_runs SET status = 'running', replica = 'dead', lease_until = now() + interval '100 milliseconds' WHERE run_id = $1",
+      [dead.run_id],
+    );
+    const next = await b.create("alice", "t1", {
+      assistantId: "a",
+      kwargs: { input: null },
+      multitaskStrategy: "enqueue",
+    });
+    b.start();
+    expect((await b.wait(dead.run_id)).status).toBe("interrupted");
+    expect((await b.wait(next.run_id)).status).toBe("success");
+    const sent = requests.at(-1)!;
+    expect(sent.run_id).toBe(next.run_id);
+    expect(sent.branch).toBeUndefined();
+    expect(sent.input.messages).toEqual([expect.objectContaining({ content: "slow" })]);
   });
 
   it("takes an enqueued run on whichever replica is free, one running run per thread", async () => {

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Gateway } from "../../src/gateway/index.ts";
-import type { RunEvent } from "../../src/protocol/index.ts";
+import type { RunEvent, RunRequest } from "../../src/protocol/index.ts";
 import { checkpointOf, runRequestOf } from "./run-request.ts";
 import { ACTIVE, RunStore, type QueuedRun } from "./run-store.ts";
 import { LocalRun } from "./local-run.ts";
@@ -72,8 +72,9 @@ export class RunQueue {
    */
   async create(owner: string, threadId: string, options: CreateRunOptions): Promise<ServerRun> {
     const runId = options.runId ?? randomUUID();
-    runRequestOf(runId, threadId, options.kwargs);
-    await this.checkCheckpoint(owner, threadId, options.kwargs);
+    const kwargs = withMessageIds(options.kwargs);
+    runRequestOf(runId, threadId, kwargs);
+    await this.checkCheckpoint(owner, threadId, kwargs);
     const strategy = options.multitaskStrategy ?? "reject";
     let before: QueuedRun[] = [];
     const run = await this.store.insert(
@@ -83,7 +84,7 @@ export class RunQueue {
         thread_id: threadId,
         assistant_id: options.assistantId,
         multitask_strategy: strategy,
-        kwargs: options.kwargs,
+        kwargs,
         metadata: options.metadata ?? {},
       },
       async (active) => {
@@ -294,8 +295,8 @@ export class RunQueue {
   private async executeIn(run: LocalRun, queued: QueuedRun): Promise<void> {
     const { run_id: runId, thread_id: threadId } = queued.run;
     try {
-      const request = runRequestOf(runId, threadId, queued.run.kwargs);
       const gateway = await this.options.gateways.forUser(queued.owner);
+      const request = await this.requestOf(gateway, queued);
       await this.freshSandbox(gateway, queued);
       const streaming = gateway.runs.stream(request, (event: RunEvent) => run.push(event));
       run.attach(gateway.runs);
@@ -310,6 +311,34 @@ export class RunQueue {
   }
 
   /**
+   * The run's request. A Continue (no input) after a run whose replica died before the thread saved that run's
+   * messages sends those messages: the run was accepted with them, so they are the user's and must not go with the
+   * replica. (Continues that died the same way are looked past; a run someone cancelled is not resent.)
+   */
+  private async requestOf(gateway: Pick<Gateway, "checkpointer">, queued: QueuedRun): Promise<RunRequest> {
+    const { run_id: runId, thread_id: threadId } = queued.run;
+    const request = runRequestOf(runId, threadId, queued.run.kwargs);
+    if (request.branch?.kind !== "resume" || queued.run.kwargs.command !== undefined) return request;
+    const runs = await this.store.recent(queued.owner, threadId, 20);
+    for (const earlier of runs.slice(runs.findIndex((run) => run.run.run_id === runId) + 1)) {
+      const died = earlier.run.status === "interrupted" && earlier.replica !== null && earlier.cancel === null;
+      if (!died) return request;
+      const sent = runRequestOf(earlier.run.run_id, threadId, earlier.run.kwargs);
+      if (sent.branch?.kind === "resume") continue;
+      const ids = sent.input.messages.map((message) => message.id);
+      if (sent.branch !== undefined || ids.some((id) => id === undefined)) return request;
+      const tuple = await gateway.checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+      const saved = (tuple?.checkpoint.channel_values as { messages?: { id?: string }[] } | undefined)?.messages ?? [];
+      if (saved.some((message) => ids.includes(message.id))) return request;
+      const { branch: _resume, ...send } = request;
+      // New ids: the dead replica may have stored the message record though no step of the thread names it.
+      const messages = sent.input.messages.map((message) => ({ ...message, id: randomUUID() }));
+      return { ...send, input: { messages } };
+    }
+    return request;
+  }
+
+  /**
    * Every run starts from the thread's stored files: a sandbox this replica kept open may miss what was written since
    * through any replica (another run, an upload, an edit, a move to another version), so it is closed first and opens
    * again from storage when the run's first command needs it.
@@ -317,4 +346,19 @@ export class RunQueue {
   private async freshSandbox(gateway: Pick<Gateway, "sandbox">, queued: QueuedRun): Promise<void> {
     await gateway.sandbox.close(queued.run.thread_id);
   }
+}
+
+/**
+ * The run's kwargs with an id on each human message that has none, so the thread's saved messages tell whether a run
+ * whose replica died had saved them (RunQueue.requestOf).
+ */
+function withMessageIds(kwargs: CreateRunOptions["kwargs"]): CreateRunOptions["kwargs"] {
+  const messages = kwargs.input?.messages;
+  if (!Array.isArray(messages)) return kwargs;
+  const named = messages.map((message: unknown) => {
+    if (typeof message !== "object" || message === null || Array.isArray(message)) return message;
+    const { id } = message as { id?: unknown };
+    return id === undefined || id === null || id === "" ? { ...message, id: randomUUID() } : message;
+  });
+  return { ...kwargs, input: { ...kwargs.input, messages: named } };
 }

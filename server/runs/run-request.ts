@@ -46,7 +46,9 @@ export function runRequestOf(runId: string, threadId: string, kwargs: RunKwargs)
         : ({ kind: "regenerate", checkpoint } as const);
     return { run_id: runId, thread_id: threadId, input: { messages: [] }, context, branch };
   }
-  const messages = (kwargs.input?.messages ?? []).map(humanInput).filter((input) => input !== undefined);
+  const given: unknown = kwargs.input?.messages ?? [];
+  if (!Array.isArray(given)) throw new RunInputError("The run's input.messages must be a list of messages.");
+  const messages = given.map(humanInput).filter((input) => input !== undefined);
   if (messages.length === 0) throw new RunInputError("The run's input has no human message to send.");
   return {
     run_id: runId,

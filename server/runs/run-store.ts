@@ -110,6 +110,8 @@ export class RunStore {
   }
 
   async get(owner: string, runId: string): Promise<QueuedRun | undefined> {
+    // Postgres refuses U+0000 in text: such an id names no run (a 404, not a failed query).
+    if (runId.includes("\u0000")) return undefined;
     const rows = await this.db.query<RunRow>(`SELECT ${COLUMNS} FROM fawn_runs WHERE run_id = $1 AND owner = $2`, [
       runId,
       owner,
@@ -142,6 +144,16 @@ export class RunStore {
       params,
     );
     return rows.map((row) => queuedRun(row).run);
+  }
+
+  /** The thread's last `limit` runs as queued (who held them, any cancel asked for), newest first. */
+  async recent(owner: string, threadId: string, limit: number): Promise<QueuedRun[]> {
+    const rows = await this.db.query<RunRow>(
+      `SELECT ${COLUMNS} FROM fawn_runs WHERE owner = $1 AND thread_id = $2
+       ORDER BY created_at DESC, run_id DESC LIMIT $3`,
+      [owner, threadId, limit],
+    );
+    return rows.map(queuedRun);
   }
 
   async active(owner: string, threadId: string): Promise<QueuedRun[]> {

@@ -6,7 +6,7 @@ import type { RunEvent, RunEventBatchListener, RunEventListener, RunRequest, Run
 import type { RunRecord } from "../storage/index.ts";
 import { readRunContext, type RunContextSources } from "./runs/run-context.ts";
 import { createRunEventCoalescer } from "./runs/run-event-coalescer.ts";
-import { executeRun } from "./runs/run-executor.ts";
+import { executeRun, type RUN_LOST } from "./runs/run-executor.ts";
 import { RunRecorder, type RunRecorderStorage } from "./runs/run-recorder.ts";
 import { tryLockThread } from "./thread-locks.ts";
 import type { ThreadSearchService } from "./thread-search-service.ts";
@@ -30,8 +30,9 @@ export class RunService implements RunsApi {
     return threadId === undefined ? this.running.size > 0 : this.running.has(threadId);
   }
 
-  async cancel(runId: string): Promise<void> {
-    this.controllers.get(runId)?.abort();
+  /** Stops the run: the user's Stop, or `lost` when the server's replica no longer holds it (see RUN_LOST). */
+  async cancel(runId: string, reason?: typeof RUN_LOST): Promise<void> {
+    this.controllers.get(runId)?.abort(reason);
   }
 
   /** A run in this browser is always this page's own (one at a time per thread, across tabs): none to join. */

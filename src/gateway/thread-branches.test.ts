@@ -101,6 +101,11 @@ describe("resumableRun", () => {
     expect(resumableRun([...runs, cut], "c3", [human("u3")])).toBeUndefined();
   });
 
+  it("offers a run cut off after saving its first step but before recording it (found by the crash suite)", () => {
+    const unrecorded = run("unrecorded", { kind: "send", base: "c6", user_message_id: "u9", status: "running" });
+    expect(resumableRun([...runs, unrecorded], "c9", [human("u9")])?.run_id).toBe("unrecorded");
+  });
+
   it("offers a fixable error but not a run the user stopped", () => {
     const failed = { ...cut, status: "error" as const, error: { error: "unreachable" as const, message: "x" } };
     expect(resumableRun([failed], "c9", [human("u9")])?.run_id).toBe("cut");

@@ -15,8 +15,15 @@ export interface StartedPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   readonly url: string;
   readonly port: number;
+  /** Stops the server (fast shutdown: every connection is cut), waits `downMs`, and starts it again on its port. */
+  restart(downMs?: number): Promise<void>;
   /** Stops the server (fast shutdown) and deletes its folder; safe to call twice. */
   stop(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /** The port to listen on; a free one by default. */
+  port?: number;
 }
 
 /** The newest Debian Postgres's bin folder (`/usr/lib/postgresql/<version>/bin`), or undefined. */
@@ -66,7 +73,7 @@ function stopAllOnExit(): void {
 }
 
 /** Starts a fresh Postgres cluster; throws when the binaries are missing (check hasDebianPostgres() first). */
-export async function startPostgres(): Promise<StartedPostgres> {
+export async function startPostgres(startOptions: PostgresOptions = {}): Promise<StartedPostgres> {
   const bin = debianPostgresBin();
   if (!bin) throw new Error(`No Postgres binaries under ${LIB}: install Debian's postgresql package.`);
   const dir = mkdtempSync(join(tmpdir(), "fawn-pg-"));
@@ -74,12 +81,13 @@ export async function startPostgres(): Promise<StartedPostgres> {
   if (isRoot) execFileSync("chown", ["postgres:postgres", dir]);
   const data = join(dir, "data");
   let port: number;
+  let options = "";
   try {
     await runTool(bin, "initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
     // A port free a moment ago can be taken before Postgres binds it (tests start servers in parallel): try another.
     for (let attempt = 1; ; attempt++) {
-      port = await freePort();
-      const options = [
+      port = startOptions.port ?? (await freePort());
+      options = [
         `-p ${port}`,
         "-c listen_addresses=127.0.0.1",
         `-c unix_socket_directories=${dir}`,
@@ -119,6 +127,12 @@ export async function startPostgres(): Promise<StartedPostgres> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    restart: async (downMs = 0) => {
+      if (stopped) throw new Error("This Postgres was stopped.");
+      await runTool(bin, "pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]);
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      await runTool(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
+    },
     stop: async () => {
       if (stopped) return;
       stopped = true;

@@ -23,6 +23,14 @@ import { checkpointMessages, isMessage } from "../checkpoint-views.ts";
 import type { RunContext } from "./run-context.ts";
 import { RunStream, type Emit } from "./run-stream.ts";
 
+/**
+ * The abort reason of a run its server replica lost (its lease expired: another replica ended it). It ends as a
+ * server error Continue can resume from, not as the user's Stop, and keeps no partial reply.
+ */
+export const RUN_LOST = "lost";
+export const RUN_LOST_MESSAGE =
+  "The server lost this run before it finished; Continue goes on from its last saved step.";
+
 /** Why a resumption from an imported thread's step is refused. */
 export const IMPORTED_STEP =
   "This step came with an imported thread: its tool calls were made elsewhere and are not run here. Send a message " +
@@ -158,7 +166,10 @@ export async function executeRun(context: RunContext, emit: Emit, signal: AbortS
       await stream.run(agent, resume ? null : { messages: input }, { ...startConfig, signal });
     }
   } catch (error) {
-    if (signal.aborted) status = "interrupted";
+    if (signal.aborted && signal.reason === RUN_LOST) {
+      status = "error";
+      runError = { error: "server_error", message: RUN_LOST_MESSAGE };
+    } else if (signal.aborted) status = "interrupted";
     else {
       status = "error";
       runError = isQuotaError(error)
