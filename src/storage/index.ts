@@ -105,7 +105,9 @@ export type {
 export { refsOfChain } from "./message-delta.ts";
 export { checkpointValuesOf, closeImportedThread } from "./imported-thread.ts";
 export {
+  DATABASE_GONE_MESSAGE,
   isClosedConnectionError,
+  isDatabaseGoneError,
   isQuotaError,
   STORAGE_CLOSED_MESSAGE,
   STORAGE_FULL_MESSAGE,

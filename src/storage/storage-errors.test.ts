@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isClosedConnectionError, isQuotaError } from "./storage-errors.ts";
+import { isClosedConnectionError, isDatabaseGoneError, isQuotaError } from "./storage-errors.ts";
 
 describe("isQuotaError", () => {
   it("recognises the browser's quota error, also as the cause of another error", () => {
@@ -27,5 +27,26 @@ describe("isClosedConnectionError", () => {
   it("does not mistake another invalid state for it", () => {
     expect(isClosedConnectionError(new DOMException("The transaction has finished.", "InvalidStateError"))).toBe(false);
     expect(isClosedConnectionError(new DOMException("full", "QuotaExceededError"))).toBe(false);
+  });
+});
+
+describe("isDatabaseGoneError", () => {
+  it("recognises a database that went away: a refused connection, a shutdown, a terminated connection", () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), {
+      code: "ECONNREFUSED",
+      syscall: "connect",
+    });
+    expect(isDatabaseGoneError(refused)).toBe(true);
+    expect(isDatabaseGoneError(Object.assign(new Error("terminating connection"), { code: "57P01" }))).toBe(true);
+    expect(isDatabaseGoneError(new Error("Connection terminated unexpectedly"))).toBe(true);
+  });
+
+  it("does not mistake a model endpoint that cannot be reached, or a bad query, for it", () => {
+    const fetchFailed = new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED", syscall: "connect" }),
+    });
+    expect(isDatabaseGoneError(fetchFailed)).toBe(false);
+    expect(isDatabaseGoneError(Object.assign(new Error("syntax error"), { code: "42601" }))).toBe(false);
+    expect(isDatabaseGoneError("ECONNREFUSED")).toBe(false);
   });
 });

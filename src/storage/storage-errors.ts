@@ -27,3 +27,29 @@ export function isClosedConnectionError(error: unknown): boolean {
 export const STORAGE_CLOSED_MESSAGE =
   "Fawn was updated in another tab, so this tab has stopped using its storage (nothing was lost). " +
   "Reload this tab to go on.";
+
+/**
+ * Postgres' SQLSTATE classes a server's storage fails with when the database went away: connection exceptions (08…)
+ * and an operator intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now).
+ */
+const DATABASE_GONE_CODES = new Set(["57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006"]);
+/** Node's socket errors as a database driver throws them itself (a model's fetch wraps them in `cause` instead). */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"]);
+
+/**
+ * True for a server's database that went away mid-run (Postgres restarted or unreachable): the driver's own error,
+ * never a model's fetch failure, whose socket error is only its `cause`.
+ */
+export function isDatabaseGoneError(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message, syscall } = error as { code?: unknown; message?: unknown; syscall?: unknown };
+  if (typeof code === "string" && DATABASE_GONE_CODES.has(code)) return true;
+  if (typeof code === "string" && SOCKET_CODES.has(code) && syscall !== undefined) return true;
+  return (
+    typeof message === "string" && /^Connection terminated( unexpectedly| due to connection timeout)?$/.test(message)
+  );
+}
+
+export const DATABASE_GONE_MESSAGE =
+  "The server lost its database in the middle of this reply; what was saved before is kept. " +
+  "Press Continue once the server is back.";

@@ -14,7 +14,9 @@ import { contentText, READ_ONLY_THREAD } from "../../protocol/index.ts";
 import { newId } from "../../shared/ids.ts";
 import type { HistoryNote } from "../../storage/index.ts";
 import {
+  DATABASE_GONE_MESSAGE,
   isClosedConnectionError,
+  isDatabaseGoneError,
   isQuotaError,
   STORAGE_CLOSED_MESSAGE,
   STORAGE_FULL_MESSAGE,
@@ -176,10 +178,12 @@ export async function executeRun(context: RunContext, emit: Emit, signal: AbortS
         ? { error: "storage_full", message: STORAGE_FULL_MESSAGE }
         : isClosedConnectionError(error)
           ? { error: "unknown", message: STORAGE_CLOSED_MESSAGE }
-          : describeModelError(error, target?.baseUrl ?? "", {
-              proxied: target?.useProxy === true,
-              ...(target?.name && { endpoint: target.name }),
-            });
+          : isDatabaseGoneError(error)
+            ? { error: "server_error", message: DATABASE_GONE_MESSAGE }
+            : describeModelError(error, target?.baseUrl ?? "", {
+                proxied: target?.useProxy === true,
+                ...(target?.name && { endpoint: target.name }),
+              });
     }
   }
   // Before the note is stored and the event emitted (the recorder keeps the run's error from that event).
