@@ -34,6 +34,8 @@ export interface GatewayOptions {
   createModel?: ChatModelFactory;
   /** Retry policy for model errors; tests shorten the waits. */
   retry?: ModelErrorOptions;
+  /** How long a model endpoint may send nothing before its request fails (MODEL_STALL_MS); tests shorten it. */
+  modelStallMs?: number;
   fetch?: typeof fetch;
   /** Tells other tabs what changed; defaults to posting on the `fawn-changes` BroadcastChannel. */
   notify?: (notice: ChangeNotice) => void;
@@ -97,9 +99,12 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
   // Every outbound request honours `options.fetch` (the server's guarded fetch): model clients, web tools, MCP.
   const createModel: ChatModelFactory =
     options.createModel ??
-    (outboundFetch
-      ? (target, modelOptions) => createChatModel(target, { ...modelOptions, fetch: outboundFetch })
-      : createChatModel);
+    ((target, modelOptions) =>
+      createChatModel(target, {
+        ...modelOptions,
+        ...(outboundFetch && { fetch: outboundFetch }),
+        ...(options.modelStallMs !== undefined && { stallMs: options.modelStallMs }),
+      }));
   const broadcast = options.notify ?? broadcastNotices();
   const { threads: threadRepository, files, checkpointer, fileVersions } = storage;
   // Services are built in order of need; the few that refer back to a later one do so through these closures.
