@@ -150,58 +150,63 @@ const rounds = FULL_RELIABILITY ? 20 : 1;
 const all = Array.from({ length: rounds }, (_, round) => casesFor(seed + round, round)).flat();
 
 describe("faults from the model", () => {
-  it.each(all.map((faultCase) => [faultCase.name, faultCase] as const))("%s", async (_name, faultCase) => {
-    // A short stall limit only where the stall is the fault: elsewhere a busy machine's pause is no fault.
-    const gateway = await newGateway(faultCase.trigger.startsWith("fault:stall") ? STALL_MS : 30_000);
-    const thread = await gateway.threads.create();
-    await runThread(gateway, thread.thread_id, "keep this: 7");
-    const saved = (await gateway.threads.get(thread.thread_id))?.entries ?? [];
-    expect(lastContent(saved)).toBe("You said: keep this: 7");
+  it.each(all.map((faultCase) => [faultCase.name, faultCase] as const))(
+    "%s",
+    async (_name, faultCase) => {
+      // A short stall limit only where the stall is the fault: elsewhere a busy machine's pause is no fault.
+      mock.reset();
+      const gateway = await newGateway(faultCase.trigger.startsWith("fault:stall") ? STALL_MS : 30_000);
+      const thread = await gateway.threads.create();
+      await runThread(gateway, thread.thread_id, "keep this: 7");
+      const saved = (await gateway.threads.get(thread.thread_id))?.entries ?? [];
+      expect(lastContent(saved)).toBe("You said: keep this: 7");
 
-    const started = Date.now();
-    const text = `please ${faultCase.trigger}`;
-    const events: RunEvent[] = await runThread(gateway, thread.thread_id, text);
-    const recoveryMs = Date.now() - started;
-    const entries = (await gateway.threads.get(thread.thread_id))?.entries ?? [];
-    const problems: string[] = [];
-    const lost = saved.filter((entry, index) => JSON.stringify(entries[index]) !== JSON.stringify(entry)).length;
-    if (lost > 0) problems.push(`${lost} saved entries changed or went`);
-    // What the user sees live (the run's view) and after (the saved thread): never a half reply.
-    const live = liveMessages(applyRunEvents(startRunView("run", thread.thread_id, text, saved.length), events));
-    if (live.some((message) => isHalfReply(message.content))) problems.push("a half reply shows live");
-    if (entries.some((entry) => entry.kind === "message" && isHalfReply(entry.message.content)))
-      problems.push("a half reply was saved");
-    try {
-      const outcome = faultCase.outcome;
-      const retries = events.filter((event) => event.event === "custom").length;
-      if ("recovers" in outcome) {
-        expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
-        expect(lastContent(entries)).toBe(FAULT_REPLY_TEXT);
-        expect(retries).toBe(faultCase.strikes);
-      } else if ("sentence" in outcome) {
-        expect(events.find((event) => event.event === "error")?.data).toMatchObject({ message: outcome.sentence });
-        const last = entries.at(-1);
-        expect(last?.kind === "error" && last.error.message).toBe(outcome.sentence);
-        expect(retries).toBe(3);
-      } else {
-        expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
-        outcome.check(entries);
+      const started = Date.now();
+      const text = `please ${faultCase.trigger}`;
+      const events: RunEvent[] = await runThread(gateway, thread.thread_id, text);
+      const recoveryMs = Date.now() - started;
+      const entries = (await gateway.threads.get(thread.thread_id))?.entries ?? [];
+      const problems: string[] = [];
+      const lost = saved.filter((entry, index) => JSON.stringify(entries[index]) !== JSON.stringify(entry)).length;
+      if (lost > 0) problems.push(`${lost} saved entries changed or went`);
+      // What the user sees live (the run's view) and after (the saved thread): never a half reply.
+      const live = liveMessages(applyRunEvents(startRunView("run", thread.thread_id, text, saved.length), events));
+      if (live.some((message) => isHalfReply(message.content))) problems.push("a half reply shows live");
+      if (entries.some((entry) => entry.kind === "message" && isHalfReply(entry.message.content)))
+        problems.push("a half reply was saved");
+      try {
+        const outcome = faultCase.outcome;
+        const retries = events.filter((event) => event.event === "custom").length;
+        if ("recovers" in outcome) {
+          expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+          expect(lastContent(entries)).toBe(FAULT_REPLY_TEXT);
+          expect(retries).toBe(faultCase.strikes);
+        } else if ("sentence" in outcome) {
+          expect(events.find((event) => event.event === "error")?.data).toMatchObject({ message: outcome.sentence });
+          const last = entries.at(-1);
+          expect(last?.kind === "error" && last.error.message).toBe(outcome.sentence);
+          expect(retries).toBe(3);
+        } else {
+          expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+          outcome.check(entries);
+        }
+        // The next message works.
+        const next = await runThread(gateway, thread.thread_id, "keep this too: 8");
+        expect(next.at(-1)).toEqual({ event: "end", data: { status: "success" } });
+        const after = (await gateway.threads.get(thread.thread_id))?.entries ?? [];
+        expect(lastContent(after)).toBe("You said: keep this too: 8");
+      } catch (error) {
+        problems.push(error instanceof Error ? error.message.split("\n")[0]! : String(error));
       }
-      // The next message works.
-      const next = await runThread(gateway, thread.thread_id, "keep this too: 8");
-      expect(next.at(-1)).toEqual({ event: "end", data: { status: "success" } });
-      const after = (await gateway.threads.get(thread.thread_id))?.entries ?? [];
-      expect(lastContent(after)).toBe("You said: keep this too: 8");
-    } catch (error) {
-      problems.push(error instanceof Error ? error.message.split("\n")[0]! : String(error));
-    }
-    recordCase("model-faults", {
-      case: faultCase.name,
-      survived: problems.length === 0,
-      lost,
-      recoveryMs,
-      ...(problems.length > 0 && { detail: problems.join("; ") }),
-    });
-    expect(problems).toEqual([]);
-  });
+      recordCase("model-faults", {
+        case: faultCase.name,
+        survived: problems.length === 0,
+        lost,
+        recoveryMs,
+        ...(problems.length > 0 && { detail: problems.join("; ") }),
+      });
+      expect(problems).toEqual([]);
+    },
+    60_000,
+  );
 });
