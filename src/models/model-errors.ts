@@ -103,6 +103,7 @@ function brokenReply(error: unknown): BrokenReply | undefined {
   if (field(error, "status") !== undefined) return undefined;
   const chain = causes(error);
   if (chain.some((cause) => field(cause, "name") === "ModelStallError")) return "stalled";
+  if (chain.some((cause) => field(cause, "name") === "ModelReplyCutError")) return "dropped";
   const messages = chain.map((cause) => String(field(cause, "message") ?? ""));
   const said = (pattern: RegExp) => messages.some((message) => pattern.test(message));
   if (said(/^terminated$|^network error$|error in (the )?input stream|network connection was lost|other side closed/i))

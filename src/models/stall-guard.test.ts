@@ -34,6 +34,30 @@ describe("stallGuardedFetch", () => {
     );
   });
 
+  it("fails an OpenAI-compatible stream that ends before it says it is done, and passes one that says so", async () => {
+    const events = (parts: string[]) =>
+      stallGuardedFetch(
+        async () => new Response(body(parts, 1), { headers: { "Content-Type": "text/event-stream" } }),
+        1_000,
+      );
+    const half = ['data: {"choices":[{"delta":{"content":"Half"},"finish_reason":null}]}\n\n'];
+    const cut = events(half);
+    const error = await (
+      await cut("http://model.invalid/v1/chat/completions")
+    )
+      .text()
+      .catch((caught: unknown) => caught);
+    expect(describeModelError(error, "").message).toBe(
+      "The connection to the model endpoint dropped in the middle of its reply; try again in a moment.",
+    );
+    expect(isRetryableModelError(error)).toBe(true);
+    // The marker may come split across two chunks.
+    const whole = events([...half, "data: [DO", "NE]\n\n"]);
+    expect(await (await whole("http://model.invalid/v1/chat/completions")).text()).toContain("[DONE]");
+    // Other APIs end as their SDKs read them.
+    expect(await (await events(half)("http://model.invalid/v1/messages")).text()).toContain("Half");
+  });
+
   it("fails a request whose answer never starts, and aborts it", async () => {
     let aborted = false;
     const guarded = stallGuardedFetch(

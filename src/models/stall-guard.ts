@@ -1,6 +1,7 @@
 // The stall limit of model requests: a fetch whose answer, or the next bytes of whose streamed body, do not come within
 // the limit fails with a ModelStallError (a retryable error with its own sentence: model-errors.ts) instead of waiting
-// forever on an endpoint that went quiet.
+// forever on an endpoint that went quiet. An OpenAI-compatible stream that ends without saying it is done fails with a
+// ModelReplyCutError instead of passing for a whole reply.
 
 /** How long a model endpoint may send nothing, before its answer starts or between two pieces of a stream. */
 export const MODEL_STALL_MS = 300_000;
@@ -13,15 +14,48 @@ export class ModelStallError extends Error {
   }
 }
 
+/**
+ * A stream that stopped between two chunks (a proxy timing out politely) with neither a `finish_reason` nor `[DONE]`
+ * (chat completions), nor a `response.completed`/`.incomplete`/`.failed` event (the Responses API): the SDK would take
+ * the half reply for a whole one.
+ */
+export class ModelReplyCutError extends Error {
+  override readonly name = "ModelReplyCutError";
+  constructor() {
+    super("The model's reply stopped before the model said it was done.");
+  }
+}
+
+/** What an OpenAI-compatible stream sends when it is done, by the request's path; none for other APIs. */
+function doneMarker(input: Parameters<typeof fetch>[0]): RegExp | undefined {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const path = url.split("?")[0] ?? "";
+  if (path.endsWith("/chat/completions")) return /"finish_reason"\s*:\s*"|data: ?\[DONE\]/;
+  if (path.endsWith("/responses")) return /"type"\s*:\s*"response\.(completed|incomplete|failed)"/;
+  return undefined;
+}
+
 function abortOf(signal: AbortSignal | null | undefined, controller: AbortController): void {
   if (!signal) return;
   if (signal.aborted) controller.abort(signal.reason);
   else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
 }
 
-/** `body`, erroring with a ModelStallError (and cancelling the source) when no chunk comes for `stallMs`. */
-function guardedBody(body: ReadableStream<Uint8Array>, stallMs: number, abort: () => void): ReadableStream<Uint8Array> {
+/**
+ * `body`, erroring with a ModelStallError (and cancelling the source) when no chunk comes for `stallMs`, and with a
+ * ModelReplyCutError when it ends without `done` having shown (when given).
+ */
+function guardedBody(
+  body: ReadableStream<Uint8Array>,
+  stallMs: number,
+  abort: () => void,
+  done: RegExp | undefined,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let seen = done === undefined;
+  // The last bytes read, so that a marker split across two chunks is still found.
+  let tail = "";
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -32,8 +66,17 @@ function guardedBody(body: ReadableStream<Uint8Array>, stallMs: number, abort: (
           abort();
           void reader.cancel().catch(() => undefined);
           controller.error(new ModelStallError(stallMs));
-        } else if (next.done) controller.close();
-        else controller.enqueue(next.value);
+        } else if (next.done) {
+          if (seen) controller.close();
+          else controller.error(new ModelReplyCutError());
+        } else {
+          if (!seen && done) {
+            const text = tail + decoder.decode(next.value, { stream: true });
+            seen = done.test(text);
+            tail = text.slice(-64);
+          }
+          controller.enqueue(next.value);
+        }
       } catch (error) {
         controller.error(error);
       } finally {
@@ -67,8 +110,9 @@ export function stallGuardedFetch(fetchImpl: typeof fetch, stallMs = MODEL_STALL
       clearTimeout(timer);
     }
     if (!response.body || [101, 204, 205, 304].includes(response.status)) return response;
+    const streamed = response.ok && response.headers.get("content-type")?.includes("text/event-stream");
     const guarded = new Response(
-      guardedBody(response.body, stallMs, () => controller.abort()),
+      guardedBody(response.body, stallMs, () => controller.abort(), streamed ? doneMarker(input) : undefined),
       {
         status: response.status,
         statusText: response.statusText,

@@ -14,7 +14,7 @@ import { firstSeed, FULL_RELIABILITY, recordCase, seededRandom } from "../suppor
 import { modelSettings, openTestGateway, runThread } from "./harness.ts";
 
 /** The stall limit the cases run with (300 s in the app): a stalled stream ends well inside a test's time. */
-const STALL_MS = 400;
+const STALL_MS = 800;
 
 const SENTENCES = {
   dropped: "The connection to the model endpoint dropped in the middle of its reply; try again in a moment.",
@@ -22,7 +22,7 @@ const SENTENCES = {
     "The model endpoint sent a reply Fawn could not read (malformed JSON in its stream); try again, and if it keeps happening check the endpoint or the proxy in front of it.",
   empty:
     "The model endpoint sent an empty reply, with no text and no tool call; try again, and if it keeps happening check the model in Settings → Models.",
-  stalled: "The model endpoint sent nothing for 0.4 s, so Fawn stopped waiting for its reply; try again in a moment.",
+  stalled: "The model endpoint sent nothing for 0.8 s, so Fawn stopped waiting for its reply; try again in a moment.",
   "http-429":
     "The model endpoint is rate limiting requests (429): Rate limit reached for requests (fault). Wait a little, or check the plan and quota of this API key.",
   "http-500": "The model endpoint had a server error (500): The upstream answered 500 (fault).",
@@ -49,6 +49,7 @@ const FAULTS: { fault: string; cut: boolean; retryAfter?: boolean; persists?: st
   { fault: "http-503", cut: false, retryAfter: true, persists: SENTENCES["http-503"] },
   { fault: "cut-token", cut: true, persists: SENTENCES.dropped },
   { fault: "cut-tool-json", cut: true, persists: SENTENCES.dropped },
+  { fault: "end-early", cut: true, persists: SENTENCES.dropped },
   { fault: "malformed-json", cut: true, persists: SENTENCES.malformed },
   { fault: "empty-choices", cut: false, persists: SENTENCES.empty },
   { fault: "stall", cut: true, persists: SENTENCES.stalled },
@@ -180,7 +181,9 @@ describe("faults from the model", () => {
         if ("recovers" in outcome) {
           expect(events.at(-1)).toEqual({ event: "end", data: { status: "success" } });
           expect(lastContent(entries)).toBe(FAULT_REPLY_TEXT);
-          expect(retries).toBe(faultCase.strikes);
+          // A stall case may also time out a reply that only paused (a busy machine): more tries, never fewer.
+          if (faultCase.trigger.startsWith("fault:stall")) expect(retries).toBeGreaterThanOrEqual(faultCase.strikes);
+          else expect(retries).toBe(faultCase.strikes);
         } else if ("sentence" in outcome) {
           expect(events.find((event) => event.event === "error")?.data).toMatchObject({ message: outcome.sentence });
           const last = entries.at(-1);

@@ -12,6 +12,7 @@ export const FAULT_NAMES = [
   "http-503",
   "cut-token",
   "cut-tool-json",
+  "end-early",
   "malformed-json",
   "empty-choices",
   "stall",
@@ -193,6 +194,11 @@ async function serveFault(res: ServerResponse, fault: Fault, meta: ReplyMeta, si
       case "cut-token":
         await writePieces(res, reply, signal, cutOffset(reply, fault.at));
         return void res.destroy();
+      case "end-early": {
+        // Whole chunks, then the response ends cleanly with no finish reason and no [DONE] (a proxy timing out politely).
+        const count = 1 + Math.floor((fault.at / 1000) * (reply.length - 2));
+        return await writePieces(res, reply.slice(0, count), signal);
+      }
       case "cut-tool-json": {
         const args = JSON.stringify({ path: "/mnt/user-data/outputs/cut.md", content: FAULT_REPLY_TEXT.repeat(3) });
         const pieces = toolPieces(meta, "write_file", args);
