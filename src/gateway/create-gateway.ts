@@ -36,6 +36,8 @@ export interface GatewayOptions {
   retry?: ModelErrorOptions;
   /** How long converting an uploaded document to Markdown may take (60 s); tests shorten it. */
   conversionTimeoutMs?: number;
+  /** How long a model endpoint may send nothing before its request fails (MODEL_STALL_MS); tests shorten it. */
+  modelStallMs?: number;
   fetch?: typeof fetch;
   /** Tells other tabs what changed; defaults to posting on the `fawn-changes` BroadcastChannel. */
   notify?: (notice: ChangeNotice) => void;
@@ -99,9 +101,12 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
   // Every outbound request honours `options.fetch` (the server's guarded fetch): model clients, web tools, MCP.
   const createModel: ChatModelFactory =
     options.createModel ??
-    (outboundFetch
-      ? (target, modelOptions) => createChatModel(target, { ...modelOptions, fetch: outboundFetch })
-      : createChatModel);
+    ((target, modelOptions) =>
+      createChatModel(target, {
+        ...modelOptions,
+        ...(outboundFetch && { fetch: outboundFetch }),
+        ...(options.modelStallMs !== undefined && { stallMs: options.modelStallMs }),
+      }));
   const broadcast = options.notify ?? broadcastNotices();
   const { threads: threadRepository, files, checkpointer, fileVersions } = storage;
   // Services are built in order of need; the few that refer back to a later one do so through these closures.

@@ -9,6 +9,7 @@ import { fetchModels } from "./fetch-models.ts";
 import { apiRoot } from "./provider-urls.ts";
 import { anthropicFields, geminiFields, openAiFields } from "./model-options.ts";
 import type { ReasoningEffort } from "./reasoning.ts";
+import { MODEL_STALL_MS, stallGuardedFetch } from "./stall-guard.ts";
 import { anthropicCountingOutputOnce, completionsReadingEveryField } from "./wire-fixes.ts";
 
 /** A key for endpoints that need none (Ollama, LM Studio, the mock); the OpenAI client refuses an empty one. */
@@ -27,6 +28,17 @@ export interface ChatModelOptions {
    * fetch. Gemini's SDK takes none, so its requests use the global fetch.
    */
   fetch?: typeof fetch;
+  /**
+   * The stall limit (MODEL_STALL_MS unless said): how long the endpoint may send nothing before the request fails with
+   * a ModelStallError. Gemini's SDK takes no fetch, so its requests have none.
+   */
+  stallMs?: number;
+}
+
+/** The fetch a model client sends with: the caller's (or the global one), under the stall limit. */
+function modelFetch(options: ChatModelOptions): typeof fetch {
+  const base = options.fetch ?? ((input, init) => fetch(input, init));
+  return stallGuardedFetch(base, options.stallMs ?? MODEL_STALL_MS);
 }
 
 /** The proxy's token as a header, when the target goes through the proxy (its base URL names the proxy). */
@@ -66,7 +78,7 @@ export async function createOpenAiModel(target: ModelTarget, options: ChatModelO
       baseURL: target.baseUrl,
       dangerouslyAllowBrowser: true,
       ...(target.proxyToken && { defaultHeaders: proxyHeaders(target) }),
-      ...(options.fetch && { fetch: options.fetch }),
+      fetch: modelFetch(options),
     },
     streaming: true,
     streamUsage: true,
@@ -92,7 +104,7 @@ async function createAnthropicModel(target: ModelTarget, options: ChatModelOptio
     clientOptions: {
       dangerouslyAllowBrowser: true,
       ...(target.proxyToken && { defaultHeaders: proxyHeaders(target) }),
-      ...(options.fetch && { fetch: options.fetch }),
+      fetch: modelFetch(options),
     },
     ...fields,
     streaming: true,

@@ -81,13 +81,63 @@ function outboundRefusal(error: unknown): Error | undefined {
   return undefined;
 }
 
+/** How a reply broke after the endpoint accepted the request: no status, and the SDKs' own words (or our stall error). */
+type BrokenReply = "stalled" | "dropped" | "malformed" | "empty";
+
+/** The errors `error` wraps (an SDK's connection error keeps the fetch's as `cause`), itself first. */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let current = error; chain.length < 5 && typeof current === "object" && current !== null;) {
+    chain.push(current);
+    current = field(current, "cause");
+  }
+  return chain;
+}
+
+/**
+ * A reply that broke mid-way: the stall limit (stall-guard.ts), a connection dropped while the body streamed (undici's
+ * "terminated", Chromium's "network error", Firefox's "Error in input stream", Safari's "network connection was lost"),
+ * a stream with malformed JSON (OpenAI's, Anthropic's and Gemini's SDKs' words), or no reply at all (langchain's).
+ */
+function brokenReply(error: unknown): BrokenReply | undefined {
+  if (field(error, "status") !== undefined) return undefined;
+  const chain = causes(error);
+  if (chain.some((cause) => field(cause, "name") === "ModelStallError")) return "stalled";
+  if (chain.some((cause) => field(cause, "name") === "ModelReplyCutError")) return "dropped";
+  const messages = chain.map((cause) => String(field(cause, "message") ?? ""));
+  const said = (pattern: RegExp) => messages.some((message) => pattern.test(message));
+  if (said(/^terminated$|^network error$|error in (the )?input stream|network connection was lost|other side closed/i))
+    return "dropped";
+  if (said(/malformed server-sent event|could not parse message into json|failed to parse stream/i)) return "malformed";
+  if (said(/^received empty response from chat model call/i)) return "empty";
+  return undefined;
+}
+
+function brokenReplySentence(broken: BrokenReply, error: unknown): string {
+  switch (broken) {
+    case "stalled": {
+      const stallMs = causes(error)
+        .map((cause) => field(cause, "stallMs"))
+        .find((ms) => typeof ms === "number");
+      return `The model endpoint sent nothing for ${Number((Number(stallMs ?? 0) / 1000).toFixed(1))} s, so Fawn stopped waiting for its reply; try again in a moment.`;
+    }
+    case "dropped":
+      return "The connection to the model endpoint dropped in the middle of its reply; try again in a moment.";
+    case "malformed":
+      return "The model endpoint sent a reply Fawn could not read (malformed JSON in its stream); try again, and if it keeps happening check the endpoint or the proxy in front of it.";
+    case "empty":
+      return "The model endpoint sent an empty reply, with no text and no tool call; try again, and if it keeps happening check the model in Settings → Models.";
+  }
+}
+
 /**
  * True for failures worth another try: a rate limit (429), a server error (5xx, 408; Anthropic's 529 overloaded), a
- * timeout, or a dropped connection. A refused key, a wrong model name or a bad request would fail again.
+ * timeout, a dropped connection, or a reply that broke mid-way (brokenReply). A refused key, a wrong model name or a bad request would fail again.
  */
 export function isRetryableModelError(wrapped: unknown): boolean {
   const error = unwrap(wrapped);
   if (field(error, "name") === "AbortError" || outboundRefusal(error)) return false;
+  if (brokenReply(error)) return true;
   const status = field(error, "status");
   if (typeof status === "number") return status === 408 || status === 429 || status >= 500;
   if (providerSays(error).type === "overloaded_error") return true;
@@ -108,6 +158,8 @@ export function describeModelError(
   const refused = outboundRefusal(error);
   if (refused)
     return { error: "unreachable", message: `The model endpoint ${baseUrl} cannot be used: ${refused.message}` };
+  const broken = brokenReply(error);
+  if (broken) return { error: "server_error", message: brokenReplySentence(broken, error) };
   const said = providerSays(error);
   const status = field(error, "status");
   const message = providerMessage(error);

@@ -29,6 +29,7 @@ import {
   parseAnthropicRequest,
 } from "./anthropic.ts";
 import { parseResponsesRequest, responsesBody, responsesEvents } from "./responses.ts";
+import { answerWithFault, faultOf, faultRecovered, strikes, type FaultMemory } from "./faults.ts";
 import { geminiBadKey, geminiError, geminiFrames, geminiModels, geminiResponse, parseGeminiRequest } from "./gemini.ts";
 import {
   MODEL_IDS,
@@ -81,6 +82,8 @@ interface State {
   streams: Set<AbortController>;
   completions: number;
   toolCalls: number;
+  /** Faulty answers given per fault and message text (faults.ts). */
+  faults: FaultMemory;
 }
 
 interface Reply {
@@ -183,6 +186,7 @@ function firstTime(state: State, key: string): boolean {
 function resetState(state: State): void {
   state.requests.length = 0;
   state.seen.clear();
+  state.faults.clear();
 }
 
 function sendModels(req: IncomingMessage, res: ServerResponse): void {
@@ -274,7 +278,13 @@ async function handleChat(state: State, req: IncomingMessage, res: ServerRespons
   const parsed = parseChatRequest(json.value);
   if (!parsed.ok) return sendError(res, 400, parsed.error);
   const request = parsed.request;
-  const scenario = pickScenario(request);
+  const fault = faultOf(request);
+  if (fault && strikes(state.faults, fault, request.messages.at(-1)?.text ?? "")) {
+    record.scenario = `fault:${fault.name}`;
+    const { meta } = newReply(state, request, { kind: "text", chunks: [], delayMs: 0 });
+    return answerWithFault(res, fault, meta, state.streams, record);
+  }
+  const scenario = fault ? faultRecovered : pickScenario(request);
   record.scenario = scenario.name;
   res.setHeader("X-Mock-Scenario", scenario.name);
   const script = scenario.respond(request, { firstTime: (key) => firstTime(state, key) });
@@ -628,7 +638,14 @@ function urlHost(host: string): string {
 
 export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLlm> {
   const host = options.host ?? "127.0.0.1";
-  const state: State = { requests: [], seen: new Set(), streams: new Set(), completions: 0, toolCalls: 0 };
+  const state: State = {
+    requests: [],
+    seen: new Set(),
+    streams: new Set(),
+    completions: 0,
+    toolCalls: 0,
+    faults: new Map(),
+  };
   const server = createServer({ noDelay: true }, (req, res) => {
     route(state, req, res).catch((error: unknown) => failRequest(res, error));
   });

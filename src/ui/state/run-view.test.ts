@@ -137,6 +137,20 @@ describe("a model call tried again", () => {
     expect(applyRunEvent(waiting, { event: "end", data: { status: "interrupted" } }).retry).toBeUndefined();
   });
 
+  it("drops the half reply of the call that failed: the retry's reply is the only one shown", () => {
+    let view = applyRunEvent(startRunView("r", "t", "hi", 0), chunk("a", "This reply was cut"));
+    view = applyRunEvent(view, { event: "custom", data: retry });
+    view = applyRunEvent(view, chunk("b", "This reply came whole."));
+    expect(liveMessages(view).map((message) => message.content)).toEqual(["This reply came whole."]);
+  });
+
+  it("drops the half reply when the run fails mid-way: only the error shows", () => {
+    let view = applyRunEvent(startRunView("r", "t", "hi", 0), chunk("a", "This reply was cut"));
+    view = applyRunEvent(view, { event: "error", data: { error: "server_error", message: "dropped" } });
+    expect(liveMessages(view)).toEqual([]);
+    expect(view.error?.message).toBe("dropped");
+  });
+
   it("ignores a retry event that is not well formed", () => {
     const view = startRunView("r", "t", "hi", 0);
     expect(applyRunEvent(view, { event: "custom", data: { ...retry, attempt: "2" } })).toBe(view);

@@ -163,15 +163,22 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
       const drafts = index >= 0 ? view.drafts.with(index, next) : [...view.drafts, next];
       return { ...withoutRetry(view), drafts, ...(callDrafts && { callDrafts }) };
     }
-    case "error":
-      return { ...withoutRetry(view), error: event.data };
+    case "error": {
+      // The reply being written when the run failed was not saved: it goes with the run, not shown as if whole.
+      const { callDrafts: _callDrafts, ...rest } = withoutRetry(view);
+      return { ...rest, drafts: [], error: event.data };
+    }
     case "end": {
       // A run that ended answers nothing more: its waits were cancelled with it.
       const { approvals: _approvals, ...rest } = withoutRetry(view);
       return { ...rest, ended: true };
     }
     case "custom": {
-      if (isModelRetryEvent(event.data)) return { ...view, retry: event.data };
+      if (isModelRetryEvent(event.data)) {
+        // The failed call's half reply goes: the retry streams the reply anew, under another message id.
+        const { callDrafts: _callDrafts, ...rest } = view;
+        return { ...rest, drafts: [], retry: event.data };
+      }
       if (isApprovalRequestedEvent(event.data)) {
         return { ...view, approvals: [...(view.approvals ?? []), event.data] };
       }
