@@ -186,7 +186,14 @@ for (const outcome of outcomes) {
     `reliability: ${outcome.suite}: ${outcome.status}, ${outcome.cases.length} cases, ${lost} lost, ${outcome.seconds.toFixed(0)} s`,
   );
 }
-if (write && !only) writeFileSync(DOC, render(outcomes));
+/** The hand-kept part of docs/reliability.md (what the suites found and what became of it), kept on each rewrite. */
+const KEPT_HEADING = "## Found by these suites";
+function kept(): string {
+  const existing = existsSync(DOC) ? readFileSync(DOC, "utf8") : "";
+  const at = existing.indexOf(KEPT_HEADING);
+  return at >= 0 ? `\n${existing.slice(at)}` : "";
+}
+if (write && !only) writeFileSync(DOC, render(outcomes) + kept());
 else if (write) {
   mkdirSync(DIR, { recursive: true });
   writeFileSync(resolve(DIR, "reliability.md"), render(outcomes));
