@@ -40,7 +40,16 @@ export function createOpenThread(deps: {
 }) {
   const { client } = deps;
   const { setNotice } = deps.notices;
-  const [thread, setThread] = createSignal<ThreadDetail | undefined>();
+  const [thread, setStoredThread] = createSignal<ThreadDetail | undefined>();
+  /**
+   * Counts the open thread's changes. Notices come one per saved step, so two reloads can be in flight at once and the
+   * older read may answer last: a reload applies its read only if nothing changed the thread since it began.
+   */
+  let changes = 0;
+  function setThread(detail: ThreadDetail | undefined): void {
+    changes++;
+    setStoredThread(detail);
+  }
   /** A message to show in the thread being opened: the first one holding the query's words (see open). */
   const [findRequest, setFindRequest] = createSignal<{ threadId: string; query: string } | undefined>();
   /** A shared thread being read before it is imported: it shows in place of the open thread, which stays open. */
@@ -120,8 +129,9 @@ export function createOpenThread(deps: {
     /** Reads the thread again if it is open and no run of it is live. */
     async reloadIfOpen(threadId: string): Promise<void> {
       if (thread()?.thread_id !== threadId || deps.isRunning(threadId)) return;
+      const begun = ++changes;
       const detail = await client.threads.get(threadId);
-      if (thread()?.thread_id === threadId && !deps.isRunning(threadId)) setThread(detail);
+      if (begun === changes && thread()?.thread_id === threadId && !deps.isRunning(threadId)) setThread(detail);
     },
     /**
      * Follows the address: back and forward open the thread it names (a share link's is the Shared thread dialog's).
