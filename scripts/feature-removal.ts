@@ -98,6 +98,40 @@ const REMOVALS: Removal[] = [
     ],
     tests: ["src/agent/middlewares/token-usage.test.ts"],
   },
+  {
+    feature: "a model stream that ends before it says it is done is a cut reply, not a whole one",
+    file: "src/models/stall-guard.ts",
+    edits: [
+      [
+        'if (path.endsWith("/chat/completions")) return /"finish_reason"\\s*:\\s*"|data: ?\\[DONE\\]/;',
+        'if (path.endsWith("/chat/completions")) return /./;',
+      ],
+    ],
+    tests: ["src/models/stall-guard.test.ts"],
+  },
+  {
+    feature: "an MCP server asking again for more access after 3 sign-ins is refused for good",
+    file: "src/mcp/oauth-provider.ts",
+    edits: [["if ((scopes.stepUps ?? 0) >= MCP_SCOPE_STEP_UP_LIMIT) return", "if ((scopes.stepUps ?? 0) < 0) return"]],
+    tests: ["src/mcp/oauth-provider.test.ts"],
+  },
+  {
+    feature: "a full storage mid-run ends the run instead of handing the model an empty tool error",
+    file: "src/agent/middlewares/tool-errors.ts",
+    edits: [
+      [
+        "isCancellation(error, request.runtime.signal) || isQuotaError(error)",
+        "isCancellation(error, request.runtime.signal)",
+      ],
+    ],
+    tests: ["src/agent/middlewares/tool-errors.test.ts"],
+  },
+  {
+    feature: "a tab keeps the newest read of its open thread when two reloads answer out of order",
+    file: "src/ui/state/open-thread.ts",
+    edits: [["if (begun === changes && thread()", "if (thread()"]],
+    tests: ["src/ui/state/open-thread.test.ts"],
+  },
 ];
 
 function clean(file: string): boolean {
