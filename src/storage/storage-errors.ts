@@ -40,14 +40,20 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"
  * True for a server's database that went away mid-run (Postgres restarted or unreachable): the driver's own error,
  * never a model's fetch failure, whose socket error is only its `cause`.
  */
-export function isDatabaseGoneError(error: unknown): boolean {
+export function isDatabaseGoneError(error: unknown, { followCause = false }: { followCause?: boolean } = {}): boolean {
   if (typeof error !== "object" || error === null) return false;
-  const { code, message, syscall } = error as { code?: unknown; message?: unknown; syscall?: unknown };
+  const { code, message, syscall, cause } = error as {
+    code?: unknown;
+    message?: unknown;
+    syscall?: unknown;
+    cause?: unknown;
+  };
   if (typeof code === "string" && DATABASE_GONE_CODES.has(code)) return true;
   if (typeof code === "string" && SOCKET_CODES.has(code) && syscall !== undefined) return true;
-  return (
-    typeof message === "string" && /^Connection terminated( unexpectedly| due to connection timeout)?$/.test(message)
-  );
+  if (typeof message === "string" && /^Connection terminated( unexpectedly| due to connection timeout)?$/.test(message))
+    return true;
+  // Where no model is called (a run's start and end: its storage only), a wrapped driver error counts too.
+  return followCause && cause !== undefined && isDatabaseGoneError(cause, { followCause });
 }
 
 export const DATABASE_GONE_MESSAGE =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ChangeNotice, RunEvent, RunRequest } from "../../protocol/index.ts";
-import type { RunRecord } from "../../storage/index.ts";
+import { DATABASE_GONE_MESSAGE, type RunRecord } from "../../storage/index.ts";
 import { RunRecorder, type RunRecorderStorage } from "./run-recorder.ts";
 
 const request: RunRequest = { run_id: "r2", thread_id: "t1", input: { messages: [{ type: "human", content: "hi" }] } };
@@ -95,6 +95,23 @@ describe("RunRecorder", () => {
       },
       { event: "end", data: { status: "error" } },
     ]);
+  });
+
+  it("records a server's database that went away as a server error in one sentence, which Continue accepts", async () => {
+    const { storage, records } = memoryStorage(() => undefined);
+    const events: RunEvent[] = [];
+    const recorder = new RunRecorder(request, storage, (event) => events.push(event));
+    await recorder.begin({ thread, target: undefined, branch: { kind: "send" } });
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), {
+      code: "ECONNREFUSED",
+      syscall: "connect",
+    });
+    recorder.fail(new Error("the step could not be saved", { cause: refused }));
+    await recorder.finish();
+
+    expect(events[0]).toEqual({ event: "error", data: { error: "server_error", message: DATABASE_GONE_MESSAGE } });
+    expect(records.get("r2")?.error?.error).toBe("server_error");
+    expect(JSON.stringify(events)).not.toContain("ECONNREFUSED");
   });
 
   it("records a throw as the run's error, with stored keys redacted, and ends the run", async () => {

@@ -6,7 +6,9 @@ import type { ChangeNotice, RunError, RunEvent, RunRequest, ThreadSummary } from
 import { redactSecrets } from "../../shared/redact.ts";
 import type { RunRecord } from "../../storage/index.ts";
 import {
+  DATABASE_GONE_MESSAGE,
   isClosedConnectionError,
+  isDatabaseGoneError,
   isQuotaError,
   STORAGE_CLOSED_MESSAGE,
   STORAGE_FULL_MESSAGE,
@@ -98,13 +100,15 @@ export class RunRecorder {
       ? { error: "storage_full" as const, message: STORAGE_FULL_MESSAGE }
       : isClosedConnectionError(error)
         ? { error: "unknown" as const, message: STORAGE_CLOSED_MESSAGE }
-        : {
-            error: "unknown" as const,
-            message: redactSecrets(
-              `The run failed: ${error instanceof Error ? error.message : String(error)}`,
-              this.secrets,
-            ),
-          };
+        : isDatabaseGoneError(error, { followCause: true })
+          ? { error: "server_error" as const, message: DATABASE_GONE_MESSAGE }
+          : {
+              error: "unknown" as const,
+              message: redactSecrets(
+                `The run failed: ${error instanceof Error ? error.message : String(error)}`,
+                this.secrets,
+              ),
+            };
     this.event({ event: "error", data });
     this.event({ event: "end", data: { status: "error" } });
   }
