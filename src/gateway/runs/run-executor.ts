@@ -13,17 +13,10 @@ import type {
 import { contentText, READ_ONLY_THREAD } from "../../protocol/index.ts";
 import { newId } from "../../shared/ids.ts";
 import type { HistoryNote } from "../../storage/index.ts";
-import {
-  DATABASE_GONE_MESSAGE,
-  isClosedConnectionError,
-  isDatabaseGoneError,
-  isQuotaError,
-  STORAGE_CLOSED_MESSAGE,
-  STORAGE_FULL_MESSAGE,
-} from "../../storage/index.ts";
 import { checkpointMessages, isMessage } from "../checkpoint-views.ts";
 import type { RunContext } from "./run-context.ts";
 import { RunStream, type Emit } from "./run-stream.ts";
+import { storageRunError } from "./storage-run-error.ts";
 
 /**
  * The abort reason of a run its server replica lost (its lease expired: another replica ended it). It ends as a
@@ -174,16 +167,12 @@ export async function executeRun(context: RunContext, emit: Emit, signal: AbortS
     } else if (signal.aborted) status = "interrupted";
     else {
       status = "error";
-      runError = isQuotaError(error)
-        ? { error: "storage_full", message: STORAGE_FULL_MESSAGE }
-        : isClosedConnectionError(error)
-          ? { error: "unknown", message: STORAGE_CLOSED_MESSAGE }
-          : isDatabaseGoneError(error)
-            ? { error: "server_error", message: DATABASE_GONE_MESSAGE }
-            : describeModelError(error, target?.baseUrl ?? "", {
-                proxied: target?.useProxy === true,
-                ...(target?.name && { endpoint: target.name }),
-              });
+      runError =
+        storageRunError(error) ??
+        describeModelError(error, target?.baseUrl ?? "", {
+          proxied: target?.useProxy === true,
+          ...(target?.name && { endpoint: target.name }),
+        });
     }
   }
   // Before the note is stored and the event emitted (the recorder keeps the run's error from that event).

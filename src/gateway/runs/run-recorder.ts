@@ -5,16 +5,9 @@
 import type { ChangeNotice, RunError, RunEvent, RunRequest, ThreadSummary } from "../../protocol/index.ts";
 import { redactSecrets } from "../../shared/redact.ts";
 import type { RunRecord } from "../../storage/index.ts";
-import {
-  DATABASE_GONE_MESSAGE,
-  isClosedConnectionError,
-  isDatabaseGoneError,
-  isQuotaError,
-  STORAGE_CLOSED_MESSAGE,
-  STORAGE_FULL_MESSAGE,
-} from "../../storage/index.ts";
 import type { BranchRecord } from "../branch-service.ts";
 import type { Emit } from "./run-stream.ts";
+import { storageRunError } from "./storage-run-error.ts";
 
 /** What the recorder writes: the run records, the kept files, the search index; and where the thread's steps end. */
 export interface RunRecorderStorage {
@@ -96,19 +89,11 @@ export class RunRecorder {
 
   /** The run threw: the executor emits `end` as its very last step, so it has not been sent yet. */
   fail(error: unknown): void {
-    const data = isQuotaError(error)
-      ? { error: "storage_full" as const, message: STORAGE_FULL_MESSAGE }
-      : isClosedConnectionError(error)
-        ? { error: "unknown" as const, message: STORAGE_CLOSED_MESSAGE }
-        : isDatabaseGoneError(error, { followCause: true })
-          ? { error: "server_error" as const, message: DATABASE_GONE_MESSAGE }
-          : {
-              error: "unknown" as const,
-              message: redactSecrets(
-                `The run failed: ${error instanceof Error ? error.message : String(error)}`,
-                this.secrets,
-              ),
-            };
+    // Nothing here calls a model: a wrapped database error counts too.
+    const data = storageRunError(error, { followCause: true }) ?? {
+      error: "unknown" as const,
+      message: redactSecrets(`The run failed: ${error instanceof Error ? error.message : String(error)}`, this.secrets),
+    };
     this.event({ event: "error", data });
     this.event({ event: "end", data: { status: "error" } });
   }
