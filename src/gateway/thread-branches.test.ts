@@ -101,9 +101,12 @@ describe("resumableRun", () => {
     expect(resumableRun([...runs, cut], "c3", [human("u3")])).toBeUndefined();
   });
 
-  it("offers a run cut off after saving its first step but before recording it (found by the crash suite)", () => {
+  it("offers a run cut off after saving its first step but before recording it, once laggingRun ends it at the head (found by the crash suite)", () => {
     const unrecorded = run("unrecorded", { kind: "send", base: "c6", user_message_id: "u9", status: "running" });
-    expect(resumableRun([...runs, unrecorded], "c9", [human("u9")])?.run_id).toBe("unrecorded");
+    const lagging = laggingRun([...runs, unrecorded], "c9");
+    expect(lagging).toEqual({ run: unrecorded, since: "c6" });
+    const ended = { ...unrecorded, end: "c9" };
+    expect(resumableRun([...runs, ended], "c9", [human("u9")])?.run_id).toBe("unrecorded");
   });
 
   it("offers a fixable error but not a run the user stopped", () => {

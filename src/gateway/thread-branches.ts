@@ -130,11 +130,9 @@ export function resumableRun(
   messages: readonly WireMessage[],
 ): RunRecord | undefined {
   if (head === undefined || !unanswered(messages)) return undefined;
-  const newest = [...runs].sort((a, b) => b.created_at - a.created_at);
-  // A run cut off (a crash) after saving its first step but before recording it: still running, with no end yet.
-  const last =
-    newest.find((run) => run.end === head) ??
-    (newest[0]?.status === "running" && newest[0].end === undefined ? newest[0] : undefined);
+  // A run whose record lags behind `head` (cut off before recording its step, even its first) is laggingRun's, which
+  // the caller resolves to end at `head` first.
+  const last = [...runs].sort((a, b) => b.created_at - a.created_at).find((run) => run.end === head);
   if (!last || last.imported === true) return undefined;
   const cutOff =
     last.status === "running" || (last.status === "error" && RESUMABLE_ERRORS.has(last.error?.error ?? "unknown"));
