@@ -6,6 +6,7 @@ import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { truncateMiddle } from "../shared/text.ts";
+import { quotableName } from "../shared/zip-safety.ts";
 import { MCP_SCOPE_STEP_UP_LIMIT } from "./oauth-scopes.ts";
 
 /** What went wrong, as the user would put it. */
@@ -154,17 +155,19 @@ export class McpScopeRefused extends Error {
 
 function scopeRefused(error: McpScopeRefused, context: McpErrorContext): McpClientError {
   const server = quoted(context.server);
+  // The scope is the server's own words: shown on one line and briefly.
+  const scope = quotableName(error.scope);
   if (error.signIn) {
     return new McpClientError(
-      `The MCP server ${server} needs more access for this (${error.scope}): in Settings → Tools, press "Test connection" and then "Sign in" for it.`,
+      `The MCP server ${server} needs more access for this (${scope}): in Settings → Tools, press "Test connection" and then "Sign in" for it.`,
       "sign-in",
       context.server,
     );
   }
   const why =
     error.reason === "limit"
-      ? `it asked for more access again after ${String(MCP_SCOPE_STEP_UP_LIMIT)} sign-ins (${error.scope}); sign out of it in Settings → Tools and sign in again`
-      : `you signed in with the access it asked for (${error.scope}) and it still says that is not enough`;
+      ? `it asked for more access again after ${String(MCP_SCOPE_STEP_UP_LIMIT)} sign-ins (${scope}); sign out of it in Settings → Tools and sign in again`
+      : `you signed in with the access it asked for (${scope}) and it still says that is not enough`;
   return new McpClientError(`The MCP server ${server} refused this: ${why}.`, "refused", context.server);
 }
 
