@@ -1,8 +1,11 @@
 // `npm run bench`: builds the app once, runs every benchmark one after another (each hands its figures to
 // reports/bench/ through bench/report.ts) and writes docs/performance.md from them, with the machine and the date.
 // `npm run bench -- --only stream,threads` runs some (the others' last results stay); `--report` only writes the page.
+// Benchmarks that compare with the app before a change serve a build of that commit too: BASE_COMMIT below, or
+// `--base <commit>`, built once into reports/bench-base/<commit>/ and handed to them as BENCH_BASE_DIST (with
+// BENCH_BASE_COMMIT); `--base none` skips it.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { BENCH_RESULTS_DIR, markdownTable, type BenchResult } from "../bench/report.ts";
@@ -58,8 +61,43 @@ const args = process.argv.slice(2);
 const onlyAt = args.findIndex((arg) => arg === "--only" || arg.startsWith("--only="));
 const only = onlyAt < 0 ? undefined : args[onlyAt]!.includes("=") ? args[onlyAt]!.split("=")[1] : args[onlyAt + 1];
 const reportOnly = args.includes("--report");
+/** The app before the current round of performance work (issue 34), the anchor of the benchmarks that compare. */
+const BASE_COMMIT = "9f9d383";
+const baseAt = args.indexOf("--base");
+const baseCommit = baseAt < 0 ? BASE_COMMIT : args[baseAt + 1];
 const chosen = only ? BENCHES.filter((bench) => only.split(",").includes(bench.id)) : BENCHES;
-const env = { ...process.env, PATH: `${join(process.cwd(), "node_modules", ".bin")}:${process.env.PATH ?? ""}` };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PATH: `${join(process.cwd(), "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+};
+
+/**
+ * Builds `commit` once into reports/bench-base/<commit>/dist (a detached worktree sharing this checkout's
+ * node_modules) and returns that directory, or undefined (with the reason printed) when it cannot.
+ */
+function baseBuild(commit: string): string | undefined {
+  const root = join(process.cwd(), "reports", "bench-base", commit);
+  const dist = join(root, "dist");
+  if (existsSync(join(dist, "index.html"))) return dist;
+  const tree = join(root, "tree");
+  try {
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(root, { recursive: true });
+    execFileSync("git", ["worktree", "add", "--detach", "--force", tree, commit], { stdio: "ignore" });
+    symlinkSync(join(process.cwd(), "node_modules"), join(tree, "node_modules"));
+    console.log(`\n== vite build of ${commit} (the anchor: the app before this round)`);
+    execFileSync(join(process.cwd(), "node_modules", ".bin", "vite"), ["build", "--outDir", dist, "--emptyOutDir"], {
+      cwd: tree,
+      stdio: "inherit",
+    });
+    return dist;
+  } catch (error) {
+    console.log(`No build of ${commit} for the anchors: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  } finally {
+    if (existsSync(tree)) execFileSync("git", ["worktree", "remove", "--force", tree], { stdio: "ignore" });
+  }
+}
 
 function run(command: string[], timeout?: number): { ok: boolean; status: string } {
   const [file, ...rest] = command;
@@ -78,6 +116,8 @@ if (!reportOnly) {
   if (chosen.some((bench) => bench.usesBuild)) {
     console.log("\n== vite build (once for every benchmark)");
     if (!run(["vite", "build"]).ok) throw new Error("vite build failed: no benchmark ran.");
+    const baseDist = baseCommit && baseCommit !== "none" ? baseBuild(baseCommit) : undefined;
+    if (baseDist) Object.assign(env, { BENCH_BASE_DIST: baseDist, BENCH_BASE_COMMIT: baseCommit });
   }
   for (const bench of chosen) {
     console.log(`\n== ${bench.id}: ${bench.command.join(" ")}`);

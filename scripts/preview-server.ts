@@ -20,16 +20,30 @@ async function answers(url: string): Promise<boolean> {
 
 /**
  * Starts `vite preview` on `port` and resolves once it answers; `close` stops the whole npx → vite tree. Refuses a
- * port another server already answers on, which would otherwise be measured in place of this build.
+ * port another server already answers on, which would otherwise be measured in place of this build. `outDir` serves
+ * another build than dist/ (the app before a change: BENCH_BASE_DIST, scripts/bench.ts).
  */
-export async function startPreview(port: number): Promise<PreviewServer> {
+export async function startPreview(port: number, options: { outDir?: string } = {}): Promise<PreviewServer> {
   const url = `http://127.0.0.1:${port}`;
   if (await answers(url)) throw new Error(`Port ${port} is taken: set BENCH_APP_PORT to a free one.`);
   // Its own process group, so close() stops vite too, not only npx.
-  const child = spawn("npx", ["vite", "preview", "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
-    stdio: "ignore",
-    detached: true,
-  });
+  const child = spawn(
+    "npx",
+    [
+      "vite",
+      "preview",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--strictPort",
+      ...(options.outDir ? ["--outDir", options.outDir] : []),
+    ],
+    {
+      stdio: "ignore",
+      detached: true,
+    },
+  );
   let exited = false;
   child.on("exit", () => (exited = true));
   const close = () => {
