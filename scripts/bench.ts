@@ -65,6 +65,9 @@ const reportOnly = args.includes("--report");
 const BASE_COMMIT = "9f9d383";
 const baseAt = args.indexOf("--base");
 const baseCommit = baseAt < 0 ? BASE_COMMIT : args[baseAt + 1];
+if (baseAt >= 0 && (!baseCommit || baseCommit.startsWith("--"))) {
+  throw new Error("--base needs a commit (or none): npm run bench -- --base 9f9d383");
+}
 const chosen = only ? BENCHES.filter((bench) => only.split(",").includes(bench.id)) : BENCHES;
 const env: NodeJS.ProcessEnv = {
   ...process.env,
