@@ -112,7 +112,7 @@ function afterStart(): void {
   if ("modelContext" in document || "modelContext" in navigator)
     void import("./webmcp/register-tools.ts").then((webmcp) => webmcp.registerFawnTools(shownStores));
   // Ask the browser not to evict threads under storage pressure (Chromium decides without a prompt).
-  whenIdle(() => void requestPersistentStorage().catch(() => undefined));
+  void requestPersistentStorage().catch(() => undefined);
 }
 
 void start(root);

@@ -56,7 +56,7 @@ export function Sidebar(props: {
           <span aria-hidden="true">×</span>
         </button>
       </div>
-      {/* Parts of the app's first render, each in a task of its own (shared/start-steps.tsx). */}
+      {/* Parts of the app's first render, each in a task of its own (shared/start-steps.ts). */}
       <StartStep>
         <Suspense>
           <WorkspaceSwitcher />
