@@ -40,7 +40,8 @@ const OBSERVERS = `
     for (const entry of list.getEntries()) window.__load.longest = Math.max(window.__load.longest, entry.duration);
   }).observe({ type: "longtask", buffered: true });
   const watch = new MutationObserver(() => {
-    if (document.getElementById("composer-input")) {
+    // On screen: the app renders hidden beside the prerendered first screen until it is whole (data-app-starting).
+    if (document.getElementById("composer-input") && !document.querySelector("[data-app-starting]")) {
       window.__load.composer = performance.now();
       watch.disconnect();
     }
