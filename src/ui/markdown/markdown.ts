@@ -36,6 +36,21 @@ function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
+/** Text as marked escapes it. */
+function escapeText(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => TEXT_ESCAPES[char]!);
+}
+
+const TEXT_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/**
+ * A paragraph's last line that more text of the same kind cannot turn into anything else: it starts with a letter
+ * (no list item, heading, quote, fence, table or HTML can start there), holds only letters, digits, spaces and
+ * , . ; ? ! ' " ( ) (no emphasis, code, link, entity, escape, math or autolink character), and ends in neither a
+ * space (marked trims a paragraph's trailing spaces, and two make a line break) nor a `.` (the start of a domain).
+ */
+const PLAIN_APPEND = /^\p{L}[\p{L}\p{N} ,.;?!'"()]*[\p{L}\p{N},;?!'"()]$/u;
+
 /** The cited page's label in `[citation:Title](url)`, the form Fawn's prompt asks the model to cite sources in. */
 const CITATION = /^citation:\s*(\S[\s\S]*)$/;
 
@@ -208,6 +223,11 @@ export class IncrementalMarkdown {
   render(source: string): readonly MarkdownBlock[] {
     const text = source.replace(/\r\n?/g, "\n");
     if (this.#lastText === text && this.#version === featureVersion()) return this.#lastBlocks;
+    const appended = this.#appendPlainText(text);
+    if (appended) {
+      this.#remember(text, appended);
+      return appended;
+    }
     // A message that was just shown streaming, now shown saved: take over what its renderer did.
     const recent =
       this.#lastText === undefined && this.#shareRecent
@@ -247,6 +267,50 @@ export class IncrementalMarkdown {
     const blocks = [...this.#finished, ...this.#tail].filter((block) => block.nodes.hasChildNodes());
     this.#remember(text, blocks);
     return blocks;
+  }
+
+  /**
+   * The common streaming step without lexing or sanitizing: the text only grew by plain prose on the last line of a
+   * paragraph whose rendered HTML ends in a Text node of that paragraph, and nothing in the grown text can parse
+   * differently (see `PLAIN_APPEND`). Returns the blocks a full render gives, or undefined to render in full.
+   */
+  #appendPlainText(text: string): readonly MarkdownBlock[] | undefined {
+    const previous = this.#lastText;
+    if (previous === undefined || text.length <= previous.length || !text.startsWith(previous)) return undefined;
+    if (this.#version !== featureVersion()) return undefined;
+    const delta = text.slice(previous.length);
+    const last = this.#tail.at(-1);
+    if (
+      !last ||
+      this.#lastBlocks.at(-1) !== last ||
+      last.token.type !== "paragraph" ||
+      last.waitsFor.length > 0 ||
+      last.mathPending
+    )
+      return undefined;
+    if (!previous.endsWith(last.token.raw) || !last.key.endsWith("</p>\n")) return undefined;
+    // The last line from its start to the end of the grown text: prose only, starting with a letter.
+    const line = text.slice(text.lastIndexOf("\n") + 1);
+    if (line.length <= delta.length || !PLAIN_APPEND.test(line)) return undefined;
+    // The word the delta joins, and every word it adds: no `.` inside a word (an autolink's www. or domain).
+    const joined = text.slice(previous.lastIndexOf(" ") + 1);
+    if (/\.(?! )/.test(joined)) return undefined;
+    const paragraph = last.nodes.firstChild;
+    if (!(paragraph instanceof Element) || paragraph.tagName !== "P" || last.nodes.childNodes.length > 2) {
+      return undefined;
+    }
+    const ending = paragraph.lastChild;
+    if (!(ending instanceof Text) || !ending.data.endsWith(previous.slice(previous.lastIndexOf(" ") + 1))) {
+      return undefined;
+    }
+    const nodes = last.nodes.cloneNode(true) as DocumentFragment;
+    (nodes.firstChild!.lastChild as Text).appendData(delta);
+    // Only `raw` of the token is used again (a later render's cache key): its inline tokens are left as they were.
+    const token = { ...last.token, raw: last.token.raw + delta } as Token;
+    const key = `${last.key.slice(0, -"</p>\n".length)}${escapeText(delta)}</p>\n`;
+    const grown = new RenderedBlock(key, nodes, token, [], false);
+    this.#tail = [...this.#tail.slice(0, -1), grown];
+    return [...this.#lastBlocks.slice(0, -1), grown];
   }
 
   /** Keeps this render for the fast path, and as the renderer's entry among the shared snapshots. */
