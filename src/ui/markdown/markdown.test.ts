@@ -127,6 +127,15 @@ const PROSE = [
   "[ref]: https://example.com/ref",
   "",
   "Un café, naïve façade, 東京 and numbers 3,14 and 10.5 and 2026. End",
+  "",
+  'Inline `code` then plain words, **bold** then more words, "quoted" text (paren) and so on',
+  '[a](https://example.com "title with words") and [b](https://example.com "unfinished title',
+  'continues here") and after it',
+  "",
+  "[d]: https://example.com/d 'a title",
+  "that ends here' and more words",
+  "",
+  "Ends in a link [e](https://example.com/e) and text, then www.example.com. and (www.example.com) done",
 ].join("\n");
 
 const DOCUMENTS = { TABLE_AND_LISTS, CODE, MATH, LINKS_AND_HTML };

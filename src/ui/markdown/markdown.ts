@@ -44,12 +44,13 @@ function escapeText(text: string): string {
 const TEXT_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 /**
- * A paragraph's last line that more text of the same kind cannot turn into anything else: it starts with a letter
- * (no list item, heading, quote, fence, table or HTML can start there), holds only letters, digits, spaces and
- * , . ; ? ! ' " ( ) (no emphasis, code, link, entity, escape, math or autolink character), and ends in neither a
- * space (marked trims a paragraph's trailing spaces, and two make a line break) nor a `.` (the start of a domain).
+ * What a streamed delta may hold to be appended as text: letters, digits, spaces and , . ; ? ! ' " ( — no newline,
+ * and nothing that can close or complete what came before (emphasis, code, link destination, autolink, HTML, entity,
+ * escape, math).
  */
-const PLAIN_APPEND = /^\p{L}[\p{L}\p{N} ,.;?!'"()]*[\p{L}\p{N},;?!'"()]$/u;
+const PLAIN_DELTA = /^[\p{L}\p{N} ,.;?!'"(]+$/u;
+/** The word a delta joins, and the words it adds: also ")", and "." only before a space (no www. or domain). */
+const PLAIN_WORDS = /^(?:[\p{L}\p{N} ,;?!'"()]|\.(?= ))*$/u;
 
 /** The cited page's label in `[citation:Title](url)`, the form Fawn's prompt asks the model to cite sources in. */
 const CITATION = /^citation:\s*(\S[\s\S]*)$/;
@@ -279,30 +280,24 @@ export class IncrementalMarkdown {
     if (previous === undefined || text.length <= previous.length || !text.startsWith(previous)) return undefined;
     if (this.#version !== featureVersion()) return undefined;
     const delta = text.slice(previous.length);
+    if (!PLAIN_DELTA.test(delta)) return undefined;
     const last = this.#tail.at(-1);
-    if (
-      !last ||
-      this.#lastBlocks.at(-1) !== last ||
-      last.token.type !== "paragraph" ||
-      last.waitsFor.length > 0 ||
-      last.mathPending
-    )
-      return undefined;
-    if (!previous.endsWith(last.token.raw) || !last.key.endsWith("</p>\n")) return undefined;
-    // The last line from its start to the end of the grown text: prose only, starting with a letter.
-    const line = text.slice(text.lastIndexOf("\n") + 1);
-    if (line.length <= delta.length || !PLAIN_APPEND.test(line)) return undefined;
-    // The word the delta joins, and every word it adds: no `.` inside a word (an autolink's www. or domain).
-    const joined = text.slice(previous.lastIndexOf(" ") + 1);
-    if (/\.(?! )/.test(joined)) return undefined;
+    if (!last || this.#lastBlocks.at(-1) !== last || last.token.type !== "paragraph") return undefined;
+    if (last.waitsFor.length > 0 || last.mathPending || !last.key.endsWith("</p>\n")) return undefined;
+    // Its whole text is the end of the text so far; it is no link definition (whose title can end on a later line).
+    const raw = last.token.raw;
+    if (!previous.endsWith(raw) || !/^[^\s[]/.test(raw)) return undefined;
+    // The last line starts with a letter: it can become no list item, heading, quote, fence, table or HTML.
+    if (!/^\p{L}/u.test(text.slice(text.lastIndexOf("\n") + 1))) return undefined;
+    const wordStart = previous.lastIndexOf(" ", previous.trimEnd().length - 1) + 1;
+    if (!PLAIN_WORDS.test(text.slice(wordStart))) return undefined;
+    // The paragraph's HTML ends in its own text, which ends as the source does (not in a link, emphasis or code).
     const paragraph = last.nodes.firstChild;
     if (!(paragraph instanceof Element) || paragraph.tagName !== "P" || last.nodes.childNodes.length > 2) {
       return undefined;
     }
     const ending = paragraph.lastChild;
-    if (!(ending instanceof Text) || !ending.data.endsWith(previous.slice(previous.lastIndexOf(" ") + 1))) {
-      return undefined;
-    }
+    if (!(ending instanceof Text) || !ending.data.endsWith(previous.slice(wordStart))) return undefined;
     const nodes = last.nodes.cloneNode(true) as DocumentFragment;
     (nodes.firstChild!.lastChild as Text).appendData(delta);
     // Only `raw` of the token is used again (a later render's cache key): its inline tokens are left as they were.
