@@ -7,7 +7,8 @@
 // script, style, layout, paint and commit (and the style and layout script forced). Needs `npm run build` first (npm
 // run bench:stream does it). Prints numbers only; nothing here is a timed assertion (docs/architecture.md#d10-tests).
 // For trying a change: BENCH_STREAM_FAWN_ONLY=1 runs Fawn's two streams only (printed, saved apart from the real
-// result), BENCH_STREAM_CSS adds a style sheet to the page, BENCH_STREAM_TRACE_DIR keeps each Chromium trace.
+// result), BENCH_STREAM_CSS adds a style sheet to the page, BENCH_STREAM_TRACE_DIR keeps each Chromium trace
+// (with JS samples when BENCH_STREAM_PROFILE=1).
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -158,7 +159,13 @@ async function traceStream(
     Object.assign(bench, { updates: [], longTasks: [], watch: true, selector: replySelector });
   }, selector);
   await browser.startTracing(page, {
-    categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"],
+    categories: [
+      "devtools.timeline",
+      "disabled-by-default-devtools.timeline",
+      "blink.user_timing",
+      // JS samples in the kept trace (they cost time themselves: for finding where script goes, not for figures).
+      ...(process.env.BENCH_STREAM_PROFILE ? ["disabled-by-default-v8.cpu_profiler"] : []),
+    ],
   });
   const sync = await page.evaluate(() => performance.mark("fawn-bench-sync").startTime);
   await start();

@@ -324,7 +324,7 @@ describe("IncrementalMarkdown", () => {
         expect(() => expectIncrementalMatches(text, step), `${name}, ${step} at a time`).not.toThrow();
       }
     }
-  });
+  }, 180_000);
 
   it("keeps finished blocks from one render to the next and re-renders only the growing one", () => {
     const renderer = new IncrementalMarkdown();

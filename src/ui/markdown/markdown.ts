@@ -102,20 +102,43 @@ export interface MarkdownBlock {
   readonly nodes: DocumentFragment;
   /** The same as HTML. */
   readonly html: string;
+  /** This block is the block with key `key` with `text` appended to its last Text node (a plain-text append). */
+  readonly appendsTo?: { readonly key: string; readonly text: string };
+}
+
+/** A paragraph grown by plain-text appends: its nodes are `base`'s with `suffix` appended to the last Text node. */
+interface PlainGrowth {
+  readonly base: DocumentFragment;
+  readonly suffix: string;
 }
 
 class RenderedBlock implements MarkdownBlock {
   #html: string | undefined;
+  #nodes: DocumentFragment | undefined;
 
   constructor(
     readonly key: string,
-    readonly nodes: DocumentFragment,
+    nodes: DocumentFragment | undefined,
     readonly token: Token,
     /** Grammars the block's code asked for that were not loaded when it rendered. */
     readonly waitsFor: readonly CodeLanguage[],
     /** Its source may hold math that was lexed before KaTeX arrived. */
     readonly mathPending: boolean,
-  ) {}
+    readonly growth?: PlainGrowth,
+    readonly appendsTo?: { readonly key: string; readonly text: string },
+  ) {
+    this.#nodes = nodes;
+  }
+
+  /** Made on first use for a grown paragraph: a view that appends the text itself never needs them. */
+  get nodes(): DocumentFragment {
+    if (!this.#nodes) {
+      const { base, suffix } = this.growth!;
+      this.#nodes = base.cloneNode(true) as DocumentFragment;
+      (this.#nodes.firstChild!.lastChild as Text).appendData(suffix);
+    }
+    return this.#nodes;
+  }
 
   get html(): string {
     if (this.#html === undefined) {
@@ -292,18 +315,30 @@ export class IncrementalMarkdown {
     const wordStart = previous.lastIndexOf(" ", previous.trimEnd().length - 1) + 1;
     if (!PLAIN_WORDS.test(text.slice(wordStart))) return undefined;
     // The paragraph's HTML ends in its own text, which ends as the source does (not in a link, emphasis or code).
-    const paragraph = last.nodes.firstChild;
-    if (!(paragraph instanceof Element) || paragraph.tagName !== "P" || last.nodes.childNodes.length > 2) {
+    const growth = last.growth ?? { base: last.nodes, suffix: "" };
+    const paragraph = growth.base.firstChild;
+    if (!(paragraph instanceof Element) || paragraph.tagName !== "P" || growth.base.childNodes.length > 2) {
       return undefined;
     }
     const ending = paragraph.lastChild;
-    if (!(ending instanceof Text) || !ending.data.endsWith(previous.slice(wordStart))) return undefined;
-    const nodes = last.nodes.cloneNode(true) as DocumentFragment;
-    (nodes.firstChild!.lastChild as Text).appendData(delta);
+    if (!(ending instanceof Text) || !(ending.data + growth.suffix).endsWith(previous.slice(wordStart))) {
+      return undefined;
+    }
     // Only `raw` of the token is used again (a later render's cache key): its inline tokens are left as they were.
     const token = { ...last.token, raw: last.token.raw + delta } as Token;
     const key = `${last.key.slice(0, -"</p>\n".length)}${escapeText(delta)}</p>\n`;
-    const grown = new RenderedBlock(key, nodes, token, [], false);
+    const grown = new RenderedBlock(
+      key,
+      undefined,
+      token,
+      [],
+      false,
+      {
+        base: growth.base,
+        suffix: growth.suffix + delta,
+      },
+      { key: last.key, text: delta },
+    );
     this.#tail = [...this.#tail.slice(0, -1), grown];
     return [...this.#lastBlocks.slice(0, -1), grown];
   }
