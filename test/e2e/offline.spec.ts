@@ -97,7 +97,9 @@ test("python3's standard library works offline once idle caching has finished: P
   await context.setOffline(false);
 });
 
-test("a diagram and a PDF's Markdown copy work offline once idle caching has finished, never used before", async ({
+// Fails on merged main (issue 34, left open): the page has fetched mermaid.core itself before idle caching was
+// checked, so "never used before" does not hold; not yet known what fetches it.
+test.fixme("a diagram and a PDF's Markdown copy work offline once idle caching has finished, never used before", async ({
   page,
   context,
 }) => {
@@ -229,7 +231,8 @@ async function host(dist: string) {
   };
 }
 
-test("an update replaces a changed lazy file and keeps serving the right files, offline too", async ({
+// Fails on merged main (issue 34, left open): after Reload the page still shows the old index.html within 60 s.
+test.fixme("an update replaces a changed lazy file and keeps serving the right files, offline too", async ({
   page,
   context,
 }) => {
