@@ -1,8 +1,10 @@
 import { readdirSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import solid from "vite-plugin-solid";
+import { lazyPartsTransform } from "./scripts/precache-groups.ts";
 import { contentSecurityPolicy } from "./scripts/vite-plugin-csp.ts";
 import { firstScreen } from "./scripts/vite-plugin-first-screen.ts";
 import { pyodide } from "./scripts/vite-plugin-pyodide.ts";
@@ -24,6 +26,15 @@ const CROSS_ORIGIN_ISOLATION = {
   "Cross-Origin-Embedder-Policy": "credentialless",
 };
 
+/** Where this build writes (`build.outDir`, which `--outDir` changes), for the precache manifest's transform. */
+let outDir = fileURLToPath(new URL("dist", import.meta.url));
+const recordOutDir: Plugin = {
+  name: "fawn:out-dir",
+  configResolved(config) {
+    outDir = resolve(config.root, config.build.outDir);
+  },
+};
+
 // The page (SolidJS UI) and the agent worker are separate bundles; the worker is an ES module so it can split.
 export default defineConfig({
   plugins: [
@@ -34,8 +45,9 @@ export default defineConfig({
     firstScreen(),
     // Pyodide from our own origin at /pyodide/ (workers/python.worker.ts), copied from node_modules at build.
     pyodide(),
+    recordOutDir,
     // Our own service worker (docs/architecture.md#d9-pwa): precache the shell and the worker chunks, offline
-    // navigation.
+    // navigation; the lazy groups (diagrams, PDF reading, Python) are listed but cached on first use or in idle time.
     VitePWA({
       strategies: "injectManifest",
       srcDir: "workers",
@@ -46,6 +58,8 @@ export default defineConfig({
         globPatterns: ["**/*.{js,css,html,svg,png,webmanifest,wasm}", "pyodide/*.{mjs,wasm,zip,json}"],
         // The agent worker is large (LangChain, later Pyodide glue); the default 2 MiB limit would skip it silently.
         maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
+        // Marks each lazy group's entries (scripts/precache-groups.ts); `npm run size` budgets the rest (`precache`).
+        manifestTransforms: [(entries) => lazyPartsTransform(outDir)(entries)],
         rollupFormat: "iife",
       },
       devOptions: { enabled: false },

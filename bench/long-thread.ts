@@ -1,10 +1,14 @@
 // A long conversation: generates a DeerFlow thread.json of 5,000 short Markdown messages, imports it through "Import
 // thread" in the built app in Chromium as a user would, then measures the import, opening the thread (last reply on
 // screen, page answering input again, longest main-thread task, DOM nodes), scrolling it to its first message, and a
-// thread search that jumps to a message far up. With BENCH_ANCHOR_URL (another build, e.g. commit 409beef, which
+// thread search that jumps to a message far up; then opens it again after a page load (a cold open: a fresh worker)
+// and once more (a warm open), counting the worker's checkpoint decodes (storage/checkpoint-decodes.ts) and its CPU
+// time from a trace. With BENCH_BASE_DIST (the app before this issue, scripts/bench.ts) it measures the imports and
+// opens of that build too, on BENCH_BASE_PORT. With BENCH_ANCHOR_URL (another build, e.g. commit 409beef, which
 // rendered the whole conversation) it measures that app the same way as the anchor. Needs `npm run build` first.
 // Prints numbers only; nothing here is a timed assertion (docs/architecture.md#d10-tests).
 import { chromium, type Browser, type Page } from "@playwright/test";
+import { CHECKPOINT_DECODE_MEASURE } from "../src/storage/checkpoint-decodes.ts";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startPreview } from "../scripts/preview-server.ts";
 import { saveBenchResult, type BenchGoal } from "./report.ts";
@@ -13,6 +17,10 @@ const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const PORT = Number(process.env.BENCH_APP_PORT ?? 4183);
 const ANCHOR_URL = process.env.BENCH_ANCHOR_URL;
 const ANCHOR_NAME = process.env.BENCH_ANCHOR_NAME ?? "commit 409beef, the whole conversation rendered";
+/** The app before this issue (scripts/bench.ts builds it), served on BENCH_BASE_PORT: its opens are measured too. */
+const BASE_DIST = process.env.BENCH_BASE_DIST;
+const BASE_PORT = Number(process.env.BENCH_BASE_PORT ?? PORT + 1);
+const BASE_NAME = `the app before this issue${process.env.BENCH_BASE_COMMIT ? ` (commit ${process.env.BENCH_BASE_COMMIT.slice(0, 7)})` : ""}`;
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5_000);
 /** Pixels scrolled up per frame while scrolling the conversation to its first message. */
 const SCROLL_STEP = Number(process.env.BENCH_SCROLL_STEP ?? 300);
@@ -57,6 +65,20 @@ function lastText(count: number): string {
   return (count - 1) % 2 === 0 ? `Question ${turn}:` : `Answer ${turn}, in short`;
 }
 
+/** One open of the thread, from the click on its link. */
+interface OpenMeasure {
+  /** Click → the last reply in the conversation's visible area, then → the page's next task. */
+  shownMs: number;
+  responsiveMs: number;
+  /** Checkpoints the worker decoded from the click until 1.5 s after; undefined when the build does not tell. */
+  decodes: number | undefined;
+  /** Messages those decodes revived, and the time they took in the worker. */
+  decodedMessages: number | undefined;
+  decodeMs: number | undefined;
+  /** CPU time of the page's dedicated workers' tasks (the agent worker) over the same time, from a trace. */
+  workerCpuMs: number;
+}
+
 interface Measures {
   importMs: number;
   openMs: number;
@@ -73,6 +95,10 @@ interface Measures {
   scrollReachedFirst: boolean;
   searchJumpMs: number | undefined;
   searchLongestTask: number;
+  /** The first open since the import (the import kept the decoded checkpoint), then after a page load, then again. */
+  afterImport: OpenMeasure;
+  cold: OpenMeasure;
+  warm: OpenMeasure;
 }
 
 const INIT = `
@@ -148,17 +174,119 @@ const WAIT_SHOWN = `
   });
 `;
 
-async function measure(browser: Browser, app: string, json: string): Promise<Measures> {
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/** The decode measures the agent worker holds (none: a build that records none). */
+async function workerDecodes(
+  page: Page,
+): Promise<{ startTime: number; duration: number; messages: number }[] | undefined> {
+  const worker = page.workers().find((candidate) => candidate.url().includes("agent"));
+  if (!worker) return undefined;
+  return worker.evaluate((name) => {
+    if (typeof performance === "undefined") return undefined;
+    return performance.getEntriesByName(name, "measure").map((entry) => ({
+      startTime: entry.startTime,
+      duration: entry.duration,
+      messages: Number(((entry as PerformanceMeasure).detail as { messages?: number } | null)?.messages ?? 0),
+    }));
+  }, CHECKPOINT_DECODE_MEASURE);
+}
+
+/**
+ * Clicks the thread's link and waits for its last reply, tracing the browser meanwhile: the open's times, the worker's
+ * decodes (from the worker's measures, when the build records them) and the workers' CPU time until 1.5 s later.
+ */
+async function timedOpen(browser: Browser, page: Page, links: string, counts: boolean): Promise<OpenMeasure> {
+  const before = counts ? ((await workerDecodes(page))?.length ?? 0) : 0;
+  await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
+  const opened = await clickThreadAndWait(page, links, lastText(MESSAGES), 120_000);
+  await sleep(1500);
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+  if (!opened) throw new Error(`${page.url()}: the last reply did not show`);
+  const events = trace.traceEvents;
+  const workers = new Set(
+    events
+      .filter((event) => event.name === "thread_name" && event.args?.name === "DedicatedWorker thread")
+      .map((event) => `${event.pid}:${event.tid}`),
+  );
+  let workerCpuMs = 0;
+  const busyUntil = new Map<string, number>();
+  for (const event of events
+    .filter((e) => e.ph === "X" && e.name === "RunTask" && workers.has(`${e.pid}:${e.tid}`))
+    .sort((a, b) => a.ts - b.ts)) {
+    const thread = `${event.pid}:${event.tid}`;
+    if (event.ts < (busyUntil.get(thread) ?? -Infinity)) continue; // nested
+    busyUntil.set(thread, event.ts + (event.dur ?? 0));
+    workerCpuMs += (event.tdur ?? event.dur ?? 0) / 1000;
+  }
+  const decodes = counts ? ((await workerDecodes(page)) ?? []).slice(before) : undefined;
+  return {
+    shownMs: opened.shown,
+    responsiveMs: opened.responsive,
+    decodes: decodes?.length,
+    decodedMessages: decodes?.reduce((sum, decode) => sum + decode.messages, 0),
+    decodeMs: decodes?.reduce((sum, decode) => sum + decode.duration, 0),
+    workerCpuMs,
+  };
+}
+
+/**
+ * The cold and warm opens: leaves the thread (a new thread), loads the page again (a fresh worker), opens the thread,
+ * leaves it and opens it again.
+ */
+async function coldAndWarm(
+  browser: Browser,
+  page: Page,
+  counts: boolean,
+): Promise<{ cold: OpenMeasure; warm: OpenMeasure }> {
+  const threads = page.getByRole("navigation", { name: "Threads" });
+  await page.getByRole("button", { name: "New thread" }).first().click();
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+  await page.reload();
+  await threads.getByRole("link", { name: TITLE }).waitFor({ timeout: 60_000 });
+  await sleep(1500);
+  const cold = await timedOpen(browser, page, 'nav[aria-label="Threads"] a', counts);
+  await page.getByRole("button", { name: "New thread" }).first().click();
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+  await sleep(1000);
+  const warm = await timedOpen(browser, page, 'nav[aria-label="Threads"] a', counts);
+  return { cold, warm };
+}
+
+/** The import, then the opens only (the app before this issue, measured beside this build). */
+async function measureOpens(
+  browser: Browser,
+  app: string,
+  json: string,
+  counts: boolean,
+): Promise<{ importMs: number; afterImport: OpenMeasure; cold: OpenMeasure; warm: OpenMeasure }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  if (process.env.BENCH_PROFILE)
-    page.on("console", (message) => message.text().startsWith("PROFILE") && console.log(message.text()));
   await page.addInitScript({ content: INIT + WAIT_SHOWN });
   await page.goto(app);
+  const importMs = await importThread(page, json);
+  const afterImport = await timedOpen(browser, page, 'nav[aria-label="Threads"] a', counts);
+  const { cold, warm } = await coldAndWarm(browser, page, counts);
+  await context.close();
+  return { importMs, afterImport, cold, warm };
+}
+
+/**
+ * Imports thread.json through Import thread and waits until the app opened it and settled, then leaves it for a new
+ * thread; resolves with the time from picking the file to the thread's link in the list.
+ */
+async function importThread(page: Page, json: string): Promise<number> {
   const threads = page.getByRole("navigation", { name: "Threads" });
   await threads.getByText("No threads yet.").waitFor();
-
-  // Import: from picking thread.json to the thread in the list.
   const importStart = Date.now();
   await page.getByLabel("Thread files").setInputFiles({
     name: "thread.json",
@@ -177,12 +305,27 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
   await page.getByRole("button", { name: "New thread" }).first().click();
   await page.getByRole("textbox", { name: "Message" }).waitFor();
   await sleep(1000);
+  return importMs;
+}
+
+async function measure(browser: Browser, app: string, json: string): Promise<Measures> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  if (process.env.BENCH_PROFILE)
+    page.on("console", (message) => message.text().startsWith("PROFILE") && console.log(message.text()));
+  await page.addInitScript({ content: INIT + WAIT_SHOWN });
+  await page.goto(app);
+  const threads = page.getByRole("navigation", { name: "Threads" });
+
+  // Import: from picking thread.json to the thread in the list.
+  const importMs = await importThread(page, json);
 
   // Open: click the thread's link; the last reply on screen, then the page's next task.
   await clearLongTasks(page);
-  const opened = await clickThreadAndWait(page, 'nav[aria-label="Threads"] a', lastText(MESSAGES), 120_000);
-  if (!opened) throw new Error(`${app}: the last reply did not show`);
-  await sleep(1500);
+  // An anchor build (BENCH_ANCHOR_URL) is older than the decode measures.
+  const counts = app !== ANCHOR_URL;
+  const afterImport = await timedOpen(browser, page, 'nav[aria-label="Threads"] a', counts);
+  const opened = { shown: afterImport.shownMs, responsive: afterImport.responsiveMs };
   const openTasks = await longTasks(page);
   const { domNodes, articles } = await page.evaluate(() => ({
     domNodes: document.querySelectorAll("*").length,
@@ -277,6 +420,7 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
   );
   await sleep(500);
   const searchTasks = await longTasks(page);
+  const { cold, warm } = await coldAndWarm(browser, page, counts);
   await context.close();
 
   const maxOf = (values: number[]) => (values.length > 0 ? Math.max(...values) : 0);
@@ -296,6 +440,9 @@ async function measure(browser: Browser, app: string, json: string): Promise<Mea
     scrollReachedFirst: scroll.reached,
     searchJumpMs: jump?.responsive,
     searchLongestTask: maxOf(searchTasks),
+    afterImport,
+    cold,
+    warm,
   };
 }
 
@@ -304,16 +451,28 @@ const json = threadJson(MESSAGES);
 const preview = process.env.BENCH_APP_URL
   ? { url: process.env.BENCH_APP_URL, close: () => undefined }
   : await startPreview(PORT);
+const basePreview = BASE_DIST ? await startPreview(BASE_PORT, { outDir: BASE_DIST }) : undefined;
 const browser = await chromium.launch({ executablePath: CHROME, args: ["--no-sandbox", "--disable-gpu"] });
 let fawn: Measures;
 let anchor: Measures | undefined;
+let base: Awaited<ReturnType<typeof measureOpens>> | undefined;
+const opensOnly = process.env.BENCH_OPENS_ONLY !== undefined;
 try {
-  fawn = await measure(browser, preview.url, json);
+  if (opensOnly) {
+    // A quick look at the opens alone (this build, then the one before): printed, not saved.
+    console.log(JSON.stringify(await measureOpens(browser, preview.url, json, true), null, 1));
+    if (basePreview) console.log(JSON.stringify(await measureOpens(browser, basePreview.url, json, false), null, 1));
+  }
+  fawn = opensOnly ? (undefined as never) : await measure(browser, preview.url, json);
+  // The decode measures came with this issue: the app before it records none.
+  if (basePreview) base = await measureOpens(browser, basePreview.url, json, false);
   if (ANCHOR_URL) anchor = await measure(browser, ANCHOR_URL, json);
 } finally {
   await browser.close();
   preview.close();
+  basePreview?.close();
 }
+if (opensOnly) process.exit(0);
 
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
@@ -321,6 +480,16 @@ const tasks = (longest: number, count: number) =>
   count === 0 ? "none over 50 ms" : `${ms(longest)} (${count} over 50 ms)`;
 const withAnchor = (figure: (m: Measures) => string) =>
   anchor ? { anchor: `${figure(anchor)} (${ANCHOR_NAME})` } : {};
+/**
+ * What the app before this issue decodes when the page opens the thread, cold · warm: its Gateway's threads.get and
+ * context.usage over this thread in Node, with CheckpointCodec.toTuple counted (its build has no measure to read).
+ */
+const BEFORE_DECODES = "2 · 1";
+const BEFORE_NOTE =
+  "The app before this issue records no decode; its figure (2 on a cold open, 1 on every open after) is its " +
+  "Gateway's threads.get and context.usage over this 5,000-message thread in Node with CheckpointCodec.toTuple " +
+  "counted (commit 9f9d383): the conversation's view was kept, the context gauge decoded the checkpoint again at " +
+  "every open.";
 const goals: BenchGoal[] = [
   {
     measure: `import of a ${MESSAGES.toLocaleString("en")}-message DeerFlow thread.json, picked → in the thread list`,
@@ -344,6 +513,38 @@ const goals: BenchGoal[] = [
     ...withAnchor((m) => tasks(m.openLongestTask, m.openLongTasks)),
   },
 ];
+const decodes = (open: OpenMeasure) =>
+  open.decodes === undefined
+    ? "not recorded"
+    : `${open.decodes}${open.decodes > 0 ? ` (${open.decodedMessages?.toLocaleString("en")} messages, ${ms(open.decodeMs ?? 0)})` : ""}`;
+const baseFigure = (figure: (m: NonNullable<typeof base>) => string) =>
+  base ? { anchor: `${figure(base)} (${BASE_NAME})` } : {};
+goals.push(
+  {
+    measure:
+      "open the thread: checkpoint decodes in the worker, cold (the first open after a page load) · warm (opened again)",
+    goal: "1 · 0",
+    figure: `${fawn.cold.decodes ?? "?"} · ${fawn.warm.decodes ?? "?"}`,
+    met: fawn.cold.decodes === undefined ? undefined : fawn.cold.decodes <= 1 && fawn.warm.decodes === 0,
+    // Its build records no decode: BEFORE_DECODES is what its Gateway's open decodes (counted in Node, see the notes).
+    ...baseFigure(() => `${BEFORE_DECODES}, counted in Node`),
+  },
+  {
+    measure: "open the thread: the workers' CPU time, click → 1.5 s later, cold · warm",
+    goal: "below the app before this issue",
+    figure: `${ms(fawn.cold.workerCpuMs)} · ${ms(fawn.warm.workerCpuMs)}`,
+    met: base
+      ? fawn.cold.workerCpuMs < base.cold.workerCpuMs && fawn.warm.workerCpuMs < base.warm.workerCpuMs
+      : undefined,
+    ...baseFigure((m) => `${ms(m.cold.workerCpuMs)} · ${ms(m.warm.workerCpuMs)}`),
+  },
+);
+const opens = (m: { afterImport: OpenMeasure; cold: OpenMeasure; warm: OpenMeasure }) =>
+  [
+    ["after the import", m.afterImport],
+    ["cold: after a page load", m.cold],
+    ["warm: opened again", m.warm],
+  ] as const;
 const row = (measure: string, figure: (m: Measures) => string | number) => [
   measure,
   figure(fawn),
@@ -365,6 +566,16 @@ saveBenchResult({
     (anchor ? ` The anchor is the same run against ${ANCHOR_NAME}, served at BENCH_ANCHOR_URL.` : ""),
   goals,
   notes: [
+    "Decodes: every checkpoint the agent worker decodes (its record, channel values and messages revived by " +
+      "LangChain's serializer) is a `fawn:checkpoint-decode` User Timing measure in the worker " +
+      "(src/storage/checkpoint-decodes.ts), read here with Playwright's worker.evaluate; its time is the decode's " +
+      "alone (the wire shape the page is sent comes after). The workers' CPU time is the sum of the dedicated " +
+      "workers' top-level tasks (thread time) in a Chromium trace from the click until 1.5 s later, which any build " +
+      `shows. ${BEFORE_NOTE}`,
+    "Since this issue, every reader of a thread's checkpoint shares one decoded checkpoint, kept by checkpoint id " +
+      "for the last 4 threads read (src/gateway/checkpoint-view-cache.ts): the conversation (threads.get), the " +
+      "context gauge (context.usage, which the page asks right after), suggestions, branches and the run that starts " +
+      "from it. Before, the gauge decoded the checkpoint again at every open, and a run its start again.",
     "Where the anchor's time went (measured on commit 409beef's code with timers in the page and the worker, 5,000 " +
       "messages, load average 8–15 on 2 shared cores): opening rendered every message in one main-thread task " +
       "(7–12 s, ~63,000 DOM nodes); the worker's thread read took 0.4–0.6 s, nearly all of it decoding the " +
@@ -380,6 +591,18 @@ saveBenchResult({
       "only paints. Figures on this shared machine vary by 2–3× between runs.",
   ],
   tables: [
+    {
+      title: "Opening the thread: decodes and the worker's time",
+      columns: ["open", "measure", "Fawn", ...(base ? [BASE_NAME] : [])],
+      rows: opens(fawn).flatMap(([name, open], index) => {
+        const before = base ? opens(base)[index]![1] : undefined;
+        return [
+          [name, "click → last reply on screen", ms(open.shownMs), ...(before ? [ms(before.shownMs)] : [])],
+          [name, "checkpoint decodes (messages, time)", decodes(open), ...(before ? [decodes(before)] : [])],
+          [name, "workers' CPU time", ms(open.workerCpuMs), ...(before ? [ms(before.workerCpuMs)] : [])],
+        ];
+      }),
+    },
     {
       title: `${MESSAGES.toLocaleString("en")} messages`,
       columns: ["measure", "Fawn", ...(anchor ? [`anchor (${ANCHOR_NAME})`] : [])],

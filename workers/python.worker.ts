@@ -3,10 +3,11 @@
 // cookies, and cannot reach the network except Pyodide's package host. It cannot fetch Pyodide either, so the page
 // hands over Pyodide's files as bytes (which also makes it work offline), served here to Pyodide through `fetch`.
 // Requests come over the one MessagePort of the start message, straight from the sandbox worker. Python starts from the
-// memory snapshot in the start message when there is one (a fraction of a second instead of initialising Python);
-// otherwise this worker sends one back, taken before any program has run in it.
+// memory snapshot in the start message when there is one (the build's, or one a worker of this build made: a fraction
+// of a second instead of initialising Python); otherwise this worker sends one back, taken before any program ran in it.
 import { PythonCore, type PyodideRuntime } from "../src/sandbox/python/python-core.ts";
 import type { PythonFrameStart } from "../src/sandbox/python/python-frame-protocol.ts";
+import { PYODIDE_ENV } from "../src/sandbox/python/python-snapshot.ts";
 import {
   servePythonRequests,
   type PythonSnapshotMessage,
@@ -22,14 +23,25 @@ interface PyodideModule {
     packageBaseUrl: string;
     lockFileContents: string;
     createPyodideModule: unknown;
+    env: Record<string, string>;
     _makeSnapshot?: boolean;
-    _loadSnapshot?: ArrayBuffer;
+    _loadSnapshot?: Promise<ArrayBuffer>;
   }): Promise<PyodideRuntime>;
 }
 
 /** What a runtime loaded with `_makeSnapshot` adds. */
 interface SnapshotMaker {
   makeMemorySnapshot(): Uint8Array;
+}
+
+/**
+ * A snapshot as Pyodide made it. The shipped one is gzipped, unless the host sent it with `Content-Encoding: gzip` and
+ * the browser inflated it already: its first bytes say which.
+ */
+async function inflated(bytes: ArrayBuffer): Promise<ArrayBuffer> {
+  const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
+  if (head[0] !== 0x1f || head[1] !== 0x8b) return bytes;
+  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
 }
 
 /** The sentence a program gets for any attempt at the network, storage or other scripts. */
@@ -124,9 +136,11 @@ function start(message: PythonFrameStart, port: MessagePort): void {
   const moduleUrl = (name: string) =>
     URL.createObjectURL(new Blob([files[name] ?? new ArrayBuffer(0)], { type: "text/javascript" }));
   // Used for the first load only: a later load (after a fatal run) follows programs, whose effects must never reach a
-  // snapshot, nor need one.
-  let snapshot = message.snapshot;
+  // snapshot, nor need one. Inflated at once, while Pyodide's modules load.
+  let snapshot = message.snapshot && inflated(message.snapshot);
   let makeSnapshot = !snapshot;
+  // A snapshot that does not inflate is refused where it is awaited, like one Pyodide refuses.
+  snapshot?.catch(() => undefined);
   const core = new PythonCore(
     async () => {
       const pyodide = (await import(/* @vite-ignore */ moduleUrl("pyodide.mjs"))) as PyodideModule;
@@ -136,6 +150,7 @@ function start(message: PythonFrameStart, port: MessagePort): void {
         packageBaseUrl,
         lockFileContents: new TextDecoder().decode(files["pyodide-lock.json"]),
         createPyodideModule: asm.default,
+        env: { ...PYODIDE_ENV },
       };
       const from = snapshot;
       snapshot = undefined;

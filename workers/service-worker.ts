@@ -1,6 +1,7 @@
-// Service worker entry point: precaches the app shell and workers, serves navigations offline, updates on request,
-// adds the cross-origin isolation headers (COOP/COEP) to every same-origin response it serves, and receives files
-// shared to the installed app (docs/architecture.md#d9-pwa).
+// Service worker entry point: precaches the app shell and workers, caches the lazy groups (diagrams, PDF reading, Python)
+// on first use or when the page asks in idle time, serves navigations offline, updates on request, adds the
+// cross-origin isolation headers (COOP/COEP) to every same-origin response it serves, and receives files shared to
+// the installed app (docs/architecture.md#d9-pwa).
 /// <reference lib="webworker" />
 import { clientsClaim } from "workbox-core";
 import { addPlugins, cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
@@ -12,7 +13,9 @@ import {
   SHARED_FILES_CACHE,
   sharedFileKey,
 } from "../src/protocol/thread-share.ts";
+import { CACHE_LAZY_PARTS, type ManifestEntry } from "../src/protocol/lazy-parts.ts";
 import { APP_CSP } from "../src/shared/content-security-policy.ts";
+import { LazyParts } from "./lazy-parts.ts";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -31,8 +34,23 @@ function withCrossOriginIsolation(response: Response): Response {
 
 // At respond time, not at cache time: the precache holds responses as the server sent them.
 addPlugins([{ handlerWillRespond: async ({ response }) => withCrossOriginIsolation(response) }]);
-precacheAndRoute(self.__WB_MANIFEST);
+// The build's manifest: entries marked `lazy` (vite.config.ts, scripts/precache-groups.ts) are left out of the install.
+const manifest = self.__WB_MANIFEST as ManifestEntry[];
+precacheAndRoute(manifest.filter((entry) => entry.lazy === undefined));
 cleanupOutdatedCaches();
+
+// The lazy groups: cache-first from their own cache, filled on first use and when the page asks (CACHE_LAZY_PARTS).
+// A new build's activation drops the files it no longer lists, so an update replaces those that changed.
+const lazyParts = new LazyParts(manifest, self.registration.scope, {
+  caches: self.caches,
+  fetch: (url, init) => self.fetch(url, init),
+});
+self.addEventListener("activate", (event) => event.waitUntil(lazyParts.removeOutdated()));
+registerRoute(
+  ({ url, request }) => request.method === "GET" && lazyParts.has(url.href),
+  async ({ url, event }) =>
+    withCrossOriginIsolation(await lazyParts.respond(url.href, (done) => (event as FetchEvent).waitUntil(done))),
+);
 
 // Every in-app navigation is the single-page app: serve index.html from the precache, online or not, with the page's
 // Content-Security-Policy as a header too (index.html also carries it in a <meta>). The handler answers through the
@@ -91,9 +109,14 @@ registerRoute(
   async ({ request }) => withCrossOriginIsolation(await fetch(request)),
 );
 
-// The page asks for the update (workbox-window's messageSkipWaiting) once the user accepts it.
+// The page asks for the update (workbox-window's messageSkipWaiting) once the user accepts it, and for the lazy
+// groups in idle time (src/ui/workspace/lazy-parts-idle.ts): the answer goes to the port it sent.
 self.addEventListener("message", (event) => {
-  if ((event.data as { type?: unknown } | null)?.type === "SKIP_WAITING") void self.skipWaiting();
+  const type = (event.data as { type?: unknown } | null)?.type;
+  if (type === "SKIP_WAITING") void self.skipWaiting();
+  if (type === CACHE_LAZY_PARTS) {
+    event.waitUntil(lazyParts.cacheAll().then((status) => event.ports[0]?.postMessage(status)));
+  }
 });
 
 // The first install takes the open page at once, so it works offline without a second visit.

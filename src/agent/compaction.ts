@@ -53,19 +53,12 @@ export function contextTokens(messages: readonly BaseMessage[], summary: Convers
   return Math.max(estimated, reported - savedSinceLastCall(messages, summary));
 }
 
-/**
- * The thread's messages and summary as its checkpoint `checkpointId` holds them (default: the latest, the version the
- * thread shows unless the user moved to another); none for a thread without one.
- */
-export async function threadContextState(
-  checkpointer: BaseCheckpointSaver,
-  threadId: string,
-  checkpointId?: string,
-): Promise<{ messages: BaseMessage[]; summary: ConversationSummary | undefined }> {
-  const tuple = await checkpointer.getTuple({
-    configurable: { thread_id: threadId, checkpoint_ns: "", ...(checkpointId && { checkpoint_id: checkpointId }) },
-  });
-  const values = (tuple?.checkpoint.channel_values ?? {}) as { messages?: unknown; summary?: unknown };
+/** The messages and summary a checkpoint's channel values hold (none: an empty list, no summary). */
+export function contextStateOf(channelValues: Record<string, unknown> | undefined): {
+  messages: BaseMessage[];
+  summary: ConversationSummary | undefined;
+} {
+  const values = (channelValues ?? {}) as { messages?: unknown; summary?: unknown };
   const messages = Array.isArray(values.messages) ? (values.messages as BaseMessage[]) : [];
   const summary = values.summary as Partial<ConversationSummary> | undefined;
   const compacted = summary?.compacted;
@@ -81,6 +74,21 @@ export async function threadContextState(
           }
         : undefined,
   };
+}
+
+/**
+ * The thread's messages and summary as its checkpoint `checkpointId` holds them (default: the latest, the version the
+ * thread shows unless the user moved to another); none for a thread without one.
+ */
+export async function threadContextState(
+  checkpointer: BaseCheckpointSaver,
+  threadId: string,
+  checkpointId?: string,
+): Promise<{ messages: BaseMessage[]; summary: ConversationSummary | undefined }> {
+  const tuple = await checkpointer.getTuple({
+    configurable: { thread_id: threadId, checkpoint_ns: "", ...(checkpointId && { checkpoint_id: checkpointId }) },
+  });
+  return contextStateOf(tuple?.checkpoint.channel_values);
 }
 
 export interface CompactResult {

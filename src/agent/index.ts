@@ -45,7 +45,13 @@ export {
   skillPath,
   slashSkillActivation,
 } from "./skills/index.ts";
-export { compactThread, contextTokens, threadContextState, COMPACT_KEEP_MESSAGES } from "./compaction.ts";
+export {
+  compactThread,
+  contextStateOf,
+  contextTokens,
+  threadContextState,
+  COMPACT_KEEP_MESSAGES,
+} from "./compaction.ts";
 export { generateSuggestions, SUGGESTIONS_MARKER } from "./suggestions.ts";
 export { capFacts, factContentKey, MAX_DOCUMENT_FACTS, newFactId } from "./memory/memory-document.ts";
 export { parseSkillMarkdown, skillNameProblem } from "./skills/skill-frontmatter.ts";

@@ -13,13 +13,15 @@ import type {
   ThreadStorage,
   RunRecordStorage,
 } from "../storage/index.ts";
-import { checkpointMessages } from "./checkpoint-views.ts";
+import type { CheckpointReads } from "./checkpoint-view-cache.ts";
 import { tryLockThread } from "./thread-locks.ts";
 import { laggingRun, resumableRun, turnVersions, versionHead } from "./thread-branches.ts";
 
 export interface BranchServiceOptions {
   threads: ThreadStorage & RunRecordStorage;
   checkpointer: CheckpointStorage;
+  /** The thread's decoded checkpoints, shared with the conversation's read (one decode per checkpoint). */
+  views: CheckpointReads;
   fileVersions: ThreadFileVersionStorage;
   /** Closes the thread's open sandbox: it holds the files it loaded, which a change of version replaces. */
   closeSandbox: (threadId: string) => Promise<void>;
@@ -123,8 +125,7 @@ export class BranchService implements BranchesApi {
       };
     }
     const runs = await this.options.threads.runs(threadId);
-    const messages =
-      (head !== undefined && (await checkpointMessages(this.options.checkpointer, threadId, head))) || [];
+    const messages = (head !== undefined && (await this.messagesAt(threadId, head))) || [];
     if (branch.kind === "resume") {
       const cutOff = await this.cutOffRun(threadId, runs, head, messages);
       if (!cutOff || head === undefined) throw new UserError("This thread has no cut-off reply to continue.");
@@ -138,7 +139,7 @@ export class BranchService implements BranchesApi {
       throw new UserError("The message is empty.");
     }
     if ("checkpoint" in branch) {
-      const at = await checkpointMessages(this.options.checkpointer, threadId, branch.checkpoint);
+      const at = await this.messagesAt(threadId, branch.checkpoint);
       if (at === undefined) throw new UserError(`Checkpoint ${branch.checkpoint} is not one of this thread's.`);
       if (branch.kind === "regenerate") {
         // LangGraph runs on from the checkpoint: at a cut-off run's end, that is Fawn's "Continue".
@@ -229,7 +230,7 @@ export class BranchService implements BranchesApi {
     if (new Set(ids).size < ids.length) throw new UserError("Two of the run's messages have the same id.");
     const [runs, shown] = await Promise.all([
       this.options.threads.runs(threadId),
-      head === undefined ? undefined : checkpointMessages(this.options.checkpointer, threadId, head),
+      head === undefined ? undefined : this.messagesAt(threadId, head),
     ]);
     const taken = new Set([
       ...runs.flatMap((run) => (run.user_message_id !== undefined ? [run.user_message_id] : [])),
@@ -237,6 +238,11 @@ export class BranchService implements BranchesApi {
     ]);
     const reused = ids.find((id) => taken.has(id));
     if (reused !== undefined) throw new UserError(`This thread already has a message with id ${reused}.`);
+  }
+
+  /** The messages of the thread's checkpoint `checkpointId`, as the conversation shows them (undefined: no such one). */
+  private async messagesAt(threadId: string, checkpointId: string): Promise<readonly WireMessage[] | undefined> {
+    return (await this.options.views.read(threadId, checkpointId))?.view.messages;
   }
 
   /** The checkpoint the thread shows: the version the user moved to, else the latest (undefined: none). */

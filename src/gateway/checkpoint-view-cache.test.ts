@@ -5,7 +5,6 @@ import { openFawnDb } from "../storage/fawn-db.ts";
 import { IndexedDbCheckpointSaver } from "../storage/indexeddb-checkpoint-saver.ts";
 import { ThreadImporter } from "../storage/thread-import-writer.ts";
 import { CheckpointViewCache } from "./checkpoint-view-cache.ts";
-import { stateView } from "./checkpoint-views.ts";
 
 let dbCount = 0;
 async function importedThread(threadId: string, replies: string[]) {
@@ -39,12 +38,12 @@ describe("CheckpointViewCache", () => {
   it("reads again once the thread has a newer checkpoint, and knows no view of a thread without one", async () => {
     const { saver, checkpointId, values } = await importedThread("t2", ["One"]);
     const cache = new CheckpointViewCache(saver);
-    cache.put("t2", checkpointId, stateView(values));
+    cache.put("t2", checkpointId, values);
     const read = vi.spyOn(saver, "getTuple");
     expect((await cache.view("t2"))?.messages).toHaveLength(2);
     expect(read).not.toHaveBeenCalled();
     // Another checkpoint id than the one kept (a version shown): read from storage.
-    cache.put("t2", "some-older-checkpoint", stateView({ messages: [] }));
+    cache.put("t2", "some-older-checkpoint", { messages: [] });
     expect((await cache.view("t2"))?.messages).toHaveLength(2);
     expect(read).toHaveBeenCalledTimes(1);
     expect(await cache.view("no-such-thread")).toBeUndefined();

@@ -1,7 +1,7 @@
 // The thread's context window as a Gateway service: how much of it the next request would use, and `/compact`, which
 // folds older messages into the summary now (under the thread's run lock, so no run writes it meanwhile).
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { compactThread, contextTokens, threadContextState } from "../agent/index.ts";
+import { compactThread } from "../agent/index.ts";
 import type { ChatModelFactory } from "../models/index.ts";
 import type {
   ContextApi,
@@ -13,6 +13,7 @@ import type {
 import { describeModelError } from "../models/index.ts";
 import { redactSecrets } from "../shared/redact.ts";
 import { UserError } from "../shared/user-error.ts";
+import type { CheckpointReads } from "./checkpoint-view-cache.ts";
 import type { SettingsService } from "./settings-service.ts";
 import { tryLockThread } from "./thread-locks.ts";
 
@@ -26,6 +27,8 @@ export function contextWindowOf(target: Pick<ModelTarget, "contextWindow"> | und
 
 export interface ContextServiceOptions {
   checkpointer: BaseCheckpointSaver;
+  /** The thread's decoded checkpoints, shared with the conversation's read (one decode per checkpoint). */
+  views: CheckpointReads;
   settings: Pick<SettingsService, "forRun">;
   createModel: ChatModelFactory;
   /** Whether this worker runs a reply on the thread. */
@@ -44,11 +47,11 @@ export class ContextService implements ContextApi {
 
   /** The tokens of the thread's next request (agent/compaction.ts `contextTokens`) over the window `choice` picks. */
   async usage(threadId: string, choice: ThreadModelChoice = {}): Promise<ThreadContextUsage> {
-    const [{ target }, { messages, summary }] = await Promise.all([
+    const [{ target }, decoded] = await Promise.all([
       this.options.settings.forRun({ ...choice }),
-      this.options.shownVersion(threadId).then((head) => threadContextState(this.options.checkpointer, threadId, head)),
+      this.options.shownVersion(threadId).then((head) => this.options.views.read(threadId, head)),
     ]);
-    return { tokens: contextTokens(messages, summary), window: contextWindowOf(target) };
+    return { tokens: decoded?.tokens() ?? 0, window: contextWindowOf(target) };
   }
 
   /** `/compact`: folds all but the latest messages into the summary with the model `choice` picks. */

@@ -13,6 +13,7 @@ import {
 import { indexedDbStorage, openFawnDb, type CheckpointStorage, type FawnStorage } from "../storage/index.ts";
 import { AgentsService } from "./agents-service.ts";
 import { BranchService } from "./branch-service.ts";
+import { CheckpointViewCache } from "./checkpoint-view-cache.ts";
 import { ContextService } from "./context-service.ts";
 import { DataService } from "./data-service.ts";
 import { FeedbackService } from "./feedback-service.ts";
@@ -112,6 +113,8 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
   // Services are built in order of need; the few that refer back to a later one do so through these closures.
   const notify = (notice: ChangeNotice) => threads.announce(notice);
   const isRunning = (threadId?: string) => runs.isRunning(threadId);
+  // One decode of a checkpoint for all its readers: the conversation, the context gauge, suggestions, branches, runs.
+  const views = new CheckpointViewCache(checkpointer);
 
   const settings: SettingsService = new SettingsService(storage.settings, {
     notify,
@@ -121,6 +124,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
   const branches = new BranchService({
     threads: threadRepository,
     checkpointer,
+    views,
     fileVersions,
     closeSandbox: (threadId) => sandboxes.close(threadId),
     isRunning,
@@ -134,6 +138,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     threads: threadRepository,
     files,
     checkpointer,
+    views,
     branches,
     notify: broadcast,
     isRunning,
@@ -191,6 +196,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
   const runs: RunService = new RunService({
     threads: threadRepository,
     checkpointer,
+    views,
     settings,
     memory,
     approvals,
@@ -226,9 +232,10 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     notify,
   });
   const shownVersion = (threadId: string) => branches.shownVersion(threadId);
-  const suggestions = new SuggestionsService({ checkpointer, settings, createModel, shownVersion });
+  const suggestions = new SuggestionsService({ views, settings, createModel, shownVersion });
   const context = new ContextService({
     checkpointer,
+    views,
     settings,
     createModel,
     shownVersion,

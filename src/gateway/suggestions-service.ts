@@ -1,17 +1,18 @@
 // Follow-up suggestions as a Gateway service: one small call of the thread's model after a reply, over the thread's
 // saved messages. Not a run: nothing is streamed, saved or locked, and any failure is an empty list.
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { generateSuggestions, threadContextState } from "../agent/index.ts";
+import { generateSuggestions } from "../agent/index.ts";
 import type { ChatModelFactory } from "../models/index.ts";
 import type { SuggestionsApi, ThreadModelChoice } from "../protocol/index.ts";
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { CheckpointReads } from "./checkpoint-view-cache.ts";
 import type { SettingsService } from "./settings-service.ts";
 
 /** Enough for three short questions; a model that writes more is cut off rather than billed for it. */
 export const SUGGESTIONS_MAX_TOKENS = 512;
 
 export interface SuggestionsServiceOptions {
-  checkpointer: BaseCheckpointSaver;
+  /** The thread's decoded checkpoints, shared with the conversation's read (one decode per checkpoint). */
+  views: CheckpointReads;
   settings: Pick<SettingsService, "forRun">;
   createModel: ChatModelFactory;
   /** The checkpoint the thread shows: the version the user moved to, else the latest. */
@@ -38,12 +39,11 @@ export class SuggestionsService implements SuggestionsApi {
   /** Up to three follow-up questions for the thread; [] when there is no model, no reply yet, or anything fails. */
   async suggest(threadId: string, choice: ThreadModelChoice = {}): Promise<string[]> {
     try {
-      const [{ target }, { messages }] = await Promise.all([
+      const [{ target }, decoded] = await Promise.all([
         this.options.settings.forRun({ ...choice }),
-        this.options
-          .shownVersion(threadId)
-          .then((head) => threadContextState(this.options.checkpointer, threadId, head)),
+        this.options.shownVersion(threadId).then((head) => this.options.views.read(threadId, head)),
       ]);
+      const messages = decoded?.context.messages ?? [];
       if (!target || messages.length === 0) return [];
       const model = limitOutput(
         await this.options.createModel(target, { model: target.model }),

@@ -30,9 +30,9 @@ import type {
 } from "../storage/index.ts";
 import { ThreadIdTakenError } from "../storage/index.ts";
 import type { BranchService } from "./branch-service.ts";
-import { CheckpointViewCache } from "./checkpoint-view-cache.ts";
+import type { CheckpointViewCache } from "./checkpoint-view-cache.ts";
 import { saveFileEdit } from "./file-edits.ts";
-import { checkpointView, stateView } from "./checkpoint-views.ts";
+import { checkpointView } from "./checkpoint-views.ts";
 import { feedbackOf } from "./feedback-service.ts";
 import { composeHistory } from "./thread-history.ts";
 import { threadReplay } from "./thread-replay.ts";
@@ -51,6 +51,8 @@ export interface ThreadsServiceOptions {
   threads: ThreadStorage & RunRecordStorage;
   files: ThreadFileStorage;
   checkpointer: BaseCheckpointSaver;
+  /** The decoded checkpoints every reader of a thread's state shares (the Gateway's one). */
+  views: CheckpointViewCache;
   /** The versions of the thread's turns, and which one it shows. */
   branches: BranchService;
   notify: (notice: ChangeNotice) => void;
@@ -83,7 +85,7 @@ export class ThreadsService implements ThreadsApi {
     this.uploads = new UploadsService(options.files, {
       ...(options.conversionTimeoutMs !== undefined && { conversionTimeoutMs: options.conversionTimeoutMs }),
     });
-    this.views = new CheckpointViewCache(options.checkpointer);
+    this.views = options.views;
     this.searchIndex = new ThreadSearchService({
       threads: this.threads,
       index: storage.search,
@@ -99,6 +101,9 @@ export class ThreadsService implements ThreadsApi {
     if (notice.type === "thread-changed" || notice.type === "thread-deleted" || notice.type === "threads-replaced") {
       this.searchIndex.threadsChanged();
     }
+    // A restored backup may bring threads of the same ids; a deleted thread is read no more.
+    if (notice.type === "threads-replaced") this.views.clear();
+    if (notice.type === "thread-deleted") this.views.forget(notice.thread_id);
     this.options.notify(notice);
   }
 
@@ -276,8 +281,8 @@ export class ThreadsService implements ThreadsApi {
       const checkpointId = await writing(() =>
         this.importer.write({ thread, values, files: plan.files, searchText: searchableText(plan.messages) }),
       );
-      // What the checkpoint shows, from the values just written: the first open decodes nothing.
-      this.views.put(threadId, checkpointId, stateView(values));
+      // The checkpoint as the values just written: the first open decodes nothing.
+      this.views.put(threadId, checkpointId, values);
       return thread;
     };
     // DeerFlow's id is kept when it is valid and free; another tab may take it meanwhile, then a new one is used.

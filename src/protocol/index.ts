@@ -39,3 +39,4 @@ export * from "./model-providers.ts";
 export * from "./foreign-content.ts";
 export * from "./servers-api.ts";
 export * from "./agents-api.ts";
+export * from "./lazy-parts.ts";

@@ -25,6 +25,7 @@ import type {
   CheckpointWriteRecord,
   MessageRef,
 } from "./fawn-db.ts";
+import { recordCheckpointDecode } from "./checkpoint-decodes.ts";
 import { linkKey, listKey, nextChannelVersion } from "./checkpoint-keys.ts";
 import { hashBytes, isIdentifiedMessage, planMessageList, type MessageListLink } from "./message-delta.ts";
 
@@ -412,7 +413,9 @@ export class CheckpointCodec {
     return message;
   }
 
+  /** The checkpoint as objects: every channel value and message revived by the serde (a decode, counted). */
   async toTuple(raw: RawTuple, config?: RunnableConfig, metadata?: CheckpointMetadata): Promise<CheckpointTuple> {
+    const start = globalThis.performance?.now() ?? 0;
     const { record } = raw;
     const checkpoint = (await this.serde.loadsTyped(record.type, record.checkpoint)) as Checkpoint;
     checkpoint.channel_values = {};
@@ -460,6 +463,14 @@ export class CheckpointCodec {
         },
       };
     }
+    recordCheckpointDecode(start, {
+      thread_id: record.thread_id,
+      checkpoint_id: record.checkpoint_id,
+      messages: raw.values.reduce(
+        (count, [, value]) => count + (value.kind === "messages" ? value.messages.length : 0),
+        0,
+      ),
+    });
     return tuple;
   }
 }

@@ -24,6 +24,7 @@ import { setTheme, theme, THEME_CHOICES } from "./shared/theme.ts";
 import { filesBeingWritten } from "./state/run-view.ts";
 import { useGateway, useNotices, useOpenThread, useRuns, useThreadList, useWorkspace } from "./state/stores.tsx";
 import { deferred } from "./shared/deferred.tsx";
+import { StartStep } from "./shared/start-step.tsx";
 
 // Not on the first screen, so chunks of their own (scripts/size.ts "initial"), each fetched the first time it opens (a
 // dialog then opens as its chunk arrives; the click or key that asked for it is kept) or when the page is idle.
@@ -40,15 +41,10 @@ const ImportedThreadBar = deferred(() =>
 const ReplayControls = deferred(() => import("./replay/replay-controls.tsx").then((module) => module.ReplayControls));
 
 /** The dialogs (and the replay's bars) fetched once the page is idle, so that opening one later has no wait (and works
- * offline). */
-export function preloadDialogs(): void {
-  void Promise.all([
-    SettingsDialog.preload(),
-    CommandPalette.preload(),
-    ShortcutsHelp.preload(),
-    ImportedThreadBar.preload(),
-    ReplayControls.preload(),
-  ]).catch(() => undefined);
+ * offline); each through `schedule` (a task of its own when idle: each costs a little to fetch and to evaluate). */
+export function preloadDialogs(schedule: (run: () => void) => void = (run) => run()): void {
+  for (const dialog of [SettingsDialog, CommandPalette, ShortcutsHelp, ImportedThreadBar, ReplayControls])
+    schedule(() => void dialog.preload().catch(() => undefined));
 }
 
 /** Whether `open()` has been true once: a deferred dialog mounts then and stays mounted (its state kept). */
@@ -233,11 +229,14 @@ export function App(props: { init: () => Promise<void> }) {
         }
       }}
     >
-      <Sidebar
-        onShowShortcuts={() => setHelpOpen(true)}
-        onImported={() => setThreadsOpen(false)}
-        onClose={() => closeThreads(true)}
-      />
+      {/* The first render is cut into tasks (main.tsx): the shell, then each StartStep in turn. */}
+      <StartStep>
+        <Sidebar
+          onShowShortcuts={() => setHelpOpen(true)}
+          onImported={() => setThreadsOpen(false)}
+          onClose={() => closeThreads(true)}
+        />
+      </StartStep>
       <Show when={phone() && threadsOpen()}>
         <div class="sidebar-scrim" aria-hidden="true" onClick={() => closeThreads(true)} />
       </Show>
@@ -245,14 +244,18 @@ export function App(props: { init: () => Promise<void> }) {
       <main class="main" inert={phone() && threadsOpen()}>
         <SharedOriginNotice />
         <NoticeBanner notice={notices.notice()} onDismiss={() => notices.setNotice(undefined)} />
-        <ThreadHeader
-          terminalOpen={terminalOpen()}
-          onToggleTerminal={toggleTerminal}
-          sidebarShown={sidebarShown()}
-          onToggleSidebar={toggleSidebar}
-          onShowShortcuts={() => setHelpOpen(true)}
-        />
-        <Conversation />
+        <StartStep>
+          <ThreadHeader
+            terminalOpen={terminalOpen()}
+            onToggleTerminal={toggleTerminal}
+            sidebarShown={sidebarShown()}
+            onToggleSidebar={toggleSidebar}
+            onShowShortcuts={() => setHelpOpen(true)}
+          />
+        </StartStep>
+        <StartStep>
+          <Conversation />
+        </StartStep>
         <Show when={openThread.thread()}>
           {(thread) => (
             <SidePanels
@@ -266,22 +269,24 @@ export function App(props: { init: () => Promise<void> }) {
           )}
         </Show>
         {/* An imported thread is read, replayed or continued; a replay takes the composer's place while it runs. */}
-        <Switch fallback={<Composer />}>
-          {/* A shared thread arriving: read first, then imported or let go. */}
-          <Match when={openThread.shared.offer()}>
-            <Suspense>
-              <SharedThreadDialog
-                shared={openThread.shared}
-                onImported={(threadId) => void openThread.open(threadId)}
-                onPreview={notices.openPreview}
-              />
-            </Suspense>
-          </Match>
-          <Match when={openThread.replay()}>{(view) => <ReplayControls view={view()} />}</Match>
-          <Match when={openThread.thread()?.read_only && openThread.thread()?.thread_id}>
-            {(threadId) => <ImportedThreadBar threadId={threadId()} onContinued={focusComposer} />}
-          </Match>
-        </Switch>
+        <StartStep>
+          <Switch fallback={<Composer />}>
+            {/* A shared thread arriving: read first, then imported or let go. */}
+            <Match when={openThread.shared.offer()}>
+              <Suspense>
+                <SharedThreadDialog
+                  shared={openThread.shared}
+                  onImported={(threadId) => void openThread.open(threadId)}
+                  onPreview={notices.openPreview}
+                />
+              </Suspense>
+            </Match>
+            <Match when={openThread.replay()}>{(view) => <ReplayControls view={view()} />}</Match>
+            <Match when={openThread.thread()?.read_only && openThread.thread()?.thread_id}>
+              {(threadId) => <ImportedThreadBar threadId={threadId()} onContinued={focusComposer} />}
+            </Match>
+          </Switch>
+        </StartStep>
         <Show when={terminalOpen() && !openThread.shared.reading() && !workspace && openThread.thread()}>
           {(thread) => (
             <Suspense

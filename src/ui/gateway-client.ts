@@ -3,6 +3,7 @@
 import * as Comlink from "comlink";
 import type { GatewayApi, RunEvent, RunRequest, WorkspaceGatewayApi } from "../protocol/index.ts";
 import { firstPaint } from "./shared/first-paint.ts";
+import { yieldToBrowser } from "./shared/yield-to-browser.ts";
 
 /**
  * The Gateway as the page calls it: each domain's contract, its methods answering promises. (Comlink's own
@@ -50,11 +51,12 @@ export function laterWorkerEndpoint(ready: Promise<void>, start: () => Worker): 
 /**
  * The page's one agent worker: the first call makes the client, later calls (e.g. lazy panels) get the same one. The
  * worker itself starts once the first screen has been painted (shared/first-paint.ts), so its download (the largest
- * of the app) does not compete with the first screen's; calls made before wait for it.
+ * of the app) does not compete with the first screen's; calls made before wait for it. Making a worker takes a few
+ * milliseconds of the main thread: it is a task of its own.
  */
 export function connectGateway(): GatewayClient {
   if (connected) return connected;
-  const painted = firstPaint();
+  const painted = firstPaint().then(() => yieldToBrowser());
   const endpoint = laterWorkerEndpoint(
     painted,
     () => new Worker(new URL("../../workers/agent.worker.ts", import.meta.url), { type: "module", name: "fawn-agent" }),

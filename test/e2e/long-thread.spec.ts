@@ -88,3 +88,26 @@ test("a new reply in a long thread streams in at the bottom, in view", async ({ 
   );
   await expect(assistantMessages(page).filter({ hasText: lastAnswer })).toHaveCount(1);
 });
+
+test("a reply streaming in a long thread lets the user read above: scrolled up, the view stays put", async ({
+  page,
+}) => {
+  await configureEndpoint(page);
+  await importLongThread(page);
+  await expect(assistantMessages(page).filter({ hasText: lastAnswer })).toBeInViewport();
+
+  await send(page, "please write something long");
+  const reply = assistantMessages(page).last();
+  await expect(reply).toContainText("Sentence 2 of a long reply.");
+  await expect(reply).toBeInViewport();
+  const log = conversation(page);
+  await log.hover();
+  await page.mouse.wheel(0, -3000);
+  await expect(reply).not.toBeInViewport();
+  const top = await log.evaluate((element) => element.scrollTop);
+  // The reply grows below; the view is not pulled back to it.
+  await expect(reply).toContainText("Sentence 5 of a long reply.");
+  await expect(reply).not.toBeInViewport();
+  expect(Math.abs((await log.evaluate((element) => element.scrollTop)) - top)).toBeLessThan(5);
+  await page.getByRole("button", { name: "Stop" }).click();
+});

@@ -119,6 +119,14 @@ describe("python3 on a PythonRunner", () => {
     expect(changed.stdout).toBe("2\n");
   });
 
+  it("draws new random numbers in every run, as a new process would (also in interpreters from one snapshot)", async () => {
+    await run(["-c", "import random; random.seed(7)"]);
+    const seven = (await run(["-c", "import random; random.seed(7); print(random.random())"])).stdout;
+    const next = (await run(["-c", "import random; print(random.random())"])).stdout;
+    expect(next).toMatch(/^0\.\d+\n$/);
+    expect(next).not.toBe(seven);
+  });
+
   it("works offline with the standard library; a Pyodide package either loads or says it needs a network", async () => {
     const stdlib = await run(["-c", "import json, sqlite3, statistics; print(statistics.mean([1, 2, 3]))"]);
     expect(stdlib.stdout).toBe("2\n");

@@ -37,12 +37,15 @@ import {
   withAgentModelSettings,
   type RunAgentSource,
 } from "../agents-run.ts";
+import type { CheckpointReads } from "../checkpoint-view-cache.ts";
 import type { RunRecorder } from "./run-recorder.ts";
 
 /** What a run's context is read from: the Gateway's services and storage, as RunService holds them. */
 export interface RunContextSources {
   threads: ThreadStorage & RunRecordStorage;
   checkpointer: CheckpointStorage;
+  /** The thread's decoded checkpoints, shared with the conversation's read (absent: the run decodes its own). */
+  views?: CheckpointReads;
   settings: Pick<SettingsService, "forRun" | "getSubagents" | "getSummariesAndTitles">;
   memory: Pick<MemoryService, "promptSection" | "learnFrom">;
   /** Where tool calls that send data out wait for the user (threads with another person's content, or all). */
@@ -95,6 +98,8 @@ export interface RunContext {
   threads: ThreadStorage & RunRecordStorage;
   /** The checkpointer as the run uses it: a failed step's error is stored without a key. */
   checkpointer: BaseCheckpointSaver;
+  /** The thread's decoded checkpoints (RunContextSources.views). */
+  views?: CheckpointReads;
   /** The lead agent's options, read and built once. */
   agent: RunAgentOptions;
   /** A resumption from a step that came in an imported thread (its pending tool calls another model made). */
@@ -237,6 +242,7 @@ export async function readRunContext(
       redact,
       threads: sources.threads,
       checkpointer,
+      ...(sources.views && { views: sources.views }),
       agent,
       importedStart: plan.start?.resume === true && (await importedStep(sources.checkpointer, threadId, plan.start)),
       createModel: sources.createModel,

@@ -56,7 +56,10 @@ function withExtras(message: BaseMessage, sent: RunInputMessage | undefined): Ba
  * before a Stop when the run is cancelled. Errors and stop marks are kept as notes beside the messages.
  */
 export async function executeRun(context: RunContext, emit: Emit, signal: AbortSignal): Promise<void> {
-  const { request, threadId, thread, threads, target, checkpointer, redact } = context;
+  const { request, threadId, thread, threads, target, checkpointer, views, redact } = context;
+  /** The messages of the thread's checkpoint `id` (default: its latest), read once for every reader where shared. */
+  const messagesAt = async (id?: string) =>
+    views ? (await views.read(threadId, id))?.view.messages : checkpointMessages(checkpointer, threadId, id);
   emit({ event: "metadata", data: { run_id: request.run_id, thread_id: threadId } });
   const finish = (status: RunEndStatus, error?: RunError): void => {
     if (error) emit({ event: "error", data: error });
@@ -78,7 +81,7 @@ export async function executeRun(context: RunContext, emit: Emit, signal: AbortS
 
   const startId = context.start?.checkpoint;
   const stored = await threads.entries(threadId);
-  const saved = await checkpointMessages(checkpointer, threadId, startId);
+  const saved = await messagesAt(startId);
   // A thread from before checkpoints brings its stored messages into its first checkpoint.
   const seed = saved === undefined ? stored.flatMap((entry) => (entry.kind === "message" ? [entry.message] : [])) : [];
   const history = saved ?? seed;
@@ -131,7 +134,7 @@ export async function executeRun(context: RunContext, emit: Emit, signal: AbortS
 
   const notes: HistoryNote[] = [];
   const noteError = async (error: RunError): Promise<void> => {
-    const count = (await checkpointMessages(checkpointer, threadId))?.length ?? 0;
+    const count = (await messagesAt())?.length ?? 0;
     notes.push({ kind: "run-error", id: newId(), error, at: Date.now(), after: count });
   };
 

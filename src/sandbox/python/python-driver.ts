@@ -93,6 +93,10 @@ def _fawn_reset_state(saved_main):
 
 def _fawn_run(params_json):
     params = json.loads(params_json)
+    # Every run is a new python3 process: its random numbers are new too, also when the interpreter started from a
+    # snapshot that had already seeded them (every snapshot's interpreter would otherwise draw the same ones).
+    if "random" in sys.modules:
+        sys.modules["random"].seed()
     stdin = open(0, "r", encoding="utf-8", errors="surrogateescape", closefd=False)
     stdout = open(1, "w", encoding="utf-8", errors="surrogateescape", closefd=False)
     stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)

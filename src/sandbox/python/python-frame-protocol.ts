@@ -29,8 +29,8 @@ export interface PythonFrameStart {
   /** Where packages such as numpy come from when online; the frame's policy allows this prefix and nothing else. */
   packageBaseUrl: string;
   /**
-   * A memory snapshot of a fresh interpreter of this very build (PythonSnapshotMessage) to start from; without one the
-   * worker initialises Python and sends one back.
+   * A memory snapshot of a fresh interpreter of this very build to start from: the one the build ships, or one a
+   * worker made (PythonSnapshotMessage). Without one the worker initialises Python and sends one back.
    */
   snapshot?: ArrayBuffer;
 }

@@ -323,9 +323,10 @@ export function Conversation() {
     else if (top < lastTop - 1 && performance.now() < userScrollUntil) pinned = false;
     lastTop = top;
   };
-  // Once per task at most, and in the same frame as the change: updates come a frame at a time (the run's events
-  // in an animation frame callback, sizes in the ResizeObserver's, before the frame is painted), so scrolling right
-  // after them paints the update and the scroll together. Waiting for the next frame drew every update twice.
+  // Once per task at most. A streaming reply's growth is followed from the ResizeObserver below, which runs after
+  // the frame's layout and before its paint: reading the height there costs nothing, and the update and the scroll
+  // are painted together. Scrolling right after each update instead made the browser lay the page out in the middle
+  // of the update's script (a forced layout: the growing block laid out twice when anything changed after it).
   let scrollQueued = false;
   const scrollToEnd = () => {
     if (scrollQueued) return;
@@ -335,12 +336,13 @@ export function Conversation() {
       if (pinned && !empty()) log.scrollTo({ top: log.scrollHeight });
     });
   };
-  createEffect(() => {
-    openThread.thread();
-    const view = liveRun();
-    if (view) liveMessages(view);
-    if (pinned) scrollToEnd();
-  });
+  // A thread opened, or a run started or ended: to the end, as the conversation changes wholesale.
+  const running = createMemo(() => !!liveRun());
+  createEffect(
+    on([() => openThread.thread(), running], () => {
+      if (pinned) scrollToEnd();
+    }),
+  );
   // Whatever changes the conversation's height (an entry measured, a reply growing, a picture loading) keeps it at
   // its end while pinned.
   let inner!: HTMLDivElement;

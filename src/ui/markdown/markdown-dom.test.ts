@@ -98,6 +98,24 @@ describe("MarkdownDom", () => {
     expect(saved.textContent).toContain("The end, said slowly.");
   });
 
+  it("appends streamed plain text to the paragraph's Text node in the page, ending as the whole text renders", () => {
+    const root = document.createElement("div");
+    const dom = new MarkdownDom(root);
+    const renderer = new IncrementalMarkdown();
+    const text = '# Plan\n\nSome `code` and words, then more words; and (more) words, "said" it\'s done. Next one';
+    dom.show(renderer.render(text.slice(0, text.indexOf("words,"))));
+    const paragraph = root.querySelector("p");
+    const ending = paragraph?.lastChild;
+    for (let end = text.indexOf("words,") + 1; end <= text.length; end++) {
+      dom.show(renderer.render(text.slice(0, end)));
+      expect(root.querySelector("p")).toBe(paragraph);
+    }
+    expect(paragraph?.lastChild).toBe(ending);
+    const whole = document.createElement("div");
+    whole.innerHTML = renderMarkdown(text);
+    expect(root.innerHTML).toBe(whole.innerHTML);
+  });
+
   it("replaces a block in place when it changes and removes blocks that are gone", () => {
     const root = document.createElement("div");
     const dom = new MarkdownDom(root);

@@ -105,6 +105,14 @@ export class MarkdownDom {
         old.block = block;
         continue;
       }
+      // Plain text appended to the paragraph shown: append it to the page's Text node, with no copy to compare.
+      const ending = old?.nodes.length === 1 || old?.nodes.length === 2 ? old.nodes[0]!.lastChild : null;
+      if (old && block.appendsTo && old.block.key === block.appendsTo.key && ending instanceof Text) {
+        ending.appendData(block.appendsTo.text);
+        old.block = block;
+        changed.push(...old.nodes);
+        continue;
+      }
       // A copy: the block's own nodes stay as rendered, for other views of the same text.
       const rendered = page.importNode(block.nodes, true);
       // Before the first node of a later block still in place.

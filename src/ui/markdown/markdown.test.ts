@@ -105,18 +105,53 @@ const LINKS_AND_HTML = [
   "A line\r\nwith CRLF.",
 ].join("\n");
 
+/** Prose that streams mostly as plain appends, with what must not take that path next to it. */
+const PROSE = [
+  'Plain words, then more (with parens) and "quotes"; it\'s fine? Yes! A sentence. Another one',
+  "continues on a second line with  two spaces   and trailing  ",
+  "spaces before a break.",
+  "",
+  "1 not a list, but 1) and 2. here are not either; 1",
+  "1) this one is",
+  "",
+  "Visit www.example.com or https://example.org/path or mail me at someone@example.com today.",
+  "Dotted words: e.g. i.e. x.y a.b.c and www. alone and http: alone.",
+  "",
+  "Emphasis *open and _underscore_ after_ word __strong__ and **bold**x and *a*b and foo*bar*.",
+  "Code `open and ``double`` and [link](https://example.com) then [ref] and [text] (not a link).",
+  "Entities &amp and &amp; and &#39; and &copy and < less than and > greater.",
+  "Escapes \\* and \\_ and a backslash at the end \\",
+  "Hello  ",
+  "world",
+  "",
+  "[ref]: https://example.com/ref",
+  "",
+  "Un café, naïve façade, 東京 and numbers 3,14 and 10.5 and 2026. End",
+  "",
+  'Inline `code` then plain words, **bold** then more words, "quoted" text (paren) and so on',
+  '[a](https://example.com "title with words") and [b](https://example.com "unfinished title',
+  'continues here") and after it',
+  "",
+  "[d]: https://example.com/d 'a title",
+  "that ends here' and more words",
+  "",
+  "Ends in a link [e](https://example.com/e) and text, then www.example.com. and (www.example.com) done",
+].join("\n");
+
 const DOCUMENTS = { TABLE_AND_LISTS, CODE, MATH, LINKS_AND_HTML };
 
 /** Streams `text` into one renderer, `step` characters at a time, checking each render against a fresh one. */
-function expectIncrementalMatches(text: string, step: number): void {
+function expectIncrementalMatches(text: string, step: number, keys = false): void {
   const renderer = new IncrementalMarkdown();
   for (let end = 1; end <= text.length + step - 1; end += step) {
     const prefix = text.slice(0, Math.min(end, text.length));
-    const html = renderer
-      .render(prefix)
-      .map((block) => block.html)
-      .join("");
+    const blocks = renderer.render(prefix);
+    const html = blocks.map((block) => block.html).join("");
     expect(html, `after ${JSON.stringify(prefix.slice(-40))}`).toBe(renderMarkdown(prefix));
+    if (keys) {
+      const fresh = new IncrementalMarkdown().render(prefix);
+      expect(blocks.map((block) => block.key)).toEqual(fresh.map((block) => block.key));
+    }
   }
 }
 
@@ -289,7 +324,7 @@ describe("IncrementalMarkdown", () => {
         expect(() => expectIncrementalMatches(text, step), `${name}, ${step} at a time`).not.toThrow();
       }
     }
-  });
+  }, 180_000);
 
   it("keeps finished blocks from one render to the next and re-renders only the growing one", () => {
     const renderer = new IncrementalMarkdown();
@@ -299,6 +334,23 @@ describe("IncrementalMarkdown", () => {
     expect(second[0]).toBe(first[0]);
     expect(second[1]).toBe(first[1]);
     expect(second[2]!.html).toBe("<p>Second paragraph, longer</p>\n");
+  });
+
+  it("renders every prefix of streamed prose exactly as a fresh render does, appended text or not", () => {
+    for (const step of [1, 2, 5]) {
+      expect(() => expectIncrementalMatches(PROSE, step, true), `${step} at a time`).not.toThrow();
+    }
+  }, 180_000);
+
+  it("appends plain prose to the growing paragraph without rendering it again", () => {
+    const renderer = new IncrementalMarkdown();
+    const first = renderer.render("# Title\n\nSome words");
+    const second = renderer.render('# Title\n\nSome words and more, it\'s "fine"');
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]!.html).toBe('<p>Some words and more, it\'s "fine"</p>\n');
+    expect(second[1]!.key).toBe("<p>Some words and more, it&#39;s &quot;fine&quot;</p>\n");
+    // The first render's nodes are left as they were, for the views that show them.
+    expect(first[1]!.html).toBe("<p>Some words</p>\n");
   });
 
   it("keeps a code fence split mid-stream as one block until it closes", () => {

@@ -36,6 +36,22 @@ function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
+/** Text as marked escapes it. */
+function escapeText(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => TEXT_ESCAPES[char]!);
+}
+
+const TEXT_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/**
+ * What a streamed delta may hold to be appended as text: letters, digits, spaces and , . ; ? ! ' " ( — no newline,
+ * and nothing that can close or complete what came before (emphasis, code, link destination, autolink, HTML, entity,
+ * escape, math).
+ */
+const PLAIN_DELTA = /^[\p{L}\p{N} ,.;?!'"(]+$/u;
+/** The word a delta joins, and the words it adds: also ")", and "." only before a space (no www. or domain). */
+const PLAIN_WORDS = /^(?:[\p{L}\p{N} ,;?!'"()]|\.(?= ))*$/u;
+
 /** The cited page's label in `[citation:Title](url)`, the form Fawn's prompt asks the model to cite sources in. */
 const CITATION = /^citation:\s*(\S[\s\S]*)$/;
 
@@ -86,20 +102,43 @@ export interface MarkdownBlock {
   readonly nodes: DocumentFragment;
   /** The same as HTML. */
   readonly html: string;
+  /** This block is the block with key `key` with `text` appended to its last Text node (a plain-text append). */
+  readonly appendsTo?: { readonly key: string; readonly text: string };
+}
+
+/** A paragraph grown by plain-text appends: its nodes are `base`'s with `suffix` appended to the last Text node. */
+interface PlainGrowth {
+  readonly base: DocumentFragment;
+  readonly suffix: string;
 }
 
 class RenderedBlock implements MarkdownBlock {
   #html: string | undefined;
+  #nodes: DocumentFragment | undefined;
 
   constructor(
     readonly key: string,
-    readonly nodes: DocumentFragment,
+    nodes: DocumentFragment | undefined,
     readonly token: Token,
     /** Grammars the block's code asked for that were not loaded when it rendered. */
     readonly waitsFor: readonly CodeLanguage[],
     /** Its source may hold math that was lexed before KaTeX arrived. */
     readonly mathPending: boolean,
-  ) {}
+    readonly growth?: PlainGrowth,
+    readonly appendsTo?: { readonly key: string; readonly text: string },
+  ) {
+    this.#nodes = nodes;
+  }
+
+  /** Made on first use for a grown paragraph: a view that appends the text itself never needs them. */
+  get nodes(): DocumentFragment {
+    if (!this.#nodes) {
+      const { base, suffix } = this.growth!;
+      this.#nodes = base.cloneNode(true) as DocumentFragment;
+      (this.#nodes.firstChild!.lastChild as Text).appendData(suffix);
+    }
+    return this.#nodes;
+  }
 
   get html(): string {
     if (this.#html === undefined) {
@@ -208,6 +247,11 @@ export class IncrementalMarkdown {
   render(source: string): readonly MarkdownBlock[] {
     const text = source.replace(/\r\n?/g, "\n");
     if (this.#lastText === text && this.#version === featureVersion()) return this.#lastBlocks;
+    const appended = this.#appendPlainText(text);
+    if (appended) {
+      this.#remember(text, appended);
+      return appended;
+    }
     // A message that was just shown streaming, now shown saved: take over what its renderer did.
     const recent =
       this.#lastText === undefined && this.#shareRecent
@@ -247,6 +291,56 @@ export class IncrementalMarkdown {
     const blocks = [...this.#finished, ...this.#tail].filter((block) => block.nodes.hasChildNodes());
     this.#remember(text, blocks);
     return blocks;
+  }
+
+  /**
+   * The common streaming step without lexing or sanitizing: the text only grew by plain prose on the last line of a
+   * paragraph whose rendered HTML ends in a Text node of that paragraph, and nothing in the grown text can parse
+   * differently (see `PLAIN_APPEND`). Returns the blocks a full render gives, or undefined to render in full.
+   */
+  #appendPlainText(text: string): readonly MarkdownBlock[] | undefined {
+    const previous = this.#lastText;
+    if (previous === undefined || text.length <= previous.length || !text.startsWith(previous)) return undefined;
+    if (this.#version !== featureVersion()) return undefined;
+    const delta = text.slice(previous.length);
+    if (!PLAIN_DELTA.test(delta)) return undefined;
+    const last = this.#tail.at(-1);
+    if (!last || this.#lastBlocks.at(-1) !== last || last.token.type !== "paragraph") return undefined;
+    if (last.waitsFor.length > 0 || last.mathPending || !last.key.endsWith("</p>\n")) return undefined;
+    // Its whole text is the end of the text so far; it is no link definition (whose title can end on a later line).
+    const raw = last.token.raw;
+    if (!previous.endsWith(raw) || !/^[^\s[]/.test(raw)) return undefined;
+    // The last line starts with a letter: it can become no list item, heading, quote, fence, table or HTML.
+    if (!/^\p{L}/u.test(text.slice(text.lastIndexOf("\n") + 1))) return undefined;
+    const wordStart = previous.lastIndexOf(" ", previous.trimEnd().length - 1) + 1;
+    if (!PLAIN_WORDS.test(text.slice(wordStart))) return undefined;
+    // The paragraph's HTML ends in its own text, which ends as the source does (not in a link, emphasis or code).
+    const growth = last.growth ?? { base: last.nodes, suffix: "" };
+    const paragraph = growth.base.firstChild;
+    if (!(paragraph instanceof Element) || paragraph.tagName !== "P" || growth.base.childNodes.length > 2) {
+      return undefined;
+    }
+    const ending = paragraph.lastChild;
+    if (!(ending instanceof Text) || !(ending.data + growth.suffix).endsWith(previous.slice(wordStart))) {
+      return undefined;
+    }
+    // Only `raw` of the token is used again (a later render's cache key): its inline tokens are left as they were.
+    const token = { ...last.token, raw: last.token.raw + delta } as Token;
+    const key = `${last.key.slice(0, -"</p>\n".length)}${escapeText(delta)}</p>\n`;
+    const grown = new RenderedBlock(
+      key,
+      undefined,
+      token,
+      [],
+      false,
+      {
+        base: growth.base,
+        suffix: growth.suffix + delta,
+      },
+      { key: last.key, text: delta },
+    );
+    this.#tail = [...this.#tail.slice(0, -1), grown];
+    return [...this.#lastBlocks.slice(0, -1), grown];
   }
 
   /** Keeps this render for the fast path, and as the renderer's entry among the shared snapshots. */

@@ -8,6 +8,7 @@ import { ImportThreadButton } from "./import-thread.tsx";
 import { ThreadList } from "./thread-list.tsx";
 import { ThreadSearchBox, ThreadSearchResults } from "./thread-search.tsx";
 import { t } from "../i18n/index.ts";
+import { StartStep } from "../shared/start-step.tsx";
 
 // "Workspace" (this browser's or a server's threads): its own chunk, shown once a server is connected.
 const WorkspaceSwitcher = lazy(() =>
@@ -55,9 +56,12 @@ export function Sidebar(props: {
           <span aria-hidden="true">×</span>
         </button>
       </div>
-      <Suspense>
-        <WorkspaceSwitcher />
-      </Suspense>
+      {/* Parts of the app's first render, each in a task of its own (shared/start-steps.ts). */}
+      <StartStep>
+        <Suspense>
+          <WorkspaceSwitcher />
+        </Suspense>
+      </StartStep>
       <button type="button" class="primary new-thread closes-drawer" onClick={() => void open.newThread()}>
         {t("common.newThread")}
       </button>
@@ -81,12 +85,14 @@ export function Sidebar(props: {
         <Show
           when={searching()}
           fallback={
-            <ThreadList
-              threads={threadList.threads()}
-              currentId={open.thread()?.thread_id}
-              isRunning={runs.isRunning}
-              onOpen={openThread}
-            />
+            <StartStep>
+              <ThreadList
+                threads={threadList.threads()}
+                currentId={open.thread()?.thread_id}
+                isRunning={runs.isRunning}
+                onOpen={openThread}
+              />
+            </StartStep>
           }
         >
           <ThreadSearchResults

@@ -1,4 +1,5 @@
-// Service-worker status: offers the new version when one is waiting, and says when Fawn can work offline.
+// Service-worker status: offers the new version when one is waiting, and says when Fawn can work offline. Once the
+// worker is registered, the lazy groups it leaves out of the install are cached in idle time (lazy-parts-idle.ts).
 import { createEffect, Show } from "solid-js";
 import { useRegisterSW } from "virtual:pwa-register/solid";
 import { t } from "../i18n/index.ts";
@@ -8,7 +9,10 @@ export function UpdatePrompt() {
     needRefresh: [needRefresh, setNeedRefresh],
     offlineReady: [offlineReady, setOfflineReady],
     updateServiceWorker,
-  } = useRegisterSW({ immediate: true });
+  } = useRegisterSW({
+    immediate: true,
+    onRegisteredSW: () => void import("./lazy-parts-idle.ts").then((idle) => idle.cacheLazyPartsWhenIdle()),
+  });
 
   createEffect(() => {
     if (offlineReady()) setTimeout(() => setOfflineReady(false), 6000);

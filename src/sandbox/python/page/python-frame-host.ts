@@ -2,9 +2,11 @@
 // frame document with its own Content-Security-Policy (frames/python.html), from a `data:` URL, so its origin is
 // opaque. The sandbox worker asks for one such worker per thread through a PythonFrames broker, which the page hands
 // to the agent worker (PythonFrameHost.connect) and the agent worker passes on to each sandbox worker it starts.
-// Removing a frame ends its worker: that is how a runaway program is stopped. The first worker of a build sends back a
-// memory snapshot of its fresh interpreter, which this page keeps in Fawn's Cache Storage (never reachable from Python)
-// and hands to every later worker, in this page and the next ones, so they skip initialising Python.
+// Removing a frame ends its worker: that is how a runaway program is stopped. Workers start from a memory snapshot of a
+// fresh interpreter, so they skip initialising Python: the one the build ships under pyodide/ (fetched on first use),
+// which this page keeps in Fawn's Cache Storage (never reachable from Python) for every later worker, in this page and
+// the next ones. Without it (offline before first use, `vite dev`, or one Pyodide refused), the first worker
+// initialises Python and sends back a snapshot of its own, which is kept instead.
 import * as Comlink from "comlink";
 import pythonWorkerUrl from "../../../../workers/python.worker.ts?worker&url";
 import {
@@ -22,6 +24,11 @@ const FRAME_READY_TIMEOUT_MS = 30_000;
 export const PYTHON_SNAPSHOT_CACHE = "fawn-python-snapshot";
 /** A snapshot is the interpreter's memory (about 30 MB); anything far larger is not one. */
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+/**
+ * The snapshot the build ships, relative to the base URL ("" when it ships none: `vite dev`). Gzipped, or inflated
+ * by the browser if the host sends it so: the python worker tells them apart.
+ */
+const SHIPPED_SNAPSHOT: string = import.meta.env.FAWN_PYTHON_SNAPSHOT ?? "";
 
 /** What a walled-off worker needs, read once per page from Fawn's own origin (the service worker's precache offline). */
 interface PythonAssets {
@@ -65,16 +72,35 @@ export class PythonFrameHost implements PythonFrameConnector {
     this.connections.delete(id);
   }
 
-  /** This build's snapshot, if one was kept (read anew for each worker, which takes it over: the page holds no copy). */
+  /**
+   * This build's snapshot: the kept one, else the shipped one (read anew for each worker, which takes it over: the page
+   * holds no copy). On a first use nothing is kept, and the download starts at once, beside reading Pyodide's files.
+   */
   private async readSnapshot(): Promise<ArrayBuffer | undefined> {
+    let shipped = (await this.hasSnapshot()) ? undefined : this.fetchShipped();
     try {
       const { snapshotKey } = await this.loadAssets();
       const response = await (await caches.open(PYTHON_SNAPSHOT_CACHE)).match(snapshotKey);
-      return await response?.arrayBuffer();
+      if (response) {
+        void shipped?.catch(() => undefined);
+        return await response.arrayBuffer();
+      }
     } catch {
-      // No Cache Storage (a private window may refuse it): Python starts the long way.
-      return undefined;
+      // No Cache Storage (a private window may refuse it): the shipped one, or Python starts the long way.
     }
+    shipped ??= this.fetchShipped();
+    return shipped.catch(() => undefined);
+  }
+
+  /** The snapshot the build ships, kept for the next workers as fetched; rejects when there is none or it fails. */
+  private async fetchShipped(): Promise<ArrayBuffer> {
+    if (!SHIPPED_SNAPSHOT) throw new Error("this build ships no snapshot");
+    const response = await fetch(new URL(`${this.base}${SHIPPED_SNAPSHOT}`, location.href));
+    if (!response.ok) throw new Error(`the snapshot answered ${response.status}`);
+    const bytes = await response.arrayBuffer();
+    // A copy: the worker takes `bytes` over.
+    void this.keepSnapshot(bytes.slice(0));
+    return bytes;
   }
 
   /** Whether any snapshot is kept (an older build's counts: Python was used here), without reading Pyodide's files. */
@@ -89,7 +115,7 @@ export class PythonFrameHost implements PythonFrameConnector {
     }
   }
 
-  /** Keeps `bytes` as this build's snapshot, replacing any other build's. */
+  /** Keeps `bytes` (the shipped snapshot, or one a worker made) as this build's, replacing any other build's. */
   private async keepSnapshot(bytes: ArrayBuffer): Promise<void> {
     if (bytes.byteLength === 0 || bytes.byteLength > MAX_SNAPSHOT_BYTES) return;
     try {
@@ -98,7 +124,7 @@ export class PythonFrameHost implements PythonFrameConnector {
       for (const request of await cache.keys()) if (request.url !== snapshotKey) await cache.delete(request);
       await cache.put(snapshotKey, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
     } catch {
-      // Storage full or refused: the next page starts Python the long way and offers a snapshot again.
+      // Storage full or refused: the next worker fetches the shipped one again (or starts Python the long way).
     }
   }
 
@@ -171,9 +197,9 @@ class FrameBroker implements PythonFrames {
 
   async spawn(): Promise<{ id: number; port: MessagePort }> {
     const id = this.nextId++;
-    const assets = await this.assets();
-    // Read while the frame loads.
+    // Read while Pyodide's files are read and the frame loads.
     const snapshot = this.snapshots.read();
+    const assets = await this.assets();
     const element = document.createElement("iframe");
     element.src = this.frameUrl;
     element.title = "Python";
