@@ -34,6 +34,10 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,
     browserName: "chromium",
+    // No service worker unless a test is about it. Installing one fetches and stores the whole precache in every new
+    // context, which costs about a third of a short test's time on 2 cores. The specs about offline use, updates, the
+    // share target, a folder base path and what the worker may fetch turn it back on (test.use serviceWorkers: "allow").
+    serviceWorkers: "block",
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: chromePath,

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // The Gateway integration tests over the in-memory store (src/storage/memory/), in a Node with no IndexedDB at all
@@ -23,6 +24,9 @@ export default defineConfig({
       "test/integration/thread-share-link.test.ts",
     ],
     environment: "node",
+    // Vitest runs one file at a time on 2 cores (cores - 1); its files wait on timers, sockets and child processes
+    // often enough that two at a time finish the suite in about two thirds of the time.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     globals: true,
     testTimeout: 20_000,
     env: { FAWN_TEST_STORAGE: "memory" },

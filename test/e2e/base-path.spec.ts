@@ -6,7 +6,7 @@ import { chatThenReopenOffline } from "./fixtures.ts";
 
 const APP_URL = `http://127.0.0.1:${BASE_APP_PORT}${BASE_PATH}`;
 
-test.use({ baseURL: APP_URL });
+test.use({ baseURL: APP_URL, serviceWorkers: "allow" });
 
 test("built for /fawn/, Fawn loads there, installs for that folder, chats, and opens offline", async ({
   page,

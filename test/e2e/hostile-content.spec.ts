@@ -797,7 +797,8 @@ async function importAndInspect(page: Page, context: BrowserContext): Promise<vo
 // renderer alone must hold.
 for (const csp of ["as served", "switched off"] as const) {
   test.describe(`with the page's CSP ${csp}`, () => {
-    test.use({ bypassCSP: csp === "switched off" });
+    // The service worker too: nothing it fetches may leave Fawn's origin either.
+    test.use({ bypassCSP: csp === "switched off", serviceWorkers: "allow" });
     test(`a DeerFlow thread full of hostile content runs no script in Fawn's origin and makes no request`, async ({
       page,
       context,

@@ -20,6 +20,9 @@ import {
   send,
 } from "./fixtures.ts";
 
+// Every test here is about what the service worker keeps and serves (the config blocks it elsewhere).
+test.use({ serviceWorkers: "allow" });
+
 /** Waits until the page's idle-time request has every lazy file cached (the service worker said so). */
 async function lazyPartsCached(page: Page): Promise<void> {
   await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, LAZY_PARTS_CACHED_MARK, {

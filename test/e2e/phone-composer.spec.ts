@@ -109,23 +109,27 @@ for (const size of ALL_SIZES) {
       await expect(page.getByRole("list", { name: "Attached files" })).toHaveCount(0);
     });
 
-    test("the toast saying Fawn works offline covers neither the message box nor Send", async ({ page }) => {
-      // The service worker precaches the whole app (Python included) before it says so: slow on a loaded machine.
-      test.setTimeout(120_000);
-      await page.goto("/");
-      const toast = page.getByRole("status").filter({ hasText: "works offline" });
-      await expect(toast).toBeVisible({ timeout: 90_000 });
-      const shown = (await toast.boundingBox())!;
-      for (const [what, control] of [
-        ["the message box", box(page)],
-        ["Send", page.getByRole("button", { name: "Send" })],
-        ["Attach files", page.getByRole("button", { name: "Attach files" })],
-        ["Mode", page.getByRole("radiogroup", { name: "Mode" })],
-      ] as const) {
-        expect(overlap(shown, (await control.boundingBox())!), `the toast over ${what}`).toBe(false);
-      }
-      expect(shown.x).toBeGreaterThanOrEqual(0);
-      expect(shown.x + shown.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+    test.describe("with the service worker", () => {
+      test.use({ serviceWorkers: "allow" });
+
+      test("the toast saying Fawn works offline covers neither the message box nor Send", async ({ page }) => {
+        // The service worker precaches the whole app (Python included) before it says so: slow on a loaded machine.
+        test.setTimeout(120_000);
+        await page.goto("/");
+        const toast = page.getByRole("status").filter({ hasText: "works offline" });
+        await expect(toast).toBeVisible({ timeout: 90_000 });
+        const shown = (await toast.boundingBox())!;
+        for (const [what, control] of [
+          ["the message box", box(page)],
+          ["Send", page.getByRole("button", { name: "Send" })],
+          ["Attach files", page.getByRole("button", { name: "Attach files" })],
+          ["Mode", page.getByRole("radiogroup", { name: "Mode" })],
+        ] as const) {
+          expect(overlap(shown, (await control.boundingBox())!), `the toast over ${what}`).toBe(false);
+        }
+        expect(shown.x).toBeGreaterThanOrEqual(0);
+        expect(shown.x + shown.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+      });
     });
   });
 }

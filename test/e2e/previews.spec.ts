@@ -240,24 +240,28 @@ test('an HTML preview makes no request until "Allow network" is on, then it does
   }
 });
 
-test("an HTML preview works offline: its frame document comes from the service worker's precache", async ({
-  page,
-  context,
-}) => {
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
-  await present(page, {
-    "offline.html": "<!doctype html><h1>Offline page</h1><script>document.body.append('script ran')</script>",
+test.describe("with the service worker", () => {
+  test.use({ serviceWorkers: "allow" });
+
+  test("an HTML preview works offline: its frame document comes from the service worker's precache", async ({
+    page,
+    context,
+  }) => {
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+    await present(page, {
+      "offline.html": "<!doctype html><h1>Offline page</h1><script>document.body.append('script ran')</script>",
+    });
+    await context.setOffline(true);
+    try {
+      await page.reload();
+      await page.getByRole("navigation", { name: "Threads" }).getByRole("link").first().click();
+      const dialog = await openPreview(page, "offline.html");
+      await expect(htmlPage(dialog).getByRole("heading", { name: "Offline page" })).toBeVisible();
+      await expect(htmlPage(dialog).getByText("script ran")).toBeVisible();
+    } finally {
+      await context.setOffline(false);
+    }
   });
-  await context.setOffline(true);
-  try {
-    await page.reload();
-    await page.getByRole("navigation", { name: "Threads" }).getByRole("link").first().click();
-    const dialog = await openPreview(page, "offline.html");
-    await expect(htmlPage(dialog).getByRole("heading", { name: "Offline page" })).toBeVisible();
-    await expect(htmlPage(dialog).getByText("script ran")).toBeVisible();
-  } finally {
-    await context.setOffline(false);
-  }
 });
 
 test("closing a preview and opening another at once leaves the other open", async ({ page }) => {

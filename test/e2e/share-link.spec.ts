@@ -177,7 +177,7 @@ test("a .fawn shared to the installed app, or opened with it, asks in the Shared
   const file = { name: (await saving).suggestedFilename(), base64: (await bytesOf(await saving)).toString("base64") };
 
   // share_target: the system posts the file to the service worker, which opens the app with it.
-  const sharing = await browser.newContext();
+  const sharing = await browser.newContext({ serviceWorkers: "allow" });
   try {
     const app = await sharing.newPage();
     await app.goto(`${baseURL}/`);
