@@ -38,7 +38,9 @@ export default defineConfig({
     // context, which costs about a third of a short test's time on 2 cores. The specs about offline use, updates, the
     // share target, a folder base path and what the worker may fetch turn it back on (test.use serviceWorkers: "allow").
     serviceWorkers: "block",
-    trace: "retain-on-failure",
+    // A trace on the retry of a failed test only: recording one (its screencast above all) takes about half again as
+    // much CPU as the test itself, and every test paid that for the rare one that failed.
+    trace: "on-first-retry",
     launchOptions: {
       executablePath: chromePath,
       args: [

@@ -10,7 +10,6 @@ import { LAZY_CACHE, LAZY_PARTS_CACHED_MARK } from "../../src/protocol/lazy-part
 import {
   assistantMessages,
   callTool,
-  callTools,
   chatThenReopenOffline,
   configureEndpoint,
   openPreview,
@@ -100,9 +99,7 @@ test("python3's standard library works offline once idle caching has finished: P
   await context.setOffline(false);
 });
 
-// Fails on merged main (issue 34, left open): the page has fetched mermaid.core itself before idle caching was
-// checked, so "never used before" does not hold; not yet known what fetches it.
-test.fixme("a diagram and a PDF's Markdown copy work offline once idle caching has finished, never used before", async ({
+test("a diagram and a PDF's Markdown copy work offline once idle caching has finished, never used before", async ({
   page,
   context,
 }) => {
@@ -110,11 +107,13 @@ test.fixme("a diagram and a PDF's Markdown copy work offline once idle caching h
   await page.goto("/");
   await configureEndpoint(page);
   const OUTPUTS = "/mnt/user-data/outputs";
+  // Written by bash, whose step shows the command as text: a write_file step of a .md shows its content as Markdown,
+  // which would draw the diagram (and fetch mermaid) on this page.
   await send(
     page,
-    callTools([
-      ["write_file", { path: `${OUTPUTS}/flow.md`, content: "# Flow\n\n```mermaid\nflowchart LR\n  A --> B\n```\n" }],
-    ]),
+    callTool("bash", {
+      command: "printf '# Flow\\n\\n```mermaid\\nflowchart LR\\n  A --> B\\n```\\n' > " + `${OUTPUTS}/flow.md`,
+    }),
   );
   await runEnded(page);
   await send(page, callTool("present_files", { filepaths: [`${OUTPUTS}/flow.md`] }));
@@ -234,8 +233,8 @@ async function host(dist: string) {
   };
 }
 
-// Fails on merged main (issue 34, left open): after Reload the page still shows the old index.html within 60 s.
-test.fixme("an update replaces a changed lazy file and keeps serving the right files, offline too", async ({
+// The update comes to a page that was not yet controlled when it loaded (the first visit, left open).
+test("an update replaces a changed lazy file and keeps serving the right files, offline too", async ({
   page,
   context,
 }) => {

@@ -18,12 +18,19 @@ export function UpdatePrompt() {
     if (offlineReady()) setTimeout(() => setOfflineReady(false), 6000);
   });
 
+  // The new worker takes over, then the page loads again from it. workbox-window reloads by itself only when this page
+  // was already controlled when it loaded: a first visit left open until an update came would stay on the old version.
+  const reload = () => {
+    navigator.serviceWorker.addEventListener("controllerchange", () => window.location.reload(), { once: true });
+    void updateServiceWorker(true);
+  };
+
   return (
     <>
       <Show when={needRefresh()}>
         <div class="toast" role="alert">
           <span>{t("update.ready")}</span>
-          <button type="button" class="primary" onClick={() => void updateServiceWorker(true)}>
+          <button type="button" class="primary" onClick={reload}>
             {t("update.reload")}
           </button>
           <button type="button" class="ghost" onClick={() => setNeedRefresh(false)}>
