@@ -12,6 +12,7 @@ import {
   callTool,
   chatThenReopenOffline,
   configureEndpoint,
+  conversation,
   openPreview,
   openTerminal,
   rowsReading,
@@ -138,6 +139,9 @@ test("a diagram and a PDF's Markdown copy work offline once idle caching has fin
     // A PDF sent offline is converted in the agent worker (pdfjs and its worker) before the model is tried.
     await page.getByLabel("Attach files").setInputFiles("test/fixtures/documents/summary.pdf");
     await send(page, "here is the summary");
+    // The upload is stored (and converted) before the model is tried: offline, the run ends on the model's sentence.
+    // The Uploads dialog lists what is stored when it opens.
+    await expect(conversation(page).getByRole("alert")).toContainText("Could not reach the model endpoint");
     await page.getByRole("button", { name: "Thread actions" }).click();
     await page.getByRole("menuitem", { name: "Uploads" }).click();
     const uploads = page.getByRole("dialog", { name: "Uploads" }).getByRole("list", { name: "Uploads" });
