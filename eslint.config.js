@@ -145,6 +145,7 @@ export default tseslint.config(
       "dist/",
       "dist-base/",
       "dist-*/",
+      "reports/",
       "reports-*/",
       "node_modules/",
       "test-results/",
