@@ -16,6 +16,7 @@ import { join } from "node:path";
 import type * as LighthouseModule from "lighthouse";
 import { startPreview, type PreviewServer } from "../scripts/preview-server.ts";
 import { median, saveBenchResult, type BenchGoal, type BenchTable } from "./report.ts";
+import type { TraceEvent as ChromeTraceEvent } from "./chrome-trace.ts";
 
 const { default: lighthouse, defaultConfig } = (await import(
   process.env.LIGHTHOUSE_MODULE ?? "lighthouse"
@@ -53,16 +54,10 @@ interface Run {
   failed: string[];
 }
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { frame?: string; data?: { frames?: { frame: string; isOutermostMainFrame?: boolean }[] } };
-}
+type TraceEvent = ChromeTraceEvent<{
+  frame?: string;
+  data?: { frames?: { frame: string; isOutermostMainFrame?: boolean }[] };
+}>;
 
 /**
  * The longest top-level main-thread task that ends after the first contentful paint: Lighthouse's simulated throttling

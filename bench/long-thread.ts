@@ -12,6 +12,7 @@ import { CHECKPOINT_DECODE_MEASURE } from "../src/storage/checkpoint-decodes.ts"
 import { setTimeout as sleep } from "node:timers/promises";
 import { startPreview } from "../scripts/preview-server.ts";
 import { saveBenchResult, type BenchGoal } from "./report.ts";
+import type { TraceEvent } from "./chrome-trace.ts";
 
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const PORT = Number(process.env.BENCH_APP_PORT ?? 4183);
@@ -173,17 +174,6 @@ const WAIT_SHOWN = `
     check();
   });
 `;
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string };
-}
 
 /** The decode measures the agent worker holds (none: a build that records none). */
 async function workerDecodes(

@@ -23,6 +23,7 @@ import {
 } from "../test/mock-llm/scenarios.ts";
 import { startMockLlm } from "../test/mock-llm/server.ts";
 import { startPreview } from "../scripts/preview-server.ts";
+import type { TraceEvent } from "./chrome-trace.ts";
 
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 // Not 4190: that is ManageSieve, a port fetch and Chromium refuse.
@@ -45,17 +46,6 @@ const FAWN_ONLY = !!process.env.BENCH_STREAM_FAWN_ONLY;
 interface Update {
   at: number;
   chars: number;
-}
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: unknown };
 }
 
 /** A measured stream: the page's updates and its main-thread tasks, both on the page's clock (ms). */
