@@ -8,7 +8,8 @@
 // run bench:stream does it). Prints numbers only; nothing here is a timed assertion (docs/architecture.md#d10-tests).
 // For trying a change: BENCH_STREAM_FAWN_ONLY=1 runs Fawn's two streams only (printed, saved apart from the real
 // result), BENCH_STREAM_CSS adds a style sheet to the page, BENCH_STREAM_TRACE_DIR keeps each Chromium trace
-// (with JS samples when BENCH_STREAM_PROFILE=1).
+// (with JS samples when BENCH_STREAM_PROFILE=1; BENCH_STREAM_CATEGORIES adds trace categories, comma-separated, such
+// as disabled-by-default-devtools.timeline.invalidationTracking to see what made the page recalculate style).
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -155,6 +156,7 @@ async function traceStream(
       "blink.user_timing",
       // JS samples in the kept trace (they cost time themselves: for finding where script goes, not for figures).
       ...(process.env.BENCH_STREAM_PROFILE ? ["disabled-by-default-v8.cpu_profiler"] : []),
+      ...(process.env.BENCH_STREAM_CATEGORIES?.split(",") ?? []),
     ],
   });
   const sync = await page.evaluate(() => performance.mark("fawn-bench-sync").startTime);

@@ -160,6 +160,17 @@ export function App(props: { init: () => Promise<void> }) {
   const keys = (action: ShortcutAction) => shortcutKeys(action, mac)[0];
   // Booleans, so that the list is not rebuilt on every streamed token.
   const hasThread = createMemo(() => Boolean(openThread.thread()));
+  // Whether the side panels show anything (the Artifacts or the Plan region): on a wide screen they then take a column
+  // beside the conversation (workspace.css). A class, not a `.main:has(…)` rule: Chromium checked such a rule again
+  // on every node a streaming reply put into the page, and recalculated the style of the whole workspace each time.
+  const sidePanelsShown = createMemo(() => {
+    const thread = openThread.thread();
+    if (!thread) return false;
+    const run = runs.run();
+    const paths = run?.artifacts ?? thread.artifacts ?? [];
+    const todos = run?.todos ?? thread.todos ?? [];
+    return paths.length > 0 || todos.length > 0 || filesBeingWritten(run).length > 0;
+  });
   const running = createMemo(() => Boolean(runs.run()));
   const commands = createMemo((): PaletteCommand[] => [
     { id: "new-thread", label: t("common.newThread"), keys: keys("new-thread"), run: newThread },
@@ -241,7 +252,7 @@ export function App(props: { init: () => Promise<void> }) {
         <div class="sidebar-scrim" aria-hidden="true" onClick={() => closeThreads(true)} />
       </Show>
       {/* While the thread list lies over it on a phone, the rest is out of reach of Tab and screen readers. */}
-      <main class="main" inert={phone() && threadsOpen()}>
+      <main class="main" classList={{ "with-side-panels": sidePanelsShown() }} inert={phone() && threadsOpen()}>
         <SharedOriginNotice />
         <NoticeBanner notice={notices.notice()} onDismiss={() => notices.setNotice(undefined)} />
         <StartStep>
