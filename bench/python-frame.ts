@@ -12,6 +12,8 @@
 // served elsewhere: BENCH_APP_URL=http://127.0.0.1:4183 (another build, e.g. an older commit's). BENCH_LABEL names
 // the build in the heading. Prints numbers only; nothing here is a timed assertion (docs/architecture.md#d10-tests).
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { configureMockModel } from "./app-page.ts";
 import { median, saveBenchResult, type BenchTable } from "./report.ts";
 import { startMockLlm } from "../test/mock-llm/server.ts";
@@ -25,10 +27,10 @@ const PORT = Number(process.env.BENCH_APP_PORT ?? 4182);
 const BASE_DIST = process.env.BENCH_BASE_DIST;
 const WARM_RUNS = 10;
 const BACK_RUNS = 5;
-/** First visits of each app, alternating. */
-const FIRST_VISITS = 3;
-/** Repeat visits of each app, alternating. */
-const REPEAT_VISITS = 3;
+/** First visits of each app, alternating (BENCH_PYTHON_VISITS: how many, for trying a change). */
+const FIRST_VISITS = Number(process.env.BENCH_PYTHON_VISITS ?? 3);
+/** Repeat visits of each app, alternating (BENCH_PYTHON_VISITS too). */
+const REPEAT_VISITS = Number(process.env.BENCH_PYTHON_VISITS ?? 3);
 /** The cache the page keeps the interpreter snapshot in (src/sandbox/python/page/python-frame-host.ts). */
 const SNAPSHOT_CACHE = "fawn-python-snapshot";
 /** How long to wait for the first visit's snapshot to be kept. */
@@ -38,6 +40,19 @@ const PAUSE_MS = 3_000;
 /** A cold start on a busy 2-core machine can take a minute. */
 const RUN_TIMEOUT_MS = 180_000;
 const PRINT = "python3 -c 'print(1)'";
+/**
+ * BENCH_PYTHON_TRACE_DIR: keeps a Chromium trace (every thread) of the first first visit's python3 and of the first
+ * repeat visit's, for finding where the time goes.
+ */
+const TRACE_DIR = process.env.BENCH_PYTHON_TRACE_DIR;
+const TRACE_CATEGORIES = [
+  "devtools.timeline",
+  "disabled-by-default-devtools.timeline",
+  "v8",
+  "v8.wasm",
+  "toplevel",
+  "loading",
+];
 const ECHO = "echo 1";
 
 // Helpers in the page, as a string: tsx would wrap named functions in a helper the page does not have.
@@ -171,6 +186,8 @@ async function waitForSnapshot(page: Page): Promise<boolean> {
   return false;
 }
 
+let repeatTraced = false;
+
 /** A repeat visit: a fresh page in the same profile opens `thread`; its first python3 is timed. */
 async function repeatVisit(context: BrowserContext, url: string, pauseMs = 0): Promise<number> {
   const page = await context.newPage();
@@ -186,7 +203,14 @@ async function repeatVisit(context: BrowserContext, url: string, pauseMs = 0): P
       await timeRuns(page, ECHO, 1);
       await page.waitForTimeout(pauseMs);
     }
+    const browser = context.browser();
+    const tracing = TRACE_DIR && browser && !repeatTraced && pauseMs === 0;
+    if (tracing) {
+      repeatTraced = true;
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    }
     const [time] = await timeRuns(page, PRINT, 1);
+    if (tracing) writeFileSync(join(TRACE_DIR, `python-repeat-visit-${Date.now()}.json`), await browser.stopTracing());
     return time!;
   } finally {
     await page.close();
@@ -235,7 +259,10 @@ try {
     const order = base && i % 2 === 1 ? [base, app] : base ? [app, base] : [app];
     for (const url of order) {
       const visit = await firstVisit(browser, url, mock.url);
+      const tracing = TRACE_DIR && i === 0 && url === app;
+      if (tracing) await browser.startTracing(visit.page, { categories: TRACE_CATEGORIES });
       const [time] = await timeRuns(visit.page, PRINT, 1);
+      if (tracing) writeFileSync(join(TRACE_DIR, `python-first-visit-${Date.now()}.json`), await browser.stopTracing());
       (url === app ? cold : baseCold).push(time!);
       if (url === app && !main) main = visit;
       else if (url === base && !baseMain) baseMain = visit;

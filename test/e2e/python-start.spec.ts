@@ -1,5 +1,5 @@
 // python3 starts from a snapshot of a fresh interpreter (src/sandbox/python/page/python-frame-host.ts): the first
-// python3 of a page keeps one in Fawn's Cache Storage, and the next page's interpreters start from it (its spare is
+// python3 of a page keeps one (inflated) in Fawn's Cache Storage, and the next page's interpreters start from it (its spare is
 // prestarted when the thread's sandbox opens). A program run before must leave nothing in them, and python3 must work
 // as usual. Built app in Chromium; no timings asserted.
 import { expect, test, type Page } from "@playwright/test";
@@ -34,6 +34,16 @@ function keptSnapshots(page: Page): Promise<number> {
   return page.evaluate(async () => (await (await caches.open("fawn-python-snapshot")).keys()).length);
 }
 
+/** Whether the kept snapshot is inflated (the build ships it gzipped; the first worker sends it back inflated). */
+function keptSnapshotInflated(page: Page): Promise<boolean> {
+  return page.evaluate(async () => {
+    const cache = await caches.open("fawn-python-snapshot");
+    const [request] = await cache.keys();
+    const bytes = new Uint8Array(await (await cache.match(request!))!.arrayBuffer());
+    return bytes.length > 0 && !(bytes[0] === 0x1f && bytes[1] === 0x8b);
+  });
+}
+
 test("the next page's python3 starts from the kept snapshot, with nothing of an earlier program in it", async ({
   page,
 }) => {
@@ -47,6 +57,8 @@ test("the next page's python3 starts from the kept snapshot, with nothing of an 
   await expect(assistantMessages(page).last()).toContainText("The tool returned: traces left", { timeout: 120_000 });
   await runEnded(page);
   await expect.poll(() => keptSnapshots(page), { timeout: 30_000 }).toBe(1);
+  // Kept inflated, so the next page's workers do not inflate it again.
+  expect(await keptSnapshotInflated(page)).toBe(true);
 
   await page.reload();
   await page.getByRole("button", { name: "New thread" }).click();
