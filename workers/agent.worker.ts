@@ -22,6 +22,7 @@ const sandboxes = new WorkerSandboxes(
     python: {
       connect: async () => (await pythonHost).connect(),
       disconnect: (id) => void pythonHost.then((host) => host.disconnect(id)).catch(() => undefined),
+      warm: () => void pythonHost.then((host) => host.warm()).catch(() => undefined),
     },
   },
 );

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { openFawnDb, ThreadFiles } from "../../storage/index.ts";
 import { IndexedDbThreadFileStore } from "../indexed-db-thread-file-store.ts";
 import { SandboxFileError, SandboxPathError } from "../sandbox.ts";
-import { WorkerSandboxes, type SandboxWorker } from "./worker-sandbox-client.ts";
+import { namesPython, WorkerSandboxes, type SandboxWorker } from "./worker-sandbox-client.ts";
 import { WorkerSandboxServer } from "./worker-sandbox-server.ts";
 
 /** A "worker" made of a MessageChannel around a server in this thread; terminate closes the channel. */
@@ -78,4 +78,41 @@ describe("WorkerSandboxes", () => {
     expect(result.stderr).toMatch(/ran longer than/);
     expect(created[0]?.terminated).toBe(true);
   }, 10_000);
+});
+
+describe("a command that names Python", () => {
+  it("is told apart from one that does not", () => {
+    for (const command of [
+      "python3 -c 'print(1)'",
+      "python x.py",
+      "cd /mnt/user-data/workspace && python3.12 -m http.server",
+      "echo 'print(1)' | python3",
+      "/usr/bin/python3 -V",
+      "pip install rich",
+      "(python3<in.txt)",
+    ]) {
+      expect(namesPython(command), command).toBe(true);
+    }
+    for (const command of ["ls", "echo pythonista", "cat python_notes.md", "grep -r pip.conf .", "pythonic"]) {
+      expect(namesPython(command), command).toBe(false);
+    }
+  });
+
+  it("has the page start reading what Python needs before the sandbox worker is up, once per command", async () => {
+    const { createWorker } = fakeWorkers(await openServer());
+    let warmed = 0;
+    const python = {
+      connect: () => new Promise<never>(() => undefined),
+      disconnect: () => undefined,
+      warm: () => warmed++,
+    };
+    const sandboxes = new WorkerSandboxes(createWorker, { python });
+    const sandbox = sandboxes.open("t");
+    const run = sandbox.run("python3 -c 'print(1)' > /dev/null; echo done");
+    expect(warmed).toBe(1);
+    await run;
+    await sandbox.run("echo second");
+    expect(warmed).toBe(1);
+    sandboxes.dispose();
+  });
 });

@@ -33,7 +33,20 @@ export interface WorkerSandboxesOptions {
    * A broker port on the page's Python frames for each sandbox worker started (PythonFrameConnector.connect), and
    * its release when that worker ends. Without it, python3 waits for one that never comes (tests without a page).
    */
-  python?: { connect(): Promise<{ id: number; port: MessagePort }>; disconnect(id: number): void };
+  python?: {
+    connect(): Promise<{ id: number; port: MessagePort }>;
+    disconnect(id: number): void;
+    /** A command names python3: the page starts reading what Python needs (PythonFrameConnector.warm). */
+    warm?(): void;
+  };
+}
+
+/** A command line that names Python or pip (`python3 x.py`, `cd a && python -m y`, `pip install z`). */
+const NAMES_PYTHON = /(?:^|[\s;&|(`/])(?:python(?:3(?:\.\d+)?)?|pip3?)(?=$|[\s;&|)<>`])/;
+
+/** Whether `command` names Python or pip, so its interpreter is likely to start. */
+export function namesPython(command: string): boolean {
+  return NAMES_PYTHON.test(command);
 }
 
 /** The sandbox worker of this agent worker, restarted when a command has to be killed. */
@@ -48,6 +61,11 @@ export class WorkerSandboxes {
   /** The sandbox of a thread; cheap, holds nothing until used. */
   open(threadId: string): SandboxClient {
     return new WorkerSandboxClient(this, threadId);
+  }
+
+  /** Before `command` runs: when it names Python, the page starts reading what Python needs meanwhile. */
+  prepare(command: string): void {
+    if (namesPython(command)) this.options.python?.warm?.();
   }
 
   /** Terminates the worker; the next call starts a fresh one. */
@@ -100,6 +118,7 @@ class WorkerSandboxClient extends SandboxClient {
   override async run(command: string, options: RunOptions = {}): Promise<CommandResult> {
     const { signal, cwd, env } = options;
     const timeoutMs = options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+    this.workers.prepare(command);
     const live = this.workers.worker();
     let killTimer: ReturnType<typeof setTimeout> | undefined;
     let reason: "timeout" | "cancelled" | undefined;

@@ -61,4 +61,9 @@ export interface PythonFrameConnector {
   connect(): { id: number; port: MessagePort };
   /** Ends every worker started through connection `id` (its sandbox worker was terminated). */
   disconnect(id: number): void;
+  /**
+   * A python3 is on its way (a command names it): starts reading what its worker needs (Pyodide's files, the
+   * snapshot) while the sandbox worker starts, unless a Python worker is up in this page already.
+   */
+  warm(): void;
 }

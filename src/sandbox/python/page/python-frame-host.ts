@@ -50,6 +50,8 @@ export class PythonFrameHost implements PythonFrameConnector {
   private readonly connections = new Map<number, FrameBroker>();
   private nextConnection = 1;
   private readonly frameUrl: string;
+  /** A snapshot read ahead by `warm`, for the next worker. */
+  private warmed: Promise<ArrayBuffer | undefined> | undefined;
 
   /** @param base The app's base URL (Vite's BASE_URL), which frames/ and pyodide/ are relative to. */
   constructor(private readonly base: string = import.meta.env.BASE_URL) {
@@ -61,7 +63,7 @@ export class PythonFrameHost implements PythonFrameConnector {
     const id = this.nextConnection++;
     const { port1, port2 } = new MessageChannel();
     const broker = new FrameBroker(() => this.loadAssets(), this.frameUrl, {
-      read: () => this.readSnapshot(),
+      read: () => this.takeSnapshot(),
       keep: (bytes) => this.keepSnapshot(bytes),
       has: () => this.hasSnapshot(),
     });
@@ -74,6 +76,24 @@ export class PythonFrameHost implements PythonFrameConnector {
   disconnect(id: number): void {
     this.connections.get(id)?.dispose();
     this.connections.delete(id);
+  }
+
+  /**
+   * A python3 is on its way: reads Pyodide's files and a snapshot now, beside the sandbox worker's start (about 1 s
+   * on a 2-core machine), instead of after it. Nothing when a Python worker is up (or starting) in this page: that one
+   * (or the spare after it) runs the program.
+   */
+  warm(): void {
+    if ([...this.connections.values()].some((broker) => broker.running())) return;
+    this.loadAssets().catch(() => undefined);
+    this.warmed ??= this.readSnapshot();
+  }
+
+  /** The snapshot `warm` read ahead, else one read now. */
+  private takeSnapshot(): Promise<ArrayBuffer | undefined> {
+    const warmed = this.warmed;
+    this.warmed = undefined;
+    return warmed ?? this.readSnapshot();
   }
 
   /**
@@ -300,6 +320,11 @@ class FrameBroker implements PythonFrames {
     if (bytes) start.snapshot = bytes;
     element.contentWindow?.postMessage(start, location.origin, bytes ? [port1, bytes] : [port1]);
     return Comlink.transfer({ id, port: port2 }, [port2]);
+  }
+
+  /** Whether a Python worker of this broker is up or starting. */
+  running(): boolean {
+    return this.frames.size > 0;
   }
 
   failure(id: number): Promise<string> {
