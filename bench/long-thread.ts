@@ -11,7 +11,7 @@ import { chromium, type Browser, type Page } from "@playwright/test";
 import { CHECKPOINT_DECODE_MEASURE } from "../src/storage/checkpoint-decodes.ts";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startPreview } from "../scripts/preview-server.ts";
-import { saveBenchResult, type BenchGoal } from "./report.ts";
+import { median, saveBenchResult, type BenchGoal } from "./report.ts";
 import type { TraceEvent } from "./chrome-trace.ts";
 
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
@@ -29,6 +29,26 @@ const TITLE = "Long thread benchmark";
 /** A word only in an early message (the 11th), which the search must find and jump to. */
 const FAR_WORD = "narwhal";
 const FAR_INDEX = 10;
+/** Runs of this build and of the one before (alternating, each in a fresh profile): figures are their medians. */
+const RUNS = Math.max(1, Number(process.env.BENCH_LONG_THREAD_RUNS ?? 3));
+
+/**
+ * The runs' figures as one: each number the median of the runs' (those that have it), a flag true only if true in
+ * every run. Single runs on a shared 2-core machine vary by 2×.
+ */
+function medianOf<T>(runs: readonly T[]): T {
+  const [first] = runs;
+  if (typeof first === "number") return median([...(runs as readonly number[])]) as T;
+  if (typeof first === "boolean") return runs.every(Boolean) as T;
+  if (first === null || typeof first !== "object") return first as T;
+  const keys = new Set(runs.flatMap((run) => Object.keys(run as object)));
+  return Object.fromEntries(
+    [...keys].map((key) => [
+      key,
+      medianOf(runs.map((run) => (run as Record<string, unknown>)[key]).filter((value) => value !== undefined)),
+    ]),
+  ) as T;
+}
 
 /** A DeerFlow thread.json (its checkpoint state, as DeerFlow's API returns it) of `count` alternating messages. */
 function threadJson(count: number): string {
@@ -453,9 +473,15 @@ try {
     console.log(JSON.stringify(await measureOpens(browser, preview.url, json, true), null, 1));
     if (basePreview) console.log(JSON.stringify(await measureOpens(browser, basePreview.url, json, false), null, 1));
   }
-  fawn = opensOnly ? (undefined as never) : await measure(browser, preview.url, json);
-  // The decode measures came with this issue: the app before it records none.
-  if (basePreview) base = await measureOpens(browser, basePreview.url, json, false);
+  const fawnRuns: Measures[] = [];
+  const baseRuns: NonNullable<typeof base>[] = [];
+  for (let run = 0; run < (opensOnly ? 0 : RUNS); run++) {
+    fawnRuns.push(await measure(browser, preview.url, json));
+    // The decode measures came with this issue: the app before it records none.
+    if (basePreview) baseRuns.push(await measureOpens(browser, basePreview.url, json, false));
+  }
+  fawn = opensOnly ? (undefined as never) : medianOf(fawnRuns);
+  if (baseRuns.length > 0) base = medianOf(baseRuns);
   if (ANCHOR_URL) anchor = await measure(browser, ANCHOR_URL, json);
 } finally {
   await browser.close();
@@ -552,7 +578,8 @@ saveBenchResult({
     "area, then to the page's next task after the following frame (the page answers input again); long tasks are " +
     "the browser's Long Tasks (over 50 ms) from the click until 1.5 s later. Scroll: the conversation scrolled up " +
     `${SCROLL_STEP} px a frame until its first message shows at the top. Search: typing a word of the 11th message in ` +
-    "Search threads, then clicking the result, until that message is on screen." +
+    "Search threads, then clicking the result, until that message is on screen. Each figure is the median of " +
+    `${RUNS} runs, each in a fresh profile (this build and the one before alternating).` +
     (anchor ? ` The anchor is the same run against ${ANCHOR_NAME}, served at BENCH_ANCHOR_URL.` : ""),
   goals,
   notes: [
