@@ -7,7 +7,7 @@
 // of a second instead of initialising Python); otherwise this worker sends one back, taken before any program ran in it.
 import { PythonCore, type PyodideRuntime } from "../src/sandbox/python/python-core.ts";
 import type { PythonFrameStart } from "../src/sandbox/python/python-frame-protocol.ts";
-import { PYODIDE_ENV } from "../src/sandbox/python/python-snapshot.ts";
+import { isGzippedSnapshot, PYODIDE_ENV } from "../src/sandbox/python/python-snapshot.ts";
 import {
   servePythonRequests,
   type PythonSnapshotMessage,
@@ -34,13 +34,9 @@ interface SnapshotMaker {
   makeMemorySnapshot(): Uint8Array;
 }
 
-/**
- * A snapshot as Pyodide made it. The shipped one is gzipped, unless the host sent it with `Content-Encoding: gzip` and
- * the browser inflated it already: its first bytes say which.
- */
+/** A snapshot as Pyodide made it: the shipped one is gzipped (see isGzippedSnapshot). */
 async function inflated(bytes: ArrayBuffer): Promise<ArrayBuffer> {
-  const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
-  if (head[0] !== 0x1f || head[1] !== 0x8b) return bytes;
+  if (!isGzippedSnapshot(bytes)) return bytes;
   return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
 }
 

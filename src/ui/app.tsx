@@ -160,17 +160,16 @@ export function App(props: { init: () => Promise<void> }) {
   const keys = (action: ShortcutAction) => shortcutKeys(action, mac)[0];
   // Booleans, so that the list is not rebuilt on every streamed token.
   const hasThread = createMemo(() => Boolean(openThread.thread()));
-  // Whether the side panels show anything (the Artifacts or the Plan region): on a wide screen they then take a column
-  // beside the conversation (workspace.css). A class, not a `.main:has(…)` rule: Chromium checked such a rule again
-  // on every node a streaming reply put into the page, and recalculated the style of the whole workspace each time.
-  const sidePanelsShown = createMemo(() => {
-    const thread = openThread.thread();
-    if (!thread) return false;
-    const run = runs.run();
-    const paths = run?.artifacts ?? thread.artifacts ?? [];
-    const todos = run?.todos ?? thread.todos ?? [];
-    return paths.length > 0 || todos.length > 0 || filesBeingWritten(run).length > 0;
-  });
+  // What the side panels show (the thread's presented files, those being written, its plan), read once for the panels
+  // and for the layout: when any shows, a wide screen gives them a column beside the conversation (workspace.css). A
+  // class, not a `.main:has(…)` rule: Chromium checked such a rule again on every node a streaming reply put into the
+  // page, and recalculated the style of the whole workspace each time.
+  const sideFiles = createMemo(() => runs.run()?.artifacts ?? openThread.thread()?.artifacts ?? []);
+  const sideWriting = createMemo(() => filesBeingWritten(runs.run()));
+  const sideTodos = createMemo(() => runs.run()?.todos ?? openThread.thread()?.todos ?? []);
+  const sidePanelsShown = createMemo(
+    () => hasThread() && (sideFiles().length > 0 || sideWriting().length > 0 || sideTodos().length > 0),
+  );
   const running = createMemo(() => Boolean(runs.run()));
   const commands = createMemo((): PaletteCommand[] => [
     { id: "new-thread", label: t("common.newThread"), keys: keys("new-thread"), run: newThread },
@@ -272,9 +271,9 @@ export function App(props: { init: () => Promise<void> }) {
             <SidePanels
               client={client}
               threadId={thread().thread_id}
-              paths={runs.run()?.artifacts ?? thread().artifacts ?? []}
-              writing={filesBeingWritten(runs.run())}
-              todos={runs.run()?.todos ?? thread().todos ?? []}
+              paths={sideFiles()}
+              writing={sideWriting()}
+              todos={sideTodos()}
               onPreview={notices.openPreview}
             />
           )}

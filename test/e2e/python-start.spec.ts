@@ -1,7 +1,7 @@
 // python3 starts from a snapshot of a fresh interpreter (src/sandbox/python/page/python-frame-host.ts): the first
-// python3 of a page keeps one (inflated) in Fawn's Cache Storage, and the next page's interpreters start from it (its spare is
-// prestarted when the thread's sandbox opens). A program run before must leave nothing in them, and python3 must work
-// as usual. Built app in Chromium; no timings asserted.
+// python3 of a page keeps one (inflated) in Fawn's Cache Storage, and the next page's interpreters start from it (its
+// spare is prestarted when the thread's sandbox opens). A program run before must leave nothing in them, and python3
+// must work as usual. Built app in Chromium; no timings asserted.
 import { expect, test, type Page } from "@playwright/test";
 import { assistantMessages, callTool, configureEndpoint, send } from "./fixtures.ts";
 
@@ -34,7 +34,7 @@ function keptSnapshots(page: Page): Promise<number> {
   return page.evaluate(async () => (await (await caches.open("fawn-python-snapshot")).keys()).length);
 }
 
-/** Whether the kept snapshot is inflated (the build ships it gzipped; the first worker sends it back inflated). */
+/** Whether the kept snapshot is inflated (the build ships it gzipped; the page keeps it inflated). */
 function keptSnapshotInflated(page: Page): Promise<boolean> {
   return page.evaluate(async () => {
     const cache = await caches.open("fawn-python-snapshot");

@@ -9,3 +9,12 @@
  * container says.
  */
 export const PYODIDE_ENV: Readonly<Record<string, string>> = { LANG: "C.UTF-8", _: "/usr/local/bin/python3" };
+
+/**
+ * Whether a snapshot's bytes are gzipped, as the build ships it. The browser may have inflated it already (a host that
+ * sends it with `Content-Encoding: gzip`), and the page keeps it inflated: its first bytes say which.
+ */
+export function isGzippedSnapshot(bytes: ArrayBuffer): boolean {
+  const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
+  return head[0] === 0x1f && head[1] === 0x8b;
+}

@@ -5,8 +5,8 @@
 // Removing a frame ends its worker: that is how a runaway program is stopped. Workers start from a memory snapshot of a
 // fresh interpreter, so they skip initialising Python: the one the build ships under pyodide/ (fetched on first use,
 // gzipped), which this page keeps, inflated, in Fawn's Cache Storage (never reachable from Python) for every later
-// worker, in this page and the next ones. Without it (offline before first use, `vite dev`, or one Pyodide refused), the first worker
-// initialises Python and sends back a snapshot of its own, which is kept instead.
+// worker, in this page and the next ones. Without it (offline before first use, `vite dev`, or one Pyodide refused),
+// the first worker initialises Python and sends back a snapshot of its own, which is kept instead.
 import * as Comlink from "comlink";
 import pythonWorkerUrl from "../../../../workers/python.worker.ts?worker&url";
 import {
@@ -17,6 +17,7 @@ import {
   type PythonFrames,
   type PythonFrameStart,
 } from "../python-frame-protocol.ts";
+import { isGzippedSnapshot } from "../python-snapshot.ts";
 
 /** How long a new frame may take to load and say it is listening. */
 const FRAME_READY_TIMEOUT_MS = 30_000;
@@ -150,13 +151,13 @@ export class PythonFrameHost implements PythonFrameConnector {
    */
   private async keepSnapshot(bytes: ArrayBuffer): Promise<void> {
     if (bytes.byteLength === 0 || bytes.byteLength > MAX_SNAPSHOT_BYTES) return;
-    await settled();
+    await laterWhenIdle();
     try {
       const { snapshotKey } = await this.loadAssets();
       const cache = await caches.open(PYTHON_SNAPSHOT_CACHE);
       for (const request of await cache.keys()) if (request.url !== snapshotKey) await cache.delete(request);
       const stored = new Blob([bytes]).stream();
-      const body = isGzip(bytes)
+      const body = isGzippedSnapshot(bytes)
         ? stored.pipeThrough(new DecompressionStream("gzip")).pipeThrough(atMost(MAX_SNAPSHOT_BYTES))
         : stored;
       await cache.put(snapshotKey, new Response(body, { headers: { "Content-Type": "application/octet-stream" } }));
@@ -176,7 +177,7 @@ export class PythonFrameHost implements PythonFrameConnector {
 }
 
 /** After KEEP_SNAPSHOT_DELAY_MS, at an idle moment of the page. */
-function settled(): Promise<void> {
+function laterWhenIdle(): Promise<void> {
   return new Promise((resolve) =>
     setTimeout(() => {
       if (typeof requestIdleCallback === "function") {
@@ -184,12 +185,6 @@ function settled(): Promise<void> {
       } else resolve();
     }, KEEP_SNAPSHOT_DELAY_MS),
   );
-}
-
-/** Whether `bytes` start as gzip does (the shipped snapshot, unless its host sent it with Content-Encoding: gzip). */
-function isGzip(bytes: ArrayBuffer): boolean {
-  const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
-  return head[0] === 0x1f && head[1] === 0x8b;
 }
 
 /** Passes at most `limit` bytes on, and fails the stream past that. */
