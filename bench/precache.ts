@@ -45,6 +45,7 @@ const DESCRIPTIONS: Record<(typeof LAZY_GROUPS)[number], string> = {
   diagrams: "diagrams (mermaid, its chunks, css-tree)",
   pdf: "PDF reading (pdfjs-dist and its worker)",
   python: "Python (everything under pyodide/)",
+  "on-device": "the on-device model runtime (wllama; cached on first use only)",
 };
 saveBenchResult({
   name: "install",

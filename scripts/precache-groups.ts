@@ -16,6 +16,7 @@ export const GROUP_RULES: Record<LazyGroup, { prefix?: string; packages?: string
   diagrams: { packages: ["mermaid", "@mermaid-js/", "css-tree"] },
   pdf: { packages: ["pdfjs-dist"] },
   python: { prefix: "pyodide/" },
+  "on-device": { packages: ["@wllama/wllama"] },
 };
 
 /** Reads a built file as text (undefined when it is not there), by its path relative to the build's folder. */
@@ -184,7 +185,10 @@ export interface PrecacheSizes {
 export function precacheSizes(dist: string): PrecacheSizes {
   const entries = injectedManifest(readFileSync(join(dist, "service-worker.js"), "utf8"));
   const empty = () => ({ files: 0, gzip: 0, raw: 0 });
-  const sizes: PrecacheSizes = { precache: empty(), lazy: { diagrams: empty(), pdf: empty(), python: empty() } };
+  const sizes: PrecacheSizes = {
+    precache: empty(),
+    lazy: { diagrams: empty(), pdf: empty(), python: empty(), "on-device": empty() },
+  };
   for (const entry of entries) {
     const bytes = readFileSync(join(dist, entry.url.split("?")[0]!));
     const sum = entry.lazy === undefined ? sizes.precache : sizes.lazy[entry.lazy];

@@ -6,7 +6,8 @@
 import * as Comlink from "comlink";
 import { openGateway } from "../src/gateway/index.ts";
 import { GATEWAY_DOMAINS, PROTOCOL_VERSION, type GatewayDomain } from "../src/protocol/index.ts";
-import { loadOpenAi } from "../src/models/index.ts";
+import { loadOpenAi, setDeviceModelSource } from "../src/models/index.ts";
+import { DeviceModelFiles } from "../src/storage/index.ts";
 import { WorkerSandboxes } from "../src/sandbox/browser/worker-sandbox-client.ts";
 import type { PythonFrameConnector } from "../src/sandbox/python/python-frame-protocol.ts";
 import { whenReady } from "../src/shared/when-ready.ts";
@@ -27,7 +28,12 @@ const sandboxes = new WorkerSandboxes(
   },
 );
 
+// "On this device": model files in the origin private file system, run by the device engine in this worker's child.
+const deviceModels = new DeviceModelFiles();
+setDeviceModelSource((id) => deviceModels.file(id));
+
 const gateway = openGateway(DB_NAME, {
+  deviceModels,
   openSandbox: (threadId) => sandboxes.open(threadId),
   attachPythonHost: (host) => attachPythonHost(host as Comlink.Remote<PythonFrameConnector>),
 });

@@ -2,6 +2,7 @@
 // served cache-first from their own cache once fetched, cached all at once when the page asks in idle time, and
 // removed once a new build no longer lists them.
 import {
+  FIRST_USE_ONLY_GROUPS,
   LAZY_CACHE,
   LAZY_GROUPS,
   type LazyGroup,
@@ -84,7 +85,10 @@ export class LazyParts {
   async cacheAll(): Promise<LazyPartsStatus> {
     const cache = await this.host.caches.open(LAZY_CACHE);
     const queue: LazyFile[] = [];
-    for (const file of this.files.values()) if ((await cache.match(file.key)) === undefined) queue.push(file);
+    for (const file of this.files.values()) {
+      if (FIRST_USE_ONLY_GROUPS.includes(file.group)) continue;
+      if ((await cache.match(file.key)) === undefined) queue.push(file);
+    }
     let failed = 0;
     const fetchNext = async (): Promise<void> => {
       for (let file = queue.shift(); file !== undefined; file = queue.shift()) {

@@ -10,7 +10,13 @@ import {
   type GatewayApi,
   type PythonHostHandle,
 } from "../protocol/index.ts";
-import { indexedDbStorage, openFawnDb, type CheckpointStorage, type FawnStorage } from "../storage/index.ts";
+import {
+  indexedDbStorage,
+  openFawnDb,
+  type CheckpointStorage,
+  type DeviceModelFiles,
+  type FawnStorage,
+} from "../storage/index.ts";
 import { AgentsService } from "./agents-service.ts";
 import { BranchService } from "./branch-service.ts";
 import { CheckpointViewCache } from "./checkpoint-view-cache.ts";
@@ -51,6 +57,8 @@ export interface GatewayOptions {
   mcpConnections?: McpConnections;
   /** Fawn's oauth-callback.html; by default at this origin and the app's base path. */
   oauthRedirectUrl?: string;
+  /** The model files of "On this device" (the browser's own storage); without it, none can be kept or run. */
+  deviceModels?: DeviceModelFiles;
   /** Receives the page's Python frames (see attachPythonHost); the agent worker passes them to its sandboxes. */
   attachPythonHost?: (host: PythonHostHandle) => void;
 }
@@ -120,6 +128,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     notify,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     onSandboxChanged: (saved) => sandboxes.providerChanged(saved.provider),
+    ...(options.deviceModels && { deviceModels: options.deviceModels }),
   });
   const branches = new BranchService({
     threads: threadRepository,

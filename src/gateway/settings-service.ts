@@ -18,7 +18,10 @@ import {
 import {
   DEFAULT_SUBAGENT_SETTINGS,
   providerOf,
+  deviceModelDownloadUrl,
   type ChangeNotice,
+  type DeviceModelFile,
+  type DeviceModelProgress,
   type ListedModel,
   type ModelEndpoint,
   type ModelSettings,
@@ -38,8 +41,10 @@ import {
   PROXY_SETTINGS_KEY,
   WEB_FETCH_KEY,
   WEB_SEARCH_KEY,
+  type DeviceModelFiles,
   type SettingsStorage,
 } from "../storage/index.ts";
+import { unloadDeviceModel } from "../models/index.ts";
 import { writing } from "./writes.ts";
 
 const SANDBOX_SETTINGS_KEY = "sandbox.settings";
@@ -56,6 +61,8 @@ export interface SettingsServiceOptions {
   fetch: typeof fetch;
   /** Told the sandbox setting just saved: threads switch provider at their next command. */
   onSandboxChanged?: (settings: SandboxSettings) => void;
+  /** The model files of "On this device"; without it (a server), none can be kept. */
+  deviceModels?: DeviceModelFiles;
 }
 
 /** What a run needs from the settings, read together. */
@@ -71,10 +78,73 @@ export interface RunSettings {
 }
 
 export class SettingsService implements SettingsApi {
+  /** The download under way, to cancel. */
+  private download: AbortController | undefined;
+
   constructor(
     private readonly store: SettingsStorage,
     private readonly options: SettingsServiceOptions,
   ) {}
+
+  private deviceFiles(): DeviceModelFiles {
+    const files = this.options.deviceModels;
+    if (!files) throw new UserError("Model files can be kept only in a browser's own workspace.");
+    return files;
+  }
+
+  async listDeviceModels(): Promise<DeviceModelFile[]> {
+    return this.options.deviceModels ? this.options.deviceModels.list() : [];
+  }
+
+  async addDeviceModel(file: File, onProgress?: DeviceModelProgress): Promise<DeviceModelFile> {
+    return this.deviceFiles().add(file.stream(), { name: file.name, size: file.size }, onProgress);
+  }
+
+  async downloadDeviceModel(address: string, onProgress?: DeviceModelProgress): Promise<DeviceModelFile> {
+    const files = this.deviceFiles();
+    let url: string;
+    try {
+      url = deviceModelDownloadUrl(address);
+    } catch {
+      throw new UserError("The model URL is not a web address; give the address of a .gguf file.");
+    }
+    if (!/^https?:$/.test(new URL(url).protocol))
+      throw new UserError("The model URL must start with https:// or http://.");
+    if (this.download) throw new UserError("A model is downloading already; wait for it or cancel it.");
+    const controller = new AbortController();
+    this.download = controller;
+    try {
+      let response: Response;
+      try {
+        response = await this.options.fetch(url, { signal: controller.signal });
+      } catch (error) {
+        if (controller.signal.aborted) throw new UserError("The model download was cancelled.");
+        throw new UserError(`The model could not be downloaded from ${url}: ${(error as Error).message}`);
+      }
+      if (!response.ok || !response.body) {
+        throw new UserError(`The model could not be downloaded: ${url} answered ${response.status}.`);
+      }
+      const length = Number(response.headers.get("content-length"));
+      const name = decodeURIComponent(new URL(response.url || url).pathname.split("/").pop() || "model.gguf");
+      return await files.add(
+        response.body,
+        { name, ...(length > 0 && { size: length }), source: url },
+        onProgress,
+        controller.signal,
+      );
+    } finally {
+      if (this.download === controller) this.download = undefined;
+    }
+  }
+
+  async cancelDeviceModelDownload(): Promise<void> {
+    this.download?.abort();
+  }
+
+  async removeDeviceModel(id: string): Promise<void> {
+    await unloadDeviceModel(id);
+    await this.deviceFiles().remove(id);
+  }
 
   async getModels(): Promise<ModelSettings> {
     const { value, apiKeys } = await this.store.getWithApiKeys(MODEL_SETTINGS_KEY);

@@ -11,6 +11,8 @@ import { anthropicFields, geminiFields, openAiFields } from "./model-options.ts"
 import type { ReasoningEffort } from "./reasoning.ts";
 import { MODEL_STALL_MS, stallGuardedFetch } from "./stall-guard.ts";
 import { anthropicCountingOutputOnce, completionsReadingEveryField } from "./wire-fixes.ts";
+import { loadDeviceEngine } from "./on-device/device-source.ts";
+import { DEVICE_CONTEXT_WINDOW } from "../protocol/index.ts";
 
 /** A key for endpoints that need none (Ollama, LM Studio, the mock); the OpenAI client refuses an empty one. */
 const NO_KEY = "no-key";
@@ -130,6 +132,26 @@ async function createGeminiModel(target: ModelTarget, options: ChatModelOptions)
 }
 
 /**
+ * A model file of this browser's, run on this device: the OpenAI client, answered in this worker (device-fetch.ts).
+ * A CPU may take minutes over a long prompt before its first token, so its stall limit is long.
+ */
+async function createDeviceModel(target: ModelTarget, options: ChatModelOptions): Promise<BaseChatModel> {
+  const [{ deviceEngine }, { deviceFetch }] = await Promise.all([
+    loadDeviceEngine(),
+    import("./on-device/device-fetch.ts"),
+  ]);
+  const contextWindow = (model: string) => entryOf(target, model).contextWindow ?? DEVICE_CONTEXT_WINDOW;
+  return createOpenAiModel(target, {
+    ...options,
+    fetch: deviceFetch(deviceEngine, contextWindow),
+    stallMs: Math.max(options.stallMs ?? 0, DEVICE_STALL_MS),
+  });
+}
+
+/** How long an on-device model may say nothing (its prompt being read on a CPU) before the request fails. */
+const DEVICE_STALL_MS = 15 * 60_000;
+
+/**
  * The chat model of a run's target, in its endpoint's provider's wire format. Each provider's SDK is imported the first
  * time one of its models is used (OpenAI's is usually fetched already: loadOpenAi).
  */
@@ -139,6 +161,8 @@ export async function createChatModel(target: ModelTarget, options: ChatModelOpt
       return createAnthropicModel(target, options);
     case "gemini":
       return createGeminiModel(target, options);
+    case "on-device":
+      return createDeviceModel(target, options);
     default:
       return createOpenAiModel(target, options);
   }

@@ -106,6 +106,7 @@ const PARSERS: Record<ModelProvider, (body: unknown) => ListedModel[]> = {
   "openai-compatible": parseOpenAiModels,
   anthropic: parseAnthropicModels,
   gemini: parseGeminiModels,
+  "on-device": parseOpenAiModels,
 };
 
 /**

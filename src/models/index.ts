@@ -21,3 +21,4 @@ export {
   parseProxySettings,
   targetForRun,
 } from "./model-settings.ts";
+export { setDeviceModelSource, unloadDeviceModel, type DeviceModelSource } from "./on-device/device-source.ts";

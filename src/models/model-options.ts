@@ -23,6 +23,7 @@ const PROVIDER_NAMES: Record<ModelProvider, string> = {
   "openai-compatible": "OpenAI-compatible",
   anthropic: "Anthropic",
   gemini: "Gemini",
+  "on-device": "On this device",
 };
 
 function sentence(issue: ModelOptionIssue, model: string, endpoint: string, provider: ModelProvider): string {

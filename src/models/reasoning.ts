@@ -83,5 +83,7 @@ export function reasoningRequest(
     case "gemini":
       if (style !== "gemini-thinking" || !effort) return {};
       return { thinkingConfig: { thinkingBudget: GEMINI_THINKING_BUDGET[effort], includeThoughts: true } };
+    case "on-device":
+      return {};
   }
 }

@@ -40,3 +40,4 @@ export * from "./foreign-content.ts";
 export * from "./servers-api.ts";
 export * from "./agents-api.ts";
 export * from "./lazy-parts.ts";
+export * from "./device-models.ts";

@@ -2,11 +2,18 @@
 
 /**
  * The API an endpoint speaks: OpenAI's chat completions (most providers and local servers), Anthropic's Messages API,
- * or Google's Gemini API. Settings stored before providers existed have none: they are `openai-compatible`.
+ * or Google's Gemini API; or `on-device`: a GGUF model file kept in this browser, run by llama.cpp in a worker (no
+ * key, no network). Settings stored before providers existed have none: they are `openai-compatible`.
  */
-export type ModelProvider = "openai-compatible" | "anthropic" | "gemini";
+export type ModelProvider = "openai-compatible" | "anthropic" | "gemini" | "on-device";
 
-export const MODEL_PROVIDERS: readonly ModelProvider[] = ["openai-compatible", "anthropic", "gemini"];
+export const MODEL_PROVIDERS: readonly ModelProvider[] = ["openai-compatible", "anthropic", "gemini", "on-device"];
+
+/**
+ * The Base URL an on-device endpoint carries: never fetched (its requests are answered in the worker), and `.invalid`
+ * so that nothing could ever resolve it if one slipped out.
+ */
+export const ON_DEVICE_BASE_URL = "http://on-device.invalid/v1";
 
 /** An endpoint's provider; absent (settings from before providers) means OpenAI-compatible. */
 export function providerOf(endpoint: { provider?: ModelProvider | undefined } | undefined): ModelProvider {
@@ -43,6 +50,7 @@ export const REASONING_STYLES: readonly ReasoningStyle[] = [
 export function detectReasoning(provider: ModelProvider, modelId: string): ReasoningStyle {
   if (provider === "anthropic") return "anthropic-thinking";
   if (provider === "gemini") return "gemini-thinking";
+  if (provider === "on-device") return "none";
   const id = modelId.toLowerCase();
   if (/deepseek[^/]*(reasoner|r1)|(^|\/)deepseek-r1/.test(id)) return "deepseek";
   if (/(^|\/)(qwen3|qwen-(plus|max|turbo|flash)|qwq)/.test(id)) return "enable-thinking";

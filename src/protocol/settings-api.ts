@@ -1,4 +1,5 @@
 // The settings domain's contract (`gateway.settings`): Settings → Models, Proxy, Web, Sandbox and Subagents.
+import type { DeviceModelFile, DeviceModelProgress } from "./device-models.ts";
 import type { ListedModel } from "./model-providers.ts";
 import type { ModelEndpoint, ModelSettings, ProxySettings } from "./model-endpoints.ts";
 import type { SandboxSettings } from "./sandbox-api.ts";
@@ -16,6 +17,19 @@ export interface SettingsApi {
   listModels(endpoint: ModelEndpointAddress): Promise<string[]>;
   /** The endpoint's models with what its list reports of each (context window, vision, tools, reasoning). */
   describeModels(endpoint: ModelEndpointAddress): Promise<ListedModel[]>;
+  /** The model files kept in this browser for "On this device". */
+  listDeviceModels(): Promise<DeviceModelFile[]>;
+  /**
+   * Keeps a GGUF file chosen from disk (copied into the browser's storage, `onProgress` as it goes); rejects with one
+   * sentence (not a GGUF file, a name already kept, not enough room), keeping nothing.
+   */
+  addDeviceModel(file: File, onProgress?: DeviceModelProgress): Promise<DeviceModelFile>;
+  /** Downloads a GGUF file from `url` (Hugging Face page addresses work as they are) and keeps it, as addDeviceModel. */
+  downloadDeviceModel(url: string, onProgress?: DeviceModelProgress): Promise<DeviceModelFile>;
+  /** Stops the download under way; it rejects, and nothing of it is kept. */
+  cancelDeviceModelDownload(): Promise<void>;
+  /** Deletes a kept model file (unloading it first when it is loaded). */
+  removeDeviceModel(id: string): Promise<void>;
   /** Fawn's CORS relay (Settings → Proxy). */
   getProxy(): Promise<ProxySettings>;
   saveProxy(settings: ProxySettings): Promise<ProxySettings>;

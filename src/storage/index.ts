@@ -113,3 +113,4 @@ export {
   STORAGE_FULL_MESSAGE,
 } from "./storage-errors.ts";
 export { ThreadIdTakenError } from "./thread-import-writer.ts";
+export { DeviceModelFiles, type DeviceModelSource } from "./device-model-files.ts";

@@ -133,7 +133,10 @@ function writeValue(sink: ByteSink, value: GgufValue): void {
 }
 
 /** The file's chunks: the header with metadata and tensor infos, then each tensor's data, aligned. */
-export function* ggufChunks(metadata: Record<string, GgufValue>, tensors: readonly GgufTensor[]): Generator<Uint8Array> {
+export function* ggufChunks(
+  metadata: Record<string, GgufValue>,
+  tensors: readonly GgufTensor[],
+): Generator<Uint8Array> {
   const header = new ByteSink();
   header.raw(encoder.encode("GGUF"));
   header.u32(3);

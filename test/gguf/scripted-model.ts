@@ -8,8 +8,9 @@
 // and each cue starts one script:
 // - `tool`: the user's turn asks for nothing special and tools are offered: a call of the bash tool
 //   (TOOL_CALL_COMMAND, whose output the model cannot know without running it), then the end of the turn;
-// - `answer`: the last message is a tool's result: ANSWER_TEXT;
-// - `stream`: the user's message contains "stream": "la la la…" without end (for Stop and streaming);
+// - `answer`: the last message other than the user's is a tool's result: ANSWER_TEXT (Fawn may repeat the user's
+//   message after a tool's result, when the thread has a stopped reply);
+// - `stream`: the user's message contains "stream": " la la la…" without end (for Stop and streaming);
 // - `text`: no tools offered (titles, suggestions, memory): TEXT_REPLY.
 import { ggufBytes, f32Tensor, type GgufTensor, type GgufValue } from "./gguf-writer.ts";
 
@@ -22,7 +23,8 @@ const N_EMBD = 64;
 const N_HEAD = 4;
 const N_FF = 128;
 const N_LAYER = 1;
-const CONTEXT = 32_768;
+/** The context the model was "trained" for, and what tests set as its context window. */
+export const SCRIPTED_CONTEXT = 32_768;
 /** The logit of a script's next token: far above every other's (0), whatever the temperature or top-k. */
 const MARGIN = 6;
 
@@ -42,7 +44,7 @@ function scripts(): { cue: string; pieces: string[]; loop?: boolean }[] {
       pieces: ["<tool_call>", '\n{"name": "bash", "arguments": ', args, "}\n", "</tool_call>"],
     },
     { cue: "<|cue_answer|>", pieces: ANSWER_TEXT.match(/\S+\s?/g)! },
-    { cue: "<|cue_stream|>", pieces: ["la", " la"], loop: true },
+    { cue: "<|cue_stream|>", pieces: [" la"], loop: true },
     { cue: "<|cue_text|>", pieces: ["Scripted", " reply"] },
   ];
 }
@@ -89,8 +91,10 @@ Call a tool with <tool_call>
 </tool_response><|im_end|>
 {% endif %}
 {%- endfor %}
+{%- set ns = namespace(last_other='') %}
+{%- for message in messages %}{% if message.role != 'user' %}{% set ns.last_other = message.role %}{% endif %}{% endfor %}
 {%- if add_generation_prompt %}<|im_start|>assistant
-{% if not tools %}<|cue_text|>{% elif messages[-1].role == 'tool' %}<|cue_answer|>{% elif messages[-1].content is string and 'stream' in messages[-1].content %}<|cue_stream|>{% else %}<|cue_tool|>{% endif %}
+{% if not tools %}<|cue_text|>{% elif ns.last_other == 'tool' %}<|cue_answer|>{% elif messages[-1].content is string and 'stream' in messages[-1].content %}<|cue_stream|>{% else %}<|cue_tool|>{% endif %}
 {%- endif %}`;
 
 /** The model's tokenizer and weights; the file is small (about 150 KB). */
@@ -119,7 +123,8 @@ export function scriptedModelGguf(): Uint8Array {
     let previous = add(script.cue, CONTROL);
     const ids = script.pieces.map((piece) => add(piece, USER_DEFINED));
     for (const id of ids) {
-      if (next.has(previous) && next.get(previous) !== id) throw new Error(`Token ${tokens[previous]} has two successors.`);
+      if (next.has(previous) && next.get(previous) !== id)
+        throw new Error(`Token ${tokens[previous]} has two successors.`);
       next.set(previous, id);
       previous = id;
     }
@@ -128,7 +133,8 @@ export function scriptedModelGguf(): Uint8Array {
   }
   const vocab = tokens.length;
   const scripted = [...next.keys()];
-  if (scripted.length > N_EMBD) throw new Error(`${scripted.length} script tokens need more than ${N_EMBD} dimensions.`);
+  if (scripted.length > N_EMBD)
+    throw new Error(`${scripted.length} script tokens need more than ${N_EMBD} dimensions.`);
   const slot = new Map(scripted.map((id, index) => [id, index]));
 
   const embeddings = new Float32Array(vocab * N_EMBD);
@@ -163,7 +169,7 @@ export function scriptedModelGguf(): Uint8Array {
   const metadata: Record<string, GgufValue> = {
     "general.architecture": { type: "string", value: "llama" },
     "general.name": { type: "string", value: "Fawn scripted test model" },
-    "llama.context_length": { type: "u32", value: CONTEXT },
+    "llama.context_length": { type: "u32", value: SCRIPTED_CONTEXT },
     "llama.embedding_length": { type: "u32", value: N_EMBD },
     "llama.block_count": { type: "u32", value: N_LAYER },
     "llama.feed_forward_length": { type: "u32", value: N_FF },

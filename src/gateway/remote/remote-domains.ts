@@ -224,6 +224,12 @@ export function remoteSettings(remote: RemoteContext, local: SettingsApi): Setti
     },
     listModels: (endpoint) => local.listModels(endpoint),
     describeModels: (endpoint) => local.describeModels(endpoint),
+    // Model files are this browser's, whichever workspace is open.
+    listDeviceModels: () => local.listDeviceModels(),
+    addDeviceModel: (file, onProgress) => local.addDeviceModel(file, onProgress),
+    downloadDeviceModel: (url, onProgress) => local.downloadDeviceModel(url, onProgress),
+    cancelDeviceModelDownload: () => local.cancelDeviceModelDownload(),
+    removeDeviceModel: (id) => local.removeDeviceModel(id),
     getProxy: () => local.getProxy(),
     saveProxy: (settings) => local.saveProxy(settings),
     getWebTools: () => local.getWebTools(),

@@ -1,5 +1,6 @@
 // The model choice store: the model settings as saved, the model and mode the next message goes with (each remembered
 // in localStorage), and the calls Settings → Models makes. Components take it with useModelChoice() (stores.tsx).
+import * as Comlink from "comlink";
 import { createSignal } from "solid-js";
 import {
   AGENT_MODES,
@@ -7,6 +8,7 @@ import {
   modelChoiceFor,
   modelChoices,
   type AgentMode,
+  type DeviceModelProgress,
   type ModelChoice,
   type ModelEndpoint,
   type ModelEntry,
@@ -93,6 +95,14 @@ export function createModelChoice(client: Pick<GatewayClient, "settings">) {
     },
     listModels: (endpoint: EndpointAddress) => client.settings.listModels(endpoint),
     describeModels: (endpoint: EndpointAddress) => client.settings.describeModels(endpoint),
+    /** "On this device": the model files kept in this browser, and keeping, downloading and removing one. */
+    listDeviceModels: () => client.settings.listDeviceModels(),
+    addDeviceModel: (file: File, onProgress: DeviceModelProgress) =>
+      client.settings.addDeviceModel(file, Comlink.proxy(onProgress)),
+    downloadDeviceModel: (url: string, onProgress: DeviceModelProgress) =>
+      client.settings.downloadDeviceModel(url, Comlink.proxy(onProgress)),
+    cancelDeviceModelDownload: () => client.settings.cancelDeviceModelDownload(),
+    removeDeviceModel: (id: string) => client.settings.removeDeviceModel(id),
   };
 }
 

@@ -1,0 +1,129 @@
+// The model of "On this device": a GGUF file from the browser's storage, run by llama.cpp compiled to WebAssembly
+// (wllama) in a worker of its own, which wllama starts. One model is loaded at a time; requests take turns. wllama and
+// its 10 MB of WebAssembly are fetched the first time a device model answers (their chunk is a lazy group, cached by
+// the service worker on first use), so nothing of them costs a user who never picks this provider.
+import type { Wllama } from "@wllama/wllama";
+import { UserError } from "../../shared/user-error.ts";
+import { deviceModelSource, type DeviceModelSource } from "./device-source.ts";
+
+/** What a loaded model needs to be loaded again: its file and its context window. */
+interface Loaded {
+  id: string;
+  contextWindow: number;
+  wllama: Wllama;
+}
+
+/** wllama's chat completion request (OpenAI's, with llama.cpp's extras). */
+export type DeviceChatRequest = Record<string, unknown> & { messages: unknown[] };
+
+export class DeviceEngine {
+  private loaded: Promise<Loaded> | undefined;
+  private loadedKey: string | undefined;
+  /** Requests one after another: llama.cpp here serves one at a time. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly source: () => DeviceModelSource | undefined) {}
+
+  /** Loads `id` with `contextWindow` unless it is loaded already; another model is unloaded first. */
+  private load(id: string, contextWindow: number): Promise<Loaded> {
+    const key = `${id}\n${contextWindow}`;
+    if (this.loaded && this.loadedKey === key) return this.loaded;
+    const previous = this.loaded;
+    this.loadedKey = key;
+    this.loaded = (async () => {
+      await previous?.then((old) => old.wllama.exit()).catch(() => {});
+      const read = this.source();
+      if (!read) throw new UserError("On-device models are not available in this workspace.");
+      const [file, { Wllama }, { default: wasmUrl }] = await Promise.all([
+        read(id),
+        import("@wllama/wllama"),
+        import("@wllama/wllama/esm/wasm/wllama.wasm?url"),
+      ]);
+      const wllama = new Wllama(
+        { default: new URL(wasmUrl, self.location.href).href },
+        { suppressNativeLog: true, logger: QUIET },
+      );
+      try {
+        await wllama.loadModel([file], { n_ctx: contextWindow });
+      } catch (error) {
+        await wllama.exit().catch(() => {});
+        throw new UserError(`The model file ${id} could not be loaded: ${messageOf(error)}`);
+      }
+      return { id, contextWindow, wllama };
+    })();
+    this.loaded.catch(() => {
+      if (this.loadedKey === key) {
+        this.loaded = undefined;
+        this.loadedKey = undefined;
+      }
+    });
+    return this.loaded;
+  }
+
+  /**
+   * Streams a chat completion of `id` as OpenAI's chunks. `signal` stops it (llama.cpp stops at its next token). A
+   * request waits for the one before to finish.
+   */
+  async *chat(
+    id: string,
+    contextWindow: number,
+    request: DeviceChatRequest,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Record<string, unknown>> {
+    let release!: () => void;
+    const turn = this.queue.then(() => undefined);
+    this.queue = turn.then(() => new Promise<void>((resolve) => (release = resolve)));
+    await turn;
+    try {
+      signal?.throwIfAborted();
+      const { wllama } = await this.load(id, contextWindow);
+      signal?.throwIfAborted();
+      const stream = await wllama.createChatCompletion({
+        ...(request as object),
+        stream: true,
+        ...(signal && { abortSignal: signal }),
+      } as Parameters<Wllama["createChatCompletion"]>[0] & { stream: true });
+      for await (const chunk of stream) {
+        if (signal?.aborted) break;
+        yield chunk as unknown as Record<string, unknown>;
+      }
+    } catch (error) {
+      // Stop: wllama cancels its request and throws; the reply simply ends here.
+      if (signal?.aborted) return;
+      throw readable(error, contextWindow);
+    } finally {
+      release();
+    }
+  }
+
+  /** Unloads the model `id` (or any) and frees its memory. */
+  async unload(id?: string): Promise<void> {
+    const loaded = this.loaded;
+    if (!loaded) return;
+    const current = await loaded.catch(() => undefined);
+    if (id !== undefined && current?.id !== id) return;
+    this.loaded = undefined;
+    this.loadedKey = undefined;
+    await current?.wllama.exit().catch(() => {});
+  }
+}
+
+const QUIET = { debug: () => {}, log: () => {}, warn: () => {}, error: () => {} };
+
+/** llama.cpp's refusal of a prompt longer than the context, as a sentence saying what to change (not retried). */
+function readable(error: unknown, contextWindow: number): unknown {
+  const tokens = /request \((\d+) tokens\) exceeds the available context size/.exec(messageOf(error))?.[1];
+  if (tokens === undefined) return error;
+  return new UserError(
+    `The conversation is ${Number(tokens).toLocaleString("en")} tokens and the model's context window is ` +
+      `${contextWindow.toLocaleString("en")}: raise its Context window in Settings → Models (if the model allows ` +
+      "it and there is memory to spare), or start a new thread.",
+  );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The worker's engine, reading files where the worker said (device-source.ts). */
+export const deviceEngine = new DeviceEngine(deviceModelSource);

@@ -1,0 +1,150 @@
+// "On this device": a GGUF model kept in the browser and run by llama.cpp (wllama) in a worker, no key and no
+// network. The model is test/gguf/scripted-model.ts: a real llama architecture, tokenizer and chat template whose
+// replies are known in advance, loaded through the same path a user's file takes.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { ANSWER_TEXT, SCRIPTED_CONTEXT, scriptedModelGguf, TOOL_CALL_OUTPUT } from "../gguf/scripted-model.ts";
+import { assistantMessages, clickSettings, send } from "./fixtures.ts";
+
+const MODEL_NAME = "fawn-scripted.gguf";
+const model = Buffer.from(scriptedModelGguf());
+
+/** Settings → Models on an endpoint switched to "On this device". */
+async function deviceSettings(page: Page): Promise<Locator> {
+  await clickSettings(page);
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByRole("tab", { name: "Models", exact: true }).click();
+  await dialog.getByRole("combobox", { name: "Provider" }).selectOption({ label: "On this device" });
+  return dialog;
+}
+
+/** Chooses the scripted model from "disk", saves, and closes Settings. */
+async function chooseScriptedModel(page: Page): Promise<void> {
+  const dialog = await deviceSettings(page);
+  const chooser = page.waitForEvent("filechooser");
+  await dialog.getByRole("button", { name: "Choose model file" }).click();
+  await (await chooser).setFiles({ name: MODEL_NAME, mimeType: "application/octet-stream", buffer: model });
+  await expect(dialog.getByText(`${MODEL_NAME} is kept in this browser`)).toBeVisible();
+  // The scripted model's tokenizer spells most text byte by byte: Fawn's prompt is about 18,000 of its tokens.
+  await dialog
+    .getByRole("group", { name: MODEL_NAME })
+    .getByRole("textbox", { name: "Context window" })
+    .fill(String(SCRIPTED_CONTEXT));
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog.getByText("Saved.")).toBeVisible();
+  await dialog.getByRole("button", { name: "Close settings" }).click();
+}
+
+test.describe("On this device", () => {
+  test("a model file from disk streams a reply, stops, and calls a tool that runs in the sandbox", async ({ page }) => {
+    test.slow();
+    await page.goto("/");
+    await chooseScriptedModel(page);
+
+    // Its script for a message asking to stream: "la la la…" with no end, until Stop.
+    await send(page, "please stream");
+    const streaming = assistantMessages(page).last();
+    await expect(streaming).toContainText("la la la la", { timeout: 60_000 });
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+    const stopped = (await streaming.textContent()) ?? "";
+    await page.waitForTimeout(1_000);
+    expect(await streaming.textContent()).toBe(stopped);
+
+    // Any other message: a grammar-checked call of bash, whose output the model cannot know without running it.
+    await send(page, "run the scripted command");
+    const answer = assistantMessages(page).last();
+    await expect(answer).toContainText(ANSWER_TEXT, { timeout: 60_000 });
+    await answer.getByRole("button", { name: /Run the scripted command/ }).click();
+    await expect(answer).toContainText(TOOL_CALL_OUTPUT);
+  });
+
+  test("a model URL downloads with a progress bar; a file that is not GGUF is refused; Remove deletes", async ({
+    page,
+  }) => {
+    const server = await slowServer();
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await page.goto("/");
+      const dialog = await deviceSettings(page);
+      await expect(dialog.getByText("No model file is kept yet")).toBeVisible();
+
+      await dialog.getByRole("textbox", { name: "Model URL" }).fill(`${base}/not-a-model.gguf`);
+      await dialog.getByRole("button", { name: "Download", exact: true }).click();
+      await expect(
+        dialog.getByText('not-a-model.gguf is not a GGUF model file (it does not start with "GGUF").'),
+      ).toBeVisible();
+      await expect(dialog.getByText("No model file is kept yet")).toBeVisible();
+
+      await dialog.getByRole("textbox", { name: "Model URL" }).fill(`${base}/${MODEL_NAME}`);
+      await dialog.getByRole("button", { name: "Download", exact: true }).click();
+      await expect(dialog.getByRole("progressbar", { name: "Model download" })).toBeVisible();
+      await expect(dialog.getByText(`${MODEL_NAME} is kept in this browser`)).toBeVisible({ timeout: 30_000 });
+      await expect(dialog.getByRole("progressbar", { name: "Model download" })).toBeHidden();
+      await dialog.getByRole("button", { name: "Save" }).click();
+      await expect(dialog.getByText("Saved.")).toBeVisible();
+
+      // Kept across a reload, then removed.
+      await page.reload();
+      const again = await deviceSettings(page);
+      await again.getByRole("button", { name: `Remove ${MODEL_NAME}` }).click();
+      await expect(again.getByText(`${MODEL_NAME} was deleted from this browser.`)).toBeVisible();
+      await expect(again.getByText("No model file is kept yet")).toBeVisible();
+    } finally {
+      server.close();
+    }
+  });
+});
+
+test.describe("On this device, offline", () => {
+  // What the service worker keeps: wllama and its WebAssembly, cached when the model first answered.
+  test.use({ serviceWorkers: "allow" });
+
+  test("with the model kept and used once, the agent answers and runs its tool with the network off", async ({
+    page,
+    context,
+  }) => {
+    test.slow();
+    await page.goto("/");
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
+    await chooseScriptedModel(page);
+    await send(page, "run the scripted command");
+    await expect(assistantMessages(page).last()).toContainText(ANSWER_TEXT, { timeout: 60_000 });
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+
+    await context.setOffline(true);
+    await page.reload();
+    await send(page, "run it again, offline");
+    const answer = assistantMessages(page).last();
+    await expect(answer).toContainText(ANSWER_TEXT, { timeout: 90_000 });
+    await answer.getByRole("button", { name: /Run the scripted command/ }).click();
+    await expect(answer).toContainText(TOOL_CALL_OUTPUT);
+    await context.setOffline(false);
+  });
+});
+
+/** Serves the scripted model slowly (so its progress shows) and a file that is not a model, with CORS. */
+function slowServer(): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createServer((request, response) => {
+      const body = request.url?.endsWith(`/${MODEL_NAME}`) ? model : Buffer.from("<html>not a model</html>");
+      response.writeHead(200, {
+        "access-control-allow-origin": "*",
+        "content-type": "application/octet-stream",
+        "content-length": String(body.length),
+      });
+      const pieces = 20;
+      let sent = 0;
+      const step = Math.ceil(body.length / pieces);
+      const next = () => {
+        if (sent >= body.length) return response.end();
+        response.write(body.subarray(sent, sent + step));
+        sent += step;
+        setTimeout(next, 100);
+      };
+      next();
+    });
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  });
+}
