@@ -76,10 +76,30 @@ describe("LazyParts", () => {
     const status = await parts.cacheAll();
     expect(status).toEqual({
       type: "LAZY_PARTS_CACHED",
-      groups: { diagrams: { files: 1, cached: 0 }, pdf: { files: 0, cached: 0 }, python: { files: 1, cached: 1 } },
+      groups: {
+        diagrams: { files: 1, cached: 0 },
+        pdf: { files: 0, cached: 0 },
+        python: { files: 1, cached: 1 },
+        "on-device": { files: 0, cached: 0 },
+      },
       failed: 1,
     });
     expect([...stored.keys()]).toEqual([`${WASM}?__WB_REVISION__=w1`]);
+  });
+
+  it("never caches the on-device runtime in idle time, only when it is first used", async () => {
+    const LLAMA = `${BASE}assets/wllama-x.wasm`;
+    const manifest: ManifestEntry[] = [...MANIFEST, { url: "assets/wllama-x.wasm", revision: null, lazy: "on-device" }];
+    const { host, fetched } = fakeHost({ ...SERVER, [LLAMA]: "llama" });
+    const parts = new LazyParts(manifest, BASE, host);
+    const status = await parts.cacheAll();
+    expect(status.failed).toBe(0);
+    expect(status.groups["on-device"]).toEqual({ files: 1, cached: 0 });
+    expect(fetched).not.toContain(LLAMA);
+    const writes: Promise<unknown>[] = [];
+    expect(await (await parts.respond(LLAMA, (done) => writes.push(done))).text()).toBe("llama");
+    await Promise.all(writes);
+    expect((await parts.status()).groups["on-device"]).toEqual({ files: 1, cached: 1 });
   });
 
   it("caches every lazy file once: a second request and a file already used fetch nothing", async () => {
