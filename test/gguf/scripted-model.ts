@@ -8,8 +8,7 @@
 // and each cue starts one script:
 // - `tool`: the user's turn asks for nothing special and tools are offered: a call of the bash tool
 //   (TOOL_CALL_COMMAND, whose output the model cannot know without running it), then the end of the turn;
-// - `answer`: the last message other than the user's is a tool's result: ANSWER_TEXT (Fawn may repeat the user's
-//   message after a tool's result, when the thread has a stopped reply);
+// - `answer`: the last message other than the user's is a tool's result: ANSWER_TEXT;
 // - `stream`: the user's message contains "stream": " la la la…" without end (for Stop and streaming);
 // - `text`: no tools offered (titles, suggestions, memory): TEXT_REPLY.
 import { ggufBytes, f32Tensor, type GgufTensor, type GgufValue } from "./gguf-writer.ts";

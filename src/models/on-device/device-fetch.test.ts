@@ -28,9 +28,20 @@ describe("deviceFetch", () => {
       post({ model: "a.gguf", stream: true, messages: [] }),
     );
     expect(response.headers.get("content-type")).toBe("text/event-stream");
-    expect(await response.text()).toBe(
-      `data: ${JSON.stringify(delta("Hel"))}\n\ndata: ${JSON.stringify(delta("lo"))}\n\ndata: [DONE]\n\n`,
+    const events = (await response.text()).split("\n\n").filter(Boolean);
+    expect(events.at(-1)).toBe("data: [DONE]");
+    const sent = events
+      .slice(0, -1)
+      .map((event) => JSON.parse(event.slice("data: ".length)) as Record<string, unknown>);
+    expect(sent.map((chunk) => chunk.choices)).toEqual([delta("Hel").choices, delta("lo").choices]);
+    // Each completion has an id of its own (wllama's are empty), the same on every chunk.
+    expect(sent[0]!.id).toMatch(/^chatcmpl-device-/);
+    expect(sent[1]!.id).toBe(sent[0]!.id);
+    const again = await fetch(
+      "http://on-device.invalid/v1/chat/completions",
+      post({ model: "a.gguf", stream: true, messages: [] }),
     );
+    expect((await again.text()).includes(String(sent[0]!.id))).toBe(false);
     expect(calls[0]).toMatchObject({ id: "a.gguf", contextWindow: 8_192 });
   });
 

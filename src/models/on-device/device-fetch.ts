@@ -47,6 +47,15 @@ function folded(chunks: Record<string, unknown>[]): Record<string, unknown> {
   };
 }
 
+/** The engine's chunks, each with the completion's id and model. */
+async function* withId(
+  chunks: AsyncGenerator<Record<string, unknown>>,
+  id: string,
+  model: string,
+): AsyncGenerator<Record<string, unknown>> {
+  for await (const chunk of chunks) yield { ...chunk, id, model, object: "chat.completion.chunk" };
+}
+
 /**
  * A fetch for the endpoint whose models are device model files; `contextWindow` gives each model's (from its entry in
  * Settings → Models).
@@ -66,12 +75,15 @@ export function deviceFetch(engine: DeviceEngine, contextWindow: (model: string)
     }
     const model = String(request.model ?? "");
     const signal = init?.signal ?? undefined;
-    const chunks = engine.chat(model, contextWindow(model), request, signal);
+    // wllama's chunks carry an empty id; LangChain names the reply's message by it, and LangGraph's reducer replaces a
+    // message of the same id: every completion gets its own.
+    const id = `chatcmpl-device-${crypto.randomUUID()}`;
+    const chunks = withId(engine.chat(model, contextWindow(model), request, signal), id, model);
     if (!request.stream) {
       try {
         const all: Record<string, unknown>[] = [];
         for await (const chunk of chunks) all.push(chunk);
-        return jsonResponse(200, folded(all));
+        return jsonResponse(200, { id, model, ...folded(all) });
       } catch (error) {
         return errorResponse(error);
       }
