@@ -78,19 +78,53 @@ export class DeviceEngine {
       signal?.throwIfAborted();
       const { wllama } = await this.load(id, contextWindow);
       signal?.throwIfAborted();
-      const stream = await wllama.createChatCompletion({
-        ...(request as object),
-        stream: true,
-        ...(signal && { abortSignal: signal }),
-      } as Parameters<Wllama["createChatCompletion"]>[0] & { stream: true });
-      for await (const chunk of stream) {
-        if (signal?.aborted) break;
-        yield chunk as unknown as Record<string, unknown>;
+      // Chunks arrive through onData and wait here for the reader. wllama's own iterator is not used: once its reader
+      // stops, it leaves a rejection nobody handles. `stop` ends llama.cpp's generation (wllama cancels the request);
+      // it follows `signal` and the reader leaving early, and the request is over before the next one starts.
+      const stop = new AbortController();
+      const follow = () => stop.abort();
+      signal?.addEventListener("abort", follow, { once: true });
+      const chunks: Record<string, unknown>[] = [];
+      let wake: (() => void) | undefined;
+      let ended = false;
+      let failure: unknown;
+      const generation = wllama
+        .createChatCompletion({
+          ...(request as object),
+          stream: true,
+          abortSignal: stop.signal,
+          onData: (chunk: unknown) => {
+            chunks.push(chunk as Record<string, unknown>);
+            wake?.();
+          },
+        } as Parameters<Wllama["createChatCompletion"]>[0] & { stream: true; onData: (chunk: unknown) => void })
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            failure = error;
+          },
+        )
+        .finally(() => {
+          ended = true;
+          wake?.();
+        });
+      try {
+        for (;;) {
+          while (chunks.length > 0) yield chunks.shift()!;
+          if (ended) break;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            if (chunks.length > 0 || ended) resolve();
+          });
+          wake = undefined;
+        }
+      } finally {
+        signal?.removeEventListener("abort", follow);
+        if (!ended) stop.abort();
+        await generation;
       }
-    } catch (error) {
-      // Stop: wllama cancels its request and throws; the reply simply ends here.
-      if (signal?.aborted) return;
-      throw readable(error, contextWindow);
+      // Stop: wllama cancels its request and says so; the reply simply ends here.
+      if (failure !== undefined && !stop.signal.aborted) throw readable(failure, contextWindow);
     } finally {
       release();
     }

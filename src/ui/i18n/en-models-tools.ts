@@ -22,7 +22,7 @@ export const enModelsTools = {
   "settings.tab.data": "Data",
   "settings.tab.servers": "Servers",
   "models.hint":
-    "Any OpenAI-compatible endpoint works, and Anthropic and Gemini natively; you can add several. Each key stays in this browser and is sent only to its endpoint.",
+    "Any OpenAI-compatible endpoint works, and Anthropic and Gemini natively, or a model file run on this device with no key; you can add several. Each key stays in this browser and is sent only to its endpoint.",
   "models.endpoint": "Endpoint",
   "models.mainOption": template<{ name: string }>("{{ name }} (default model)"),
   "models.addEndpoint": "Add endpoint",

@@ -19,7 +19,7 @@ export const zhCNModelsTools: { readonly [K in keyof typeof enModelsTools]: stri
   "settings.tab.data": "数据",
   "settings.tab.servers": "服务器",
   "models.hint":
-    "任何兼容 OpenAI 的端点都可以使用，Anthropic 和 Gemini 也原生支持；可以添加多个。每个密钥只保存在此浏览器中，并且只发送给它自己的端点。",
+    "任何兼容 OpenAI 的端点都可以使用，Anthropic 和 Gemini 也原生支持，也可以在本机运行模型文件而无需密钥；可以添加多个。每个密钥只保存在此浏览器中，并且只发送给它自己的端点。",
   "models.endpoint": "端点",
   "models.mainOption": "{{ name }}（默认模型）",
   "models.addEndpoint": "添加端点",

@@ -13,6 +13,7 @@ import { formatBytes, t } from "../../i18n/index.ts";
 import { useModelChoice } from "../../state/stores.tsx";
 import { StatusLine, type Status } from "../../shared/status-line.tsx";
 import { FieldError } from "../fields/text-field.tsx";
+import "./device-models.css";
 
 export function DeviceModels(props: {
   /** The endpoint's models: one per kept file the user uses. */
@@ -147,12 +148,14 @@ export function DeviceModels(props: {
       <StatusLine status={status()} />
       <h4>{t("device.kept")}</h4>
       <Show when={files().length > 0} fallback={<p class="hint">{t("device.none")}</p>}>
-        <ul class="device-files">
+        <ul class="device-list">
           <For each={files()}>
             {(file) => (
               <li>
-                <span class="device-file-name">{file.name}</span>
-                <span class="hint">{formatBytes(file.size)}</span>
+                <div class="device-about">
+                  <span class="device-file-name">{file.name}</span>
+                  <span class="hint">{formatBytes(file.size)}</span>
+                </div>
                 <button
                   type="button"
                   class="ghost"
@@ -168,13 +171,15 @@ export function DeviceModels(props: {
       </Show>
       <FieldError id="settings-model-error" error={props.error} />
       <h4>{t("device.recommended")}</h4>
-      <ul class="device-suggestions">
+      <ul class="device-list">
         <For each={RECOMMENDED_DEVICE_MODELS}>
           {(model) => (
             <li>
-              <span class="device-file-name">{model.name}</span>
-              <span class="hint">≈ {formatBytes(model.size)}</span>
-              <p class="hint">{model.note}</p>
+              <div class="device-about">
+                <span class="device-file-name">{model.name}</span>
+                <span class="hint">≈ {formatBytes(model.size)}</span>
+                <p class="hint">{model.note}</p>
+              </div>
               <button
                 type="button"
                 class="ghost"

@@ -156,27 +156,30 @@ export function EndpointModelList(props: {
           )}
         </Index>
       </div>
-      <div class="inline">
-        <input
-          type="text"
-          aria-label={t("models.addAModel")}
-          list="model-options"
-          autocomplete="off"
-          spellcheck={false}
-          placeholder={t("models.addPlaceholder")}
-          value={props.newModel}
-          onInput={(event) => props.onNewModel(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === "Enter") {
-              event.preventDefault();
-              props.onAdd();
-            }
-          }}
-        />
-        <button type="button" class="ghost" onClick={() => props.onAdd()}>
-          {t("models.addModel")}
-        </button>
-      </div>
+      {/* An on-device endpoint's models are its kept files (DeviceModels adds them), never a typed name. */}
+      <Show when={props.provider !== "on-device"}>
+        <div class="inline">
+          <input
+            type="text"
+            aria-label={t("models.addAModel")}
+            list="model-options"
+            autocomplete="off"
+            spellcheck={false}
+            placeholder={t("models.addPlaceholder")}
+            value={props.newModel}
+            onInput={(event) => props.onNewModel(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Enter") {
+                event.preventDefault();
+                props.onAdd();
+              }
+            }}
+          />
+          <button type="button" class="ghost" onClick={() => props.onAdd()}>
+            {t("models.addModel")}
+          </button>
+        </div>
+      </Show>
     </fieldset>
   );
 }
