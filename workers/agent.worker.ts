@@ -7,7 +7,7 @@ import * as Comlink from "comlink";
 import { openGateway } from "../src/gateway/index.ts";
 import { GATEWAY_DOMAINS, PROTOCOL_VERSION, type GatewayDomain } from "../src/protocol/index.ts";
 import { loadOpenAi, setDeviceModelSource } from "../src/models/index.ts";
-import { DeviceModelFiles } from "../src/storage/index.ts";
+import type { DeviceModelFiles } from "../src/storage/index.ts";
 import { WorkerSandboxes } from "../src/sandbox/browser/worker-sandbox-client.ts";
 import type { PythonFrameConnector } from "../src/sandbox/python/python-frame-protocol.ts";
 import { whenReady } from "../src/shared/when-ready.ts";
@@ -29,8 +29,13 @@ const sandboxes = new WorkerSandboxes(
 );
 
 // "On this device": model files in the origin private file system, run by the device engine in this worker's child.
-const deviceModels = new DeviceModelFiles();
-setDeviceModelSource((id) => deviceModels.file(id));
+// Their code is a chunk of its own, loaded the first time Settings or a run asks for a model file.
+let deviceFiles: Promise<DeviceModelFiles> | undefined;
+const deviceModels = () =>
+  (deviceFiles ??= import("../src/storage/device-model-files.ts").then(
+    ({ DeviceModelFiles }) => new DeviceModelFiles(),
+  ));
+setDeviceModelSource(async (id) => (await deviceModels()).file(id));
 
 const gateway = openGateway(DB_NAME, {
   deviceModels,

@@ -58,7 +58,7 @@ export interface GatewayOptions {
   /** Fawn's oauth-callback.html; by default at this origin and the app's base path. */
   oauthRedirectUrl?: string;
   /** The model files of "On this device" (the browser's own storage); without it, none can be kept or run. */
-  deviceModels?: DeviceModelFiles;
+  deviceModels?: () => Promise<DeviceModelFiles>;
   /** Receives the page's Python frames (see attachPythonHost); the agent worker passes them to its sandboxes. */
   attachPythonHost?: (host: PythonHostHandle) => void;
 }

@@ -61,8 +61,8 @@ export interface SettingsServiceOptions {
   fetch: typeof fetch;
   /** Told the sandbox setting just saved: threads switch provider at their next command. */
   onSandboxChanged?: (settings: SandboxSettings) => void;
-  /** The model files of "On this device"; without it (a server), none can be kept. */
-  deviceModels?: DeviceModelFiles;
+  /** The model files of "On this device" (their code loaded on first use); without it (a server), none can be kept. */
+  deviceModels?: () => Promise<DeviceModelFiles>;
 }
 
 /** What a run needs from the settings, read together. */
@@ -86,22 +86,22 @@ export class SettingsService implements SettingsApi {
     private readonly options: SettingsServiceOptions,
   ) {}
 
-  private deviceFiles(): DeviceModelFiles {
+  private async deviceFiles(): Promise<DeviceModelFiles> {
     const files = this.options.deviceModels;
     if (!files) throw new UserError("Model files can be kept only in a browser's own workspace.");
-    return files;
+    return files();
   }
 
   async listDeviceModels(): Promise<DeviceModelFile[]> {
-    return this.options.deviceModels ? this.options.deviceModels.list() : [];
+    return this.options.deviceModels ? (await this.options.deviceModels()).list() : [];
   }
 
   async addDeviceModel(file: File, onProgress?: DeviceModelProgress): Promise<DeviceModelFile> {
-    return this.deviceFiles().add(file.stream(), { name: file.name, size: file.size }, onProgress);
+    return (await this.deviceFiles()).add(file.stream(), { name: file.name, size: file.size }, onProgress);
   }
 
   async downloadDeviceModel(address: string, onProgress?: DeviceModelProgress): Promise<DeviceModelFile> {
-    const files = this.deviceFiles();
+    const files = await this.deviceFiles();
     let url: string;
     try {
       url = deviceModelDownloadUrl(address);
@@ -143,7 +143,7 @@ export class SettingsService implements SettingsApi {
 
   async removeDeviceModel(id: string): Promise<void> {
     await unloadDeviceModel(id);
-    await this.deviceFiles().remove(id);
+    await (await this.deviceFiles()).remove(id);
   }
 
   async getModels(): Promise<ModelSettings> {

@@ -136,7 +136,7 @@ async function createGeminiModel(target: ModelTarget, options: ChatModelOptions)
  * A CPU may take minutes over a long prompt before its first token, so its stall limit is long.
  */
 async function createDeviceModel(target: ModelTarget, options: ChatModelOptions): Promise<BaseChatModel> {
-  const [{ deviceEngine }, { deviceFetch }] = await Promise.all([
+  const [deviceEngine, { deviceFetch }] = await Promise.all([
     loadDeviceEngine(),
     import("./on-device/device-fetch.ts"),
   ]);

@@ -11,6 +11,8 @@ export interface DeviceModelFile {
   size: number;
   /** The address it was downloaded from; absent for a file chosen from disk. */
   source?: string;
+  /** The context length the model was trained for, from the file's metadata, when it says. */
+  contextLength?: number;
   /** When it was kept (ISO 8601). */
   addedAt: string;
 }
@@ -59,8 +61,16 @@ export const RECOMMENDED_DEVICE_MODELS: readonly RecommendedDeviceModel[] = [
   },
 ];
 
-/** The context window an on-device model gets unless the user sets another in Settings → Models. */
+/**
+ * The context window an on-device model gets unless the user sets another in Settings → Models: at most this (its
+ * memory grows with it), and no more than the model was trained for.
+ */
 export const DEVICE_CONTEXT_WINDOW = 16_384;
+
+/** The context window a newly kept file starts with. */
+export function deviceContextWindow(file: Pick<DeviceModelFile, "contextLength">): number {
+  return Math.min(file.contextLength ?? DEVICE_CONTEXT_WINDOW, DEVICE_CONTEXT_WINDOW);
+}
 
 /**
  * A Hugging Face page's address of a file (`…/blob/main/x.gguf`) as its download address (`…/resolve/main/x.gguf`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SCRIPTED_CONTEXT, scriptedModelGguf } from "../../test/gguf/scripted-model.ts";
 import { DeviceModelFiles } from "./device-model-files.ts";
 
 /** An in-memory stand-in for the origin private file system: folders, files, writable streams. */
@@ -83,6 +84,14 @@ describe("DeviceModelFiles", () => {
     expect(progress.at(-1)).toBe(GGUF.length);
     expect((await files.list()).map((each) => each.id)).toEqual(["my-model-q4.gguf"]);
     expect(new Uint8Array(await (await files.file("my-model-q4.gguf")).arrayBuffer())).toEqual(GGUF);
+  });
+
+  it("notes the context length the file's metadata gives", async () => {
+    const { files } = store();
+    const model = scriptedModelGguf();
+    const kept = await files.add(streamOf(model.subarray(0, 100), model.subarray(100)), { name: "scripted.gguf" });
+    expect(kept.contextLength).toBe(SCRIPTED_CONTEXT);
+    expect((await files.list())[0]!.contextLength).toBe(SCRIPTED_CONTEXT);
   });
 
   it("refuses a file that is not GGUF and keeps nothing of it", async () => {

@@ -4,11 +4,14 @@
 import type { DeviceModelFile, DeviceModelProgress } from "../protocol/index.ts";
 import { deviceModelId } from "../protocol/index.ts";
 import { UserError } from "../shared/user-error.ts";
+import { ggufContextLength } from "./gguf-header.ts";
 
 const FOLDER = "device-models";
 const INDEX = "index.json";
 /** Every GGUF file starts with these bytes. */
 const GGUF_MAGIC = [0x47, 0x47, 0x55, 0x46];
+/** How much of a file's start is kept to read its metadata (the context length comes before the tokenizer). */
+const HEAD_BYTES = 4 << 20;
 /** How often progress is reported while a file is copied, at most (ms). */
 const PROGRESS_EVERY_MS = 200;
 
@@ -91,8 +94,8 @@ export class DeviceModelFiles {
         if (signal?.aborted) throw new UserError("The model download was cancelled.");
         const { done, value } = await reader.read();
         if (done) break;
+        if (head.length < HEAD_BYTES) head = concat(head, value.subarray(0, HEAD_BYTES - head.length));
         if (!checked) {
-          head = concat(head, value.subarray(0, GGUF_MAGIC.length));
           if (head.length >= GGUF_MAGIC.length) {
             if (!GGUF_MAGIC.every((byte, index) => head[index] === byte)) {
               throw new UserError(`${from.name} is not a GGUF model file (it does not start with "GGUF").`);
@@ -120,11 +123,13 @@ export class DeviceModelFiles {
       throw error;
     }
     onProgress?.(received, received);
+    const contextLength = ggufContextLength(head);
     const kept: DeviceModelFile = {
       id,
       name: from.name,
       size: received,
       ...(from.source && { source: from.source }),
+      ...(contextLength !== undefined && { contextLength }),
       addedAt: new Date().toISOString(),
     };
     await this.updateIndex((files) => [...files.filter((each) => each.id !== id), kept]);

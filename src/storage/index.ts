@@ -113,4 +113,5 @@ export {
   STORAGE_FULL_MESSAGE,
 } from "./storage-errors.ts";
 export { ThreadIdTakenError } from "./thread-import-writer.ts";
-export { DeviceModelFiles, type DeviceModelSource } from "./device-model-files.ts";
+// A type only: the class is a chunk of its own (workers/agent.worker.ts loads it on first use).
+export type { DeviceModelFiles, DeviceModelSource } from "./device-model-files.ts";

@@ -4,7 +4,9 @@
 // the service worker on first use), so nothing of them costs a user who never picks this provider.
 import type { Wllama } from "@wllama/wllama";
 import { UserError } from "../../shared/user-error.ts";
-import { deviceModelSource, type DeviceModelSource } from "./device-source.ts";
+
+/** Where the engine reads a model file by its id (the browser's storage; a test's bytes). */
+export type DeviceModelSource = (id: string) => Promise<Blob>;
 
 /** What a loaded model needs to be loaded again: its file and its context window. */
 interface Loaded {
@@ -158,6 +160,3 @@ function readable(error: unknown, contextWindow: number): unknown {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
-
-/** The worker's engine, reading files where the worker said (device-source.ts). */
-export const deviceEngine = new DeviceEngine(deviceModelSource);

@@ -3,7 +3,7 @@
 // one, and a few suggested models with their sizes and what they can honestly do.
 import { createSignal, For, onMount, Show } from "solid-js";
 import {
-  DEVICE_CONTEXT_WINDOW,
+  deviceContextWindow,
   RECOMMENDED_DEVICE_MODELS,
   type DeviceModelFile,
   type ModelEntry,
@@ -36,7 +36,7 @@ export function DeviceModels(props: {
     if (missing.length > 0) {
       props.onModels([
         ...props.models.filter((entry) => kept.some((file) => file.id === entry.id)),
-        ...missing.map((file) => ({ id: file.id, contextWindow: DEVICE_CONTEXT_WINDOW, tools: true })),
+        ...missing.map((file) => ({ id: file.id, contextWindow: deviceContextWindow(file), tools: true })),
       ]);
     }
   };
