@@ -31,6 +31,7 @@ const BENCHES: Bench[] = [
   { id: "sandbox", command: ["tsx", "bench/sandbox.ts"], usesBuild: false },
   { id: "checkpoint", command: ["tsx", "bench/checkpoint.ts"], usesBuild: false },
   { id: "idb", command: ["tsx", "bench/idb-browser.ts"], usesBuild: false },
+  { id: "on-device", command: ["tsx", "bench/on-device.ts"], usesBuild: false },
   {
     id: "bundle",
     command: ["vitest", "run", "--config", "vitest.bench.config.ts", "bench/bundle.bench-run.ts"],

@@ -4,6 +4,7 @@
 // the service worker on first use), so nothing of them costs a user who never picks this provider.
 import type { Wllama } from "@wllama/wllama";
 import { UserError } from "../../shared/user-error.ts";
+import { deviceThreads } from "./device-threads.ts";
 
 /** Where the engine reads a model file by its id (the browser's storage; a test's bytes). */
 export type DeviceModelSource = (id: string) => Promise<Blob>;
@@ -46,7 +47,10 @@ export class DeviceEngine {
         { suppressNativeLog: true, logger: QUIET },
       );
       try {
-        await wllama.loadModel([file], { n_ctx: contextWindow });
+        await wllama.loadModel([file], {
+          n_ctx: contextWindow,
+          n_threads: deviceThreads(globalThis.navigator?.hardwareConcurrency || 1),
+        });
       } catch (error) {
         await wllama.exit().catch(() => {});
         throw new UserError(`The model file ${id} could not be loaded: ${messageOf(error)}`);
