@@ -3,7 +3,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { generateSuggestions } from "../agent/index.ts";
 import type { ChatModelFactory } from "../models/index.ts";
-import type { SuggestionsApi, ThreadModelChoice } from "../protocol/index.ts";
+import { servesBackgroundWork, type SuggestionsApi, type ThreadModelChoice } from "../protocol/index.ts";
 import type { CheckpointReads } from "./checkpoint-view-cache.ts";
 import type { SettingsService } from "./settings-service.ts";
 
@@ -44,7 +44,7 @@ export class SuggestionsService implements SuggestionsApi {
         this.options.shownVersion(threadId).then((head) => this.options.views.read(threadId, head)),
       ]);
       const messages = decoded?.context.messages ?? [];
-      if (!target || messages.length === 0) return [];
+      if (!target || !servesBackgroundWork(target) || messages.length === 0) return [];
       const model = limitOutput(
         await this.options.createModel(target, { model: target.model }),
         SUGGESTIONS_MAX_TOKENS,

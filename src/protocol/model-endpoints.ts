@@ -156,3 +156,12 @@ export const AGENT_MODES: readonly AgentMode[] = ["flash", "thinking", "pro", "u
 export function defaultMode(entry: ModelEntry | undefined): AgentMode {
   return entry?.thinking ? "pro" : "flash";
 }
+
+/**
+ * Whether background work (memory updates, follow-up suggestions) may use the target's model. Not a model on this
+ * device: each would read the conversation again on the CPU and hold the one loaded model for minutes, keeping the
+ * user's next message waiting.
+ */
+export function servesBackgroundWork(target: Pick<ModelTarget, "provider"> | undefined): boolean {
+  return target !== undefined && target.provider !== "on-device";
+}
