@@ -54,7 +54,13 @@ const ORDER = [
   "idb-browser",
   "bundle",
   "server",
+  "on-device",
 ];
+/**
+ * Results saved for trying a change (BENCH_STREAM_FAWN_ONLY, BENCH_APP_URL): printed and kept apart, never in the
+ * page (one of them once put a second "Streaming a reply" at its end).
+ */
+const TRIAL_RESULT = /-(?:fawn-only|other-build)\.json$/;
 const DOC = join(process.cwd(), "docs", "performance.md");
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 /** A benchmark that runs longer than this is stopped and reported as failed. */
@@ -136,7 +142,7 @@ const loadAfter = loadavg();
 function readResults(): BenchResult[] {
   if (!existsSync(BENCH_RESULTS_DIR)) return [];
   const results = readdirSync(BENCH_RESULTS_DIR)
-    .filter((file) => file.endsWith(".json"))
+    .filter((file) => file.endsWith(".json") && !TRIAL_RESULT.test(file))
     .map((file) => JSON.parse(readFileSync(join(BENCH_RESULTS_DIR, file), "utf8")) as BenchResult);
   const rank = (name: string) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length);
   return results.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));

@@ -133,7 +133,7 @@ async function createGeminiModel(target: ModelTarget, options: ChatModelOptions)
 
 /**
  * A model file of this browser's, run on this device: the OpenAI client, answered in this worker (device-fetch.ts).
- * A CPU may take minutes over a long prompt before its first token, so its stall limit is long.
+ * A CPU may take minutes over a long prompt before its first token, so its stall limit is long (DEVICE_STALL_MS).
  */
 async function createDeviceModel(target: ModelTarget, options: ChatModelOptions): Promise<BaseChatModel> {
   const [deviceEngine, { deviceFetch }] = await Promise.all([
@@ -148,8 +148,12 @@ async function createDeviceModel(target: ModelTarget, options: ChatModelOptions)
   });
 }
 
-/** How long an on-device model may say nothing (its prompt being read on a CPU) before the request fails. */
-const DEVICE_STALL_MS = 15 * 60_000;
+/**
+ * How long an on-device model may say nothing before the request fails: there is no network to stall, but a CPU may
+ * read a long prompt for many minutes (a 1.5 B model at 3 tokens/s takes 25 min over Fawn's 4,500-token prompt on the
+ * 2-core machine of docs/performance.md). Stop ends it at any time.
+ */
+const DEVICE_STALL_MS = 60 * 60_000;
 
 /**
  * The chat model of a run's target, in its endpoint's provider's wire format. Each provider's SDK is imported the first
