@@ -43,7 +43,7 @@ export class DeviceEngine {
         import("@wllama/wllama/esm/wasm/wllama.wasm?url"),
       ]);
       const wllama = new Wllama(
-        { default: new URL(wasmUrl, self.location.href).href },
+        { default: new URL(wasmUrl, globalThis.location?.href ?? "http://localhost/").href },
         { suppressNativeLog: true, logger: QUIET },
       );
       try {
