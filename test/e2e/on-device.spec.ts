@@ -4,7 +4,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { ANSWER_TEXT, SCRIPTED_CONTEXT, scriptedModelGguf, TOOL_CALL_OUTPUT } from "../gguf/scripted-model.ts";
+import {
+  ANSWER_TEXT,
+  MALFORMED_ARGUMENTS,
+  SCRIPTED_CONTEXT,
+  scriptedModelGguf,
+  TOOL_CALL_OUTPUT,
+} from "../gguf/scripted-model.ts";
 import { assistantMessages, clickSettings, conversation, send } from "./fixtures.ts";
 
 const MODEL_NAME = "fawn-scripted.gguf";
@@ -36,12 +42,16 @@ async function chooseScriptedModel(page: Page): Promise<void> {
   await dialog.getByRole("button", { name: "Close settings" }).click();
 }
 
-/** The last tool step ran the scripted command, and its details show the output only running it gives. */
+/**
+ * The last tool step ran the scripted command, and its details show the output only running it gives. The model's
+ * first choice for the call's arguments was not JSON: llama.cpp's grammar held it to the tool's schema.
+ */
 async function expectToolRan(page: Page): Promise<void> {
   const steps = conversation(page).getByRole("list", { name: "Tool calls" }).last();
   await expect(steps).toContainText("Ran echo tiny-model-ran");
   await steps.locator("summary").last().click();
   await expect(steps).toContainText(TOOL_CALL_OUTPUT);
+  await expect(conversation(page)).not.toContainText(MALFORMED_ARGUMENTS);
 }
 
 test.describe("On this device", () => {
@@ -60,7 +70,8 @@ test.describe("On this device", () => {
     await page.waitForTimeout(1_000);
     expect(await streaming.textContent()).toBe(stopped);
 
-    // Any other message: a grammar-checked call of bash, whose output the model cannot know without running it.
+    // Any other message: a call of bash, valid only through llama.cpp's grammar, whose output the model cannot know
+    // without running it.
     await send(page, "run the scripted command");
     await expect(assistantMessages(page).last()).toContainText(ANSWER_TEXT, { timeout: 60_000 });
     await expectToolRan(page);

@@ -7,7 +7,9 @@
 // margin no sampler setting overturns. The chat template ends the prompt with a cue token chosen from the conversation,
 // and each cue starts one script:
 // - `tool`: the user's turn asks for nothing special and tools are offered: a call of the bash tool
-//   (TOOL_CALL_COMMAND, whose output the model cannot know without running it), then the end of the turn;
+//   (TOOL_CALL_COMMAND, whose output the model cannot know without running it), then the end of the turn. For the
+//   call's arguments the model's first choice is not JSON (MALFORMED_ARGUMENTS): the call comes out valid only
+//   because llama.cpp holds it to the tool's JSON schema with a grammar;
 // - `answer`: the last message other than the user's is a tool's result: ANSWER_TEXT;
 // - `stream`: the user's message contains "stream": " la la la…" without end (for Stop and streaming);
 // - `text`: no tools offered (titles, suggestions, memory): TEXT_REPLY.
@@ -34,13 +36,28 @@ const CONTROL = 3;
 const USER_DEFINED = 4;
 const BYTE = 6;
 
-/** The scripts: a cue token, then the pieces the model says after it, one token each; `null` ends the turn. */
-function scripts(): { cue: string; pieces: string[]; loop?: boolean }[] {
+/** What the `malformed` script would say, were its call not held to the tool's JSON schema by llama.cpp's grammar. */
+export const MALFORMED_ARGUMENTS = "{command: echo unchecked}";
+
+interface Script {
+  cue: string;
+  /** What the model says after the cue, one token each, then the end of its turn (or the first piece again). */
+  pieces: string[];
+  loop?: boolean;
+  /** Where the model's first choice is `piece` instead (its second is the script's): a grammar must refuse it. */
+  preferred?: { at: number; piece: string };
+}
+
+/** The scripts: a cue token, then the pieces the model says after it. */
+function scripts(): Script[] {
   const args = JSON.stringify({ description: "Run the scripted command", command: TOOL_CALL_COMMAND });
   return [
+    // The model would rather write arguments that are not JSON (unquoted keys and text): only the grammar llama.cpp
+    // derives from the tools' schemas, once "<tool_call>" has started a call, keeps it to its second choice.
     {
       cue: "<|cue_tool|>",
       pieces: ["<tool_call>", '\n{"name": "bash", "arguments": ', args, "}\n", "</tool_call>"],
+      preferred: { at: 2, piece: MALFORMED_ARGUMENTS },
     },
     { cue: "<|cue_answer|>", pieces: ANSWER_TEXT.match(/\S+\s?/g)! },
     { cue: "<|cue_stream|>", pieces: [" la"], loop: true },
@@ -117,18 +134,27 @@ export function scriptedModelGguf(): Uint8Array {
     types.push(type);
     return tokens.length - 1;
   };
-  const next = new Map<number, number>();
+  /** Each script token's successors: the first choice with the full margin, a second (if any) with half of it. */
+  const next = new Map<number, number[]>();
+  const follow = (from: number, to: number[]) => {
+    const known = next.get(from);
+    if (known && known.join() !== to.join()) throw new Error(`Token ${tokens[from]} has two different successors.`);
+    next.set(from, to);
+  };
   for (const script of scripts()) {
     let previous = add(script.cue, CONTROL);
     const ids = script.pieces.map((piece) => add(piece, USER_DEFINED));
-    for (const id of ids) {
-      if (next.has(previous) && next.get(previous) !== id)
-        throw new Error(`Token ${tokens[previous]} has two successors.`);
-      next.set(previous, id);
+    ids.forEach((id, index) => {
+      if (script.preferred?.at === index) {
+        const preferred = add(script.preferred.piece, USER_DEFINED);
+        follow(previous, [preferred, id]);
+        follow(preferred, [ids[index + 1] ?? EOS]);
+      } else {
+        follow(previous, [id]);
+      }
       previous = id;
-    }
-    if (script.loop) next.set(previous, ids[0]!);
-    else next.set(previous, EOS);
+    });
+    follow(previous, [script.loop ? ids[0]! : EOS]);
   }
   const vocab = tokens.length;
   const scripted = [...next.keys()];
@@ -138,11 +164,14 @@ export function scriptedModelGguf(): Uint8Array {
 
   const embeddings = new Float32Array(vocab * N_EMBD);
   const output = new Float32Array(vocab * N_EMBD);
-  for (const [id, successor] of next) {
+  for (const [id, successors] of next) {
     const dim = slot.get(id)!;
     embeddings[id * N_EMBD + dim] = 1;
-    // RMS norm turns the one-hot row into sqrt(N_EMBD) at `dim`; the successor's logit is MARGIN times that.
-    output[successor * N_EMBD + dim] = MARGIN;
+    // RMS norm turns the one-hot row into sqrt(N_EMBD) at `dim`; the first successor's logit is MARGIN times that, the
+    // second's half as much: still far above every other token's 0.
+    successors.forEach((successor, rank) => {
+      output[successor * N_EMBD + dim] = rank === 0 ? MARGIN : MARGIN / 2;
+    });
   }
   const ones = new Float32Array(N_EMBD).fill(1);
   const zeros = (count: number) => new Float32Array(count);
