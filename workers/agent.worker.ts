@@ -6,7 +6,7 @@
 import * as Comlink from "comlink";
 import { openGateway } from "../src/gateway/index.ts";
 import { GATEWAY_DOMAINS, PROTOCOL_VERSION, type GatewayDomain } from "../src/protocol/index.ts";
-import { loadOpenAi, setDeviceModelSource } from "../src/models/index.ts";
+import { loadOpenAi, setDeviceRuntime } from "../src/models/index.ts";
 import type { DeviceModelFiles } from "../src/storage/index.ts";
 import { WorkerSandboxes } from "../src/sandbox/browser/worker-sandbox-client.ts";
 import type { PythonFrameConnector } from "../src/sandbox/python/python-frame-protocol.ts";
@@ -35,7 +35,11 @@ const deviceModels = () =>
   (deviceFiles ??= import("../src/storage/device-model-files.ts").then(
     ({ DeviceModelFiles }) => new DeviceModelFiles(),
   ));
-setDeviceModelSource(async (id) => (await deviceModels()).file(id));
+setDeviceRuntime({
+  source: async (id) => (await deviceModels()).file(id),
+  // A chunk of its own, in the lazy group `on-device` with the 10 MB file it names (scripts/precache-groups.ts).
+  wasmUrl: async () => (await import("@wllama/wllama/esm/wasm/wllama.wasm?url")).default,
+});
 
 const gateway = openGateway(DB_NAME, {
   deviceModels,

@@ -21,4 +21,9 @@ export {
   parseProxySettings,
   targetForRun,
 } from "./model-settings.ts";
-export { setDeviceModelSource, unloadDeviceModel, type DeviceModelSource } from "./on-device/device-source.ts";
+export {
+  setDeviceRuntime,
+  unloadDeviceModel,
+  type DeviceModelSource,
+  type DeviceRuntime,
+} from "./on-device/device-source.ts";

@@ -5,7 +5,6 @@ const log: string[] = [];
 let failLoad: Error | undefined;
 let failChat: Error | undefined;
 
-vi.mock("@wllama/wllama/esm/wasm/wllama.wasm?url", () => ({ default: "/assets/wllama.wasm" }));
 vi.mock("@wllama/wllama", () => ({
   Wllama: class {
     async loadModel(_files: Blob[], params: { n_ctx: number; n_threads: number }) {
@@ -48,7 +47,10 @@ vi.mock("@wllama/wllama", () => ({
 const { DeviceEngine } = await import("./device-engine.ts");
 
 function engine() {
-  return new DeviceEngine(() => async () => new Blob(["GGUF"]));
+  return new DeviceEngine(() => ({
+    source: async () => new Blob(["GGUF"]),
+    wasmUrl: async () => "/assets/wllama.wasm",
+  }));
 }
 
 async function collect(chunks: AsyncGenerator<Record<string, unknown>>, stopAfter?: () => void): Promise<string> {

@@ -9,6 +9,15 @@ import { deviceThreads } from "./device-threads.ts";
 /** Where the engine reads a model file by its id (the browser's storage; a test's bytes). */
 export type DeviceModelSource = (id: string) => Promise<Blob>;
 
+/**
+ * What the engine needs of its host: the model files, and the address of llama.cpp's WebAssembly (the agent worker
+ * asks Vite for it, so that nothing under src/ names a build tool's `?url` import).
+ */
+export interface DeviceRuntime {
+  source: DeviceModelSource;
+  wasmUrl: () => Promise<string>;
+}
+
 /** What a loaded model needs to be loaded again: its file and its context window. */
 interface Loaded {
   id: string;
@@ -25,7 +34,7 @@ export class DeviceEngine {
   /** Requests one after another: llama.cpp here serves one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly source: () => DeviceModelSource | undefined) {}
+  constructor(private readonly runtime: () => DeviceRuntime | undefined) {}
 
   /** Loads `id` with `contextWindow` unless it is loaded already; another model is unloaded first. */
   private load(id: string, contextWindow: number): Promise<Loaded> {
@@ -35,12 +44,12 @@ export class DeviceEngine {
     this.loadedKey = key;
     this.loaded = (async () => {
       await previous?.then((old) => old.wllama.exit()).catch(() => {});
-      const read = this.source();
-      if (!read) throw new UserError("On-device models are not available in this workspace.");
-      const [file, { Wllama }, { default: wasmUrl }] = await Promise.all([
-        read(id),
+      const runtime = this.runtime();
+      if (!runtime) throw new UserError("On-device models are not available in this workspace.");
+      const [file, { Wllama }, wasmUrl] = await Promise.all([
+        runtime.source(id),
         import("@wllama/wllama"),
-        import("@wllama/wllama/esm/wasm/wllama.wasm?url"),
+        runtime.wasmUrl(),
       ]);
       const wllama = new Wllama(
         { default: new URL(wasmUrl, globalThis.location?.href ?? "http://localhost/").href },
