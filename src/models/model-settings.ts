@@ -61,7 +61,9 @@ const endpoint = z.object({
   id: z.string().regex(/^[a-z0-9-]{1,40}$/, "An endpoint id is lowercase letters, digits and dashes."),
   name: z.string().trim().min(1, "Each endpoint needs a name.").max(40, "An endpoint name is at most 40 characters."),
   // Absent in settings saved before providers: those endpoints are OpenAI-compatible.
-  provider: z.enum(MODEL_PROVIDERS, { error: "The provider is OpenAI-compatible, Anthropic, Gemini or On this device." }).optional(),
+  provider: z
+    .enum(MODEL_PROVIDERS, { error: "The provider is OpenAI-compatible, Anthropic, Gemini or On this device." })
+    .optional(),
   baseUrl: httpUrl,
   apiKey: z.string().trim().max(4096, "API key is too long"),
   models: z.array(modelEntry).max(50, "List at most 50 models per endpoint."),

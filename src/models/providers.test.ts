@@ -26,7 +26,9 @@ describe("settings saved before providers existed", () => {
     const parsed = parseModelSettings(anthropic);
     expect(parsed.ok && parsed.value.endpoints[0]?.provider).toBe("anthropic");
     const unknown = parseModelSettings({ ...old, endpoints: [{ ...old.endpoints[0], provider: "cohere" }] });
-    expect(!unknown.ok && unknown.message).toBe("The provider is OpenAI-compatible, Anthropic, Gemini or On this device.");
+    expect(!unknown.ok && unknown.message).toBe(
+      "The provider is OpenAI-compatible, Anthropic, Gemini or On this device.",
+    );
   });
 
   it("give the run the model's context window, reasoning switch and tools flag as typed in Settings", () => {
