@@ -181,7 +181,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
   const memory = new MemoryService(storage, {
     createModel: async () => {
       const target = await settings.defaultTarget();
-      return servesBackgroundWork(target) ? createModel(target!) : undefined;
+      return servesBackgroundWork(target) ? createModel(target) : undefined;
     },
     onChange: () => notify({ type: "memory-changed" }),
     flushOthers: (): Promise<void> => agents.flushMemory(),
@@ -200,7 +200,7 @@ export function createGateway(storage: FawnStorage, options: GatewayOptions = {}
     memorySettings: () => memory.getSettings(),
     createModel: async () => {
       const target = await settings.defaultTarget();
-      return servesBackgroundWork(target) ? createModel(target!) : undefined;
+      return servesBackgroundWork(target) ? createModel(target) : undefined;
     },
   });
   const runs: RunService = new RunService({

@@ -78,8 +78,8 @@ export interface RunSettings {
 }
 
 export class SettingsService implements SettingsApi {
-  /** The download under way, to cancel. */
-  private download: AbortController | undefined;
+  /** The copy or download of a model file under way, to cancel (one at a time). */
+  private copying: AbortController | undefined;
 
   constructor(
     private readonly store: SettingsStorage,
@@ -97,7 +97,20 @@ export class SettingsService implements SettingsApi {
   }
 
   async addDeviceModel(file: File, onProgress?: DeviceModelProgress): Promise<DeviceModelFile> {
-    return (await this.deviceFiles()).add(file.stream(), { name: file.name, size: file.size }, onProgress);
+    const files = await this.deviceFiles();
+    return this.oneCopy((signal) => files.add(file.stream(), { name: file.name, size: file.size }, onProgress, signal));
+  }
+
+  /** Runs a model file's copy or download as the one under way, which cancelDeviceModelCopy stops. */
+  private async oneCopy<T>(copy: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.copying) throw new UserError("A model file is being kept already; wait for it or cancel it.");
+    const controller = new AbortController();
+    this.copying = controller;
+    try {
+      return await copy(controller.signal);
+    } finally {
+      if (this.copying === controller) this.copying = undefined;
+    }
   }
 
   async downloadDeviceModel(address: string, onProgress?: DeviceModelProgress): Promise<DeviceModelFile> {
@@ -110,15 +123,12 @@ export class SettingsService implements SettingsApi {
     }
     if (!/^https?:$/.test(new URL(url).protocol))
       throw new UserError("The model URL must start with https:// or http://.");
-    if (this.download) throw new UserError("A model is downloading already; wait for it or cancel it.");
-    const controller = new AbortController();
-    this.download = controller;
-    try {
+    return this.oneCopy(async (signal) => {
       let response: Response;
       try {
-        response = await this.options.fetch(url, { signal: controller.signal });
+        response = await this.options.fetch(url, { signal });
       } catch (error) {
-        if (controller.signal.aborted) throw new UserError("The model download was cancelled.");
+        if (signal.aborted) throw new UserError("The model file was not kept: cancelled.");
         throw new UserError(`The model could not be downloaded from ${url}: ${(error as Error).message}`);
       }
       if (!response.ok || !response.body) {
@@ -126,19 +136,12 @@ export class SettingsService implements SettingsApi {
       }
       const length = Number(response.headers.get("content-length"));
       const name = decodeURIComponent(new URL(response.url || url).pathname.split("/").pop() || "model.gguf");
-      return await files.add(
-        response.body,
-        { name, ...(length > 0 && { size: length }), source: url },
-        onProgress,
-        controller.signal,
-      );
-    } finally {
-      if (this.download === controller) this.download = undefined;
-    }
+      return files.add(response.body, { name, ...(length > 0 && { size: length }), source: url }, onProgress, signal);
+    });
   }
 
-  async cancelDeviceModelDownload(): Promise<void> {
-    this.download?.abort();
+  async cancelDeviceModelCopy(): Promise<void> {
+    this.copying?.abort();
   }
 
   async removeDeviceModel(id: string): Promise<void> {

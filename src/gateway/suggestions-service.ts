@@ -44,7 +44,7 @@ export class SuggestionsService implements SuggestionsApi {
         this.options.shownVersion(threadId).then((head) => this.options.views.read(threadId, head)),
       ]);
       const messages = decoded?.context.messages ?? [];
-      if (!target || !servesBackgroundWork(target) || messages.length === 0) return [];
+      if (!servesBackgroundWork(target) || messages.length === 0) return [];
       const model = limitOutput(
         await this.options.createModel(target, { model: target.model }),
         SUGGESTIONS_MAX_TOKENS,

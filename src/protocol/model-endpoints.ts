@@ -162,6 +162,6 @@ export function defaultMode(entry: ModelEntry | undefined): AgentMode {
  * device: each would read the conversation again on the CPU and hold the one loaded model for minutes, keeping the
  * user's next message waiting.
  */
-export function servesBackgroundWork(target: Pick<ModelTarget, "provider"> | undefined): boolean {
+export function servesBackgroundWork<T extends Pick<ModelTarget, "provider">>(target: T | undefined): target is T {
   return target !== undefined && target.provider !== "on-device";
 }

@@ -26,8 +26,8 @@ export interface SettingsApi {
   addDeviceModel(file: File, onProgress?: DeviceModelProgress): Promise<DeviceModelFile>;
   /** Downloads a GGUF file from `url` (Hugging Face page addresses work as they are) and keeps it, as addDeviceModel. */
   downloadDeviceModel(url: string, onProgress?: DeviceModelProgress): Promise<DeviceModelFile>;
-  /** Stops the download under way; it rejects, and nothing of it is kept. */
-  cancelDeviceModelDownload(): Promise<void>;
+  /** Stops the copy or download of a model file under way; it rejects, and nothing of it is kept. */
+  cancelDeviceModelCopy(): Promise<void>;
   /** Deletes a kept model file (unloading it first when it is loaded). */
   removeDeviceModel(id: string): Promise<void>;
   /** Fawn's CORS relay (Settings → Proxy). */

@@ -123,7 +123,7 @@ describe("DeviceModelFiles", () => {
     const controller = new AbortController();
     controller.abort();
     await expect(files.add(streamOf(GGUF), { name: "x.gguf" }, undefined, controller.signal)).rejects.toThrow(
-      "The model download was cancelled.",
+      "The model file was not kept: cancelled.",
     );
     expect(await files.list()).toEqual([]);
   });

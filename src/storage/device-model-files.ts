@@ -86,17 +86,23 @@ export class DeviceModelFiles {
     const writable = await handle.createWritable();
     let received = 0;
     let checked = false;
-    let head: Uint8Array = new Uint8Array(0);
+    // The file's first bytes, for its magic and metadata (filled in place: no copy per chunk).
+    const head = new Uint8Array(HEAD_BYTES);
+    let headLength = 0;
     let reported = 0;
     const reader = stream.getReader();
     try {
       for (;;) {
-        if (signal?.aborted) throw new UserError("The model download was cancelled.");
+        if (signal?.aborted) throw new UserError("The model file was not kept: cancelled.");
         const { done, value } = await reader.read();
         if (done) break;
-        if (head.length < HEAD_BYTES) head = concat(head, value.subarray(0, HEAD_BYTES - head.length));
+        if (headLength < HEAD_BYTES) {
+          const part = value.subarray(0, HEAD_BYTES - headLength);
+          head.set(part, headLength);
+          headLength += part.length;
+        }
         if (!checked) {
-          if (head.length >= GGUF_MAGIC.length) {
+          if (headLength >= GGUF_MAGIC.length) {
             if (!GGUF_MAGIC.every((byte, index) => head[index] === byte)) {
               throw new UserError(`${from.name} is not a GGUF model file (it does not start with "GGUF").`);
             }
@@ -120,10 +126,11 @@ export class DeviceModelFiles {
       await reader.cancel().catch(() => {});
       await writable.abort().catch(() => {});
       await folder.removeEntry(id).catch(() => {});
-      throw error;
+      // A cancelled download's body fails its read with the fetch's AbortError: the same sentence as a cancelled copy.
+      throw signal?.aborted ? new UserError("The model file was not kept: cancelled.") : error;
     }
     onProgress?.(received, received);
-    const contextLength = ggufContextLength(head);
+    const contextLength = ggufContextLength(head.subarray(0, headLength));
     const kept: DeviceModelFile = {
       id,
       name: from.name,
@@ -152,13 +159,6 @@ export class DeviceModelFiles {
     this.indexWrites = write.catch(() => {});
     return write;
   }
-}
-
-function concat(first: Uint8Array, second: Uint8Array): Uint8Array {
-  const out = new Uint8Array(first.length + second.length);
-  out.set(first);
-  out.set(second, first.length);
-  return out;
 }
 
 function gigabytes(bytes: number): string {

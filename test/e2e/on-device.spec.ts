@@ -77,7 +77,7 @@ test.describe("On this device", () => {
     await expectToolRan(page);
   });
 
-  test("a model URL downloads with a progress bar; a file that is not GGUF is refused; Remove deletes", async ({
+  test("a model URL downloads with a progress bar and Cancel; a file that is not GGUF is refused; Remove deletes", async ({
     page,
   }) => {
     const server = await slowServer();
@@ -94,7 +94,14 @@ test.describe("On this device", () => {
       ).toBeVisible();
       await expect(dialog.getByText("No model file is kept yet")).toBeVisible();
 
+      // Cancel while it comes: nothing is kept.
       await dialog.getByRole("textbox", { name: "Model URL" }).fill(`${base}/${MODEL_NAME}`);
+      await dialog.getByRole("button", { name: "Download", exact: true }).click();
+      await expect(dialog.getByRole("progressbar", { name: "Model download" })).toBeVisible();
+      await dialog.getByRole("button", { name: "Cancel", exact: true }).click();
+      await expect(dialog.getByText("The model file was not kept: cancelled.")).toBeVisible();
+      await expect(dialog.getByText("No model file is kept yet")).toBeVisible();
+
       await dialog.getByRole("button", { name: "Download", exact: true }).click();
       await expect(dialog.getByRole("progressbar", { name: "Model download" })).toBeVisible();
       await expect(dialog.getByText(`${MODEL_NAME} is kept in this browser`)).toBeVisible({ timeout: 30_000 });

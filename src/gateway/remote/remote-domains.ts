@@ -228,7 +228,7 @@ export function remoteSettings(remote: RemoteContext, local: SettingsApi): Setti
     listDeviceModels: () => local.listDeviceModels(),
     addDeviceModel: (file, onProgress) => local.addDeviceModel(file, onProgress),
     downloadDeviceModel: (url, onProgress) => local.downloadDeviceModel(url, onProgress),
-    cancelDeviceModelDownload: () => local.cancelDeviceModelDownload(),
+    cancelDeviceModelCopy: () => local.cancelDeviceModelCopy(),
     removeDeviceModel: (id) => local.removeDeviceModel(id),
     getProxy: () => local.getProxy(),
     saveProxy: (settings) => local.saveProxy(settings),

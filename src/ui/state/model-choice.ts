@@ -101,7 +101,7 @@ export function createModelChoice(client: Pick<GatewayClient, "settings">) {
       client.settings.addDeviceModel(file, Comlink.proxy(onProgress)),
     downloadDeviceModel: (url: string, onProgress: DeviceModelProgress) =>
       client.settings.downloadDeviceModel(url, Comlink.proxy(onProgress)),
-    cancelDeviceModelDownload: () => client.settings.cancelDeviceModelDownload(),
+    cancelDeviceModelCopy: () => client.settings.cancelDeviceModelCopy(),
     removeDeviceModel: (id: string) => client.settings.removeDeviceModel(id),
   };
 }

@@ -29,16 +29,23 @@ export function DeviceModels(props: {
   const [status, setStatus] = createSignal<Status | undefined>();
   let picker: HTMLInputElement | undefined;
 
-  /** Each kept file not among the endpoint's models yet joins them (a first visit lists every kept file). */
+  /**
+   * The kept files, and the endpoint's models made theirs: one entry per file, an entry the user edited kept as it is,
+   * a new file's with its starting context window, and none for a file no longer kept (removed here or in another tab).
+   */
   const listFiles = (kept: DeviceModelFile[]) => {
     setFiles(kept);
-    const missing = kept.filter((file) => !props.models.some((entry) => entry.id === file.id));
-    if (missing.length > 0) {
-      props.onModels([
-        ...props.models.filter((entry) => kept.some((file) => file.id === entry.id)),
-        ...missing.map((file) => ({ id: file.id, contextWindow: deviceContextWindow(file), tools: true })),
-      ]);
-    }
+    const entries = kept.map(
+      (file) =>
+        props.models.find((entry) => entry.id === file.id) ?? {
+          id: file.id,
+          contextWindow: deviceContextWindow(file),
+          tools: true,
+        },
+    );
+    const same =
+      entries.length === props.models.length && entries.every((entry, index) => entry === props.models[index]);
+    if (!same) props.onModels(entries);
   };
   onMount(() => {
     void modelChoice
@@ -73,8 +80,7 @@ export function DeviceModels(props: {
   const remove = async (file: DeviceModelFile) => {
     try {
       await modelChoice.removeDeviceModel(file.id);
-      setFiles(files().filter((each) => each.id !== file.id));
-      props.onModels(props.models.filter((entry) => entry.id !== file.id));
+      listFiles(files().filter((each) => each.id !== file.id));
       setStatus({ kind: "ok", text: t("device.removed", { name: file.name }) });
     } catch (error) {
       setStatus({ kind: "error", text: errorMessage(error) });
@@ -139,7 +145,7 @@ export function DeviceModels(props: {
                 ? t("device.progressText", { done: formatBytes(now().done), total: formatBytes(now().total!) })
                 : t("device.progressUnknown", { done: formatBytes(now().done) })}
             </span>
-            <button type="button" class="ghost" onClick={() => void modelChoice.cancelDeviceModelDownload()}>
+            <button type="button" class="ghost" onClick={() => void modelChoice.cancelDeviceModelCopy()}>
               {t("device.cancel")}
             </button>
           </div>
