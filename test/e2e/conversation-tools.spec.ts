@@ -162,3 +162,26 @@ test("edits not saved in one Settings tab survive a switch to another; closing a
   await expect(dialog).toBeHidden();
   await expect(unsaved).toBeHidden();
 });
+
+test("a step opened while its command runs stays open, with its output, once the run ends and the saved reply shows", async ({
+  page,
+}) => {
+  await configureEndpoint(page);
+  await send(page, callTool("bash", { command: "sleep 3; echo step-kept-open" }));
+  const step = page
+    .getByRole("log", { name: "Conversation" })
+    .getByRole("list", { name: "Tool calls" })
+    .getByRole("listitem")
+    .filter({ hasText: "Ran sleep 3; echo step-kept-open" });
+  await step.getByText("Ran sleep 3; echo step-kept-open").click();
+  await expect(step.getByText("Tool: bash")).toBeVisible();
+  await runEnded(page);
+  await expect(assistantMessages(page).last()).toContainText("The tool returned:");
+  // The live reply has given way to the saved one by now; the step is still open and shows what the command printed.
+  await expect(step.locator("details")).toHaveJSProperty("open", true);
+  await expect(step.locator(".step-output")).toContainText("step-kept-open");
+  // Opening another thread and coming back starts closed again: the memory is the open thread's.
+  await page.getByRole("button", { name: "New thread" }).click();
+  await page.getByRole("navigation", { name: "Threads" }).getByRole("link").first().click();
+  await expect(step.locator(".step-output")).toBeHidden();
+});

@@ -27,6 +27,7 @@ import { liveMessages } from "../state/run-view.ts";
 import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "../state/subtasks.ts";
 import { conversationTools, EntryView, RetryNotice, RunErrorView } from "./entry-view.tsx";
 import { ToolProgressContext } from "./tool-steps.tsx";
+import { createStepMemory, StepMemoryContext, type StepMemory } from "./step-memory.ts";
 import { MESSAGE_BASE } from "../markdown/thread-file-references.ts";
 import { MessageView } from "./message-view.tsx";
 import type { MessageActions } from "./message-actions.tsx";
@@ -299,6 +300,21 @@ export function Conversation() {
   };
   // Pictures and links in the messages that name the thread's files.
   const threadId = () => openThread.thread()?.thread_id ?? "";
+  // What the reader opened in this thread's steps, kept as the live reply gives way to the saved one; a new memory
+  // for each thread opened. A new thread's first run begins before it has an id, so getting one keeps the memory.
+  let memoryFor = "";
+  const threadStepMemory = createMemo<StepMemory>((memory) => {
+    const id = threadId();
+    const kept = id === memoryFor || memoryFor === "";
+    memoryFor = id;
+    return kept ? memory : createStepMemory();
+  }, createStepMemory());
+  const stepMemory: StepMemory = {
+    opened: (callId) => threadStepMemory().opened(callId),
+    setOpened: (callId, opened) => threadStepMemory().setOpened(callId, opened),
+    imagesShown: (callId) => threadStepMemory().imagesShown(callId),
+    showImages: (callId) => threadStepMemory().showImages(callId),
+  };
   const images = createImageUrls((path, thread) => client.threads.readFile(thread, path), threadId);
   createEffect(on(threadId, images.forgetOthers, { defer: true }));
   const files: ThreadFiles = { base: MESSAGE_BASE, imageUrl: images.imageUrl, open: notices.openPreview };
@@ -370,106 +386,108 @@ export function Conversation() {
       <div class="conversation-inner" ref={inner}>
         <ThreadFilesContext.Provider value={files}>
           <ToolProgressContext.Provider value={() => liveRun()?.toolProgress}>
-            <Show when={!empty()} fallback={<Welcome />}>
-              <Show when={threadId()} keyed>
-                {(id) => (
-                  <EntryList
-                    entries={openThread.thread()?.entries ?? []}
-                    scroller={log}
-                    find={findFor(id)}
-                    onFindDone={() => openThread.findDone()}
-                    onOpen={(atEnd) => (pinned = atEnd)}
-                    onLeaveEnd={() => (pinned = false)}
-                  >
-                    {(entry, index) => {
-                      const answer = () => (isClarification(entry) ? answers()[index] : undefined);
-                      const id = entry.kind === "message" ? entry.message.id : undefined;
-                      if (id !== undefined && carriers().has(id)) return null;
-                      return (
-                        <EntryView
-                          entry={entry}
-                          onOpenSettings={openSettings}
-                          modelSetUp={modelChoice.modelChoices().length > 0}
-                          answer={answer()}
-                          subtasks={subtasks()}
-                          tools={tools()}
-                          actions={actionsFor(entry)}
-                          usage={id === undefined ? undefined : savedUsages().get(id)}
-                          // Only an unanswered question takes an answer, and only while nothing runs.
-                          onAnswer={
-                            isClarification(entry) && answer() === undefined && !liveRun() && openThread.canReply()
-                              ? (text) => void runs.send(text)
-                              : undefined
-                          }
-                        />
-                      );
-                    }}
-                  </EntryList>
-                )}
-              </Show>
-              <Show when={!liveRun() && openThread.thread()?.resumable && openThread.canReply()}>
-                <div class="run-cut-off">
-                  <p>{t("conversation.cutOff")}</p>
-                  <button type="button" class="primary" onClick={() => void runs.resume()}>
-                    {t("conversation.continue")}
-                  </button>
-                </div>
-              </Show>
-              <Show when={liveRun()}>
-                {(view) => (
-                  <>
-                    <Show when={!view().resumed && !liveCarriesAnswer()}>
-                      <MessageView
-                        message={{
-                          type: "human",
-                          id: `pending-${view().runId}`,
-                          content: view().userText,
-                          ...(view().files && { files: view().files }),
-                        }}
-                      />
-                    </Show>
-                    <Index each={liveMessages(view())}>
-                      {(message) => (
+            <StepMemoryContext.Provider value={stepMemory}>
+              <Show when={!empty()} fallback={<Welcome />}>
+                <Show when={threadId()} keyed>
+                  {(id) => (
+                    <EntryList
+                      entries={openThread.thread()?.entries ?? []}
+                      scroller={log}
+                      find={findFor(id)}
+                      onFindDone={() => openThread.findDone()}
+                      onOpen={(atEnd) => (pinned = atEnd)}
+                      onLeaveEnd={() => (pinned = false)}
+                    >
+                      {(entry, index) => {
+                        const answer = () => (isClarification(entry) ? answers()[index] : undefined);
+                        const id = entry.kind === "message" ? entry.message.id : undefined;
+                        if (id !== undefined && carriers().has(id)) return null;
+                        return (
+                          <EntryView
+                            entry={entry}
+                            onOpenSettings={openSettings}
+                            modelSetUp={modelChoice.modelChoices().length > 0}
+                            answer={answer()}
+                            subtasks={subtasks()}
+                            tools={tools()}
+                            actions={actionsFor(entry)}
+                            usage={id === undefined ? undefined : savedUsages().get(id)}
+                            // Only an unanswered question takes an answer, and only while nothing runs.
+                            onAnswer={
+                              isClarification(entry) && answer() === undefined && !liveRun() && openThread.canReply()
+                                ? (text) => void runs.send(text)
+                                : undefined
+                            }
+                          />
+                        );
+                      }}
+                    </EntryList>
+                  )}
+                </Show>
+                <Show when={!liveRun() && openThread.thread()?.resumable && openThread.canReply()}>
+                  <div class="run-cut-off">
+                    <p>{t("conversation.cutOff")}</p>
+                    <button type="button" class="primary" onClick={() => void runs.resume()}>
+                      {t("conversation.continue")}
+                    </button>
+                  </div>
+                </Show>
+                <Show when={liveRun()}>
+                  {(view) => (
+                    <>
+                      <Show when={!view().resumed && !liveCarriesAnswer()}>
                         <MessageView
-                          message={message()}
-                          streaming={!view().ended}
-                          subtasks={subtasks()}
-                          tools={tools()}
-                          usage={liveUsages().get(message().id)}
+                          message={{
+                            type: "human",
+                            id: `pending-${view().runId}`,
+                            content: view().userText,
+                            ...(view().files && { files: view().files }),
+                          }}
                         />
-                      )}
-                    </Index>
-                    <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
-                      <article
-                        class="message assistant"
-                        aria-label={t("conversation.assistantMessage")}
-                        aria-busy="true"
-                      >
-                        <span class="typing" role="img" aria-label={t("conversation.thinking")} />
-                      </article>
-                    </Show>
-                    <For each={view().approvals}>
-                      {(approval) => (
-                        <ApprovalCard
-                          approval={approval}
-                          onAnswer={(decision) => runs.answerApproval(approval.approval_id, decision)}
-                        />
-                      )}
-                    </For>
-                    <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
-                    <Show when={view().error}>
-                      {(error) => (
-                        <RunErrorView
-                          error={error()}
-                          onOpenSettings={openSettings}
-                          modelSetUp={modelChoice.modelChoices().length > 0}
-                        />
-                      )}
-                    </Show>
-                  </>
-                )}
+                      </Show>
+                      <Index each={liveMessages(view())}>
+                        {(message) => (
+                          <MessageView
+                            message={message()}
+                            streaming={!view().ended}
+                            subtasks={subtasks()}
+                            tools={tools()}
+                            usage={liveUsages().get(message().id)}
+                          />
+                        )}
+                      </Index>
+                      <Show when={liveMessages(view()).length === 0 && !view().ended && !view().error}>
+                        <article
+                          class="message assistant"
+                          aria-label={t("conversation.assistantMessage")}
+                          aria-busy="true"
+                        >
+                          <span class="typing" role="img" aria-label={t("conversation.thinking")} />
+                        </article>
+                      </Show>
+                      <For each={view().approvals}>
+                        {(approval) => (
+                          <ApprovalCard
+                            approval={approval}
+                            onAnswer={(decision) => runs.answerApproval(approval.approval_id, decision)}
+                          />
+                        )}
+                      </For>
+                      <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
+                      <Show when={view().error}>
+                        {(error) => (
+                          <RunErrorView
+                            error={error()}
+                            onOpenSettings={openSettings}
+                            modelSetUp={modelChoice.modelChoices().length > 0}
+                          />
+                        )}
+                      </Show>
+                    </>
+                  )}
+                </Show>
               </Show>
-            </Show>
+            </StepMemoryContext.Provider>
           </ToolProgressContext.Provider>
         </ThreadFilesContext.Provider>
       </div>

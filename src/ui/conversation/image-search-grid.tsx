@@ -3,10 +3,11 @@
 // its host sees it); then each thumbnail is fetched by the page without cookies or referrer and shown from a `blob:`
 // (remote-image-fetch.ts: the page's Content-Security-Policy loads no web image by itself). A thumbnail whose host
 // refuses that read gets "Open image" instead. Loaded with its own chunk, its styles beside it.
-import { createResource, createSignal, createUniqueId, Index, Match, Show, Switch } from "solid-js";
+import { createResource, createUniqueId, Index, Match, Show, Switch } from "solid-js";
 import { t } from "../i18n/index.ts";
 import { fetchRemoteImage } from "../markdown/remote-image-fetch.ts";
 import type { ImageHit } from "./image-search-step.ts";
+import { useStepMemory } from "./step-memory.ts";
 import "./image-search-grid.css";
 
 function hostOf(url: string): string {
@@ -38,14 +39,15 @@ function Thumbnail(props: { image: ImageHit }) {
   );
 }
 
-export default function ImageSearchGrid(props: { images: readonly ImageHit[] }) {
-  const [shown, setShown] = createSignal(false);
+export default function ImageSearchGrid(props: { images: readonly ImageHit[]; callId: string }) {
+  const memory = useStepMemory();
+  const shown = () => memory.imagesShown(props.callId);
   const hintId = createUniqueId();
   return (
     <div class="image-search">
       <Show when={!shown()}>
         <p class="image-search-ask">
-          <button type="button" aria-describedby={hintId} onClick={() => setShown(true)}>
+          <button type="button" aria-describedby={hintId} onClick={() => memory.showImages(props.callId)}>
             {t("steps.showImages")}
           </button>{" "}
           <span class="hint" id={hintId}>

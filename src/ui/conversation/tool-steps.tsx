@@ -1,11 +1,13 @@
 // An assistant message's tool calls as collapsible steps, each shown for what it is (tool-step-content.ts): the
 // command and its output, the file written (Markdown rendered), the text an edit replaced, search results as links.
-// <Index> keeps each step's DOM while the reply streams, so a step the reader opened stays open.
+// <Index> keeps each step's DOM while the reply streams; the step memory keeps a step the reader opened open when
+// the live reply gives way to the saved one.
 import { createContext, Index, lazy, Match, Show, Switch, useContext } from "solid-js";
 import type { ToolProgressEvent, WireToolCall } from "../../protocol/index.ts";
 import { t, type TextKey } from "../i18n/index.ts";
 import { toolSteps, type StepBody, type StepStatus, type ToolResults } from "./tool-step-content.ts";
 import { Markdown } from "../markdown/lazy-markdown.tsx";
+import { useStepMemory } from "./step-memory.ts";
 
 /** image_search's thumbnail grid, with its own chunk: most replies never show one. */
 const ImageSearchGrid = lazy(() => import("./image-search-grid.tsx"));
@@ -40,7 +42,7 @@ function hostOf(url: string): string {
   }
 }
 
-function Body(props: { body: StepBody }) {
+function Body(props: { body: StepBody; callId: string }) {
   return (
     <Switch>
       <Match when={props.body.kind === "command" && props.body}>
@@ -95,7 +97,7 @@ function Body(props: { body: StepBody }) {
       <Match when={props.body.kind === "images" && props.body}>
         {(body) => (
           <Show when={body().images.length > 0} fallback={<Output text={body().output} />}>
-            <ImageSearchGrid images={body().images} />
+            <ImageSearchGrid images={body().images} callId={props.callId} />
           </Show>
         )}
       </Match>
@@ -154,12 +156,16 @@ export function ToolSteps(props: {
 }) {
   const steps = () => toolSteps(props.calls, props.results, props.streaming, props.awaited);
   const progress = useContext(ToolProgressContext);
+  const memory = useStepMemory();
   return (
     <ol class="tool-steps" aria-label={t("steps.list")}>
       <Index each={steps()}>
         {(step) => (
           <li class="tool-step" data-status={step().status}>
-            <details>
+            <details
+              open={memory.opened(step().id)}
+              onToggle={(event) => memory.setOpened(step().id, event.currentTarget.open)}
+            >
               <summary>
                 <span class="step-status" role="img" aria-label={t(STATUS_LABEL[step().status])} />
                 <span class="step-title">{step().title}</span>
@@ -175,7 +181,7 @@ export function ToolSteps(props: {
                 </Show>
               </summary>
               <div class="step-body">
-                <Body body={step().body} />
+                <Body body={step().body} callId={step().id} />
                 <p class="step-tool">{t("steps.toolName", { tool: step().tool })}</p>
               </div>
             </details>
