@@ -3,7 +3,13 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type * as OpenAiModule from "@langchain/openai";
 import type { ChatOpenAI } from "@langchain/openai";
-import { providerOf, type ModelEndpoint, type ModelEntry, type ModelTarget } from "../protocol/index.ts";
+import {
+  providerOf,
+  type ModelEndpoint,
+  type ModelEntry,
+  type ModelProgressEvent,
+  type ModelTarget,
+} from "../protocol/index.ts";
 import { PROXY_TOKEN_HEADER } from "../shared/proxy-token.ts";
 import { fetchModels } from "./fetch-models.ts";
 import { apiRoot } from "./provider-urls.ts";
@@ -35,6 +41,8 @@ export interface ChatModelOptions {
    * a ModelStallError. Gemini's SDK takes no fetch, so its requests have none.
    */
   stallMs?: number;
+  /** Told what a model on this device does before its reply's first word (the run shows it); other models say nothing. */
+  onProgress?: (progress: Omit<ModelProgressEvent, "type">) => void;
 }
 
 /** The fetch a model client sends with: the caller's (or the global one), under the stall limit. */
@@ -143,7 +151,7 @@ async function createDeviceModel(target: ModelTarget, options: ChatModelOptions)
   const contextWindow = (model: string) => entryOf(target, model).contextWindow ?? DEVICE_CONTEXT_WINDOW;
   return createOpenAiModel(target, {
     ...options,
-    fetch: deviceFetch(deviceEngine, contextWindow),
+    fetch: deviceFetch(deviceEngine, contextWindow, options.onProgress),
     stallMs: Math.max(options.stallMs ?? 0, DEVICE_STALL_MS),
   });
 }

@@ -72,3 +72,35 @@ export function isModelRetryEvent(value: unknown): value is ModelRetryEvent {
     typeof reason === "string"
   );
 }
+
+/**
+ * A `custom` run event: what a model on this device is doing before its reply's first word, which can take minutes
+ * on a CPU. `waiting`: another reply has the model; `loading`: its file is being loaded; `reading`: it has read
+ * `processed` of the prompt's `total` tokens (those it remembered from the thread's last call included).
+ */
+export interface ModelProgressEvent {
+  type: "model_progress";
+  stage: "waiting" | "loading" | "reading";
+  processed?: number;
+  total?: number;
+}
+
+const MODEL_PROGRESS_STAGES: readonly string[] = [
+  "waiting",
+  "loading",
+  "reading",
+] satisfies ModelProgressEvent["stage"][];
+
+/** True for a model progress event (custom events are read as untrusted data). */
+export function isModelProgressEvent(value: unknown): value is ModelProgressEvent {
+  if (typeof value !== "object" || value === null) return false;
+  const { type, stage, processed, total } = value as Record<string, unknown>;
+  const count = (n: unknown) => n === undefined || (typeof n === "number" && Number.isFinite(n) && n >= 0);
+  return (
+    type === "model_progress" &&
+    typeof stage === "string" &&
+    MODEL_PROGRESS_STAGES.includes(stage) &&
+    count(processed) &&
+    count(total)
+  );
+}

@@ -60,10 +60,33 @@ test.describe("On this device", () => {
     await page.goto("/");
     await chooseScriptedModel(page);
 
+    // What the run shows before the first word, recorded as it comes (each stage may pass quickly here).
+    await page.evaluate(() => {
+      const seen: string[] = ((window as unknown as { progressSeen: string[] }).progressSeen = []);
+      new MutationObserver(() => {
+        const text = document.querySelector(".run-progress [role=status]")?.textContent;
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
     // Its script for a message asking to stream: "la la la…" with no end, until Stop.
     await send(page, "please stream");
     const streaming = assistantMessages(page).last();
     await expect(streaming).toContainText("la la la la", { timeout: 60_000 });
+    // The model's load and its reading of the prompt (about 18,000 tokens, 128 a step) were told, then gave way.
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    expect(seen[0]).toBe("Loading the model on this device…");
+    const reading = seen.filter((text) => text.startsWith("Reading the conversation: "));
+    const counts = reading.map((text) => {
+      const [, processed, total] = /^Reading the conversation: ([\d,]+) of ([\d,]+) tokens \(\d+%\)…$/.exec(text)!;
+      return [processed, total].map((count) => Number(count!.replaceAll(",", "")));
+    });
+    expect(counts.length).toBeGreaterThan(10);
+    expect(counts.every(([, total]) => total === counts[0]![1] && total! > 15_000)).toBe(true);
+    expect(counts.map(([processed]) => processed)).toEqual(
+      counts.map(([processed]) => processed).sort((a, b) => a! - b!),
+    );
+    expect(counts.at(-1)![0]! / counts.at(-1)![1]!).toBeGreaterThan(0.9);
+    await expect(page.locator(".run-progress")).toHaveCount(0);
     await page.getByRole("button", { name: "Stop" }).click();
     await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
     const stopped = (await streaming.textContent()) ?? "";

@@ -127,6 +127,8 @@ export async function executeRun(context: RunContext, emit: Emit, signal: AbortS
       ? await context.createModel(target, {
           model: context.mode.model,
           ...(context.mode.reasoningEffort && { reasoningEffort: context.mode.reasoningEffort }),
+          // A model on this device may take minutes before its first word: the run says what it is doing.
+          onProgress: (progress) => emit({ event: "custom", data: { type: "model_progress", ...progress } }),
         })
       : await createOpenAiModel({ name: "", baseUrl: "http://unset.invalid", apiKey: "", model: "unset", models: [] }),
     ...(target?.modelTitles && { onTitle: (title: string) => titles.push(title) }),

@@ -4,11 +4,13 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 const log: string[] = [];
 let failLoad: Error | undefined;
 let failChat: Error | undefined;
+let batch: number | undefined;
 
 vi.mock("@wllama/wllama", () => ({
   Wllama: class {
-    async loadModel(_files: Blob[], params: { n_ctx: number; n_threads: number }) {
+    async loadModel(_files: Blob[], params: { n_ctx: number; n_threads: number; n_batch: number }) {
       log.push(`load ${params.n_ctx}`);
+      batch = params.n_batch;
       if (failLoad) throw failLoad;
     }
     async exit() {
@@ -19,11 +21,21 @@ vi.mock("@wllama/wllama", () => ({
       messages: { content: string }[];
       onData: (chunk: unknown) => void;
       abortSignal: AbortSignal;
+      return_progress?: boolean;
     }): Promise<void> {
       const name = options.messages[0]!.content;
       log.push(`start ${name}`);
       return new Promise((resolve, reject) => {
         if (failChat) return reject(failChat);
+        // As llama.cpp does when asked: the prompt's reading, a step at a time, before the reply.
+        if (options.return_progress && name === "long") {
+          for (const processed of [128, 256, 300]) {
+            options.onData({
+              choices: [{ index: 0, finish_reason: null, delta: { role: "assistant", content: null } }],
+              prompt_progress: { total: 300, cache: 0, processed, time_ms: 1 },
+            });
+          }
+        }
         let sent = 0;
         const tick = setInterval(() => {
           if (options.abortSignal.aborted) {
@@ -115,5 +127,27 @@ describe("DeviceEngine", () => {
     );
     failLoad = undefined;
     expect(await collect(device.chat("bad.gguf", 4_096, { messages: [{ content: "x" }] }))).toBe("abc");
+  });
+
+  it("tells of the load, the prompt read step by step, and a wait behind another reply; none of it is the reply", async () => {
+    const device = engine();
+    const heard: unknown[] = [];
+    const [first, second] = await Promise.all([
+      collect(device.chat("m.gguf", 8_192, { messages: [{ content: "long" }] }, undefined, (p) => heard.push(p))),
+      collect(device.chat("m.gguf", 8_192, { messages: [{ content: "two" }] }, undefined, (p) => heard.push(p))),
+    ]);
+    expect([first, second]).toEqual(["abc", "abc"]);
+    expect(heard).toEqual([
+      { stage: "waiting" },
+      { stage: "loading" },
+      { stage: "reading", processed: 128, total: 300 },
+      { stage: "reading", processed: 256, total: 300 },
+      { stage: "reading", processed: 300, total: 300 },
+    ]);
+    expect(batch).toBe(128);
+    // Loaded already, nothing before it: the next request says nothing before its reply.
+    heard.length = 0;
+    await collect(device.chat("m.gguf", 8_192, { messages: [{ content: "three" }] }, undefined, (p) => heard.push(p)));
+    expect(heard).toEqual([]);
   });
 });

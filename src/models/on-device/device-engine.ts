@@ -3,6 +3,7 @@
 // its 10 MB of WebAssembly are fetched the first time a device model answers (their chunk is a lazy group, cached by
 // the service worker on first use), so nothing of them costs a user who never picks this provider.
 import type { Wllama } from "@wllama/wllama";
+import type { ModelProgressEvent } from "../../protocol/index.ts";
 import { UserError } from "../../shared/user-error.ts";
 import { deviceThreads } from "./device-threads.ts";
 
@@ -28,18 +29,31 @@ interface Loaded {
 /** wllama's chat completion request (OpenAI's, with llama.cpp's extras). */
 export type DeviceChatRequest = Record<string, unknown> & { messages: unknown[] };
 
+/** Told what the engine does before a reply's first word: waits its turn, loads the model, reads the prompt. */
+export type DeviceProgress = (progress: Omit<ModelProgressEvent, "type">) => void;
+
+/**
+ * Tokens llama.cpp reads per step of a prompt (n_batch = n_ubatch): it reports its progress after each step, so
+ * steps of 128 tell the user how far a long prompt has come every few seconds on a CPU; larger steps read barely
+ * faster here (bench/on-device.ts).
+ */
+const PROMPT_STEP = 128;
+
 export class DeviceEngine {
   private loaded: Promise<Loaded> | undefined;
   private loadedKey: string | undefined;
   /** Requests one after another: llama.cpp here serves one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Requests started and not yet ended (a new one waits its turn when there is one). */
+  private busy = 0;
 
   constructor(private readonly runtime: () => DeviceRuntime | undefined) {}
 
   /** Loads `id` with `contextWindow` unless it is loaded already; another model is unloaded first. */
-  private load(id: string, contextWindow: number): Promise<Loaded> {
+  private load(id: string, contextWindow: number, onProgress?: DeviceProgress): Promise<Loaded> {
     const key = `${id}\n${contextWindow}`;
     if (this.loaded && this.loadedKey === key) return this.loaded;
+    onProgress?.({ stage: "loading" });
     const previous = this.loaded;
     this.loadedKey = key;
     this.loaded = (async () => {
@@ -58,6 +72,8 @@ export class DeviceEngine {
       try {
         await wllama.loadModel([file], {
           n_ctx: contextWindow,
+          n_batch: PROMPT_STEP,
+          n_ubatch: PROMPT_STEP,
           n_threads: deviceThreads(globalThis.navigator?.hardwareConcurrency || 1),
         });
       } catch (error) {
@@ -77,21 +93,24 @@ export class DeviceEngine {
 
   /**
    * Streams a chat completion of `id` as OpenAI's chunks. `signal` stops it (llama.cpp stops at its next token). A
-   * request waits for the one before to finish.
+   * request waits for the one before to finish. `onProgress` hears of the wait, the load and the prompt's reading.
    */
   async *chat(
     id: string,
     contextWindow: number,
     request: DeviceChatRequest,
     signal?: AbortSignal,
+    onProgress?: DeviceProgress,
   ): AsyncGenerator<Record<string, unknown>> {
     let release!: () => void;
     const turn = this.queue.then(() => undefined);
     this.queue = turn.then(() => new Promise<void>((resolve) => (release = resolve)));
+    if (this.busy > 0) onProgress?.({ stage: "waiting" });
+    this.busy += 1;
     await turn;
     try {
       signal?.throwIfAborted();
-      const { wllama } = await this.load(id, contextWindow);
+      const { wllama } = await this.load(id, contextWindow, onProgress);
       signal?.throwIfAborted();
       // Chunks arrive through onData and wait here for the reader. wllama's own iterator is not used: once its reader
       // stops, it leaves a rejection nobody handles. `stop` ends llama.cpp's generation (wllama cancels the request);
@@ -107,8 +126,12 @@ export class DeviceEngine {
         .createChatCompletion({
           ...(request as object),
           stream: true,
+          return_progress: true,
           abortSignal: stop.signal,
           onData: (chunk: unknown) => {
+            // llama.cpp's word of the prompt's reading comes as chunks of its own, which are not the reply's.
+            const progress = promptProgress(chunk);
+            if (progress) return onProgress?.(progress);
             chunks.push(chunk as Record<string, unknown>);
             wake?.();
           },
@@ -141,6 +164,7 @@ export class DeviceEngine {
       // Stop: wllama cancels its request and says so; the reply simply ends here.
       if (failure !== undefined && !stop.signal.aborted) throw readable(failure, contextWindow);
     } finally {
+      this.busy -= 1;
       release();
     }
   }
@@ -155,6 +179,26 @@ export class DeviceEngine {
     this.loadedKey = undefined;
     await current?.wllama.exit().catch(() => {});
   }
+}
+
+/**
+ * How far llama.cpp has read the prompt, when `chunk` says only that: its `prompt_progress`, with choices whose
+ * deltas are empty (llama.cpp sends `{role: "assistant", content: null}`).
+ */
+function promptProgress(chunk: unknown): Omit<ModelProgressEvent, "type"> | undefined {
+  const { prompt_progress: progress, choices } = chunk as { prompt_progress?: unknown; choices?: unknown[] };
+  if (typeof progress !== "object" || progress === null) return undefined;
+  const saysMore = (choices ?? []).some((choice) => {
+    const { delta, finish_reason } = (choice ?? {}) as { delta?: Record<string, unknown>; finish_reason?: unknown };
+    return (
+      finish_reason != null ||
+      Object.entries(delta ?? {}).some(([key, value]) => key !== "role" && value != null && value !== "")
+    );
+  });
+  if (saysMore) return undefined;
+  const { processed, total } = progress as { processed?: unknown; total?: unknown };
+  if (typeof processed !== "number" || typeof total !== "number") return undefined;
+  return { stage: "reading", processed, total };
 }
 
 const QUIET = { debug: () => {}, log: () => {}, warn: () => {}, error: () => {} };

@@ -2,7 +2,7 @@
 // engine in this worker, as an OpenAI-compatible endpoint would (server-sent events when streaming), so streaming,
 // tool calls, usage, Stop and errors take the same path as a remote model's. Nothing leaves the browser.
 import { isUserFacing } from "../../shared/user-error.ts";
-import type { DeviceChatRequest, DeviceEngine } from "./device-engine.ts";
+import type { DeviceChatRequest, DeviceEngine, DeviceProgress } from "./device-engine.ts";
 
 const encoder = new TextEncoder();
 
@@ -58,9 +58,13 @@ async function* withId(
 
 /**
  * A fetch for the endpoint whose models are device model files; `contextWindow` gives each model's (from its entry in
- * Settings → Models).
+ * Settings → Models). `onProgress` hears what each request waits for before its reply's first word.
  */
-export function deviceFetch(engine: DeviceEngine, contextWindow: (model: string) => number): typeof fetch {
+export function deviceFetch(
+  engine: DeviceEngine,
+  contextWindow: (model: string) => number,
+  onProgress?: DeviceProgress,
+): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
@@ -78,7 +82,7 @@ export function deviceFetch(engine: DeviceEngine, contextWindow: (model: string)
     // wllama's chunks carry an empty id; LangChain names the reply's message by it, and LangGraph's reducer replaces a
     // message of the same id: every completion gets its own.
     const id = `chatcmpl-device-${crypto.randomUUID()}`;
-    const chunks = withId(engine.chat(model, contextWindow(model), request, signal), id, model);
+    const chunks = withId(engine.chat(model, contextWindow(model), request, signal, onProgress), id, model);
     if (!request.stream) {
       try {
         const all: Record<string, unknown>[] = [];

@@ -25,7 +25,7 @@ import { answerOf, requestOfToolMessage } from "./clarification-form.ts";
 import { t } from "../i18n/index.ts";
 import { liveMessages } from "../state/run-view.ts";
 import { mergeSubtasks, subtasksFromMessages, type Subtasks } from "../state/subtasks.ts";
-import { conversationTools, EntryView, RetryNotice, RunErrorView } from "./entry-view.tsx";
+import { conversationTools, EntryView, ModelProgressNotice, RetryNotice, RunErrorView } from "./entry-view.tsx";
 import { ToolProgressContext } from "./tool-steps.tsx";
 import { createStepMemory, StepMemoryContext, type StepMemory } from "./step-memory.ts";
 import { MESSAGE_BASE } from "../markdown/thread-file-references.ts";
@@ -474,6 +474,9 @@ export function Conversation() {
                         )}
                       </For>
                       <Show when={!view().ended && view().retry}>{(retry) => <RetryNotice retry={retry()} />}</Show>
+                      <Show when={!view().ended && view().modelProgress}>
+                        {(progress) => <ModelProgressNotice progress={progress()} />}
+                      </Show>
                       <Show when={view().error}>
                         {(error) => (
                           <RunErrorView

@@ -1,8 +1,15 @@
 // A saved entry of the conversation (a message, or the error a run ended with) and the note of a model call being
 // tried again; with the tool calls and results the conversation's messages hold, which tool steps read.
 import { Show, type JSX } from "solid-js";
-import type { ModelRetryEvent, RunError, ThreadEntry, UsageMetadata, WireMessage } from "../../protocol/index.ts";
-import { t } from "../i18n/index.ts";
+import type {
+  ModelProgressEvent,
+  ModelRetryEvent,
+  RunError,
+  ThreadEntry,
+  UsageMetadata,
+  WireMessage,
+} from "../../protocol/index.ts";
+import { formatNumber, t } from "../i18n/index.ts";
 import type { Subtasks } from "../state/subtasks.ts";
 import type { MessageActions } from "./message-actions.tsx";
 import { MessageView } from "./message-view.tsx";
@@ -71,6 +78,37 @@ export function RetryNotice(props: { retry: ModelRetryEvent }) {
         retries: String(props.retry.retries),
       })}
     </p>
+  );
+}
+
+/** What a model on this device does before its reply's first word, which can take minutes on a CPU. */
+export function ModelProgressNotice(props: { progress: ModelProgressEvent }) {
+  const reading = () => {
+    const { stage, processed, total } = props.progress;
+    return stage === "reading" && processed !== undefined && total !== undefined && total > 0
+      ? { processed: Math.min(processed, total), total }
+      : undefined;
+  };
+  const text = () => {
+    const read = reading();
+    if (!read) {
+      return t(props.progress.stage === "waiting" ? "conversation.device.waiting" : "conversation.device.loading");
+    }
+    return t("conversation.device.reading", {
+      processed: formatNumber(read.processed),
+      total: formatNumber(read.total),
+      percent: String(Math.floor((read.processed / read.total) * 100)),
+    });
+  };
+  return (
+    <div class="run-progress">
+      <p role="status">{text()}</p>
+      <Show when={reading()}>
+        {(read) => (
+          <progress max={read().total} value={read().processed} aria-label={t("conversation.device.readingBar")} />
+        )}
+      </Show>
+    </div>
   );
 }
 

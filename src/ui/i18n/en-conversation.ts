@@ -51,6 +51,13 @@ export const enConversation = {
   "conversation.retrying": template<{ reason: string; seconds: string; attempt: string; retries: string }>(
     "{{ reason }}; trying again in about {{ seconds }} s (retry {{ attempt }} of {{ retries }})…",
   ),
+  // A model on this device before its reply's first word (run-view.ts `modelProgress`).
+  "conversation.device.waiting": "The model on this device is answering another thread; this reply comes next…",
+  "conversation.device.loading": "Loading the model on this device…",
+  "conversation.device.reading": template<{ processed: string; total: string; percent: string }>(
+    "Reading the conversation: {{ processed }} of {{ total }} tokens ({{ percent }}%)…",
+  ),
+  "conversation.device.readingBar": "Reading the conversation",
 
   // Messages and their tool steps (message-view.tsx, tool-step-content.ts, tool-steps.tsx).
   "message.user": "User message",

@@ -157,6 +157,45 @@ describe("a model call tried again", () => {
   });
 });
 
+describe("a model on this device getting ready to answer", () => {
+  const reading = { type: "model_progress", stage: "reading", processed: 512, total: 4096 } as const;
+
+  it("shows its latest stage until the model's first words, and again before its next call", () => {
+    let view = applyRunEvent(startRunView("r", "t", "hi", 0), {
+      event: "custom",
+      data: { type: "model_progress", stage: "loading" },
+    });
+    expect(view.modelProgress?.stage).toBe("loading");
+    view = applyRunEvent(view, { event: "custom", data: reading });
+    expect(view.modelProgress).toEqual(reading);
+    view = applyRunEvent(view, chunk("a", "Hi"));
+    expect(view.modelProgress).toBeUndefined();
+    view = applyRunEvent(view, { event: "custom", data: { ...reading, processed: 4000, total: 4200 } });
+    expect(view.modelProgress?.processed).toBe(4000);
+  });
+
+  it("is gone when the run ends or fails, and when a retry is announced", () => {
+    const waiting = applyRunEvent(startRunView("r", "t", "hi", 0), { event: "custom", data: reading });
+    expect(applyRunEvent(waiting, { event: "end", data: { status: "interrupted" } }).modelProgress).toBeUndefined();
+    const failed = applyRunEvent(waiting, { event: "error", data: { error: "bad_request", message: "too long" } });
+    expect(failed.modelProgress).toBeUndefined();
+    const retry = { type: "model_retry", attempt: 1, retries: 3, delay_ms: 1000, reason: "server_error" } as const;
+    expect(applyRunEvent(waiting, { event: "custom", data: retry }).modelProgress).toBeUndefined();
+  });
+
+  it("ignores a progress event that is not well formed", () => {
+    const view = startRunView("r", "t", "hi", 0);
+    for (const data of [
+      { ...reading, stage: "thinking" },
+      { ...reading, processed: "512" },
+      { ...reading, total: -1 },
+      { ...reading, total: Number.NaN },
+    ]) {
+      expect(applyRunEvent(view, { event: "custom", data })).toBe(view);
+    }
+  });
+});
+
 describe("applyRunEvents", () => {
   it("gives the same view for a batch as for its events one by one", () => {
     const start = startRunView("r", "t", "hi", 0);

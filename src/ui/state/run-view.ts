@@ -3,12 +3,14 @@ import {
   isApprovalRequestedEvent,
   isApprovalResolvedEvent,
   type ApprovalRequestedEvent,
+  isModelProgressEvent,
   isModelRetryEvent,
   isToolProgressEvent,
   type ToolProgressEvent,
   isTaskEvent,
   isTodoItem,
   type AiWireMessage,
+  type ModelProgressEvent,
   type ModelRetryEvent,
   type RunError,
   type RunEvent,
@@ -53,6 +55,8 @@ export interface RunView {
   toolProgress?: Readonly<Record<string, ToolProgressEvent>>;
   /** A model call failed and is about to be tried again; gone once the model answers or the run ends. */
   retry?: ModelRetryEvent;
+  /** A model on this device waits, loads or reads the prompt; gone once the model answers or the run ends. */
+  modelProgress?: ModelProgressEvent;
   /** Tool calls that send data out, waiting for the user's answer (group "Approval"), in the order they asked. */
   approvals?: readonly ApprovalRequestedEvent[];
 }
@@ -102,9 +106,10 @@ function answeredCalls(messages: readonly WireMessage[]): Set<string> {
   return new Set(messages.flatMap((message) => (message.type === "tool" ? [message.tool_call_id] : [])));
 }
 
+/** The view without what it said of a model call still to answer (a retry coming, a model reading the prompt). */
 function withoutRetry(view: RunView): RunView {
-  if (!view.retry) return view;
-  const { retry: _retry, ...rest } = view;
+  if (!view.retry && !view.modelProgress) return view;
+  const { retry: _retry, modelProgress: _progress, ...rest } = view;
   return rest;
 }
 
@@ -176,8 +181,11 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
     case "custom": {
       if (isModelRetryEvent(event.data)) {
         // The failed call's half reply goes: the retry streams the reply anew, under another message id.
-        const { callDrafts: _callDrafts, ...rest } = view;
+        const { callDrafts: _callDrafts, modelProgress: _progress, ...rest } = view;
         return { ...rest, drafts: [], retry: event.data };
+      }
+      if (isModelProgressEvent(event.data)) {
+        return { ...view, modelProgress: event.data };
       }
       if (isApprovalRequestedEvent(event.data)) {
         return { ...view, approvals: [...(view.approvals ?? []), event.data] };
