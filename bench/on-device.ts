@@ -14,22 +14,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { saveBenchResult } from "./report.ts";
 import { MODEL_SHAPES, parameterCount, writeRandomModel } from "../test/gguf/random-model.ts";
-import { deviceThreads } from "../src/models/on-device/device-threads.ts";
+import { DEVICE_PROMPT_STEP, deviceThreads } from "../src/models/on-device/device-threads.ts";
 
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const SHAPES = process.env.BENCH_ON_DEVICE_SHAPES?.split(",") ?? MODEL_SHAPES.map((shape) => shape.name);
 const PROMPT_TOKENS = Number(process.env.BENCH_ON_DEVICE_PROMPT ?? 128);
+/** Tokens read per step, as the engine loads models (BENCH_ON_DEVICE_STEP tries another). */
+const PROMPT_STEP = Number(process.env.BENCH_ON_DEVICE_STEP ?? DEVICE_PROMPT_STEP);
 const GENERATED_TOKENS = 32;
 const WLLAMA = join(process.cwd(), "node_modules/@wllama/wllama/esm");
 
 const PAGE = `<!doctype html><html><body><script type="module">
 import { Wllama } from "./wllama.js";
-window.measure = async (file, threads, promptTokens, generated) => {
+window.measure = async (file, threads, promptTokens, generated, step) => {
   const quiet = { debug() {}, log() {}, warn() {}, error() {} };
   const wllama = new Wllama({ default: new URL("./wllama.wasm", location.href).href }, { suppressNativeLog: true, logger: quiet });
   const blob = await (await fetch(file)).blob();
   const started = performance.now();
-  await wllama.loadModel([blob], { n_ctx: 4096, n_threads: threads });
+  await wllama.loadModel([blob], { n_ctx: 4096, n_threads: threads, n_batch: step, n_ubatch: step });
   const load = performance.now() - started;
   // Byte-fallback tokens: one token a character.
   const prompt = "x".repeat(promptTokens - 1);
@@ -112,7 +114,7 @@ try {
     let peak = before;
     const sampling = setInterval(() => (peak = Math.max(peak, browserMemory())), 250);
     const result = await page.evaluate(
-      ([name, count, prompt, generated]) =>
+      ([name, count, prompt, generated, step]) =>
         (
           window as unknown as {
             measure: (...args: unknown[]) => Promise<{
@@ -127,8 +129,8 @@ try {
               };
             }>;
           }
-        ).measure(name, count, prompt, generated),
-      [`/${file}`, threads, PROMPT_TOKENS, GENERATED_TOKENS] as const,
+        ).measure(name, count, prompt, generated, step),
+      [`/${file}`, threads, PROMPT_TOKENS, GENERATED_TOKENS, PROMPT_STEP] as const,
     );
     clearInterval(sampling);
     await page.close();

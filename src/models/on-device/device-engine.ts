@@ -5,7 +5,7 @@
 import type { Wllama } from "@wllama/wllama";
 import type { ModelProgressEvent } from "../../protocol/index.ts";
 import { UserError } from "../../shared/user-error.ts";
-import { deviceThreads } from "./device-threads.ts";
+import { DEVICE_PROMPT_STEP, deviceThreads } from "./device-threads.ts";
 
 /** Where the engine reads a model file by its id (the browser's storage; a test's bytes). */
 export type DeviceModelSource = (id: string) => Promise<Blob>;
@@ -31,13 +31,6 @@ export type DeviceChatRequest = Record<string, unknown> & { messages: unknown[] 
 
 /** Told what the engine does before a reply's first word: waits its turn, loads the model, reads the prompt. */
 export type DeviceProgress = (progress: Omit<ModelProgressEvent, "type">) => void;
-
-/**
- * Tokens llama.cpp reads per step of a prompt (n_batch = n_ubatch): it reports its progress after each step, so
- * steps of 128 tell the user how far a long prompt has come every few seconds on a CPU; larger steps read barely
- * faster here (bench/on-device.ts).
- */
-const PROMPT_STEP = 128;
 
 export class DeviceEngine {
   private loaded: Promise<Loaded> | undefined;
@@ -72,8 +65,8 @@ export class DeviceEngine {
       try {
         await wllama.loadModel([file], {
           n_ctx: contextWindow,
-          n_batch: PROMPT_STEP,
-          n_ubatch: PROMPT_STEP,
+          n_batch: DEVICE_PROMPT_STEP,
+          n_ubatch: DEVICE_PROMPT_STEP,
           n_threads: deviceThreads(globalThis.navigator?.hardwareConcurrency || 1),
         });
       } catch (error) {
