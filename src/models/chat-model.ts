@@ -82,7 +82,11 @@ export async function createOpenAiModel(target: ModelTarget, options: ChatModelO
     // The reasoning switch goes in modelKwargs, sent as is: langchain's `reasoning` option only reaches models it
     // knows by name (o1, gpt-5…), while users mark their own reasoning models (DeepSeek, Qwen, local ones) in
     // Settings → Models. The entry's temperature, max tokens, Responses API and extra body when thinking too.
-    ...openAiFields(entryOf(target, model), options.reasoningEffort),
+    ...openAiFields(
+      entryOf(target, model),
+      options.reasoningEffort,
+      providerOf(target) === "on-device" ? "on-device" : "openai-compatible",
+    ),
     apiKey: target.apiKey || NO_KEY,
     configuration: {
       baseURL: target.baseUrl,

@@ -76,8 +76,12 @@ export interface OpenAiFields {
   modelKwargs?: Record<string, unknown>;
 }
 
-export function openAiFields(entry: ModelEntry, effort: ReasoningEffort | undefined): OpenAiFields {
-  const kwargs: Record<string, unknown> = { ...reasoningRequest("openai-compatible", entry, effort).modelKwargs };
+export function openAiFields(
+  entry: ModelEntry,
+  effort: ReasoningEffort | undefined,
+  provider: "openai-compatible" | "on-device" = "openai-compatible",
+): OpenAiFields {
+  const kwargs: Record<string, unknown> = { ...reasoningRequest(provider, entry, effort).modelKwargs };
   // The Responses API asks for an effort as `reasoning: {effort}`; chat completions as `reasoning_effort`.
   if (entry.responsesApi && kwargs.reasoning_effort !== undefined) {
     kwargs.reasoning = { effort: kwargs.reasoning_effort };

@@ -135,6 +135,24 @@ describe("each provider's reasoning switch", () => {
     });
     expect(reasoningRequest("gemini", { id: "gemini-2.5-flash" })).toEqual({});
   });
+
+  it("switches a Qwen 3 file on this device through its chat template's arguments, on in Thinking modes, off in Flash", () => {
+    expect(detectReasoning("on-device", "qwen3-1.7b-q4_k_m.gguf")).toBe("enable-thinking");
+    expect(detectReasoning("on-device", "deepseek-r1-distill-qwen-1.5b-q4_k_m.gguf")).toBe("deepseek");
+    expect(detectReasoning("on-device", "qwen2.5-1.5b-instruct-q4_k_m.gguf")).toBe("none");
+    expect(detectReasoning("on-device", "my-qwen3-finetune.gguf")).toBe("none");
+    expect(reasoningRequest("on-device", { id: "qwen3-1.7b-q4_k_m.gguf" }, "low")).toEqual({
+      modelKwargs: { chat_template_kwargs: { enable_thinking: true } },
+    });
+    expect(reasoningRequest("on-device", { id: "qwen3-1.7b-q4_k_m.gguf" })).toEqual({
+      modelKwargs: { chat_template_kwargs: { enable_thinking: false } },
+    });
+    // Chosen in Settings for a file whose name does not say.
+    expect(reasoningRequest("on-device", { id: "my-qwen3-finetune.gguf", reasoning: "enable-thinking" })).toEqual({
+      modelKwargs: { chat_template_kwargs: { enable_thinking: false } },
+    });
+    expect(reasoningRequest("on-device", { id: "qwen2.5-1.5b-instruct-q4_k_m.gguf" }, "high")).toEqual({});
+  });
 });
 
 describe("Base URLs", () => {

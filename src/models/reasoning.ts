@@ -50,7 +50,7 @@ export interface GeminiReasoning {
  * Flash). A switch that belongs to another provider sends nothing.
  */
 export function reasoningRequest(
-  provider: "openai-compatible",
+  provider: "openai-compatible" | "on-device",
   entry: ModelEntry,
   effort?: ReasoningEffort,
 ): OpenAiReasoning;
@@ -84,6 +84,11 @@ export function reasoningRequest(
       if (style !== "gemini-thinking" || !effort) return {};
       return { thinkingConfig: { thinkingBudget: GEMINI_THINKING_BUDGET[effort], includeThoughts: true } };
     case "on-device":
+      // llama.cpp renders the file's chat template with the request's `chat_template_kwargs`; Qwen 3's reads its
+      // switch there. Sent either way: Qwen 3 thinks unless told not to, minutes of it on a CPU.
+      if (style === "enable-thinking") {
+        return { modelKwargs: { chat_template_kwargs: { enable_thinking: effort !== undefined } } };
+      }
       return {};
   }
 }

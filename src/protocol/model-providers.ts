@@ -24,7 +24,8 @@ export function providerOf(endpoint: { provider?: ModelProvider | undefined } | 
 /**
  * How a model is asked to reason, each provider's own switch:
  * - `reasoning-effort`: OpenAI's `reasoning_effort` (low / medium / high by mode);
- * - `enable-thinking`: Qwen's `enable_thinking` in the request body (on in Thinking, Pro, Ultra; off in Flash);
+ * - `enable-thinking`: Qwen's `enable_thinking` in the request body (on in Thinking, Pro, Ultra; off in Flash); for a
+ *   model file on this device, in the arguments of its chat template (llama.cpp's `chat_template_kwargs`);
  * - `deepseek`: DeepSeek's reasoner models always reason and send `reasoning_content`; nothing to ask;
  * - `anthropic-thinking`: Anthropic's extended thinking with a token budget by mode;
  * - `gemini-thinking`: Gemini's `thinkingConfig` (a token budget by mode, thoughts included);
@@ -45,14 +46,16 @@ export const REASONING_STYLES: readonly ReasoningStyle[] = [
 /**
  * The reasoning switch a model of `provider` most likely takes, from its id: Anthropic and Gemini have their own;
  * on OpenAI-compatible endpoints, Qwen models take `enable_thinking`, DeepSeek's reasoners need nothing, and the
- * rest take `reasoning_effort`. Settings → Models shows it as "Auto" and lets the user pick another.
+ * rest take `reasoning_effort`; on this device, Qwen 3's and QwQ's files take `enable_thinking`, DeepSeek R1's think
+ * anyway, and the rest have no switch. Settings → Models shows it as "Auto" and lets the user pick another.
  */
 export function detectReasoning(provider: ModelProvider, modelId: string): ReasoningStyle {
   if (provider === "anthropic") return "anthropic-thinking";
   if (provider === "gemini") return "gemini-thinking";
-  if (provider === "on-device") return "none";
   const id = modelId.toLowerCase();
   if (/deepseek[^/]*(reasoner|r1)|(^|\/)deepseek-r1/.test(id)) return "deepseek";
+  // A model file is named by its file: Qwen 3's and QwQ's files take the switch in their chat template.
+  if (provider === "on-device") return /^(qwen3|qwq)/.test(id) ? "enable-thinking" : "none";
   if (/(^|\/)(qwen3|qwen-(plus|max|turbo|flash)|qwq)/.test(id)) return "enable-thinking";
   return "reasoning-effort";
 }

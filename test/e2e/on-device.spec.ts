@@ -9,6 +9,7 @@ import {
   MALFORMED_ARGUMENTS,
   SCRIPTED_CONTEXT,
   scriptedModelGguf,
+  THINKING_TEXT,
   TOOL_CALL_OUTPUT,
 } from "../gguf/scripted-model.ts";
 import { assistantMessages, clickSettings, conversation, send } from "./fixtures.ts";
@@ -25,16 +26,16 @@ async function deviceSettings(page: Page): Promise<Locator> {
   return dialog;
 }
 
-/** Chooses the scripted model from "disk", saves, and closes Settings. */
-async function chooseScriptedModel(page: Page): Promise<void> {
+/** Chooses the scripted model from "disk" (under `name`), saves, and closes Settings. */
+async function chooseScriptedModel(page: Page, name = MODEL_NAME): Promise<void> {
   const dialog = await deviceSettings(page);
   const chooser = page.waitForEvent("filechooser");
   await dialog.getByRole("button", { name: "Choose model file" }).click();
-  await (await chooser).setFiles({ name: MODEL_NAME, mimeType: "application/octet-stream", buffer: model });
-  await expect(dialog.getByText(`${MODEL_NAME} is kept in this browser`)).toBeVisible();
+  await (await chooser).setFiles({ name, mimeType: "application/octet-stream", buffer: model });
+  await expect(dialog.getByText(`${name} is kept in this browser`)).toBeVisible();
   // The scripted model's tokenizer spells most text byte by byte: Fawn's prompt is about 18,000 of its tokens.
   await dialog
-    .getByRole("group", { name: MODEL_NAME })
+    .getByRole("group", { name })
     .getByRole("textbox", { name: "Context window" })
     .fill(String(SCRIPTED_CONTEXT));
   await dialog.getByRole("button", { name: "Save" }).click();
@@ -98,6 +99,35 @@ test.describe("On this device", () => {
     await send(page, "run the scripted command");
     await expect(assistantMessages(page).last()).toContainText(ANSWER_TEXT, { timeout: 60_000 });
     await expectToolRan(page);
+  });
+
+  test("a Qwen 3 file thinks in the Thinking mode and not in Flash: its chat template's switch, set by the mode", async ({
+    page,
+  }) => {
+    test.slow();
+    await page.goto("/");
+    // Named as Qwen 3's files are: its reasoning switch is the chat template's enable_thinking, and it is marked
+    // Thinking when kept. The scripted model thinks only when the request's template arguments switch it on.
+    const name = "qwen3-fawn-scripted.gguf";
+    await chooseScriptedModel(page, name);
+    const modes = page.getByRole("radiogroup", { name: "Mode" });
+
+    await modes.getByRole("radio", { name: "Thinking" }).check();
+    await send(page, "run the scripted command, thinking first");
+    const thought = assistantMessages(page).filter({ hasText: "Reasoning" });
+    await expect(thought).toHaveCount(1, { timeout: 60_000 });
+    await thought.getByText("Reasoning").click();
+    await expect(thought).toContainText(THINKING_TEXT);
+    await expect(assistantMessages(page).last()).toContainText(ANSWER_TEXT, { timeout: 60_000 });
+    await expectToolRan(page);
+    // The thinking is the reasoning's, not the reply's text.
+    await expect(conversation(page).getByText("<think>")).toHaveCount(0);
+
+    await modes.getByRole("radio", { name: "Flash" }).check();
+    await send(page, "run the scripted command again, quickly");
+    await expect(conversation(page).getByRole("list", { name: "Tool calls" })).toHaveCount(2, { timeout: 60_000 });
+    await expect(assistantMessages(page).last()).toContainText(ANSWER_TEXT, { timeout: 60_000 });
+    await expect(assistantMessages(page).filter({ hasText: "Reasoning" })).toHaveCount(1);
   });
 
   test("a model URL downloads with a progress bar and Cancel; a file that is not GGUF is refused; Remove deletes", async ({

@@ -12,13 +12,16 @@
 //   because llama.cpp holds it to the tool's JSON schema with a grammar;
 // - `answer`: the last message other than the user's is a tool's result: ANSWER_TEXT;
 // - `stream`: the user's message contains "stream": " la la la…" without end (for Stop and streaming);
-// - `text`: no tools offered (titles, suggestions, memory): TEXT_REPLY.
+// - `text`: no tools offered (titles, suggestions, memory): TEXT_REPLY;
+// - `think`: as `tool`, when the request's chat template arguments switch thinking on (`enable_thinking`, Qwen 3's
+//   switch): THINKING_TEXT inside `<think>` first, then the same call.
 import { ggufBytes, f32Tensor, type GgufTensor, type GgufValue } from "./gguf-writer.ts";
 
 export const TOOL_CALL_COMMAND = "echo tiny-model-ran-$((6*7))";
 export const TOOL_CALL_OUTPUT = "tiny-model-ran-42";
 export const ANSWER_TEXT = "The sandbox ran the command for me.";
 export const TEXT_REPLY = "Scripted reply";
+export const THINKING_TEXT = "The scripted command needs the sandbox.";
 
 const N_EMBD = 64;
 const N_HEAD = 4;
@@ -51,13 +54,19 @@ interface Script {
 /** The scripts: a cue token, then the pieces the model says after it. */
 function scripts(): Script[] {
   const args = JSON.stringify({ description: "Run the scripted command", command: TOOL_CALL_COMMAND });
+  const call = ["<tool_call>", '\n{"name": "bash", "arguments": ', args, "}\n", "</tool_call>"];
   return [
     // The model would rather write arguments that are not JSON (unquoted keys and text): only the grammar llama.cpp
     // derives from the tools' schemas, once "<tool_call>" has started a call, keeps it to its second choice.
     {
       cue: "<|cue_tool|>",
-      pieces: ["<tool_call>", '\n{"name": "bash", "arguments": ', args, "}\n", "</tool_call>"],
+      pieces: call,
       preferred: { at: 2, piece: MALFORMED_ARGUMENTS },
+    },
+    {
+      cue: "<|cue_think|>",
+      pieces: ["<think>", `\n${THINKING_TEXT}\n`, "</think>", "\n\n", ...call],
+      preferred: { at: 6, piece: MALFORMED_ARGUMENTS },
     },
     { cue: "<|cue_answer|>", pieces: ANSWER_TEXT.match(/\S+\s?/g)! },
     { cue: "<|cue_stream|>", pieces: [" la"], loop: true },
@@ -90,6 +99,11 @@ Call a tool with <tool_call>
 {%- if message.role == 'user' %}<|im_start|>user
 {{ message.content }}<|im_end|>
 {% elif message.role == 'assistant' %}<|im_start|>assistant
+{%- if message.reasoning_content is defined and message.reasoning_content %}
+<think>
+{{ message.reasoning_content }}
+</think>
+{%- endif %}
 {%- if message.content %}
 {{ message.content }}
 {%- endif %}
@@ -110,7 +124,7 @@ Call a tool with <tool_call>
 {%- set ns = namespace(last_other='') %}
 {%- for message in messages %}{% if message.role != 'user' %}{% set ns.last_other = message.role %}{% endif %}{% endfor %}
 {%- if add_generation_prompt %}<|im_start|>assistant
-{% if not tools %}<|cue_text|>{% elif ns.last_other == 'tool' %}<|cue_answer|>{% elif messages[-1].content is string and 'stream' in messages[-1].content %}<|cue_stream|>{% else %}<|cue_tool|>{% endif %}
+{% if not tools %}<|cue_text|>{% elif ns.last_other == 'tool' %}<|cue_answer|>{% elif messages[-1].content is string and 'stream' in messages[-1].content %}<|cue_stream|>{% elif enable_thinking is defined and enable_thinking %}<|cue_think|>{% elif enable_thinking is defined %}<think>\n\n</think>\n\n{% else %}<|cue_tool|>{% endif %}
 {%- endif %}`;
 
 /** The model's tokenizer and weights; the file is small (about 150 KB). */

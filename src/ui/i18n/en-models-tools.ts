@@ -69,7 +69,7 @@ export const enModelsTools = {
   "models.provider.on-device": "On this device",
   // Settings → Models → On this device (device-models.tsx).
   "device.hint":
-    "Runs a GGUF model file in this browser with llama.cpp: no key, and no network once the file is kept. It uses your computer's processor (WebGPU where the browser has it), so a thread's first answer waits while the model reads Fawn's instructions (a minute or more on a laptop's CPU), and small models follow them loosely. Memory updates and follow-up suggestions are left to other models.",
+    "Runs a GGUF model file in this browser with llama.cpp: no key, and no network once the file is kept. It uses your computer's processor (WebGPU where the browser has it), so a thread's first answer waits while the model reads Fawn's instructions (a minute or more on a laptop's CPU), and small models follow them loosely. Qwen 3 files think in the Thinking, Pro and Ultra modes and answer straight away in Flash. Memory updates and follow-up suggestions are left to other models.",
   "device.choose": "Choose model file",
   "device.url": "Model URL",
   "device.urlHint": "The address of a .gguf file; a Hugging Face file page works as it is.",

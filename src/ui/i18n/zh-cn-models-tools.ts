@@ -63,7 +63,7 @@ export const zhCNModelsTools: { readonly [K in keyof typeof enModelsTools]: stri
   "models.provider.gemini": "Google Gemini",
   "models.provider.on-device": "本机运行",
   "device.hint":
-    "用 llama.cpp 在此浏览器中运行 GGUF 模型文件：无需密钥，文件保存后也无需联网。它使用你电脑的处理器（浏览器支持时使用 WebGPU），因此每个对话的第一个回答要等模型读完 Fawn 的指令（在笔记本电脑的处理器上需要一分钟或更久），小模型对这些指令遵循较弱。记忆更新和后续问题建议不使用本机模型。",
+    "用 llama.cpp 在此浏览器中运行 GGUF 模型文件：无需密钥，文件保存后也无需联网。它使用你电脑的处理器（浏览器支持时使用 WebGPU），因此每个对话的第一个回答要等模型读完 Fawn 的指令（在笔记本电脑的处理器上需要一分钟或更久），小模型对这些指令遵循较弱。Qwen 3 模型文件在思考、Pro 和 Ultra 模式下先思考，在闪速模式下直接回答。记忆更新和后续问题建议不使用本机模型。",
   "device.choose": "选择模型文件",
   "device.url": "模型 URL",
   "device.urlHint": ".gguf 文件的地址；Hugging Face 的文件页面地址可直接使用。",

@@ -3,6 +3,7 @@
 // one, and a few suggested models with their sizes and what they can honestly do.
 import { createSignal, For, onMount, Show } from "solid-js";
 import {
+  detectReasoning,
   deviceContextWindow,
   RECOMMENDED_DEVICE_MODELS,
   type DeviceModelFile,
@@ -41,6 +42,8 @@ export function DeviceModels(props: {
           id: file.id,
           contextWindow: deviceContextWindow(file),
           tools: true,
+          // Qwen 3's files can think: Thinking, Pro and Ultra switch it on, Flash off.
+          ...(detectReasoning("on-device", file.id) === "enable-thinking" && { thinking: true }),
         },
     );
     const same =
