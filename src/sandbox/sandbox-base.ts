@@ -14,7 +14,8 @@ import {
   type SandboxEntry,
   type SandboxKind,
 } from "./sandbox.ts";
-import { expectFileType, SerialQueue } from "./sandbox-support.ts";
+import { SerialQueue } from "../shared/serial-queue.ts";
+import { expectFileType } from "./sandbox-support.ts";
 import type { ThreadFileMap, ThreadFileStore } from "./thread-file-store.ts";
 
 export type FileType = "file" | "directory";

@@ -1,23 +1,7 @@
-// Small pieces every Sandbox provider shares: one-at-a-time operations, the file-type checks with their errors,
+// Small pieces every Sandbox provider shares: the file-type checks with their errors,
 // appending a sentence to a command's stderr, each thread's open sandbox, and carrying calls and their errors across
 // a comlink boundary.
 import { SandboxFileError, SandboxPathError, type RunOptions, type Sandbox } from "./sandbox.ts";
-
-/** Runs operations one after another (a failed one does not stop the next). */
-export class SerialQueue {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(operation: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(operation, operation);
-    this.tail = next.catch(() => undefined);
-    return next;
-  }
-
-  /** Resolves when everything queued so far has finished. */
-  async idle(): Promise<void> {
-    await this.tail.catch(() => undefined);
-  }
-}
 
 /** Throws the SandboxFileError a caller expecting `wanted` at `path` should get, given what is `found` there. */
 export function expectFileType(

@@ -3,6 +3,7 @@
 // written and checked; a copy that fails or is cancelled leaves nothing behind.
 import type { DeviceModelFile, DeviceModelProgress } from "../protocol/index.ts";
 import { deviceModelId } from "../protocol/index.ts";
+import { SerialQueue } from "../shared/serial-queue.ts";
 import { UserError } from "../shared/user-error.ts";
 import { ggufContextLength } from "./gguf-header.ts";
 
@@ -27,7 +28,8 @@ export interface DeviceModelSource {
 
 export class DeviceModelFiles {
   /** Writes of the index, one after another. */
-  private indexWrites: Promise<unknown> = Promise.resolve();
+  /** Changes of index.json, one after another. */
+  private readonly indexWrites = new SerialQueue();
 
   constructor(
     private readonly root: DirectoryRoot = () => navigator.storage.getDirectory(),
@@ -150,14 +152,12 @@ export class DeviceModelFiles {
   }
 
   private updateIndex(change: (files: DeviceModelFile[]) => DeviceModelFile[]): Promise<void> {
-    const write = this.indexWrites.then(async () => {
+    return this.indexWrites.run(async () => {
       const next = change(await this.list());
       const writable = await (await (await this.folder()).getFileHandle(INDEX, { create: true })).createWritable();
       await writable.write(JSON.stringify(next));
       await writable.close();
     });
-    this.indexWrites = write.catch(() => {});
-    return write;
   }
 }
 

@@ -4,7 +4,7 @@
 // torn down (ending every process in it and dropping every file, /tmp and $HOME included) and a fresh one is booted
 // for the next thread.
 import type { DirEnt, FileSystemTree, SpawnOptions, WebContainerProcess } from "@webcontainer/api";
-import { SerialQueue } from "../sandbox-support.ts";
+import { SerialQueue } from "../../shared/serial-queue.ts";
 
 /** The part of @webcontainer/api's `FileSystemAPI` the sandbox uses. */
 export interface WebContainerFs {
