@@ -101,6 +101,30 @@ test.describe("On this device", () => {
     await expectToolRan(page);
   });
 
+  test("a thread's message waits, and says so, while the model answers another thread; it runs once that one stops", async ({
+    page,
+  }) => {
+    test.slow();
+    await page.goto("/");
+    await chooseScriptedModel(page);
+    await send(page, "please stream");
+    await expect(assistantMessages(page).last()).toContainText("la la la", { timeout: 60_000 });
+
+    // Another thread, while the first one's reply goes on without end.
+    await page.getByRole("button", { name: "New thread" }).click();
+    await send(page, "run the scripted command");
+    await expect(
+      page.getByRole("status").filter({ hasText: "The model on this device is busy with another reply" }),
+    ).toBeVisible();
+
+    const threads = page.getByRole("navigation", { name: "Threads" });
+    await threads.getByRole("link", { name: "please stream" }).click();
+    await page.getByRole("button", { name: "Stop" }).click();
+    await threads.getByRole("link", { name: "run the scripted command" }).click();
+    await expect(assistantMessages(page).last()).toContainText(ANSWER_TEXT, { timeout: 60_000 });
+    await expectToolRan(page);
+  });
+
   test("a Qwen 3 file thinks in the Thinking mode and not in Flash: its chat template's switch, set by the mode", async ({
     page,
   }) => {

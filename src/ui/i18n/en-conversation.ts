@@ -52,7 +52,7 @@ export const enConversation = {
     "{{ reason }}; trying again in about {{ seconds }} s (retry {{ attempt }} of {{ retries }})…",
   ),
   // A model on this device before its reply's first word (run-view.ts `modelProgress`).
-  "conversation.device.waiting": "The model on this device is answering another thread; this reply comes next…",
+  "conversation.device.waiting": "The model on this device is busy with another reply; this one comes next…",
   "conversation.device.loading": "Loading the model on this device…",
   "conversation.device.reading": template<{ processed: string; total: string; percent: string }>(
     "Reading the conversation: {{ processed }} of {{ total }} tokens ({{ percent }}%)…",

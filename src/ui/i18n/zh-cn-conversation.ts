@@ -41,7 +41,7 @@ export const zhCNConversation: { readonly [K in keyof typeof enConversation]: st
   "conversation.retry.server_error": "模型端点出现服务器错误",
   "conversation.retry.failed": "模型调用失败",
   "conversation.retrying": "{{ reason }}；约 {{ seconds }} 秒后重试（第 {{ attempt }} 次，共 {{ retries }} 次）…",
-  "conversation.device.waiting": "本机模型正在回答另一个会话；随后回答这条…",
+  "conversation.device.waiting": "本机模型正忙于另一个回答；随后回答这一条…",
   "conversation.device.loading": "正在加载本机模型…",
   "conversation.device.reading": "正在读取对话：共 {{ total }} 个 token，已读 {{ processed }} 个（{{ percent }}%）…",
   "conversation.device.readingBar": "读取对话",
