@@ -120,7 +120,11 @@ test.describe("On this device", () => {
     const threads = page.getByRole("navigation", { name: "Threads" });
     await threads.getByRole("link", { name: "please stream" }).click();
     await page.getByRole("button", { name: "Stop" }).click();
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+    // The list moves the thread that runs to the top: the row is clicked once it stays put.
+    await expect(threads.getByRole("link").first()).toHaveAccessibleName(/run the scripted command/);
     await threads.getByRole("link", { name: "run the scripted command" }).click();
+    await expect(conversation(page).getByText("run the scripted command", { exact: true }).first()).toBeVisible();
     await expect(assistantMessages(page).last()).toContainText(ANSWER_TEXT, { timeout: 60_000 });
     await expectToolRan(page);
   });
